@@ -1,0 +1,87 @@
+package io.kubeboot.operator.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Makes a bean a controller: the auto-configured manager reconciles every object of
+ * {@link #value() one kind} with it, and every object of the kinds it {@link #owns()}
+ * mapped to their controlling owner.
+ * <p>
+ * The bean either implements {@link io.kubeboot.operator.reconcile.Reconciler} or
+ * declares exactly one public method {@code Result reconcile(Request)}; the second form
+ * avoids naming both this annotation and the interface in one file. Anything else fails
+ * start-up with a message naming the bean. The annotation is also a {@link Component}
+ * stereotype, so an annotated class found by component scanning becomes a bean.
+ *
+ * <pre class="code">
+ * &#64;Reconciler(V1ConfigMap.class)
+ * class ConfigMapReconciler {
+ *
+ *     Result reconcile(Request request) { ... }
+ *
+ * }
+ * </pre>
+ *
+ * Other kinds are watched through methods of the bean annotated with {@link Watches},
+ * which map a changed object to the requests to reconcile.
+ */
+@Target({ ElementType.TYPE, ElementType.METHOD })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Component
+public @interface Reconciler {
+
+	/**
+	 * The kind this controller reconciles: a client-java model class such as
+	 * {@code V1ConfigMap}, or a custom resource class annotated with
+	 * {@link KubernetesKind}.
+	 * @return the model class of the reconciled kind
+	 */
+	Class<? extends KubernetesObject> value();
+
+	/**
+	 * Kinds whose objects are owned by the reconciled kind: a change to one of them
+	 * reconciles the owner named by its controller owner reference.
+	 * @return the model classes of owned kinds
+	 */
+	Class<? extends KubernetesObject>[] owns() default {};
+
+	/**
+	 * The controller's name, used in logs, metrics and properties
+	 * ({@code operator.controllers.<name>.*}); by default the lower-cased kind, as
+	 * controller-runtime does.
+	 * @return the name
+	 */
+	String name() default "";
+
+	/**
+	 * The namespace to watch; empty watches the namespaces of {@code operator.namespaces}
+	 * (all namespaces by default). Supports {@code ${...}} placeholders.
+	 * @return the namespace
+	 */
+	String namespace() default "";
+
+	/**
+	 * A label selector restricting the watched objects of the reconciled kind, for
+	 * example {@code app=web,tier!=cache}; empty selects all. Supports {@code ${...}}
+	 * placeholders.
+	 * @return the label selector
+	 */
+	String labelSelector() default "";
+
+	/**
+	 * How many requests may be reconciled at once; zero or less uses
+	 * {@code operator.controller.max-concurrent-reconciles}.
+	 * @return the number of workers
+	 */
+	int maxConcurrentReconciles() default 0;
+
+}

@@ -1,0 +1,53 @@
+package io.kubeboot.operator.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+/**
+ * Marks a method of a {@link Reconciler @Reconciler} bean that maps a changed object of
+ * another kind to the requests of the reconciled kind, the counterpart of
+ * controller-runtime's {@code Watches(source, EnqueueRequestsFromMapFunc(fn))}.
+ * <p>
+ * The method takes the changed object as its single parameter and returns a
+ * {@code Request}, a {@code Collection<Request>}, a {@code Stream<Request>} or
+ * {@code null}. It is called on the informer's event thread for every add, update (old
+ * and new object) and delete, so it must be fast and must not block; read other objects
+ * from the {@code Cache}, never from the API server. An exception is logged and the event
+ * is skipped.
+ *
+ * <pre class="code">
+ * &#64;Watches(V1Secret.class)
+ * List&lt;Request&gt; appsUsingSecret(V1Secret secret) { ... }
+ * </pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Watches {
+
+	/**
+	 * The watched kind.
+	 * @return the model class of the watched kind
+	 */
+	Class<? extends KubernetesObject> value();
+
+	/**
+	 * The namespace to watch; empty uses the controller's namespace. Supports
+	 * {@code ${...}} placeholders.
+	 * @return the namespace
+	 */
+	String namespace() default "";
+
+	/**
+	 * A label selector restricting the watched objects; empty selects all. Supports
+	 * {@code ${...}} placeholders.
+	 * @return the label selector
+	 */
+	String labelSelector() default "";
+
+}

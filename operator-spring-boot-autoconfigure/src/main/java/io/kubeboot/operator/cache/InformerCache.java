@@ -1,0 +1,250 @@
+package io.kubeboot.operator.cache;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import io.kubeboot.operator.reconcile.Request;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The manager's caches: one {@link ScopedInformer} per kind, namespace and label
+ * selector, shared by every controller that asks for the same combination (client-java's
+ * own informer factory keys informers by class alone and silently never starts a second
+ * namespace of the same kind).
+ * <p>
+ * Informers registered before {@link #start} are started by it; informers registered
+ * afterwards start at once. {@link #start} resolves every kind against the API server
+ * first and fails with a message naming the kind when it is not served, instead of
+ * starting a list that can never succeed. Thread-safe.
+ */
+public final class InformerCache implements io.kubeboot.operator.cache.Cache {
+
+	private static final Logger logger = LoggerFactory.getLogger(InformerCache.class);
+
+	/** Longer than the longest watch the reflector asks for (ten minutes). */
+	private static final Duration WATCH_READ_TIMEOUT = Duration.ofMinutes(11);
+
+	private final ApiClient watchClient;
+
+	private final KindResolver kindResolver;
+
+	private final Duration resyncPeriod;
+
+	private final boolean stripManagedFields;
+
+	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
+
+	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
+
+	private volatile boolean started;
+
+	/**
+	 * Creates a cache.
+	 * @param client the client whose server and credentials the informers use (it is not
+	 * modified)
+	 * @param resyncPeriod how often every cached object is delivered again to the
+	 * handlers as an update, zero for never
+	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
+	 * cached objects to save memory
+	 */
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields) {
+		this.watchClient = new WatchApiClient(client, WATCH_READ_TIMEOUT);
+		this.kindResolver = new KindResolver(client);
+		this.resyncPeriod = resyncPeriod;
+		this.stripManagedFields = stripManagedFields;
+	}
+
+	/**
+	 * Returns the informer for a kind, namespace and label selector, registering it on
+	 * first use.
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @return the shared informer
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+			@Nullable String labelSelector) {
+		KindResolver.declaredKind(type);
+		InformerKey key = new InformerKey(type, namespace, labelSelector);
+		ScopedInformer<T> informer;
+		boolean startNow;
+		synchronized (this.informers) {
+			informer = (ScopedInformer<T>) this.informers.computeIfAbsent(key, ScopedInformer::new);
+			startNow = this.started;
+		}
+		if (startNow) {
+			try {
+				startInformer(informer);
+			}
+			catch (ApiException ex) {
+				throw new IllegalStateException("Cannot start informer " + key + ": " + ScopedInformer.describe(ex),
+						ex);
+			}
+		}
+		return informer;
+	}
+
+	/**
+	 * Resolves every registered kind and starts its informers. Does not wait for them to
+	 * sync; see {@link #waitForSync}.
+	 * @throws KindNotServedException if a kind is not served by the API server
+	 * @throws ApiException if discovery fails
+	 */
+	public void start() throws ApiException {
+		List<ScopedInformer<?>> toStart;
+		synchronized (this.informers) {
+			toStart = new ArrayList<>(this.informers.values());
+		}
+		for (ScopedInformer<?> informer : toStart) {
+			resolve(informer.key().type());
+		}
+		for (ScopedInformer<?> informer : toStart) {
+			startInformer(informer);
+		}
+		synchronized (this.informers) {
+			this.started = true;
+			toStart = new ArrayList<>(this.informers.values());
+		}
+		for (ScopedInformer<?> informer : toStart) {
+			startInformer(informer); // registered while starting
+		}
+	}
+
+	/**
+	 * Resolves a model class against the API server, once per class.
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @return the resolved kind
+	 * @throws ApiException if discovery fails
+	 */
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> ResourceKind<T> resolve(Class<T> type) throws ApiException {
+		ResourceKind<?> kind = this.kinds.get(type);
+		if (kind == null) {
+			kind = this.kindResolver.resolve(type);
+			this.kinds.put(type, kind);
+		}
+		return (ResourceKind<T>) kind;
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> void startInformer(ScopedInformer<T> informer) throws ApiException {
+		ResourceKind<T> kind = (ResourceKind<T>) resolve(informer.key().type());
+		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields);
+	}
+
+	/**
+	 * Blocks until every informer has synced.
+	 * @param timeout how long to wait at most
+	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
+	 * its last error
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public void waitForSync(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			List<ScopedInformer<?>> pending = notSynced();
+			if (pending.isEmpty()) {
+				return;
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				throw new CacheSyncException("Caches did not sync within " + timeout + ": "
+						+ pending.stream()
+							.map((informer) -> informer.key() + " "
+									+ ((informer.lastError() != null) ? "failed with " + informer.lastError()
+											: "is still listing"))
+							.collect(Collectors.joining("; ")));
+			}
+			Thread.sleep(20);
+		}
+	}
+
+	/**
+	 * Whether every registered informer has synced.
+	 * @return {@code true} when all have synced
+	 */
+	public boolean hasSynced() {
+		return notSynced().isEmpty();
+	}
+
+	/**
+	 * Returns every registered informer, for health reports.
+	 * @return a new list of the informers
+	 */
+	public List<ScopedInformer<?>> informers() {
+		synchronized (this.informers) {
+			return new ArrayList<>(this.informers.values());
+		}
+	}
+
+	private List<ScopedInformer<?>> notSynced() {
+		return informers().stream().filter((informer) -> !informer.hasSynced()).toList();
+	}
+
+	/**
+	 * Stops every informer. The cache cannot be started again.
+	 */
+	public void stop() {
+		for (ScopedInformer<?> informer : informers()) {
+			try {
+				informer.stop();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Informer did not stop cleanly: informer={}", informer.key(), ex);
+			}
+		}
+	}
+
+	@Override
+	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
+		for (ScopedInformer<T> informer : informersOf(type)) {
+			Optional<T> found = informer.get(request.namespace(), request.name());
+			if (found.isPresent()) {
+				return found;
+			}
+		}
+		return Optional.empty();
+	}
+
+	@Override
+	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
+		Map<String, T> unique = new LinkedHashMap<>();
+		for (ScopedInformer<T> informer : informersOf(type)) {
+			List<T> objects = (namespace != null) ? informer.list(namespace) : informer.list();
+			for (T object : objects) {
+				unique.putIfAbsent(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), object);
+			}
+		}
+		return new ArrayList<>(unique.values());
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> List<ScopedInformer<T>> informersOf(Class<T> type) {
+		List<ScopedInformer<T>> found = new ArrayList<>();
+		for (ScopedInformer<?> informer : informers()) {
+			if (informer.key().type() == type) {
+				found.add((ScopedInformer<T>) informer);
+			}
+		}
+		if (found.isEmpty()) {
+			throw new IllegalStateException("No informer caches " + type.getSimpleName()
+					+ ": reconcile, own or watch the kind in a controller, or register it with InformerCache.informer()");
+		}
+		return found;
+	}
+
+}

@@ -1,0 +1,282 @@
+package io.kubeboot.operator.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.controller.ControllerMetrics.Outcome;
+import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.reconcile.Reconciler;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.WorkQueue;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubeboot.operator.workqueue.WorkQueues;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * A running reconcile loop: requests from its event sources go through a rate-limiting
+ * work queue to {@code maxConcurrentReconciles} worker threads that call the reconciler.
+ * <p>
+ * A controller is a leader-only {@link Runnable}: the manager starts it once the caches
+ * have synced (and, with leader election, once elected). Each start uses a fresh queue,
+ * seeded with every cached object, so a controller stopped on a lost lease and started
+ * again misses nothing. {@link #start} blocks until stopped; on stop no new reconcile
+ * begins and the ones in flight finish (the manager interrupts them after its graceful
+ * shutdown timeout).
+ */
+public final class Controller implements Runnable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
+
+	private final String name;
+
+	private final Reconciler reconciler;
+
+	private final int maxConcurrentReconciles;
+
+	private final Supplier<RateLimiter<Request>> rateLimiters;
+
+	private final Function<String, WorkQueueMetrics> queueMetrics;
+
+	private final ControllerMetrics metrics;
+
+	private final List<EventSource<?>> sources;
+
+	private final Duration cacheSyncTimeout;
+
+	private final AtomicInteger activeWorkers = new AtomicInteger();
+
+	private volatile @Nullable WorkQueue<Request> queue;
+
+	Controller(String name, Reconciler reconciler, int maxConcurrentReconciles,
+			Supplier<RateLimiter<Request>> rateLimiters, Function<String, WorkQueueMetrics> queueMetrics,
+			ControllerMetrics metrics, List<EventSource<?>> sources, Duration cacheSyncTimeout) {
+		this.name = name;
+		this.reconciler = reconciler;
+		this.maxConcurrentReconciles = maxConcurrentReconciles;
+		this.rateLimiters = rateLimiters;
+		this.queueMetrics = queueMetrics;
+		this.metrics = metrics;
+		this.sources = List.copyOf(sources);
+		this.cacheSyncTimeout = cacheSyncTimeout;
+		this.sources.forEach((source) -> source.register(this::enqueue));
+	}
+
+	/**
+	 * Returns the controller's name, as used in logs and metrics.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Returns how many requests may be reconciled at once.
+	 * @return the number of workers
+	 */
+	public int maxConcurrentReconciles() {
+		return this.maxConcurrentReconciles;
+	}
+
+	/**
+	 * Returns how many workers are inside a reconcile now.
+	 * @return the number of active workers
+	 */
+	public int activeWorkers() {
+		return this.activeWorkers.get();
+	}
+
+	/**
+	 * Returns how many requests are ready and waiting for a worker.
+	 * @return the queue depth, zero while the controller is not running
+	 */
+	public int queueDepth() {
+		WorkQueue<Request> current = this.queue;
+		return (current != null) ? current.len() : 0;
+	}
+
+	/**
+	 * Whether the controller's workers are running.
+	 * @return {@code true} between start and stop
+	 */
+	public boolean isRunning() {
+		WorkQueue<Request> current = this.queue;
+		return current != null && !current.isShuttingDown();
+	}
+
+	/**
+	 * Returns the informers whose events reach this controller.
+	 * @return the informer keys, the reconciled kind first
+	 */
+	public List<InformerKey> watches() {
+		return this.sources.stream().map((source) -> source.informer().key()).toList();
+	}
+
+	/**
+	 * Asks for a request to be reconciled, for events from outside the cluster. Ignored
+	 * while the controller is not running (a controller that starts reconciles every
+	 * cached object anyway). Never blocks.
+	 * @param request the request
+	 */
+	public void enqueue(Request request) {
+		WorkQueue<Request> current = this.queue;
+		if (current != null) {
+			current.add(request);
+		}
+	}
+
+	/**
+	 * Controllers run only on the leader.
+	 * @return {@code true}
+	 */
+	@Override
+	public boolean needsLeaderElection() {
+		return true;
+	}
+
+	@Override
+	public void start(StopSignal stop) throws Exception {
+		awaitSourcesSynced(stop);
+		WorkQueue<Request> current = WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
+				this.queueMetrics.apply(this.name));
+		this.queue = current;
+		this.sources.forEach((source) -> source.replay(current::add));
+		List<Thread> workers = new ArrayList<>();
+		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
+			Thread worker = new Thread(() -> work(current), "controller-" + this.name + "-worker-" + i);
+			worker.start();
+			workers.add(worker);
+		}
+		logger.info("Starting workers: controller={} workerCount={}", this.name, this.maxConcurrentReconciles);
+		try {
+			stop.await();
+			logger.info("Shutdown signal received, waiting for all workers to finish: controller={}", this.name);
+			current.shutDown();
+			for (Thread worker : workers) {
+				worker.join();
+			}
+			logger.info("All workers finished: controller={}", this.name);
+		}
+		catch (InterruptedException ex) {
+			current.shutDown();
+			workers.forEach(Thread::interrupt);
+			for (Thread worker : workers) {
+				worker.join(TimeUnit.SECONDS.toMillis(5));
+			}
+			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void awaitSourcesSynced(StopSignal stop) throws InterruptedException {
+		long deadline = System.nanoTime() + this.cacheSyncTimeout.toNanos();
+		while (!this.sources.stream().allMatch((source) -> source.informer().hasSynced())) {
+			if (System.nanoTime() - deadline >= 0) {
+				throw new IllegalStateException(
+						"Controller " + this.name + " timed out waiting for its caches to sync");
+			}
+			if (stop.await(Duration.ofMillis(20))) {
+				return;
+			}
+		}
+	}
+
+	private void work(WorkQueue<Request> current) {
+		while (true) {
+			Request request;
+			try {
+				request = current.get();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			if (request == null) {
+				return;
+			}
+			try {
+				reconcile(current, request);
+			}
+			finally {
+				current.done(request);
+			}
+		}
+	}
+
+	private void reconcile(WorkQueue<Request> current, Request request) {
+		MDC.put("controller", this.name);
+		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
+		MDC.put("name", request.name());
+		MDC.put("reconcileID", UUID.randomUUID().toString());
+		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
+		long start = System.nanoTime();
+		Outcome outcome;
+		try {
+			Result result = this.reconciler.reconcile(request);
+			outcome = handle(current, request, (result != null) ? result : Result.done());
+		}
+		catch (TerminalException ex) {
+			outcome = Outcome.TERMINAL_ERROR;
+			current.forget(request);
+			logger.error("Reconciler error, not retried: controller={} request={}", this.name, request, ex);
+		}
+		catch (InterruptedException ex) {
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request);
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request);
+			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+		}
+		catch (VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			outcome = Outcome.PANIC;
+			current.addRateLimited(request);
+			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
+		}
+		finally {
+			this.metrics.activeWorkers(this.activeWorkers.decrementAndGet());
+			MDC.remove("controller");
+			MDC.remove("namespace");
+			MDC.remove("name");
+			MDC.remove("reconcileID");
+		}
+		this.metrics.reconciled(outcome, System.nanoTime() - start);
+	}
+
+	private Outcome handle(WorkQueue<Request> current, Request request, Result result) {
+		if (result.getRequeueAfter() != null) {
+			current.forget(request);
+			current.addAfter(request, result.getRequeueAfter());
+			return Outcome.REQUEUE_AFTER;
+		}
+		if (result.isRequeue()) {
+			current.addRateLimited(request);
+			return Outcome.REQUEUE;
+		}
+		current.forget(request);
+		return Outcome.SUCCESS;
+	}
+
+	@Override
+	public String toString() {
+		return "Controller[" + this.name + "]";
+	}
+
+}

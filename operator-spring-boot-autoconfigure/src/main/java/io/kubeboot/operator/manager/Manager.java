@@ -1,0 +1,452 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.cache.InformerCache;
+import io.kubeboot.operator.cache.ScopedInformer;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.controller.ControllerBuilder;
+import io.kubeboot.operator.controller.ControllerMetrics;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.RateLimiters;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an operator: the informer caches, the controllers and the operator's own
+ * {@link Runnable runnables}, in controller-runtime's order.
+ * <p>
+ * {@link #start()} resolves every watched kind against the API server (failing at once,
+ * naming the kind, if one is not served), starts the informers and blocks until they have
+ * synced (failing after the cache sync timeout with the last error of every informer that
+ * did not), then starts the runnables that run on every replica, then the leader-only
+ * runnables and the controllers. It returns once all are started; they run on threads of
+ * their own.
+ * <p>
+ * {@link #stop()} reverses the order: controllers and leader-only runnables first (no new
+ * reconcile starts, the ones in flight finish), then the other runnables, then the
+ * informers. Runnables still running when the graceful shutdown timeout expires are
+ * interrupted. A runnable that throws fails the manager: it stops everything and reports
+ * {@link ManagerState#FAILED}.
+ * <p>
+ * Thread-safe. A manager starts once; create a new one to start again.
+ */
+public final class Manager {
+
+	private static final Logger logger = LoggerFactory.getLogger(Manager.class);
+
+	private static final Duration DISCOVERY_RETRY = Duration.ofSeconds(1);
+
+	private final InformerCache cache;
+
+	private final Settings settings;
+
+	private final ControllerBuilder.Defaults controllerDefaults;
+
+	private final RunnableGroup everyReplica = new RunnableGroup("every-replica", this::runnableFailed);
+
+	private final RunnableGroup leaderOnly = new RunnableGroup("leader-only", this::runnableFailed);
+
+	private final List<Controller> controllers = new CopyOnWriteArrayList<>();
+
+	private final Object lifecycleMonitor = new Object();
+
+	private volatile ManagerState state = ManagerState.NEW;
+
+	private volatile @Nullable Throwable failure;
+
+	private Manager(ApiClient client, Settings settings) {
+		this.settings = settings;
+		this.cache = new InformerCache(client, settings.syncPeriod, settings.stripManagedFields);
+		this.controllerDefaults = new ControllerBuilder.Defaults(settings.namespace, settings.maxConcurrentReconciles,
+				settings.rateLimiter, settings.queueMetrics, settings.controllerMetrics, settings.cacheSyncTimeout);
+	}
+
+	/**
+	 * Returns a builder for a manager that talks to the API server of the given client.
+	 * @param client the client; it is not modified
+	 * @return the builder
+	 */
+	public static Builder builder(ApiClient client) {
+		return new Builder(client);
+	}
+
+	/**
+	 * Returns the manager's caches, for reading objects in reconcilers.
+	 * @return the cache
+	 */
+	public InformerCache cache() {
+		return this.cache;
+	}
+
+	/**
+	 * Starts building a controller for a kind; {@link ControllerBuilder#complete} adds it
+	 * to this manager.
+	 * @param <T> the reconciled model type
+	 * @param forType the reconciled kind
+	 * @return the builder
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	public <T extends KubernetesObject> ControllerBuilder<T> newController(Class<T> forType) {
+		return new ControllerBuilder<>(forType, this.cache, this.controllerDefaults, this::addController);
+	}
+
+	private void addController(Controller controller) {
+		synchronized (this.lifecycleMonitor) {
+			if (this.controllers.stream().anyMatch((existing) -> existing.name().equals(controller.name()))) {
+				throw new IllegalArgumentException(
+						"A controller named '" + controller.name() + "' already exists: give one of them another name");
+			}
+			this.controllers.add(controller);
+			this.leaderOnly.add("controller-" + controller.name(), controller);
+		}
+	}
+
+	/**
+	 * Adds a runnable. Added before {@link #start()}, it starts with its group; added
+	 * later, it starts at once if its group is running.
+	 * @param name a name for logs and its thread
+	 * @param runnable the runnable
+	 */
+	public void add(String name, Runnable runnable) {
+		Objects.requireNonNull(runnable, "runnable must not be null");
+		(runnable.needsLeaderElection() ? this.leaderOnly : this.everyReplica).add(name, runnable);
+	}
+
+	/**
+	 * Returns the controllers added so far.
+	 * @return the controllers
+	 */
+	public List<Controller> controllers() {
+		return List.copyOf(this.controllers);
+	}
+
+	/**
+	 * Returns the informers of the cache.
+	 * @return the informers
+	 */
+	public List<ScopedInformer<?>> informers() {
+		return this.cache.informers();
+	}
+
+	/**
+	 * Returns the current state.
+	 * @return the state
+	 */
+	public ManagerState state() {
+		return this.state;
+	}
+
+	/**
+	 * Returns why the manager failed.
+	 * @return the failure, or {@code null} if it did not fail
+	 */
+	public @Nullable Throwable failure() {
+		return this.failure;
+	}
+
+	/**
+	 * Returns the graceful shutdown timeout.
+	 * @return the timeout; negative means no bound
+	 */
+	public Duration gracefulShutdownTimeout() {
+		return this.settings.gracefulShutdownTimeout;
+	}
+
+	/**
+	 * Starts the manager and blocks until the caches have synced and every runnable has
+	 * started.
+	 * @throws IllegalStateException if the manager was started before
+	 * @throws io.kubeboot.operator.cache.KindNotServedException if a watched kind is not
+	 * served by the API server
+	 * @throws io.kubeboot.operator.cache.CacheSyncException if the caches did not sync in
+	 * time
+	 * @throws InterruptedException if interrupted while waiting; the manager is stopped
+	 */
+	public void start() throws InterruptedException {
+		synchronized (this.lifecycleMonitor) {
+			if (this.state != ManagerState.NEW) {
+				throw new IllegalStateException("Manager cannot start: it is " + this.state);
+			}
+			this.state = ManagerState.STARTING;
+		}
+		logger.info("Starting manager: controllers={} runnables={}",
+				this.controllers.stream().map(Controller::name).toList(), this.everyReplica.names());
+		try {
+			startCaches();
+			this.cache.waitForSync(this.settings.cacheSyncTimeout);
+			logger.info("Caches synced: informers={}", this.cache.informers().size());
+			synchronized (this.lifecycleMonitor) {
+				if (this.state != ManagerState.STARTING) {
+					return; // stopped or failed while starting
+				}
+				this.everyReplica.start();
+				this.leaderOnly.start();
+				this.state = ManagerState.RUNNING;
+			}
+			logger.info("Manager started");
+		}
+		catch (InterruptedException | RuntimeException ex) {
+			fail(ex);
+			throw ex;
+		}
+	}
+
+	private void startCaches() throws InterruptedException {
+		long deadline = System.nanoTime() + this.settings.cacheSyncTimeout.toNanos();
+		while (true) {
+			try {
+				this.cache.start();
+				return;
+			}
+			catch (ApiException ex) {
+				String error = describe(ex);
+				if (System.nanoTime() - deadline >= 0) {
+					throw new IllegalStateException("Cannot reach the API server to discover the watched kinds within "
+							+ this.settings.cacheSyncTimeout + ": " + error, ex);
+				}
+				logger.warn("API discovery failed, retrying: error=\"{}\"", error);
+				Thread.sleep(DISCOVERY_RETRY.toMillis());
+			}
+		}
+	}
+
+	private static String describe(ApiException ex) {
+		return (ex.getCode() != 0) ? "HTTP " + ex.getCode() : String.valueOf(ex.getCause());
+	}
+
+	/**
+	 * Stops the manager gracefully and blocks until it has stopped: controllers and
+	 * leader-only runnables, then the other runnables, then the caches, within the
+	 * graceful shutdown timeout. Does nothing if already stopped.
+	 */
+	public void stop() {
+		synchronized (this.lifecycleMonitor) {
+			if (this.state == ManagerState.STOPPED || this.state == ManagerState.STOPPING
+					|| this.state == ManagerState.FAILED) {
+				return;
+			}
+			this.state = ManagerState.STOPPING;
+		}
+		stopAll();
+		this.state = ManagerState.STOPPED;
+		logger.info("Manager stopped");
+	}
+
+	private void stopAll() {
+		Duration timeout = this.settings.gracefulShutdownTimeout;
+		long start = System.nanoTime();
+		boolean inTime = this.leaderOnly.stop(timeout);
+		Duration left = timeout.isNegative() ? timeout : timeout.minusNanos(System.nanoTime() - start).isNegative()
+				? Duration.ZERO : timeout.minusNanos(System.nanoTime() - start);
+		inTime &= this.everyReplica.stop(left);
+		this.cache.stop();
+		if (!inTime) {
+			logger.warn("Graceful shutdown timed out; runnables still running were interrupted: timeout={}", timeout);
+		}
+	}
+
+	private void runnableFailed(String name, Throwable error) {
+		logger.error("Runnable failed, stopping the manager: runnable={}", name, error);
+		Thread stopper = new Thread(() -> fail(error), "operator-manager-failure");
+		stopper.start();
+	}
+
+	private void fail(Throwable error) {
+		synchronized (this.lifecycleMonitor) {
+			if (this.state == ManagerState.FAILED || this.state == ManagerState.STOPPED) {
+				return;
+			}
+			this.failure = error;
+			this.state = ManagerState.STOPPING;
+		}
+		stopAll();
+		this.state = ManagerState.FAILED;
+	}
+
+	/**
+	 * Configures a {@link Manager}. Every setting has controller-runtime's default.
+	 */
+	public static final class Builder {
+
+		private final ApiClient client;
+
+		private final Settings settings = new Settings();
+
+		private Builder(ApiClient client) {
+			this.client = Objects.requireNonNull(client, "client must not be null");
+		}
+
+		/**
+		 * How often every cached object is delivered to the controllers again (default
+		 * 10h).
+		 * @param syncPeriod the period, zero for never
+		 * @return this builder
+		 */
+		public Builder syncPeriod(Duration syncPeriod) {
+			this.settings.syncPeriod = requireNotNegative(syncPeriod, "syncPeriod");
+			return this;
+		}
+
+		/**
+		 * How long in-flight work may take to finish on stop (default 30s); negative
+		 * waits forever.
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder gracefulShutdownTimeout(Duration timeout) {
+			this.settings.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "gracefulShutdownTimeout");
+			return this;
+		}
+
+		/**
+		 * How long {@link Manager#start()} waits for the caches to sync (default 2m).
+		 * @param timeout a positive timeout
+		 * @return this builder
+		 */
+		public Builder cacheSyncTimeout(Duration timeout) {
+			this.settings.cacheSyncTimeout = requirePositive(timeout, "cacheSyncTimeout");
+			return this;
+		}
+
+		/**
+		 * Restricts every controller that names no namespace to one namespace (default:
+		 * all).
+		 * @param namespace the namespace, or {@code null} for all
+		 * @return this builder
+		 */
+		public Builder namespace(@Nullable String namespace) {
+			this.settings.namespace = (namespace != null && !namespace.isBlank()) ? namespace : null;
+			return this;
+		}
+
+		/**
+		 * The number of workers of a controller that sets none (default 1).
+		 * @param maxConcurrentReconciles a positive number
+		 * @return this builder
+		 */
+		public Builder maxConcurrentReconciles(int maxConcurrentReconciles) {
+			if (maxConcurrentReconciles < 1) {
+				throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1");
+			}
+			this.settings.maxConcurrentReconciles = maxConcurrentReconciles;
+			return this;
+		}
+
+		/**
+		 * The retry rate limiter of a controller that sets none (default: per-request
+		 * exponential 5ms..1000s and an overall bucket of 10/s with a burst of 100).
+		 * @param rateLimiter creates a fresh limiter for each controller start
+		 * @return this builder
+		 */
+		public Builder rateLimiter(Supplier<RateLimiter<Request>> rateLimiter) {
+			this.settings.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+			return this;
+		}
+
+		/**
+		 * Whether cached objects drop {@code metadata.managedFields} (default
+		 * {@code true}), which reconcilers rarely read and which can double an object's
+		 * size.
+		 * @param strip whether to strip them
+		 * @return this builder
+		 */
+		public Builder stripManagedFields(boolean strip) {
+			this.settings.stripManagedFields = strip;
+			return this;
+		}
+
+		/**
+		 * Where work queues report, by controller name (default: nowhere).
+		 * @param metrics creates the metrics of one queue
+		 * @return this builder
+		 */
+		public Builder workQueueMetrics(Function<String, WorkQueueMetrics> metrics) {
+			this.settings.queueMetrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Where controllers report, by controller name (default: nowhere).
+		 * @param metrics creates the metrics of one controller
+		 * @return this builder
+		 */
+		public Builder controllerMetrics(Function<String, ControllerMetrics> metrics) {
+			this.settings.controllerMetrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Builds the manager.
+		 * @return a new manager
+		 */
+		public Manager build() {
+			return new Manager(this.client, this.settings.copy());
+		}
+
+		private static Duration requireNotNegative(Duration duration, String name) {
+			Objects.requireNonNull(duration, name);
+			if (duration.isNegative()) {
+				throw new IllegalArgumentException(name + " must not be negative, was " + duration);
+			}
+			return duration;
+		}
+
+		private static Duration requirePositive(Duration duration, String name) {
+			Objects.requireNonNull(duration, name);
+			if (duration.isNegative() || duration.isZero()) {
+				throw new IllegalArgumentException(name + " must be positive, was " + duration);
+			}
+			return duration;
+		}
+
+	}
+
+	private static final class Settings {
+
+		Duration syncPeriod = Duration.ofHours(10);
+
+		Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
+
+		Duration cacheSyncTimeout = Duration.ofMinutes(2);
+
+		@Nullable String namespace;
+
+		int maxConcurrentReconciles = 1;
+
+		Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
+
+		boolean stripManagedFields = true;
+
+		Function<String, WorkQueueMetrics> queueMetrics = (name) -> WorkQueueMetrics.NOOP;
+
+		Function<String, ControllerMetrics> controllerMetrics = (name) -> ControllerMetrics.NOOP;
+
+		Settings copy() {
+			Settings copy = new Settings();
+			copy.syncPeriod = this.syncPeriod;
+			copy.gracefulShutdownTimeout = this.gracefulShutdownTimeout;
+			copy.cacheSyncTimeout = this.cacheSyncTimeout;
+			copy.namespace = this.namespace;
+			copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
+			copy.rateLimiter = this.rateLimiter;
+			copy.stripManagedFields = this.stripManagedFields;
+			copy.queueMetrics = this.queueMetrics;
+			copy.controllerMetrics = this.controllerMetrics;
+			return copy;
+		}
+
+	}
+
+}

@@ -1,0 +1,64 @@
+package io.kubeboot.operator.manager;
+
+import java.util.Objects;
+
+/**
+ * A long-running part of an operator that the {@link Manager} starts and stops with
+ * everything else, the counterpart of controller-runtime's {@code manager.Runnable}.
+ * <p>
+ * {@link #start} is called on a thread of its own and should block until the stop signal
+ * fires, then return promptly. Returning earlier is allowed and simply ends the runnable.
+ * Throwing an exception fails the manager: everything is stopped and the manager reports
+ * itself failed (liveness goes DOWN). If the runnable has not returned when the graceful
+ * shutdown timeout expires, its thread is interrupted.
+ * <p>
+ * By default a runnable runs only on the elected leader; override
+ * {@link #needsLeaderElection()} (or use {@link #onEveryReplica}) for work that every
+ * replica must do, such as serving a webhook or warming a cache.
+ */
+@FunctionalInterface
+public interface Runnable {
+
+	/**
+	 * Runs until the stop signal fires.
+	 * @param stop fires when the manager stops this runnable
+	 * @throws Exception if the runnable failed; the manager then fails as a whole
+	 */
+	void start(StopSignal stop) throws Exception;
+
+	/**
+	 * Whether this runnable runs only while this replica leads.
+	 * @return {@code true} (the default) for leader-only, {@code false} for every replica
+	 */
+	default boolean needsLeaderElection() {
+		return true;
+	}
+
+	/**
+	 * Adapts a function to a runnable that runs on every replica, leader or not.
+	 * @param runnable the function
+	 * @return a runnable that does not need leader election
+	 */
+	static Runnable onEveryReplica(Runnable runnable) {
+		Objects.requireNonNull(runnable, "runnable must not be null");
+		return new Runnable() {
+
+			@Override
+			public void start(StopSignal stop) throws Exception {
+				runnable.start(stop);
+			}
+
+			@Override
+			public boolean needsLeaderElection() {
+				return false;
+			}
+
+			@Override
+			public String toString() {
+				return runnable.toString();
+			}
+
+		};
+	}
+
+}
