@@ -133,6 +133,16 @@ public final class Manager {
 	}
 
 	/**
+	 * Returns the names of the runnables that are not controllers.
+	 * @return the names, every-replica runnables first
+	 */
+	public List<String> runnables() {
+		List<String> names = new java.util.ArrayList<>(this.everyReplica.names());
+		this.leaderOnly.names().stream().filter((name) -> !name.startsWith("controller-")).forEach(names::add);
+		return names;
+	}
+
+	/**
 	 * Returns the informers of the cache.
 	 * @return the informers
 	 */

@@ -1,0 +1,125 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.workqueue.RateLimiters;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.support.DefaultLifecycleProcessor;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
+ * defines one), the {@link Manager} with a controller for every
+ * {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} bean and every
+ * {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
+ * {@link ManagerLifecycle} that runs it all with the application context.
+ */
+@AutoConfiguration
+@ConditionalOnClass({ ApiClient.class, Manager.class })
+@ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(OperatorProperties.class)
+public final class OperatorAutoConfiguration {
+
+	/**
+	 * The client for the cluster, from the standard sources in order: the file named by
+	 * {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service account.
+	 * @return the client
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	ApiClient kubernetesApiClient() {
+		try {
+			return ClientBuilder.standard().build();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read the Kubernetes client configuration (KUBECONFIG, "
+					+ "~/.kube/config or the in-cluster service account)", ex);
+		}
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Manager operatorManager(ApiClient apiClient, OperatorProperties properties) {
+		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
+		return Manager.builder(apiClient)
+			.syncPeriod(properties.getSyncPeriod())
+			.gracefulShutdownTimeout(properties.getGracefulShutdownTimeout())
+			.cacheSyncTimeout(properties.getCacheSyncTimeout())
+			.namespace(properties.getNamespace())
+			.stripManagedFields(properties.isStripManagedFields())
+			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
+			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
+					limits.getQps(), limits.getBurst()))
+			.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Cache operatorCache(Manager manager) {
+		return manager.cache();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ManagerLifecycle operatorManagerLifecycle(Manager manager, OperatorProperties properties) {
+		return new ManagerLifecycle(manager, properties.isAutoStartup(), properties.isKeepAlive());
+	}
+
+	@Bean
+	static SmartInitializingSingleton operatorControllerRegistrar(ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		return () -> {
+			Manager manager = beanFactory.getBean(Manager.class);
+			OperatorProperties properties = beanFactory.getBean(OperatorProperties.class);
+			new ReconcilerBeans(beanFactory, environment, properties).registerAll(manager);
+			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);
+			runnables.forEach((name, runnable) -> {
+				if (!(runnable instanceof Controller)) {
+					manager.add(name, runnable);
+				}
+			});
+		};
+	}
+
+	@Bean
+	static BeanPostProcessor operatorShutdownPhaseTimeout(Environment environment) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+				if (bean instanceof DefaultLifecycleProcessor processor) {
+					Duration graceful = Binder.get(environment)
+						.bind("operator.graceful-shutdown-timeout", Duration.class)
+						.orElse(Duration.ofSeconds(30));
+					// the manager may take the whole graceful timeout, then a few seconds
+					// to interrupt
+					long timeout = graceful.isNegative() ? Long.MAX_VALUE : graceful.plusSeconds(10).toMillis();
+					processor.setTimeoutForShutdownPhase(ManagerLifecycle.PHASE, timeout);
+				}
+				return bean;
+			}
+
+		};
+	}
+
+}

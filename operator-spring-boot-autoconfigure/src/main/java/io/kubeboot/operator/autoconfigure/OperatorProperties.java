@@ -1,0 +1,317 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Configuration properties of the operator, under {@code operator}. Unknown keys under
+ * the prefix and invalid values fail start-up with a message naming the property.
+ */
+@ConfigurationProperties(prefix = "operator", ignoreUnknownFields = false)
+public class OperatorProperties implements Validator {
+
+	/**
+	 * Whether to create the operator's manager.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Whether the manager starts with the application context. When false, start it
+	 * yourself through the ManagerLifecycle bean.
+	 */
+	private boolean autoStartup = true;
+
+	/**
+	 * How often every cached object is delivered to the controllers again, as if it had
+	 * changed. 0 disables the resync.
+	 */
+	private Duration syncPeriod = Duration.ofHours(10);
+
+	/**
+	 * How long in-flight reconciles and runnables may take to finish on shutdown before
+	 * they are interrupted. A negative value waits without bound.
+	 */
+	private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
+
+	/**
+	 * How long start-up waits for the caches to sync before it fails, naming each cache
+	 * that did not sync and its last error.
+	 */
+	private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+
+	/**
+	 * Namespace every controller watches unless it names its own. Empty watches all
+	 * namespaces.
+	 */
+	private @Nullable String namespace;
+
+	/**
+	 * Whether cached objects drop metadata.managedFields, which reconcilers rarely read,
+	 * to save memory.
+	 */
+	private boolean stripManagedFields = true;
+
+	/**
+	 * Whether a non-daemon thread keeps the JVM alive while the manager runs, so an idle
+	 * operator does not exit when only daemon threads remain.
+	 */
+	private boolean keepAlive = true;
+
+	/**
+	 * Defaults of every controller.
+	 */
+	private final Controller controller = new Controller();
+
+	/**
+	 * Per-controller settings, by controller name; they override the defaults and the
+	 * values given in the @Reconciler annotation.
+	 */
+	private final Map<String, ControllerOverrides> controllers = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public boolean isAutoStartup() {
+		return this.autoStartup;
+	}
+
+	public void setAutoStartup(boolean autoStartup) {
+		this.autoStartup = autoStartup;
+	}
+
+	public Duration getSyncPeriod() {
+		return this.syncPeriod;
+	}
+
+	public void setSyncPeriod(Duration syncPeriod) {
+		this.syncPeriod = syncPeriod;
+	}
+
+	public Duration getGracefulShutdownTimeout() {
+		return this.gracefulShutdownTimeout;
+	}
+
+	public void setGracefulShutdownTimeout(Duration gracefulShutdownTimeout) {
+		this.gracefulShutdownTimeout = gracefulShutdownTimeout;
+	}
+
+	public Duration getCacheSyncTimeout() {
+		return this.cacheSyncTimeout;
+	}
+
+	public void setCacheSyncTimeout(Duration cacheSyncTimeout) {
+		this.cacheSyncTimeout = cacheSyncTimeout;
+	}
+
+	public @Nullable String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(@Nullable String namespace) {
+		this.namespace = namespace;
+	}
+
+	public boolean isStripManagedFields() {
+		return this.stripManagedFields;
+	}
+
+	public void setStripManagedFields(boolean stripManagedFields) {
+		this.stripManagedFields = stripManagedFields;
+	}
+
+	public boolean isKeepAlive() {
+		return this.keepAlive;
+	}
+
+	public void setKeepAlive(boolean keepAlive) {
+		this.keepAlive = keepAlive;
+	}
+
+	public Controller getController() {
+		return this.controller;
+	}
+
+	public Map<String, ControllerOverrides> getControllers() {
+		return this.controllers;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return OperatorProperties.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		OperatorProperties properties = (OperatorProperties) target;
+		if (properties.getSyncPeriod() != null && properties.getSyncPeriod().isNegative()) {
+			errors.rejectValue("syncPeriod", "negative", "must not be negative");
+		}
+		if (properties.getCacheSyncTimeout() != null && !isPositive(properties.getCacheSyncTimeout())) {
+			errors.rejectValue("cacheSyncTimeout", "notPositive", "must be positive");
+		}
+		if (properties.getNamespace() != null && !properties.getNamespace().isEmpty()
+				&& !Dns1123.isLabel(properties.getNamespace())) {
+			errors.rejectValue("namespace", "invalid", Dns1123.LABEL_RULE);
+		}
+		properties.getController().validate("controller", errors);
+		properties.getControllers()
+			.forEach((name, overrides) -> overrides.validate("controllers[" + name + "]", errors));
+	}
+
+	private static boolean isPositive(Duration duration) {
+		return !duration.isNegative() && !duration.isZero();
+	}
+
+	/**
+	 * Defaults of every controller.
+	 */
+	public static class Controller {
+
+		/**
+		 * How many requests a controller reconciles at once.
+		 */
+		private int maxConcurrentReconciles = 1;
+
+		/**
+		 * Retry rate limiting.
+		 */
+		private final RateLimiter rateLimiter = new RateLimiter();
+
+		public int getMaxConcurrentReconciles() {
+			return this.maxConcurrentReconciles;
+		}
+
+		public void setMaxConcurrentReconciles(int maxConcurrentReconciles) {
+			this.maxConcurrentReconciles = maxConcurrentReconciles;
+		}
+
+		public RateLimiter getRateLimiter() {
+			return this.rateLimiter;
+		}
+
+		void validate(String path, Errors errors) {
+			if (this.maxConcurrentReconciles < 1) {
+				errors.rejectValue(path + ".maxConcurrentReconciles", "notPositive", "must be at least 1");
+			}
+			this.rateLimiter.validate(path + ".rateLimiter", errors);
+		}
+
+	}
+
+	/**
+	 * Retry rate limiting: per-request exponential backoff, and an overall token bucket
+	 * shared by all requests of a controller; the longer of the two delays applies.
+	 */
+	public static class RateLimiter {
+
+		/**
+		 * Delay before the first retry of a request; it doubles with every failure.
+		 */
+		private Duration baseDelay = Duration.ofMillis(5);
+
+		/**
+		 * Longest delay between retries of a request.
+		 */
+		private Duration maxDelay = Duration.ofSeconds(1000);
+
+		/**
+		 * Retries per second allowed across all requests of a controller.
+		 */
+		private double qps = 10;
+
+		/**
+		 * Retries allowed at once above the steady rate.
+		 */
+		private int burst = 100;
+
+		public Duration getBaseDelay() {
+			return this.baseDelay;
+		}
+
+		public void setBaseDelay(Duration baseDelay) {
+			this.baseDelay = baseDelay;
+		}
+
+		public Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+		public double getQps() {
+			return this.qps;
+		}
+
+		public void setQps(double qps) {
+			this.qps = qps;
+		}
+
+		public int getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(int burst) {
+			this.burst = burst;
+		}
+
+		void validate(String path, Errors errors) {
+			if (!isPositive(this.baseDelay)) {
+				errors.rejectValue(path + ".baseDelay", "notPositive", "must be positive");
+			}
+			if (!isPositive(this.maxDelay)) {
+				errors.rejectValue(path + ".maxDelay", "notPositive", "must be positive");
+			}
+			else if (isPositive(this.baseDelay) && this.maxDelay.compareTo(this.baseDelay) < 0) {
+				errors.rejectValue(path + ".maxDelay", "lessThanBase", "must not be less than base-delay");
+			}
+			if (!(this.qps > 0) || Double.isInfinite(this.qps)) {
+				errors.rejectValue(path + ".qps", "notPositive", "must be a positive number");
+			}
+			if (this.burst < 1) {
+				errors.rejectValue(path + ".burst", "notPositive", "must be at least 1");
+			}
+		}
+
+	}
+
+	/**
+	 * Settings of one controller.
+	 */
+	public static class ControllerOverrides {
+
+		/**
+		 * How many requests this controller reconciles at once.
+		 */
+		private @Nullable Integer maxConcurrentReconciles;
+
+		public @Nullable Integer getMaxConcurrentReconciles() {
+			return this.maxConcurrentReconciles;
+		}
+
+		public void setMaxConcurrentReconciles(@Nullable Integer maxConcurrentReconciles) {
+			this.maxConcurrentReconciles = maxConcurrentReconciles;
+		}
+
+		void validate(String path, Errors errors) {
+			if (this.maxConcurrentReconciles != null && this.maxConcurrentReconciles < 1) {
+				errors.rejectValue(path + ".maxConcurrentReconciles", "notPositive", "must be at least 1");
+			}
+		}
+
+	}
+
+}

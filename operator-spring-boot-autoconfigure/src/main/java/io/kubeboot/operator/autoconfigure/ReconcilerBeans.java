@@ -1,0 +1,176 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.cache.KindResolver;
+import io.kubeboot.operator.controller.ControllerBuilder;
+import io.kubeboot.operator.controller.MapFunction;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.workqueue.RateLimiters;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Turns {@link Reconciler @Reconciler} beans into controllers of the manager. Every
+ * mistake (no reconcile method, a class that is no Kubernetes kind, a malformed
+ * {@link Watches @Watches} method) fails start-up with a message naming the bean.
+ */
+final class ReconcilerBeans {
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	private final Environment environment;
+
+	private final OperatorProperties properties;
+
+	ReconcilerBeans(ConfigurableListableBeanFactory beanFactory, Environment environment,
+			OperatorProperties properties) {
+		this.beanFactory = beanFactory;
+		this.environment = environment;
+		this.properties = properties;
+	}
+
+	void registerAll(Manager manager) {
+		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(Reconciler.class)) {
+			Reconciler annotation = this.beanFactory.findAnnotationOnBean(beanName, Reconciler.class);
+			if (annotation != null) {
+				register(manager, beanName, annotation);
+			}
+		}
+	}
+
+	private void register(Manager manager, String beanName, Reconciler annotation) {
+		try {
+			KindResolver.declaredKind(annotation.value());
+			Object bean = this.beanFactory.getBean(beanName);
+			ControllerBuilder<?> builder = manager.newController(annotation.value())
+				.namespace(resolve(annotation.namespace()))
+				.labelSelector(resolve(annotation.labelSelector()));
+			if (StringUtils.hasText(annotation.name())) {
+				builder.named(resolve(annotation.name()));
+			}
+			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
+				KindResolver.declaredKind(owned);
+				builder.owns(owned);
+			}
+			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
+				addWatch(builder, bean, watch.getKey(), watch.getValue());
+			}
+			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
+			OperatorProperties.RateLimiter limits = this.properties.getController().getRateLimiter();
+			builder.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
+					limits.getQps(), limits.getBurst()));
+			String name = controllerName(annotation);
+			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
+			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
+				builder.maxConcurrentReconciles(overrides.getMaxConcurrentReconciles());
+			}
+			builder.complete(reconcilerOf(bean, beanName));
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(), ex);
+		}
+	}
+
+	private String controllerName(Reconciler annotation) {
+		return StringUtils.hasText(annotation.name()) ? resolve(annotation.name())
+				: KindResolver.declaredKind(annotation.value()).kind().toLowerCase(java.util.Locale.ROOT);
+	}
+
+	private @Nullable String resolve(String value) {
+		return StringUtils.hasText(value) ? this.environment.resolveRequiredPlaceholders(value) : null;
+	}
+
+	private static io.kubeboot.operator.reconcile.Reconciler reconcilerOf(Object bean, String beanName) {
+		if (bean instanceof io.kubeboot.operator.reconcile.Reconciler reconciler) {
+			return reconciler;
+		}
+		Class<?> type = AopUtils.getTargetClass(bean);
+		List<Method> candidates = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(type))
+			.filter((method) -> method.getName().equals("reconcile") && !Modifier.isStatic(method.getModifiers())
+					&& method.getParameterCount() == 1 && method.getParameterTypes()[0] == Request.class
+					&& method.getReturnType() == Result.class)
+			.toList();
+		if (candidates.size() != 1) {
+			throw new IllegalStateException("its class " + type.getName() + " must implement "
+					+ io.kubeboot.operator.reconcile.Reconciler.class.getName()
+					+ " or declare exactly one method 'Result reconcile(Request)'");
+		}
+		Method method = AopUtils.selectInvocableMethod(candidates.get(0), bean.getClass());
+		ReflectionUtils.makeAccessible(method);
+		return (request) -> {
+			try {
+				return (Result) method.invoke(bean, request);
+			}
+			catch (InvocationTargetException ex) {
+				throw rethrow(ex.getTargetException());
+			}
+		};
+	}
+
+	private static Map<Method, Watches> watchMethods(Object bean) {
+		return MethodIntrospector.selectMethods(AopUtils.getTargetClass(bean),
+				(MethodIntrospector.MetadataLookup<Watches>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, Watches.class));
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private void addWatch(ControllerBuilder<?> builder, Object bean, Method declared, Watches watches) {
+		Class<? extends KubernetesObject> kind = watches.value();
+		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(kind)) {
+			throw new IllegalStateException("@Watches(" + kind.getSimpleName() + ") method " + declared.getName()
+					+ " must take exactly one parameter of type " + kind.getSimpleName());
+		}
+		Class<?> returnType = declared.getReturnType();
+		if (returnType != Request.class && !Collection.class.isAssignableFrom(returnType)
+				&& !Stream.class.isAssignableFrom(returnType)) {
+			throw new IllegalStateException("@Watches(" + kind.getSimpleName() + ") method " + declared.getName()
+					+ " must return Request, a Collection<Request> or a Stream<Request>");
+		}
+		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
+		ReflectionUtils.makeAccessible(method);
+		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
+		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Collection<Request> toRequests(@Nullable Object result) {
+		if (result == null) {
+			return List.of();
+		}
+		if (result instanceof Request request) {
+			return List.of(request);
+		}
+		if (result instanceof Stream<?> stream) {
+			return (List<Request>) stream.toList();
+		}
+		return (Collection<Request>) result;
+	}
+
+	private static Exception rethrow(Throwable ex) {
+		if (ex instanceof Error error) {
+			throw error;
+		}
+		return (Exception) ex;
+	}
+
+}

@@ -1,0 +1,337 @@
+package io.kubeboot.operator.autoconfigure;
+
+import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.DefaultLifecycleProcessor;
+import org.springframework.test.util.ReflectionTestUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OperatorAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+		.withPropertyValues("operator.auto-startup=false");
+
+	@Test
+	void runShouldCreateManagerCacheAndLifecycle() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(Manager.class);
+			assertThat(context).hasSingleBean(Cache.class);
+			assertThat(context).hasSingleBean(ManagerLifecycle.class);
+			assertThat(context.getBean(Cache.class)).isSameAs(context.getBean(Manager.class).cache());
+			assertThat(context.getBean(Manager.class).gracefulShutdownTimeout()).hasSeconds(30);
+		});
+	}
+
+	@Test
+	void runWithoutApiClientBeanShouldCreateOneFromStandardSources() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false")
+			.run((context) -> assertThat(context).hasSingleBean(ApiClient.class));
+	}
+
+	@Test
+	void runWithUserApiClientShouldUseIt() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(ApiClient.class).getBasePath())
+			.isEqualTo("https://127.0.0.1:1"));
+	}
+
+	@Test
+	void runWithUserManagerShouldBackOff() {
+		this.contextRunner.withUserConfiguration(UserManagerConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(Manager.class);
+			assertThat(context.getBean(Manager.class)).isSameAs(context.getBean("myManager"));
+		});
+	}
+
+	@Test
+	void runWhenDisabledShouldNotCreateManager() {
+		this.contextRunner.withPropertyValues("operator.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(Manager.class)
+				.doesNotHaveBean(ManagerLifecycle.class));
+	}
+
+	@Test
+	void runWithoutClientJavaShouldNotCreateManager() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(ApiClient.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(Manager.class));
+	}
+
+	@Test
+	void runWithNegativeSyncPeriodShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.sync-period=-1s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("operator")
+				.hasMessageContaining("syncPeriod")
+				.hasMessageContaining("must not be negative"));
+	}
+
+	@Test
+	void runWithMaxDelayBelowBaseDelayShouldFailNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("operator.controller.rate-limiter.base-delay=1s",
+					"operator.controller.rate-limiter.max-delay=10ms")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("controller.rateLimiter.maxDelay")
+				.hasMessageContaining("must not be less than base-delay"));
+	}
+
+	@Test
+	void runWithInvalidNamespaceShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.namespace=Not_A_Namespace")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("namespace")
+				.hasMessageContaining("RFC 1123"));
+	}
+
+	@Test
+	void runWithUnknownPropertyShouldFailNamingIt() {
+		this.contextRunner.withPropertyValues("operator.sync-perod=1m")
+			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("operator.sync-perod"));
+	}
+
+	@Test
+	void runWithReconcilerBeanShouldCreateController() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class).run((context) -> {
+			Controller controller = onlyController(context.getBean(Manager.class));
+			assertThat(controller.name()).isEqualTo("configmap");
+			assertThat(controller.maxConcurrentReconciles()).isEqualTo(1);
+			assertThat(controller.watches()).hasSize(1);
+			assertThat(controller.watches().get(0).type()).isEqualTo(V1ConfigMap.class);
+		});
+	}
+
+	@Test
+	void runWithReconcileMethodBeanShouldCreateControllerWithOwnsAndWatches() {
+		this.contextRunner.withUserConfiguration(MethodReconcilerConfiguration.class)
+			.withPropertyValues("app.namespace=team-a")
+			.run((context) -> {
+				Controller controller = onlyController(context.getBean(Manager.class));
+				assertThat(controller.name()).isEqualTo("pods");
+				assertThat(controller.maxConcurrentReconciles()).isEqualTo(3);
+				assertThat(controller.watches()).extracting((key) -> key.type().getSimpleName() + "@" + key.namespace())
+					.containsExactly("V1Pod@team-a", "V1ConfigMap@team-a", "V1Secret@team-a");
+			});
+	}
+
+	@Test
+	void runWithControllerOverrideShouldUseIt() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.controllers.configmap.max-concurrent-reconciles=4")
+			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).maxConcurrentReconciles())
+				.isEqualTo(4));
+	}
+
+	@Test
+	void runWithDefaultMaxConcurrentReconcilesShouldUseIt() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.controller.max-concurrent-reconciles=2")
+			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).maxConcurrentReconciles())
+				.isEqualTo(2));
+	}
+
+	@Test
+	void runWithReconcilerBeanWithoutReconcileMethodShouldFailNamingTheBean() {
+		this.contextRunner.withUserConfiguration(NoMethodReconcilerConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@Reconciler bean 'broken' is invalid")
+				.hasMessageContaining("declare exactly one method 'Result reconcile(Request)'"));
+	}
+
+	@Test
+	void runWithReconcilerOfUnknownKindShouldFailNamingTheBean() {
+		this.contextRunner.withUserConfiguration(UnknownKindReconcilerConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@Reconciler bean 'statusReconciler' is invalid")
+				.hasMessageContaining("Cannot tell which Kubernetes kind " + Unannotated.class.getName()
+						+ " is: annotate it with @KubernetesKind"));
+	}
+
+	@Test
+	void runWithRunnableBeansShouldAddThem() {
+		this.contextRunner.withUserConfiguration(RunnableConfiguration.class)
+			.run((context) -> assertThat(context.getBean(Manager.class).runnables()).containsExactly("everywhere",
+					"leaderOnly"));
+	}
+
+	@Test
+	void runShouldRaiseShutdownTimeoutOfManagerPhaseAboveGracefulTimeout() {
+		this.contextRunner.withBean("lifecycleProcessor", DefaultLifecycleProcessor.class)
+			.withPropertyValues("operator.graceful-shutdown-timeout=45s")
+			.run((context) -> {
+				DefaultLifecycleProcessor processor = context.getBean(DefaultLifecycleProcessor.class);
+				Long timeout = ReflectionTestUtils.invokeMethod(processor, "determineShutdownTimeout",
+						ManagerLifecycle.PHASE);
+				assertThat(timeout).isEqualTo(55_000L);
+			});
+	}
+
+	@Test
+	void runWithConfigurationPropertiesAutoConfigurationShouldBindProperties() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ConfigurationPropertiesAutoConfiguration.class))
+			.withPropertyValues("operator.sync-period=1h", "operator.namespace=ops")
+			.run((context) -> {
+				OperatorProperties properties = context.getBean(OperatorProperties.class);
+				assertThat(properties.getSyncPeriod()).hasHours(1);
+				assertThat(properties.getNamespace()).isEqualTo("ops");
+			});
+	}
+
+	private static Controller onlyController(Manager manager) {
+		assertThat(manager.controllers()).hasSize(1);
+		return manager.controllers().get(0);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserManagerConfiguration {
+
+		@Bean
+		Manager myManager(ApiClient client) {
+			return Manager.builder(client).build();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InterfaceReconcilerConfiguration {
+
+		@Bean
+		ConfigMapReconciler configMapReconciler() {
+			return new ConfigMapReconciler();
+		}
+
+	}
+
+	@Reconciler(V1ConfigMap.class)
+	static class ConfigMapReconciler implements io.kubeboot.operator.reconcile.Reconciler {
+
+		@Override
+		public Result reconcile(Request request) {
+			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class MethodReconcilerConfiguration {
+
+		@Bean
+		PodReconciler podReconciler() {
+			return new PodReconciler();
+		}
+
+	}
+
+	@Reconciler(value = V1Pod.class, name = "pods", namespace = "${app.namespace}", owns = V1ConfigMap.class,
+			maxConcurrentReconciles = 3)
+	static class PodReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+		@Watches(V1Secret.class)
+		Request podOfSecret(V1Secret secret) {
+			return Request.of(secret.getMetadata().getNamespace(), "pod");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class NoMethodReconcilerConfiguration {
+
+		@Bean
+		NoMethodReconciler broken() {
+			return new NoMethodReconciler();
+		}
+
+	}
+
+	@Reconciler(V1ConfigMap.class)
+	static class NoMethodReconciler {
+
+		Result handle(Request request) {
+			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UnknownKindReconcilerConfiguration {
+
+		@Bean
+		StatusReconciler statusReconciler() {
+			return new StatusReconciler();
+		}
+
+	}
+
+	@Reconciler(Unannotated.class)
+	static class StatusReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+	}
+
+	static class Unannotated implements KubernetesObject {
+
+		@Override
+		public V1ObjectMeta getMetadata() {
+			return new V1ObjectMeta();
+		}
+
+		@Override
+		public String getApiVersion() {
+			return "example.com/v1";
+		}
+
+		@Override
+		public String getKind() {
+			return "Unannotated";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RunnableConfiguration {
+
+		@Bean
+		Runnable everywhere() {
+			return Runnable.onEveryReplica((stop) -> stop.await());
+		}
+
+		@Bean
+		Runnable leaderOnly() {
+			return (stop) -> stop.await();
+		}
+
+	}
+
+}
