@@ -3,6 +3,7 @@ package io.kubeboot.operator.cache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -172,7 +173,9 @@ public final class ScopedInformer<T extends KubernetesObject> {
 			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
 				ListOptions options = options(params, labelSelector);
 				KubernetesListObject list = ((namespace != null) ? api.list(namespace, options) : api.list(options))
-					.throwsApiException()
+					.onFailure((code, status) -> {
+						throw new ApiException(status.getMessage(), code, Map.of(), client.getJSON().serialize(status));
+					})
 					.getObject();
 				ScopedInformer.this.lastError = null;
 				return list;

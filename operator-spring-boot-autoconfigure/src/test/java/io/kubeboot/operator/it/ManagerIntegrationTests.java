@@ -1,0 +1,284 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubeboot.operator.annotation.KubernetesKind;
+import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerState;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The manager and its controllers against a real kube-apiserver.
+ */
+@WithControlPlane
+class ManagerIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private final List<Manager> managers = new ArrayList<>();
+
+	@AfterEach
+	void stopManagers() {
+		this.managers.forEach(Manager::stop);
+	}
+
+	private Manager.Builder manager(ApiClient client, TestNamespace namespace) {
+		return Manager.builder(client).namespace(namespace.name()).gracefulShutdownTimeout(Duration.ofSeconds(10));
+	}
+
+	private Manager started(Manager manager) throws InterruptedException {
+		this.managers.add(manager);
+		manager.start();
+		return manager;
+	}
+
+	@Test
+	void createUpdateAndDeleteOfConfigMapReachTheReconciler(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		List<String> seen = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			Optional<V1ConfigMap> configMap = manager.cache().get(V1ConfigMap.class, request);
+			seen.add(request + "=" + configMap.map((cm) -> String.valueOf(cm.getData())).orElse("deleted"));
+			return Result.done();
+		});
+		started(manager);
+		CoreV1Api core = new CoreV1Api(admin);
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("one")).data(Map.of("k", "v1")))
+			.execute();
+		await().atMost(WAIT).until(() -> seen.contains(namespace + "/one={k=v1}"));
+		core.replaceNamespacedConfigMap("one", namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("one")).data(Map.of("k", "v2")))
+			.execute();
+		await().atMost(WAIT).until(() -> seen.contains(namespace + "/one={k=v2}"));
+		core.deleteNamespacedConfigMap("one", namespace.name()).execute();
+		await().atMost(WAIT).until(() -> seen.contains(namespace + "/one=deleted"));
+	}
+
+	@Test
+	void customResourceReachesTheReconciler(ApiClient admin, TestNamespace namespace) throws Exception {
+		Widgets.install(admin);
+		Manager manager = manager(admin, namespace).build();
+		List<String> seen = new CopyOnWriteArrayList<>();
+		manager.newController(Widget.class).complete((request) -> {
+			manager.cache()
+				.get(Widget.class, request)
+				.ifPresent((widget) -> seen.add(widget.getMetadata().getName() + ":" + widget.getSpec()));
+			return Result.done();
+		});
+		started(manager);
+		assertThat(manager.controllers().get(0).name()).isEqualTo("widget");
+		Widgets.api(admin)
+			.create(new Widget().metadata(new V1ObjectMeta().name("w1").namespace(namespace.name()))
+				.spec(Map.of("size", "large")))
+			.throwsApiException();
+		await().atMost(WAIT).until(() -> seen.contains("w1:{size=large}"));
+	}
+
+	@Test
+	void changeOfOwnedObjectReconcilesItsControllingOwner(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		List<Request> seen = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).owns(V1Secret.class).complete((request) -> {
+			seen.add(request);
+			return Result.done();
+		});
+		CoreV1Api core = new CoreV1Api(admin);
+		V1ConfigMap owner = core
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("owner")))
+			.execute();
+		started(manager);
+		await().atMost(WAIT).until(() -> seen.contains(Request.of(namespace.name(), "owner")));
+		int before = seen.size();
+		V1OwnerReference reference = new V1OwnerReference().apiVersion("v1")
+			.kind("ConfigMap")
+			.name("owner")
+			.uid(owner.getMetadata().getUid())
+			.controller(true);
+		core.createNamespacedSecret(namespace.name(),
+				new V1Secret().metadata(new V1ObjectMeta().name("owned").ownerReferences(List.of(reference))))
+			.execute();
+		core.createNamespacedSecret(namespace.name(), new V1Secret().metadata(new V1ObjectMeta().name("unowned")))
+			.execute();
+		await().atMost(WAIT).until(() -> seen.size() > before);
+		assertThat(seen.subList(before, seen.size())).containsOnly(Request.of(namespace.name(), "owner"));
+		assertThat(seen).doesNotContain(Request.of(namespace.name(), "owned"), Request.of(namespace.name(), "unowned"));
+	}
+
+	@Test
+	void watchedKindIsMappedThroughTheMapFunction(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		List<Request> seen = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class)
+			.watches(V1Secret.class,
+					(secret) -> List
+						.of(Request.of(secret.getMetadata().getNamespace(), "for-" + secret.getMetadata().getName())))
+			.complete((request) -> {
+				seen.add(request);
+				return Result.done();
+			});
+		started(manager);
+		new CoreV1Api(admin)
+			.createNamespacedSecret(namespace.name(), new V1Secret().metadata(new V1ObjectMeta().name("s1")))
+			.execute();
+		await().atMost(WAIT).until(() -> seen.contains(Request.of(namespace.name(), "for-s1")));
+	}
+
+	@Test
+	void requeueAfterReconcilesAgainAfterTheDelay(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		List<Long> times = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			times.add(System.nanoTime());
+			return (times.size() < 4) ? Result.requeueAfter(Duration.ofMillis(300)) : Result.done();
+		});
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("poll")))
+			.execute();
+		started(manager);
+		await().atMost(WAIT).until(() -> times.size() >= 4);
+		for (int i = 1; i < 4; i++) {
+			assertThat(TimeUnit.NANOSECONDS.toMillis(times.get(i) - times.get(i - 1))).isGreaterThanOrEqualTo(300);
+		}
+	}
+
+	@Test
+	void failingReconcileIsRetriedWithGrowingBackoff(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		List<Long> times = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			times.add(System.nanoTime());
+			throw new IllegalStateException("failing on purpose, attempt " + times.size());
+		});
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("fails")))
+			.execute();
+		started(manager);
+		await().atMost(WAIT).until(() -> times.size() >= 8);
+		for (int i = 1; i < 8; i++) {
+			long expectedMillis = 5L << (i - 1); // 5ms, 10ms, 20ms, ... as the
+													// exponential limiter schedules
+			assertThat(TimeUnit.NANOSECONDS.toMicros(times.get(i) - times.get(i - 1)))
+				.as("gap before attempt %d", i + 1)
+				.isGreaterThanOrEqualTo(expectedMillis * 1000);
+		}
+	}
+
+	@Test
+	void stopLetsInFlightReconcileFinishAndStartsNothingNew(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		CountDownLatch inside = new CountDownLatch(1);
+		AtomicInteger started = new AtomicInteger();
+		AtomicBoolean finished = new AtomicBoolean();
+		AtomicBoolean interrupted = new AtomicBoolean();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			started.incrementAndGet();
+			inside.countDown();
+			try {
+				Thread.sleep(1500);
+				finished.set(true);
+			}
+			catch (InterruptedException ex) {
+				interrupted.set(true);
+			}
+			return Result.done();
+		});
+		CoreV1Api core = new CoreV1Api(admin);
+		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("a")))
+			.execute();
+		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("b")))
+			.execute();
+		started(manager);
+		assertThat(inside.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		manager.stop();
+		assertThat(finished).isTrue();
+		assertThat(interrupted).isFalse();
+		assertThat(started).hasValue(1); // "b" was waiting in the queue and never started
+		assertThat(manager.state()).isEqualTo(ManagerState.STOPPED);
+	}
+
+	@Test
+	void stopInterruptsReconcileThatOutlivesTheGracefulTimeout(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Manager manager = manager(admin, namespace).gracefulShutdownTimeout(Duration.ofMillis(500)).build();
+		CountDownLatch inside = new CountDownLatch(1);
+		CountDownLatch interrupted = new CountDownLatch(1);
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			inside.countDown();
+			try {
+				Thread.sleep(60_000);
+			}
+			catch (InterruptedException ex) {
+				interrupted.countDown();
+			}
+			return Result.done();
+		});
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("slow")))
+			.execute();
+		started(manager);
+		assertThat(inside.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		manager.stop();
+		assertThat(interrupted.await(0, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void controllerForKindWithoutCrdFailsStartNamingTheKind(ApiClient admin, TestNamespace namespace) {
+		Manager manager = manager(admin, namespace).build();
+		manager.newController(Gadget.class).complete((request) -> Result.done());
+		this.managers.add(manager);
+		assertThatExceptionOfType(KindNotServedException.class).isThrownBy(manager::start)
+			.withMessageContaining("Kind Gadget (test.kubeboot.io/v1) of " + Gadget.class.getName()
+					+ " is not served by the API server")
+			.withMessageContaining("is its CustomResourceDefinition installed?");
+		assertThat(manager.state()).isEqualTo(ManagerState.FAILED);
+	}
+
+	@Test
+	void forbiddenListFailsStartWithinSyncTimeoutNamingTheError(ControlPlane controlPlane, TestNamespace namespace) {
+		Manager manager = manager(controlPlane.clientFor("user1"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
+			.build();
+		manager.newController(V1ConfigMap.class).complete((request) -> Result.done());
+		this.managers.add(manager);
+		assertThatExceptionOfType(CacheSyncException.class).isThrownBy(manager::start)
+			.withMessageContaining("V1ConfigMap[namespace=" + namespace + "] failed with 403 Forbidden")
+			.withMessageContaining("configmaps is forbidden: User \"user1\" cannot list resource \"configmaps\"");
+	}
+
+	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Gadget")
+	static class Gadget extends Widget {
+
+	}
+
+	static class GadgetList extends WidgetList {
+
+	}
+
+}
