@@ -1,0 +1,143 @@
+package io.kubeboot.operator.test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Makes sure that no {@code etcd} or {@code kube-apiserver} outlives the JVM that started
+ * it.
+ * <ul>
+ * <li>A JVM shutdown hook forcibly kills every registered child process that is still
+ * alive (for example when Maven ends a forked test JVM, or when a control plane was never
+ * closed), then runs the registered clean-ups (deleting work directories).</li>
+ * <li>On Linux, a small {@code sh} watchdog also covers a JVM that is killed with
+ * {@code SIGKILL}, where no shutdown hook runs: it polls the JVM once a second and, once
+ * the JVM is gone, kills the processes listed in a pid file, but only those whose command
+ * line still names a control plane work directory (so a recycled pid is never hit).</li>
+ * </ul>
+ */
+final class ProcessReaper {
+
+	private static final String WATCHDOG_SCRIPT = """
+			jvm=$1; file=$2
+			while kill -0 "$jvm" 2>/dev/null; do sleep 1; done
+			if [ -f "$file" ]; then
+			  for p in $(cat "$file"); do
+			    if grep -q kubeboot-control-plane- "/proc/$p/cmdline" 2>/dev/null; then kill -9 "$p" 2>/dev/null; fi
+			  done
+			  rm -f "$file"
+			fi
+			""";
+
+	private static final Set<Process> processes = ConcurrentHashMap.newKeySet();
+
+	private static final Set<Runnable> cleanups = ConcurrentHashMap.newKeySet();
+
+	private static boolean installed;
+
+	private static Path pidFile;
+
+	private ProcessReaper() {
+	}
+
+	static synchronized void register(Process process) {
+		install();
+		processes.add(process);
+		update();
+	}
+
+	/**
+	 * Drops exited processes from the watchdog's pid file.
+	 */
+	static synchronized void update() {
+		processes.removeIf((candidate) -> !candidate.isAlive());
+		if (pidFile != null) {
+			String pids = processes.stream()
+				.map((process) -> Long.toString(process.pid()))
+				.collect(Collectors.joining(" "));
+			try {
+				Files.writeString(pidFile, pids + "\n", StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				// the shutdown hook still covers a regular JVM exit
+			}
+		}
+	}
+
+	static void registerCleanup(Runnable cleanup) {
+		install();
+		cleanups.add(cleanup);
+	}
+
+	static void unregisterCleanup(Runnable cleanup) {
+		cleanups.remove(cleanup);
+	}
+
+	private static synchronized void install() {
+		if (installed) {
+			return;
+		}
+		installed = true;
+		Runtime.getRuntime().addShutdownHook(new Thread(ProcessReaper::reap, "control-plane-reaper"));
+		if (Files.isDirectory(Path.of("/proc/self"))) {
+			startWatchdog();
+		}
+	}
+
+	private static void startWatchdog() {
+		try {
+			Path file = Files.createTempFile("kubeboot-watchdog-pids-", ".txt");
+			new ProcessBuilder("sh", "-c", WATCHDOG_SCRIPT, "control-plane-watchdog",
+					Long.toString(ProcessHandle.current().pid()), file.toString())
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.redirectError(ProcessBuilder.Redirect.DISCARD)
+				.start()
+				.getOutputStream()
+				.close();
+			pidFile = file;
+		}
+		catch (IOException ex) {
+			// the shutdown hook still covers a regular JVM exit
+		}
+	}
+
+	private static void reap() {
+		for (Process process : processes) {
+			if (process.isAlive()) {
+				process.destroyForcibly();
+			}
+		}
+		for (Process process : processes) {
+			try {
+				process.waitFor(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		for (Runnable cleanup : cleanups) {
+			try {
+				cleanup.run();
+			}
+			catch (RuntimeException ex) {
+				// best effort while the JVM is going down
+			}
+		}
+		if (pidFile != null) {
+			try {
+				Files.deleteIfExists(pidFile);
+			}
+			catch (IOException ex) {
+				// the watchdog deletes it too
+			}
+		}
+	}
+
+}

@@ -1,0 +1,41 @@
+package io.kubeboot.operator.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Runs the annotated test class against the local Kubernetes control plane shared by the
+ * test JVM, by registering {@link ControlPlaneExtension}.
+ * <p>
+ * Test constructors, lifecycle methods and test methods may then declare parameters of
+ * type {@link ControlPlane}, {@link io.kubernetes.client.openapi.ApiClient} (a new client
+ * for the {@value ControlPlane#ADMIN} user) and {@link TestNamespace} (a namespace
+ * created for the test and deleted after it). The control plane is started on first use
+ * and stopped when the test run ends.
+ *
+ * <pre class="code">
+ * &#64;WithControlPlane
+ * class MyReconcilerTests {
+ *
+ *     &#64;Test
+ *     void reconciles(ApiClient client, TestNamespace namespace) throws Exception {
+ *         new CoreV1Api(client).createNamespacedConfigMap(namespace.name(), configMap).execute();
+ *     }
+ *
+ * }
+ * </pre>
+ */
+@Target({ ElementType.TYPE, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(ControlPlaneExtension.class)
+public @interface WithControlPlane {
+
+}
