@@ -1,0 +1,34 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InformerLoggingEnvironmentPostProcessorTests {
+
+	private static final String CONTROLLER_LEVEL = "logging.level.io.kubernetes.client.informer.cache.Controller";
+
+	@Test
+	void postProcessShouldTurnOffNoisyInformerLoggers() {
+		StandardEnvironment environment = new StandardEnvironment();
+		new InformerLoggingEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
+		assertThat(environment.getProperty(CONTROLLER_LEVEL)).isEqualTo("OFF");
+		assertThat(environment.getProperty("logging.level.io.kubernetes.client.informer.cache.ProcessorListener"))
+			.isEqualTo("OFF");
+	}
+
+	@Test
+	void postProcessShouldLetTheApplicationsLevelWin() {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources().addFirst(new MapPropertySource("app", Map.of(CONTROLLER_LEVEL, "DEBUG")));
+		new InformerLoggingEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
+		assertThat(environment.getProperty(CONTROLLER_LEVEL)).isEqualTo("DEBUG");
+	}
+
+}
