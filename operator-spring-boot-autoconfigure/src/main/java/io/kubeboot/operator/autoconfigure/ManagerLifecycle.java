@@ -6,6 +6,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerState;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -18,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
  * graceful shutdown timeout; the auto-configuration raises Spring's shutdown timeout for
  * this phase to match. While the manager runs, a non-daemon thread keeps the JVM alive.
  */
-public class ManagerLifecycle implements SmartLifecycle {
+public class ManagerLifecycle implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * The phase of the manager: later than the web server's start, earlier than its
@@ -88,6 +89,15 @@ public class ManagerLifecycle implements SmartLifecycle {
 			}
 		}, "operator-manager-stop");
 		stopper.start();
+	}
+
+	/**
+	 * Stops the manager if it still runs and releases the keep-alive thread, also when
+	 * the manager failed (then Spring does not call {@link #stop()}).
+	 */
+	@Override
+	public void destroy() {
+		stop();
 	}
 
 	private void releaseKeepAlive() {

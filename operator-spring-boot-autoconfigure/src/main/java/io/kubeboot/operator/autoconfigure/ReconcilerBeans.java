@@ -17,7 +17,6 @@ import io.kubeboot.operator.controller.MapFunction;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
-import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
@@ -76,9 +75,6 @@ final class ReconcilerBeans {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
 			}
 			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
-			OperatorProperties.RateLimiter limits = this.properties.getController().getRateLimiter();
-			builder.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
-					limits.getQps(), limits.getBurst()));
 			String name = controllerName(annotation);
 			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -59,7 +60,7 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	 * cached objects to save memory
 	 */
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields) {
-		this.watchClient = new WatchApiClient(client, WATCH_READ_TIMEOUT);
+		this.watchClient = ApiClients.withTimeouts(client, WATCH_READ_TIMEOUT, Duration.ZERO);
 		this.kindResolver = new KindResolver(client);
 		this.resyncPeriod = resyncPeriod;
 		this.stripManagedFields = stripManagedFields;

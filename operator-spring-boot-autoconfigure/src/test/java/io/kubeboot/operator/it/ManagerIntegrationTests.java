@@ -27,6 +27,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -83,23 +84,55 @@ class ManagerIntegrationTests {
 	}
 
 	@Test
-	void customResourceReachesTheReconciler(ApiClient admin, TestNamespace namespace) throws Exception {
+	void createUpdateAndDeleteOfCustomResourceReachTheReconciler(ApiClient admin, TestNamespace namespace)
+			throws Exception {
 		Widgets.install(admin);
 		Manager manager = manager(admin, namespace).build();
 		List<String> seen = new CopyOnWriteArrayList<>();
 		manager.newController(Widget.class).complete((request) -> {
-			manager.cache()
-				.get(Widget.class, request)
-				.ifPresent((widget) -> seen.add(widget.getMetadata().getName() + ":" + widget.getSpec()));
+			seen.add(request.name() + ":"
+					+ manager.cache()
+						.get(Widget.class, request)
+						.map((widget) -> String.valueOf(widget.getSpec()))
+						.orElse("deleted"));
 			return Result.done();
 		});
 		started(manager);
 		assertThat(manager.controllers().get(0).name()).isEqualTo("widget");
-		Widgets.api(admin)
+		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
+		widgets
 			.create(new Widget().metadata(new V1ObjectMeta().name("w1").namespace(namespace.name()))
 				.spec(Map.of("size", "large")))
 			.throwsApiException();
 		await().atMost(WAIT).until(() -> seen.contains("w1:{size=large}"));
+		Widget current = widgets.get(namespace.name(), "w1").throwsApiException().getObject();
+		widgets.update(current.spec(Map.of("size", "small"))).throwsApiException();
+		await().atMost(WAIT).until(() -> seen.contains("w1:{size=small}"));
+		widgets.delete(namespace.name(), "w1").throwsApiException();
+		await().atMost(WAIT).until(() -> seen.contains("w1:deleted"));
+	}
+
+	@Test
+	void labelSelectorRestrictsTheReconciledObjects(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace).build();
+		List<String> seen = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).labelSelector("app=web").complete((request) -> {
+			seen.add(request.name());
+			return Result.done();
+		});
+		CoreV1Api core = new CoreV1Api(admin);
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("other").labels(Map.of("app", "db"))))
+			.execute();
+		started(manager);
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("web").labels(Map.of("app", "web"))))
+			.execute();
+		await().atMost(WAIT).until(() -> seen.contains("web"));
+		assertThat(seen).doesNotContain("other");
+		assertThat(manager.cache().list(V1ConfigMap.class, namespace.name()))
+			.extracting((cm) -> cm.getMetadata().getName())
+			.containsExactly("web");
 	}
 
 	@Test

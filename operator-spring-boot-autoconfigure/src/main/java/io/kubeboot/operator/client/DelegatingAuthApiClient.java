@@ -1,4 +1,4 @@
-package io.kubeboot.operator.cache;
+package io.kubeboot.operator.client;
 
 import java.net.URI;
 import java.time.Duration;
@@ -10,17 +10,16 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 
 /**
- * An {@link ApiClient} for list and watch calls: the same server, TLS and authentication
- * as the user's client (authentication is delegated, so refreshed tokens keep working),
- * but with a read timeout long enough for a watch that sees no event for minutes. The
- * user's client is never modified.
+ * An {@link ApiClient} with the same server, TLS and authentication as another (the
+ * authentication is delegated, so refreshed tokens keep working) but HTTP timeouts of its
+ * own. The other client is never modified.
  */
-final class WatchApiClient extends ApiClient {
+final class DelegatingAuthApiClient extends ApiClient {
 
 	private final ApiClient delegate;
 
-	WatchApiClient(ApiClient delegate, Duration readTimeout) {
-		super(delegate.getHttpClient().newBuilder().readTimeout(readTimeout).build());
+	DelegatingAuthApiClient(ApiClient delegate, Duration readTimeout, Duration callTimeout) {
+		super(delegate.getHttpClient().newBuilder().readTimeout(readTimeout).callTimeout(callTimeout).build());
 		this.delegate = delegate;
 		setBasePath(delegate.getBasePath());
 		setJSON(delegate.getJSON());
