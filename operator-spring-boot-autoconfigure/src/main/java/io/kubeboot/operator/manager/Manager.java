@@ -12,6 +12,11 @@ import io.kubeboot.operator.cache.ScopedInformer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.controller.ControllerMetrics;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.LeaseAccessCheck;
+import io.kubeboot.operator.leaderelection.LeaderElector;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -48,6 +53,8 @@ public final class Manager {
 
 	private static final Duration DISCOVERY_RETRY = Duration.ofSeconds(1);
 
+	private final ApiClient client;
+
 	private final InformerCache cache;
 
 	private final Settings settings;
@@ -66,9 +73,16 @@ public final class Manager {
 
 	private volatile @Nullable Throwable failure;
 
+	private final @Nullable LeaderElector leaderElector;
+
+	private volatile @Nullable LeaderElectionRunner election;
+
 	private Manager(ApiClient client, Settings settings) {
 		this.settings = settings;
+		this.client = client;
 		this.cache = new InformerCache(client, settings.syncPeriod, settings.stripManagedFields);
+		this.leaderElector = (settings.leaderElection != null)
+				? new LeaderElector(client, settings.leaderElection, settings.leaderElectionListener) : null;
 		this.controllerDefaults = new ControllerBuilder.Defaults(settings.namespace, settings.maxConcurrentReconciles,
 				settings.rateLimiter, settings.queueMetrics, settings.controllerMetrics, settings.cacheSyncTimeout);
 	}
@@ -151,6 +165,23 @@ public final class Manager {
 	}
 
 	/**
+	 * Returns the leader elector.
+	 * @return the elector, or {@code null} when leader election is off
+	 */
+	public @Nullable LeaderElector leaderElector() {
+		return this.leaderElector;
+	}
+
+	/**
+	 * Whether this replica runs its leader-only runnables and controllers now: always
+	 * once started without leader election, while holding the Lease with it.
+	 * @return {@code true} while leading
+	 */
+	public boolean isLeader() {
+		return (this.leaderElector != null) ? this.leaderElector.isLeader() : this.leaderOnly.isStarted();
+	}
+
+	/**
 	 * Returns the current state.
 	 * @return the state
 	 */
@@ -194,6 +225,9 @@ public final class Manager {
 		logger.info("Starting manager: controllers={} runnables={}",
 				this.controllers.stream().map(Controller::name).toList(), this.everyReplica.names());
 		try {
+			if (this.settings.leaderElection != null) {
+				LeaseAccessCheck.verify(this.client, this.settings.leaderElection);
+			}
 			startCaches();
 			this.cache.waitForSync(this.settings.cacheSyncTimeout);
 			logger.info("Caches synced: informers={}", this.cache.informers().size());
@@ -202,7 +236,16 @@ public final class Manager {
 					return; // stopped or failed while starting
 				}
 				this.everyReplica.start();
-				this.leaderOnly.start();
+				if (this.leaderElector != null) {
+					LeaderElectionRunner runner = new LeaderElectionRunner(this.leaderElector, this.leaderOnly,
+							this.settings.leaderElectionListener, this.settings.lostLeaseExit,
+							this.settings.gracefulShutdownTimeout);
+					this.election = runner;
+					runner.start();
+				}
+				else {
+					this.leaderOnly.start();
+				}
 				this.state = ManagerState.RUNNING;
 			}
 			logger.info("Manager started");
@@ -257,7 +300,14 @@ public final class Manager {
 	private void stopAll() {
 		Duration timeout = this.settings.gracefulShutdownTimeout;
 		long start = System.nanoTime();
-		boolean inTime = this.leaderOnly.stop(timeout);
+		LeaderElectionRunner runner = this.election;
+		boolean inTime = true;
+		if (runner != null) {
+			runner.stop();
+		}
+		else {
+			inTime = this.leaderOnly.stop(timeout);
+		}
 		Duration left = timeout.isNegative() ? timeout : timeout.minusNanos(System.nanoTime() - start).isNegative()
 				? Duration.ZERO : timeout.minusNanos(System.nanoTime() - start);
 		inTime &= this.everyReplica.stop(left);
@@ -398,6 +448,39 @@ public final class Manager {
 		}
 
 		/**
+		 * Runs controllers and leader-only runnables only while this replica holds a
+		 * Lease (default: no leader election, everything runs at once).
+		 * @param config the election settings
+		 * @return this builder
+		 */
+		public Builder leaderElection(LeaderElectionConfig config) {
+			this.settings.leaderElection = Objects.requireNonNull(config, "config");
+			return this;
+		}
+
+		/**
+		 * Observes leadership transitions (default: none).
+		 * @param listener the listener
+		 * @return this builder
+		 */
+		public Builder leaderElectionListener(LeaderElectionListener listener) {
+			this.settings.leaderElectionListener = Objects.requireNonNull(listener, "listener");
+			return this;
+		}
+
+		/**
+		 * What {@link LostLeasePolicy#EXIT} does (default: halt the JVM with status 1,
+		 * skipping shutdown hooks, as controller-runtime exits). Meant for tests and
+		 * embedding.
+		 * @param exit the action
+		 * @return this builder
+		 */
+		public Builder onLostLeaseExit(java.lang.Runnable exit) {
+			this.settings.lostLeaseExit = Objects.requireNonNull(exit, "exit");
+			return this;
+		}
+
+		/**
 		 * Builds the manager.
 		 * @return a new manager
 		 */
@@ -443,6 +526,13 @@ public final class Manager {
 
 		Function<String, ControllerMetrics> controllerMetrics = (name) -> ControllerMetrics.NOOP;
 
+		@Nullable LeaderElectionConfig leaderElection;
+
+		LeaderElectionListener leaderElectionListener = new LeaderElectionListener() {
+		};
+
+		java.lang.Runnable lostLeaseExit = () -> Runtime.getRuntime().halt(1);
+
 		Settings copy() {
 			Settings copy = new Settings();
 			copy.syncPeriod = this.syncPeriod;
@@ -454,6 +544,9 @@ public final class Manager {
 			copy.stripManagedFields = this.stripManagedFields;
 			copy.queueMetrics = this.queueMetrics;
 			copy.controllerMetrics = this.controllerMetrics;
+			copy.leaderElection = this.leaderElection;
+			copy.leaderElectionListener = this.leaderElectionListener;
+			copy.lostLeaseExit = this.lostLeaseExit;
 			return copy;
 		}
 

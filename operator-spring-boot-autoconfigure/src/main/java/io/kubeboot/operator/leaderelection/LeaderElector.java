@@ -1,0 +1,297 @@
+package io.kubeboot.operator.leaderelection;
+
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.util.Date;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+
+import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Campaigns for and holds a Lease, following client-go's election rules with the defects
+ * of client-java's {@code LeaderElector} removed: every expiry decision uses the
+ * monotonic clock ({@link System#nanoTime()}), every request has its own timeout
+ * ({@link LeaderElectionConfig#requestTimeout()}), a lost Lease can be campaigned for
+ * again, and the Lease can be released.
+ * <ul>
+ * <li>{@link #acquire} tries every retry period (with up to 20% jitter) until this
+ * replica holds the Lease. A Lease held by another replica is taken over only after it
+ * has been seen unchanged for its lease duration, measured from this replica's own first
+ * sighting, so clock skew between machines does not matter.</li>
+ * <li>{@link #renewUntilLost} renews every retry period and reports the Lease lost as
+ * soon as another holder is seen, or once no renewal has succeeded for the renew
+ * deadline.</li>
+ * <li>{@link #release} clears the holder so a standby can take over at its next try.</li>
+ * </ul>
+ * One thread drives an elector at a time; the query methods are thread-safe.
+ */
+public final class LeaderElector {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaderElector.class);
+
+	private static final double JITTER = 0.2;
+
+	private final LeaderElectionConfig config;
+
+	private final LeaseLock lock;
+
+	private final LeaderElectionListener listener;
+
+	private final LongSupplier nanoTime;
+
+	private @Nullable LeaderElectionRecord observedRecord;
+
+	private long observedNanos;
+
+	private volatile @Nullable String observedHolder;
+
+	private volatile boolean leading;
+
+	private volatile long lastRenewNanos;
+
+	private volatile @Nullable String lastError;
+
+	/**
+	 * Creates an elector that talks to the API server of the given client.
+	 * @param client the application's client; requests use a derived client with
+	 * {@link LeaderElectionConfig#requestTimeout()}
+	 * @param config the election settings
+	 * @param listener told about transitions
+	 */
+	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
+		this(new LeaseLock(ApiClients.withTimeouts(client, config.requestTimeout(), config.requestTimeout()),
+				config.namespace(), config.name(), config.identity()), config, listener, System::nanoTime);
+	}
+
+	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime) {
+		this.lock = lock;
+		this.config = config;
+		this.listener = listener;
+		this.nanoTime = nanoTime;
+	}
+
+	/**
+	 * Returns the settings.
+	 * @return the configuration
+	 */
+	public LeaderElectionConfig config() {
+		return this.config;
+	}
+
+	/**
+	 * Whether this replica currently holds the Lease, as far as it knows.
+	 * @return {@code true} between a successful acquisition and the end of
+	 * {@link #renewUntilLost}
+	 */
+	public boolean isLeader() {
+		return this.leading;
+	}
+
+	/**
+	 * Returns the holder of the Lease this replica saw last.
+	 * @return the holder's identity, or {@code null} if none was seen
+	 */
+	public @Nullable String observedLeader() {
+		return this.observedHolder;
+	}
+
+	/**
+	 * Returns how long ago this replica last renewed the Lease.
+	 * @return the time since the last renewal, or {@code null} while not leading
+	 */
+	public @Nullable Duration sinceLastRenewal() {
+		return this.leading ? Duration.ofNanos(this.nanoTime.getAsLong() - this.lastRenewNanos) : null;
+	}
+
+	/**
+	 * Returns the last error talking to the API server about the Lease.
+	 * @return the error, or {@code null} if the last request succeeded
+	 */
+	public @Nullable String lastError() {
+		return this.lastError;
+	}
+
+	/**
+	 * Blocks until this replica holds the Lease or the stop signal fires.
+	 * @param stop ends the campaign
+	 * @return {@code true} if this replica now leads, {@code false} if stopped first
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public boolean acquire(StopSignal stop) throws InterruptedException {
+		logger.info("Attempting to acquire leader lease: lease={} identity={}", this.lock.describe(),
+				this.config.identity());
+		while (!stop.isStopRequested()) {
+			if (tryAcquireOrRenew() == Attempt.HELD) {
+				this.leading = true;
+				this.lastRenewNanos = this.nanoTime.getAsLong();
+				logger.info("Successfully acquired lease: lease={} identity={}", this.lock.describe(),
+						this.config.identity());
+				return true;
+			}
+			long jittered = (long) (this.config.retryPeriod().toNanos()
+					* (1 + ThreadLocalRandom.current().nextDouble() * JITTER));
+			if (stop.await(Duration.ofNanos(jittered))) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Renews the Lease every retry period until it is lost or the stop signal fires. Call
+	 * only after {@link #acquire} returned {@code true}.
+	 * @param stop ends the renewing (the Lease is kept; see {@link #release})
+	 * @return {@code true} if the Lease was lost, {@code false} if stopped
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public boolean renewUntilLost(StopSignal stop) throws InterruptedException {
+		long deadlineNanos = this.config.renewDeadline().toNanos();
+		try {
+			while (true) {
+				long untilDeadline = this.lastRenewNanos + deadlineNanos - this.nanoTime.getAsLong();
+				long wait = Math.min(this.config.retryPeriod().toNanos(), Math.max(0, untilDeadline));
+				if (stop.await(Duration.ofNanos(wait))) {
+					return false;
+				}
+				if (this.nanoTime.getAsLong() - this.lastRenewNanos >= deadlineNanos) {
+					logger.error(
+							"Failed to renew lease within the renew deadline, leadership lost: lease={} "
+									+ "identity={} renewDeadline={} lastError=\"{}\"",
+							this.lock.describe(), this.config.identity(), this.config.renewDeadline(), this.lastError);
+					return true;
+				}
+				Attempt attempt = tryAcquireOrRenew();
+				if (attempt == Attempt.HELD) {
+					this.lastRenewNanos = this.nanoTime.getAsLong();
+				}
+				else if (attempt == Attempt.HELD_BY_OTHER) {
+					logger.error("Lease is held by another replica, leadership lost: lease={} identity={} holder={}",
+							this.lock.describe(), this.config.identity(), this.observedHolder);
+					return true;
+				}
+			}
+		}
+		finally {
+			this.leading = false;
+		}
+	}
+
+	/**
+	 * Clears the Lease's holder if this replica holds it, so that a standby can take over
+	 * at its next try instead of waiting for the lease to expire. Call only once every
+	 * leader-only runnable has stopped. Failures are logged, not thrown: the Lease then
+	 * simply expires.
+	 */
+	public void release() {
+		LeaderElectionRecord observed = this.observedRecord;
+		if (observed == null || !this.config.identity().equals(observed.getHolderIdentity())) {
+			return;
+		}
+		Date now = new Date();
+		LeaderElectionRecord released = new LeaderElectionRecord("", 1, now, now, observed.getLeaderTransitions());
+		if (this.lock.update(released)) {
+			setObserved(released);
+			logger.info("Released leader lease: lease={} identity={}", this.lock.describe(), this.config.identity());
+		}
+		else {
+			logger.warn("Could not release leader lease, it will expire instead: lease={} error=\"{}\"",
+					this.lock.describe(), this.lock.lastError());
+		}
+	}
+
+	private Attempt tryAcquireOrRenew() {
+		Date now = new Date();
+		LeaderElectionRecord desired = new LeaderElectionRecord(this.config.identity(),
+				(int) this.config.leaseDuration().toSeconds(), now, now, 0);
+		LeaderElectionRecord current;
+		try {
+			current = this.lock.get();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+				return failure("get failed: " + LeaseLock.describe(ex));
+			}
+			if (!this.lock.create(desired)) {
+				return failure(this.lock.lastError());
+			}
+			setObserved(desired);
+			this.lastError = null;
+			return Attempt.HELD;
+		}
+		if (!sameRecord(current, this.observedRecord)) {
+			setObserved(current);
+		}
+		String holder = current.getHolderIdentity();
+		boolean heldByOther = !holder.isEmpty() && !holder.equals(this.config.identity());
+		if (heldByOther) {
+			long duration = Duration.ofSeconds((current.getLeaseDurationSeconds() > 0)
+					? current.getLeaseDurationSeconds() : this.config.leaseDuration().toSeconds())
+				.toNanos();
+			if (this.observedNanos + duration - this.nanoTime.getAsLong() > 0) {
+				this.lastError = null;
+				return Attempt.HELD_BY_OTHER;
+			}
+		}
+		if (holder.equals(this.config.identity())) {
+			desired.setAcquireTime(current.getAcquireTime());
+			desired.setLeaderTransitions(current.getLeaderTransitions());
+		}
+		else {
+			desired.setLeaderTransitions(current.getLeaderTransitions() + 1);
+		}
+		if (!this.lock.update(desired)) {
+			return failure(this.lock.lastError());
+		}
+		setObserved(desired);
+		this.lastError = null;
+		return Attempt.HELD;
+	}
+
+	private Attempt failure(@Nullable String error) {
+		this.lastError = error;
+		if (error != null) {
+			logger.warn("Leader election request failed: lease={} identity={} error=\"{}\"", this.lock.describe(),
+					this.config.identity(), error);
+		}
+		return Attempt.FAILED;
+	}
+
+	private void setObserved(LeaderElectionRecord record) {
+		this.observedRecord = record;
+		this.observedNanos = this.nanoTime.getAsLong();
+		String holder = record.getHolderIdentity();
+		if (!holder.isEmpty() && !holder.equals(this.observedHolder)) {
+			this.observedHolder = holder;
+			logger.info("New leader observed: lease={} holder={}", this.lock.describe(), holder);
+			this.listener.newLeader(holder);
+		}
+	}
+
+	private static boolean sameRecord(LeaderElectionRecord a, @Nullable LeaderElectionRecord b) {
+		return b != null && Objects.equals(a.getHolderIdentity(), b.getHolderIdentity())
+				&& a.getLeaseDurationSeconds() == b.getLeaseDurationSeconds()
+				&& a.getLeaderTransitions() == b.getLeaderTransitions()
+				&& Objects.equals(millis(a.getRenewTime()), millis(b.getRenewTime()))
+				&& Objects.equals(millis(a.getAcquireTime()), millis(b.getAcquireTime()));
+	}
+
+	private static @Nullable Long millis(@Nullable Date date) {
+		return (date != null) ? date.getTime() : null;
+	}
+
+	private enum Attempt {
+
+		HELD, HELD_BY_OTHER, FAILED
+
+	}
+
+}

@@ -1,0 +1,67 @@
+package io.kubeboot.operator.leaderelection;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1ResourceAttributes;
+import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
+import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
+import io.kubernetes.client.openapi.models.V1SubjectAccessReviewStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the API server, before campaigning, whether this replica's identity may get,
+ * create and update the Lease ({@code SelfSubjectAccessReview}), so that missing RBAC
+ * fails start-up with a message naming the verbs instead of a silent retry loop.
+ */
+public final class LeaseAccessCheck {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaseAccessCheck.class);
+
+	private static final List<String> VERBS = List.of("get", "create", "update");
+
+	private LeaseAccessCheck() {
+	}
+
+	/**
+	 * Verifies the access.
+	 * @param client the client whose identity campaigns
+	 * @param config the election settings naming the Lease
+	 * @throws IllegalStateException naming the denied verbs, the resource and the
+	 * namespace
+	 */
+	public static void verify(ApiClient client, LeaderElectionConfig config) {
+		AuthorizationV1Api api = new AuthorizationV1Api(client);
+		List<String> denied = new ArrayList<>();
+		for (String verb : VERBS) {
+			V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview()
+				.spec(new V1SelfSubjectAccessReviewSpec().resourceAttributes(new V1ResourceAttributes().verb(verb)
+					.group("coordination.k8s.io")
+					.resource("leases")
+					.namespace(config.namespace())
+					.name(verb.equals("create") ? null : config.name())));
+			try {
+				V1SubjectAccessReviewStatus status = api.createSelfSubjectAccessReview(review).execute().getStatus();
+				if (status == null || !Boolean.TRUE.equals(status.getAllowed())) {
+					denied.add(verb);
+				}
+			}
+			catch (ApiException ex) {
+				logger.warn("Cannot check leader election RBAC, continuing: verb={} error=\"{}\"", verb,
+						LeaseLock.describe(ex));
+				return;
+			}
+		}
+		if (!denied.isEmpty()) {
+			throw new IllegalStateException("Leader election needs to " + String.join(", ", denied)
+					+ " leases (coordination.k8s.io) in namespace '" + config.namespace()
+					+ "', which RBAC denies to this operator's identity: grant the verbs " + VERBS
+					+ " on leases in a Role bound to its service account");
+		}
+	}
+
+}

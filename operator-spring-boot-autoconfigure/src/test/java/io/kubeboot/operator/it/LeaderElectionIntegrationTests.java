@@ -1,0 +1,390 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TcpProxy;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.RbacV1Subject;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1RoleRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Leader election against a real kube-apiserver: the scenarios of
+ * {@code shared/design/faults.md} 1 to 10, with short durations (lease 3s, renew deadline
+ * 2s, retry period 0.5s). A replica "dies" by having its connection cut at a TCP proxy,
+ * so it can neither renew nor release, exactly as after {@code kill -9}.
+ */
+@WithControlPlane
+class LeaderElectionIntegrationTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(3);
+
+	private static final Duration RENEW = Duration.ofSeconds(2);
+
+	private static final Duration RETRY = Duration.ofMillis(500);
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	/** Scheduling slack on a loaded two-core machine. */
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
+	private static final String LEASE_NAME = "test-operator";
+
+	private final List<Replica> replicas = new ArrayList<>();
+
+	private final AtomicInteger leadingNow = new AtomicInteger();
+
+	private final AtomicInteger maxLeading = new AtomicInteger();
+
+	@AfterEach
+	void stopReplicas() {
+		this.replicas.forEach((replica) -> {
+			replica.proxy.restore();
+			replica.manager.stop();
+			replica.proxy.close();
+		});
+	}
+
+	@Test
+	void exactlyOneOfSeveralCandidatesStartedAtOnceLeads(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		List<Replica> candidates = List.of(replica("a", controlPlane, namespace), replica("b", controlPlane, namespace),
+				replica("c", controlPlane, namespace));
+		CountDownLatch go = new CountDownLatch(1);
+		List<Thread> starters = new ArrayList<>();
+		for (Replica candidate : candidates) {
+			Thread starter = new Thread(() -> {
+				try {
+					go.await();
+					candidate.manager.start();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			starter.start();
+			starters.add(starter);
+		}
+		go.countDown();
+		for (Thread starter : starters) {
+			starter.join();
+		}
+		await().atMost(WAIT).until(() -> this.leadingNow.get() == 1);
+		// stay a few renewals long and make sure nobody else starts leading
+		Thread.sleep(LEASE.plus(RETRY.multipliedBy(2)).toMillis());
+		assertThat(this.maxLeading).hasValue(1);
+		assertThat(candidates.stream().filter((replica) -> replica.manager.isLeader())).hasSize(1);
+		Replica leader = candidates.stream().filter((replica) -> replica.manager.isLeader()).findFirst().orElseThrow();
+		assertThat(holder(controlPlane, namespace)).isEqualTo(leader.identity);
+		assertThat(leader.starts).hasValue(1);
+	}
+
+	@Test
+	void standbyTakesOverWithinLeaseDurationAfterTheLeaderDies(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		Replica a = replica("a", controlPlane, namespace);
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		Replica b = replica("b", controlPlane, namespace);
+		b.manager.start();
+		await().atMost(WAIT).until(() -> b.manager.leaderElector().observedLeader() != null);
+		long killedAt = System.nanoTime();
+		a.proxy.cut();
+		await().atMost(WAIT).until(() -> b.startedAt.get() != 0);
+		Duration failover = Duration.ofNanos(b.startedAt.get() - killedAt);
+		System.out.println("failover after the leader died: " + failover.toMillis() + " ms");
+		assertThat(failover).isLessThanOrEqualTo(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK));
+		// the dead leader noticed within its renew deadline and stopped its leader-only
+		// work before b started
+		assertThat(a.exits).hasValue(1);
+		assertThat(a.stoppedAt.get()).isBetween(killedAt, b.startedAt.get());
+		assertThat(this.maxLeading).hasValue(1);
+		assertThat(b.starts).hasValue(1);
+	}
+
+	@Test
+	void gracefulStopReleasesTheLeaseAfterWorkStoppedAndStandbyTakesOverAtOnce(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		CoordinationV1Api leases = new CoordinationV1Api(admin);
+		List<String> holderAtEndOfReconcile = new CopyOnWriteArrayList<>();
+		AtomicLong lastReconcileStart = new AtomicLong();
+		CountDownLatch inReconcile = new CountDownLatch(1);
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
+				(manager) -> manager.newController(V1ConfigMap.class).complete((request) -> {
+					lastReconcileStart.set(System.nanoTime());
+					inReconcile.countDown();
+					Thread.sleep(1000);
+					holderAtEndOfReconcile.add(leases.readNamespacedLease(LEASE_NAME, namespace.name())
+						.execute()
+						.getSpec()
+						.getHolderIdentity());
+					return Result.done();
+				}));
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("work")))
+			.execute();
+		a.manager.start();
+		Replica b = replica("b", controlPlane, namespace);
+		b.manager.start();
+		assertThat(inReconcile.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		a.manager.stop();
+		long stoppedAt = System.nanoTime();
+		assertThat(holderAtEndOfReconcile).containsExactly(a.identity); // released only
+																		// after the
+																		// reconcile
+																		// finished
+		assertThat(lastReconcileStart.get()).isLessThan(stoppedAt);
+		await().atMost(WAIT).until(() -> b.startedAt.get() != 0);
+		Duration failover = Duration.ofNanos(b.startedAt.get() - stoppedAt);
+		System.out.println("failover after a graceful stop with release: " + failover.toMillis() + " ms");
+		assertThat(failover).isLessThanOrEqualTo(RETRY.multipliedBy(2).plus(SLACK));
+		assertThat(this.maxLeading).hasValue(1);
+	}
+
+	@Test
+	void leaderStopsLeadingWithinTheRenewDeadlineWhenTheApiServerIsDown(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.RE_ELECT, (manager) -> {
+		});
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		await().atMost(WAIT).until(() -> a.manager.leaderElector().sinceLastRenewal().compareTo(RETRY) < 0);
+		long renewedBefore = System.nanoTime() - a.manager.leaderElector().sinceLastRenewal().toNanos();
+		controlPlane.stopApiServer();
+		try {
+			await().atMost(WAIT).until(() -> a.stoppedAt.get() != 0);
+			Duration leading = Duration.ofNanos(a.stoppedAt.get() - renewedBefore);
+			System.out.println("leader stopped leading after its last renewal: " + leading.toMillis() + " ms");
+			assertThat(leading).isLessThanOrEqualTo(RENEW.plus(RETRY).plus(SLACK));
+			assertThat(a.manager.isLeader()).isFalse();
+		}
+		finally {
+			controlPlane.startApiServer();
+		}
+		await().atMost(WAIT).until(a.manager::isLeader); // re-elected after recovery
+		assertThat(a.starts).hasValue(2);
+		assertThat(this.maxLeading).hasValue(1);
+	}
+
+	@Test
+	void leaderStepsDownWhenTheLeaseIsTakenOver(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		Replica a = replica("a", controlPlane, namespace);
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
+		V1Lease lease = leases.readNamespacedLease(LEASE_NAME, namespace.name()).execute();
+		lease.getSpec().holderIdentity("intruder").leaseDurationSeconds(60);
+		leases.replaceNamespacedLease(LEASE_NAME, namespace.name(), lease).execute();
+		long takenAt = System.nanoTime();
+		await().atMost(WAIT).until(() -> a.exits.get() == 1);
+		assertThat(Duration.ofNanos(System.nanoTime() - takenAt)).isLessThanOrEqualTo(RENEW.plus(SLACK));
+		assertThat(a.manager.isLeader()).isFalse();
+		assertThat(holder(controlPlane, namespace)).isEqualTo("intruder");
+	}
+
+	@Test
+	void deletedLeaseEndsWithASingleLeader(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		b.manager.start();
+		new CoordinationV1Api(controlPlane.adminClient()).deleteNamespacedLease(LEASE_NAME, namespace.name()).execute();
+		await().atMost(WAIT).until(() -> leaseExists(controlPlane, namespace));
+		Thread.sleep(LEASE.plus(RETRY.multipliedBy(2)).toMillis());
+		assertThat(this.maxLeading).hasValue(1);
+		assertThat(this.leadingNow).hasValue(1);
+		String holder = holder(controlPlane, namespace);
+		assertThat(List.of(a, b).stream().filter((replica) -> replica.manager.isLeader())).singleElement()
+			.satisfies((leader) -> assertThat(leader.identity).isEqualTo(holder));
+	}
+
+	@Test
+	void forbiddenLeaseUpdateFailsStartNamingTheVerbs(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(controlPlane.adminClient());
+		rbac.createNamespacedRole(namespace.name(),
+				new V1Role().metadata(new V1ObjectMeta().name("lease-reader"))
+					.rules(List.of(new V1PolicyRule().apiGroups(List.of("coordination.k8s.io"))
+						.resources(List.of("leases"))
+						.verbs(List.of("get", "list", "watch")))))
+			.execute();
+		rbac.createNamespacedRoleBinding(namespace.name(),
+				new V1RoleBinding().metadata(new V1ObjectMeta().name("lease-reader"))
+					.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("lease-reader"))
+					.subjects(List
+						.of(new RbacV1Subject().kind("User").name("user2").apiGroup("rbac.authorization.k8s.io"))))
+			.execute();
+		Manager manager = Manager.builder(controlPlane.clientFor("user2"))
+			.namespace(namespace.name())
+			.leaderElection(config(namespace, "user2", LostLeasePolicy.EXIT))
+			.build();
+		assertThatIllegalStateException().isThrownBy(manager::start)
+			.withMessage("Leader election needs to create, update leases (coordination.k8s.io) in namespace '"
+					+ namespace + "', which RBAC denies to this operator's identity: grant the verbs "
+					+ "[get, create, update] on leases in a Role bound to its service account");
+		assertThat(leaseExists(controlPlane, namespace)).isFalse();
+	}
+
+	@Test
+	void shutdownBeforeBeingElectedNeverAcquiresTheLease(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
+		leases
+			.createNamespacedLease(namespace.name(),
+					new V1Lease().metadata(new V1ObjectMeta().name(LEASE_NAME))
+						.spec(new V1LeaseSpec().holderIdentity("other").leaseDurationSeconds(3600)))
+			.execute();
+		Replica a = replica("a", controlPlane, namespace);
+		a.manager.start();
+		await().atMost(WAIT).until(() -> "other".equals(a.manager.leaderElector().observedLeader()));
+		a.manager.stop();
+		assertThat(holder(controlPlane, namespace)).isEqualTo("other");
+		assertThat(a.starts).hasValue(0);
+	}
+
+	@Test
+	void reElectPolicyStopsEveryLeaderOnlyRunnableBeforeCampaigningAgain(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.RE_ELECT, (manager) -> {
+		});
+		Replica b = replica("b", controlPlane, namespace);
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		b.manager.start();
+		a.proxy.cut();
+		await().atMost(WAIT).until(() -> b.manager.isLeader());
+		a.proxy.restore();
+		assertThat(a.events).containsExactly("started", "stopped-lost");
+		b.manager.stop(); // releases: a campaigns again and wins
+		await().atMost(WAIT).until(a.manager::isLeader);
+		assertThat(a.events).containsExactly("started", "stopped-lost", "started");
+		assertThat(a.starts).hasValue(2);
+		assertThat(this.maxLeading).hasValue(1);
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace) {
+		return replica(name, controlPlane, namespace, LostLeasePolicy.EXIT, (manager) -> {
+		});
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, LostLeasePolicy policy,
+			java.util.function.Consumer<Manager> customizer) {
+		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		ApiClient client = controlPlane.adminClient();
+		client.setBasePath(proxy.url("https"));
+		Replica replica = new Replica(name + "-" + System.nanoTime(), proxy);
+		Manager manager = Manager.builder(client)
+			.namespace(namespace.name())
+			.gracefulShutdownTimeout(Duration.ofSeconds(10))
+			.leaderElection(config(namespace, replica.identity, policy))
+			.leaderElectionListener(replica)
+			.onLostLeaseExit(replica.exits::incrementAndGet)
+			.build();
+		manager.add("work", (stop) -> {
+			replica.starts.incrementAndGet();
+			replica.startedAt.set(System.nanoTime());
+			this.maxLeading.accumulateAndGet(this.leadingNow.incrementAndGet(), Math::max);
+			try {
+				stop.await();
+			}
+			finally {
+				this.leadingNow.decrementAndGet();
+				replica.stoppedAt.set(System.nanoTime());
+			}
+		});
+		customizer.accept(manager);
+		replica.manager = manager;
+		this.replicas.add(replica);
+		return replica;
+	}
+
+	private static LeaderElectionConfig config(TestNamespace namespace, String identity, LostLeasePolicy policy) {
+		return new LeaderElectionConfig(namespace.name(), LEASE_NAME, identity, LEASE, RENEW, RETRY, true, policy);
+	}
+
+	private static String holder(ControlPlane controlPlane, TestNamespace namespace) throws ApiException {
+		return new CoordinationV1Api(controlPlane.adminClient()).readNamespacedLease(LEASE_NAME, namespace.name())
+			.execute()
+			.getSpec()
+			.getHolderIdentity();
+	}
+
+	private static boolean leaseExists(ControlPlane controlPlane, TestNamespace namespace) {
+		try {
+			holder(controlPlane, namespace);
+			return true;
+		}
+		catch (ApiException ex) {
+			return false;
+		}
+	}
+
+	static final class Replica implements LeaderElectionListener {
+
+		final String identity;
+
+		final TcpProxy proxy;
+
+		Manager manager;
+
+		final AtomicInteger starts = new AtomicInteger();
+
+		final AtomicInteger exits = new AtomicInteger();
+
+		final AtomicLong startedAt = new AtomicLong();
+
+		final AtomicLong stoppedAt = new AtomicLong();
+
+		final List<String> events = new CopyOnWriteArrayList<>();
+
+		Replica(String identity, TcpProxy proxy) {
+			this.identity = identity;
+			this.proxy = proxy;
+		}
+
+		@Override
+		public void startedLeading(String identity) {
+			this.events.add("started");
+		}
+
+		@Override
+		public void stoppedLeading(String identity, boolean lost) {
+			this.events.add(lost ? "stopped-lost" : "stopped");
+		}
+
+	}
+
+}

@@ -1,0 +1,148 @@
+package io.kubeboot.operator.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A TCP proxy on 127.0.0.1 for fault tests: point one client at it instead of the API
+ * server and {@link #cut()} the connection to simulate a crashed or partitioned replica
+ * while other clients keep working. While cut, open connections are closed and new ones
+ * are closed as soon as they are accepted. Thread-safe.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+	private final InetSocketAddress target;
+
+	private final ServerSocket server;
+
+	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean cut;
+
+	private volatile boolean closed;
+
+	private TcpProxy(InetSocketAddress target) throws IOException {
+		this.target = target;
+		this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		Thread acceptor = new Thread(this::accept, "tcp-proxy-" + this.server.getLocalPort());
+		acceptor.setDaemon(true);
+		acceptor.start();
+	}
+
+	/**
+	 * Starts a proxy to the host and port of a URL.
+	 * @param url the target, such as {@link ControlPlane#apiServerUrl()}
+	 * @return the running proxy
+	 */
+	public static TcpProxy to(URI url) {
+		try {
+			return new TcpProxy(new InetSocketAddress(url.getHost(), url.getPort()));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Returns the port the proxy listens on.
+	 * @return the port on 127.0.0.1
+	 */
+	public int port() {
+		return this.server.getLocalPort();
+	}
+
+	/**
+	 * Returns the proxy's URL with the scheme of the target.
+	 * @param scheme for example {@code https}
+	 * @return the URL
+	 */
+	public String url(String scheme) {
+		return scheme + "://127.0.0.1:" + port();
+	}
+
+	/**
+	 * Closes every open connection and refuses new ones until {@link #restore()}.
+	 */
+	public void cut() {
+		this.cut = true;
+		this.sockets.forEach(TcpProxy::closeQuietly);
+		this.sockets.clear();
+	}
+
+	/**
+	 * Forwards new connections again.
+	 */
+	public void restore() {
+		this.cut = false;
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		cut();
+		closeQuietly(this.server);
+	}
+
+	private void accept() {
+		while (!this.closed) {
+			try {
+				Socket client = this.server.accept();
+				if (this.cut) {
+					closeQuietly(client);
+					continue;
+				}
+				Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
+				this.sockets.add(client);
+				this.sockets.add(upstream);
+				pump(client, upstream);
+				pump(upstream, client);
+			}
+			catch (IOException ex) {
+				// closed, or the target refused: the client sees a closed connection
+			}
+		}
+	}
+
+	private void pump(Socket from, Socket to) {
+		Thread thread = new Thread(() -> {
+			byte[] buffer = new byte[16 * 1024];
+			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+				int read;
+				while ((read = in.read(buffer)) >= 0) {
+					out.write(buffer, 0, read);
+					out.flush();
+				}
+			}
+			catch (IOException ex) {
+				// either side closed
+			}
+			finally {
+				closeQuietly(from);
+				closeQuietly(to);
+				this.sockets.remove(from);
+				this.sockets.remove(to);
+			}
+		}, "tcp-proxy-pump");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private static void closeQuietly(AutoCloseable closeable) {
+		try {
+			closeable.close();
+		}
+		catch (Exception ex) {
+			// nothing to do
+		}
+	}
+
+}
