@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.core.env.Environment;
@@ -59,10 +61,17 @@ public final class OperatorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Manager operatorManager(ApiClient apiClient, OperatorProperties properties) {
+	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
+			ApplicationEventPublisher publisher) {
 		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
-		return Manager.builder(apiClient)
-			.syncPeriod(properties.getSyncPeriod())
+		Manager.Builder builder = Manager.builder(apiClient);
+		if (properties.getLeaderElection().isEnabled()) {
+			LeaderElectionConfig config = LeaderElectionSettings.from(properties.getLeaderElection(),
+					environment.getProperty("spring.application.name"),
+					LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE);
+			builder.leaderElection(config).leaderElectionListener(new LeadershipEventPublisher(publisher, config));
+		}
+		return builder.syncPeriod(properties.getSyncPeriod())
 			.gracefulShutdownTimeout(properties.getGracefulShutdownTimeout())
 			.cacheSyncTimeout(properties.getCacheSyncTimeout())
 			.namespace(properties.getNamespace())

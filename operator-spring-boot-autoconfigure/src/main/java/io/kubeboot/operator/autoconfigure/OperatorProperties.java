@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -68,6 +69,11 @@ public class OperatorProperties implements Validator {
 	 * Defaults of every controller.
 	 */
 	private final Controller controller = new Controller();
+
+	/**
+	 * Leader election on a coordination.k8s.io/v1 Lease.
+	 */
+	private final LeaderElection leaderElection = new LeaderElection();
 
 	/**
 	 * Per-controller settings, by controller name; they override the defaults and the
@@ -147,6 +153,10 @@ public class OperatorProperties implements Validator {
 		return this.controllers;
 	}
 
+	public LeaderElection getLeaderElection() {
+		return this.leaderElection;
+	}
+
 	@Override
 	public boolean supports(Class<?> type) {
 		return OperatorProperties.class.isAssignableFrom(type);
@@ -166,6 +176,7 @@ public class OperatorProperties implements Validator {
 			errors.rejectValue("namespace", "invalid", Dns1123.LABEL_RULE);
 		}
 		properties.getController().validate("controller", errors);
+		properties.getLeaderElection().validate("leaderElection", errors);
 		properties.getControllers()
 			.forEach((name, overrides) -> overrides.validate("controllers[" + name + "]", errors));
 	}
@@ -283,6 +294,171 @@ public class OperatorProperties implements Validator {
 			}
 			if (this.burst < 1) {
 				errors.rejectValue(path + ".burst", "notPositive", "must be at least 1");
+			}
+		}
+
+	}
+
+	/**
+	 * Leader election: with it, controllers and leader-only runnables run on one replica
+	 * at a time; the others keep their caches warm and take over when the leader goes
+	 * away.
+	 */
+	public static class LeaderElection {
+
+		/**
+		 * Whether to elect a leader. Turn it on whenever the operator runs with more than
+		 * one replica.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Name of the Lease. Defaults to "<spring.application.name>-leader", or
+		 * "operator-leader" without an application name.
+		 */
+		private @Nullable String leaseName;
+
+		/**
+		 * Namespace of the Lease. Defaults to the pod's namespace (from its service
+		 * account), else "default".
+		 */
+		private @Nullable String namespace;
+
+		/**
+		 * Identity of this replica in the Lease. Defaults to the host name, an underscore
+		 * and a random UUID.
+		 */
+		private @Nullable String identity;
+
+		/**
+		 * How long a standby waits, after it last saw the Lease change, before it takes
+		 * over.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/**
+		 * How long the leader keeps trying to renew before it gives up leadership. Must
+		 * be less than lease-duration.
+		 */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/**
+		 * How often candidates try to acquire and the leader renews. Must be less than
+		 * renew-deadline.
+		 */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * Whether a leader shutting down clears the Lease once its controllers and
+		 * leader-only runnables have stopped, so a standby takes over within a retry
+		 * period instead of a lease duration.
+		 */
+		private boolean releaseOnShutdown = true;
+
+		/**
+		 * What a replica does when it loses the Lease: exit (halt with status 1, skipping
+		 * graceful shutdown) or re-elect (stop every controller and leader-only runnable,
+		 * then campaign again).
+		 */
+		private LostLeasePolicy lostLeasePolicy = LostLeasePolicy.EXIT;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getLeaseName() {
+			return this.leaseName;
+		}
+
+		public void setLeaseName(@Nullable String leaseName) {
+			this.leaseName = leaseName;
+		}
+
+		public @Nullable String getNamespace() {
+			return this.namespace;
+		}
+
+		public void setNamespace(@Nullable String namespace) {
+			this.namespace = namespace;
+		}
+
+		public @Nullable String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(@Nullable String identity) {
+			this.identity = identity;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+		public boolean isReleaseOnShutdown() {
+			return this.releaseOnShutdown;
+		}
+
+		public void setReleaseOnShutdown(boolean releaseOnShutdown) {
+			this.releaseOnShutdown = releaseOnShutdown;
+		}
+
+		public LostLeasePolicy getLostLeasePolicy() {
+			return this.lostLeasePolicy;
+		}
+
+		public void setLostLeasePolicy(LostLeasePolicy lostLeasePolicy) {
+			this.lostLeasePolicy = lostLeasePolicy;
+		}
+
+		void validate(String path, Errors errors) {
+			boolean valid = true;
+			if (!isPositive(this.leaseDuration) || this.leaseDuration.toMillis() < 1000) {
+				errors.rejectValue(path + ".leaseDuration", "tooShort", "must be at least 1s");
+				valid = false;
+			}
+			if (!isPositive(this.renewDeadline)) {
+				errors.rejectValue(path + ".renewDeadline", "notPositive", "must be positive");
+				valid = false;
+			}
+			if (!isPositive(this.retryPeriod)) {
+				errors.rejectValue(path + ".retryPeriod", "notPositive", "must be positive");
+				valid = false;
+			}
+			if (valid && this.renewDeadline.compareTo(this.leaseDuration) >= 0) {
+				errors.rejectValue(path + ".renewDeadline", "notLessThanLease", "must be less than lease-duration");
+			}
+			if (valid && this.retryPeriod.compareTo(this.renewDeadline) >= 0) {
+				errors.rejectValue(path + ".retryPeriod", "notLessThanRenew", "must be less than renew-deadline");
+			}
+			if (this.namespace != null && !this.namespace.isEmpty() && !Dns1123.isLabel(this.namespace)) {
+				errors.rejectValue(path + ".namespace", "invalid", Dns1123.LABEL_RULE);
+			}
+			if (this.leaseName != null && this.leaseName.isBlank()) {
+				errors.rejectValue(path + ".leaseName", "blank", "must not be blank");
 			}
 		}
 

@@ -17,6 +17,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LeaseAccessCheck;
 import io.kubeboot.operator.leaderelection.LeaderElector;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.leaderelection.SafeLeaderElectionListener;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -464,7 +465,8 @@ public final class Manager {
 		 * @return this builder
 		 */
 		public Builder leaderElectionListener(LeaderElectionListener listener) {
-			this.settings.leaderElectionListener = Objects.requireNonNull(listener, "listener");
+			this.settings.leaderElectionListener = new SafeLeaderElectionListener(
+					Objects.requireNonNull(listener, "listener"));
 			return this;
 		}
 

@@ -3,7 +3,11 @@ package io.kubeboot.operator.autoconfigure;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
+import java.time.Duration;
+
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.reconcile.Request;
@@ -200,6 +204,78 @@ class OperatorAutoConfigurationTests {
 				assertThat(properties.getSyncPeriod()).hasHours(1);
 				assertThat(properties.getNamespace()).isEqualTo("ops");
 			});
+	}
+
+	@Test
+	void runShouldNotElectALeaderByDefault() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(Manager.class).leaderElector()).isNull());
+	}
+
+	@Test
+	void runWithLeaderElectionEnabledShouldUseDefaults() {
+		this.contextRunner.withPropertyValues("operator.leader-election.enabled=true", "spring.application.name=shop")
+			.run((context) -> {
+				LeaderElectionConfig config = context.getBean(Manager.class).leaderElector().config();
+				assertThat(config.name()).isEqualTo("shop-leader");
+				assertThat(config.namespace()).isEqualTo("default");
+				assertThat(config.identity()).matches(".+_[0-9a-f-]{36}");
+				assertThat(config.leaseDuration()).hasSeconds(15);
+				assertThat(config.renewDeadline()).hasSeconds(10);
+				assertThat(config.retryPeriod()).hasSeconds(2);
+				assertThat(config.releaseOnShutdown()).isTrue();
+				assertThat(config.lostLeasePolicy()).isEqualTo(LostLeasePolicy.EXIT);
+			});
+	}
+
+	@Test
+	void runWithLeaderElectionPropertiesShouldUseThem() {
+		this.contextRunner
+			.withPropertyValues("operator.leader-election.enabled=true", "operator.leader-election.lease-name=my-lease",
+					"operator.leader-election.namespace=ops", "operator.leader-election.identity=pod-1",
+					"operator.leader-election.lease-duration=30s", "operator.leader-election.renew-deadline=20s",
+					"operator.leader-election.retry-period=5s", "operator.leader-election.release-on-shutdown=false",
+					"operator.leader-election.lost-lease-policy=re-elect")
+			.run((context) -> {
+				LeaderElectionConfig config = context.getBean(Manager.class).leaderElector().config();
+				assertThat(config)
+					.isEqualTo(new LeaderElectionConfig("ops", "my-lease", "pod-1", Duration.ofSeconds(30),
+							Duration.ofSeconds(20), Duration.ofSeconds(5), false, LostLeasePolicy.RE_ELECT));
+			});
+	}
+
+	@Test
+	void runWithRenewDeadlineNotBelowLeaseDurationShouldFailNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("operator.leader-election.lease-duration=10s",
+					"operator.leader-election.renew-deadline=10s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("leaderElection.renewDeadline")
+				.hasMessageContaining("must be less than lease-duration"));
+	}
+
+	@Test
+	void runWithRetryPeriodNotBelowRenewDeadlineShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.leader-election.retry-period=10s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("leaderElection.retryPeriod")
+				.hasMessageContaining("must be less than renew-deadline"));
+	}
+
+	@Test
+	void runWithNonPositiveRetryPeriodShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.leader-election.retry-period=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("leaderElection.retryPeriod")
+				.hasMessageContaining("must be positive"));
+	}
+
+	@Test
+	void runWithUnknownLostLeasePolicyShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.leader-election.lost-lease-policy=retry")
+			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("retry"));
 	}
 
 	private static Controller onlyController(Manager manager) {

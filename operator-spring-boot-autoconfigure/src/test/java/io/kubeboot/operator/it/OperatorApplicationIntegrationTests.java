@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.autoconfigure.LeadershipEvent;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.manager.Manager;
@@ -16,6 +17,7 @@ import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -25,6 +27,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -79,6 +82,33 @@ class OperatorApplicationIntegrationTests {
 				.hasMessageContaining("is its CustomResourceDefinition installed?"));
 	}
 
+	@Test
+	void leaderElectionPublishesEventsAndReleasesTheLeaseOnClose(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
+		this.contextRunner.withBean(ApiClient.class, controlPlane::adminClient)
+			.withUserConfiguration(ConfigMapReconcilerConfiguration.class, LeadershipEventsConfiguration.class)
+			.withPropertyValues("operator.namespace=" + namespace, "operator.leader-election.enabled=true",
+					"operator.leader-election.namespace=" + namespace, "operator.leader-election.identity=replica-1",
+					"operator.leader-election.lease-duration=3s", "operator.leader-election.renew-deadline=2s",
+					"operator.leader-election.retry-period=500ms")
+			.run((context) -> {
+				List<LeadershipEvent> events = context.getBean(LeadershipEventsConfiguration.class).events;
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> events.stream().anyMatch(LeadershipEvent.StartedLeading.class::isInstance));
+				assertThat(events).first().isInstanceOf(LeadershipEvent.NewLeader.class);
+				assertThat(events.get(0).getIdentity()).isEqualTo("replica-1");
+				assertThat(leases.readNamespacedLease("operator-leader", namespace.name())
+					.execute()
+					.getSpec()
+					.getHolderIdentity()).isEqualTo("replica-1");
+				assertThat(context.getBean(Manager.class).isLeader()).isTrue();
+			});
+		assertThat(
+				leases.readNamespacedLease("operator-leader", namespace.name()).execute().getSpec().getHolderIdentity())
+			.isEmpty();
+	}
+
 	private static Thread keepAliveThread() {
 		return Thread.getAllStackTraces()
 			.keySet()
@@ -113,6 +143,18 @@ class OperatorApplicationIntegrationTests {
 			this.cache.get(V1ConfigMap.class, request)
 				.ifPresent((configMap) -> this.seen.add(request + " data=" + configMap.getData()));
 			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LeadershipEventsConfiguration {
+
+		final List<LeadershipEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void on(LeadershipEvent event) {
+			this.events.add(event);
 		}
 
 	}
