@@ -1,21 +1,17 @@
 package io.kubeboot.sample;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,22 +21,19 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The sample operator as a user runs it: its own JVM, configured only through
- * {@code KUBECONFIG}, stopped with SIGTERM.
+ * {@code KUBECONFIG} and properties, stopped with SIGTERM or killed with SIGKILL.
  */
 @WithControlPlane
 class SampleOperatorProcessTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
 
-	private Process process;
+	private final List<OperatorProcess> processes = new ArrayList<>();
 
 	@AfterEach
-	void killProcess() throws IOException {
-		if (this.process != null) {
-			this.process.destroyForcibly();
-		}
-		if (this.log != null) {
-			Files.deleteIfExists(this.log);
+	void killProcesses() throws Exception {
+		for (OperatorProcess process : this.processes) {
+			process.close();
 		}
 	}
 
@@ -51,73 +44,69 @@ class SampleOperatorProcessTests {
 		core.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name("before")).data(Map.of("a", "1")))
 			.execute();
-		List<String> output = start(controlPlane.kubeconfig(), "--operator.namespace=" + namespace);
+		OperatorProcess operator = start(controlPlane, "--operator.namespace=" + namespace);
 		await().atMost(WAIT)
-			.until(() -> contains(output, "Reconciled ConfigMap: configMap=" + namespace + "/before keys=1"));
+			.until(() -> operator.logged("Reconciled ConfigMap: configMap=" + namespace + "/before keys=1"));
 		core.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name("after")).data(Map.of("a", "1", "b", "2")))
 			.execute();
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> contains(output, "Reconciled ConfigMap: configMap=" + namespace + "/after keys=2"));
-		this.process.destroy(); // SIGTERM
-		assertThat(this.process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-		await().atMost(Duration.ofSeconds(5)).until(() -> contains(output, "Manager stopped"));
-		assertThat(output).noneMatch((line) -> line.contains("Exception") || line.contains(" ERROR "));
+			.until(() -> operator.logged("Reconciled ConfigMap: configMap=" + namespace + "/after keys=2"));
+		operator.terminate();
+		assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);
+		assertThat(operator.logged("Manager stopped")).isTrue();
+		assertThat(operator.output()).noneMatch((line) -> line.contains("Exception") || line.contains(" ERROR "));
 	}
 
-	private Path log;
-
-	private List<String> start(Path kubeconfig, String... args) throws Exception {
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
-		command.addAll(List.of(args));
-		this.log = Files.createTempFile("sample-operator", ".log");
-		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(this.log.toFile());
-		builder.environment().put("KUBECONFIG", kubeconfig.toString());
-		builder.environment().remove("KUBERNETES_SERVICE_HOST");
-		this.process = builder.start();
-		return new OutputLines(this.log);
+	@Test
+	void ofTwoReplicasOnlyTheLeaderReconcilesAndTheStandbyTakesOverAfterKill9(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		OperatorProcess a = start(controlPlane, leaderElection(namespace, "replica-a"));
+		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
+		OperatorProcess b = start(controlPlane, leaderElection(namespace, "replica-b"));
+		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("one")))
+			.execute();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> a.logged("Reconciled ConfigMap: configMap=" + namespace + "/one"));
+		assertThat(b.logged("Reconciled ConfigMap")).isFalse();
+		long killedAt = System.nanoTime();
+		a.kill();
+		await().atMost(WAIT).until(() -> b.logged("Successfully acquired lease"));
+		Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
+		System.out.println("sample operator failover after kill -9: " + failover.toMillis() + " ms");
+		// lease-duration + 2 x retry-period, plus scheduling slack
+		assertThat(failover).isLessThanOrEqualTo(Duration.ofMillis(3000 + 2 * 500 + 1500));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> b.logged("Reconciled ConfigMap: configMap=" + namespace + "/one"));
 	}
 
-	/** The process's output so far, read again on every access. */
-	private static final class OutputLines extends java.util.AbstractList<String> {
-
-		private final Path file;
-
-		OutputLines(Path file) {
-			this.file = file;
-		}
-
-		private List<String> lines() {
-			try {
-				return Files.readAllLines(this.file, StandardCharsets.UTF_8);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-
-		@Override
-		public String get(int index) {
-			return lines().get(index);
-		}
-
-		@Override
-		public int size() {
-			return lines().size();
-		}
-
-		@Override
-		public java.util.stream.Stream<String> stream() {
-			return lines().stream();
-		}
-
+	@Test
+	void lostLeaseExitsTheProcessNonZeroWithoutGracefulShutdown(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		OperatorProcess a = start(controlPlane, leaderElection(namespace, "replica-a"));
+		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
+		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
+		V1Lease lease = leases.readNamespacedLease("sample-operator-leader", namespace.name()).execute();
+		lease.getSpec().holderIdentity("intruder").leaseDurationSeconds(60);
+		leases.replaceNamespacedLease("sample-operator-leader", namespace.name(), lease).execute();
+		assertThat(a.waitForExit(WAIT.toSeconds())).isEqualTo(1);
+		assertThat(a.logged("Leader election lost, exiting")).isTrue();
+		assertThat(a.logged("Manager stopped")).isFalse();
 	}
 
-	private static boolean contains(List<String> output, String text) {
-		return output.stream().anyMatch((line) -> line.contains(text));
+	private OperatorProcess start(ControlPlane controlPlane, String... args) throws Exception {
+		OperatorProcess process = OperatorProcess.start(controlPlane.kubeconfig(), args);
+		this.processes.add(process);
+		return process;
+	}
+
+	private static String[] leaderElection(TestNamespace namespace, String identity) {
+		return new String[] { "--operator.namespace=" + namespace, "--operator.leader-election.enabled=true",
+				"--operator.leader-election.namespace=" + namespace, "--operator.leader-election.identity=" + identity,
+				"--operator.leader-election.lease-duration=3s", "--operator.leader-election.renew-deadline=2s",
+				"--operator.leader-election.retry-period=500ms" };
 	}
 
 }

@@ -1,0 +1,81 @@
+package io.kubeboot.sample;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The sample operator in a JVM of its own, as a user runs it: configured through
+ * {@code KUBECONFIG} and command-line properties, its output captured to a file.
+ */
+final class OperatorProcess implements AutoCloseable {
+
+	private final Process process;
+
+	private final Path log;
+
+	private OperatorProcess(Process process, Path log) {
+		this.process = process;
+		this.log = log;
+	}
+
+	static OperatorProcess start(Path kubeconfig, String... args) throws IOException {
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
+		command.addAll(List.of(args));
+		Path log = Files.createTempFile("sample-operator", ".log");
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+		builder.environment().put("KUBECONFIG", kubeconfig.toString());
+		builder.environment().remove("KUBERNETES_SERVICE_HOST");
+		return new OperatorProcess(builder.start(), log);
+	}
+
+	List<String> output() {
+		try {
+			return Files.readAllLines(this.log, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	boolean logged(String text) {
+		return output().stream().anyMatch((line) -> line.contains(text));
+	}
+
+	/** Sends SIGTERM, as Kubernetes does before it kills a pod. */
+	void terminate() {
+		this.process.destroy();
+	}
+
+	/** Sends SIGKILL, as {@code kill -9}. */
+	void kill() {
+		this.process.destroyForcibly();
+	}
+
+	int waitForExit(long seconds) throws InterruptedException {
+		if (!this.process.waitFor(seconds, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("The operator process did not exit within " + seconds + "s");
+		}
+		return this.process.exitValue();
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.process.destroyForcibly();
+		try {
+			this.process.waitFor(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		Files.deleteIfExists(this.log);
+	}
+
+}
