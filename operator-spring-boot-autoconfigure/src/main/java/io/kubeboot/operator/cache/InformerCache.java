@@ -92,7 +92,7 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 				startInformer(informer);
 			}
 			catch (ApiException ex) {
-				throw new IllegalStateException("Cannot start informer " + key + ": " + ScopedInformer.describe(ex),
+				throw new IllegalStateException("Cannot start informer " + key + ": " + StatusMessages.describe(ex),
 						ex);
 			}
 		}

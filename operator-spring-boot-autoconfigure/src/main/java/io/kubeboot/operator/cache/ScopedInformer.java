@@ -199,7 +199,7 @@ public final class ScopedInformer<T extends KubernetesObject> {
 	}
 
 	private void onError(Class<T> type, Throwable error) {
-		String message = describe(error);
+		String message = StatusMessages.describe(error);
 		this.lastError = message;
 		synchronized (this) {
 			long now = System.nanoTime();
@@ -209,18 +209,6 @@ public final class ScopedInformer<T extends KubernetesObject> {
 				logger.warn("List or watch failed, retrying: informer={} error=\"{}\"", this.key, message);
 			}
 		}
-	}
-
-	static String describe(Throwable error) {
-		if (error instanceof ApiException api && api.getCode() != 0) {
-			String status = StatusMessages.message(api);
-			return api.getCode() + " " + StatusMessages.reason(api.getCode()) + ((status != null) ? ": " + status : "");
-		}
-		Throwable root = error;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return root.getClass().getSimpleName() + ((root.getMessage() != null) ? ": " + root.getMessage() : "");
 	}
 
 }

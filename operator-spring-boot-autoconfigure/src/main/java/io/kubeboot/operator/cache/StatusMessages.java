@@ -15,6 +15,25 @@ public final class StatusMessages {
 	}
 
 	/**
+	 * Describes a failed call for a log line or an error message: {@code 403 Forbidden:
+	 * <the API server's message>} for an HTTP error, the root cause otherwise (a refused
+	 * connection, a timeout).
+	 * @param error the failure
+	 * @return the description
+	 */
+	public static String describe(Throwable error) {
+		if (error instanceof ApiException api && api.getCode() != 0) {
+			String status = message(api);
+			return api.getCode() + " " + reason(api.getCode()) + ((status != null) ? ": " + status : "");
+		}
+		Throwable root = error;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root.getClass().getSimpleName() + ((root.getMessage() != null) ? ": " + root.getMessage() : "");
+	}
+
+	/**
 	 * Returns the {@code message} of the {@code Status} in the response body.
 	 * @param exception the failed call
 	 * @return the message, or {@code null} if the body holds none

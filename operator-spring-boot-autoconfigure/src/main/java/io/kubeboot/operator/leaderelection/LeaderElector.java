@@ -9,6 +9,7 @@ import java.util.function.LongSupplier;
 
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.cache.StatusMessages;
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -218,7 +219,7 @@ public final class LeaderElector {
 		}
 		catch (ApiException ex) {
 			if (ex.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
-				return failure("get failed: " + LeaseLock.describe(ex));
+				return failure("get failed: " + StatusMessages.describe(ex));
 			}
 			if (!this.lock.create(desired)) {
 				return failure(this.lock.lastError());

@@ -3,6 +3,7 @@ package io.kubeboot.operator.leaderelection;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kubeboot.operator.cache.StatusMessages;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -52,7 +53,7 @@ public final class LeaseAccessCheck {
 			}
 			catch (ApiException ex) {
 				logger.warn("Cannot check leader election RBAC, continuing: verb={} error=\"{}\"", verb,
-						LeaseLock.describe(ex));
+						StatusMessages.describe(ex));
 				return;
 			}
 		}

@@ -94,18 +94,9 @@ final class LeaseLock implements Lock {
 
 	private boolean failed(String verb, ApiException ex) {
 		if (ex.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-			this.lastError = verb + " failed: " + describe(ex);
+			this.lastError = verb + " failed: " + StatusMessages.describe(ex);
 		}
 		return false;
-	}
-
-	static String describe(ApiException ex) {
-		if (ex.getCode() == 0) {
-			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			return cause.getClass().getSimpleName() + ": " + cause.getMessage();
-		}
-		String message = StatusMessages.message(ex);
-		return ex.getCode() + " " + StatusMessages.reason(ex.getCode()) + ((message != null) ? ": " + message : "");
 	}
 
 	/**

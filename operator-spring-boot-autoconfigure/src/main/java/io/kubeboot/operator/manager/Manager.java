@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerCache;
 import io.kubeboot.operator.cache.ScopedInformer;
+import io.kubeboot.operator.cache.StatusMessages;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.controller.ControllerMetrics;
@@ -265,7 +266,7 @@ public final class Manager {
 				return;
 			}
 			catch (ApiException ex) {
-				String error = describe(ex);
+				String error = StatusMessages.describe(ex);
 				if (System.nanoTime() - deadline >= 0) {
 					throw new IllegalStateException("Cannot reach the API server to discover the watched kinds within "
 							+ this.settings.cacheSyncTimeout + ": " + error, ex);
@@ -274,10 +275,6 @@ public final class Manager {
 				Thread.sleep(DISCOVERY_RETRY.toMillis());
 			}
 		}
-	}
-
-	private static String describe(ApiException ex) {
-		return (ex.getCode() != 0) ? "HTTP " + ex.getCode() : String.valueOf(ex.getCause());
 	}
 
 	/**
