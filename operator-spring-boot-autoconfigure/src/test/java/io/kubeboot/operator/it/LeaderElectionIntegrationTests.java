@@ -199,6 +199,36 @@ class LeaderElectionIntegrationTests {
 	}
 
 	@Test
+	void leaderKeepsTheLeaseThroughAnOutageShorterThanTheRenewDeadlineAndItsWatchesResume(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		List<String> reconciled = new CopyOnWriteArrayList<>();
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
+				(manager) -> manager.newController(V1ConfigMap.class).complete((request) -> {
+					reconciled.add(request.name());
+					return Result.done();
+				}));
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		a.proxy.cut();
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("during-outage")))
+			.execute();
+		Thread.sleep(RENEW.dividedBy(2).toMillis()); // the outage, shorter than the renew
+														// deadline
+		a.proxy.restore();
+		await().atMost(WAIT).until(() -> reconciled.contains("during-outage"));
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("after-outage")))
+			.execute();
+		await().atMost(WAIT).until(() -> reconciled.contains("after-outage"));
+		assertThat(a.manager.isLeader()).isTrue();
+		assertThat(a.exits).hasValue(0);
+		assertThat(a.events).containsExactly("started");
+		assertThat(a.starts).hasValue(1);
+	}
+
+	@Test
 	void leaderStepsDownWhenTheLeaseIsTakenOver(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		Replica a = replica("a", controlPlane, namespace);
 		a.manager.start();
