@@ -15,6 +15,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -62,7 +63,7 @@ public final class OperatorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
-			ApplicationEventPublisher publisher) {
+			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers) {
 		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
 		Manager.Builder builder = Manager.builder(apiClient);
 		if (properties.getLeaderElection().isEnabled()) {
@@ -71,15 +72,16 @@ public final class OperatorAutoConfiguration {
 					LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE);
 			builder.leaderElection(config).leaderElectionListener(new LeadershipEventPublisher(publisher, config));
 		}
-		return builder.syncPeriod(properties.getSyncPeriod())
+		builder.syncPeriod(properties.getSyncPeriod())
 			.gracefulShutdownTimeout(properties.getGracefulShutdownTimeout())
 			.cacheSyncTimeout(properties.getCacheSyncTimeout())
 			.namespace(properties.getNamespace())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
-					limits.getQps(), limits.getBurst()))
-			.build();
+					limits.getQps(), limits.getBurst()));
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
 	}
 
 	@Bean
