@@ -109,6 +109,26 @@ public final class Controller implements Runnable {
 	}
 
 	/**
+	 * Returns how long the requests being reconciled now have been in their reconciles, in
+	 * total (client-go's {@code workqueue_unfinished_work_seconds}).
+	 * @return the total in nanoseconds, zero while the controller is not running
+	 */
+	public long unfinishedWorkNanos() {
+		WorkQueue<Request> current = this.queue;
+		return (current != null) ? current.unfinishedWorkNanos() : 0;
+	}
+
+	/**
+	 * Returns how long the longest-running reconcile has been running (client-go's
+	 * {@code workqueue_longest_running_processor_seconds}).
+	 * @return the duration in nanoseconds, zero while the controller is not running
+	 */
+	public long longestRunningProcessorNanos() {
+		WorkQueue<Request> current = this.queue;
+		return (current != null) ? current.longestRunningProcessorNanos() : 0;
+	}
+
+	/**
 	 * Whether the controller's workers are running.
 	 * @return {@code true} between start and stop
 	 */
