@@ -76,6 +76,11 @@ public class OperatorProperties implements Validator {
 	private final LeaderElection leaderElection = new LeaderElection();
 
 	/**
+	 * Health of the manager, as liveness and readiness.
+	 */
+	private final Health health = new Health();
+
+	/**
 	 * Per-controller settings, by controller name; they override the defaults and the
 	 * values given in the @Reconciler annotation.
 	 */
@@ -157,6 +162,10 @@ public class OperatorProperties implements Validator {
 		return this.leaderElection;
 	}
 
+	public Health getHealth() {
+		return this.health;
+	}
+
 	@Override
 	public boolean supports(Class<?> type) {
 		return OperatorProperties.class.isAssignableFrom(type);
@@ -177,6 +186,7 @@ public class OperatorProperties implements Validator {
 		}
 		properties.getController().validate("controller", errors);
 		properties.getLeaderElection().validate("leaderElection", errors);
+		properties.getHealth().validate("health", errors);
 		properties.getControllers()
 			.forEach((name, overrides) -> overrides.validate("controllers[" + name + "]", errors));
 	}
@@ -459,6 +469,64 @@ public class OperatorProperties implements Validator {
 			}
 			if (this.leaseName != null && this.leaseName.isBlank()) {
 				errors.rejectValue(path + ".leaseName", "blank", "must not be blank");
+			}
+		}
+
+	}
+
+	/**
+	 * Health of the manager: liveness (restart me) and readiness (serve me).
+	 */
+	public static class Health {
+
+		/**
+		 * How often the manager's health is evaluated and mapped onto the application's
+		 * liveness and readiness states.
+		 */
+		private Duration probeInterval = Duration.ofSeconds(1);
+
+		/**
+		 * How long an informer's list or watch may keep failing before readiness goes
+		 * down.
+		 */
+		private Duration watchFailureThreshold = Duration.ofMinutes(1);
+
+		/**
+		 * Whether to serve controller-runtime's /healthz and /readyz on the application's
+		 * port (servlet web applications).
+		 */
+		private boolean healthzEnabled = true;
+
+		public Duration getProbeInterval() {
+			return this.probeInterval;
+		}
+
+		public void setProbeInterval(Duration probeInterval) {
+			this.probeInterval = probeInterval;
+		}
+
+		public Duration getWatchFailureThreshold() {
+			return this.watchFailureThreshold;
+		}
+
+		public void setWatchFailureThreshold(Duration watchFailureThreshold) {
+			this.watchFailureThreshold = watchFailureThreshold;
+		}
+
+		public boolean isHealthzEnabled() {
+			return this.healthzEnabled;
+		}
+
+		public void setHealthzEnabled(boolean healthzEnabled) {
+			this.healthzEnabled = healthzEnabled;
+		}
+
+		void validate(String path, Errors errors) {
+			if (!isPositive(this.probeInterval)) {
+				errors.rejectValue(path + ".probeInterval", "notPositive", "must be positive");
+			}
+			if (this.watchFailureThreshold.isNegative()) {
+				errors.rejectValue(path + ".watchFailureThreshold", "negative", "must not be negative");
 			}
 		}
 

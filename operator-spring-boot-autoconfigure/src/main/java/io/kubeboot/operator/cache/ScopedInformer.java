@@ -51,6 +51,8 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
 	private volatile @Nullable String lastError;
 
+	private volatile long lastErrorSinceNanos;
+
 	private long lastErrorLoggedAt;
 
 	private @Nullable String lastLoggedError;
@@ -97,6 +99,15 @@ public final class ScopedInformer<T extends KubernetesObject> {
 	 */
 	public @Nullable String lastError() {
 		return this.lastError;
+	}
+
+	/**
+	 * Returns for how long the list or watch has been failing without a successful list
+	 * in between.
+	 * @return the duration, or {@code null} if the last list succeeded
+	 */
+	public @Nullable Duration failingFor() {
+		return (this.lastError != null) ? Duration.ofNanos(System.nanoTime() - this.lastErrorSinceNanos) : null;
 	}
 
 	/**
@@ -200,6 +211,9 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
 	private void onError(Class<T> type, Throwable error) {
 		String message = StatusMessages.describe(error);
+		if (this.lastError == null) {
+			this.lastErrorSinceNanos = System.nanoTime();
+		}
 		this.lastError = message;
 		synchronized (this) {
 			long now = System.nanoTime();

@@ -59,6 +59,8 @@ public final class Controller implements Runnable {
 
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
+	private final AtomicInteger liveWorkers = new AtomicInteger();
+
 	private volatile @Nullable WorkQueue<Request> queue;
 
 	Controller(String name, Reconciler reconciler, int maxConcurrentReconciles,
@@ -100,6 +102,15 @@ public final class Controller implements Runnable {
 	}
 
 	/**
+	 * Returns how many worker threads are alive; while the controller runs, fewer than
+	 * {@link #maxConcurrentReconciles()} means workers died.
+	 * @return the number of live workers
+	 */
+	public int liveWorkers() {
+		return this.liveWorkers.get();
+	}
+
+	/**
 	 * Returns how many requests are ready and waiting for a worker.
 	 * @return the queue depth, zero while the controller is not running
 	 */
@@ -109,8 +120,8 @@ public final class Controller implements Runnable {
 	}
 
 	/**
-	 * Returns how long the requests being reconciled now have been in their reconciles, in
-	 * total (client-go's {@code workqueue_unfinished_work_seconds}).
+	 * Returns how long the requests being reconciled now have been in their reconciles,
+	 * in total (client-go's {@code workqueue_unfinished_work_seconds}).
 	 * @return the total in nanoseconds, zero while the controller is not running
 	 */
 	public long unfinishedWorkNanos() {
@@ -176,7 +187,16 @@ public final class Controller implements Runnable {
 		this.sources.forEach((source) -> source.replay(current::add));
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
-			Thread worker = new Thread(() -> work(current), "controller-" + this.name + "-worker-" + i);
+			this.liveWorkers.incrementAndGet(); // counted before it runs, so a starting
+												// controller is not "missing" workers
+			Thread worker = new Thread(() -> {
+				try {
+					work(current);
+				}
+				finally {
+					this.liveWorkers.decrementAndGet();
+				}
+			}, "controller-" + this.name + "-worker-" + i);
 			worker.start();
 			workers.add(worker);
 		}

@@ -59,6 +59,8 @@ public final class LeaderElector {
 
 	private volatile long lastRenewNanos;
 
+	private volatile boolean everLed;
+
 	private volatile @Nullable String lastError;
 
 	/**
@@ -106,11 +108,12 @@ public final class LeaderElector {
 	}
 
 	/**
-	 * Returns how long ago this replica last renewed the Lease.
-	 * @return the time since the last renewal, or {@code null} while not leading
+	 * Returns how long ago this replica last acquired or renewed the Lease, also after it
+	 * stopped leading.
+	 * @return the time since the last renewal, or {@code null} if it never held the Lease
 	 */
 	public @Nullable Duration sinceLastRenewal() {
-		return this.leading ? Duration.ofNanos(this.nanoTime.getAsLong() - this.lastRenewNanos) : null;
+		return this.everLed ? Duration.ofNanos(this.nanoTime.getAsLong() - this.lastRenewNanos) : null;
 	}
 
 	/**
@@ -132,8 +135,9 @@ public final class LeaderElector {
 				this.config.identity());
 		while (!stop.isStopRequested()) {
 			if (tryAcquireOrRenew() == Attempt.HELD) {
-				this.leading = true;
 				this.lastRenewNanos = this.nanoTime.getAsLong();
+				this.everLed = true;
+				this.leading = true;
 				logger.info("Successfully acquired lease: lease={} identity={}", this.lock.describe(),
 						this.config.identity());
 				return true;

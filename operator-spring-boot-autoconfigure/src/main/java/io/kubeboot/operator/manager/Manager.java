@@ -184,6 +184,15 @@ public final class Manager {
 	}
 
 	/**
+	 * Whether any controller or leader-only runnable is still running, including ones
+	 * that are stopping after a lost Lease.
+	 * @return {@code true} while leader-only work runs
+	 */
+	public boolean isLeaderWorkRunning() {
+		return this.leaderOnly.aliveCount() > 0;
+	}
+
+	/**
 	 * Returns the current state.
 	 * @return the state
 	 */

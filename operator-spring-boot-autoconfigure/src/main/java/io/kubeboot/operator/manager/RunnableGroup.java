@@ -31,6 +31,8 @@ final class RunnableGroup {
 
 	private boolean started;
 
+	private final java.util.concurrent.atomic.AtomicInteger alive = new java.util.concurrent.atomic.AtomicInteger();
+
 	RunnableGroup(String name, BiConsumer<String, Throwable> onFailure) {
 		this.name = name;
 		this.onFailure = onFailure;
@@ -116,7 +118,15 @@ final class RunnableGroup {
 		return run;
 	}
 
+	/**
+	 * Returns how many runnables of this group are still running, stopping ones included.
+	 */
+	int aliveCount() {
+		return this.alive.get();
+	}
+
 	private void run(Member member, StopSignal signal) {
+		this.alive.incrementAndGet();
 		try {
 			member.runnable.start(signal);
 			if (!signal.isStopRequested()) {
@@ -130,6 +140,9 @@ final class RunnableGroup {
 		}
 		catch (Throwable ex) {
 			this.onFailure.accept(member.name, ex);
+		}
+		finally {
+			this.alive.decrementAndGet();
 		}
 	}
 

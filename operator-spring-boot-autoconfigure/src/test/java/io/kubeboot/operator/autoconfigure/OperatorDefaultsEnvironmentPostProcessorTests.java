@@ -10,24 +10,25 @@ import org.springframework.core.env.StandardEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class InformerLoggingEnvironmentPostProcessorTests {
+class OperatorDefaultsEnvironmentPostProcessorTests {
 
 	private static final String CONTROLLER_LEVEL = "logging.level.io.kubernetes.client.informer.cache.Controller";
 
 	@Test
 	void postProcessShouldTurnOffNoisyInformerLoggers() {
 		StandardEnvironment environment = new StandardEnvironment();
-		new InformerLoggingEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
+		new OperatorDefaultsEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty(CONTROLLER_LEVEL)).isEqualTo("OFF");
 		assertThat(environment.getProperty("logging.level.io.kubernetes.client.informer.cache.ProcessorListener"))
 			.isEqualTo("OFF");
+		assertThat(environment.getProperty("management.endpoint.health.probes.enabled")).isEqualTo("true");
 	}
 
 	@Test
 	void postProcessShouldLetTheApplicationsLevelWin() {
 		StandardEnvironment environment = new StandardEnvironment();
 		environment.getPropertySources().addFirst(new MapPropertySource("app", Map.of(CONTROLLER_LEVEL, "DEBUG")));
-		new InformerLoggingEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
+		new OperatorDefaultsEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty(CONTROLLER_LEVEL)).isEqualTo("DEBUG");
 	}
 

@@ -1,0 +1,122 @@
+package io.kubeboot.operator.autoconfigure.health;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.autoconfigure.OperatorProperties;
+import io.kubeboot.operator.health.HealthCheck;
+import io.kubeboot.operator.health.ManagerHealth;
+import io.kubeboot.operator.manager.Manager;
+import jakarta.servlet.http.HttpServlet;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configures the manager's health: its liveness and readiness mapped onto Spring
+ * Boot's availability states (and so onto Actuator's {@code liveness} and
+ * {@code readiness} probe groups), an {@code operator} health indicator with details, and
+ * controller-runtime's {@code /healthz} and {@code /readyz} on the application's port.
+ */
+@AutoConfiguration(after = { OperatorAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class })
+@ConditionalOnBean(Manager.class)
+public final class OperatorHealthAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ManagerHealth operatorManagerHealth(Manager manager, OperatorProperties properties) {
+		return new ManagerHealth(manager, properties.getHealth().getWatchFailureThreshold());
+	}
+
+	@Bean
+	@ConditionalOnBean(ApplicationAvailability.class)
+	ManagerAvailabilityPublisher operatorAvailabilityPublisher(ManagerHealth health,
+			ApplicationAvailability availability, ApplicationEventPublisher publisher, OperatorProperties properties) {
+		return new ManagerAvailabilityPublisher(health, availability, publisher,
+				properties.getHealth().getProbeInterval());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(HealthIndicator.class)
+	static class OperatorHealthIndicatorConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "operatorHealthIndicator")
+		@ConditionalOnEnabledHealthIndicator("operator")
+		HealthIndicator operatorHealthIndicator(Manager manager, ManagerHealth health) {
+			return new OperatorHealthIndicator(manager, health);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass({ HttpServlet.class, ServletRegistrationBean.class })
+	@ConditionalOnBooleanProperty(name = "operator.health.healthz-enabled", matchIfMissing = true)
+	static class HealthzConfiguration {
+
+		@Bean
+		ServletRegistrationBean<HealthzServlet> operatorHealthzServlet(ManagerHealth health,
+				ObjectProvider<ApplicationAvailability> availability) {
+			return registration("operatorHealthz", "/healthz", () -> {
+				List<HealthCheck> checks = withPing(health.liveness());
+				ApplicationAvailability states = availability.getIfAvailable();
+				if (states != null) {
+					checks.add((states.getLivenessState() == LivenessState.CORRECT)
+							? new HealthCheck("liveness", true, null)
+							: new HealthCheck("liveness", false, "liveness state is " + states.getLivenessState()));
+				}
+				return checks;
+			});
+		}
+
+		@Bean
+		ServletRegistrationBean<HealthzServlet> operatorReadyzServlet(ManagerHealth health,
+				ObjectProvider<ApplicationAvailability> availability) {
+			return registration("operatorReadyz", "/readyz", () -> {
+				List<HealthCheck> checks = withPing(health.readiness());
+				ApplicationAvailability states = availability.getIfAvailable();
+				if (states != null) {
+					checks.add((states.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC)
+							? new HealthCheck("readiness", true, null)
+							: new HealthCheck("readiness", false, "readiness state is " + states.getReadinessState()));
+				}
+				return checks;
+			});
+		}
+
+		private static List<HealthCheck> withPing(List<HealthCheck> checks) {
+			List<HealthCheck> all = new ArrayList<>();
+			all.add(new HealthCheck("ping", true, null));
+			all.addAll(checks);
+			return all;
+		}
+
+		private static ServletRegistrationBean<HealthzServlet> registration(String name, String path,
+				Supplier<List<HealthCheck>> checks) {
+			ServletRegistrationBean<HealthzServlet> registration = new ServletRegistrationBean<>(
+					new HealthzServlet(checks), path, path + "/*");
+			registration.setName(name);
+			return registration;
+		}
+
+	}
+
+}

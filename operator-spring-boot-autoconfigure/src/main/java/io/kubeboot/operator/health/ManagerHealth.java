@@ -1,0 +1,138 @@
+package io.kubeboot.operator.health;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import io.kubeboot.operator.cache.ScopedInformer;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.leaderelection.LeaderElector;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerState;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Computes the liveness and readiness checks of a manager. Cheap and non-blocking: every
+ * check reads in-memory state, so probes can call it as often as they like.
+ * <p>
+ * Liveness (restart me) fails when the manager has failed; when leader-only work still
+ * runs although the Lease has not been renewed for longer than the renew deadline (a
+ * stale term that did not stop, the one case where two replicas could act as leader); or
+ * when a running controller has lost worker threads.
+ * <p>
+ * Readiness (serve me) fails until the manager has started and every cache has synced,
+ * and while an informer's list or watch has been failing for longer than the configured
+ * bound. A standby replica is ready: leadership is not part of readiness.
+ */
+public final class ManagerHealth {
+
+	private final Manager manager;
+
+	private final Duration watchFailureThreshold;
+
+	/**
+	 * Creates the checks of a manager.
+	 * @param manager the manager
+	 * @param watchFailureThreshold how long an informer's list or watch may fail before
+	 * readiness goes down
+	 */
+	public ManagerHealth(Manager manager, Duration watchFailureThreshold) {
+		this.manager = manager;
+		this.watchFailureThreshold = watchFailureThreshold;
+	}
+
+	/**
+	 * Returns the liveness checks.
+	 * @return the checks, in a fixed order
+	 */
+	public List<HealthCheck> liveness() {
+		List<HealthCheck> checks = new ArrayList<>();
+		checks.add(managerNotFailed());
+		LeaderElector elector = this.manager.leaderElector();
+		if (elector != null) {
+			checks.add(leaseRenewed(elector));
+		}
+		checks.add(workersAlive());
+		return checks;
+	}
+
+	/**
+	 * Returns the readiness checks.
+	 * @return the checks, in a fixed order
+	 */
+	public List<HealthCheck> readiness() {
+		List<HealthCheck> checks = new ArrayList<>();
+		ManagerState state = this.manager.state();
+		checks.add((state == ManagerState.RUNNING) ? HealthCheck.passed("manager")
+				: HealthCheck.failed("manager", "manager is " + state));
+		List<String> unsynced = this.manager.informers()
+			.stream()
+			.filter((informer) -> !informer.hasSynced())
+			.map((informer) -> informer.key().toString())
+			.toList();
+		checks.add(unsynced.isEmpty() ? HealthCheck.passed("caches")
+				: HealthCheck.failed("caches", "not synced: " + unsynced));
+		List<String> failing = new ArrayList<>();
+		for (ScopedInformer<?> informer : this.manager.informers()) {
+			Duration failingFor = informer.failingFor();
+			if (failingFor != null && failingFor.compareTo(this.watchFailureThreshold) > 0) {
+				failing.add(informer.key() + " failing for " + failingFor.toSeconds() + "s: " + informer.lastError());
+			}
+		}
+		checks.add(failing.isEmpty() ? HealthCheck.passed("watches")
+				: HealthCheck.failed("watches", String.join("; ", failing)));
+		return checks;
+	}
+
+	/**
+	 * Whether every check passed.
+	 * @param checks the checks
+	 * @return {@code true} if none failed
+	 */
+	public static boolean allPassed(List<HealthCheck> checks) {
+		return checks.stream().allMatch(HealthCheck::ok);
+	}
+
+	/**
+	 * Describes the failed checks in one line.
+	 * @param checks the checks
+	 * @return the failures, empty if none
+	 */
+	public static String failures(List<HealthCheck> checks) {
+		return checks.stream()
+			.filter((check) -> !check.ok())
+			.map((check) -> check.name() + ": " + check.reason())
+			.collect(Collectors.joining("; "));
+	}
+
+	private HealthCheck managerNotFailed() {
+		if (this.manager.state() != ManagerState.FAILED) {
+			return HealthCheck.passed("manager");
+		}
+		Throwable failure = this.manager.failure();
+		return HealthCheck.failed("manager", "manager failed" + ((failure != null) ? ": " + failure : ""));
+	}
+
+	private HealthCheck leaseRenewed(LeaderElector elector) {
+		@Nullable Duration since = elector.sinceLastRenewal();
+		Duration deadline = elector.config().renewDeadline();
+		if (this.manager.isLeaderWorkRunning() && since != null && since.compareTo(deadline) > 0) {
+			return HealthCheck.failed("leader-election", "leader-only work runs but the lease was last renewed "
+					+ since.toMillis() + "ms ago, beyond the renew deadline of " + deadline);
+		}
+		return HealthCheck.passed("leader-election");
+	}
+
+	private HealthCheck workersAlive() {
+		List<String> dead = new ArrayList<>();
+		for (Controller controller : this.manager.controllers()) {
+			if (controller.isRunning() && controller.liveWorkers() < controller.maxConcurrentReconciles()) {
+				dead.add(controller.name() + " has " + controller.liveWorkers() + " of "
+						+ controller.maxConcurrentReconciles() + " workers");
+			}
+		}
+		return dead.isEmpty() ? HealthCheck.passed("workers") : HealthCheck.failed("workers", String.join("; ", dead));
+	}
+
+}
