@@ -52,6 +52,9 @@ class SampleOperatorProcessTests {
 			.execute();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> operator.logged("Reconciled ConfigMap: configMap=" + namespace + "/after keys=2"));
+		// a reconcile's log lines carry its controller, object and reconcile id
+		assertThat(operator.output()).anyMatch((line) -> line
+			.matches(".*\\[configmap " + namespace + "/after [0-9a-f-]{36}\\] .*Reconciled ConfigMap.*"));
 		operator.terminate();
 		assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);
 		assertThat(operator.logged("Manager stopped")).isTrue();

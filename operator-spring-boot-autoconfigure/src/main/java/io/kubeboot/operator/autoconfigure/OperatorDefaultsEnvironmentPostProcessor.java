@@ -13,6 +13,10 @@ import org.springframework.core.env.MapPropertySource;
  * <ul>
  * <li>Actuator's liveness and readiness probe groups are on
  * ({@code management.endpoint.health.probes.enabled}), also outside Kubernetes;</li>
+ * <li>every log line written during a reconcile shows its controller, object and
+ * reconcile id ({@code logging.pattern.correlation}, from the MDC keys
+ * {@code controller}, {@code namespace}, {@code name} and {@code reconcileID}); other
+ * lines are unchanged;</li>
  * <li>two client-java informer loggers that report every normal informer stop as an ERROR
  * with a stack trace ({@code processLoop get interrupted}, {@code processor interrupted})
  * are off.</li>
@@ -22,14 +26,20 @@ class OperatorDefaultsEnvironmentPostProcessor implements EnvironmentPostProcess
 
 	static final String PROPERTY_SOURCE_NAME = "operatorDefaults";
 
+	/**
+	 * {@code [controller namespace/name reconcileID] }, or nothing outside a reconcile.
+	 */
+	static final String RECONCILE_CORRELATION = "%replace([%X{controller} %X{namespace}/%X{name} %X{reconcileID}] )"
+			+ "{'^\\[ / \\] $', ''}";
+
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
 		if (!environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
 			environment.getPropertySources()
 				.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME,
-						Map.of("management.endpoint.health.probes.enabled", "true",
-								"logging.level.io.kubernetes.client.informer.cache.Controller", "OFF",
-								"logging.level.io.kubernetes.client.informer.cache.ProcessorListener", "OFF")));
+						Map.of("management.endpoint.health.probes.enabled", "true", "logging.pattern.correlation",
+								RECONCILE_CORRELATION, "logging.level.io.kubernetes.client.informer.cache.Controller",
+								"OFF", "logging.level.io.kubernetes.client.informer.cache.ProcessorListener", "OFF")));
 		}
 	}
 

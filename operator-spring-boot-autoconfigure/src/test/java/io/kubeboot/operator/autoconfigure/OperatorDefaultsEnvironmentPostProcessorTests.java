@@ -22,6 +22,7 @@ class OperatorDefaultsEnvironmentPostProcessorTests {
 		assertThat(environment.getProperty("logging.level.io.kubernetes.client.informer.cache.ProcessorListener"))
 			.isEqualTo("OFF");
 		assertThat(environment.getProperty("management.endpoint.health.probes.enabled")).isEqualTo("true");
+		assertThat(environment.getProperty("logging.pattern.correlation")).contains("%X{reconcileID}");
 	}
 
 	@Test
