@@ -28,6 +28,8 @@ final class OperatorProcess implements AutoCloseable {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
+		command.add("--server.port=0"); // several operators run side by side in these
+										// tests
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile("sample-operator", ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
