@@ -10,6 +10,7 @@ import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.trigger.Enqueuer;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -97,12 +98,25 @@ public final class OperatorAutoConfiguration {
 	}
 
 	@Bean
+	static PeriodicTriggerBeans operatorPeriodicTriggerBeans() {
+		return new PeriodicTriggerBeans();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Enqueuer operatorEnqueuer(Manager manager) {
+		return new Enqueuer(manager);
+	}
+
+	@Bean
 	static SmartInitializingSingleton operatorControllerRegistrar(ConfigurableListableBeanFactory beanFactory,
-			Environment environment) {
+			Environment environment, PeriodicTriggerBeans periodicTriggers) {
 		return () -> {
 			Manager manager = beanFactory.getBean(Manager.class);
 			OperatorProperties properties = beanFactory.getBean(OperatorProperties.class);
-			new ReconcilerBeans(beanFactory, environment, properties).registerAll(manager);
+			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment, properties);
+			reconcilers.registerAll(manager);
+			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);
 			runnables.forEach((name, runnable) -> {
 				if (!(runnable instanceof Controller)) {

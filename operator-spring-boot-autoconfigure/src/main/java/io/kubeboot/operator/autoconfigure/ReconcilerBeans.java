@@ -87,7 +87,7 @@ final class ReconcilerBeans {
 		}
 	}
 
-	private String controllerName(Reconciler annotation) {
+	String controllerName(Reconciler annotation) {
 		return StringUtils.hasText(annotation.name()) ? resolve(annotation.name())
 				: KindResolver.declaredKind(annotation.value()).kind().toLowerCase(java.util.Locale.ROOT);
 	}

@@ -157,6 +157,14 @@ public final class Controller implements Runnable {
 	}
 
 	/**
+	 * Returns a request for every cached object of the reconciled kind.
+	 * @return the requests, empty before the cache synced
+	 */
+	public List<Request> cachedRequests() {
+		return this.sources.get(0).informer().list().stream().map(Request::of).toList();
+	}
+
+	/**
 	 * Asks for a request to be reconciled, for events from outside the cluster. Ignored
 	 * while the controller is not running (a controller that starts reconciles every
 	 * cached object anyway). Never blocks.

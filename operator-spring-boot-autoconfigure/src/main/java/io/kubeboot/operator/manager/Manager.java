@@ -149,6 +149,21 @@ public final class Manager {
 	}
 
 	/**
+	 * Returns the controller of the given name.
+	 * @param name the controller's name
+	 * @return the controller
+	 * @throws IllegalArgumentException naming the known controllers if there is none of
+	 * that name
+	 */
+	public Controller controller(String name) {
+		return this.controllers.stream()
+			.filter((controller) -> controller.name().equals(name))
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("No controller named '" + name + "'; the controllers are "
+					+ this.controllers.stream().map(Controller::name).toList()));
+	}
+
+	/**
 	 * Returns the names of the runnables that are not controllers.
 	 * @return the names, every-replica runnables first
 	 */

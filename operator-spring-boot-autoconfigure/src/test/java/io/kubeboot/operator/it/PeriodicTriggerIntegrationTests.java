@@ -1,0 +1,227 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubeboot.operator.annotation.PeriodicTrigger;
+import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.operator.trigger.Enqueuer;
+import io.kubeboot.operator.trigger.IntervalTrigger;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Periodic triggers and external event sources against a real kube-apiserver.
+ */
+@WithControlPlane
+class PeriodicTriggerIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private final List<Manager> managers = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void stop() {
+		this.managers.forEach(Manager::stop);
+	}
+
+	@Test
+	void slowReconcilerDoesNotMakeTicksPileUp(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
+		this.managers.add(manager);
+		AtomicInteger reconciles = new AtomicInteger();
+		AtomicInteger ticks = new AtomicInteger();
+		var controller = manager.newController(V1ConfigMap.class).complete((request) -> {
+			reconciles.incrementAndGet();
+			Thread.sleep(1000);
+			return Result.done();
+		});
+		manager.add("fast-trigger", new IntervalTrigger("fast-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
+			ticks.incrementAndGet();
+			return controller.cachedRequests();
+		}, controller::enqueue, true));
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("slow")))
+			.execute();
+		manager.start();
+		await().atMost(WAIT).until(() -> ticks.get() >= 100);
+		int reconcilesSoFar = reconciles.get();
+		// 100 ticks of 20ms took at least 2s: one reconcile at a time, each re-run at
+		// most once
+		assertThat(reconcilesSoFar).isBetween(1, (int) Math.ceil(ticks.get() * 20 / 1000.0) + 2);
+	}
+
+	@Test
+	void leaderOnlyTriggerNeverFiresOnAStandby(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		new CoordinationV1Api(controlPlane.adminClient())
+			.createNamespacedLease(namespace.name(),
+					new V1Lease().metadata(new V1ObjectMeta().name("lease"))
+						.spec(new V1LeaseSpec().holderIdentity("the-leader").leaseDurationSeconds(3600)))
+			.execute();
+		Manager standby = Manager.builder(controlPlane.adminClient())
+			.namespace(namespace.name())
+			.leaderElection(new LeaderElectionConfig(namespace.name(), "lease", "standby", Duration.ofSeconds(3),
+					Duration.ofSeconds(2), Duration.ofMillis(500), true, LostLeasePolicy.EXIT))
+			.build();
+		this.managers.add(standby);
+		AtomicInteger ticks = new AtomicInteger();
+		AtomicInteger everywhereTicks = new AtomicInteger();
+		standby.add("leader-trigger",
+				new IntervalTrigger("leader-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
+					ticks.incrementAndGet();
+					return List.of();
+				}, (request) -> {
+				}, true));
+		standby.add("everywhere-trigger",
+				new IntervalTrigger("everywhere-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
+					everywhereTicks.incrementAndGet();
+					return List.of();
+				}, (request) -> {
+				}, false));
+		standby.start();
+		await().atMost(WAIT).until(() -> "the-leader".equals(standby.leaderElector().observedLeader()));
+		await().atMost(WAIT).until(() -> everywhereTicks.get() >= 20); // the opt-out
+																		// runs, a second
+																		// or so
+		assertThat(ticks).hasValue(0);
+	}
+
+	@Test
+	void periodicTriggerOnAReconcilerReconcilesEveryObjectAgainAndAgain(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("a")))
+			.execute();
+		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("b")))
+			.execute();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withBean(ApiClient.class, controlPlane::adminClient)
+			.withUserConfiguration(TriggeredConfiguration.class)
+			.withPropertyValues("operator.namespace=" + namespace, "probe.interval=150ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(Manager.class).runnables()).contains("trigger-triggeredReconciler",
+						"trigger-externalBuckets-bucketsToCheck");
+				TriggeredReconciler reconciler = context.getBean(TriggeredReconciler.class);
+				await().atMost(WAIT)
+					.until(() -> reconciler.count("a") >= 4 && reconciler.count("b") >= 4
+							&& reconciler.count("from-method") >= 3);
+				// an external event, as an HTTP handler would send it
+				context.getBean(Enqueuer.class).enqueue("configmap", Request.of(namespace.name(), "from-webhook"));
+				await().atMost(WAIT).until(() -> reconciler.count("from-webhook") >= 1);
+			});
+	}
+
+	@Test
+	void periodicTriggerWithAnInvalidIntervalFailsStartupNamingTheBean(ControlPlane controlPlane) {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withBean(ApiClient.class, controlPlane::adminClient)
+			.withUserConfiguration(TriggeredConfiguration.class)
+			.withPropertyValues("operator.auto-startup=false", "probe.interval=often")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining(
+						"@PeriodicTrigger on bean 'triggeredReconciler' is invalid: interval 'often' is not a duration"));
+	}
+
+	@Test
+	void periodicTriggerMethodForAnUnknownControllerFailsStartupNamingIt(ControlPlane controlPlane) {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withBean(ApiClient.class, controlPlane::adminClient)
+			.withUserConfiguration(UnknownControllerConfiguration.class)
+			.withPropertyValues("operator.auto-startup=false")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@PeriodicTrigger on bean 'orphan' method requests() is invalid: "
+						+ "No controller named 'buckets'; the controllers are []"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TriggeredConfiguration {
+
+		@Bean
+		TriggeredReconciler triggeredReconciler() {
+			return new TriggeredReconciler();
+		}
+
+		@Bean
+		ExternalBuckets externalBuckets() {
+			return new ExternalBuckets();
+		}
+
+	}
+
+	@Reconciler(V1ConfigMap.class)
+	@PeriodicTrigger(interval = "${probe.interval}", initialDelay = "0s")
+	static class TriggeredReconciler {
+
+		final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+		Result reconcile(Request request) {
+			this.counts.computeIfAbsent(request.name(), (name) -> new AtomicInteger()).incrementAndGet();
+			return Result.done();
+		}
+
+		int count(String name) {
+			AtomicInteger count = this.counts.get(name);
+			return (count != null) ? count.get() : 0;
+		}
+
+	}
+
+	/** Not a reconciler: a list of things outside the cluster to check. */
+	static class ExternalBuckets {
+
+		@PeriodicTrigger(interval = "200ms", controller = "configmap")
+		List<Request> bucketsToCheck() {
+			return List.of(Request.of("anywhere", "from-method"));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UnknownControllerConfiguration {
+
+		@Bean
+		Orphan orphan() {
+			return new Orphan();
+		}
+
+	}
+
+	static class Orphan {
+
+		@PeriodicTrigger(interval = "1s", controller = "buckets")
+		Request requests() {
+			return Request.of("ns", "x");
+		}
+
+	}
+
+}
