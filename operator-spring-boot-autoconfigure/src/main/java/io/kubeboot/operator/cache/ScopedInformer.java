@@ -51,7 +51,8 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
 	private volatile @Nullable String lastError;
 
-	private volatile long lastErrorSinceNanos;
+	/** When the informer lost its watch, {@code 0} while it has one. */
+	private volatile long disconnectedSinceNanos;
 
 	private long lastErrorLoggedAt;
 
@@ -102,12 +103,24 @@ public final class ScopedInformer<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Returns for how long the list or watch has been failing without a successful list
-	 * in between.
-	 * @return the duration, or {@code null} if the last list succeeded
+	 * Returns for how long this informer has been without a working watch: its list or
+	 * watch failing, or its watch ended and not yet replaced.
+	 * @return the duration, or {@code null} while a watch is open
 	 */
 	public @Nullable Duration failingFor() {
-		return (this.lastError != null) ? Duration.ofNanos(System.nanoTime() - this.lastErrorSinceNanos) : null;
+		long since = this.disconnectedSinceNanos;
+		return (since != 0) ? Duration.ofNanos(System.nanoTime() - since) : null;
+	}
+
+	private void connected() {
+		this.lastError = null;
+		this.disconnectedSinceNanos = 0;
+	}
+
+	private void disconnected() {
+		if (this.disconnectedSinceNanos == 0) {
+			this.disconnectedSinceNanos = System.nanoTime();
+		}
 	}
 
 	/**
@@ -188,14 +201,24 @@ public final class ScopedInformer<T extends KubernetesObject> {
 						throw new ApiException(status.getMessage(), code, Map.of(), client.getJSON().serialize(status));
 					})
 					.getObject();
-				ScopedInformer.this.lastError = null;
+				connected();
 				return list;
 			}
 
 			@Override
 			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
 				ListOptions options = options(params, labelSelector);
-				return (namespace != null) ? api.watch(namespace, options) : api.watch(options);
+				try {
+					Watchable<T> watch = (namespace != null) ? api.watch(namespace, options) : api.watch(options);
+					connected();
+					return new ObservedWatch<>(watch, ScopedInformer.this::disconnected);
+				}
+				catch (ApiException | RuntimeException ex) {
+					// the reflector retries refused connections without reporting them:
+					// record them here
+					onError(kind.type(), ex);
+					throw ex;
+				}
 			}
 
 		};
@@ -211,9 +234,7 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
 	private void onError(Class<T> type, Throwable error) {
 		String message = StatusMessages.describe(error);
-		if (this.lastError == null) {
-			this.lastErrorSinceNanos = System.nanoTime();
-		}
+		disconnected();
 		this.lastError = message;
 		synchronized (this) {
 			long now = System.nanoTime();

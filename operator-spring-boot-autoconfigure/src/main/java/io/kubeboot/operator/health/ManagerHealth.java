@@ -77,7 +77,9 @@ public final class ManagerHealth {
 		for (ScopedInformer<?> informer : this.manager.informers()) {
 			Duration failingFor = informer.failingFor();
 			if (failingFor != null && failingFor.compareTo(this.watchFailureThreshold) > 0) {
-				failing.add(informer.key() + " failing for " + failingFor.toSeconds() + "s: " + informer.lastError());
+				String error = informer.lastError();
+				failing.add(informer.key() + " without a watch for " + failingFor.toMillis() + "ms"
+						+ ((error != null) ? ": " + error : ""));
 			}
 		}
 		checks.add(failing.isEmpty() ? HealthCheck.passed("watches")

@@ -1,0 +1,137 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.kubeboot.operator.health.ManagerHealth;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TcpProxy;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Caches and readiness across API server outages (faults 11 and 12 of
+ * {@code shared/design/faults.md}), against a real kube-apiserver.
+ */
+@WithControlPlane
+class CacheRecoveryIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private final List<Manager> managers = new CopyOnWriteArrayList<>();
+
+	private TcpProxy proxy;
+
+	@AfterEach
+	void stop() {
+		this.managers.forEach(Manager::stop);
+		if (this.proxy != null) {
+			this.proxy.close();
+		}
+	}
+
+	@Test
+	void changesMadeWhileTheApiServerWasUnreachableAreReconciledAfterRecovery(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		ApiClient client = controlPlane.adminClient();
+		client.setBasePath(this.proxy.url("https"));
+		Manager manager = Manager.builder(client).namespace(namespace.name()).build();
+		this.managers.add(manager);
+		List<String> seen = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			seen.add(request.name() + "="
+					+ manager.cache()
+						.get(V1ConfigMap.class, request)
+						.map((cm) -> String.valueOf(cm.getData()))
+						.orElse("deleted"));
+			return Result.done();
+		});
+		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
+		admin.createNamespacedConfigMap(namespace.name(), configMap("changed", "before")).execute();
+		admin.createNamespacedConfigMap(namespace.name(), configMap("deleted", "before")).execute();
+		manager.start();
+		ManagerHealth health = new ManagerHealth(manager, Duration.ofSeconds(1));
+		await().atMost(WAIT).until(() -> seen.contains("changed={v=before}") && seen.contains("deleted={v=before}"));
+		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
+
+		this.proxy.cut();
+		admin.createNamespacedConfigMap(namespace.name(), configMap("created", "during")).execute();
+		admin.replaceNamespacedConfigMap("changed", namespace.name(), configMap("changed", "during")).execute();
+		admin.deleteNamespacedConfigMap("deleted", namespace.name()).execute();
+		await().atMost(WAIT).until(() -> !ManagerHealth.allPassed(health.readiness()));
+		assertThat(ManagerHealth.failures(health.readiness()))
+			.startsWith("watches: V1ConfigMap[namespace=" + namespace);
+
+		this.proxy.restore();
+		await().atMost(WAIT)
+			.until(() -> seen.contains("created={v=during}") && seen.contains("changed={v=during}")
+					&& seen.contains("deleted=deleted"));
+		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
+		assertThat(manager.cache().list(V1ConfigMap.class, namespace.name()))
+			.extracting((cm) -> cm.getMetadata().getName())
+			.containsExactlyInAnyOrder("changed", "created");
+	}
+
+	@Test
+	void restartOfTheApiServerDipsReadinessAndTheCacheRecovers(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		Manager manager = Manager.builder(controlPlane.adminClient()).namespace(namespace.name()).build();
+		this.managers.add(manager);
+		List<String> seen = new CopyOnWriteArrayList<>();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			seen.add(request.name());
+			return Result.done();
+		});
+		manager.start();
+		ManagerHealth health = new ManagerHealth(manager, Duration.ofMillis(500));
+		AtomicBoolean sawNotReady = new AtomicBoolean();
+		AtomicBoolean sampling = new AtomicBoolean(true);
+		Thread sampler = new Thread(() -> {
+			while (sampling.get()) {
+				if (!ManagerHealth.allPassed(health.readiness())) {
+					sawNotReady.set(true);
+				}
+				try {
+					Thread.sleep(50);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		});
+		sampler.start();
+		try {
+			controlPlane.restartApiServer();
+			new CoreV1Api(controlPlane.adminClient())
+				.createNamespacedConfigMap(namespace.name(), configMap("after-restart", "x"))
+				.execute();
+			await().atMost(WAIT).until(() -> seen.contains("after-restart"));
+			await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
+		}
+		finally {
+			sampling.set(false);
+			sampler.join();
+		}
+		assertThat(sawNotReady).isTrue();
+	}
+
+	private static V1ConfigMap configMap(String name, String value) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", value));
+	}
+
+}
