@@ -81,6 +81,11 @@ public class OperatorProperties implements Validator {
 	private final Health health = new Health();
 
 	/**
+	 * Kubernetes Events written through the EventRecorder bean.
+	 */
+	private final Events events = new Events();
+
+	/**
 	 * Per-controller settings, by controller name; they override the defaults and the
 	 * values given in the @Reconciler annotation.
 	 */
@@ -166,6 +171,10 @@ public class OperatorProperties implements Validator {
 		return this.health;
 	}
 
+	public Events getEvents() {
+		return this.events;
+	}
+
 	@Override
 	public boolean supports(Class<?> type) {
 		return OperatorProperties.class.isAssignableFrom(type);
@@ -187,6 +196,7 @@ public class OperatorProperties implements Validator {
 		properties.getController().validate("controller", errors);
 		properties.getLeaderElection().validate("leaderElection", errors);
 		properties.getHealth().validate("health", errors);
+		properties.getEvents().validate("events", errors);
 		properties.getControllers()
 			.forEach((name, overrides) -> overrides.validate("controllers[" + name + "]", errors));
 	}
@@ -527,6 +537,127 @@ public class OperatorProperties implements Validator {
 			}
 			if (this.watchFailureThreshold.isNegative()) {
 				errors.rejectValue(path + ".watchFailureThreshold", "negative", "must not be negative");
+			}
+		}
+
+	}
+
+	/**
+	 * Kubernetes Events about reconciled objects.
+	 */
+	public static class Events {
+
+		/**
+		 * Whether to create the EventRecorder bean.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Component written to source.component and reportingComponent. Defaults to
+		 * spring.application.name, else "operator".
+		 */
+		private @Nullable String component;
+
+		/**
+		 * How many distinct events may wait to be written; more are dropped and counted.
+		 */
+		private int queueCapacity = 1000;
+
+		/**
+		 * Shortest time between two writes of the same Event; identical events recorded
+		 * meanwhile add to its count.
+		 */
+		private Duration aggregationInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Event writes per second across all Events.
+		 */
+		private double qps = 10;
+
+		/**
+		 * Event writes allowed at once above the qps rate.
+		 */
+		private int burst = 25;
+
+		/**
+		 * How long closing the recorder on shutdown may take to write pending events.
+		 */
+		private Duration flushTimeout = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getComponent() {
+			return this.component;
+		}
+
+		public void setComponent(@Nullable String component) {
+			this.component = component;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+		public Duration getAggregationInterval() {
+			return this.aggregationInterval;
+		}
+
+		public void setAggregationInterval(Duration aggregationInterval) {
+			this.aggregationInterval = aggregationInterval;
+		}
+
+		public double getQps() {
+			return this.qps;
+		}
+
+		public void setQps(double qps) {
+			this.qps = qps;
+		}
+
+		public int getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(int burst) {
+			this.burst = burst;
+		}
+
+		public Duration getFlushTimeout() {
+			return this.flushTimeout;
+		}
+
+		public void setFlushTimeout(Duration flushTimeout) {
+			this.flushTimeout = flushTimeout;
+		}
+
+		void validate(String path, Errors errors) {
+			if (this.component != null && this.component.isBlank()) {
+				errors.rejectValue(path + ".component", "blank", "must not be blank");
+			}
+			if (this.queueCapacity < 1) {
+				errors.rejectValue(path + ".queueCapacity", "tooSmall", "must be at least 1");
+			}
+			if (this.aggregationInterval.isNegative() || this.aggregationInterval.compareTo(Duration.ofDays(1)) > 0) {
+				errors.rejectValue(path + ".aggregationInterval", "outOfRange", "must be between 0 and 1 day");
+			}
+			if (!(this.qps > 0) || Double.isInfinite(this.qps)) {
+				errors.rejectValue(path + ".qps", "notPositive", "must be positive");
+			}
+			if (this.burst < 1) {
+				errors.rejectValue(path + ".burst", "tooSmall", "must be at least 1");
+			}
+			if (this.flushTimeout.isNegative()) {
+				errors.rejectValue(path + ".flushTimeout", "negative", "must not be negative");
 			}
 		}
 

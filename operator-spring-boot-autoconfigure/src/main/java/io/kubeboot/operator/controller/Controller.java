@@ -290,7 +290,9 @@ public final class Controller implements Runnable {
 			current.addRateLimited(request);
 			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
 		}
-		catch (VirtualMachineError ex) {
+		catch (OutOfMemoryError | InternalError | UnknownError ex) {
+			// the JVM is in trouble: let the worker die, liveness reports it and
+			// Kubernetes restarts the pod
 			throw ex;
 		}
 		catch (Throwable ex) {

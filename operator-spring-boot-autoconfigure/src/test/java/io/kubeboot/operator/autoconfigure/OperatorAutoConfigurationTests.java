@@ -278,6 +278,24 @@ class OperatorAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("retry"));
 	}
 
+	@Test
+	void runWithEventsPropertiesShouldBindThem() {
+		this.contextRunner.withPropertyValues("operator.events.qps=5", "operator.events.component=shop")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(OperatorProperties.class).getEvents().getQps()).isEqualTo(5);
+			});
+	}
+
+	@Test
+	void runWithInvalidEventsBurstShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.events.burst=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("events.burst")
+				.hasMessageContaining("must be at least 1"));
+	}
+
 	private static Controller onlyController(Manager manager) {
 		assertThat(manager.controllers()).hasSize(1);
 		return manager.controllers().get(0);

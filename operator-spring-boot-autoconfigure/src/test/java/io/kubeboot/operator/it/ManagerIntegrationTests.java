@@ -113,6 +113,40 @@ class ManagerIntegrationTests {
 	}
 
 	@Test
+	void objectsWithUnknownFieldsOrNoStatusAreReconciledAndAFailingReconcileNeverKillsAWorker(ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		Widgets.install(admin);
+		Manager manager = manager(admin, namespace).maxConcurrentReconciles(2).build();
+		List<String> seen = new CopyOnWriteArrayList<>();
+		manager.newController(Widget.class).complete((request) -> {
+			Widget widget = manager.cache().get(Widget.class, request).orElseThrow();
+			seen.add(request.name());
+			// a reconciler bug on a widget without status: NullPointerException, then
+			// StackOverflowError
+			if (request.name().equals("npe")) {
+				return Result.requeueAfter(Duration.ofSeconds(widget.getStatus().size()));
+			}
+			if (request.name().equals("overflow")) {
+				throw new StackOverflowError("simulated");
+			}
+			return Result.done();
+		});
+		started(manager);
+		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
+		for (String name : List.of("npe", "overflow", "fine")) {
+			widgets
+				.create(new Widget().metadata(new V1ObjectMeta().name(name).namespace(namespace.name()))
+					.spec(Map.of("size", "large", "unknownField", Map.of("nested", List.of(1, 2)))))
+				.throwsApiException();
+		}
+		await().atMost(WAIT)
+			.until(() -> seen.stream().filter("npe"::equals).count() >= 3
+					&& seen.stream().filter("overflow"::equals).count() >= 3 && seen.contains("fine"));
+		assertThat(manager.controllers().get(0).liveWorkers()).isEqualTo(2);
+		assertThat(manager.state()).isEqualTo(ManagerState.RUNNING);
+	}
+
+	@Test
 	void labelSelectorRestrictsTheReconciledObjects(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<String> seen = new CopyOnWriteArrayList<>();

@@ -1,0 +1,57 @@
+package io.kubeboot.operator.events;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+/**
+ * Records Kubernetes Events about objects, the counterpart of client-go's
+ * {@code record.EventRecorder}: what {@code kubectl describe} shows under
+ * {@code Events:}.
+ * <p>
+ * Implementations must be thread-safe, must never block the caller on the API server and
+ * must never throw because of an API error: a reconcile can record events without
+ * handling failures. The {@code reason} is a short, machine-readable UpperCamelCase word
+ * ({@code Created}, {@code ScalingUp}, {@code InvalidSpec}); the {@code message} is for a
+ * person to read.
+ */
+public interface EventRecorder {
+
+	/**
+	 * Records an event of type {@code Normal}.
+	 * @param object the object the event is about
+	 * @param reason why the event happened, in UpperCamelCase
+	 * @param message what happened, for a person to read
+	 */
+	default void normal(KubernetesObject object, String reason, String message) {
+		record(object, EventType.NORMAL, reason, message);
+	}
+
+	/**
+	 * Records an event of type {@code Warning}.
+	 * @param object the object the event is about
+	 * @param reason why the event happened, in UpperCamelCase
+	 * @param message what happened, for a person to read
+	 */
+	default void warning(KubernetesObject object, String reason, String message) {
+		record(object, EventType.WARNING, reason, message);
+	}
+
+	/**
+	 * Records an event.
+	 * @param object the object the event is about
+	 * @param type the event's type
+	 * @param reason why the event happened, in UpperCamelCase
+	 * @param message what happened, for a person to read
+	 */
+	void record(KubernetesObject object, EventType type, String reason, String message);
+
+	/**
+	 * Returns a recorder that discards every event, for tests and for applications that
+	 * turned events off but still inject a recorder.
+	 * @return the recorder
+	 */
+	static EventRecorder noop() {
+		return (object, type, reason, message) -> {
+		};
+	}
+
+}

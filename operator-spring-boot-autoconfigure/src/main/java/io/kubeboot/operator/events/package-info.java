@@ -1,0 +1,11 @@
+/**
+ * Kubernetes Events about reconciled objects: the
+ * {@link io.kubeboot.operator.events.EventRecorder} reconcilers call, and
+ * {@link io.kubeboot.operator.events.KubernetesEventRecorder}, which aggregates,
+ * rate-limits and writes core/v1 Events on a background thread the way client-go's
+ * recorder does.
+ */
+@NullMarked
+package io.kubeboot.operator.events;
+
+import org.jspecify.annotations.NullMarked;
