@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -97,7 +98,8 @@ class OperatorProbesIntegrationTests {
 				"--operator.leader-election.enabled=true", "--operator.leader-election.namespace=" + namespace,
 				"--operator.leader-election.lease-duration=3s", "--operator.leader-election.renew-deadline=2s",
 				"--operator.leader-election.retry-period=500ms",
-				"--operator.leader-election.lost-lease-policy=re-elect", "--operator.health.probe-interval=200ms");
+				"--operator.leader-election.lost-lease-policy=re-elect", "--operator.health.probe-interval=200ms",
+				"--test.stubborn-runnable=true");
 		await().atMost(WAIT).until(() -> this.context != null && this.context.getBean(Manager.class).isLeader());
 		assertThat(status(port, "/healthz")).isEqualTo(200);
 		assertThat(status(port, "/actuator/health/liveness")).isEqualTo(200);
@@ -204,6 +206,7 @@ class OperatorProbesIntegrationTests {
 		}
 
 		@Bean
+		@ConditionalOnBooleanProperty("test.stubborn-runnable")
 		StubbornRunnable stubbornRunnable() {
 			return new StubbornRunnable();
 		}
