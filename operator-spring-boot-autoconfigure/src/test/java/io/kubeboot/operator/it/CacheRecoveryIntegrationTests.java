@@ -130,6 +130,54 @@ class CacheRecoveryIntegrationTests {
 		assertThat(sawNotReady).isTrue();
 	}
 
+	@Test
+	void afterCompactionAndABrokenWatchTheCacheEqualsAFreshList(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		ApiClient client = controlPlane.adminClient();
+		client.setBasePath(this.proxy.url("https"));
+		Manager manager = Manager.builder(client).namespace(namespace.name()).build();
+		this.managers.add(manager);
+		java.util.Set<String> deletedSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			if (manager.cache().get(V1ConfigMap.class, request).isEmpty()) {
+				deletedSeen.add(request.name());
+			}
+			return Result.done();
+		});
+		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
+		for (int i = 0; i < 20; i++) {
+			admin.createNamespacedConfigMap(namespace.name(), configMap("cm-" + i, "0")).execute();
+		}
+		manager.start();
+		this.proxy.cut();
+		// more changes than kube-apiserver's watch cache keeps, then an etcd compaction:
+		// the old
+		// resource version is gone for good and resuming the watch must answer 410 Gone
+		for (int round = 1; round <= 12; round++) {
+			for (int i = 0; i < 20; i++) {
+				admin.replaceNamespacedConfigMap("cm-" + i, namespace.name(), configMap("cm-" + i, "" + round))
+					.execute();
+			}
+		}
+		for (int i = 0; i < 5; i++) {
+			admin.deleteNamespacedConfigMap("cm-" + i, namespace.name()).execute();
+		}
+		admin.createNamespacedConfigMap(namespace.name(), configMap("late", "x")).execute();
+		Etcd.compact(controlPlane.etcdEndpoint());
+		this.proxy.restore();
+		await().atMost(WAIT)
+			.until(() -> snapshot(manager.cache().list(V1ConfigMap.class, namespace.name()))
+				.equals(snapshot(admin.listNamespacedConfigMap(namespace.name()).execute().getItems())));
+		await().atMost(WAIT).until(() -> deletedSeen.containsAll(List.of("cm-0", "cm-1", "cm-2", "cm-3", "cm-4")));
+	}
+
+	private static Map<String, String> snapshot(List<V1ConfigMap> configMaps) {
+		Map<String, String> versions = new java.util.TreeMap<>();
+		configMaps.forEach((cm) -> versions.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion()));
+		return versions;
+	}
+
 	private static V1ConfigMap configMap(String name, String value) {
 		return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", value));
 	}
