@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure.events;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubernetes.client.openapi.ApiClient;
@@ -10,7 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
@@ -28,20 +29,21 @@ import org.springframework.util.StringUtils;
 @ConditionalOnClass({ ApiClient.class, EventRecorder.class })
 @ConditionalOnBean(ApiClient.class)
 @ConditionalOnBooleanProperty(name = "operator.events.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(OperatorProperties.class)
 public final class OperatorEventsAutoConfiguration {
 
 	/**
 	 * The recorder, closed (flushing pending events) when the context closes.
 	 * @param apiClient the client for the cluster
-	 * @param environment the environment holding {@code operator.events.*}
+	 * @param properties the operator's properties, {@code operator.events.*} among them
+	 * @param environment the environment holding {@code spring.application.name}
 	 * @return the recorder
 	 */
 	@Bean
 	@ConditionalOnMissingBean(EventRecorder.class)
-	KubernetesEventRecorder operatorEventRecorder(ApiClient apiClient, Environment environment) {
-		EventsSettings settings = Binder.get(environment)
-			.bind("operator.events", EventsSettings.class)
-			.orElseGet(EventsSettings::new);
+	KubernetesEventRecorder operatorEventRecorder(ApiClient apiClient, OperatorProperties properties,
+			Environment environment) {
+		OperatorProperties.Events settings = properties.getEvents();
 		String component = settings.getComponent();
 		if (!StringUtils.hasText(component)) {
 			component = environment.getProperty("spring.application.name");
