@@ -98,7 +98,7 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 						requests, controller::enqueue, trigger.annotation.leaderOnly()));
 			}
 			catch (RuntimeException ex) {
-				throw new IllegalStateException(where + " is invalid: " + ex.getMessage(), ex);
+				throw new InvalidOperatorBeanException(where + " is invalid: " + ex.getMessage(), ex);
 			}
 		}
 	}

@@ -83,7 +83,8 @@ final class ReconcilerBeans {
 			builder.complete(reconcilerOf(bean, beanName));
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(), ex);
+			throw new InvalidOperatorBeanException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(),
+					ex);
 		}
 	}
 

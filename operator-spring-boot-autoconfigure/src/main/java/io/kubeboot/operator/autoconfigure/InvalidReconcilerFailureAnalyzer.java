@@ -1,0 +1,18 @@
+package io.kubeboot.operator.autoconfigure;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Explains a start-up that failed because a {@code @Reconciler} or
+ * {@code @PeriodicTrigger} bean is invalid.
+ */
+class InvalidReconcilerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOperatorBeanException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidOperatorBeanException cause) {
+		return new FailureAnalysis(cause.getMessage(),
+				"Fix the bean named above; the README's troubleshooting section lists each message.", cause);
+	}
+
+}

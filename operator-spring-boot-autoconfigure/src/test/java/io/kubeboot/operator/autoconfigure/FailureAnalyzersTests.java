@@ -1,0 +1,45 @@
+package io.kubeboot.operator.autoconfigure;
+
+import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.cache.KindNotServedException;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FailureAnalyzersTests {
+
+	@Test
+	void kindNotServedShouldSayToInstallTheCrd() {
+		KindNotServedException cause = new KindNotServedException("Kind Gadget (example.com/v1) ... is not served");
+		FailureAnalysis analysis = new KindNotServedFailureAnalyzer()
+			.analyze(new IllegalStateException("Failed to start bean 'operatorManagerLifecycle'", cause));
+		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
+		assertThat(analysis.getAction()).startsWith("Install the kind's CustomResourceDefinition");
+	}
+
+	@Test
+	void forbiddenCacheSyncShouldSayWhichVerbsToGrant() {
+		CacheSyncException cause = new CacheSyncException(
+				"Caches did not sync within PT2M: V1ConfigMap[namespace=x] failed with 403 Forbidden: ...");
+		FailureAnalysis analysis = new CacheSyncFailureAnalyzer().analyze(new IllegalStateException(cause));
+		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
+		assertThat(analysis.getAction()).contains("get, list and watch");
+	}
+
+	@Test
+	void slowCacheSyncShouldPointAtTheTimeout() {
+		CacheSyncException cause = new CacheSyncException("Caches did not sync within PT2M: ... is still listing");
+		assertThat(new CacheSyncFailureAnalyzer().analyze(cause).getAction()).contains("operator.cache-sync-timeout");
+	}
+
+	@Test
+	void invalidBeanShouldRepeatTheMessage() {
+		InvalidOperatorBeanException cause = new InvalidOperatorBeanException("@Reconciler bean 'x' is invalid: ...",
+				new IllegalStateException());
+		assertThat(new InvalidReconcilerFailureAnalyzer().analyze(cause).getDescription())
+			.isEqualTo("@Reconciler bean 'x' is invalid: ...");
+	}
+
+}
