@@ -29,12 +29,31 @@ done
 [[ -f "$work/kubeconfig" ]] || { echo "[sample] the control plane did not start within 90s; see $work/control-plane.log" >&2; exit 1; }
 
 export KUBECONFIG=$PWD/$work/kubeconfig
-kubectl create configmap hello --from-literal=greeting=hello >/dev/null
+kubectl apply -f sample-operator/deploy/crd.yaml >/dev/null
+kubectl wait --for condition=established --timeout=60s crd/storagebuckets.storage.kubeboot.io >/dev/null
+kubectl apply -f sample-operator/deploy/examples.yaml >/dev/null
+
+# The healthy example bucket's endpoint, served locally; the other example points where nothing listens.
+if ! command -v python3 >/dev/null; then
+  echo "[sample] installing python3 to serve the example bucket's endpoint" >&2
+  sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq python3 >/dev/null
+fi
+mkdir -p "$work/bucket-endpoint" && echo ok >"$work/bucket-endpoint/healthy-bucket"
+python3 -m http.server 18080 --bind 127.0.0.1 --directory "$work/bucket-endpoint" >"$work/bucket-endpoint.log" 2>&1 &
+endpoint=$!
+trap 'kill "$endpoint" "$control_plane" 2>/dev/null || true; wait "$control_plane" 2>/dev/null || true' EXIT
+
 cat >&2 <<MSG
-[sample] control plane ready. In another shell:
+[sample] control plane ready, StorageBucket CRD and two example buckets applied. In another shell:
   export KUBECONFIG=$KUBECONFIG
-  kubectl create configmap demo --from-literal=a=1     # the operator logs: Reconciled ConfigMap: configMap=default/demo keys=1
-  kubectl run nginx --image=nginx                       # the operator logs: Reconciled pod: pod=default/nginx phase=...
+  kubectl get storagebuckets                       # healthy-bucket True, unreachable-bucket False
+  rm $PWD/$work/bucket-endpoint/healthy-bucket     # within one probe interval (30s): False, with a Warning Event
+  echo ok > $PWD/$work/bucket-endpoint/healthy-bucket   # and back to True
+  kubectl describe storagebucket healthy-bucket
+  curl -s localhost:8080/actuator/prometheus | grep '^storagebucket_'
+  curl -s localhost:8080/readyz; curl -s localhost:8080/actuator/operator
+  kubectl run nginx --image=nginx                  # the operator logs: Reconciled pod: pod=default/nginx phase=Pending
 [sample] starting the sample operator (Ctrl-C to stop)
 MSG
 java -jar sample-operator/target/sample-operator-0.1.0-SNAPSHOT.jar

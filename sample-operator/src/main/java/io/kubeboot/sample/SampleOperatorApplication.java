@@ -2,12 +2,21 @@ package io.kubeboot.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
- * The sample operator: every {@code @Reconciler} bean in this package becomes a
- * controller of the auto-configured manager.
+ * The sample operator: every {@code @Reconciler} bean in this package and below becomes a
+ * controller of the auto-configured manager, every {@code Runnable} bean a runnable of
+ * it.
+ * <ul>
+ * <li>{@code storage.StorageBucketReconciler} watches over buckets of an object store
+ * outside the cluster, probing them on a timer;</li>
+ * <li>{@code storage.BucketInventoryLogger} logs the buckets on every replica;</li>
+ * <li>{@link PodLogger} logs every Pod it reconciles.</li>
+ * </ul>
  */
 @SpringBootApplication
+@ConfigurationPropertiesScan
 public class SampleOperatorApplication {
 
 	public static void main(String[] args) {

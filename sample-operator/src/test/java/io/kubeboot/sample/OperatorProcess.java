@@ -2,18 +2,26 @@ package io.kubeboot.sample;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The sample operator in a JVM of its own, as a user runs it: configured through
  * {@code KUBECONFIG} and command-line properties, its output captured to a file.
  */
 final class OperatorProcess implements AutoCloseable {
+
+	private static final Pattern PORT = Pattern.compile("Tomcat started on port (\\d+)");
 
 	private final Process process;
 
@@ -49,6 +57,32 @@ final class OperatorProcess implements AutoCloseable {
 
 	boolean logged(String text) {
 		return output().stream().anyMatch((line) -> line.contains(text));
+	}
+
+	/**
+	 * Returns the HTTP port the operator listens on, from its start-up log.
+	 * @return the port
+	 * @throws IllegalStateException if the operator has not logged it yet
+	 */
+	int port() {
+		for (String line : output()) {
+			Matcher matcher = PORT.matcher(line);
+			if (matcher.find()) {
+				return Integer.parseInt(matcher.group(1));
+			}
+		}
+		throw new IllegalStateException("The operator has not logged its HTTP port yet");
+	}
+
+	/**
+	 * Returns what the operator answers to a GET of a path, such as
+	 * {@code /actuator/prometheus}.
+	 * @param path the path
+	 * @return the response body
+	 */
+	String get(String path) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build();
+		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
 	}
 
 	/** Sends SIGTERM, as Kubernetes does before it kills a pod. */

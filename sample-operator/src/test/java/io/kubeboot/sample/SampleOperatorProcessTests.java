@@ -3,16 +3,12 @@ package io.kubeboot.sample;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,23 +34,18 @@ class SampleOperatorProcessTests {
 	}
 
 	@Test
-	void reconcilesEveryConfigMapFromKubeconfigAndStopsGracefullyOnSigterm(ControlPlane controlPlane,
-			TestNamespace namespace) throws Exception {
-		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
-		core.createNamespacedConfigMap(namespace.name(),
-				new V1ConfigMap().metadata(new V1ObjectMeta().name("before")).data(Map.of("a", "1")))
-			.execute();
+	void reconcilesEveryPodFromKubeconfigAndStopsGracefullyOnSigterm(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		createPod(controlPlane, namespace, "before");
 		OperatorProcess operator = start(controlPlane, "--operator.namespace=" + namespace);
-		await().atMost(WAIT)
-			.until(() -> operator.logged("Reconciled ConfigMap: configMap=" + namespace + "/before keys=1"));
-		core.createNamespacedConfigMap(namespace.name(),
-				new V1ConfigMap().metadata(new V1ObjectMeta().name("after")).data(Map.of("a", "1", "b", "2")))
-			.execute();
+		await().atMost(WAIT).until(() -> operator.logged("Reconciled pod: pod=" + namespace + "/before phase="));
+		createPod(controlPlane, namespace, "after");
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> operator.logged("Reconciled ConfigMap: configMap=" + namespace + "/after keys=2"));
+			.until(() -> operator.logged("Reconciled pod: pod=" + namespace + "/after phase="));
 		// a reconcile's log lines carry its controller, object and reconcile id
-		assertThat(operator.output()).anyMatch((line) -> line
-			.matches(".*\\[configmap " + namespace + "/after [0-9a-f-]{36}\\] .*Reconciled ConfigMap.*"));
+		assertThat(operator.output())
+			.anyMatch((line) -> line.matches(".*\\[pod " + namespace + "/after [0-9a-f-]{36}\\] .*Reconciled pod.*"));
 		operator.terminate();
 		assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);
 		assertThat(operator.logged("Manager stopped")).isTrue();
@@ -64,16 +55,14 @@ class SampleOperatorProcessTests {
 	@Test
 	void ofTwoReplicasOnlyTheLeaderReconcilesAndTheStandbyTakesOverAfterKill9(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		OperatorProcess a = start(controlPlane, leaderElection(namespace, "replica-a"));
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, SampleArguments.replica(namespace, "replica-a"));
 		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
-		OperatorProcess b = start(controlPlane, leaderElection(namespace, "replica-b"));
+		OperatorProcess b = start(controlPlane, SampleArguments.replica(namespace, "replica-b"));
 		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
-		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
-		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("one")))
-			.execute();
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> a.logged("Reconciled ConfigMap: configMap=" + namespace + "/one"));
-		assertThat(b.logged("Reconciled ConfigMap")).isFalse();
+		createPod(controlPlane, namespace, "one");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
+		assertThat(b.logged("Reconciled pod")).isFalse();
 		long killedAt = System.nanoTime();
 		a.kill();
 		await().atMost(WAIT).until(() -> b.logged("Successfully acquired lease"));
@@ -81,14 +70,14 @@ class SampleOperatorProcessTests {
 		System.out.println("sample operator failover after kill -9: " + failover.toMillis() + " ms");
 		// lease-duration + 2 x retry-period, plus scheduling slack
 		assertThat(failover).isLessThanOrEqualTo(Duration.ofMillis(3000 + 2 * 500 + 1500));
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> b.logged("Reconciled ConfigMap: configMap=" + namespace + "/one"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> b.logged("Reconciled pod: pod=" + namespace + "/one"));
 	}
 
 	@Test
 	void lostLeaseExitsTheProcessNonZeroWithoutGracefulShutdown(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
-		OperatorProcess a = start(controlPlane, leaderElection(namespace, "replica-a"));
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, SampleArguments.replica(namespace, "replica-a"));
 		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
 		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
 		V1Lease lease = leases.readNamespacedLease("sample-operator-leader", namespace.name()).execute();
@@ -105,11 +94,15 @@ class SampleOperatorProcessTests {
 		return process;
 	}
 
-	private static String[] leaderElection(TestNamespace namespace, String identity) {
-		return new String[] { "--operator.namespace=" + namespace, "--operator.leader-election.enabled=true",
-				"--operator.leader-election.namespace=" + namespace, "--operator.leader-election.identity=" + identity,
-				"--operator.leader-election.lease-duration=3s", "--operator.leader-election.renew-deadline=2s",
-				"--operator.leader-election.retry-period=500ms" };
+	/**
+	 * Creates a pod that never runs (the control plane has no scheduler): enough to
+	 * reconcile.
+	 */
+	private static void createPod(ControlPlane controlPlane, TestNamespace namespace, String name) throws Exception {
+		Manifests.create(controlPlane.adminClient(), Manifests.parse("""
+				{"apiVersion": "v1", "kind": "Pod", "metadata": {"namespace": "%s", "name": "%s"},
+				 "spec": {"containers": [{"name": "app", "image": "app:1"}]}}
+				""".formatted(namespace.name(), name)));
 	}
 
 }

@@ -1,0 +1,36 @@
+package io.kubeboot.sample.storage;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The {@code sample.buckets.*} settings of the StorageBucket controller (see
+ * {@code application.yaml}).
+ *
+ * @param probeInterval how often every bucket is probed; read by the
+ * {@code @PeriodicTrigger} of {@link StorageBucketReconciler}
+ * @param probeTimeout how long a probe may take unless the bucket says otherwise
+ * @param statusRefreshInterval how old {@code status.lastProbeTime} may get before a
+ * probe that changes nothing else is written anyway
+ * @param inventoryInterval how often {@link BucketInventoryLogger} logs
+ */
+@ConfigurationProperties("sample.buckets")
+record BucketProperties(@DefaultValue("30s") Duration probeInterval, @DefaultValue("5s") Duration probeTimeout,
+		@DefaultValue("5m") Duration statusRefreshInterval, @DefaultValue("1m") Duration inventoryInterval) {
+
+	BucketProperties {
+		requirePositive("probe-interval", probeInterval);
+		requirePositive("probe-timeout", probeTimeout);
+		requirePositive("status-refresh-interval", statusRefreshInterval);
+		requirePositive("inventory-interval", inventoryInterval);
+	}
+
+	private static void requirePositive(String name, Duration value) {
+		if (value.isZero() || value.isNegative()) {
+			throw new IllegalArgumentException("sample.buckets." + name + " must be positive, not " + value);
+		}
+	}
+
+}

@@ -1,0 +1,132 @@
+package io.kubeboot.sample.storage;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+
+import io.kubeboot.operator.annotation.PeriodicTrigger;
+import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.events.EventRecorder;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
+import io.kubernetes.client.openapi.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps each StorageBucket's {@code Available} condition true to its endpoint.
+ * <p>
+ * A bucket lives outside the cluster, and nothing tells the operator when it goes down,
+ * so besides every change of a StorageBucket, {@link PeriodicTrigger} reconciles every
+ * cached bucket each {@code sample.buckets.probe-interval}: the Java counterpart of a Go
+ * controller's channel source fed by a ticker runnable. Each reconcile
+ * <ol>
+ * <li>reads the bucket from the cache (no API request);</li>
+ * <li>probes its endpoint with a bounded timeout;</li>
+ * <li>writes the status only if it changed (see {@link StatusDecision});</li>
+ * <li>records an Event when the bucket becomes available or unavailable.</li>
+ * </ol>
+ * Probes block a worker for up to their timeout, so the controller runs four workers: one
+ * slow endpoint does not hold up the other buckets. Only the leader reconciles, so only
+ * one replica probes.
+ */
+@Reconciler(value = StorageBucket.class, maxConcurrentReconciles = 4)
+@PeriodicTrigger(interval = "${sample.buckets.probe-interval}")
+class StorageBucketReconciler {
+
+	private static final Logger logger = LoggerFactory.getLogger(StorageBucketReconciler.class);
+
+	private final Cache cache;
+
+	private final EndpointProber prober;
+
+	private final StatusWriter statusWriter;
+
+	private final EventRecorder events;
+
+	private final BucketMetrics metrics;
+
+	private final BucketProperties properties;
+
+	StorageBucketReconciler(Cache cache, EndpointProber prober, StatusWriter statusWriter, EventRecorder events,
+			BucketMetrics metrics, BucketProperties properties) {
+		this.cache = cache;
+		this.prober = prober;
+		this.statusWriter = statusWriter;
+		this.events = events;
+		this.metrics = metrics;
+		this.properties = properties;
+	}
+
+	Result reconcile(Request request) throws ApiException, InterruptedException {
+		Optional<StorageBucket> cached = this.cache.get(StorageBucket.class, request);
+		if (cached.isEmpty()) {
+			// deleted: the operator only watches over the bucket, there is nothing to
+			// undo
+			return Result.done();
+		}
+		StorageBucket bucket = cached.get();
+		String endpoint = (bucket.getSpec() != null) ? bucket.getSpec().getEndpoint() : null;
+		ProbeResult probe = this.prober.probe(endpoint, probeTimeout(bucket));
+		this.metrics.probed(probe);
+		logger.debug("Probed bucket: bucket={} available={} reason={} durationMs={}", request, probe.available(),
+				probe.reason(), probe.duration().toMillis());
+		StatusDecision decision = StatusDecision.decide(bucket, probe, now(), this.properties.statusRefreshInterval());
+		if (!decision.write()) {
+			return Result.done();
+		}
+		try {
+			this.statusWriter.writeStatus(bucket, decision.status());
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				logger.info("Bucket deleted while it was probed: bucket={}", request);
+				return Result.done();
+			}
+			if (ex.getCode() == 409) {
+				// the cache was behind the API server: try again once it caught up
+				logger.info("Bucket changed while it was probed, retrying: bucket={}", request);
+				return Result.requeue();
+			}
+			throw ex; // logged by the controller and retried with backoff
+		}
+		if (decision.transition()) {
+			recordTransition(bucket, request, probe);
+		}
+		return Result.done();
+	}
+
+	/**
+	 * Tells {@code kubectl describe storagebucket} and the log. Recorded only after the
+	 * status was written, so a write that failed and is retried does not record twice.
+	 */
+	private void recordTransition(StorageBucket bucket, Request request, ProbeResult probe) {
+		if (probe.available()) {
+			logger.info("Bucket became available: bucket={} reason={}", request, probe.reason());
+			this.events.normal(bucket, probe.reason(), probe.message());
+		}
+		else {
+			logger.warn("Bucket became unavailable: bucket={} reason={} message={}", request, probe.reason(),
+					probe.message());
+			this.events.warning(bucket, probe.reason(), probe.message());
+		}
+	}
+
+	private Duration probeTimeout(StorageBucket bucket) {
+		Integer seconds = (bucket.getSpec() != null) ? bucket.getSpec().getProbeTimeoutSeconds() : null;
+		return (seconds != null && seconds > 0) ? Duration.ofSeconds(seconds) : this.properties.probeTimeout();
+	}
+
+	/**
+	 * Now, in whole seconds: Kubernetes stores times to the second, and a status compared
+	 * with what was read back must not differ in the nanoseconds.
+	 */
+	private static OffsetDateTime now() {
+		return OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS);
+	}
+
+}

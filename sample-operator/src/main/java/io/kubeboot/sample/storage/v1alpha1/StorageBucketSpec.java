@@ -1,0 +1,71 @@
+package io.kubeboot.sample.storage.v1alpha1;
+
+/**
+ * What the user says about a bucket: where it lives and how to tell that it is healthy.
+ */
+public class StorageBucketSpec {
+
+	private String bucketName;
+
+	private String endpoint;
+
+	private String region;
+
+	private Integer probeTimeoutSeconds;
+
+	/**
+	 * The bucket's name in the object store.
+	 * @return the bucket name
+	 */
+	public String getBucketName() {
+		return this.bucketName;
+	}
+
+	public StorageBucketSpec bucketName(String bucketName) {
+		this.bucketName = bucketName;
+		return this;
+	}
+
+	/**
+	 * The http(s) URL that answers the bucket's health check, such as
+	 * {@code https://objects.example.com/my-bucket/health}.
+	 * @return the endpoint URL
+	 */
+	public String getEndpoint() {
+		return this.endpoint;
+	}
+
+	public StorageBucketSpec endpoint(String endpoint) {
+		this.endpoint = endpoint;
+		return this;
+	}
+
+	/**
+	 * The object store's region, for people and tools reading the resource; the operator
+	 * does not use it.
+	 * @return the region, or {@code null}
+	 */
+	public String getRegion() {
+		return this.region;
+	}
+
+	public StorageBucketSpec region(String region) {
+		this.region = region;
+		return this;
+	}
+
+	/**
+	 * How long one probe of this bucket may take, overriding the operator's
+	 * {@code sample.buckets.probe-timeout}.
+	 * @return the timeout in seconds, or {@code null} for the operator's default
+	 */
+	public Integer getProbeTimeoutSeconds() {
+		return this.probeTimeoutSeconds;
+	}
+
+	public StorageBucketSpec probeTimeoutSeconds(Integer probeTimeoutSeconds) {
+		this.probeTimeoutSeconds = probeTimeoutSeconds;
+		return this;
+	}
+
+}

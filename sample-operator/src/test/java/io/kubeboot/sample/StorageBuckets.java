@@ -1,0 +1,109 @@
+package io.kubeboot.sample;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.kubeboot.sample.storage.v1alpha1.Condition;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucketList;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * StorageBuckets in tests: installs {@code deploy/crd.yaml} once per test JVM (the
+ * control plane is shared by every test of the JVM), creates buckets and reads their
+ * status and Events as a user would with {@code kubectl}.
+ */
+final class StorageBuckets {
+
+	private static final String CRD = StorageBucket.PLURAL + "." + StorageBucket.GROUP;
+
+	private static volatile boolean installed;
+
+	private final ApiClient admin;
+
+	private final String namespace;
+
+	private final GenericKubernetesApi<StorageBucket, StorageBucketList> api;
+
+	StorageBuckets(ApiClient admin, String namespace) {
+		this.admin = admin;
+		this.namespace = namespace;
+		this.api = new GenericKubernetesApi<>(StorageBucket.class, StorageBucketList.class, StorageBucket.GROUP,
+				StorageBucket.VERSION, StorageBucket.PLURAL, admin);
+	}
+
+	/**
+	 * Installs the CRD from {@code deploy/crd.yaml}, as {@code kubectl apply} would, and
+	 * waits until the API server serves it.
+	 */
+	static synchronized void installCrd(ApiClient admin) throws Exception {
+		if (installed) {
+			return;
+		}
+		Manifests.create(admin, Manifests.load("crd.yaml").get(0));
+		ApiextensionsV1Api api = new ApiextensionsV1Api(admin);
+		await().atMost(Duration.ofSeconds(30)).until(() -> {
+			V1CustomResourceDefinition crd = api.readCustomResourceDefinition(CRD).execute();
+			return crd.getStatus() != null && crd.getStatus().getConditions() != null
+					&& crd.getStatus()
+						.getConditions()
+						.stream()
+						.anyMatch((condition) -> "Established".equals(condition.getType())
+								&& "True".equals(condition.getStatus()));
+		});
+		installed = true;
+	}
+
+	StorageBucket create(String name, String endpoint) throws ApiException {
+		StorageBucket bucket = new StorageBucket().metadata(new V1ObjectMeta().namespace(this.namespace).name(name))
+			.spec(new StorageBucketSpec().bucketName(name).region("test-1").endpoint(endpoint));
+		return this.api.create(bucket).throwsApiException().getObject();
+	}
+
+	StorageBucket get(String name) throws ApiException {
+		return this.api.get(this.namespace, name).throwsApiException().getObject();
+	}
+
+	/** The bucket's {@code Available} condition, if it has one yet. */
+	Optional<Condition> available(String name) throws ApiException {
+		StorageBucket bucket = get(name);
+		return (bucket.getStatus() != null) ? bucket.getStatus().condition(Condition.AVAILABLE) : Optional.empty();
+	}
+
+	/**
+	 * The status of the bucket's {@code Available} condition, {@code "none"} without one.
+	 */
+	String availableStatus(String name) throws ApiException {
+		return available(name).map(Condition::getStatus).orElse("none");
+	}
+
+	/**
+	 * The Events about a bucket, as {@code kubectl describe storagebucket} lists them.
+	 */
+	List<CoreV1Event> events(String name) throws ApiException {
+		return new CoreV1Api(this.admin).listNamespacedEvent(this.namespace)
+			.fieldSelector("involvedObject.name=" + name)
+			.execute()
+			.getItems();
+	}
+
+	/** How often an Event of the type and reason was recorded about a bucket. */
+	int eventCount(String name, String type, String reason) throws ApiException {
+		return events(name).stream()
+			.filter((event) -> type.equals(event.getType()) && reason.equals(event.getReason()))
+			.mapToInt((event) -> (event.getCount() != null) ? event.getCount() : 1)
+			.sum();
+	}
+
+}
