@@ -1,0 +1,27 @@
+package io.kubeboot.operator.benchmarks;
+
+import io.kubeboot.operator.benchmarks.harness.Benchmark;
+import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
+import io.kubeboot.operator.test.ControlPlane;
+
+/**
+ * Runs the full benchmark against a local control plane started in this JVM (etcd and
+ * kube-apiserver as child processes) and writes {@code results.md} and {@code drain.png}.
+ * Run it with {@code mvn -B -pl benchmarks -am verify -DskipTests -Pbenchmark}; see
+ * BENCHMARKS.md.
+ */
+public final class BenchmarkMain {
+
+	private BenchmarkMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		System.setProperty("java.awt.headless", "true");
+		BenchmarkConfig config = BenchmarkConfig.fromSystemProperties();
+		try (ControlPlane controlPlane = ControlPlane.start()) {
+			new Benchmark(config, controlPlane).run();
+		}
+		System.exit(0);
+	}
+
+}

@@ -1,0 +1,94 @@
+package io.kubeboot.operator.benchmarks.child;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What an operator process under test is asked to do, read from environment variables the
+ * harness sets (so that every implementation runs with identical JVM flags).
+ *
+ * @param namespace the namespace whose widgets to reconcile
+ * @param expectedStatuses after how many distinct status writes to report
+ * {@code drained}; {@code 0} for never
+ * @param expectedReconciles after how many reconciles to report {@code reconciled};
+ * {@code 0} for never
+ * @param leaseName the Lease to elect a leader on, or {@code null} for no leader election
+ * @param leaseDuration the lease duration
+ * @param renewDeadline the renew deadline
+ * @param retryPeriod the retry period
+ */
+public record ChildSettings(String namespace, int expectedStatuses, int expectedReconciles, String leaseName,
+		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+
+	/**
+	 * The namespace to watch.
+	 */
+	public static final String NAMESPACE = "BENCH_NAMESPACE";
+
+	/**
+	 * The number of distinct objects whose status must be written before {@code drained}
+	 * is reported.
+	 */
+	public static final String EXPECTED_STATUSES = "BENCH_EXPECTED_STATUSES";
+
+	/**
+	 * The number of reconciles after which {@code reconciled} is reported.
+	 */
+	public static final String EXPECTED_RECONCILES = "BENCH_EXPECTED_RECONCILES";
+
+	/**
+	 * The Lease name; leader election is on when set.
+	 */
+	public static final String LEASE_NAME = "BENCH_LEASE_NAME";
+
+	/**
+	 * The lease duration in milliseconds.
+	 */
+	public static final String LEASE_DURATION = "BENCH_LEASE_DURATION_MS";
+
+	/**
+	 * The renew deadline in milliseconds.
+	 */
+	public static final String RENEW_DEADLINE = "BENCH_RENEW_DEADLINE_MS";
+
+	/**
+	 * The retry period in milliseconds.
+	 */
+	public static final String RETRY_PERIOD = "BENCH_RETRY_PERIOD_MS";
+
+	/**
+	 * Reads the settings from the process environment.
+	 * @return the settings
+	 */
+	public static ChildSettings fromEnvironment() {
+		return from(System.getenv());
+	}
+
+	static ChildSettings from(Map<String, String> environment) {
+		String namespace = environment.get(NAMESPACE);
+		if (namespace == null || namespace.isBlank()) {
+			throw new IllegalStateException(NAMESPACE + " is not set");
+		}
+		String leaseName = environment.get(LEASE_NAME);
+		return new ChildSettings(namespace, intValue(environment, EXPECTED_STATUSES, 0),
+				intValue(environment, EXPECTED_RECONCILES, 0),
+				(leaseName != null && !leaseName.isBlank()) ? leaseName : null,
+				Duration.ofMillis(intValue(environment, LEASE_DURATION, 15_000)),
+				Duration.ofMillis(intValue(environment, RENEW_DEADLINE, 10_000)),
+				Duration.ofMillis(intValue(environment, RETRY_PERIOD, 2_000)));
+	}
+
+	/**
+	 * Whether leader election is on.
+	 * @return whether a Lease name was given
+	 */
+	public boolean leaderElection() {
+		return this.leaseName != null;
+	}
+
+	private static int intValue(Map<String, String> environment, String name, int defaultValue) {
+		String value = environment.get(name);
+		return (value != null && !value.isBlank()) ? Integer.parseInt(value.strip()) : defaultValue;
+	}
+
+}

@@ -1,0 +1,202 @@
+package io.kubeboot.operator.benchmarks.child;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Reports what an operator process under test does to the harness, one line per event on
+ * standard output: {@code BENCH <event> <values...>}, with times in epoch milliseconds
+ * taken the moment the event happens (the harness runs on the same machine, so its clock
+ * and the child's agree). Listens on standard input for commands: {@code memory} runs
+ * full garbage collections and reports the heap used and the resident set size.
+ * <p>
+ * Events: {@code jvm-start} (the JVM's own start time), {@code ready} (the framework
+ * started; caches synced where the framework has them before it leads),
+ * {@code first-reconcile} (the first reconcile began), {@code reconciled} (the expected
+ * number of reconciles began), {@code drained} (the expected number of distinct objects
+ * have had their status written: time, count and the CPU nanoseconds the process used so
+ * far), {@code latency} (count, p50, p99 and max of the creation-to-reconcile latency of
+ * those objects, in milliseconds), {@code memory} (heap bytes used after full GC, RSS
+ * bytes).
+ */
+public final class Probe {
+
+	/**
+	 * The prefix of every line meant for the harness.
+	 */
+	public static final String PREFIX = "BENCH ";
+
+	private static final PrintStream out = System.out;
+
+	private final ChildSettings settings;
+
+	private final AtomicBoolean firstReconcile = new AtomicBoolean();
+
+	private final AtomicInteger reconciles = new AtomicInteger();
+
+	private final Set<String> written = ConcurrentHashMap.newKeySet();
+
+	private final long[] latencies;
+
+	private final AtomicInteger latencyCount = new AtomicInteger();
+
+	private final AtomicBoolean drained = new AtomicBoolean();
+
+	private Probe(ChildSettings settings) {
+		this.settings = settings;
+		this.latencies = new long[Math.max(settings.expectedStatuses(), 0)];
+	}
+
+	/**
+	 * Creates the probe of this process, reports the JVM's start time and starts
+	 * listening for commands.
+	 * @param settings the settings
+	 * @return the probe
+	 */
+	public static Probe start(ChildSettings settings) {
+		Probe probe = new Probe(settings);
+		report("jvm-start " + ManagementFactory.getRuntimeMXBean().getStartTime());
+		Thread commands = new Thread(probe::readCommands, "bench-probe-commands");
+		commands.setDaemon(true);
+		commands.start();
+		return probe;
+	}
+
+	/**
+	 * Returns the settings of this process.
+	 * @return the settings
+	 */
+	public ChildSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Reports that the framework has started.
+	 */
+	public void ready() {
+		report("ready " + System.currentTimeMillis());
+	}
+
+	/**
+	 * Records the start of a reconcile.
+	 * @param now the current time in epoch milliseconds
+	 */
+	public void reconcileStarted(long now) {
+		if (this.firstReconcile.compareAndSet(false, true)) {
+			report("first-reconcile " + now);
+		}
+		int count = this.reconciles.incrementAndGet();
+		if (count == this.settings.expectedReconciles()) {
+			report("reconciled " + System.currentTimeMillis());
+		}
+	}
+
+	/**
+	 * Records a successful status write.
+	 * @param key the object's namespace/name
+	 * @param createdAt when its creator sent it, or {@code null}
+	 * @param reconcileStartedAt when the reconcile that wrote it began
+	 */
+	public void statusWritten(String key, Long createdAt, long reconcileStartedAt) {
+		if (!this.written.add(key)) {
+			return;
+		}
+		if (createdAt != null) {
+			int index = this.latencyCount.getAndIncrement();
+			if (index < this.latencies.length) {
+				this.latencies[index] = reconcileStartedAt - createdAt;
+			}
+		}
+		if (this.written.size() >= this.settings.expectedStatuses() && this.settings.expectedStatuses() > 0
+				&& this.drained.compareAndSet(false, true)) {
+			long now = System.currentTimeMillis();
+			report("drained " + now + " " + this.written.size() + " " + processCpuNanos());
+			reportLatencies();
+		}
+	}
+
+	private void reportLatencies() {
+		int count = Math.min(this.latencyCount.get(), this.latencies.length);
+		if (count == 0) {
+			return;
+		}
+		long[] sorted = Arrays.copyOf(this.latencies, count);
+		Arrays.sort(sorted);
+		report("latency " + count + " " + percentile(sorted, 0.50) + " " + percentile(sorted, 0.99) + " "
+				+ sorted[count - 1]);
+	}
+
+	static long percentile(long[] sorted, double fraction) {
+		int rank = (int) Math.ceil(fraction * sorted.length);
+		return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+	}
+
+	private void readCommands() {
+		try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = in.readLine()) != null) {
+				if ("memory".equals(line.strip())) {
+					reportMemory();
+				}
+			}
+		}
+		catch (IOException ex) {
+			// the harness went away
+		}
+	}
+
+	private void reportMemory() {
+		try {
+			for (int i = 0; i < 3; i++) {
+				System.gc();
+				Thread.sleep(100);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+		report("memory " + heap + " " + residentSetBytes());
+	}
+
+	private static long processCpuNanos() {
+		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+			return os.getProcessCpuTime();
+		}
+		return -1;
+	}
+
+	static long residentSetBytes() {
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+				if (line.startsWith("VmRSS:")) {
+					String[] parts = line.substring("VmRSS:".length()).strip().split("\\s+");
+					return Long.parseLong(parts[0]) * 1024;
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// not Linux
+		}
+		return -1;
+	}
+
+	private static void report(String line) {
+		synchronized (out) {
+			out.println(PREFIX + line);
+			out.flush();
+		}
+	}
+
+}

@@ -1,0 +1,434 @@
+package io.kubeboot.operator.benchmarks.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.test.ControlPlane;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the scenarios against a control plane, alternating the implementations run by run,
+ * and writes the report. Creating objects is setup and never measured; every measured
+ * time is taken by the process that observes the event (the operator reports its own
+ * first reconcile and its N-th status write in epoch milliseconds; the harness takes the
+ * time just before it spawns, kills or creates).
+ */
+public final class Benchmark {
+
+	private static final Logger logger = LoggerFactory.getLogger(Benchmark.class);
+
+	private static final Duration STOP_GRACE = Duration.ofSeconds(45);
+
+	private final BenchmarkConfig config;
+
+	private final Cluster cluster;
+
+	private final Results results = new Results();
+
+	/**
+	 * Creates a benchmark on a running control plane.
+	 * @param config what to run
+	 * @param controlPlane the control plane; the benchmark does not close it
+	 */
+	public Benchmark(BenchmarkConfig config, ControlPlane controlPlane) {
+		this.config = config;
+		this.cluster = new Cluster(controlPlane);
+	}
+
+	/**
+	 * Runs the selected scenarios and writes {@code results.md} (and {@code drain.png}
+	 * when the cold drain ran) into the output directory.
+	 * @return the results
+	 * @throws Exception if a scenario fails
+	 */
+	public Results run() throws Exception {
+		Files.createDirectories(this.config.outputDir());
+		Files.createDirectories(this.config.workDir());
+		describeEnvironment();
+		this.cluster.installCrd();
+		if (!this.config.smoke()) {
+			warmUp();
+		}
+		if (this.config.runs("drain")) {
+			coldDrain();
+		}
+		if (this.config.runs("burst")) {
+			burst();
+		}
+		if (this.config.runs("memory")) {
+			memory();
+		}
+		if (this.config.runs("failover")) {
+			failover();
+		}
+		if (this.config.runs("jmh")) {
+			MicroBenchmarks.run(this.config, this.results);
+		}
+		this.results.environment("load average at the end (1/5/15 min)", loadAverage());
+		this.results.environment("finished", now());
+		Report.write(this.config, this.results);
+		return this.results;
+	}
+
+	private void describeEnvironment() throws Exception {
+		this.results.environment("date", now());
+		this.results.environment("CPUs (nproc)", String.valueOf(Runtime.getRuntime().availableProcessors()));
+		this.results.environment("memory", memTotal());
+		this.results.environment("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+				+ System.getProperty("os.arch"));
+		this.results.environment("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
+				+ " (" + System.getProperty("java.vendor") + ")");
+		this.results.environment("kube-apiserver", this.cluster.serverVersion() + " with etcd, local, no fsync");
+		this.results.environment("operator JVM flags", String.join(" ", this.config.childJvmFlags()));
+		this.results.environment("workers per operator", "4");
+		this.results.environment("load average at the start (1/5/15 min)", loadAverage());
+		logger.info("Benchmark environment: {}", this.results.environment());
+	}
+
+	/**
+	 * Warms up the API server, etcd, the harness's own JIT and the page cache holding the
+	 * jars: creates, observes and deletes 1,000 widgets, then runs one unrecorded cold
+	 * drain of 200 widgets per implementation.
+	 */
+	private void warmUp() throws Exception {
+		this.cluster.createNamespace("warm-up");
+		this.cluster.createWidgets("warm-up", 1000);
+		this.cluster.observeAll("warm-up");
+		this.cluster.deleteWidgets("warm-up");
+		for (Implementation implementation : this.config.implementations()) {
+			coldDrainRun(200, 0, implementation, false);
+		}
+		logger.info("Warmed up");
+	}
+
+	private void coldDrain() throws Exception {
+		for (int size : this.config.drainSizes()) {
+			for (int run = 1; run <= this.config.runs(size); run++) {
+				for (Implementation implementation : this.config.implementations()) {
+					coldDrainRun(size, run, implementation, true);
+				}
+			}
+		}
+	}
+
+	private void coldDrainRun(int size, int run, Implementation implementation, boolean record) throws Exception {
+		String namespace = (record ? "drain-%d-%s-%d" : "warm-up-%d-%s-%d").formatted(size, implementation.id(), run);
+		this.cluster.createNamespace(namespace);
+		this.cluster.createWidgets(namespace, size);
+		settle();
+		Duration timeout = timeout(size);
+		try (ChildProcess child = start(implementation, namespace,
+				settings(namespace).expectedStatuses(size).build())) {
+			long first = child.awaitTime("first-reconcile", timeout);
+			String[] drainedEvent = child.await("drained", timeout);
+			long drained = Long.parseLong(drainedEvent[0]);
+			long cpuMillis = Long.parseLong(drainedEvent[2]) / 1_000_000;
+			long jvmStart = child.awaitTime("jvm-start", Duration.ofSeconds(5));
+			long spawned = child.spawnedAt();
+			if (record) {
+				this.results.add(Metric.DRAIN_FIRST, size, implementation, first - spawned);
+				this.results.add(Metric.DRAIN_ALL, size, implementation, drained - spawned);
+				this.results.add(Metric.DRAIN_THROUGHPUT, size, implementation,
+						size * 1000.0 / Math.max(1, drained - first));
+				this.results.add(Metric.DRAIN_CPU, size, implementation, cpuMillis);
+				this.results.add(Metric.DRAIN_JVM, size, implementation, jvmStart - spawned);
+			}
+			logger.info("Cold drain N={} run {} {}: first reconcile {} ms, all statuses {} ms", size, run,
+					implementation.id(), first - spawned, drained - spawned);
+		}
+		verifyAndDelete(namespace, size);
+	}
+
+	private void burst() throws Exception {
+		for (int size : this.config.burstSizes()) {
+			for (int run = 1; run <= this.config.runs(size); run++) {
+				for (Implementation implementation : operators()) {
+					burstRun(size, run, implementation);
+				}
+			}
+		}
+	}
+
+	private void burstRun(int size, int run, Implementation implementation) throws Exception {
+		String namespace = "burst-%d-%s-%d".formatted(size, implementation.id(), run);
+		this.cluster.createNamespace(namespace);
+		Duration timeout = timeout(size);
+		try (ChildProcess child = start(implementation, namespace,
+				settings(namespace).expectedStatuses(size).build())) {
+			child.await("ready", timeout);
+			settle();
+			long start = System.currentTimeMillis();
+			this.cluster.createWidgets(namespace, size);
+			long created = System.currentTimeMillis();
+			long drained = child.awaitTime("drained", timeout);
+			String[] latency = child.await("latency", Duration.ofSeconds(10));
+			this.results.add(Metric.BURST_DRAIN, size, implementation, drained - start);
+			this.results.add(Metric.BURST_CREATE, size, implementation, created - start);
+			this.results.add(Metric.BURST_P50, size, implementation, Double.parseDouble(latency[1]));
+			this.results.add(Metric.BURST_P99, size, implementation, Double.parseDouble(latency[2]));
+			logger.info(
+					"Burst N={} run {} {}: drained {} ms after the first create (creating took {} ms), "
+							+ "latency p50 {} ms p99 {} ms",
+					size, run, implementation.id(), drained - start, created - start, latency[1], latency[2]);
+		}
+		verifyAndDelete(namespace, size);
+	}
+
+	private void memory() throws Exception {
+		List<Integer> sizes = this.config.memorySizes();
+		for (int size : sizes) {
+			String namespace = "memory-%d".formatted(size);
+			this.cluster.createNamespace(namespace);
+			this.cluster.createWidgets(namespace, size);
+			this.cluster.observeAll(namespace);
+		}
+		int runs = this.config.smoke() ? 1 : 3;
+		for (int run = 1; run <= runs; run++) {
+			for (int size : sizes) {
+				for (Implementation implementation : operators()) {
+					memoryRun(size, run, implementation);
+				}
+			}
+		}
+		if (sizes.size() >= 2) {
+			int small = sizes.get(0);
+			int large = sizes.get(sizes.size() - 1);
+			for (Implementation implementation : operators()) {
+				List<Double> smallHeaps = this.results.values(Metric.MEMORY_HEAP, small, implementation);
+				List<Double> largeHeaps = this.results.values(Metric.MEMORY_HEAP, large, implementation);
+				for (int i = 0; i < Math.min(smallHeaps.size(), largeHeaps.size()); i++) {
+					double bytes = (largeHeaps.get(i) - smallHeaps.get(i)) * 1024 * 1024 / (large - small);
+					this.results.add(Metric.MEMORY_SLOPE, large, implementation, bytes);
+				}
+			}
+		}
+	}
+
+	private void memoryRun(int size, int run, Implementation implementation) throws Exception {
+		String namespace = "memory-%d".formatted(size);
+		Duration timeout = timeout(size);
+		try (ChildProcess child = start(implementation, namespace,
+				settings(namespace).expectedReconciles(size).build())) {
+			child.await("ready", timeout);
+			child.await("reconciled", timeout);
+			settle();
+			child.send("memory");
+			String[] memory = child.await("memory", Duration.ofSeconds(60));
+			double heap = Long.parseLong(memory[0]) / (1024.0 * 1024.0);
+			double rss = Long.parseLong(memory[1]) / (1024.0 * 1024.0);
+			this.results.add(Metric.MEMORY_HEAP, size, implementation, heap);
+			this.results.add(Metric.MEMORY_RSS, size, implementation, rss);
+			logger.info("Memory N={} run {} {}: heap {} MiB, RSS {} MiB", size, run, implementation.id(),
+					"%.1f".formatted(heap), "%.1f".formatted(rss));
+		}
+	}
+
+	private void failover() throws Exception {
+		for (int run = 1; run <= this.config.failoverRuns(); run++) {
+			for (Implementation implementation : this.config.implementations()) {
+				if (implementation.isLeaderElectionMeasured()) {
+					failoverRun(run, implementation);
+				}
+			}
+		}
+	}
+
+	private void failoverRun(int run, Implementation implementation) throws Exception {
+		String namespace = "failover-%s-%d".formatted(implementation.id(), run);
+		int objects = this.config.failoverObjects();
+		this.cluster.createNamespace(namespace);
+		this.cluster.createWidgets(namespace, objects);
+		Duration timeout = this.config.leaseDuration().plus(timeout(objects));
+		Duration observe = this.config.retryPeriod().plusSeconds(1);
+		try (ChildProcess leader = start(implementation, namespace + "-a",
+				leaderElected(namespace).expectedStatuses(objects).build());
+				LazyChild standby = startLater(implementation, namespace + "-b", leaderElected(namespace).build());
+				LazyChild next = startLater(implementation, namespace + "-c", leaderElected(namespace).build())) {
+			leader.await("drained", timeout);
+			standby.start();
+			standby.await("ready", timeout);
+			Thread.sleep(observe.toMillis());
+			long killed = System.currentTimeMillis();
+			leader.kill();
+			long takeover = standby.awaitTime("first-reconcile", timeout);
+			this.results.add(Metric.FAILOVER_KILL, objects, implementation, takeover - killed);
+
+			next.start();
+			next.await("ready", timeout);
+			Thread.sleep(observe.toMillis());
+			long terminated = System.currentTimeMillis();
+			standby.terminate();
+			long handover = next.awaitTime("first-reconcile", timeout);
+			this.results.add(Metric.FAILOVER_GRACEFUL, objects, implementation, handover - terminated);
+			logger.info("Failover run {} {}: kill -9 → first reconcile {} ms, SIGTERM → first reconcile {} ms", run,
+					implementation.id(), takeover - killed, handover - terminated);
+		}
+		this.cluster.deleteWidgets(namespace);
+	}
+
+	private List<Implementation> operators() {
+		return this.config.implementations().stream().filter(Implementation::isOperator).toList();
+	}
+
+	private void verifyAndDelete(String namespace, int size) throws Exception {
+		int observed = this.cluster.countObserved(namespace);
+		if (observed != size) {
+			throw new IllegalStateException(
+					"Only " + observed + " of " + size + " widgets in " + namespace + " have an up-to-date status");
+		}
+		this.cluster.deleteWidgets(namespace);
+	}
+
+	private ChildProcess start(Implementation implementation, String name, Map<String, String> settings)
+			throws IOException {
+		return ChildProcess.start(implementation, name, environment(settings), this.config);
+	}
+
+	private LazyChild startLater(Implementation implementation, String name, Map<String, String> settings) {
+		return new LazyChild(() -> start(implementation, name, settings));
+	}
+
+	private Map<String, String> environment(Map<String, String> settings) {
+		Map<String, String> environment = new HashMap<>(this.cluster.clientEnvironment());
+		environment.putAll(settings);
+		return environment;
+	}
+
+	private static SettingsBuilder settings(String namespace) {
+		return new SettingsBuilder(namespace);
+	}
+
+	private SettingsBuilder leaderElected(String namespace) {
+		return settings(namespace).leaderElection("benchmark-leader", this.config.leaseDuration(),
+				this.config.renewDeadline(), this.config.retryPeriod());
+	}
+
+	private Duration timeout(int size) {
+		return Duration.ofSeconds(90).plusMillis(size * 30L);
+	}
+
+	private void settle() throws InterruptedException {
+		System.gc();
+		Thread.sleep(this.config.smoke() ? 500 : 3000);
+	}
+
+	private static String now() {
+		return ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+	}
+
+	static String loadAverage() {
+		try {
+			String[] parts = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
+			return parts[0] + " / " + parts[1] + " / " + parts[2];
+		}
+		catch (IOException | RuntimeException ex) {
+			return "unknown";
+		}
+	}
+
+	private static String memTotal() {
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+				if (line.startsWith("MemTotal:")) {
+					long kib = Long.parseLong(line.replaceAll("\\D", ""));
+					return "%.1f GiB".formatted(kib / 1024.0 / 1024.0);
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// not Linux
+		}
+		return "unknown";
+	}
+
+	/**
+	 * The {@code BENCH_*} environment of one operator process.
+	 */
+	private static final class SettingsBuilder {
+
+		private final Map<String, String> values = new HashMap<>();
+
+		SettingsBuilder(String namespace) {
+			this.values.put(ChildSettings.NAMESPACE, namespace);
+		}
+
+		SettingsBuilder expectedStatuses(int count) {
+			this.values.put(ChildSettings.EXPECTED_STATUSES, String.valueOf(count));
+			return this;
+		}
+
+		SettingsBuilder expectedReconciles(int count) {
+			this.values.put(ChildSettings.EXPECTED_RECONCILES, String.valueOf(count));
+			return this;
+		}
+
+		SettingsBuilder leaderElection(String lease, Duration duration, Duration renew, Duration retry) {
+			this.values.put(ChildSettings.LEASE_NAME, lease);
+			this.values.put(ChildSettings.LEASE_DURATION, String.valueOf(duration.toMillis()));
+			this.values.put(ChildSettings.RENEW_DEADLINE, String.valueOf(renew.toMillis()));
+			this.values.put(ChildSettings.RETRY_PERIOD, String.valueOf(retry.toMillis()));
+			return this;
+		}
+
+		Map<String, String> build() {
+			return Map.copyOf(this.values);
+		}
+
+	}
+
+	/**
+	 * A process started on demand, so that try-with-resources stops it whether or not it
+	 * was started.
+	 */
+	private static final class LazyChild implements AutoCloseable {
+
+		private final Starter starter;
+
+		private ChildProcess process;
+
+		LazyChild(Starter starter) {
+			this.starter = starter;
+		}
+
+		void start() throws IOException {
+			this.process = this.starter.start();
+		}
+
+		String[] await(String event, Duration timeout) throws InterruptedException {
+			return this.process.await(event, timeout);
+		}
+
+		long awaitTime(String event, Duration timeout) throws InterruptedException {
+			return this.process.awaitTime(event, timeout);
+		}
+
+		void terminate() {
+			this.process.terminate();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			if (this.process != null) {
+				this.process.stop(STOP_GRACE);
+			}
+		}
+
+		@FunctionalInterface
+		interface Starter {
+
+			ChildProcess start() throws IOException;
+
+		}
+
+	}
+
+}

@@ -1,0 +1,128 @@
+package io.kubeboot.operator.benchmarks.harness;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What to run. The full benchmark reads system properties ({@code benchmark.*}); the
+ * smoke test uses {@link #smoke(Path)}.
+ *
+ * @param smoke whether this is the smoke run (tiny sizes, one run, short leases)
+ * @param scenarios the scenarios: {@code drain}, {@code burst}, {@code memory},
+ * {@code failover}, {@code jmh}
+ * @param implementations the implementations, in the order runs alternate
+ * @param drainSizes object counts of the cold drain
+ * @param burstSizes object counts of the burst
+ * @param memorySizes the two cached object counts of the memory scenario
+ * @param failoverObjects objects in the namespace during failover
+ * @param leaseDuration the lease duration of the failover scenario
+ * @param renewDeadline the renew deadline of the failover scenario
+ * @param retryPeriod the retry period of the failover scenario
+ * @param jfr whether operator processes record a JFR profile into the work directory
+ * @param childJvmFlags the JVM flags of every operator process
+ * @param outputDir where the report ({@code results.md}) and the plot ({@code drain.png})
+ * go
+ * @param workDir where process logs and JFR recordings go
+ */
+public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Implementation> implementations,
+		List<Integer> drainSizes, List<Integer> burstSizes, List<Integer> memorySizes, int failoverObjects,
+		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean jfr, List<String> childJvmFlags,
+		Path outputDir, Path workDir) {
+
+	/**
+	 * The JVM flags of every operator process, ours, the baseline's and the raw program's
+	 * alike.
+	 */
+	public static final List<String> CHILD_JVM_FLAGS = List.of("-Xmx1g", "-XX:+UseSerialGC");
+
+	/**
+	 * The full benchmark, adjusted by system properties: {@code benchmark.scenarios},
+	 * {@code benchmark.implementations}, {@code benchmark.drainSizes},
+	 * {@code benchmark.burstSizes}, {@code benchmark.memorySizes},
+	 * {@code benchmark.leaseDurations} ({@code 15s,10s,2s}), {@code benchmark.jfr},
+	 * {@code benchmark.outputDir}, {@code benchmark.workDir}.
+	 * @return the configuration
+	 */
+	public static BenchmarkConfig fromSystemProperties() {
+		List<Duration> lease = durations(System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
+		return new BenchmarkConfig(false,
+				new LinkedHashSet<>(
+						strings(System.getProperty("benchmark.scenarios", "drain,burst,memory,failover,jmh"))),
+				strings(System.getProperty("benchmark.implementations", "spring,baseline,manager,raw")).stream()
+					.map(Implementation::of)
+					.toList(),
+				ints(System.getProperty("benchmark.drainSizes", "1000,5000")),
+				ints(System.getProperty("benchmark.burstSizes", "1000,5000")),
+				ints(System.getProperty("benchmark.memorySizes", "1000,10000")), 100, lease.get(0), lease.get(1),
+				lease.get(2), Boolean.getBoolean("benchmark.jfr"), CHILD_JVM_FLAGS,
+				Path.of(System.getProperty("benchmark.outputDir", ".")).toAbsolutePath(),
+				Path.of(System.getProperty("benchmark.workDir", "target/benchmark")).toAbsolutePath());
+	}
+
+	/**
+	 * The smoke run: every scenario and implementation once at N = 100 (memory at 100 and
+	 * 200 objects), failover with 3s/2s/0.5s leases, and each JMH benchmark method called
+	 * once without JMH.
+	 * @param directory where to write the report and logs
+	 * @return the configuration
+	 */
+	public static BenchmarkConfig smoke(Path directory) {
+		return new BenchmarkConfig(true, new LinkedHashSet<>(List.of("drain", "burst", "memory", "failover", "jmh")),
+				List.of(Implementation.SPRING, Implementation.BASELINE, Implementation.MANAGER, Implementation.RAW),
+				List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3), Duration.ofSeconds(2),
+				Duration.ofMillis(500), false, CHILD_JVM_FLAGS, directory, directory.resolve("work"));
+	}
+
+	/**
+	 * Returns how many runs each implementation gets at a size.
+	 * @param size the object count
+	 * @return the number of runs
+	 */
+	public int runs(int size) {
+		if (this.smoke) {
+			return 1;
+		}
+		return (size <= 1000) ? 5 : 3;
+	}
+
+	/**
+	 * Returns how many failover runs (each a kill -9 and a graceful stop) each
+	 * implementation gets.
+	 * @return the number of runs
+	 */
+	public int failoverRuns() {
+		return this.smoke ? 1 : 3;
+	}
+
+	/**
+	 * Whether a scenario is selected.
+	 * @param scenario the scenario name
+	 * @return whether to run it
+	 */
+	public boolean runs(String scenario) {
+		return this.scenarios.contains(scenario);
+	}
+
+	private static List<String> strings(String value) {
+		return Arrays.stream(value.split(",")).map(String::strip).filter((part) -> !part.isEmpty()).toList();
+	}
+
+	private static List<Integer> ints(String value) {
+		return strings(value).stream().map(Integer::valueOf).toList();
+	}
+
+	private static List<Duration> durations(String value) {
+		List<Duration> durations = strings(value).stream()
+			.map((part) -> Duration.parse("PT" + part.toUpperCase()))
+			.toList();
+		if (durations.size() != 3) {
+			throw new IllegalArgumentException("benchmark.leaseDurations needs lease,renew,retry, e.g. 15s,10s,2s");
+		}
+		return durations;
+	}
+
+}

@@ -1,0 +1,243 @@
+package io.kubeboot.operator.benchmarks.harness;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import io.kubeboot.operator.benchmarks.child.Probe;
+
+/**
+ * An operator process under test: a separate JVM started with the benchmark's JVM flags,
+ * whose standard output goes to a log file and whose {@code BENCH} lines become events
+ * the harness waits for.
+ */
+final class ChildProcess implements AutoCloseable {
+
+	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime()
+			.addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly), "benchmark-children-cleanup"));
+	}
+
+	private final String name;
+
+	private final Process process;
+
+	private final long spawnedAt;
+
+	private final Path log;
+
+	private final Map<String, Deque<String[]>> events = new HashMap<>();
+
+	private final Writer commands;
+
+	private ChildProcess(String name, Process process, long spawnedAt, Path log) {
+		this.name = name;
+		this.process = process;
+		this.spawnedAt = spawnedAt;
+		this.log = log;
+		this.commands = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+		Thread reader = new Thread(this::readOutput, "benchmark-child-" + name);
+		reader.setDaemon(true);
+		reader.start();
+	}
+
+	/**
+	 * Starts an implementation's main class in a new JVM.
+	 * @param implementation what to run
+	 * @param name a name for the log file
+	 * @param environment the {@code BENCH_*} settings and {@code KUBECONFIG}
+	 * @param config the benchmark configuration (JVM flags, work directory)
+	 * @return the started process; {@link #spawnedAt()} is the wall-clock time just
+	 * before the operating system was asked to start it
+	 * @throws IOException if it cannot be started
+	 */
+	static ChildProcess start(Implementation implementation, String name, Map<String, String> environment,
+			BenchmarkConfig config) throws IOException {
+		Files.createDirectories(config.workDir());
+		Path log = config.workDir().resolve(name + ".log");
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(config.childJvmFlags());
+		if (config.jfr()) {
+			command.add("-XX:StartFlightRecording=filename=" + config.workDir().resolve(name + ".jfr")
+					+ ",settings=profile,dumponexit=true");
+		}
+		command.add("-cp");
+		command.add(classPath());
+		command.add(implementation.mainClass().getName());
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		builder.environment().putAll(environment);
+		long spawnedAt = System.currentTimeMillis();
+		Process process = builder.start();
+		running.add(process);
+		return new ChildProcess(name, process, spawnedAt, log);
+	}
+
+	private static String classPath() {
+		// Surefire runs tests from a manifest-only jar and keeps the real class path here
+		String testClassPath = System.getProperty("surefire.test.class.path");
+		return (testClassPath != null && !testClassPath.isBlank()) ? testClassPath
+				: System.getProperty("java.class.path");
+	}
+
+	/**
+	 * Returns when the process was started, in epoch milliseconds.
+	 * @return the spawn time
+	 */
+	long spawnedAt() {
+		return this.spawnedAt;
+	}
+
+	/**
+	 * Returns the process id.
+	 * @return the pid
+	 */
+	long pid() {
+		return this.process.pid();
+	}
+
+	/**
+	 * Waits for the next not yet consumed event of a kind.
+	 * @param event the event name
+	 * @param timeout how long to wait
+	 * @return the event's values
+	 * @throws IllegalStateException if the process exits or the time runs out first
+	 * @throws InterruptedException if interrupted
+	 */
+	synchronized String[] await(String event, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			Deque<String[]> queue = this.events.get(event);
+			if (queue != null && !queue.isEmpty()) {
+				return queue.removeFirst();
+			}
+			long left = deadline - System.nanoTime();
+			if (!this.process.isAlive() && left > 0) {
+				// give the reader a moment to deliver the last lines
+				wait(Math.min(200, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+				queue = this.events.get(event);
+				if (queue != null && !queue.isEmpty()) {
+					return queue.removeFirst();
+				}
+				throw new IllegalStateException(this.name + " exited with status " + this.process.exitValue()
+						+ " before reporting '" + event + "'; see " + this.log);
+			}
+			if (left <= 0) {
+				throw new IllegalStateException(this.name + " did not report '" + event + "' within "
+						+ timeout.toSeconds() + " s; see " + this.log);
+			}
+			wait(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 100));
+		}
+	}
+
+	/**
+	 * Waits for an event and returns its first value as a number.
+	 * @param event the event name
+	 * @param timeout how long to wait
+	 * @return the first value
+	 * @throws InterruptedException if interrupted
+	 */
+	long awaitTime(String event, Duration timeout) throws InterruptedException {
+		return Long.parseLong(await(event, timeout)[0]);
+	}
+
+	/**
+	 * Sends a command line to the process's standard input.
+	 * @param command the command
+	 * @throws IOException if the process is gone
+	 */
+	void send(String command) throws IOException {
+		this.commands.write(command + "\n");
+		this.commands.flush();
+	}
+
+	/**
+	 * Kills the process with {@code SIGKILL} and waits until it is gone.
+	 * @throws InterruptedException if interrupted
+	 */
+	void kill() throws InterruptedException {
+		this.process.destroyForcibly();
+		this.process.waitFor();
+		running.remove(this.process);
+	}
+
+	/**
+	 * Asks the process to stop with {@code SIGTERM} without waiting.
+	 */
+	void terminate() {
+		this.process.destroy();
+	}
+
+	/**
+	 * Stops the process: {@code SIGTERM}, then {@code SIGKILL} after the grace period.
+	 * @param grace how long it may take to stop
+	 * @throws InterruptedException if interrupted
+	 */
+	void stop(Duration grace) throws InterruptedException {
+		if (this.process.isAlive()) {
+			this.process.destroy();
+			if (!this.process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.process.destroyForcibly();
+				this.process.waitFor();
+			}
+		}
+		running.remove(this.process);
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		stop(Duration.ofSeconds(20));
+	}
+
+	private void readOutput() {
+		try (BufferedReader in = new BufferedReader(
+				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
+				Writer out = Files.newBufferedWriter(this.log, StandardCharsets.UTF_8)) {
+			String line;
+			while ((line = in.readLine()) != null) {
+				out.write(line);
+				out.write('\n');
+				if (line.startsWith(Probe.PREFIX)) {
+					out.flush();
+					String[] parts = line.substring(Probe.PREFIX.length()).strip().split("\\s+");
+					String[] values = new String[parts.length - 1];
+					System.arraycopy(parts, 1, values, 0, values.length);
+					synchronized (this) {
+						this.events.computeIfAbsent(parts[0], (key) -> new ArrayDeque<>()).addLast(values);
+						notifyAll();
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			// the process went away
+		}
+		synchronized (this) {
+			notifyAll();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.name + "[pid " + this.process.pid() + "]";
+	}
+
+}

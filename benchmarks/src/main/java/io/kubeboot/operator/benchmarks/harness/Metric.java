@@ -1,0 +1,42 @@
+package io.kubeboot.operator.benchmarks.harness;
+
+/**
+ * A measured quantity.
+ *
+ * @param scenario the scenario it belongs to
+ * @param name what is measured, with its unit
+ * @param lowerIsBetter whether smaller values are better
+ */
+public record Metric(String scenario, String name, boolean lowerIsBetter) {
+
+	public static final Metric DRAIN_FIRST = new Metric("drain", "process start → first reconcile (ms)", true);
+
+	public static final Metric DRAIN_ALL = new Metric("drain", "process start → all statuses written (ms)", true);
+
+	public static final Metric DRAIN_THROUGHPUT = new Metric("drain", "statuses/s after the first reconcile", false);
+
+	public static final Metric DRAIN_CPU = new Metric("drain", "operator CPU time until drained (ms)", true);
+
+	public static final Metric DRAIN_JVM = new Metric("drain", "spawn → JVM start time (ms)", true);
+
+	public static final Metric BURST_DRAIN = new Metric("burst", "first create → all statuses written (ms)", true);
+
+	public static final Metric BURST_CREATE = new Metric("burst", "creating all objects took (ms)", true);
+
+	public static final Metric BURST_P50 = new Metric("burst", "create → reconcile latency p50 (ms)", true);
+
+	public static final Metric BURST_P99 = new Metric("burst", "create → reconcile latency p99 (ms)", true);
+
+	public static final Metric MEMORY_HEAP = new Metric("memory", "heap after full GC (MiB)", true);
+
+	public static final Metric MEMORY_RSS = new Metric("memory", "RSS (MiB)", true);
+
+	public static final Metric MEMORY_SLOPE = new Metric("memory", "heap per cached object (bytes)", true);
+
+	public static final Metric FAILOVER_KILL = new Metric("failover",
+			"kill -9 of the leader → standby's first reconcile (ms)", true);
+
+	public static final Metric FAILOVER_GRACEFUL = new Metric("failover",
+			"SIGTERM of the leader → standby's first reconcile (ms)", true);
+
+}

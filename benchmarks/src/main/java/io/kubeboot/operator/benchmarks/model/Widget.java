@@ -1,0 +1,139 @@
+package io.kubeboot.operator.benchmarks.model;
+
+import io.kubeboot.operator.annotation.KubernetesKind;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+
+/**
+ * The benchmark's custom resource: a spec with a small payload and the time its creator
+ * stamped, and a status holding the generation a controller last observed. Every
+ * implementation (the starter, client-java-extended and the raw program) uses this class,
+ * so they parse and cache the same objects.
+ */
+@KubernetesKind(group = Widget.GROUP, version = Widget.VERSION, kind = Widget.KIND)
+public class Widget implements KubernetesObject {
+
+	/**
+	 * The API group.
+	 */
+	public static final String GROUP = "bench.kubeboot.io";
+
+	/**
+	 * The API version.
+	 */
+	public static final String VERSION = "v1";
+
+	/**
+	 * The kind.
+	 */
+	public static final String KIND = "Widget";
+
+	/**
+	 * The plural resource name.
+	 */
+	public static final String PLURAL = "widgets";
+
+	private String apiVersion = GROUP + "/" + VERSION;
+
+	private String kind = KIND;
+
+	private V1ObjectMeta metadata;
+
+	private Spec spec;
+
+	private Status status;
+
+	@Override
+	public String getApiVersion() {
+		return this.apiVersion;
+	}
+
+	@Override
+	public String getKind() {
+		return this.kind;
+	}
+
+	@Override
+	public V1ObjectMeta getMetadata() {
+		return this.metadata;
+	}
+
+	public void setMetadata(V1ObjectMeta metadata) {
+		this.metadata = metadata;
+	}
+
+	public Spec getSpec() {
+		return this.spec;
+	}
+
+	public void setSpec(Spec spec) {
+		this.spec = spec;
+	}
+
+	public Status getStatus() {
+		return this.status;
+	}
+
+	public void setStatus(Status status) {
+		this.status = status;
+	}
+
+	/**
+	 * The desired state.
+	 */
+	public static class Spec {
+
+		private String payload;
+
+		private Integer replicas;
+
+		private Long createdAt;
+
+		public String getPayload() {
+			return this.payload;
+		}
+
+		public void setPayload(String payload) {
+			this.payload = payload;
+		}
+
+		public Integer getReplicas() {
+			return this.replicas;
+		}
+
+		public void setReplicas(Integer replicas) {
+			this.replicas = replicas;
+		}
+
+		/**
+		 * Returns when the benchmark sent the create request, in epoch milliseconds.
+		 * @return the creation stamp, or {@code null}
+		 */
+		public Long getCreatedAt() {
+			return this.createdAt;
+		}
+
+		public void setCreatedAt(Long createdAt) {
+			this.createdAt = createdAt;
+		}
+
+	}
+
+	/**
+	 * The observed state.
+	 */
+	public static class Status {
+
+		private Long observedGeneration;
+
+		public Long getObservedGeneration() {
+			return this.observedGeneration;
+		}
+
+		public void setObservedGeneration(Long observedGeneration) {
+			this.observedGeneration = observedGeneration;
+		}
+
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.kubeboot.operator.benchmarks.spring;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.Probe;
+import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
+import io.kubernetes.client.openapi.ApiClient;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.EventListener;
+
+/**
+ * "Ours": a minimal Spring Boot application on the starter with one
+ * {@code @Reconciler(Widget.class)} ({@link WidgetReconciler}). The harness configures it
+ * through {@code operator.*} properties derived from {@link ChildSettings}, as an
+ * {@code application.yaml} would.
+ */
+@SpringBootApplication
+public class SpringOperatorApplication {
+
+	private static Probe probe;
+
+	public static void main(String[] args) {
+		try {
+			ChildSettings settings = ChildSettings.fromEnvironment();
+			probe = Probe.start(settings);
+			List<String> arguments = new ArrayList<>(List.of(args));
+			arguments.addAll(operatorProperties(settings));
+			SpringApplication.run(SpringOperatorApplication.class, arguments.toArray(String[]::new));
+		}
+		catch (Throwable ex) {
+			ex.printStackTrace();
+			System.exit(1);
+		}
+	}
+
+	static List<String> operatorProperties(ChildSettings settings) {
+		List<String> properties = new ArrayList<>();
+		properties.add("--operator.namespace=" + settings.namespace());
+		if (settings.leaderElection()) {
+			properties.add("--operator.leader-election.enabled=true");
+			properties.add("--operator.leader-election.namespace=" + settings.namespace());
+			properties.add("--operator.leader-election.lease-name=" + settings.leaseName());
+			properties.add("--operator.leader-election.lease-duration=" + settings.leaseDuration().toMillis() + "ms");
+			properties.add("--operator.leader-election.renew-deadline=" + settings.renewDeadline().toMillis() + "ms");
+			properties.add("--operator.leader-election.retry-period=" + settings.retryPeriod().toMillis() + "ms");
+		}
+		return properties;
+	}
+
+	@Bean
+	WidgetWorkload widgetWorkload(ApiClient client) {
+		return new WidgetWorkload(probe, client);
+	}
+
+	@EventListener(ApplicationReadyEvent.class)
+	void ready() {
+		probe.ready();
+	}
+
+}
