@@ -121,7 +121,9 @@ public final class Probe {
 		if (this.written.size() >= this.settings.expectedStatuses() && this.settings.expectedStatuses() > 0
 				&& this.drained.compareAndSet(false, true)) {
 			long now = System.currentTimeMillis();
-			report("drained " + now + " " + this.written.size() + " " + processCpuNanos());
+			long[] threads = threadCpuMillis();
+			report("drained " + now + " " + this.written.size() + " " + processCpuNanos() + " " + threads[0] + " "
+					+ threads[1]);
 			reportLatencies();
 		}
 	}
@@ -175,6 +177,38 @@ public final class Probe {
 			return os.getProcessCpuTime();
 		}
 		return -1;
+	}
+
+	/**
+	 * Returns the CPU time of the live JIT compiler threads and of the VM thread (where
+	 * the serial collector runs), from {@code /proc/self/task}.
+	 * @return milliseconds of JIT compilation and of the VM thread, {@code -1} each if
+	 * unknown
+	 */
+	static long[] threadCpuMillis() {
+		long jit = 0;
+		long vm = 0;
+		try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+			for (Path task : tasks.toList()) {
+				String name = Files.readString(task.resolve("comm")).strip();
+				String stat = Files.readString(task.resolve("stat"));
+				// the fields after the parenthesised name: state is field 3, utime 14,
+				// stime 15
+				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+				long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+				long millis = ticks * 10; // USER_HZ is 100 on Linux
+				if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+					jit += millis;
+				}
+				else if (name.equals("VM Thread") || name.startsWith("GC ")) {
+					vm += millis;
+				}
+			}
+			return new long[] { jit, vm };
+		}
+		catch (IOException | RuntimeException ex) {
+			return new long[] { -1, -1 };
+		}
 	}
 
 	static long residentSetBytes() {

@@ -9,7 +9,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
@@ -140,6 +143,8 @@ public final class Benchmark {
 				this.results.add(Metric.DRAIN_THROUGHPUT, size, implementation,
 						size * 1000.0 / Math.max(1, drained - first));
 				this.results.add(Metric.DRAIN_CPU, size, implementation, cpuMillis);
+				this.results.add(Metric.DRAIN_CPU_JIT, size, implementation, Long.parseLong(drainedEvent[3]));
+				this.results.add(Metric.DRAIN_CPU_VM, size, implementation, Long.parseLong(drainedEvent[4]));
 				this.results.add(Metric.DRAIN_JVM, size, implementation, jvmStart - spawned);
 			}
 			logger.info("Cold drain N={} run {} {}: first reconcile {} ms, all statuses {} ms", size, run,
@@ -191,8 +196,8 @@ public final class Benchmark {
 			this.cluster.createWidgets(namespace, size);
 			this.cluster.observeAll(namespace);
 		}
-		int runs = this.config.smoke() ? 1 : 3;
-		for (int run = 1; run <= runs; run++) {
+		describeWidgets("memory-%d".formatted(sizes.get(0)));
+		for (int run = 1; run <= this.config.memoryRuns(); run++) {
 			for (int size : sizes) {
 				for (Implementation implementation : operators()) {
 					memoryRun(size, run, implementation);
@@ -216,7 +221,7 @@ public final class Benchmark {
 	private void memoryRun(int size, int run, Implementation implementation) throws Exception {
 		String namespace = "memory-%d".formatted(size);
 		Duration timeout = timeout(size);
-		try (ChildProcess child = start(implementation, namespace,
+		try (ChildProcess child = start(implementation, "%s-%s-%d".formatted(namespace, implementation.id(), run),
 				settings(namespace).expectedReconciles(size).build())) {
 			child.await("ready", timeout);
 			child.await("reconciled", timeout);
@@ -225,10 +230,37 @@ public final class Benchmark {
 			String[] memory = child.await("memory", Duration.ofSeconds(60));
 			double heap = Long.parseLong(memory[0]) / (1024.0 * 1024.0);
 			double rss = Long.parseLong(memory[1]) / (1024.0 * 1024.0);
+			classHistogram(child, "memory-%d-%s-%d".formatted(size, implementation.id(), run));
 			this.results.add(Metric.MEMORY_HEAP, size, implementation, heap);
 			this.results.add(Metric.MEMORY_RSS, size, implementation, rss);
 			logger.info("Memory N={} run {} {}: heap {} MiB, RSS {} MiB", size, run, implementation.id(),
 					"%.1f".formatted(heap), "%.1f".formatted(rss));
+		}
+	}
+
+	private void describeWidgets(String namespace) throws Exception {
+		JsonObject raw = this.cluster.rawWidget(namespace, this.cluster.list(namespace).get(0).getMetadata().getName());
+		JsonElement managedFields = raw.getAsJsonObject("metadata").get("managedFields");
+		int entries = (managedFields != null && managedFields.isJsonArray()) ? managedFields.getAsJsonArray().size()
+				: 0;
+		this.results.environment("a widget as the API server serves it (with status)",
+				"%d bytes of JSON, %d of them in %d metadata.managedFields entries".formatted(raw.toString().length(),
+						(managedFields != null) ? managedFields.toString().length() : 0, entries));
+	}
+
+	/**
+	 * Saves {@code jcmd <pid> GC.class_histogram} of a process into the work directory,
+	 * to see what its heap holds.
+	 */
+	private void classHistogram(ChildProcess child, String name) throws IOException, InterruptedException {
+		Path file = this.config.workDir().resolve(name + ".histogram.txt");
+		Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+				String.valueOf(child.pid()), "GC.class_histogram")
+			.redirectErrorStream(true)
+			.redirectOutput(file.toFile())
+			.start();
+		if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
+			jcmd.destroyForcibly();
 		}
 	}
 

@@ -22,6 +22,8 @@ import java.util.Set;
  * @param leaseDuration the lease duration of the failover scenario
  * @param renewDeadline the renew deadline of the failover scenario
  * @param retryPeriod the retry period of the failover scenario
+ * @param fixedRuns runs per implementation and size in every scenario, or {@code 0} for
+ * the defaults (5 up to 1,000 objects, 3 above; 3 for memory and failover)
  * @param jfr whether operator processes record a JFR profile into the work directory
  * @param childJvmFlags the JVM flags of every operator process
  * @param outputDir where the report ({@code results.md}) and the plot ({@code drain.png})
@@ -30,8 +32,8 @@ import java.util.Set;
  */
 public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Implementation> implementations,
 		List<Integer> drainSizes, List<Integer> burstSizes, List<Integer> memorySizes, int failoverObjects,
-		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean jfr, List<String> childJvmFlags,
-		Path outputDir, Path workDir) {
+		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, int fixedRuns, boolean jfr,
+		List<String> childJvmFlags, Path outputDir, Path workDir) {
 
 	/**
 	 * The JVM flags of every operator process, ours, the baseline's and the raw program's
@@ -43,8 +45,8 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 * The full benchmark, adjusted by system properties: {@code benchmark.scenarios},
 	 * {@code benchmark.implementations}, {@code benchmark.drainSizes},
 	 * {@code benchmark.burstSizes}, {@code benchmark.memorySizes},
-	 * {@code benchmark.leaseDurations} ({@code 15s,10s,2s}), {@code benchmark.jfr},
-	 * {@code benchmark.outputDir}, {@code benchmark.workDir}.
+	 * {@code benchmark.leaseDurations} ({@code 15s,10s,2s}), {@code benchmark.runs},
+	 * {@code benchmark.jfr}, {@code benchmark.outputDir}, {@code benchmark.workDir}.
 	 * @return the configuration
 	 */
 	public static BenchmarkConfig fromSystemProperties() {
@@ -58,8 +60,8 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 				ints(System.getProperty("benchmark.drainSizes", "1000,5000")),
 				ints(System.getProperty("benchmark.burstSizes", "1000,5000")),
 				ints(System.getProperty("benchmark.memorySizes", "1000,10000")), 100, lease.get(0), lease.get(1),
-				lease.get(2), Boolean.getBoolean("benchmark.jfr"), CHILD_JVM_FLAGS,
-				Path.of(System.getProperty("benchmark.outputDir", ".")).toAbsolutePath(),
+				lease.get(2), Integer.getInteger("benchmark.runs", 0), Boolean.getBoolean("benchmark.jfr"),
+				CHILD_JVM_FLAGS, Path.of(System.getProperty("benchmark.outputDir", ".")).toAbsolutePath(),
 				Path.of(System.getProperty("benchmark.workDir", "target/benchmark")).toAbsolutePath());
 	}
 
@@ -74,7 +76,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 		return new BenchmarkConfig(true, new LinkedHashSet<>(List.of("drain", "burst", "memory", "failover", "jmh")),
 				List.of(Implementation.SPRING, Implementation.BASELINE, Implementation.MANAGER, Implementation.RAW),
 				List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3), Duration.ofSeconds(2),
-				Duration.ofMillis(500), false, CHILD_JVM_FLAGS, directory, directory.resolve("work"));
+				Duration.ofMillis(500), 1, false, CHILD_JVM_FLAGS, directory, directory.resolve("work"));
 	}
 
 	/**
@@ -83,10 +85,18 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 * @return the number of runs
 	 */
 	public int runs(int size) {
-		if (this.smoke) {
-			return 1;
+		if (this.fixedRuns > 0) {
+			return this.fixedRuns;
 		}
 		return (size <= 1000) ? 5 : 3;
+	}
+
+	/**
+	 * Returns how many runs each implementation gets at each size of the memory scenario.
+	 * @return the number of runs
+	 */
+	public int memoryRuns() {
+		return (this.fixedRuns > 0) ? this.fixedRuns : 3;
 	}
 
 	/**
@@ -95,7 +105,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 * @return the number of runs
 	 */
 	public int failoverRuns() {
-		return this.smoke ? 1 : 3;
+		return (this.fixedRuns > 0) ? this.fixedRuns : 3;
 	}
 
 	/**

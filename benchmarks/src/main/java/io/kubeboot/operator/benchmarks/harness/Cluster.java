@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.benchmarks.model.Widget;
 import io.kubeboot.operator.benchmarks.model.WidgetList;
@@ -187,6 +188,19 @@ final class Cluster {
 
 	List<Widget> list(String namespace) throws ApiException {
 		return this.widgets.list(namespace).throwsApiException().getObject().getItems();
+	}
+
+	/**
+	 * Reads a widget as the API server serves it, without a model class in between
+	 * (client-java's models drop {@code metadata.managedFields} when they parse).
+	 * @param namespace the namespace
+	 * @param name the name
+	 * @return the JSON object
+	 */
+	JsonObject rawWidget(String namespace, String name) {
+		return new DynamicKubernetesApi(Widget.GROUP, Widget.VERSION, Widget.PLURAL, this.admin).get(namespace, name)
+			.getObject()
+			.getRaw();
 	}
 
 	/**
