@@ -6,9 +6,10 @@ import io.kubeboot.operator.test.ControlPlane;
 
 /**
  * Runs the full benchmark against a local control plane started in this JVM (etcd and
- * kube-apiserver as child processes) and writes {@code results.md} and {@code drain.png}.
- * Run it with {@code mvn -B -pl benchmarks -am verify -DskipTests -Pbenchmark}; see
- * BENCHMARKS.md.
+ * kube-apiserver as child processes) and writes {@code BENCHMARKS.md} (how to run, what
+ * is measured, the machine, the results and the hand-written {@code analysis.md}) and
+ * {@code drain.png} into {@code benchmarks/}. Run it from the repository root with
+ * {@code mvn -B -pl benchmarks -am verify -DskipTests -Pbenchmark}.
  */
 public final class BenchmarkMain {
 

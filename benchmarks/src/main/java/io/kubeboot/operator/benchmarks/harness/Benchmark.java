@@ -48,8 +48,9 @@ public final class Benchmark {
 	}
 
 	/**
-	 * Runs the selected scenarios and writes {@code results.md} (and {@code drain.png}
-	 * when the cold drain ran) into the output directory.
+	 * Runs the selected scenarios and writes the report into the output directory:
+	 * {@code BENCHMARKS.md} for a full run, {@code results.md} for the smoke run, and
+	 * {@code drain.png} when the cold drain ran.
 	 * @return the results
 	 * @throws Exception if a scenario fails
 	 */

@@ -26,8 +26,9 @@ import java.util.Set;
  * the defaults (5 up to 1,000 objects, 3 above; 3 for memory and failover)
  * @param jfr whether operator processes record a JFR profile into the work directory
  * @param childJvmFlags the JVM flags of every operator process
- * @param outputDir where the report ({@code results.md}) and the plot ({@code drain.png})
- * go
+ * @param outputDir where the report ({@code BENCHMARKS.md}, or {@code results.md} for the
+ * smoke run) and the plot ({@code drain.png}) go, and where {@code analysis.md} is read
+ * from
  * @param workDir where process logs and JFR recordings go
  */
 public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Implementation> implementations,
