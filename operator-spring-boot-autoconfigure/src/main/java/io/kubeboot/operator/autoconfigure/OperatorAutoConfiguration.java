@@ -76,6 +76,8 @@ public final class OperatorAutoConfiguration {
 		builder.syncPeriod(properties.getSyncPeriod())
 			.gracefulShutdownTimeout(properties.getGracefulShutdownTimeout())
 			.cacheSyncTimeout(properties.getCacheSyncTimeout())
+			.watchTimeout(properties.getWatchTimeout())
+			.watchSilenceThreshold(properties.getWatchSilenceThreshold())
 			.namespace(properties.getNamespace())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())

@@ -48,6 +48,19 @@ public class OperatorProperties implements Validator {
 	private Duration cacheSyncTimeout = Duration.ofMinutes(2);
 
 	/**
+	 * Longest duration of one watch request before it is renewed; quiet but healthy
+	 * watches show activity at least this often.
+	 */
+	private Duration watchTimeout = Duration.ofMinutes(2);
+
+	/**
+	 * How long an informer may see nothing from the API server (no event, no renewed
+	 * watch) before it is replaced with a fresh list and watch. Must be longer than
+	 * watch-timeout.
+	 */
+	private Duration watchSilenceThreshold = Duration.ofMinutes(3);
+
+	/**
 	 * Namespace every controller watches unless it names its own. Empty watches all
 	 * namespaces.
 	 */
@@ -131,6 +144,22 @@ public class OperatorProperties implements Validator {
 		this.cacheSyncTimeout = cacheSyncTimeout;
 	}
 
+	public Duration getWatchTimeout() {
+		return this.watchTimeout;
+	}
+
+	public void setWatchTimeout(Duration watchTimeout) {
+		this.watchTimeout = watchTimeout;
+	}
+
+	public Duration getWatchSilenceThreshold() {
+		return this.watchSilenceThreshold;
+	}
+
+	public void setWatchSilenceThreshold(Duration watchSilenceThreshold) {
+		this.watchSilenceThreshold = watchSilenceThreshold;
+	}
+
 	public @Nullable String getNamespace() {
 		return this.namespace;
 	}
@@ -188,6 +217,13 @@ public class OperatorProperties implements Validator {
 		}
 		if (properties.getCacheSyncTimeout() != null && !isPositive(properties.getCacheSyncTimeout())) {
 			errors.rejectValue("cacheSyncTimeout", "notPositive", "must be positive");
+		}
+		if (properties.getWatchTimeout().toMillis() < 2000) {
+			errors.rejectValue("watchTimeout", "tooShort", "must be at least 2s");
+		}
+		else if (properties.getWatchSilenceThreshold().compareTo(properties.getWatchTimeout()) <= 0) {
+			errors.rejectValue("watchSilenceThreshold", "notLongerThanWatchTimeout",
+					"must be longer than watch-timeout");
 		}
 		if (properties.getNamespace() != null && !properties.getNamespace().isEmpty()
 				&& !Dns1123.isLabel(properties.getNamespace())) {

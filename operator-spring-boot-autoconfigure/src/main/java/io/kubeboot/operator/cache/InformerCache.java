@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.client.ApiClients;
@@ -33,8 +35,11 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 
 	private static final Logger logger = LoggerFactory.getLogger(InformerCache.class);
 
-	/** Longer than the longest watch the reflector asks for (ten minutes). */
-	private static final Duration WATCH_READ_TIMEOUT = Duration.ofMinutes(11);
+	/** Default longest duration of one watch request. */
+	public static final Duration DEFAULT_WATCH_TIMEOUT = Duration.ofMinutes(2);
+
+	/** Default silence after which the watchdog replaces an informer. */
+	public static final Duration DEFAULT_SILENCE_THRESHOLD = Duration.ofMinutes(3);
 
 	private final ApiClient watchClient;
 
@@ -44,11 +49,32 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 
 	private final boolean stripManagedFields;
 
+	private final Duration watchTimeout;
+
+	private final Duration silenceThreshold;
+
+	private volatile @Nullable Thread watchdog;
+
 	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
 
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
 
 	private volatile boolean started;
+
+	private final List<Consumer<ScopedInformer<?>>> informerListeners = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Creates a cache with the default watch timeout and silence threshold.
+	 * @param client the client whose server and credentials the informers use (it is not
+	 * modified)
+	 * @param resyncPeriod how often every cached object is delivered again to the
+	 * handlers as an update, zero for never
+	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
+	 * cached objects to save memory
+	 */
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields) {
+		this(client, resyncPeriod, stripManagedFields, DEFAULT_WATCH_TIMEOUT, DEFAULT_SILENCE_THRESHOLD);
+	}
 
 	/**
 	 * Creates a cache.
@@ -58,12 +84,32 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	 * handlers as an update, zero for never
 	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
 	 * cached objects to save memory
+	 * @param watchTimeout the longest one watch request lasts before it is renewed (each
+	 * lasts between half of it and all of it); a read waits at most twice as long
+	 * @param silenceThreshold how long an informer may see nothing from the API server
+	 * before the watchdog replaces it with a fresh list and watch; must exceed the watch
+	 * timeout
 	 */
-	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields) {
-		this.watchClient = ApiClients.withTimeouts(client, WATCH_READ_TIMEOUT, Duration.ZERO);
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
+			Duration silenceThreshold) {
+		if (silenceThreshold.compareTo(watchTimeout) <= 0) {
+			throw new IllegalArgumentException("watchSilenceThreshold (" + silenceThreshold
+					+ ") must be longer than watchTimeout (" + watchTimeout + ")");
+		}
+		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);
 		this.resyncPeriod = resyncPeriod;
 		this.stripManagedFields = stripManagedFields;
+		this.watchTimeout = watchTimeout;
+		this.silenceThreshold = silenceThreshold;
+	}
+
+	/**
+	 * Returns how long an informer may be silent before the watchdog replaces it.
+	 * @return the silence threshold
+	 */
+	public Duration silenceThreshold() {
+		return this.silenceThreshold;
 	}
 
 	/**
@@ -84,7 +130,14 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 		ScopedInformer<T> informer;
 		boolean startNow;
 		synchronized (this.informers) {
-			informer = (ScopedInformer<T>) this.informers.computeIfAbsent(key, ScopedInformer::new);
+			informer = (ScopedInformer<T>) this.informers.get(key);
+			if (informer == null) {
+				informer = new ScopedInformer<>(key);
+				this.informers.put(key, informer);
+				for (Consumer<ScopedInformer<?>> listener : this.informerListeners) {
+					listener.accept(informer);
+				}
+			}
 			startNow = this.started;
 		}
 		if (startNow) {
@@ -97,6 +150,51 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 			}
 		}
 		return informer;
+	}
+
+	private void checkFreshness(ScopedInformer<?> informer) {
+		Duration restarting = informer.restartingFor();
+		if (restarting != null) {
+			if (informer.completeRestart()) {
+				logger.info("Informer restarted with a fresh list: informer={} restarts={} took={}ms", informer.key(),
+						informer.restarts(), restarting.toMillis());
+				return;
+			}
+			Duration silent = informer.silentFor();
+			if (silent.compareTo(this.silenceThreshold) <= 0) {
+				return; // the replacement is listing or watching
+			}
+			logger.warn(
+					"Replacement informer silent for too long as well, starting another: informer={} "
+							+ "silentFor={}ms lastError=\"{}\"",
+					informer.key(), silent.toMillis(), informer.lastError());
+			informer.abandonRestart();
+		}
+		else {
+			Duration silent = informer.silentFor();
+			if (!informer.hasSynced() || silent.compareTo(this.silenceThreshold) <= 0) {
+				return;
+			}
+			logger.warn(
+					"Watch silent for too long, restarting the informer with a fresh list: informer={} "
+							+ "silentFor={}ms threshold={}ms",
+					informer.key(), silent.toMillis(), this.silenceThreshold.toMillis());
+		}
+		// idle pooled connections may have died as silently as the watch
+		ApiClients.evictIdleConnections(this.watchClient);
+		informer.beginRestart();
+	}
+
+	/**
+	 * Calls a listener for every informer registered so far and, from now on, for every
+	 * informer as it is registered (metrics use it to add series per informer).
+	 * @param listener the listener; it must not block
+	 */
+	public void onInformerRegistered(Consumer<ScopedInformer<?>> listener) {
+		synchronized (this.informers) {
+			this.informerListeners.add(listener);
+			this.informers.values().forEach(listener);
+		}
 	}
 
 	/**
@@ -123,6 +221,36 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 		for (ScopedInformer<?> informer : toStart) {
 			startInformer(informer); // registered while starting
 		}
+		Thread thread = new Thread(this::watchdog, "informer-watchdog");
+		thread.setDaemon(true);
+		this.watchdog = thread;
+		thread.start();
+	}
+
+	/**
+	 * Replaces every synced informer that has heard nothing from the API server for
+	 * longer than the silence threshold. A watch that stalled without failing (a
+	 * half-open connection, a reflector that stopped looping) is otherwise noticed only
+	 * when its read times out, if ever.
+	 */
+	private void watchdog() {
+		long period = Math.max(100, Math.min(this.silenceThreshold.toMillis() / 4, 10_000));
+		try {
+			while (!Thread.currentThread().isInterrupted()) {
+				Thread.sleep(period);
+				for (ScopedInformer<?> informer : informers()) {
+					try {
+						checkFreshness(informer);
+					}
+					catch (RuntimeException ex) {
+						logger.error("Watchdog check failed: informer={}", informer.key(), ex);
+					}
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			// stopped
+		}
 	}
 
 	/**
@@ -145,7 +273,7 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	@SuppressWarnings("unchecked")
 	private <T extends KubernetesObject> void startInformer(ScopedInformer<T> informer) throws ApiException {
 		ResourceKind<T> kind = (ResourceKind<T>) resolve(informer.key().type());
-		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields);
+		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields, this.watchTimeout);
 	}
 
 	/**
@@ -200,6 +328,10 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	 * Stops every informer. The cache cannot be started again.
 	 */
 	public void stop() {
+		Thread thread = this.watchdog;
+		if (thread != null) {
+			thread.interrupt();
+		}
 		for (ScopedInformer<?> informer : informers()) {
 			try {
 				informer.stop();

@@ -7,18 +7,22 @@ import io.kubernetes.client.util.Watch;
 import io.kubernetes.client.util.Watchable;
 
 /**
- * A watch that reports when it ends, so that the time an informer spends without a watch
- * (the API server restarting, the network gone) is visible to readiness even while no
- * request fails outright.
+ * A watch that reports its events and its end, so that the time an informer spends
+ * without a watch (the API server restarting, the network gone) is visible to readiness
+ * even while no request fails outright, and a watch that stalls silently is noticed by
+ * the watchdog.
  */
 final class ObservedWatch<T> implements Watchable<T> {
 
 	private final Watchable<T> delegate;
 
+	private final java.lang.Runnable onEvent;
+
 	private final java.lang.Runnable onEnd;
 
-	ObservedWatch(Watchable<T> delegate, java.lang.Runnable onEnd) {
+	ObservedWatch(Watchable<T> delegate, java.lang.Runnable onEvent, java.lang.Runnable onEnd) {
 		this.delegate = delegate;
+		this.onEvent = onEvent;
 		this.onEnd = onEnd;
 	}
 
@@ -39,7 +43,9 @@ final class ObservedWatch<T> implements Watchable<T> {
 
 	@Override
 	public Watch.Response<T> next() {
-		return this.delegate.next();
+		Watch.Response<T> response = this.delegate.next();
+		this.onEvent.run();
+		return response;
 	}
 
 	@Override

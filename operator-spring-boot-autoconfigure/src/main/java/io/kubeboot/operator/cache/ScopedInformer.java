@@ -2,10 +2,15 @@ package io.kubeboot.operator.cache;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -45,9 +50,37 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
 	private final InformerKey key;
 
-	private final List<ResourceEventHandler<T>> pendingHandlers = new CopyOnWriteArrayList<>();
+	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
 
+	private final AtomicLong restarts = new AtomicLong();
+
+	private @Nullable ResourceKind<T> kind;
+
+	private @Nullable ApiClient watchClient;
+
+	private Duration resyncPeriod = Duration.ZERO;
+
+	private Duration watchTimeout = Duration.ofMinutes(2);
+
+	private boolean stripManagedFields;
+
+	private volatile boolean stopped;
+
+	/** The informer whose store serves reads. */
 	private volatile @Nullable SharedIndexInformer<T> informer;
+
+	/** The replacement being synced while the watchdog restarts this informer. */
+	private volatile @Nullable SharedIndexInformer<T> replacement;
+
+	/**
+	 * Which informer's list and watch may report: the latest one started. A replaced
+	 * informer's watch ending late must not look like the new one's.
+	 */
+	private volatile int generation;
+
+	private volatile long lastActivityNanos = System.nanoTime();
+
+	private volatile long restartStartedNanos;
 
 	private volatile @Nullable String lastError;
 
@@ -76,12 +109,10 @@ public final class ScopedInformer<T extends KubernetesObject> {
 	 * @param handler the handler
 	 */
 	public synchronized void addEventHandler(ResourceEventHandler<T> handler) {
+		this.handlers.add(handler);
 		SharedIndexInformer<T> started = this.informer;
 		if (started != null) {
 			started.addEventHandler(handler);
-		}
-		else {
-			this.pendingHandlers.add(handler);
 		}
 	}
 
@@ -112,13 +143,22 @@ public final class ScopedInformer<T extends KubernetesObject> {
 		return (since != 0) ? Duration.ofNanos(System.nanoTime() - since) : null;
 	}
 
-	private void connected() {
-		this.lastError = null;
-		this.disconnectedSinceNanos = 0;
+	private void connected(int generation) {
+		if (generation == this.generation) {
+			this.lastError = null;
+			this.disconnectedSinceNanos = 0;
+			this.lastActivityNanos = System.nanoTime();
+		}
 	}
 
-	private void disconnected() {
-		if (this.disconnectedSinceNanos == 0) {
+	private void active(int generation) {
+		if (generation == this.generation) {
+			this.lastActivityNanos = System.nanoTime();
+		}
+	}
+
+	private void disconnected(int generation) {
+		if (generation == this.generation && this.disconnectedSinceNanos == 0) {
 			this.disconnectedSinceNanos = System.nanoTime();
 		}
 	}
@@ -158,13 +198,28 @@ public final class ScopedInformer<T extends KubernetesObject> {
 	}
 
 	synchronized void start(ResourceKind<T> kind, ApiClient watchClient, Duration resyncPeriod,
-			boolean stripManagedFields) {
-		if (this.informer != null) {
+			boolean stripManagedFields, Duration watchTimeout) {
+		if (this.informer != null || this.stopped) {
 			return;
 		}
-		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(kind.type(),
-				listerWatcher(kind, watchClient), resyncPeriod.toMillis(), new Cache<>(), this::onError);
-		if (stripManagedFields) {
+		this.kind = kind;
+		this.watchClient = watchClient;
+		this.resyncPeriod = resyncPeriod;
+		this.stripManagedFields = stripManagedFields;
+		this.watchTimeout = watchTimeout;
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation);
+		this.handlers.forEach(created::addEventHandler);
+		this.informer = created;
+		this.lastActivityNanos = System.nanoTime();
+		created.run();
+	}
+
+	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation) {
+		ResourceKind<T> resolved = Objects.requireNonNull(this.kind);
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(resolved.type(),
+				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation),
+				this.resyncPeriod.toMillis(), new Cache<>(), (type, error) -> onError(generation, error));
+		if (this.stripManagedFields) {
 			created.setTransform((object) -> {
 				if (object.getMetadata() != null) {
 					object.getMetadata().setManagedFields(null);
@@ -172,21 +227,118 @@ public final class ScopedInformer<T extends KubernetesObject> {
 				return object;
 			});
 		}
-		this.pendingHandlers.forEach(created::addEventHandler);
-		this.pendingHandlers.clear();
-		this.informer = created;
-		created.run();
+		return created;
+	}
+
+	/**
+	 * Returns how long this informer has heard nothing from the API server: no event, no
+	 * list, no new watch. A healthy informer renews its watch at least once per watch
+	 * timeout, so a longer silence means a watch that stalled without failing.
+	 * @return the silence, zero before the informer started
+	 */
+	public Duration silentFor() {
+		return (this.informer != null) ? Duration.ofNanos(System.nanoTime() - this.lastActivityNanos) : Duration.ZERO;
+	}
+
+	/**
+	 * Returns how often the watchdog replaced this informer after a silence.
+	 * @return the number of completed restarts
+	 */
+	public long restarts() {
+		return this.restarts.get();
+	}
+
+	/**
+	 * Returns for how long the watchdog has been restarting this informer: its
+	 * replacement lists and watches, but has not synced yet.
+	 * @return the duration, or {@code null} when no restart is under way
+	 */
+	public @Nullable Duration restartingFor() {
+		long since = this.restartStartedNanos;
+		return (this.replacement != null) ? Duration.ofNanos(System.nanoTime() - since) : null;
+	}
+
+	/**
+	 * Starts a replacement informer that lists everything again. Reads keep using the
+	 * current store until {@link #completeRestart()} finds the replacement synced, so the
+	 * cache never looks empty.
+	 * @return {@code true} if a replacement was started, {@code false} if one is already
+	 * under way or this informer is not running
+	 */
+	synchronized boolean beginRestart() {
+		if (this.informer == null || this.replacement != null || this.stopped) {
+			return false;
+		}
+		int next = this.generation + 1;
+		this.generation = next; // the stalled informer's watch no longer reports
+		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next);
+		this.replacement = fresh;
+		this.restartStartedNanos = System.nanoTime();
+		this.lastActivityNanos = this.restartStartedNanos;
+		fresh.run();
+		return true;
+	}
+
+	/**
+	 * Swaps in the replacement once it has synced and stops the informer it replaces. The
+	 * handlers then receive an add for every object of the fresh list and a delete for
+	 * every object that disappeared while the old watch was stalled, so deletions still
+	 * reach the controllers.
+	 * @return {@code true} if the replacement was swapped in, {@code false} if there is
+	 * none or it has not synced yet
+	 */
+	boolean completeRestart() {
+		SharedIndexInformer<T> old;
+		SharedIndexInformer<T> fresh;
+		synchronized (this) {
+			fresh = this.replacement;
+			old = this.informer;
+			if (fresh == null || old == null || !fresh.hasSynced()) {
+				return false;
+			}
+			this.informer = fresh;
+			this.replacement = null;
+			this.handlers.forEach(fresh::addEventHandler);
+		}
+		old.stop();
+		Set<String> present = new HashSet<>(fresh.getIndexer().listKeys());
+		for (T object : old.getIndexer().list()) {
+			if (!present.contains(Caches.metaNamespaceKeyFunc(object))) {
+				this.handlers.forEach((handler) -> handler.onDelete(object, true));
+			}
+		}
+		this.restarts.incrementAndGet();
+		return true;
+	}
+
+	/**
+	 * Stops a replacement that has itself heard nothing for too long, so that the next
+	 * {@link #beginRestart()} starts another.
+	 */
+	synchronized void abandonRestart() {
+		SharedIndexInformer<T> fresh = this.replacement;
+		if (fresh != null) {
+			this.replacement = null;
+			fresh.stop();
+		}
 	}
 
 	synchronized void stop() {
+		this.stopped = true;
 		SharedIndexInformer<T> started = this.informer;
 		if (started != null) {
 			started.stop();
 		}
+		SharedIndexInformer<T> fresh = this.replacement;
+		if (fresh != null) {
+			fresh.stop();
+			this.replacement = null;
+		}
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<T> kind, ApiClient client) {
+	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<T> kind, ApiClient client,
+			int generation) {
 		GenericKubernetesApi<T, KubernetesListObject> api = new GenericKubernetesApi(kind.type(), kind.listType(),
 				kind.group(), kind.version(), kind.plural(), client);
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
@@ -201,22 +353,27 @@ public final class ScopedInformer<T extends KubernetesObject> {
 						throw new ApiException(status.getMessage(), code, Map.of(), client.getJSON().serialize(status));
 					})
 					.getObject();
-				connected();
+				connected(generation);
 				return list;
 			}
 
 			@Override
 			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
 				ListOptions options = options(params, labelSelector);
+				// ended by the server after between half the watch timeout and all of it,
+				// so that a quiet but healthy watch shows activity well within the
+				// watchdog's silence threshold (and replicas do not renew in lockstep)
+				long most = Math.max(2, ScopedInformer.this.watchTimeout.toSeconds());
+				options.setTimeoutSeconds((int) ThreadLocalRandom.current().nextLong(most / 2, most + 1));
 				try {
 					Watchable<T> watch = (namespace != null) ? api.watch(namespace, options) : api.watch(options);
-					connected();
-					return new ObservedWatch<>(watch, ScopedInformer.this::disconnected);
+					connected(generation);
+					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
 				}
 				catch (ApiException | RuntimeException ex) {
 					// the reflector retries refused connections without reporting them:
 					// record them here
-					onError(kind.type(), ex);
+					onError(generation, ex);
 					throw ex;
 				}
 			}
@@ -232,9 +389,12 @@ public final class ScopedInformer<T extends KubernetesObject> {
 		return options;
 	}
 
-	private void onError(Class<T> type, Throwable error) {
+	private void onError(int generation, Throwable error) {
+		if (generation != this.generation || this.stopped) {
+			return; // a replaced or stopped informer's watch failing as it is closed
+		}
 		String message = StatusMessages.describe(error);
-		disconnected();
+		disconnected(generation);
 		this.lastError = message;
 		synchronized (this) {
 			long now = System.nanoTime();

@@ -1,25 +1,26 @@
 package io.kubeboot.operator.client;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import okhttp3.OkHttpClient;
 
 /**
  * An {@link ApiClient} with the same server, TLS and authentication as another (the
- * authentication is delegated, so refreshed tokens keep working) but HTTP timeouts of its
- * own. The other client is never modified.
+ * authentication is delegated, so refreshed tokens keep working) but HTTP settings of its
+ * own (timeouts, protocols, connection pool). The other client is never modified.
  */
 final class DelegatingAuthApiClient extends ApiClient {
 
 	private final ApiClient delegate;
 
-	DelegatingAuthApiClient(ApiClient delegate, Duration readTimeout, Duration callTimeout) {
-		super(delegate.getHttpClient().newBuilder().readTimeout(readTimeout).callTimeout(callTimeout).build());
+	DelegatingAuthApiClient(ApiClient delegate, UnaryOperator<OkHttpClient.Builder> customizer) {
+		super(customizer.apply(delegate.getHttpClient().newBuilder()).build());
 		this.delegate = delegate;
 		setBasePath(delegate.getBasePath());
 		setJSON(delegate.getJSON());

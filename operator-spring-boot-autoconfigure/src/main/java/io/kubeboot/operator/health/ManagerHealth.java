@@ -74,7 +74,20 @@ public final class ManagerHealth {
 		checks.add(unsynced.isEmpty() ? HealthCheck.passed("caches")
 				: HealthCheck.failed("caches", "not synced: " + unsynced));
 		List<String> failing = new ArrayList<>();
+		Duration silenceThreshold = this.manager.cache().silenceThreshold();
 		for (ScopedInformer<?> informer : this.manager.informers()) {
+			Duration restarting = informer.restartingFor();
+			if (restarting != null) {
+				String error = informer.lastError();
+				failing.add(informer.key() + " restarting after a silent watch for " + restarting.toMillis() + "ms"
+						+ ((error != null) ? ": " + error : ""));
+				continue;
+			}
+			Duration silent = informer.silentFor();
+			if (informer.hasSynced() && silent.compareTo(silenceThreshold) > 0) {
+				failing.add(informer.key() + " silent for " + silent.toMillis() + "ms");
+				continue;
+			}
 			Duration failingFor = informer.failingFor();
 			if (failingFor != null && failingFor.compareTo(this.watchFailureThreshold) > 0) {
 				String error = informer.lastError();

@@ -82,7 +82,8 @@ public final class Manager {
 	private Manager(ApiClient client, Settings settings) {
 		this.settings = settings;
 		this.client = client;
-		this.cache = new InformerCache(client, settings.syncPeriod, settings.stripManagedFields);
+		this.cache = new InformerCache(client, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
+				settings.watchSilenceThreshold);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(client, settings.leaderElection, settings.leaderElectionListener) : null;
 		this.controllerDefaults = new ControllerBuilder.Defaults(settings.namespace, settings.maxConcurrentReconciles,
@@ -450,6 +451,29 @@ public final class Manager {
 		}
 
 		/**
+		 * The longest one watch request lasts before it is renewed (default 2m). Quiet
+		 * but healthy watches show activity at least this often.
+		 * @param timeout a timeout of at least 2s
+		 * @return this builder
+		 */
+		public Builder watchTimeout(Duration timeout) {
+			this.settings.watchTimeout = requirePositive(timeout, "watchTimeout");
+			return this;
+		}
+
+		/**
+		 * How long an informer may see nothing from the API server before the watchdog
+		 * replaces it with a fresh list and watch (default 3m); longer than the watch
+		 * timeout.
+		 * @param threshold the threshold
+		 * @return this builder
+		 */
+		public Builder watchSilenceThreshold(Duration threshold) {
+			this.settings.watchSilenceThreshold = requirePositive(threshold, "watchSilenceThreshold");
+			return this;
+		}
+
+		/**
 		 * Where work queues report, by controller name (default: nowhere).
 		 * @param metrics creates the metrics of one queue
 		 * @return this builder
@@ -537,6 +561,10 @@ public final class Manager {
 
 		Duration cacheSyncTimeout = Duration.ofMinutes(2);
 
+		Duration watchTimeout = InformerCache.DEFAULT_WATCH_TIMEOUT;
+
+		Duration watchSilenceThreshold = InformerCache.DEFAULT_SILENCE_THRESHOLD;
+
 		@Nullable String namespace;
 
 		int maxConcurrentReconciles = 1;
@@ -561,6 +589,8 @@ public final class Manager {
 			copy.syncPeriod = this.syncPeriod;
 			copy.gracefulShutdownTimeout = this.gracefulShutdownTimeout;
 			copy.cacheSyncTimeout = this.cacheSyncTimeout;
+			copy.watchTimeout = this.watchTimeout;
+			copy.watchSilenceThreshold = this.watchSilenceThreshold;
 			copy.namespace = this.namespace;
 			copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 			copy.rateLimiter = this.rateLimiter;

@@ -5,13 +5,18 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.KindResolver;
+import io.kubeboot.operator.cache.ScopedInformer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerMetrics;
 import io.kubeboot.operator.leaderelection.LeaderElector;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +24,10 @@ import org.jspecify.annotations.Nullable;
  * Micrometer {@link MeterRegistry}, under the names and labels controller-runtime
  * exports: {@code controller_runtime_*{controller}}, {@code workqueue_*{name,controller}}
  * and {@code leader_election_master_status{name}} once rendered by the Prometheus
- * registry. No series has a label per reconciled object.
+ * registry, plus this project's informer watchdog series
+ * {@code operator_informer_restarts_total} and {@code operator_informer_silence_seconds}
+ * (labels {@code kind}, {@code namespace}, {@code selector}). No series has a label per
+ * reconciled object.
  * <p>
  * Use one instance per manager:
  *
@@ -85,6 +93,22 @@ public final class OperatorMetrics {
 				.tag("name", elector.config().name())
 				.register(this.registry);
 		}
+		manager.cache().onInformerRegistered(this::bindInformer);
+	}
+
+	private void bindInformer(ScopedInformer<?> informer) {
+		InformerKey key = informer.key();
+		Tags tags = Tags.of("kind", KindResolver.declaredKind(key.type()).kind(), "namespace",
+				Objects.requireNonNullElse(key.namespace(), ""), "selector",
+				Objects.requireNonNullElse(key.labelSelector(), ""));
+		FunctionCounter.builder("operator.informer.restarts", informer, ScopedInformer::restarts)
+			.description("How often the watchdog replaced the informer after its watch was silent too long")
+			.tags(tags)
+			.register(this.registry);
+		Gauge.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
+			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
+			.tags(tags)
+			.register(this.registry);
 	}
 
 	/**

@@ -1,10 +1,10 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.time.Duration;
+
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
-import java.time.Duration;
-
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
@@ -91,6 +91,31 @@ class OperatorAutoConfigurationTests {
 				.hasMessageContaining("operator")
 				.hasMessageContaining("syncPeriod")
 				.hasMessageContaining("must not be negative"));
+	}
+
+	@Test
+	void runWithWatchTimeoutBelowTwoSecondsShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.watch-timeout=1s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("watchTimeout")
+				.hasMessageContaining("must be at least 2s"));
+	}
+
+	@Test
+	void runWithSilenceThresholdNotAboveWatchTimeoutShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.watch-timeout=5m", "operator.watch-silence-threshold=5m")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("watchSilenceThreshold")
+				.hasMessageContaining("must be longer than watch-timeout"));
+	}
+
+	@Test
+	void runWithWatchSettingsShouldConfigureTheCache() {
+		this.contextRunner.withPropertyValues("operator.watch-timeout=30s", "operator.watch-silence-threshold=45s")
+			.run((context) -> assertThat(context.getBean(Manager.class).cache().silenceThreshold())
+				.isEqualTo(Duration.ofSeconds(45)));
 	}
 
 	@Test

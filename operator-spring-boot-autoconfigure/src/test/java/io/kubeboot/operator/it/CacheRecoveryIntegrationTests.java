@@ -1,13 +1,18 @@
 package io.kubeboot.operator.it;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.kubeboot.operator.health.HealthCheck;
 import io.kubeboot.operator.health.ManagerHealth;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.metrics.OperatorMetrics;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TcpProxy;
@@ -17,6 +22,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +91,55 @@ class CacheRecoveryIntegrationTests {
 		assertThat(manager.cache().list(V1ConfigMap.class, namespace.name()))
 			.extracting((cm) -> cm.getMetadata().getName())
 			.containsExactlyInAnyOrder("changed", "created");
+	}
+
+	/**
+	 * The acceptance scenario of the caches issue: the API server the operator talks to
+	 * is stopped for 30 s while the cluster goes on through another API server on the
+	 * same etcd.
+	 */
+	@Test
+	void apiServerStoppedFor30SecondsEveryChangeMeanwhileIsReconciledAfterItsRestart(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		URI other = controlPlane.startAdditionalApiServer();
+		Manager manager = Manager.builder(controlPlane.adminClient()).namespace(namespace.name()).build();
+		this.managers.add(manager);
+		Map<String, String> latest = new ConcurrentHashMap<>();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			latest.put(request.name(),
+					manager.cache()
+						.get(V1ConfigMap.class, request)
+						.map((cm) -> String.valueOf(cm.getData()))
+						.orElse("deleted"));
+			return Result.done();
+		});
+		CoreV1Api admin = new CoreV1Api(controlPlane.clientFor(ControlPlane.ADMIN, other));
+		admin.createNamespacedConfigMap(namespace.name(), configMap("changed", "before")).execute();
+		admin.createNamespacedConfigMap(namespace.name(), configMap("deleted", "before")).execute();
+		manager.start();
+		await().atMost(WAIT)
+			.until(() -> "{v=before}".equals(latest.get("changed")) && "{v=before}".equals(latest.get("deleted")));
+		ManagerHealth health = new ManagerHealth(manager, Duration.ofSeconds(1));
+		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
+		try (ReadinessSampler readiness = new ReadinessSampler(health)) {
+			long stopped = System.nanoTime();
+			controlPlane.stopApiServer();
+			admin.createNamespacedConfigMap(namespace.name(), configMap("created", "during")).execute();
+			admin.replaceNamespacedConfigMap("changed", namespace.name(), configMap("changed", "during")).execute();
+			admin.deleteNamespacedConfigMap("deleted", namespace.name()).execute();
+			await().atMost(WAIT).until(readiness::sawNotReady);
+			// the outage itself: 30 s from the stop
+			Thread.sleep(Math.max(0,
+					Duration.ofSeconds(30).toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
+			// nothing of it reached the operator while its API server was down
+			assertThat(latest).doesNotContainKey("created").containsEntry("changed", "{v=before}");
+			controlPlane.startApiServer();
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(latest).containsEntry("created", "{v=during}")
+					.containsEntry("changed", "{v=during}")
+					.containsEntry("deleted", "deleted"));
+			await().atMost(Duration.ofSeconds(20)).until(() -> ManagerHealth.allPassed(health.readiness()));
+		}
 	}
 
 	@Test
@@ -170,6 +225,103 @@ class CacheRecoveryIntegrationTests {
 			.until(() -> snapshot(manager.cache().list(V1ConfigMap.class, namespace.name()))
 				.equals(snapshot(admin.listNamespacedConfigMap(namespace.name()).execute().getItems())));
 		await().atMost(WAIT).until(() -> deletedSeen.containsAll(List.of("cm-0", "cm-1", "cm-2", "cm-3", "cm-4")));
+	}
+
+	@Test
+	void watchdogReplacesAStalledWatchAndDeletionsStillReachTheReconciler(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		ApiClient client = controlPlane.adminClient();
+		client.setBasePath(this.proxy.url("https"));
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		OperatorMetrics metrics = new OperatorMetrics(registry);
+		Manager manager = metrics
+			.applyTo(Manager.builder(client)
+				.namespace(namespace.name())
+				.watchTimeout(Duration.ofSeconds(2))
+				.watchSilenceThreshold(Duration.ofSeconds(3)))
+			.build();
+		metrics.bindTo(manager);
+		this.managers.add(manager);
+		java.util.Set<String> deletedSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			if (manager.cache().get(V1ConfigMap.class, request).isEmpty()) {
+				deletedSeen.add(request.name());
+			}
+			return Result.done();
+		});
+		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
+		admin.createNamespacedConfigMap(namespace.name(), configMap("kept", "1")).execute();
+		admin.createNamespacedConfigMap(namespace.name(), configMap("deleted", "1")).execute();
+		manager.start();
+		await().atMost(WAIT).until(() -> manager.cache().list(V1ConfigMap.class, namespace.name()).size() == 2);
+		ReadinessSampler readiness = new ReadinessSampler(new ManagerHealth(manager, Duration.ofMinutes(1)));
+		// a half-open connection: the watch neither delivers nor fails, the API server
+		// looks fine
+		this.proxy.stall();
+		admin.deleteNamespacedConfigMap("deleted", namespace.name()).execute();
+		admin.replaceNamespacedConfigMap("kept", namespace.name(), configMap("kept", "2")).execute();
+		admin.createNamespacedConfigMap(namespace.name(), configMap("created", "1")).execute();
+		await().atMost(WAIT)
+			.until(() -> registry.get("operator.informer.restarts")
+				.tags("kind", "ConfigMap", "namespace", namespace.name(), "selector", "")
+				.functionCounter()
+				.count() >= 1);
+		await().atMost(WAIT)
+			.until(() -> snapshot(manager.cache().list(V1ConfigMap.class, namespace.name()))
+				.equals(snapshot(admin.listNamespacedConfigMap(namespace.name()).execute().getItems())));
+		await().atMost(WAIT).until(() -> deletedSeen.contains("deleted"));
+		readiness.close();
+		assertThat(readiness.failures()).isNotEmpty()
+			.allMatch((failure) -> failure.startsWith("watches: V1ConfigMap[namespace=" + namespace.name() + "] ")
+					&& (failure.contains(" silent for ") || failure.contains(" restarting after a silent watch for ")));
+	}
+
+	/**
+	 * Samples readiness every 50 ms in the background, to tell whether it ever failed.
+	 */
+	private static final class ReadinessSampler implements AutoCloseable {
+
+		private final AtomicBoolean notReady = new AtomicBoolean();
+
+		private final Set<String> failures = ConcurrentHashMap.newKeySet();
+
+		private final Thread thread;
+
+		ReadinessSampler(ManagerHealth health) {
+			this.thread = new Thread(() -> {
+				while (!Thread.currentThread().isInterrupted()) {
+					List<HealthCheck> readiness = health.readiness();
+					if (!ManagerHealth.allPassed(readiness)) {
+						this.notReady.set(true);
+						this.failures.add(ManagerHealth.failures(readiness));
+					}
+					try {
+						Thread.sleep(50);
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
+				}
+			}, "readiness-sampler");
+			this.thread.setDaemon(true);
+			this.thread.start();
+		}
+
+		boolean sawNotReady() {
+			return this.notReady.get();
+		}
+
+		Set<String> failures() {
+			return this.failures;
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.thread.interrupt();
+			this.thread.join();
+		}
+
 	}
 
 	private static Map<String, String> snapshot(List<V1ConfigMap> configMaps) {

@@ -123,6 +123,8 @@ public final class ControlPlane implements AutoCloseable {
 
 	private final ManagedProcess apiServer;
 
+	private final List<ManagedProcess> additionalApiServers = new ArrayList<>();
+
 	private final Runnable workDirCleanup;
 
 	private Pki pki;
@@ -304,8 +306,21 @@ public final class ControlPlane implements AutoCloseable {
 	 * @throws IllegalArgumentException if the user is unknown
 	 */
 	public ApiClient clientFor(String user) {
+		return clientFor(user, apiServerUrl());
+	}
+
+	/**
+	 * Returns a new client authenticated as the given user that talks to the given API
+	 * server of this control plane, such as one started by
+	 * {@link #startAdditionalApiServer()}; otherwise as {@link #clientFor(String)}.
+	 * @param user one of {@link #users()}
+	 * @param server the API server's base URL
+	 * @return a new client
+	 * @throws IllegalArgumentException if the user is unknown
+	 */
+	public ApiClient clientFor(String user, URI server) {
 		String token = token(user);
-		return new ClientBuilder().setBasePath(apiServerUrl().toString())
+		return new ClientBuilder().setBasePath(server.toString())
 			.setAuthentication(new AccessTokenAuthentication(token))
 			.setCertificateAuthority(this.pki.caCertificatePem())
 			.setVerifyingSsl(true)
@@ -363,6 +378,39 @@ public final class ControlPlane implements AutoCloseable {
 	}
 
 	/**
+	 * Starts one more API server on the same etcd, with the same certificates and tokens
+	 * but its own port, as in a control plane with several API servers. While
+	 * {@link #stopApiServer()} has the main one down, objects can still be changed
+	 * through this one: the outage of the API server an operator talks to, with the
+	 * cluster going on. It stops with {@link #close()}.
+	 * @return the base URL of the new API server, {@code https://127.0.0.1:<port>}
+	 * @throws ControlPlaneException if it does not get ready within the start timeout
+	 */
+	public synchronized URI startAdditionalApiServer() {
+		assertOpen();
+		int index = this.additionalApiServers.size() + 1;
+		ManagedProcess process = new ManagedProcess("kube-apiserver-" + index,
+				this.workDir.resolve("kube-apiserver-" + index + ".log"));
+		long deadline = System.nanoTime() + this.options.startTimeout.toNanos();
+		for (int attempt = 1;; attempt++) {
+			int port = freePorts(1)[0];
+			URI url = URI.create("https://127.0.0.1:" + port);
+			process.start(apiServerCommand(port, "apiserver-certs-" + index), this.workDir);
+			this.additionalApiServers.add(process);
+			try {
+				awaitReady(process, deadline, () -> probeApiServer(url));
+				return url;
+			}
+			catch (ProcessExitedException ex) {
+				this.additionalApiServers.remove(process);
+				if (attempt >= START_ATTEMPTS || !process.logTail(LOG_LINES).contains("address already in use")) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	/**
 	 * Returns whether {@link #close()} was called.
 	 * @return whether this control plane is closed
 	 */
@@ -382,6 +430,9 @@ public final class ControlPlane implements AutoCloseable {
 		}
 		this.closed = true;
 		try {
+			for (ManagedProcess additional : this.additionalApiServers) {
+				additional.stop(STOP_GRACE);
+			}
 			this.apiServer.stop(STOP_GRACE);
 		}
 		finally {
@@ -542,11 +593,15 @@ public final class ControlPlane implements AutoCloseable {
 	}
 
 	private List<String> apiServerCommand() {
+		return apiServerCommand(this.apiServerPort, "apiserver-certs");
+	}
+
+	private List<String> apiServerCommand(int port, String certDirectory) {
 		Map<String, String> flags = new LinkedHashMap<>();
 		flag(flags, "--etcd-servers=" + etcdEndpoint());
-		flag(flags, "--cert-dir=" + this.workDir.resolve("apiserver-certs"));
+		flag(flags, "--cert-dir=" + this.workDir.resolve(certDirectory));
 		flag(flags, "--bind-address=127.0.0.1");
-		flag(flags, "--secure-port=" + this.apiServerPort);
+		flag(flags, "--secure-port=" + port);
 		flag(flags, "--advertise-address=127.0.0.1");
 		flag(flags, "--insecure-port=0");
 		flag(flags, "--tls-cert-file=" + this.pki.servingCertificate());
@@ -585,12 +640,16 @@ public final class ControlPlane implements AutoCloseable {
 	}
 
 	private String probeApiServer() {
+		return probeApiServer(apiServerUrl());
+	}
+
+	private String probeApiServer(URI server) {
 		String token = token(ADMIN);
-		HttpResponse<String> readyz = get(apiServerUrl().resolve("/readyz"), token);
+		HttpResponse<String> readyz = get(server.resolve("/readyz"), token);
 		if (readyz == null || readyz.statusCode() != 200) {
 			return describe("/readyz", readyz);
 		}
-		HttpResponse<String> namespace = get(apiServerUrl().resolve("/api/v1/namespaces/default"), token);
+		HttpResponse<String> namespace = get(server.resolve("/api/v1/namespaces/default"), token);
 		if (namespace == null || namespace.statusCode() != 200) {
 			return describe("namespace 'default'", namespace);
 		}

@@ -26,6 +26,8 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
+	private final Set<java.util.concurrent.atomic.AtomicBoolean> connections = ConcurrentHashMap.newKeySet();
+
 	private volatile boolean cut;
 
 	private volatile boolean closed;
@@ -79,6 +81,15 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Makes every open connection go silent without closing it, as a half-open TCP
+	 * connection after a network failure does: bytes in both directions are dropped and
+	 * neither side sees the other close. New connections are forwarded as usual.
+	 */
+	public void stall() {
+		this.connections.forEach((stalled) -> stalled.set(true));
+	}
+
+	/**
 	 * Forwards new connections again.
 	 */
 	public void restore() {
@@ -103,8 +114,10 @@ public final class TcpProxy implements AutoCloseable {
 				Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
 				this.sockets.add(client);
 				this.sockets.add(upstream);
-				pump(client, upstream);
-				pump(upstream, client);
+				java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
+				this.connections.add(stalled);
+				pump(client, upstream, stalled);
+				pump(upstream, client, stalled);
 			}
 			catch (IOException ex) {
 				// closed, or the target refused: the client sees a closed connection
@@ -112,24 +125,30 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to) {
+	private void pump(Socket from, Socket to, java.util.concurrent.atomic.AtomicBoolean stalled) {
 		Thread thread = new Thread(() -> {
 			byte[] buffer = new byte[16 * 1024];
-			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+			try {
+				InputStream in = from.getInputStream();
+				OutputStream out = to.getOutputStream();
 				int read;
 				while ((read = in.read(buffer)) >= 0) {
-					out.write(buffer, 0, read);
-					out.flush();
+					if (!stalled.get()) {
+						out.write(buffer, 0, read);
+						out.flush();
+					}
 				}
 			}
 			catch (IOException ex) {
 				// either side closed
 			}
 			finally {
-				closeQuietly(from);
-				closeQuietly(to);
-				this.sockets.remove(from);
-				this.sockets.remove(to);
+				if (!stalled.get() || this.closed) {
+					closeQuietly(from);
+					closeQuietly(to);
+					this.sockets.remove(from);
+					this.sockets.remove(to);
+				}
 			}
 		}, "tcp-proxy-pump");
 		thread.setDaemon(true);
