@@ -41,6 +41,9 @@ public final class LeaderElector {
 
 	private static final double JITTER = 0.2;
 
+	/** How long one watch of the Lease lasts while campaigning. */
+	private static final Duration LEASE_WATCH_TIMEOUT = Duration.ofMinutes(1);
+
 	private final LeaderElectionConfig config;
 
 	private final LeaseLock lock;
@@ -48,6 +51,8 @@ public final class LeaderElector {
 	private final LeaderElectionListener listener;
 
 	private final LongSupplier nanoTime;
+
+	private final LeaseWatch leaseWatch;
 
 	private @Nullable LeaderElectionRecord observedRecord;
 
@@ -72,14 +77,22 @@ public final class LeaderElector {
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
 		this(new LeaseLock(ApiClients.withTimeouts(client, config.requestTimeout(), config.requestTimeout()),
-				config.namespace(), config.name(), config.identity()), config, listener, System::nanoTime);
+				config.namespace(), config.name(), config.identity()), config, listener, System::nanoTime,
+				new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)), config.namespace(),
+						config.name(), LEASE_WATCH_TIMEOUT));
 	}
 
 	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime) {
+		this(lock, config, listener, nanoTime, LeaseWatch.none());
+	}
+
+	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime,
+			LeaseWatch leaseWatch) {
 		this.lock = lock;
 		this.config = config;
 		this.listener = listener;
 		this.nanoTime = nanoTime;
+		this.leaseWatch = leaseWatch;
 	}
 
 	/**
@@ -125,7 +138,9 @@ public final class LeaderElector {
 	}
 
 	/**
-	 * Blocks until this replica holds the Lease or the stop signal fires.
+	 * Blocks until this replica holds the Lease or the stop signal fires. It tries every
+	 * retry period (plus up to 20% jitter) and, while it watches the Lease, at once when
+	 * the Lease is released or deleted.
 	 * @param stop ends the campaign
 	 * @return {@code true} if this replica now leads, {@code false} if stopped first
 	 * @throws InterruptedException if interrupted while waiting
@@ -133,22 +148,29 @@ public final class LeaderElector {
 	public boolean acquire(StopSignal stop) throws InterruptedException {
 		logger.info("Attempting to acquire leader lease: lease={} identity={}", this.lock.describe(),
 				this.config.identity());
-		while (!stop.isStopRequested()) {
-			if (tryAcquireOrRenew() == Attempt.HELD) {
-				this.lastRenewNanos = this.nanoTime.getAsLong();
-				this.everLed = true;
-				this.leading = true;
-				logger.info("Successfully acquired lease: lease={} identity={}", this.lock.describe(),
-						this.config.identity());
-				return true;
+		this.leaseWatch.start();
+		try {
+			while (!stop.isStopRequested()) {
+				if (tryAcquireOrRenew() == Attempt.HELD) {
+					this.lastRenewNanos = this.nanoTime.getAsLong();
+					this.everLed = true;
+					this.leading = true;
+					logger.info("Successfully acquired lease: lease={} identity={}", this.lock.describe(),
+							this.config.identity());
+					return true;
+				}
+				long jittered = (long) (this.config.retryPeriod().toNanos()
+						* (1 + ThreadLocalRandom.current().nextDouble() * JITTER));
+				// a released Lease wakes the candidate at once
+				if (this.leaseWatch.awaitChange(stop, Duration.ofNanos(jittered))) {
+					break;
+				}
 			}
-			long jittered = (long) (this.config.retryPeriod().toNanos()
-					* (1 + ThreadLocalRandom.current().nextDouble() * JITTER));
-			if (stop.await(Duration.ofNanos(jittered))) {
-				break;
-			}
+			return false;
 		}
-		return false;
+		finally {
+			this.leaseWatch.stop();
+		}
 	}
 
 	/**
@@ -225,6 +247,12 @@ public final class LeaderElector {
 			if (ex.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
 				return failure("get failed: " + StatusMessages.describe(ex));
 			}
+			if (heldByOtherUntilExpiry(this.observedRecord)) {
+				// deleted under a leader that may still be working: it re-creates the
+				// Lease at its next renewal; others wait until it would have expired
+				this.lastError = null;
+				return Attempt.HELD_BY_OTHER;
+			}
 			if (!this.lock.create(desired)) {
 				return failure(this.lock.lastError());
 			}
@@ -236,15 +264,9 @@ public final class LeaderElector {
 			setObserved(current);
 		}
 		String holder = current.getHolderIdentity();
-		boolean heldByOther = !holder.isEmpty() && !holder.equals(this.config.identity());
-		if (heldByOther) {
-			long duration = Duration.ofSeconds((current.getLeaseDurationSeconds() > 0)
-					? current.getLeaseDurationSeconds() : this.config.leaseDuration().toSeconds())
-				.toNanos();
-			if (this.observedNanos + duration - this.nanoTime.getAsLong() > 0) {
-				this.lastError = null;
-				return Attempt.HELD_BY_OTHER;
-			}
+		if (heldByOtherUntilExpiry(current)) {
+			this.lastError = null;
+			return Attempt.HELD_BY_OTHER;
 		}
 		if (holder.equals(this.config.identity())) {
 			desired.setAcquireTime(current.getAcquireTime());
@@ -259,6 +281,24 @@ public final class LeaderElector {
 		setObserved(desired);
 		this.lastError = null;
 		return Attempt.HELD;
+	}
+
+	/**
+	 * Whether the record names another holder whose lease has not expired: less than its
+	 * lease duration has passed since this replica last saw the record change.
+	 */
+	private boolean heldByOtherUntilExpiry(@Nullable LeaderElectionRecord record) {
+		if (record == null) {
+			return false;
+		}
+		String holder = record.getHolderIdentity();
+		if (holder == null || holder.isEmpty() || holder.equals(this.config.identity())) {
+			return false;
+		}
+		long duration = Duration.ofSeconds((record.getLeaseDurationSeconds() > 0) ? record.getLeaseDurationSeconds()
+				: this.config.leaseDuration().toSeconds())
+			.toNanos();
+		return this.observedNanos + duration - this.nanoTime.getAsLong() > 0;
 	}
 
 	private Attempt failure(@Nullable String error) {

@@ -173,6 +173,30 @@ class LeaderElectionIntegrationTests {
 		assertThat(this.maxLeading).hasValue(1);
 	}
 
+	/**
+	 * With a retry period of 30 s a standby that only polled would take over up to 36 s
+	 * after the release; watching the Lease it tries at once.
+	 */
+	@Test
+	void standbyWatchingTheLeaseTakesOverAReleaseWithoutWaitingForItsRetryPeriod(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		LeaderElectionConfig slow = new LeaderElectionConfig(namespace.name(), LEASE_NAME, "template",
+				Duration.ofSeconds(60), Duration.ofSeconds(40), Duration.ofSeconds(30), true, LostLeasePolicy.EXIT);
+		Replica a = replica("a", controlPlane, (manager) -> {
+		}, slow);
+		a.manager.start();
+		await().atMost(WAIT).until(() -> a.startedAt.get() != 0);
+		Replica b = replica("b", controlPlane, (manager) -> {
+		}, slow);
+		b.manager.start();
+		// b tried once, found the Lease held, and now waits for its next retry in 30 s
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElector().observedLeader()));
+		a.manager.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> b.startedAt.get() != 0);
+		assertThat(holder(controlPlane, namespace)).isEqualTo(b.identity);
+		assertThat(this.maxLeading).hasValue(1);
+	}
+
 	@Test
 	void leaderStopsLeadingWithinTheRenewDeadlineWhenTheApiServerIsDown(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
@@ -332,14 +356,21 @@ class LeaderElectionIntegrationTests {
 
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, LostLeasePolicy policy,
 			java.util.function.Consumer<Manager> customizer) {
+		return replica(name, controlPlane, customizer, config(namespace, "template", policy));
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, java.util.function.Consumer<Manager> customizer,
+			LeaderElectionConfig settings) {
 		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
 		ApiClient client = controlPlane.adminClient();
 		client.setBasePath(proxy.url("https"));
 		Replica replica = new Replica(name + "-" + System.nanoTime(), proxy);
 		Manager manager = Manager.builder(client)
-			.namespace(namespace.name())
+			.namespace(settings.namespace())
 			.gracefulShutdownTimeout(Duration.ofSeconds(10))
-			.leaderElection(config(namespace, replica.identity, policy))
+			.leaderElection(new LeaderElectionConfig(settings.namespace(), settings.name(), replica.identity,
+					settings.leaseDuration(), settings.renewDeadline(), settings.retryPeriod(),
+					settings.releaseOnShutdown(), settings.lostLeasePolicy()))
 			.leaderElectionListener(replica)
 			.onLostLeaseExit(replica.exits::incrementAndGet)
 			.build();
