@@ -6,6 +6,7 @@ import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -90,7 +91,7 @@ final class ReconcilerBeans {
 
 	String controllerName(Reconciler annotation) {
 		return StringUtils.hasText(annotation.name()) ? resolve(annotation.name())
-				: KindResolver.declaredKind(annotation.value()).kind().toLowerCase(java.util.Locale.ROOT);
+				: KindResolver.declaredKind(annotation.value()).kind().toLowerCase(Locale.ROOT);
 	}
 
 	private @Nullable String resolve(String value) {

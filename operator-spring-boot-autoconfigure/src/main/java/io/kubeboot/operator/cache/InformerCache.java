@@ -53,6 +53,9 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 
 	private final Duration silenceThreshold;
 
+	/** Shared by all informers: their objects repeat the same namespaces and labels. */
+	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
 	private volatile @Nullable Thread watchdog;
 
 	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
@@ -273,7 +276,8 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	@SuppressWarnings("unchecked")
 	private <T extends KubernetesObject> void startInformer(ScopedInformer<T> informer) throws ApiException {
 		ResourceKind<T> kind = (ResourceKind<T>) resolve(informer.key().type());
-		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields, this.watchTimeout);
+		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields, this.watchTimeout,
+				this.deduplicator);
 	}
 
 	/**

@@ -64,6 +64,8 @@ public final class ScopedInformer<T extends KubernetesObject> {
 
 	private boolean stripManagedFields;
 
+	private MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
 	private volatile boolean stopped;
 
 	/** The informer whose store serves reads. */
@@ -198,10 +200,11 @@ public final class ScopedInformer<T extends KubernetesObject> {
 	}
 
 	synchronized void start(ResourceKind<T> kind, ApiClient watchClient, Duration resyncPeriod,
-			boolean stripManagedFields, Duration watchTimeout) {
+			boolean stripManagedFields, Duration watchTimeout, MetadataDeduplicator deduplicator) {
 		if (this.informer != null || this.stopped) {
 			return;
 		}
+		this.deduplicator = deduplicator;
 		this.kind = kind;
 		this.watchClient = watchClient;
 		this.resyncPeriod = resyncPeriod;
@@ -219,14 +222,14 @@ public final class ScopedInformer<T extends KubernetesObject> {
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(resolved.type(),
 				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation),
 				this.resyncPeriod.toMillis(), new Cache<>(), (type, error) -> onError(generation, error));
-		if (this.stripManagedFields) {
-			created.setTransform((object) -> {
-				if (object.getMetadata() != null) {
-					object.getMetadata().setManagedFields(null);
-				}
-				return object;
-			});
-		}
+		MetadataDeduplicator deduplicator = this.deduplicator;
+		boolean strip = this.stripManagedFields;
+		created.setTransform((object) -> {
+			if (strip && object.getMetadata() != null) {
+				object.getMetadata().setManagedFields(null);
+			}
+			return deduplicator.deduplicate(object);
+		});
 		return created;
 	}
 

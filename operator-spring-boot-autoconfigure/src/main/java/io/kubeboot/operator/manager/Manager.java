@@ -1,6 +1,7 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -169,7 +170,7 @@ public final class Manager {
 	 * @return the names, every-replica runnables first
 	 */
 	public List<String> runnables() {
-		List<String> names = new java.util.ArrayList<>(this.everyReplica.names());
+		List<String> names = new ArrayList<>(this.everyReplica.names());
 		this.leaderOnly.names().stream().filter((name) -> !name.startsWith("controller-")).forEach(names::add);
 		return names;
 	}

@@ -3,6 +3,7 @@ package io.kubeboot.operator.manager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
@@ -31,7 +32,7 @@ final class RunnableGroup {
 
 	private boolean started;
 
-	private final java.util.concurrent.atomic.AtomicInteger alive = new java.util.concurrent.atomic.AtomicInteger();
+	private final AtomicInteger alive = new AtomicInteger();
 
 	RunnableGroup(String name, BiConsumer<String, Throwable> onFailure) {
 		this.name = name;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -193,13 +194,7 @@ class CacheRecoveryIntegrationTests {
 		client.setBasePath(this.proxy.url("https"));
 		Manager manager = Manager.builder(client).namespace(namespace.name()).build();
 		this.managers.add(manager);
-		java.util.Set<String> deletedSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
-			if (manager.cache().get(V1ConfigMap.class, request).isEmpty()) {
-				deletedSeen.add(request.name());
-			}
-			return Result.done();
-		});
+		Set<String> deletedSeen = reconcileRecordingDeletions(manager);
 		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
 		for (int i = 0; i < 20; i++) {
 			admin.createNamespacedConfigMap(namespace.name(), configMap("cm-" + i, "0")).execute();
@@ -243,13 +238,7 @@ class CacheRecoveryIntegrationTests {
 			.build();
 		metrics.bindTo(manager);
 		this.managers.add(manager);
-		java.util.Set<String> deletedSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
-			if (manager.cache().get(V1ConfigMap.class, request).isEmpty()) {
-				deletedSeen.add(request.name());
-			}
-			return Result.done();
-		});
+		Set<String> deletedSeen = reconcileRecordingDeletions(manager);
 		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
 		admin.createNamespacedConfigMap(namespace.name(), configMap("kept", "1")).execute();
 		admin.createNamespacedConfigMap(namespace.name(), configMap("deleted", "1")).execute();
@@ -324,8 +313,23 @@ class CacheRecoveryIntegrationTests {
 
 	}
 
+	/**
+	 * Adds a ConfigMap controller whose reconciles record the names they find missing
+	 * from the cache: deletions as the reconciler sees them.
+	 */
+	private static Set<String> reconcileRecordingDeletions(Manager manager) {
+		Set<String> deleted = ConcurrentHashMap.newKeySet();
+		manager.newController(V1ConfigMap.class).complete((request) -> {
+			if (manager.cache().get(V1ConfigMap.class, request).isEmpty()) {
+				deleted.add(request.name());
+			}
+			return Result.done();
+		});
+		return deleted;
+	}
+
 	private static Map<String, String> snapshot(List<V1ConfigMap> configMaps) {
-		Map<String, String> versions = new java.util.TreeMap<>();
+		Map<String, String> versions = new TreeMap<>();
 		configMaps.forEach((cm) -> versions.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion()));
 		return versions;
 	}

@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A TCP proxy on 127.0.0.1 for fault tests: point one client at it instead of the API
@@ -26,7 +27,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
-	private final Set<java.util.concurrent.atomic.AtomicBoolean> connections = ConcurrentHashMap.newKeySet();
+	private final Set<AtomicBoolean> connections = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean cut;
 
@@ -114,7 +115,7 @@ public final class TcpProxy implements AutoCloseable {
 				Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
 				this.sockets.add(client);
 				this.sockets.add(upstream);
-				java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
+				AtomicBoolean stalled = new AtomicBoolean();
 				this.connections.add(stalled);
 				pump(client, upstream, stalled);
 				pump(upstream, client, stalled);
@@ -125,7 +126,7 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to, java.util.concurrent.atomic.AtomicBoolean stalled) {
+	private void pump(Socket from, Socket to, AtomicBoolean stalled) {
 		Thread thread = new Thread(() -> {
 			byte[] buffer = new byte[16 * 1024];
 			try {
