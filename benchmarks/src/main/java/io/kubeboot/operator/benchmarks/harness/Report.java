@@ -64,6 +64,7 @@ final class Report {
 		results.environment()
 			.forEach((name, value) -> out.append("| ").append(name).append(" | ").append(value).append(" |\n"));
 		out.append('\n');
+		int tablesStart = out.length();
 		boolean drain = section(out, results, config, "drain", "Cold drain",
 				"N widgets exist; the operator process is spawned; times from the spawn.");
 		if (drain && config.runs("drain")) {
@@ -85,6 +86,8 @@ final class Report {
 			results.microbenchmarks().forEach((row) -> out.append(row).append('\n'));
 			out.append('\n');
 		}
+		// the command prints the results, not only the document
+		System.out.println("\n" + out.substring(tablesStart));
 		everyRun(out, results);
 		for (String note : results.notes()) {
 			out.append("- ").append(note).append('\n');
