@@ -38,6 +38,8 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	/** Default longest duration of one watch request. */
 	public static final Duration DEFAULT_WATCH_TIMEOUT = Duration.ofMinutes(2);
 
+	private static final long ACCESS_RECHECK_NANOS = Duration.ofSeconds(1).toNanos();
+
 	/** Default silence after which the watchdog replaces an informer. */
 	public static final Duration DEFAULT_SILENCE_THRESHOLD = Duration.ofMinutes(3);
 
@@ -63,6 +65,11 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
 
 	private volatile boolean started;
+
+	private volatile List<CacheAccessCheck.Scope> accessScopes = List.of();
+
+	/** What RBAC denied the informers when last checked, {@code null} if nothing. */
+	private volatile @Nullable String accessDenied;
 
 	private final List<Consumer<ScopedInformer<?>>> informerListeners = new CopyOnWriteArrayList<>();
 
@@ -201,9 +208,12 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	}
 
 	/**
-	 * Resolves every registered kind and starts its informers. Does not wait for them to
-	 * sync; see {@link #waitForSync}.
+	 * Resolves every registered kind, checks that RBAC lets this identity list and watch
+	 * each, and starts the informers. Does not wait for them to sync; see
+	 * {@link #waitForSync}.
 	 * @throws KindNotServedException if a kind is not served by the API server
+	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
+	 * need
 	 * @throws ApiException if discovery fails
 	 */
 	public void start() throws ApiException {
@@ -211,8 +221,18 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 		synchronized (this.informers) {
 			toStart = new ArrayList<>(this.informers.values());
 		}
+		List<CacheAccessCheck.Scope> scopes = new ArrayList<>();
 		for (ScopedInformer<?> informer : toStart) {
-			resolve(informer.key().type());
+			ResourceKind<?> kind = resolve(informer.key().type());
+			scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
+		}
+		this.accessScopes = scopes;
+		String denied = CacheAccessCheck.check(this.watchClient, scopes);
+		this.accessDenied = denied;
+		if (denied != null) {
+			// loud at once; start-up fails only if it is still so at the sync timeout,
+			// since RBAC is often applied moments after the operator starts
+			logger.error("{}; the caches cannot sync until it is granted", denied);
 		}
 		for (ScopedInformer<?> informer : toStart) {
 			startInformer(informer);
@@ -284,17 +304,34 @@ public final class InformerCache implements io.kubeboot.operator.cache.Cache {
 	 * Blocks until every informer has synced.
 	 * @param timeout how long to wait at most
 	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
-	 * its last error
+	 * its last error; a {@link CacheAccessDeniedException} naming the verbs, resources
+	 * and namespaces if RBAC still denies what the informers need
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public void waitForSync(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
+		long lastAccessCheck = System.nanoTime();
 		while (true) {
 			List<ScopedInformer<?>> pending = notSynced();
 			if (pending.isEmpty()) {
-				return;
+				// a list allowed without its watch syncs a cache that would never change
+				if (this.accessDenied == null) {
+					return;
+				}
+				if (System.nanoTime() - lastAccessCheck > ACCESS_RECHECK_NANOS) {
+					lastAccessCheck = System.nanoTime();
+					this.accessDenied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+					continue;
+				}
 			}
 			if (System.nanoTime() - deadline >= 0) {
+				String denied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+				if (denied != null) {
+					throw new CacheAccessDeniedException(denied);
+				}
+				if (pending.isEmpty()) {
+					return;
+				}
 				throw new CacheSyncException("Caches did not sync within " + timeout + ": "
 						+ pending.stream()
 							.map((informer) -> informer.key() + " "

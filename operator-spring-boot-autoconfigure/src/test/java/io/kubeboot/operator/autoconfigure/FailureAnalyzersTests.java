@@ -1,5 +1,6 @@
 package io.kubeboot.operator.autoconfigure;
 
+import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
 import io.kubeboot.operator.cache.KindNotServedException;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,15 @@ class FailureAnalyzersTests {
 	void forbiddenCacheSyncShouldSayWhichVerbsToGrant() {
 		CacheSyncException cause = new CacheSyncException(
 				"Caches did not sync within PT2M: V1ConfigMap[namespace=x] failed with 403 Forbidden: ...");
+		FailureAnalysis analysis = new CacheSyncFailureAnalyzer().analyze(new IllegalStateException(cause));
+		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
+		assertThat(analysis.getAction()).contains("get, list and watch");
+	}
+
+	@Test
+	void deniedCacheAccessShouldSayWhichVerbsToGrant() {
+		CacheAccessDeniedException cause = new CacheAccessDeniedException(
+				"RBAC denies this operator's identity what its caches need: list, watch configmaps in namespace 'x'. ...");
 		FailureAnalysis analysis = new CacheSyncFailureAnalyzer().analyze(new IllegalStateException(cause));
 		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
 		assertThat(analysis.getAction()).contains("get, list and watch");

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.annotation.KubernetesKind;
-import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.KindNotServedException;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerState;
@@ -23,9 +23,15 @@ import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1RoleRef;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterEach;
@@ -329,14 +335,42 @@ class ManagerIntegrationTests {
 	}
 
 	@Test
-	void forbiddenListFailsStartWithinSyncTimeoutNamingTheError(ControlPlane controlPlane, TestNamespace namespace) {
+	void forbiddenListAndWatchFailStartWithinSyncTimeoutNamingVerbsResourceAndNamespace(ControlPlane controlPlane,
+			TestNamespace namespace) {
 		Manager manager = manager(controlPlane.clientFor("user1"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
 			.build();
 		manager.newController(V1ConfigMap.class).complete((request) -> Result.done());
 		this.managers.add(manager);
-		assertThatExceptionOfType(CacheSyncException.class).isThrownBy(manager::start)
-			.withMessageContaining("V1ConfigMap[namespace=" + namespace + "] failed with 403 Forbidden")
-			.withMessageContaining("configmaps is forbidden: User \"user1\" cannot list resource \"configmaps\"");
+		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
+			.withMessage("RBAC denies this operator's identity what its caches need: list, watch configmaps in "
+					+ "namespace '" + namespace + "'. Grant get, list and watch on them to its service account (a Role "
+					+ "and RoleBinding in each namespace, a ClusterRole and ClusterRoleBinding for all namespaces or "
+					+ "cluster-scoped kinds)");
+		assertThat(manager.state()).isEqualTo(ManagerState.FAILED);
+	}
+
+	@Test
+	void watchDeniedWhereListIsAllowedIsNamedAlone(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(controlPlane.adminClient());
+		rbac.createNamespacedRole(namespace.name(),
+				new V1Role().metadata(new V1ObjectMeta().name("list-only"))
+					.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+						.resources(List.of("configmaps"))
+						.verbs(List.of("get", "list")))))
+			.execute();
+		rbac.createNamespacedRoleBinding(namespace.name(),
+				new V1RoleBinding().metadata(new V1ObjectMeta().name("list-only"))
+					.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("list-only"))
+					.subjects(List.of(new RbacV1Subject().kind("User").name("user2"))))
+			.execute();
+		Manager manager = manager(controlPlane.clientFor("user2"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
+			.build();
+		manager.newController(V1ConfigMap.class).complete((request) -> Result.done());
+		this.managers.add(manager);
+		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
+			.withMessageStartingWith("RBAC denies this operator's identity what its caches need: watch configmaps in "
+					+ "namespace '" + namespace + "'. ");
 	}
 
 	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Gadget")
