@@ -114,7 +114,6 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
 	private static Supplier<Collection<Request>> invoker(Object bean, Method declared) {
 		Class<?> returnType = declared.getReturnType();
 		if (declared.getParameterCount() != 0 || Modifier.isStatic(declared.getModifiers())
@@ -125,19 +124,7 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 		}
 		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
 		ReflectionUtils.makeAccessible(method);
-		return () -> {
-			@Nullable Object result = ReflectionUtils.invokeMethod(method, bean);
-			if (result == null) {
-				return List.of();
-			}
-			if (result instanceof Request request) {
-				return List.of(request);
-			}
-			if (result instanceof Stream<?> stream) {
-				return (List<Request>) stream.toList();
-			}
-			return (Collection<Request>) result;
-		};
+		return () -> ReconcilerBeans.toRequests(ReflectionUtils.invokeMethod(method, bean));
 	}
 
 	private record Found(String beanName, Object bean, @Nullable Method method, PeriodicTrigger annotation) {

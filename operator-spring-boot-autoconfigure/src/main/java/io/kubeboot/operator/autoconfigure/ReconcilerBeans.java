@@ -150,8 +150,14 @@ final class ReconcilerBeans {
 		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction);
 	}
 
+	/**
+	 * Turns what a user's method returned into requests: {@code null}, a {@link Request},
+	 * a {@code Collection<Request>} or a {@code Stream<Request>}.
+	 * @param result the returned value
+	 * @return the requests
+	 */
 	@SuppressWarnings("unchecked")
-	private static Collection<Request> toRequests(@Nullable Object result) {
+	static Collection<Request> toRequests(@Nullable Object result) {
 		if (result == null) {
 			return List.of();
 		}

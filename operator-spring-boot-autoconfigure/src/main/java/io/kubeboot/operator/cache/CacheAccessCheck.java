@@ -5,13 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kubeboot.operator.client.AccessReviews;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
-import io.kubernetes.client.openapi.models.V1SubjectAccessReviewStatus;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,20 +37,15 @@ final class CacheAccessCheck {
 	 * denied or the check could not be made
 	 */
 	static @Nullable String check(ApiClient client, List<Scope> scopes) {
-		AuthorizationV1Api api = new AuthorizationV1Api(client);
 		Map<Scope, List<String>> denied = new LinkedHashMap<>();
 		for (Scope scope : scopes.stream().distinct().toList()) {
 			for (String verb : VERBS) {
-				V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview()
-					.spec(new V1SelfSubjectAccessReviewSpec().resourceAttributes(new V1ResourceAttributes().verb(verb)
-						.group(scope.kind().group())
-						.resource(scope.kind().plural())
-						.namespace(scope.namespace())));
+				V1ResourceAttributes attributes = new V1ResourceAttributes().verb(verb)
+					.group(scope.kind().group())
+					.resource(scope.kind().plural())
+					.namespace(scope.namespace());
 				try {
-					V1SubjectAccessReviewStatus status = api.createSelfSubjectAccessReview(review)
-						.execute()
-						.getStatus();
-					if (status == null || !Boolean.TRUE.equals(status.getAllowed())) {
+					if (!AccessReviews.isAllowed(client, attributes)) {
 						denied.computeIfAbsent(scope, (key) -> new ArrayList<>()).add(verb);
 					}
 				}

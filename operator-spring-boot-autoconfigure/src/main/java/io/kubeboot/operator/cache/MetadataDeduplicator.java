@@ -3,9 +3,9 @@ package io.kubeboot.operator.cache;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -34,7 +34,15 @@ final class MetadataDeduplicator {
 
 	private final String[] pool = new String[SLOTS];
 
-	private final Map<Class<?>, @Nullable ApiVersionAndKind> accessors = new LinkedHashMap<>();
+	/** Looked up once per model class, without a lock on the informers' hot path. */
+	private static final ClassValue<Optional<ApiVersionAndKind>> ACCESSORS = new ClassValue<>() {
+
+		@Override
+		protected Optional<ApiVersionAndKind> computeValue(Class<?> type) {
+			return Optional.ofNullable(ApiVersionAndKind.find(type));
+		}
+
+	};
 
 	/**
 	 * Deduplicates the repeating strings of an object in place.
@@ -43,10 +51,7 @@ final class MetadataDeduplicator {
 	 * @return the same object
 	 */
 	<T extends KubernetesObject> T deduplicate(T object) {
-		ApiVersionAndKind accessor = accessor(object.getClass());
-		if (accessor != null) {
-			accessor.deduplicate(object, this);
-		}
+		ACCESSORS.get(object.getClass()).ifPresent((accessor) -> accessor.deduplicate(object, this));
 		V1ObjectMeta metadata = object.getMetadata();
 		if (metadata != null) {
 			if (metadata.getNamespace() != null) {
@@ -113,10 +118,6 @@ final class MetadataDeduplicator {
 		catch (UnsupportedOperationException ex) {
 			// an immutable map: not parsed from JSON, left alone
 		}
-	}
-
-	private synchronized @Nullable ApiVersionAndKind accessor(Class<?> type) {
-		return this.accessors.computeIfAbsent(type, ApiVersionAndKind::find);
 	}
 
 	/**

@@ -4,13 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kubeboot.operator.cache.StatusMessages;
+import io.kubeboot.operator.client.AccessReviews;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
-import io.kubernetes.client.openapi.models.V1SubjectAccessReviewStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,18 +33,15 @@ public final class LeaseAccessCheck {
 	 * namespace
 	 */
 	public static void verify(ApiClient client, LeaderElectionConfig config) {
-		AuthorizationV1Api api = new AuthorizationV1Api(client);
 		List<String> denied = new ArrayList<>();
 		for (String verb : VERBS) {
-			V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview()
-				.spec(new V1SelfSubjectAccessReviewSpec().resourceAttributes(new V1ResourceAttributes().verb(verb)
-					.group("coordination.k8s.io")
-					.resource("leases")
-					.namespace(config.namespace())
-					.name(verb.equals("create") ? null : config.name())));
+			V1ResourceAttributes attributes = new V1ResourceAttributes().verb(verb)
+				.group("coordination.k8s.io")
+				.resource("leases")
+				.namespace(config.namespace())
+				.name(verb.equals("create") ? null : config.name());
 			try {
-				V1SubjectAccessReviewStatus status = api.createSelfSubjectAccessReview(review).execute().getStatus();
-				if (status == null || !Boolean.TRUE.equals(status.getAllowed())) {
+				if (!AccessReviews.isAllowed(client, attributes)) {
 					denied.add(verb);
 				}
 			}
