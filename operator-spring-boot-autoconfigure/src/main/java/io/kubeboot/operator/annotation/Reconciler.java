@@ -6,8 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.common.KubernetesObject;
-
 import org.springframework.stereotype.Component;
 
 /**

@@ -9,7 +9,6 @@ import java.util.UUID;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.util.StringUtils;
 
 /**

@@ -1,7 +1,6 @@
 package io.kubeboot.operator.autoconfigure;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
-
 import org.springframework.context.ApplicationEvent;
 
 /**

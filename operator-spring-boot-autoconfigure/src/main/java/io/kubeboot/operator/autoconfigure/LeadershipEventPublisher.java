@@ -2,7 +2,6 @@ package io.kubeboot.operator.autoconfigure;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
-
 import org.springframework.context.ApplicationEventPublisher;
 
 /**

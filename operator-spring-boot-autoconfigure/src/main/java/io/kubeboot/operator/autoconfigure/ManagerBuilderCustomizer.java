@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure;
 
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
 
 /**
  * Customizes the auto-configured {@link Manager} before it is built, for settings that
@@ -14,6 +15,6 @@ public interface ManagerBuilderCustomizer {
 	 * Customizes the builder.
 	 * @param builder the builder
 	 */
-	void customize(Manager.Builder builder);
+	void customize(ManagerBuilder builder);
 
 }

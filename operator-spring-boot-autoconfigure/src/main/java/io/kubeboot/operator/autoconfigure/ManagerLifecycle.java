@@ -5,7 +5,6 @@ import java.util.concurrent.CountDownLatch;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerState;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 

@@ -7,14 +7,14 @@ import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.controller.Enqueuer;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.manager.Runnable;
-import io.kubeboot.operator.trigger.Enqueuer;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
-
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -66,7 +66,7 @@ public final class OperatorAutoConfiguration {
 	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
 			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers) {
 		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
-		Manager.Builder builder = Manager.builder(apiClient);
+		ManagerBuilder builder = Manager.builder(apiClient);
 		if (properties.getLeaderElection().isEnabled()) {
 			LeaderElectionConfig config = LeaderElectionSettings.from(properties.getLeaderElection(),
 					environment.getProperty("spring.application.name"),

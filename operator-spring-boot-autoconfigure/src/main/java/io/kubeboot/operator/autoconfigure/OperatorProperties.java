@@ -6,7 +6,6 @@ import java.util.Map;
 
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;

@@ -17,9 +17,8 @@ import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.trigger.IntervalTrigger;
+import io.kubeboot.operator.source.IntervalTrigger;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -35,8 +34,9 @@ import org.springframework.util.StringUtils;
 /**
  * Finds {@link PeriodicTrigger @PeriodicTrigger} classes and methods as beans are
  * initialized (the way {@code @Scheduled} methods are found) and, once the controllers
- * exist, turns each into an {@link IntervalTrigger} runnable of the manager. Every
- * mistake fails start-up with a message naming the bean.
+ * exist, turns each into an {@link IntervalTrigger} source of its controller (a runnable
+ * of the manager for {@code leaderOnly = false}). Every mistake fails start-up with a
+ * message naming the bean.
  */
 final class PeriodicTriggerBeans implements BeanPostProcessor {
 
@@ -86,7 +86,7 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 					throw new IllegalStateException(
 							"name the controller to reconcile with: @PeriodicTrigger(controller = ...)");
 				}
-				Controller controller = manager.controller(controllerName);
+				Controller controller = Controller.named(manager, controllerName);
 				Duration interval = duration(environment, trigger.annotation.interval(), "interval");
 				Duration initialDelay = StringUtils.hasText(trigger.annotation.initialDelay())
 						? duration(environment, trigger.annotation.initialDelay(), "initialDelay") : interval;
@@ -94,8 +94,14 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 						? invoker(trigger.bean, trigger.method) : controller::cachedRequests;
 				String name = "trigger-" + trigger.beanName
 						+ ((trigger.method != null) ? "-" + trigger.method.getName() : "");
-				manager.add(name, new IntervalTrigger(name, interval, initialDelay, trigger.annotation.jitter(),
-						requests, controller::enqueue, trigger.annotation.leaderOnly()));
+				IntervalTrigger source = new IntervalTrigger(name, interval, initialDelay, trigger.annotation.jitter(),
+						requests);
+				if (trigger.annotation.leaderOnly()) {
+					controller.watch(source);
+				}
+				else {
+					manager.add(name, controller.onEveryReplica(source));
+				}
 			}
 			catch (RuntimeException ex) {
 				throw new InvalidOperatorBeanException(where + " is invalid: " + ex.getMessage(), ex);

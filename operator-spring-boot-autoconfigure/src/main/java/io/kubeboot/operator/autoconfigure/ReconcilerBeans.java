@@ -12,15 +12,15 @@ import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
-import io.kubeboot.operator.cache.KindResolver;
+import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
-import io.kubeboot.operator.controller.MapFunction;
+import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
@@ -62,7 +62,7 @@ final class ReconcilerBeans {
 		try {
 			KindResolver.declaredKind(annotation.value());
 			Object bean = this.beanFactory.getBean(beanName);
-			ControllerBuilder<?> builder = manager.newController(annotation.value())
+			ControllerBuilder<?> builder = Controller.builder(manager, annotation.value())
 				.namespace(resolve(annotation.namespace()))
 				.labelSelector(resolve(annotation.labelSelector()));
 			if (StringUtils.hasText(annotation.name())) {

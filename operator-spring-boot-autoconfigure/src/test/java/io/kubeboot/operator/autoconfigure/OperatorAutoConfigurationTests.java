@@ -12,14 +12,13 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Secret;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -114,7 +113,7 @@ class OperatorAutoConfigurationTests {
 	@Test
 	void runWithWatchSettingsShouldConfigureTheCache() {
 		this.contextRunner.withPropertyValues("operator.watch-timeout=30s", "operator.watch-silence-threshold=45s")
-			.run((context) -> assertThat(context.getBean(Manager.class).cache().silenceThreshold())
+			.run((context) -> assertThat(context.getBean(Manager.class).watchSilenceThreshold())
 				.isEqualTo(Duration.ofSeconds(45)));
 	}
 
@@ -204,8 +203,8 @@ class OperatorAutoConfigurationTests {
 	@Test
 	void runWithRunnableBeansShouldAddThem() {
 		this.contextRunner.withUserConfiguration(RunnableConfiguration.class)
-			.run((context) -> assertThat(context.getBean(Manager.class).runnables()).containsExactly("everywhere",
-					"leaderOnly"));
+			.run((context) -> assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class))
+				.containsExactly("everywhere", "leaderOnly"));
 	}
 
 	@Test
@@ -233,14 +232,14 @@ class OperatorAutoConfigurationTests {
 
 	@Test
 	void runShouldNotElectALeaderByDefault() {
-		this.contextRunner.run((context) -> assertThat(context.getBean(Manager.class).leaderElector()).isNull());
+		this.contextRunner.run((context) -> assertThat(context.getBean(Manager.class).leaderElection()).isNull());
 	}
 
 	@Test
 	void runWithLeaderElectionEnabledShouldUseDefaults() {
 		this.contextRunner.withPropertyValues("operator.leader-election.enabled=true", "spring.application.name=shop")
 			.run((context) -> {
-				LeaderElectionConfig config = context.getBean(Manager.class).leaderElector().config();
+				LeaderElectionConfig config = context.getBean(Manager.class).leaderElection().config();
 				assertThat(config.name()).isEqualTo("shop-leader");
 				assertThat(config.namespace()).isEqualTo("default");
 				assertThat(config.identity()).matches(".+_[0-9a-f-]{36}");
@@ -261,7 +260,7 @@ class OperatorAutoConfigurationTests {
 					"operator.leader-election.retry-period=5s", "operator.leader-election.release-on-shutdown=false",
 					"operator.leader-election.lost-lease-policy=re-elect")
 			.run((context) -> {
-				LeaderElectionConfig config = context.getBean(Manager.class).leaderElector().config();
+				LeaderElectionConfig config = context.getBean(Manager.class).leaderElection().config();
 				assertThat(config)
 					.isEqualTo(new LeaderElectionConfig("ops", "my-lease", "pod-1", Duration.ofSeconds(30),
 							Duration.ofSeconds(20), Duration.ofSeconds(5), false, LostLeasePolicy.RE_ELECT));
@@ -322,8 +321,8 @@ class OperatorAutoConfigurationTests {
 	}
 
 	private static Controller onlyController(Manager manager) {
-		assertThat(manager.controllers()).hasSize(1);
-		return manager.controllers().get(0);
+		assertThat(Controller.of(manager)).hasSize(1);
+		return Controller.of(manager).get(0);
 	}
 
 	@Configuration(proxyBeanMethods = false)

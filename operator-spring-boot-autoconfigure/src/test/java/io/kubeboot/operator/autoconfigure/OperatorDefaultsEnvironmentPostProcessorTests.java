@@ -3,7 +3,6 @@ package io.kubeboot.operator.autoconfigure;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;

@@ -10,10 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.kubeboot.operator.health.HealthCheck;
-import io.kubeboot.operator.health.ManagerHealth;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.healthz.HealthCheck;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.metrics.OperatorMetrics;
+import io.kubeboot.operator.manager.ManagerHealth;
+import io.kubeboot.operator.micrometer.OperatorMetrics;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TcpProxy;
@@ -60,7 +61,7 @@ class CacheRecoveryIntegrationTests {
 		Manager manager = Manager.builder(client).namespace(namespace.name()).build();
 		this.managers.add(manager);
 		List<String> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			seen.add(request.name() + "="
 					+ manager.cache()
 						.get(V1ConfigMap.class, request)
@@ -106,7 +107,7 @@ class CacheRecoveryIntegrationTests {
 		Manager manager = Manager.builder(controlPlane.adminClient()).namespace(namespace.name()).build();
 		this.managers.add(manager);
 		Map<String, String> latest = new ConcurrentHashMap<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			latest.put(request.name(),
 					manager.cache()
 						.get(V1ConfigMap.class, request)
@@ -149,7 +150,7 @@ class CacheRecoveryIntegrationTests {
 		Manager manager = Manager.builder(controlPlane.adminClient()).namespace(namespace.name()).build();
 		this.managers.add(manager);
 		List<String> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			seen.add(request.name());
 			return Result.done();
 		});
@@ -319,7 +320,7 @@ class CacheRecoveryIntegrationTests {
 	 */
 	private static Set<String> reconcileRecordingDeletions(Manager manager) {
 		Set<String> deleted = ConcurrentHashMap.newKeySet();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			if (manager.cache().get(V1ConfigMap.class, request).isEmpty()) {
 				deleted.add(request.name());
 			}

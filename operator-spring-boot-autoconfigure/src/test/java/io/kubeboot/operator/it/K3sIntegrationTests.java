@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -40,7 +41,7 @@ class K3sIntegrationTests {
 		core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("k3s-test"))).execute();
 		Manager manager = Manager.builder(client).namespace("k3s-test").build();
 		List<Request> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			seen.add(request);
 			return Result.done();
 		});

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
@@ -118,7 +119,7 @@ class LeaderElectionIntegrationTests {
 		await().atMost(WAIT).until(a.manager::isLeader);
 		Replica b = replica("b", controlPlane, namespace);
 		b.manager.start();
-		await().atMost(WAIT).until(() -> b.manager.leaderElector().observedLeader() != null);
+		await().atMost(WAIT).until(() -> b.manager.leaderElection().observedLeader() != null);
 		long killedAt = System.nanoTime();
 		a.proxy.cut();
 		await().atMost(WAIT).until(() -> b.startedAt.get() != 0);
@@ -142,7 +143,7 @@ class LeaderElectionIntegrationTests {
 		AtomicLong lastReconcileStart = new AtomicLong();
 		CountDownLatch inReconcile = new CountDownLatch(1);
 		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
-				(manager) -> manager.newController(V1ConfigMap.class).complete((request) -> {
+				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 					lastReconcileStart.set(System.nanoTime());
 					inReconcile.countDown();
 					Thread.sleep(1000);
@@ -190,7 +191,7 @@ class LeaderElectionIntegrationTests {
 		}, slow);
 		b.manager.start();
 		// b tried once, found the Lease held, and now waits for its next retry in 30 s
-		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElector().observedLeader()));
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
 		a.manager.stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> b.startedAt.get() != 0);
 		assertThat(holder(controlPlane, namespace)).isEqualTo(b.identity);
@@ -204,8 +205,8 @@ class LeaderElectionIntegrationTests {
 		});
 		a.manager.start();
 		await().atMost(WAIT).until(a.manager::isLeader);
-		await().atMost(WAIT).until(() -> a.manager.leaderElector().sinceLastRenewal().compareTo(RETRY) < 0);
-		long renewedBefore = System.nanoTime() - a.manager.leaderElector().sinceLastRenewal().toNanos();
+		await().atMost(WAIT).until(() -> a.manager.leaderElection().sinceLastRenewal().compareTo(RETRY) < 0);
+		long renewedBefore = System.nanoTime() - a.manager.leaderElection().sinceLastRenewal().toNanos();
 		controlPlane.stopApiServer();
 		try {
 			await().atMost(WAIT).until(() -> a.stoppedAt.get() != 0);
@@ -227,7 +228,7 @@ class LeaderElectionIntegrationTests {
 			TestNamespace namespace) throws Exception {
 		List<String> reconciled = new CopyOnWriteArrayList<>();
 		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
-				(manager) -> manager.newController(V1ConfigMap.class).complete((request) -> {
+				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 					reconciled.add(request.name());
 					return Result.done();
 				}));
@@ -323,7 +324,7 @@ class LeaderElectionIntegrationTests {
 			.execute();
 		Replica a = replica("a", controlPlane, namespace);
 		a.manager.start();
-		await().atMost(WAIT).until(() -> "other".equals(a.manager.leaderElector().observedLeader()));
+		await().atMost(WAIT).until(() -> "other".equals(a.manager.leaderElection().observedLeader()));
 		a.manager.stop();
 		assertThat(holder(controlPlane, namespace)).isEqualTo("other");
 		assertThat(a.starts).hasValue(0);

@@ -11,11 +11,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.kubeboot.operator.annotation.KubernetesKind;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.manager.ManagerState;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
@@ -56,7 +58,7 @@ class ManagerIntegrationTests {
 		this.managers.forEach(Manager::stop);
 	}
 
-	private Manager.Builder manager(ApiClient client, TestNamespace namespace) {
+	private ManagerBuilder manager(ApiClient client, TestNamespace namespace) {
 		return Manager.builder(client).namespace(namespace.name()).gracefulShutdownTimeout(Duration.ofSeconds(10));
 	}
 
@@ -70,7 +72,7 @@ class ManagerIntegrationTests {
 	void createUpdateAndDeleteOfConfigMapReachTheReconciler(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<String> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			Optional<V1ConfigMap> configMap = manager.cache().get(V1ConfigMap.class, request);
 			seen.add(request + "=" + configMap.map((cm) -> String.valueOf(cm.getData())).orElse("deleted"));
 			return Result.done();
@@ -95,7 +97,7 @@ class ManagerIntegrationTests {
 		Widgets.install(admin);
 		Manager manager = manager(admin, namespace).build();
 		List<String> seen = new CopyOnWriteArrayList<>();
-		manager.newController(Widget.class).complete((request) -> {
+		Controller.builder(manager, Widget.class).complete((request) -> {
 			seen.add(request.name() + ":"
 					+ manager.cache()
 						.get(Widget.class, request)
@@ -104,7 +106,7 @@ class ManagerIntegrationTests {
 			return Result.done();
 		});
 		started(manager);
-		assertThat(manager.controllers().get(0).name()).isEqualTo("widget");
+		assertThat(Controller.of(manager).get(0).name()).isEqualTo("widget");
 		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
 		widgets
 			.create(new Widget().metadata(new V1ObjectMeta().name("w1").namespace(namespace.name()))
@@ -124,7 +126,7 @@ class ManagerIntegrationTests {
 		Widgets.install(admin);
 		Manager manager = manager(admin, namespace).maxConcurrentReconciles(2).build();
 		List<String> seen = new CopyOnWriteArrayList<>();
-		manager.newController(Widget.class).complete((request) -> {
+		Controller.builder(manager, Widget.class).complete((request) -> {
 			Widget widget = manager.cache().get(Widget.class, request).orElseThrow();
 			seen.add(request.name());
 			// a reconciler bug on a widget without status: NullPointerException, then
@@ -148,7 +150,7 @@ class ManagerIntegrationTests {
 		await().atMost(WAIT)
 			.until(() -> seen.stream().filter("npe"::equals).count() >= 3
 					&& seen.stream().filter("overflow"::equals).count() >= 3 && seen.contains("fine"));
-		assertThat(manager.controllers().get(0).liveWorkers()).isEqualTo(2);
+		assertThat(Controller.of(manager).get(0).liveWorkers()).isEqualTo(2);
 		assertThat(manager.state()).isEqualTo(ManagerState.RUNNING);
 	}
 
@@ -156,7 +158,7 @@ class ManagerIntegrationTests {
 	void labelSelectorRestrictsTheReconciledObjects(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<String> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).labelSelector("app=web").complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).labelSelector("app=web").complete((request) -> {
 			seen.add(request.name());
 			return Result.done();
 		});
@@ -179,7 +181,7 @@ class ManagerIntegrationTests {
 	void changeOfOwnedObjectReconcilesItsControllingOwner(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<Request> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).owns(V1Secret.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).owns(V1Secret.class).complete((request) -> {
 			seen.add(request);
 			return Result.done();
 		});
@@ -209,7 +211,7 @@ class ManagerIntegrationTests {
 	void watchedKindIsMappedThroughTheMapFunction(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<Request> seen = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class)
+		Controller.builder(manager, V1ConfigMap.class)
 			.watches(V1Secret.class,
 					(secret) -> List
 						.of(Request.of(secret.getMetadata().getNamespace(), "for-" + secret.getMetadata().getName())))
@@ -228,7 +230,7 @@ class ManagerIntegrationTests {
 	void requeueAfterReconcilesAgainAfterTheDelay(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<Long> times = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			times.add(System.nanoTime());
 			return (times.size() < 4) ? Result.requeueAfter(Duration.ofMillis(300)) : Result.done();
 		});
@@ -246,7 +248,7 @@ class ManagerIntegrationTests {
 	void failingReconcileIsRetriedWithGrowingBackoff(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<Long> times = new CopyOnWriteArrayList<>();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			times.add(System.nanoTime());
 			throw new IllegalStateException("failing on purpose, attempt " + times.size());
 		});
@@ -271,7 +273,7 @@ class ManagerIntegrationTests {
 		AtomicInteger started = new AtomicInteger();
 		AtomicBoolean finished = new AtomicBoolean();
 		AtomicBoolean interrupted = new AtomicBoolean();
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			started.incrementAndGet();
 			inside.countDown();
 			try {
@@ -303,7 +305,7 @@ class ManagerIntegrationTests {
 		Manager manager = manager(admin, namespace).gracefulShutdownTimeout(Duration.ofMillis(500)).build();
 		CountDownLatch inside = new CountDownLatch(1);
 		CountDownLatch interrupted = new CountDownLatch(1);
-		manager.newController(V1ConfigMap.class).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			inside.countDown();
 			try {
 				Thread.sleep(60_000);
@@ -325,7 +327,7 @@ class ManagerIntegrationTests {
 	@Test
 	void controllerForKindWithoutCrdFailsStartNamingTheKind(ApiClient admin, TestNamespace namespace) {
 		Manager manager = manager(admin, namespace).build();
-		manager.newController(Gadget.class).complete((request) -> Result.done());
+		Controller.builder(manager, Gadget.class).complete((request) -> Result.done());
 		this.managers.add(manager);
 		assertThatExceptionOfType(KindNotServedException.class).isThrownBy(manager::start)
 			.withMessageContaining("Kind Gadget (test.kubeboot.io/v1) of " + Gadget.class.getName()
@@ -339,7 +341,7 @@ class ManagerIntegrationTests {
 			TestNamespace namespace) {
 		Manager manager = manager(controlPlane.clientFor("user1"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
 			.build();
-		manager.newController(V1ConfigMap.class).complete((request) -> Result.done());
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
 		this.managers.add(manager);
 		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
 			.withMessage("RBAC denies this operator's identity what its caches need: list, watch configmaps in "
@@ -366,7 +368,7 @@ class ManagerIntegrationTests {
 			.execute();
 		Manager manager = manager(controlPlane.clientFor("user2"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
 			.build();
-		manager.newController(V1ConfigMap.class).complete((request) -> Result.done());
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
 		this.managers.add(manager);
 		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
 			.withMessageStartingWith("RBAC denies this operator's identity what its caches need: watch configmaps in "

@@ -10,16 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.kubeboot.operator.annotation.PeriodicTrigger;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.controller.Enqueuer;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
-import io.kubeboot.operator.trigger.Enqueuer;
-import io.kubeboot.operator.trigger.IntervalTrigger;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -29,7 +30,6 @@ import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -59,15 +59,15 @@ class PeriodicTriggerIntegrationTests {
 		this.managers.add(manager);
 		AtomicInteger reconciles = new AtomicInteger();
 		AtomicInteger ticks = new AtomicInteger();
-		var controller = manager.newController(V1ConfigMap.class).complete((request) -> {
+		var controller = Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			reconciles.incrementAndGet();
 			Thread.sleep(1000);
 			return Result.done();
 		});
-		manager.add("fast-trigger", new IntervalTrigger("fast-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
+		controller.watch(new IntervalTrigger("fast-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
 			ticks.incrementAndGet();
 			return controller.cachedRequests();
-		}, controller::enqueue, true));
+		}));
 		new CoreV1Api(admin)
 			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("slow")))
 			.execute();
@@ -94,20 +94,19 @@ class PeriodicTriggerIntegrationTests {
 		this.managers.add(standby);
 		AtomicInteger ticks = new AtomicInteger();
 		AtomicInteger everywhereTicks = new AtomicInteger();
-		standby.add("leader-trigger",
-				new IntervalTrigger("leader-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
-					ticks.incrementAndGet();
-					return List.of();
-				}, (request) -> {
-				}, true));
-		standby.add("everywhere-trigger",
-				new IntervalTrigger("everywhere-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
-					everywhereTicks.incrementAndGet();
-					return List.of();
-				}, (request) -> {
-				}, false));
+		Controller controller = Controller.builder(standby, V1ConfigMap.class)
+			.watches(new IntervalTrigger("leader-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
+				ticks.incrementAndGet();
+				return List.of();
+			}))
+			.complete((request) -> Result.done());
+		standby.add("everywhere-trigger", controller
+			.onEveryReplica(new IntervalTrigger("everywhere-trigger", Duration.ofMillis(20), Duration.ZERO, 0, () -> {
+				everywhereTicks.incrementAndGet();
+				return List.of();
+			})));
 		standby.start();
-		await().atMost(WAIT).until(() -> "the-leader".equals(standby.leaderElector().observedLeader()));
+		await().atMost(WAIT).until(() -> "the-leader".equals(standby.leaderElection().observedLeader()));
 		await().atMost(WAIT).until(() -> everywhereTicks.get() >= 20); // the opt-out
 																		// runs, a second
 																		// or so
@@ -128,8 +127,10 @@ class PeriodicTriggerIntegrationTests {
 			.withPropertyValues("operator.namespace=" + namespace, "probe.interval=150ms")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(Manager.class).runnables()).contains("trigger-triggeredReconciler",
-						"trigger-externalBuckets-bucketsToCheck");
+				assertThat(Controller.named(context.getBean(Manager.class), "configmap").sources())
+					.map(Object::toString)
+					.anyMatch((source) -> source.startsWith("IntervalTrigger[trigger-triggeredReconciler,"))
+					.anyMatch((source) -> source.startsWith("IntervalTrigger[trigger-externalBuckets-bucketsToCheck,"));
 				TriggeredReconciler reconciler = context.getBean(TriggeredReconciler.class);
 				await().atMost(WAIT)
 					.until(() -> reconciler.count("a") >= 4 && reconciler.count("b") >= 4

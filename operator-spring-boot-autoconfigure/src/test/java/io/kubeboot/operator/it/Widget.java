@@ -2,7 +2,7 @@ package io.kubeboot.operator.it;
 
 import java.util.Map;
 
-import io.kubeboot.operator.annotation.KubernetesKind;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 

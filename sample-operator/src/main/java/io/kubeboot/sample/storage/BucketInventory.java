@@ -3,7 +3,6 @@ package io.kubeboot.sample.storage;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.sample.storage.v1alpha1.Condition;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
-
 import org.springframework.stereotype.Component;
 
 /**

@@ -7,7 +7,6 @@ import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.stereotype.Component;
 
 /**

@@ -13,9 +13,8 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 
-import io.kubeboot.operator.leaderelection.LeaderElector;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
-
 import org.springframework.stereotype.Component;
 
 /**
@@ -127,7 +126,7 @@ class EndpointProber {
 	 * is the pod's name, plus a random suffix), else the host name.
 	 */
 	private static String replicaIdentity(Manager manager) {
-		LeaderElector elector = manager.leaderElector();
+		LeaderElectionStatus elector = manager.leaderElection();
 		if (elector != null) {
 			return elector.config().identity();
 		}

@@ -1,6 +1,6 @@
 package io.kubeboot.operator.benchmarks.model;
 
-import io.kubeboot.operator.annotation.KubernetesKind;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 

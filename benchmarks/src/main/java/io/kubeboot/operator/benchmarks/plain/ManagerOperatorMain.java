@@ -6,6 +6,7 @@ import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
 import io.kubeboot.operator.benchmarks.model.Widget;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.ApiClient;
@@ -36,11 +37,13 @@ public final class ManagerOperatorMain {
 		ApiClient client = ClientBuilder.standard().build();
 		WidgetWorkload workload = new WidgetWorkload(probe, client);
 		Manager manager = Manager.builder(client).namespace(settings.namespace()).build();
-		manager.newController(Widget.class).maxConcurrentReconciles(WidgetWorkload.WORKERS).complete((request) -> {
-			long started = workload.started();
-			workload.reconcile(manager.cache().get(Widget.class, request).orElse(null), started);
-			return Result.done();
-		});
+		Controller.builder(manager, Widget.class)
+			.maxConcurrentReconciles(WidgetWorkload.WORKERS)
+			.complete((request) -> {
+				long started = workload.started();
+				workload.reconcile(manager.cache().get(Widget.class, request).orElse(null), started);
+				return Result.done();
+			});
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
 			manager.stop();

@@ -7,7 +7,6 @@ import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
 import io.kubernetes.client.openapi.ApiClient;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

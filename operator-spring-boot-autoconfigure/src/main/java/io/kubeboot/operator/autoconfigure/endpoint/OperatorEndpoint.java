@@ -3,13 +3,12 @@ package io.kubeboot.operator.autoconfigure.endpoint;
 import java.time.Duration;
 import java.util.List;
 
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
-import io.kubeboot.operator.cache.ScopedInformer;
 import io.kubeboot.operator.controller.Controller;
-import io.kubeboot.operator.leaderelection.LeaderElector;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -38,9 +37,9 @@ public class OperatorEndpoint {
 	 */
 	@ReadOperation
 	public ManagerDescriptor operator() {
-		List<ControllerDescriptor> controllers = this.manager.controllers().stream().map(this::describe).toList();
+		List<ControllerDescriptor> controllers = Controller.of(this.manager).stream().map(this::describe).toList();
 		List<CacheDescriptor> caches = this.manager.informers().stream().map(OperatorEndpoint::describe).toList();
-		LeaderElector elector = this.manager.leaderElector();
+		LeaderElectionStatus elector = this.manager.leaderElection();
 		LeaderElectionDescriptor election = null;
 		if (elector != null) {
 			Duration since = elector.sinceLastRenewal();
@@ -49,7 +48,7 @@ public class OperatorEndpoint {
 					(since != null) ? since.toMillis() : null, elector.lastError());
 		}
 		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), election, controllers,
-				this.manager.runnables(), caches);
+				this.manager.runnableNamesExcept(Controller.class), caches);
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
@@ -60,7 +59,7 @@ public class OperatorEndpoint {
 				controller.maxConcurrentReconciles());
 	}
 
-	private static CacheDescriptor describe(ScopedInformer<?> informer) {
+	private static CacheDescriptor describe(Informer<?> informer) {
 		return new CacheDescriptor(informer.key().type().getSimpleName(), informer.key().namespace(),
 				informer.key().labelSelector(), informer.hasSynced(), informer.list().size(), informer.lastError());
 	}

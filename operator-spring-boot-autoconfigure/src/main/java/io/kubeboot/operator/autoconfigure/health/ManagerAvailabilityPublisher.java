@@ -7,12 +7,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.autoconfigure.ManagerLifecycle;
-import io.kubeboot.operator.health.HealthCheck;
-import io.kubeboot.operator.health.ManagerHealth;
+import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.manager.ManagerHealth;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;

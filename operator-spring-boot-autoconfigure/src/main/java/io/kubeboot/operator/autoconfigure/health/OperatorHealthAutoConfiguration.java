@@ -6,11 +6,10 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
-import io.kubeboot.operator.health.HealthCheck;
-import io.kubeboot.operator.health.ManagerHealth;
+import io.kubeboot.operator.healthz.HealthCheck;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerHealth;
 import jakarta.servlet.http.HttpServlet;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;

@@ -4,13 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kubeboot.operator.cache.ScopedInformer;
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
-import io.kubeboot.operator.health.HealthCheck;
-import io.kubeboot.operator.health.ManagerHealth;
-import io.kubeboot.operator.leaderelection.LeaderElector;
+import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
-
+import io.kubeboot.operator.manager.ManagerHealth;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -41,7 +40,7 @@ class OperatorHealthIndicator implements HealthIndicator {
 		builder.withDetail("liveness", checks(liveness));
 		builder.withDetail("readiness", checks(readiness));
 		Map<String, Object> controllers = new LinkedHashMap<>();
-		for (Controller controller : this.manager.controllers()) {
+		for (Controller controller : Controller.of(this.manager)) {
 			Map<String, Object> details = new LinkedHashMap<>();
 			details.put("running", controller.isRunning());
 			details.put("queueDepth", controller.queueDepth());
@@ -52,11 +51,11 @@ class OperatorHealthIndicator implements HealthIndicator {
 					this.manager.informers()
 						.stream()
 						.filter((informer) -> controller.watches().contains(informer.key()))
-						.allMatch(ScopedInformer::hasSynced));
+						.allMatch(Informer::hasSynced));
 			controllers.put(controller.name(), details);
 		}
 		builder.withDetail("controllers", controllers);
-		LeaderElector elector = this.manager.leaderElector();
+		LeaderElectionStatus elector = this.manager.leaderElection();
 		if (elector != null) {
 			Map<String, Object> election = new LinkedHashMap<>();
 			election.put("identity", elector.config().identity());

@@ -3,11 +3,10 @@ package io.kubeboot.operator.autoconfigure.metrics;
 import io.kubeboot.operator.autoconfigure.ManagerBuilderCustomizer;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.metrics.OperatorMetrics;
-import io.kubeboot.operator.metrics.RestClientMetricsInterceptor;
+import io.kubeboot.operator.micrometer.OperatorMetrics;
+import io.kubeboot.operator.micrometer.RestClientMetricsInterceptor;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;

@@ -3,10 +3,9 @@ package io.kubeboot.operator.autoconfigure.health;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpoint;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
-import io.kubeboot.operator.health.ManagerHealth;
+import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;

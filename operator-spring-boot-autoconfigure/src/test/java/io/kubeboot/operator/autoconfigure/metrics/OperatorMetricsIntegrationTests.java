@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -27,7 +28,6 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -86,7 +86,7 @@ class OperatorMetricsIntegrationTests {
 				"controller_runtime_reconcile_total{controller=\"configmap\",result=\"error\"} 0.0",
 				"controller_runtime_max_concurrent_reconciles{controller=\"configmap\"} 1.0");
 		await().atMost(WAIT)
-			.until(() -> manager.isLeader() && manager.controllers().get(0).isRunning()
+			.until(() -> manager.isLeader() && Controller.of(manager).get(0).isRunning()
 					&& scrape(port).contains("leader_election_master_status{name=\"operator-leader\"} 1.0"));
 
 		CoreV1Api core = new CoreV1Api(client);

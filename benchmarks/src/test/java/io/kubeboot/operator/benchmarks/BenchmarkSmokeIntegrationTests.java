@@ -1,0 +1,64 @@
+package io.kubeboot.operator.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.kubeboot.operator.benchmarks.harness.Benchmark;
+import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
+import io.kubeboot.operator.benchmarks.harness.Implementation;
+import io.kubeboot.operator.benchmarks.harness.Metric;
+import io.kubeboot.operator.benchmarks.harness.Results;
+import io.kubeboot.operator.test.ControlPlane;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs every scenario of the benchmark once at N = 100 (memory at 100 and 200 objects,
+ * failover with 3s/2s/0.5s leases, the microbenchmarks called once without JMH), so that
+ * the benchmark cannot rot. Asserts only that each scenario finished and produced
+ * numbers, never how fast.
+ */
+class BenchmarkSmokeIntegrationTests {
+
+	@Test
+	@Timeout(300)
+	void everyScenarioProducesNumbers() throws Exception {
+		Path directory = Path.of("target", "benchmark-smoke").toAbsolutePath();
+		BenchmarkConfig config = BenchmarkConfig.smoke(directory);
+		Results results;
+		try (ControlPlane controlPlane = ControlPlane.start()) {
+			results = new Benchmark(config, controlPlane).run();
+		}
+		List<Implementation> all = List.of(Implementation.values());
+		List<Implementation> operators = all.stream().filter(Implementation::isOperator).toList();
+		for (Implementation implementation : all) {
+			assertPositive(results, Metric.DRAIN_ALL, 100, implementation);
+			assertPositive(results, Metric.DRAIN_FIRST, 100, implementation);
+		}
+		for (Implementation implementation : operators) {
+			assertPositive(results, Metric.BURST_DRAIN, 100, implementation);
+			assertThat(results.values(Metric.BURST_P99, 100, implementation)).hasSize(1);
+			assertPositive(results, Metric.MEMORY_HEAP, 100, implementation);
+			assertPositive(results, Metric.MEMORY_HEAP, 200, implementation);
+			assertThat(results.values(Metric.MEMORY_SLOPE, 200, implementation)).hasSize(1);
+		}
+		for (Implementation implementation : List.of(Implementation.SPRING, Implementation.BASELINE)) {
+			assertPositive(results, Metric.FAILOVER_KILL, config.failoverObjects(), implementation);
+			assertPositive(results, Metric.FAILOVER_GRACEFUL, config.failoverObjects(), implementation);
+		}
+		assertThat(results.microbenchmarks()).hasSize(3);
+		assertThat(directory.resolve("results.md")).isRegularFile();
+		assertThat(Files.size(directory.resolve("drain.png"))).isPositive();
+	}
+
+	private static void assertPositive(Results results, Metric metric, int size, Implementation implementation) {
+		assertThat(results.values(metric, size, implementation))
+			.as("%s at N=%d of %s", metric.name(), size, implementation.id())
+			.hasSize(1)
+			.allSatisfy((value) -> assertThat(value).isPositive());
+	}
+
+}

@@ -1,0 +1,90 @@
+package io.kubeboot.operator.cache;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import io.kubeboot.operator.reconcile.Request;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads objects from the manager's informer caches: the state the API server had a few
+ * milliseconds ago, without a request to it. Only kinds that a controller watches (or
+ * that were registered through {@link #informer}) are cached; asking for another kind
+ * throws {@link IllegalStateException} naming it.
+ * <p>
+ * The returned objects are the cache's own instances, shared with every other reader:
+ * never modify them; build a new object (or a patch) to change anything. All methods are
+ * thread-safe and never block on the network.
+ */
+public interface Cache {
+
+	/**
+	 * Returns the cached object named by the request.
+	 * @param <T> the model type
+	 * @param type the model class of the kind
+	 * @param request the namespace and name
+	 * @return the object, or empty if it does not exist (or was deleted)
+	 */
+	<T extends KubernetesObject> Optional<T> get(Class<T> type, Request request);
+
+	/**
+	 * Returns the cached objects of a kind in a namespace.
+	 * @param <T> the model type
+	 * @param type the model class of the kind
+	 * @param namespace the namespace, or {@code null} for all namespaces (and for
+	 * cluster-scoped kinds)
+	 * @return a new list of the objects, in no particular order
+	 */
+	<T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace);
+
+	/**
+	 * Returns the informer of a kind in a namespace with a label selector, registering it
+	 * if it is new: registered before the manager starts, it starts and syncs with the
+	 * cache; registered later, it starts at once.
+	 * @param <T> the model type
+	 * @param type the model class of the kind
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @return the informer, the same instance for the same arguments
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	<T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
+			@Nullable String labelSelector);
+
+	/**
+	 * Returns every registered informer.
+	 * @return a new list
+	 */
+	List<Informer<?>> informers();
+
+	/**
+	 * Calls a listener for every informer registered so far and, from now on, for every
+	 * informer as it is registered (metrics use it to add series per informer).
+	 * @param listener the listener; called under the cache's lock, it must not block
+	 */
+	void onInformerRegistered(Consumer<Informer<?>> listener);
+
+	/**
+	 * Returns the group, version and kind of a model class as the API server serves it,
+	 * the counterpart of controller-runtime's {@code client.GroupVersionKindFor}.
+	 * @param type the model class
+	 * @return the group (empty for the core group), version and kind
+	 * @throws IllegalStateException if the API server cannot be asked or does not serve
+	 * the kind
+	 */
+	GroupVersionKind groupVersionKind(Class<? extends KubernetesObject> type);
+
+	/**
+	 * Whether objects of a kind live in namespaces, the counterpart of
+	 * controller-runtime's {@code client.IsObjectNamespaced}.
+	 * @param type the model class
+	 * @return {@code true} for a namespaced kind, {@code false} for a cluster-scoped one
+	 * @throws IllegalStateException if the API server cannot be asked or does not serve
+	 * the kind
+	 */
+	boolean isNamespaced(Class<? extends KubernetesObject> type);
+
+}

@@ -1,0 +1,96 @@
+package io.kubeboot.operator.cache;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One list-and-watch of a kind in one namespace (or all) with one label selector, and the
+ * local store it keeps: controller-runtime's {@code cache.Informer}. Obtained from
+ * {@link Cache#informer}; the manager starts it with the cache.
+ * <p>
+ * List and watch errors never stop an informer: it retries, and reports the last error
+ * and how long it has been without a watch, which readiness and the metrics read. All
+ * methods are thread-safe and never block on the network.
+ *
+ * @param <T> the model type
+ */
+public interface Informer<T extends KubernetesObject> {
+
+	/**
+	 * Returns what this informer watches.
+	 * @return the kind, namespace and label selector
+	 */
+	InformerKey key();
+
+	/**
+	 * Adds an event handler. Handlers are called on the informer's single event thread,
+	 * in order, and must not block. One added after the informer started first receives
+	 * an add for every cached object.
+	 * @param handler the handler
+	 */
+	void addEventHandler(ResourceEventHandler<T> handler);
+
+	/**
+	 * Whether the first list has been stored and delivered to the handlers.
+	 * @return {@code true} once synced
+	 */
+	boolean hasSynced();
+
+	/**
+	 * Returns the cached objects.
+	 * @return a new list, empty before the informer synced
+	 */
+	List<T> list();
+
+	/**
+	 * Returns the cached objects in one namespace.
+	 * @param namespace the namespace
+	 * @return a new list
+	 */
+	List<T> list(String namespace);
+
+	/**
+	 * Returns a cached object.
+	 * @param namespace the namespace, or {@code null} for a cluster-scoped object
+	 * @param name the name
+	 * @return the object, if cached
+	 */
+	Optional<T> get(@Nullable String namespace, String name);
+
+	/**
+	 * Returns the last list or watch error, for a person to read.
+	 * @return the error, or {@code null} if there was none since the last successful sync
+	 */
+	@Nullable String lastError();
+
+	/**
+	 * Returns for how long this informer has been without a working watch.
+	 * @return the duration, or {@code null} while a watch is open
+	 */
+	@Nullable Duration failingFor();
+
+	/**
+	 * Returns how long this informer has heard nothing from the API server (no event, no
+	 * list, no new watch); a healthy watch is renewed at least once per watch timeout.
+	 * @return the silence, zero before the informer started
+	 */
+	Duration silentFor();
+
+	/**
+	 * Returns how often the watchdog replaced this informer after a silence.
+	 * @return the number of completed restarts
+	 */
+	long restarts();
+
+	/**
+	 * Returns for how long the watchdog has been replacing this informer.
+	 * @return the duration, or {@code null} when no restart is under way
+	 */
+	@Nullable Duration restartingFor();
+
+}

@@ -1,0 +1,89 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kubeboot.operator.client.internal.AccessReviews;
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1ResourceAttributes;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the API server whether this operator's identity may list and watch every resource
+ * its caches hold, in the namespaces they hold it ({@code SelfSubjectAccessReview}), so
+ * that missing RBAC is reported at once with the verbs, resources and namespaces instead
+ * of only as the informers' {@code 403}s. If the reviews themselves cannot be made, the
+ * check reports nothing: the informers still report a {@code 403}.
+ */
+final class CacheAccessCheck {
+
+	private static final Logger logger = LoggerFactory.getLogger(CacheAccessCheck.class);
+
+	private static final List<String> VERBS = List.of("list", "watch");
+
+	private CacheAccessCheck() {
+	}
+
+	/**
+	 * Checks the access.
+	 * @param client the client whose identity the informers use
+	 * @param scopes the resources and namespaces the caches hold
+	 * @return what RBAC denies, for a person to read, or {@code null} if nothing is
+	 * denied or the check could not be made
+	 */
+	static @Nullable String check(ApiClient client, List<Scope> scopes) {
+		Map<Scope, List<String>> denied = new LinkedHashMap<>();
+		for (Scope scope : scopes.stream().distinct().toList()) {
+			for (String verb : VERBS) {
+				V1ResourceAttributes attributes = new V1ResourceAttributes().verb(verb)
+					.group(scope.kind().group())
+					.resource(scope.kind().plural())
+					.namespace(scope.namespace());
+				try {
+					if (!AccessReviews.isAllowed(client, attributes)) {
+						denied.computeIfAbsent(scope, (key) -> new ArrayList<>()).add(verb);
+					}
+				}
+				catch (ApiException | RuntimeException ex) {
+					logger.warn("Cannot check the caches' RBAC, continuing: verb={} resource={} error=\"{}\"", verb,
+							scope.describe(), StatusMessages.describe(ex));
+					return null;
+				}
+			}
+		}
+		if (denied.isEmpty()) {
+			return null;
+		}
+		List<String> parts = new ArrayList<>();
+		denied.forEach((scope, verbs) -> parts.add(String.join(", ", verbs) + " " + scope.describe()));
+		return "RBAC denies this operator's identity what its caches need: " + String.join("; ", parts)
+				+ ". Grant get, list and watch on them to its service account (a Role and RoleBinding in each "
+				+ "namespace, a ClusterRole and ClusterRoleBinding for all namespaces or cluster-scoped kinds)";
+	}
+
+	/**
+	 * One resource in one namespace, or in all.
+	 *
+	 * @param kind the resolved kind
+	 * @param namespace the namespace, {@code null} for all namespaces or a cluster-scoped
+	 * kind
+	 */
+	record Scope(ResourceKind<?> kind, @Nullable String namespace) {
+
+		String describe() {
+			String resource = kind().group().isEmpty() ? kind().plural() : kind().plural() + "." + kind().group();
+			if (!kind().namespaced()) {
+				return resource + " (cluster-scoped)";
+			}
+			return resource + ((namespace() != null) ? " in namespace '" + namespace() + "'" : " in all namespaces");
+		}
+
+	}
+
+}

@@ -1,0 +1,487 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.CacheAccessDeniedException;
+import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The manager's caches: one {@link ScopedInformer} per kind, namespace and label
+ * selector, shared by every controller that asks for the same combination (client-java's
+ * own informer factory keys informers by class alone and silently never starts a second
+ * namespace of the same kind).
+ * <p>
+ * Informers registered before {@link #start} are started by it; informers registered
+ * afterwards start at once. {@link #start} resolves every kind against the API server
+ * first and fails with a message naming the kind when it is not served, instead of
+ * starting a list that can never succeed. Thread-safe.
+ */
+public final class InformerCache implements Cache {
+
+	private static final Logger logger = LoggerFactory.getLogger(InformerCache.class);
+
+	private static final Duration DISCOVERY_RETRY = Duration.ofSeconds(1);
+
+	/** Default longest duration of one watch request. */
+	public static final Duration DEFAULT_WATCH_TIMEOUT = Duration.ofMinutes(2);
+
+	private static final long ACCESS_RECHECK_NANOS = Duration.ofSeconds(1).toNanos();
+
+	/** Default silence after which the watchdog replaces an informer. */
+	public static final Duration DEFAULT_SILENCE_THRESHOLD = Duration.ofMinutes(3);
+
+	private final ApiClient watchClient;
+
+	private final KindResolver kindResolver;
+
+	private final Duration resyncPeriod;
+
+	private final boolean stripManagedFields;
+
+	private final Duration watchTimeout;
+
+	private final Duration silenceThreshold;
+
+	/** Shared by all informers: their objects repeat the same namespaces and labels. */
+	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
+	private volatile @Nullable Thread watchdog;
+
+	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
+
+	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
+
+	private volatile boolean started;
+
+	private volatile List<CacheAccessCheck.Scope> accessScopes = List.of();
+
+	/** What RBAC denied the informers when last checked, {@code null} if nothing. */
+	private volatile @Nullable String accessDenied;
+
+	private final List<Consumer<Informer<?>>> informerListeners = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Creates a cache with the default watch timeout and silence threshold.
+	 * @param client the client whose server and credentials the informers use (it is not
+	 * modified)
+	 * @param resyncPeriod how often every cached object is delivered again to the
+	 * handlers as an update, zero for never
+	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
+	 * cached objects to save memory
+	 */
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields) {
+		this(client, resyncPeriod, stripManagedFields, DEFAULT_WATCH_TIMEOUT, DEFAULT_SILENCE_THRESHOLD);
+	}
+
+	/**
+	 * Creates a cache.
+	 * @param client the client whose server and credentials the informers use (it is not
+	 * modified)
+	 * @param resyncPeriod how often every cached object is delivered again to the
+	 * handlers as an update, zero for never
+	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
+	 * cached objects to save memory
+	 * @param watchTimeout the longest one watch request lasts before it is renewed (each
+	 * lasts between half of it and all of it); a read waits at most twice as long
+	 * @param silenceThreshold how long an informer may see nothing from the API server
+	 * before the watchdog replaces it with a fresh list and watch; must exceed the watch
+	 * timeout
+	 */
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
+			Duration silenceThreshold) {
+		if (silenceThreshold.compareTo(watchTimeout) <= 0) {
+			throw new IllegalArgumentException("watchSilenceThreshold (" + silenceThreshold
+					+ ") must be longer than watchTimeout (" + watchTimeout + ")");
+		}
+		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
+		this.kindResolver = new KindResolver(client);
+		this.resyncPeriod = resyncPeriod;
+		this.stripManagedFields = stripManagedFields;
+		this.watchTimeout = watchTimeout;
+		this.silenceThreshold = silenceThreshold;
+	}
+
+	/**
+	 * Returns how long an informer may be silent before the watchdog replaces it.
+	 * @return the silence threshold
+	 */
+	public Duration silenceThreshold() {
+		return this.silenceThreshold;
+	}
+
+	/**
+	 * Returns the informer for a kind, namespace and label selector, registering it on
+	 * first use.
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @return the shared informer
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+			@Nullable String labelSelector) {
+		KindResolver.declaredKind(type);
+		InformerKey key = new InformerKey(type, namespace, labelSelector);
+		ScopedInformer<T> informer;
+		boolean startNow;
+		synchronized (this.informers) {
+			informer = (ScopedInformer<T>) this.informers.get(key);
+			if (informer == null) {
+				informer = new ScopedInformer<>(key);
+				this.informers.put(key, informer);
+				for (Consumer<Informer<?>> listener : this.informerListeners) {
+					listener.accept(informer);
+				}
+			}
+			startNow = this.started;
+		}
+		if (startNow) {
+			try {
+				startInformer(informer);
+			}
+			catch (ApiException ex) {
+				throw new IllegalStateException("Cannot start informer " + key + ": " + StatusMessages.describe(ex),
+						ex);
+			}
+		}
+		return informer;
+	}
+
+	private void checkFreshness(ScopedInformer<?> informer) {
+		Duration restarting = informer.restartingFor();
+		if (restarting != null) {
+			if (informer.completeRestart()) {
+				logger.info("Informer restarted with a fresh list: informer={} restarts={} took={}ms", informer.key(),
+						informer.restarts(), restarting.toMillis());
+				return;
+			}
+			Duration silent = informer.silentFor();
+			if (silent.compareTo(this.silenceThreshold) <= 0) {
+				return; // the replacement is listing or watching
+			}
+			logger.warn(
+					"Replacement informer silent for too long as well, starting another: informer={} "
+							+ "silentFor={}ms lastError=\"{}\"",
+					informer.key(), silent.toMillis(), informer.lastError());
+			informer.abandonRestart();
+		}
+		else {
+			Duration silent = informer.silentFor();
+			if (!informer.hasSynced() || silent.compareTo(this.silenceThreshold) <= 0) {
+				return;
+			}
+			logger.warn(
+					"Watch silent for too long, restarting the informer with a fresh list: informer={} "
+							+ "silentFor={}ms threshold={}ms",
+					informer.key(), silent.toMillis(), this.silenceThreshold.toMillis());
+		}
+		// idle pooled connections may have died as silently as the watch
+		ApiClients.evictIdleConnections(this.watchClient);
+		informer.beginRestart();
+	}
+
+	@Override
+	public void onInformerRegistered(Consumer<Informer<?>> listener) {
+		synchronized (this.informers) {
+			this.informerListeners.add(listener);
+			this.informers.values().forEach(listener);
+		}
+	}
+
+	/**
+	 * Starts the cache like {@link #start()}, retrying every second while API discovery
+	 * fails (the API server may still be starting), until the timeout.
+	 * @param timeout how long to keep trying
+	 * @throws IllegalStateException naming the last discovery error once the timeout
+	 * passed
+	 * @throws KindNotServedException if a kind is not served by the API server
+	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
+	 * need
+	 * @throws InterruptedException if interrupted while waiting to retry
+	 */
+	public void start(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			try {
+				start();
+				return;
+			}
+			catch (ApiException ex) {
+				String error = StatusMessages.describe(ex);
+				if (System.nanoTime() - deadline >= 0) {
+					throw new IllegalStateException("Cannot reach the API server to discover the watched kinds within "
+							+ timeout + ": " + error, ex);
+				}
+				logger.warn("API discovery failed, retrying: error=\"{}\"", error);
+				Thread.sleep(DISCOVERY_RETRY.toMillis());
+			}
+		}
+	}
+
+	/**
+	 * Resolves every registered kind, checks that RBAC lets this identity list and watch
+	 * each, and starts the informers. Does not wait for them to sync; see
+	 * {@link #waitForSync}.
+	 * @throws KindNotServedException if a kind is not served by the API server
+	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
+	 * need
+	 * @throws ApiException if discovery fails
+	 */
+	public void start() throws ApiException {
+		List<ScopedInformer<?>> toStart;
+		synchronized (this.informers) {
+			toStart = new ArrayList<>(this.informers.values());
+		}
+		List<CacheAccessCheck.Scope> scopes = new ArrayList<>();
+		for (ScopedInformer<?> informer : toStart) {
+			ResourceKind<?> kind = resolve(informer.key().type());
+			scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
+		}
+		this.accessScopes = scopes;
+		String denied = CacheAccessCheck.check(this.watchClient, scopes);
+		this.accessDenied = denied;
+		if (denied != null) {
+			// loud at once; start-up fails only if it is still so at the sync timeout,
+			// since RBAC is often applied moments after the operator starts
+			logger.error("{}; the caches cannot sync until it is granted", denied);
+		}
+		for (ScopedInformer<?> informer : toStart) {
+			startInformer(informer);
+		}
+		synchronized (this.informers) {
+			this.started = true;
+			toStart = new ArrayList<>(this.informers.values());
+		}
+		for (ScopedInformer<?> informer : toStart) {
+			startInformer(informer); // registered while starting
+		}
+		Thread thread = new Thread(this::watchdog, "informer-watchdog");
+		thread.setDaemon(true);
+		this.watchdog = thread;
+		thread.start();
+	}
+
+	/**
+	 * Replaces every synced informer that has heard nothing from the API server for
+	 * longer than the silence threshold. A watch that stalled without failing (a
+	 * half-open connection, a reflector that stopped looping) is otherwise noticed only
+	 * when its read times out, if ever.
+	 */
+	private void watchdog() {
+		long period = Math.max(100, Math.min(this.silenceThreshold.toMillis() / 4, 10_000));
+		try {
+			while (!Thread.currentThread().isInterrupted()) {
+				Thread.sleep(period);
+				for (ScopedInformer<?> informer : scopedInformers()) {
+					try {
+						checkFreshness(informer);
+					}
+					catch (RuntimeException ex) {
+						logger.error("Watchdog check failed: informer={}", informer.key(), ex);
+					}
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			// stopped
+		}
+	}
+
+	/**
+	 * Resolves a model class against the API server, once per class.
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @return the resolved kind
+	 * @throws ApiException if discovery fails
+	 */
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> ResourceKind<T> resolve(Class<T> type) throws ApiException {
+		ResourceKind<?> kind = this.kinds.get(type);
+		if (kind == null) {
+			kind = this.kindResolver.resolve(type);
+			this.kinds.put(type, kind);
+		}
+		return (ResourceKind<T>) kind;
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> void startInformer(ScopedInformer<T> informer) throws ApiException {
+		ResourceKind<T> kind = (ResourceKind<T>) resolve(informer.key().type());
+		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields, this.watchTimeout,
+				this.deduplicator);
+	}
+
+	/**
+	 * Blocks until every informer has synced.
+	 * @param timeout how long to wait at most
+	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
+	 * its last error; a {@link CacheAccessDeniedException} naming the verbs, resources
+	 * and namespaces if RBAC still denies what the informers need
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public void waitForSync(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		long lastAccessCheck = System.nanoTime();
+		while (true) {
+			List<ScopedInformer<?>> pending = notSynced();
+			if (pending.isEmpty()) {
+				// a list allowed without its watch syncs a cache that would never change
+				if (this.accessDenied == null) {
+					return;
+				}
+				if (System.nanoTime() - lastAccessCheck > ACCESS_RECHECK_NANOS) {
+					lastAccessCheck = System.nanoTime();
+					this.accessDenied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+					continue;
+				}
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				String denied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+				if (denied != null) {
+					throw new CacheAccessDeniedException(denied);
+				}
+				if (pending.isEmpty()) {
+					return;
+				}
+				throw new CacheSyncException("Caches did not sync within " + timeout + ": "
+						+ pending.stream()
+							.map((informer) -> informer.key() + " "
+									+ ((informer.lastError() != null) ? "failed with " + informer.lastError()
+											: "is still listing"))
+							.collect(Collectors.joining("; ")));
+			}
+			Thread.sleep(20);
+		}
+	}
+
+	/**
+	 * Whether every registered informer has synced.
+	 * @return {@code true} when all have synced
+	 */
+	public boolean hasSynced() {
+		return notSynced().isEmpty();
+	}
+
+	@Override
+	public List<Informer<?>> informers() {
+		return List.copyOf(scopedInformers());
+	}
+
+	@Override
+	public GroupVersionKind groupVersionKind(Class<? extends KubernetesObject> type) {
+		ResourceKind<?> kind = resolved(type);
+		return new GroupVersionKind(kind.group(), kind.version(), kind.kind());
+	}
+
+	@Override
+	public boolean isNamespaced(Class<? extends KubernetesObject> type) {
+		return resolved(type).namespaced();
+	}
+
+	private ResourceKind<?> resolved(Class<? extends KubernetesObject> type) {
+		try {
+			return resolve(type);
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException("Cannot resolve the kind of " + type.getName() + " against the API server: "
+					+ StatusMessages.describe(ex), ex);
+		}
+	}
+
+	/**
+	 * Returns every registered informer, for the cache's own checks.
+	 * @return a new list of the informers
+	 */
+	private List<ScopedInformer<?>> scopedInformers() {
+		synchronized (this.informers) {
+			return new ArrayList<>(this.informers.values());
+		}
+	}
+
+	private List<ScopedInformer<?>> notSynced() {
+		return scopedInformers().stream().filter((informer) -> !informer.hasSynced()).toList();
+	}
+
+	/**
+	 * Stops every informer. The cache cannot be started again.
+	 */
+	public void stop() {
+		Thread thread = this.watchdog;
+		if (thread != null) {
+			thread.interrupt();
+		}
+		for (ScopedInformer<?> informer : scopedInformers()) {
+			try {
+				informer.stop();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Informer did not stop cleanly: informer={}", informer.key(), ex);
+			}
+		}
+	}
+
+	@Override
+	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
+		for (ScopedInformer<T> informer : informersOf(type)) {
+			Optional<T> found = informer.get(request.namespace(), request.name());
+			if (found.isPresent()) {
+				return found;
+			}
+		}
+		return Optional.empty();
+	}
+
+	@Override
+	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
+		Map<String, T> unique = new LinkedHashMap<>();
+		for (ScopedInformer<T> informer : informersOf(type)) {
+			List<T> objects = (namespace != null) ? informer.list(namespace) : informer.list();
+			for (T object : objects) {
+				unique.putIfAbsent(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), object);
+			}
+		}
+		return new ArrayList<>(unique.values());
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> List<ScopedInformer<T>> informersOf(Class<T> type) {
+		List<ScopedInformer<T>> found = new ArrayList<>();
+		for (ScopedInformer<?> informer : scopedInformers()) {
+			if (informer.key().type() == type) {
+				found.add((ScopedInformer<T>) informer);
+			}
+		}
+		if (found.isEmpty()) {
+			throw new IllegalStateException("No informer caches " + type.getSimpleName()
+					+ ": reconcile, own or watch the kind in a controller, or register it with InformerCache.informer()");
+		}
+		return found;
+	}
+
+}

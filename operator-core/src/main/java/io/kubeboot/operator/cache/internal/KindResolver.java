@@ -1,0 +1,212 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.model.KubernetesKind;
+import io.kubernetes.client.Discovery;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1APIGroup;
+import io.kubernetes.client.openapi.models.V1APIResource;
+import io.kubernetes.client.openapi.models.V1APIResourceList;
+import io.kubernetes.client.openapi.models.V1GroupVersionForDiscovery;
+import io.kubernetes.client.util.ModelMapper;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Resolves model classes to the resources the API server serves. The group, version and
+ * kind come from {@link KubernetesKind}, from a {@link ModelMapper} registration, or from
+ * the name of a client-java model class ({@code V1Pod}, {@code V1Lease},
+ * {@code EventsV1Event}); the plural name and scope come from the API server's discovery,
+ * which also proves that the kind is served (a custom resource whose CRD is missing is
+ * not).
+ * <p>
+ * Thread-safe. Discovery answers are cached per group-version for the life of the
+ * resolver.
+ */
+public final class KindResolver {
+
+	private static final String MODEL_PACKAGE = "io.kubernetes.client.openapi.models";
+
+	private static final Pattern MODEL_NAME = Pattern
+		.compile("^([A-Z][a-z][A-Za-z]*?)?(V\\d+(?:(?:alpha|beta)\\d+)?)([A-Z]\\w*)$");
+
+	private final Discovery discovery;
+
+	private final String server;
+
+	private final Map<String, List<V1APIResource>> resourcesByGroupVersion = new ConcurrentHashMap<>();
+
+	private volatile @Nullable List<String> groupVersions;
+
+	/**
+	 * Creates a resolver that asks the API server of the given client.
+	 * @param client the client
+	 */
+	public KindResolver(ApiClient client) {
+		this.discovery = new Discovery(client);
+		this.server = client.getBasePath();
+	}
+
+	/**
+	 * Returns the group, version and kind a model class declares, without asking the API
+	 * server. The group is {@code null} when only the API server can tell it (a
+	 * client-java model class without a group prefix, such as {@code V1Lease}).
+	 * @param type the model class
+	 * @return the declared kind
+	 * @throws IllegalArgumentException naming the class if it declares no kind
+	 */
+	public static DeclaredKind declaredKind(Class<?> type) {
+		KubernetesKind annotation = type.getAnnotation(KubernetesKind.class);
+		if (annotation != null) {
+			return new DeclaredKind(annotation.group(), annotation.version(), annotation.kind(), annotation.plural());
+		}
+		GroupVersionKind registered = ModelMapper.getGroupVersionKindByClass(type);
+		if (registered != null) {
+			return new DeclaredKind(registered.getGroup(), registered.getVersion(), registered.getKind(), "");
+		}
+		Matcher matcher = MODEL_NAME.matcher(type.getSimpleName());
+		if (type.getPackageName().equals(MODEL_PACKAGE) && matcher.matches()) {
+			String group = null;
+			if (matcher.group(1) != null) {
+				group = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
+					.map(GroupVersionKind::getGroup)
+					.orElse(null);
+				if ("core".equals(group)) {
+					group = "";
+				}
+			}
+			return new DeclaredKind(group, matcher.group(2).toLowerCase(), matcher.group(3), "");
+		}
+		throw new IllegalArgumentException("Cannot tell which Kubernetes kind " + type.getName()
+				+ " is: annotate it with @KubernetesKind(group = ..., version = ..., kind = ...)");
+	}
+
+	/**
+	 * Resolves a model class against the API server.
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @return the resolved kind
+	 * @throws KindNotServedException if the API server does not serve the kind
+	 * @throws ApiException if discovery fails (for example while the API server is down)
+	 * @throws IllegalArgumentException if the class declares no kind or has no list class
+	 */
+	public <T extends KubernetesObject> ResourceKind<T> resolve(Class<T> type) throws ApiException {
+		DeclaredKind declared = declaredKind(type);
+		Class<? extends KubernetesListObject> listType = listType(type);
+		List<String> candidates = (declared.group() != null)
+				? List.of(groupVersion(declared.group(), declared.version()))
+				: candidateGroupVersions(declared.version());
+		List<ResourceKind<T>> found = new ArrayList<>();
+		for (String groupVersion : candidates) {
+			for (V1APIResource resource : resources(groupVersion)) {
+				if (declared.kind().equals(resource.getKind()) && !resource.getName().contains("/")
+						&& (declared.plural().isEmpty() || declared.plural().equals(resource.getName()))) {
+					String group = groupVersion.contains("/") ? groupVersion.substring(0, groupVersion.indexOf('/'))
+							: "";
+					found.add(new ResourceKind<>(type, listType, group, declared.version(), declared.kind(),
+							resource.getName(), Boolean.TRUE.equals(resource.getNamespaced())));
+				}
+			}
+			if (!found.isEmpty() && declared.group() == null && groupVersion.equals(declared.version())) {
+				break; // the core group wins for unprefixed model classes
+			}
+		}
+		if (found.isEmpty()) {
+			String what = declared.kind() + " (" + ((declared.group() != null)
+					? groupVersion(declared.group(), declared.version()) : declared.version()) + ")";
+			throw new KindNotServedException(
+					"Kind " + what + " of " + type.getName() + " is not served by the API server at " + this.server
+							+ ": is its CustomResourceDefinition installed?");
+		}
+		if (found.size() > 1) {
+			throw new IllegalArgumentException("Kind " + declared.kind() + " of " + type.getName()
+					+ " is served by several API groups (" + found.stream().map(ResourceKind::group).toList()
+					+ "): annotate the class with @KubernetesKind to choose one");
+		}
+		return found.get(0);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Class<? extends KubernetesListObject> listType(Class<?> type) {
+		KubernetesKind annotation = type.getAnnotation(KubernetesKind.class);
+		if (annotation != null && annotation.listType() != KubernetesListObject.class) {
+			return annotation.listType();
+		}
+		String name = type.getName() + "List";
+		try {
+			Class<?> listType = Class.forName(name, false, type.getClassLoader());
+			if (KubernetesListObject.class.isAssignableFrom(listType)) {
+				return (Class<? extends KubernetesListObject>) listType;
+			}
+		}
+		catch (ClassNotFoundException ex) {
+			// reported below
+		}
+		throw new IllegalArgumentException("No list class for " + type.getName() + ": create " + name
+				+ " implementing KubernetesListObject, or name it with @KubernetesKind(listType = ...)");
+	}
+
+	private static String groupVersion(String group, String version) {
+		return group.isEmpty() ? version : group + "/" + version;
+	}
+
+	private List<String> candidateGroupVersions(String version) throws ApiException {
+		List<String> all = this.groupVersions;
+		if (all == null) {
+			all = new ArrayList<>();
+			for (V1APIGroup group : this.discovery.groupDiscovery("/apis").getGroups()) {
+				for (V1GroupVersionForDiscovery groupVersion : group.getVersions()) {
+					all.add(groupVersion.getGroupVersion());
+				}
+			}
+			this.groupVersions = all;
+		}
+		List<String> candidates = new ArrayList<>();
+		candidates.add(version);
+		all.stream().filter((groupVersion) -> groupVersion.endsWith("/" + version)).forEach(candidates::add);
+		return candidates;
+	}
+
+	private List<V1APIResource> resources(String groupVersion) throws ApiException {
+		List<V1APIResource> cached = this.resourcesByGroupVersion.get(groupVersion);
+		if (cached != null) {
+			return cached;
+		}
+		String path = groupVersion.contains("/") ? "/apis/" + groupVersion : "/api/" + groupVersion;
+		List<V1APIResource> resources;
+		try {
+			V1APIResourceList list = this.discovery.resourceDiscovery(path);
+			resources = (list != null) ? list.getResources() : List.of();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() != 404) {
+				throw ex;
+			}
+			resources = List.of();
+		}
+		this.resourcesByGroupVersion.put(groupVersion, resources);
+		return resources;
+	}
+
+	/**
+	 * A kind as a model class declares it.
+	 *
+	 * @param group the API group, or {@code null} when only discovery can tell
+	 * @param version the API version
+	 * @param kind the kind
+	 * @param plural the plural resource name, or empty when only discovery can tell
+	 */
+	public record DeclaredKind(@Nullable String group, String version, String kind, String plural) {
+	}
+
+}

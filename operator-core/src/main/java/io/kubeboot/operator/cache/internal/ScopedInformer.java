@@ -1,0 +1,426 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ListerWatcher;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.cache.Cache;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.util.CallGeneratorParams;
+import io.kubernetes.client.util.Watchable;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One informer: a list-and-watch of one kind in one namespace (or all) with one label
+ * selector, and the local store it keeps. Event handlers may be added before and after
+ * the informer starts; one added later first receives an add for every cached object.
+ * <p>
+ * Errors of the list or watch (403 Forbidden, 404 for a missing CRD, a refused
+ * connection) never stop the informer: it retries every second, logs each distinct error
+ * once per minute, and keeps the last one for {@link #lastError()} so that a cache that
+ * does not sync can say why.
+ *
+ * @param <T> the model type
+ */
+public final class ScopedInformer<T extends KubernetesObject> implements Informer<T> {
+
+	private static final Logger logger = LoggerFactory.getLogger(ScopedInformer.class);
+
+	private static final long ERROR_LOG_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
+
+	private final InformerKey key;
+
+	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
+
+	private final AtomicLong restarts = new AtomicLong();
+
+	private @Nullable ResourceKind<T> kind;
+
+	private @Nullable ApiClient watchClient;
+
+	private Duration resyncPeriod = Duration.ZERO;
+
+	private Duration watchTimeout = Duration.ofMinutes(2);
+
+	private boolean stripManagedFields;
+
+	private MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
+	private volatile boolean stopped;
+
+	/** The informer whose store serves reads. */
+	private volatile @Nullable SharedIndexInformer<T> informer;
+
+	/** The replacement being synced while the watchdog restarts this informer. */
+	private volatile @Nullable SharedIndexInformer<T> replacement;
+
+	/**
+	 * Which informer's list and watch may report: the latest one started. A replaced
+	 * informer's watch ending late must not look like the new one's.
+	 */
+	private volatile int generation;
+
+	private volatile long lastActivityNanos = System.nanoTime();
+
+	private volatile long restartStartedNanos;
+
+	private volatile @Nullable String lastError;
+
+	/** When the informer lost its watch, {@code 0} while it has one. */
+	private volatile long disconnectedSinceNanos;
+
+	private long lastErrorLoggedAt;
+
+	private @Nullable String lastLoggedError;
+
+	ScopedInformer(InformerKey key) {
+		this.key = key;
+	}
+
+	/**
+	 * Returns what this informer watches.
+	 * @return the key
+	 */
+	@Override
+	public InformerKey key() {
+		return this.key;
+	}
+
+	/**
+	 * Adds an event handler. Handlers are called on the informer's single event thread,
+	 * in order, and must not block.
+	 * @param handler the handler
+	 */
+	@Override
+	public synchronized void addEventHandler(ResourceEventHandler<T> handler) {
+		this.handlers.add(handler);
+		SharedIndexInformer<T> started = this.informer;
+		if (started != null) {
+			started.addEventHandler(handler);
+		}
+	}
+
+	/**
+	 * Whether the first list has been stored and delivered to the handlers.
+	 * @return {@code true} once synced
+	 */
+	@Override
+	public boolean hasSynced() {
+		SharedIndexInformer<T> started = this.informer;
+		return started != null && started.hasSynced();
+	}
+
+	/**
+	 * Returns the last list or watch error, for a person to read.
+	 * @return the error, or {@code null} if there was none since the last successful sync
+	 */
+	@Override
+	public @Nullable String lastError() {
+		return this.lastError;
+	}
+
+	/**
+	 * Returns for how long this informer has been without a working watch: its list or
+	 * watch failing, or its watch ended and not yet replaced.
+	 * @return the duration, or {@code null} while a watch is open
+	 */
+	@Override
+	public @Nullable Duration failingFor() {
+		long since = this.disconnectedSinceNanos;
+		return (since != 0) ? Duration.ofNanos(System.nanoTime() - since) : null;
+	}
+
+	private void connected(int generation) {
+		if (generation == this.generation) {
+			this.lastError = null;
+			this.disconnectedSinceNanos = 0;
+			this.lastActivityNanos = System.nanoTime();
+		}
+	}
+
+	private void active(int generation) {
+		if (generation == this.generation) {
+			this.lastActivityNanos = System.nanoTime();
+		}
+	}
+
+	private void disconnected(int generation) {
+		if (generation == this.generation && this.disconnectedSinceNanos == 0) {
+			this.disconnectedSinceNanos = System.nanoTime();
+		}
+	}
+
+	/**
+	 * Returns the cached objects.
+	 * @return a new list, empty before the informer started
+	 */
+	@Override
+	public List<T> list() {
+		SharedIndexInformer<T> started = this.informer;
+		return (started != null) ? new ArrayList<>(started.getIndexer().list()) : new ArrayList<>();
+	}
+
+	/**
+	 * Returns the cached objects in one namespace.
+	 * @param namespace the namespace
+	 * @return a new list
+	 */
+	@Override
+	public List<T> list(String namespace) {
+		SharedIndexInformer<T> started = this.informer;
+		return (started != null) ? new ArrayList<>(started.getIndexer().byIndex(Caches.NAMESPACE_INDEX, namespace))
+				: new ArrayList<>();
+	}
+
+	/**
+	 * Returns a cached object.
+	 * @param namespace the namespace, or {@code null} for a cluster-scoped object
+	 * @param name the name
+	 * @return the object, if cached
+	 */
+	@Override
+	public Optional<T> get(@Nullable String namespace, String name) {
+		SharedIndexInformer<T> started = this.informer;
+		if (started == null) {
+			return Optional.empty();
+		}
+		return Optional.ofNullable(started.getIndexer().getByKey((namespace != null) ? namespace + "/" + name : name));
+	}
+
+	synchronized void start(ResourceKind<T> kind, ApiClient watchClient, Duration resyncPeriod,
+			boolean stripManagedFields, Duration watchTimeout, MetadataDeduplicator deduplicator) {
+		if (this.informer != null || this.stopped) {
+			return;
+		}
+		this.deduplicator = deduplicator;
+		this.kind = kind;
+		this.watchClient = watchClient;
+		this.resyncPeriod = resyncPeriod;
+		this.stripManagedFields = stripManagedFields;
+		this.watchTimeout = watchTimeout;
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation);
+		this.handlers.forEach(created::addEventHandler);
+		this.informer = created;
+		this.lastActivityNanos = System.nanoTime();
+		created.run();
+	}
+
+	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation) {
+		ResourceKind<T> resolved = Objects.requireNonNull(this.kind);
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(resolved.type(),
+				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation),
+				this.resyncPeriod.toMillis(), new Cache<>(), (type, error) -> onError(generation, error));
+		MetadataDeduplicator deduplicator = this.deduplicator;
+		boolean strip = this.stripManagedFields;
+		created.setTransform((object) -> {
+			if (strip && object.getMetadata() != null) {
+				object.getMetadata().setManagedFields(null);
+			}
+			return deduplicator.deduplicate(object);
+		});
+		return created;
+	}
+
+	/**
+	 * Returns how long this informer has heard nothing from the API server: no event, no
+	 * list, no new watch. A healthy informer renews its watch at least once per watch
+	 * timeout, so a longer silence means a watch that stalled without failing.
+	 * @return the silence, zero before the informer started
+	 */
+	@Override
+	public Duration silentFor() {
+		return (this.informer != null) ? Duration.ofNanos(System.nanoTime() - this.lastActivityNanos) : Duration.ZERO;
+	}
+
+	/**
+	 * Returns how often the watchdog replaced this informer after a silence.
+	 * @return the number of completed restarts
+	 */
+	@Override
+	public long restarts() {
+		return this.restarts.get();
+	}
+
+	/**
+	 * Returns for how long the watchdog has been restarting this informer: its
+	 * replacement lists and watches, but has not synced yet.
+	 * @return the duration, or {@code null} when no restart is under way
+	 */
+	@Override
+	public @Nullable Duration restartingFor() {
+		long since = this.restartStartedNanos;
+		return (this.replacement != null) ? Duration.ofNanos(System.nanoTime() - since) : null;
+	}
+
+	/**
+	 * Starts a replacement informer that lists everything again. Reads keep using the
+	 * current store until {@link #completeRestart()} finds the replacement synced, so the
+	 * cache never looks empty.
+	 * @return {@code true} if a replacement was started, {@code false} if one is already
+	 * under way or this informer is not running
+	 */
+	synchronized boolean beginRestart() {
+		if (this.informer == null || this.replacement != null || this.stopped) {
+			return false;
+		}
+		int next = this.generation + 1;
+		this.generation = next; // the stalled informer's watch no longer reports
+		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next);
+		this.replacement = fresh;
+		this.restartStartedNanos = System.nanoTime();
+		this.lastActivityNanos = this.restartStartedNanos;
+		fresh.run();
+		return true;
+	}
+
+	/**
+	 * Swaps in the replacement once it has synced and stops the informer it replaces. The
+	 * handlers then receive an add for every object of the fresh list and a delete for
+	 * every object that disappeared while the old watch was stalled, so deletions still
+	 * reach the controllers.
+	 * @return {@code true} if the replacement was swapped in, {@code false} if there is
+	 * none or it has not synced yet
+	 */
+	boolean completeRestart() {
+		SharedIndexInformer<T> old;
+		SharedIndexInformer<T> fresh;
+		synchronized (this) {
+			fresh = this.replacement;
+			old = this.informer;
+			if (fresh == null || old == null || !fresh.hasSynced()) {
+				return false;
+			}
+			this.informer = fresh;
+			this.replacement = null;
+			this.handlers.forEach(fresh::addEventHandler);
+		}
+		old.stop();
+		Set<String> present = new HashSet<>(fresh.getIndexer().listKeys());
+		for (T object : old.getIndexer().list()) {
+			if (!present.contains(Caches.metaNamespaceKeyFunc(object))) {
+				this.handlers.forEach((handler) -> handler.onDelete(object, true));
+			}
+		}
+		this.restarts.incrementAndGet();
+		return true;
+	}
+
+	/**
+	 * Stops a replacement that has itself heard nothing for too long, so that the next
+	 * {@link #beginRestart()} starts another.
+	 */
+	synchronized void abandonRestart() {
+		SharedIndexInformer<T> fresh = this.replacement;
+		if (fresh != null) {
+			this.replacement = null;
+			fresh.stop();
+		}
+	}
+
+	synchronized void stop() {
+		this.stopped = true;
+		SharedIndexInformer<T> started = this.informer;
+		if (started != null) {
+			started.stop();
+		}
+		SharedIndexInformer<T> fresh = this.replacement;
+		if (fresh != null) {
+			fresh.stop();
+			this.replacement = null;
+		}
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<T> kind, ApiClient client,
+			int generation) {
+		GenericKubernetesApi<T, KubernetesListObject> api = new GenericKubernetesApi(kind.type(), kind.listType(),
+				kind.group(), kind.version(), kind.plural(), client);
+		String namespace = kind.namespaced() ? this.key.namespace() : null;
+		String labelSelector = this.key.labelSelector();
+		return new ListerWatcher<>() {
+
+			@Override
+			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
+				ListOptions options = options(params, labelSelector);
+				KubernetesListObject list = ((namespace != null) ? api.list(namespace, options) : api.list(options))
+					.onFailure((code, status) -> {
+						throw new ApiException(status.getMessage(), code, Map.of(), client.getJSON().serialize(status));
+					})
+					.getObject();
+				connected(generation);
+				return list;
+			}
+
+			@Override
+			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
+				ListOptions options = options(params, labelSelector);
+				// ended by the server after between half the watch timeout and all of it,
+				// so that a quiet but healthy watch shows activity well within the
+				// watchdog's silence threshold (and replicas do not renew in lockstep)
+				long most = Math.max(2, ScopedInformer.this.watchTimeout.toSeconds());
+				options.setTimeoutSeconds((int) ThreadLocalRandom.current().nextLong(most / 2, most + 1));
+				try {
+					Watchable<T> watch = (namespace != null) ? api.watch(namespace, options) : api.watch(options);
+					connected(generation);
+					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
+				}
+				catch (ApiException | RuntimeException ex) {
+					// the reflector retries refused connections without reporting them:
+					// record them here
+					onError(generation, ex);
+					throw ex;
+				}
+			}
+
+		};
+	}
+
+	private static ListOptions options(CallGeneratorParams params, @Nullable String labelSelector) {
+		ListOptions options = new ListOptions();
+		options.setResourceVersion(params.resourceVersion);
+		options.setTimeoutSeconds(params.timeoutSeconds);
+		options.setLabelSelector(labelSelector);
+		return options;
+	}
+
+	private void onError(int generation, Throwable error) {
+		if (generation != this.generation || this.stopped) {
+			return; // a replaced or stopped informer's watch failing as it is closed
+		}
+		String message = StatusMessages.describe(error);
+		disconnected(generation);
+		this.lastError = message;
+		synchronized (this) {
+			long now = System.nanoTime();
+			if (!message.equals(this.lastLoggedError) || now - this.lastErrorLoggedAt > ERROR_LOG_INTERVAL_NANOS) {
+				this.lastLoggedError = message;
+				this.lastErrorLoggedAt = now;
+				logger.warn("List or watch failed, retrying: informer={} error=\"{}\"", this.key, message);
+			}
+		}
+	}
+
+}

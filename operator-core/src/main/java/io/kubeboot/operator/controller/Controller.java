@@ -1,0 +1,482 @@
+package io.kubeboot.operator.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.Reconciler;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.source.Channel;
+import io.kubeboot.operator.source.RequestQueue;
+import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.WorkQueue;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubeboot.operator.workqueue.WorkQueues;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * A running reconcile loop: requests from its event sources go through a rate-limiting
+ * work queue to {@code maxConcurrentReconciles} worker threads that call the reconciler.
+ * <p>
+ * A controller is a leader-only {@link Runnable}: the manager starts it once the caches
+ * have synced (and, with leader election, once elected). Each start uses a fresh queue,
+ * seeded with every cached object, so a controller stopped on a lost lease and started
+ * again misses nothing. {@link #start} blocks until stopped; on stop no new reconcile
+ * begins and the ones in flight finish (the manager interrupts them after its graceful
+ * shutdown timeout).
+ */
+public final class Controller implements Runnable {
+
+	/** What the name of a controller's runnable in the manager starts with. */
+	static final String RUNNABLE_PREFIX = "controller-";
+
+	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
+
+	private final String name;
+
+	private final Reconciler reconciler;
+
+	private final int maxConcurrentReconciles;
+
+	private final Supplier<RateLimiter<Request>> rateLimiters;
+
+	private final Function<String, WorkQueueMetrics> queueMetrics;
+
+	private final ControllerMetrics metrics;
+
+	private final Class<? extends KubernetesObject> forType;
+
+	private final List<EventSource<?>> sources;
+
+	/** Sources other than the watched kinds, the built-in channel first. */
+	private final List<Source> extraSources = new CopyOnWriteArrayList<>();
+
+	/**
+	 * The controller's own channel: {@link #enqueue} and the {@code Enqueuer} send to it.
+	 */
+	private final Channel channel = new Channel();
+
+	private final SourceRunner sourceRunner;
+
+	private final Duration cacheSyncTimeout;
+
+	private final AtomicInteger activeWorkers = new AtomicInteger();
+
+	private final AtomicInteger liveWorkers = new AtomicInteger();
+
+	private volatile @Nullable WorkQueue<Request> queue;
+
+	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
+			int maxConcurrentReconciles, Supplier<RateLimiter<Request>> rateLimiters,
+			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
+			Duration cacheSyncTimeout) {
+		this.name = name;
+		this.reconciler = reconciler;
+		this.maxConcurrentReconciles = maxConcurrentReconciles;
+		this.rateLimiters = rateLimiters;
+		this.queueMetrics = queueMetrics;
+		this.metrics = metrics;
+		this.forType = forType;
+		this.sources = List.copyOf(sources);
+		this.cacheSyncTimeout = cacheSyncTimeout;
+		this.sourceRunner = new SourceRunner(name);
+		this.extraSources.add(this.channel);
+		this.sources.forEach((source) -> source.register(this::addToQueue));
+	}
+
+	/**
+	 * Starts building a controller for a kind, the counterpart of controller-runtime's
+	 * {@code ctrl.NewControllerManagedBy(mgr).For(...)};
+	 * {@link ControllerBuilder#complete} adds it to the manager.
+	 * @param <T> the reconciled model type
+	 * @param manager the manager that runs the controller and owns its caches
+	 * @param forType the reconciled kind
+	 * @return the builder
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	public static <T extends KubernetesObject> ControllerBuilder<T> builder(Manager manager, Class<T> forType) {
+		return new ControllerBuilder<>(manager, forType);
+	}
+
+	/**
+	 * Returns the controllers of a manager.
+	 * @param manager the manager
+	 * @return the controllers in the order they were added
+	 */
+	public static List<Controller> of(Manager manager) {
+		return manager.runnables(Controller.class);
+	}
+
+	/**
+	 * Returns the controller of a manager with the given name.
+	 * @param manager the manager
+	 * @param name the controller's name
+	 * @return the controller
+	 * @throws IllegalArgumentException naming the known controllers if there is none of
+	 * that name
+	 */
+	public static Controller named(Manager manager, String name) {
+		List<Controller> controllers = of(manager);
+		return controllers.stream()
+			.filter((controller) -> controller.name().equals(name))
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("No controller named '" + name + "'; the controllers are "
+					+ controllers.stream().map(Controller::name).toList()));
+	}
+
+	/**
+	 * Returns the controller's name, as used in logs and metrics.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Returns the reconciled kind.
+	 * @return the model class
+	 */
+	public Class<? extends KubernetesObject> forType() {
+		return this.forType;
+	}
+
+	/**
+	 * Adds a source of requests, the counterpart of controller-runtime's
+	 * {@code Controller.Watch}. Added before the controller starts, it starts with it;
+	 * added while it runs, it starts at once. Either way it runs whenever the controller
+	 * runs, on a thread of its own, and stops before the controller's workers.
+	 * @param source the source
+	 */
+	public void watch(Source source) {
+		Objects.requireNonNull(source, "source must not be null");
+		this.extraSources.add(source);
+		WorkQueue<Request> current = this.queue;
+		if (current != null && !current.isShuttingDown()) {
+			this.sourceRunner.startOne(source, current);
+		}
+	}
+
+	/**
+	 * Returns the sources added with {@link #watch} or the builder, after the
+	 * controller's own {@link Channel}.
+	 * @return the sources
+	 */
+	public List<Source> sources() {
+		return List.copyOf(this.extraSources);
+	}
+
+	/**
+	 * Returns a runnable that runs a source on every replica, leader or not, and hands
+	 * its requests to this controller (dropped while the controller does not run). For a
+	 * source with side effects every replica needs; a source that only produces requests
+	 * belongs in {@link #watch}, where it runs only while the controller runs.
+	 * @param source the source
+	 * @return a runnable to add to the manager
+	 */
+	public Runnable onEveryReplica(Source source) {
+		Objects.requireNonNull(source, "source must not be null");
+		RequestQueue queue = new RequestQueue() {
+
+			@Override
+			public void add(Request request) {
+				enqueue(request);
+			}
+
+			@Override
+			public void addAfter(Request request, Duration delay) {
+				WorkQueue<Request> current = Controller.this.queue;
+				if (current != null) {
+					current.addAfter(request, delay);
+				}
+			}
+
+		};
+		return Runnable.onEveryReplica((stop) -> source.start(queue, stop));
+	}
+
+	/**
+	 * Returns how many requests may be reconciled at once.
+	 * @return the number of workers
+	 */
+	public int maxConcurrentReconciles() {
+		return this.maxConcurrentReconciles;
+	}
+
+	/**
+	 * Returns how many workers are inside a reconcile now.
+	 * @return the number of active workers
+	 */
+	public int activeWorkers() {
+		return this.activeWorkers.get();
+	}
+
+	/**
+	 * Returns how many worker threads are alive; while the controller runs, fewer than
+	 * {@link #maxConcurrentReconciles()} means workers died.
+	 * @return the number of live workers
+	 */
+	public int liveWorkers() {
+		return this.liveWorkers.get();
+	}
+
+	/**
+	 * Returns how many requests are ready and waiting for a worker.
+	 * @return the queue depth, zero while the controller is not running
+	 */
+	public int queueDepth() {
+		WorkQueue<Request> current = this.queue;
+		return (current != null) ? current.len() : 0;
+	}
+
+	/**
+	 * Returns how long the requests being reconciled now have been in their reconciles,
+	 * in total (client-go's {@code workqueue_unfinished_work_seconds}).
+	 * @return the total in nanoseconds, zero while the controller is not running
+	 */
+	public long unfinishedWorkNanos() {
+		WorkQueue<Request> current = this.queue;
+		return (current != null) ? current.unfinishedWorkNanos() : 0;
+	}
+
+	/**
+	 * Returns how long the longest-running reconcile has been running (client-go's
+	 * {@code workqueue_longest_running_processor_seconds}).
+	 * @return the duration in nanoseconds, zero while the controller is not running
+	 */
+	public long longestRunningProcessorNanos() {
+		WorkQueue<Request> current = this.queue;
+		return (current != null) ? current.longestRunningProcessorNanos() : 0;
+	}
+
+	/**
+	 * Whether the controller's workers are running.
+	 * @return {@code true} between start and stop
+	 */
+	public boolean isRunning() {
+		WorkQueue<Request> current = this.queue;
+		return current != null && !current.isShuttingDown();
+	}
+
+	/**
+	 * The {@code workers} liveness check: a running controller must have all its workers
+	 * (only an {@code OutOfMemoryError} or a JVM-internal error kills one).
+	 * @throws IllegalStateException naming the controller if workers died
+	 */
+	void checkWorkersAlive() {
+		int live = this.liveWorkers.get();
+		if (isRunning() && live < this.maxConcurrentReconciles) {
+			throw new IllegalStateException(
+					this.name + " has " + live + " of " + this.maxConcurrentReconciles + " workers");
+		}
+	}
+
+	/**
+	 * Returns the informers whose events reach this controller.
+	 * @return the informer keys, the reconciled kind first
+	 */
+	public List<InformerKey> watches() {
+		return this.sources.stream().map((source) -> source.informer().key()).toList();
+	}
+
+	/**
+	 * Returns a request for every cached object of the reconciled kind.
+	 * @return the requests, empty before the cache synced
+	 */
+	public List<Request> cachedRequests() {
+		return this.sources.get(0).informer().list().stream().map(Request::of).toList();
+	}
+
+	/**
+	 * Asks for a request to be reconciled, for events from outside the cluster, through
+	 * the controller's own {@link Channel}. Dropped while the controller is not running
+	 * (a controller that starts reconciles every cached object anyway). Never blocks.
+	 * @param request the request
+	 * @return {@code true} if queued, {@code false} if dropped
+	 */
+	public boolean enqueue(Request request) {
+		return this.channel.send(request);
+	}
+
+	private void addToQueue(Request request) {
+		WorkQueue<Request> current = this.queue;
+		if (current != null) {
+			current.add(request);
+		}
+	}
+
+	/**
+	 * Controllers run only on the leader.
+	 * @return {@code true}
+	 */
+	@Override
+	public boolean needsLeaderElection() {
+		return true;
+	}
+
+	@Override
+	public void start(StopSignal stop) throws Exception {
+		awaitSourcesSynced(stop);
+		WorkQueue<Request> current = WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
+				this.queueMetrics.apply(this.name));
+		this.queue = current;
+		this.sources.forEach((source) -> source.replay(current::add));
+		this.sourceRunner.startAll(this.extraSources, current);
+		List<Thread> workers = new ArrayList<>();
+		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
+			this.liveWorkers.incrementAndGet(); // counted before it runs, so a starting
+												// controller is not "missing" workers
+			Thread worker = new Thread(() -> {
+				try {
+					work(current);
+				}
+				finally {
+					this.liveWorkers.decrementAndGet();
+				}
+			}, "controller-" + this.name + "-worker-" + i);
+			worker.start();
+			workers.add(worker);
+		}
+		logger.info("Starting workers: controller={} workerCount={}", this.name, this.maxConcurrentReconciles);
+		try {
+			stop.await();
+			logger.info("Shutdown signal received, waiting for all workers to finish: controller={}", this.name);
+			this.sourceRunner.stopAll();
+			current.shutDown();
+			for (Thread worker : workers) {
+				worker.join();
+			}
+			logger.info("All workers finished: controller={}", this.name);
+		}
+		catch (InterruptedException ex) {
+			this.sourceRunner.stopAll();
+			current.shutDown();
+			workers.forEach(Thread::interrupt);
+			for (Thread worker : workers) {
+				worker.join(TimeUnit.SECONDS.toMillis(5));
+			}
+			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void awaitSourcesSynced(StopSignal stop) throws InterruptedException {
+		long deadline = System.nanoTime() + this.cacheSyncTimeout.toNanos();
+		while (!this.sources.stream().allMatch((source) -> source.informer().hasSynced())) {
+			if (System.nanoTime() - deadline >= 0) {
+				throw new IllegalStateException(
+						"Controller " + this.name + " timed out waiting for its caches to sync");
+			}
+			if (stop.await(Duration.ofMillis(20))) {
+				return;
+			}
+		}
+	}
+
+	private void work(WorkQueue<Request> current) {
+		while (true) {
+			Request request;
+			try {
+				request = current.get();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			if (request == null) {
+				return;
+			}
+			try {
+				reconcile(current, request);
+			}
+			finally {
+				current.done(request);
+			}
+		}
+	}
+
+	private void reconcile(WorkQueue<Request> current, Request request) {
+		MDC.put("controller", this.name);
+		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
+		MDC.put("name", request.name());
+		MDC.put("reconcileID", UUID.randomUUID().toString());
+		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
+		long start = System.nanoTime();
+		Outcome outcome;
+		try {
+			Result result = this.reconciler.reconcile(request);
+			outcome = handle(current, request, (result != null) ? result : Result.done());
+		}
+		catch (TerminalException ex) {
+			outcome = Outcome.TERMINAL_ERROR;
+			current.forget(request);
+			logger.error("Reconciler error, not retried: controller={} request={}", this.name, request, ex);
+		}
+		catch (InterruptedException ex) {
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request);
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request);
+			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+		}
+		catch (OutOfMemoryError | InternalError | UnknownError ex) {
+			// the JVM is in trouble: let the worker die, liveness reports it and
+			// Kubernetes restarts the pod
+			throw ex;
+		}
+		catch (Throwable ex) {
+			outcome = Outcome.PANIC;
+			current.addRateLimited(request);
+			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
+		}
+		finally {
+			this.metrics.activeWorkers(this.activeWorkers.decrementAndGet());
+			MDC.remove("controller");
+			MDC.remove("namespace");
+			MDC.remove("name");
+			MDC.remove("reconcileID");
+		}
+		this.metrics.reconciled(outcome, System.nanoTime() - start);
+	}
+
+	private Outcome handle(WorkQueue<Request> current, Request request, Result result) {
+		if (result.getRequeueAfter() != null) {
+			current.forget(request);
+			current.addAfter(request, result.getRequeueAfter());
+			return Outcome.REQUEUE_AFTER;
+		}
+		if (result.isRequeue()) {
+			current.addRateLimited(request);
+			return Outcome.REQUEUE;
+		}
+		current.forget(request);
+		return Outcome.SUCCESS;
+	}
+
+	@Override
+	public String toString() {
+		return "Controller[" + this.name + "]";
+	}
+
+}

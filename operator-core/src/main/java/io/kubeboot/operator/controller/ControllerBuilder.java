@@ -1,0 +1,219 @@
+package io.kubeboot.operator.controller;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.handler.MapFunction;
+import io.kubeboot.operator.healthz.Check;
+import io.kubeboot.operator.manager.ControllerDefaults;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Reconciler;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.source.Channel;
+import io.kubeboot.operator.source.IntervalTrigger;
+import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds a controller, the counterpart of controller-runtime's
+ * {@code ctrl.NewControllerManagedBy(mgr).For(...).Owns(...).Watches(...).Complete(r)}:
+ *
+ * <pre class="code">
+ * Controller.builder(manager, V1ReplicaSet.class)
+ *     .owns(V1Pod.class)
+ *     .watches(V1ConfigMap.class, (configMap) -&gt; replicaSetsUsing(configMap))
+ *     .complete(reconciler);
+ * </pre>
+ *
+ * Not thread-safe; use one builder from one thread.
+ *
+ * @param <T> the reconciled model type
+ */
+public final class ControllerBuilder<T extends KubernetesObject> {
+
+	private final Class<T> forType;
+
+	private final Manager manager;
+
+	private final Cache cache;
+
+	private final ControllerDefaults defaults;
+
+	private @Nullable String name;
+
+	private @Nullable String namespace;
+
+	private @Nullable String labelSelector;
+
+	private int maxConcurrentReconciles;
+
+	private @Nullable Supplier<RateLimiter<Request>> rateLimiter;
+
+	private final List<Function<String, EventSource<?>>> extraSources = new ArrayList<>();
+
+	private final List<Source> extraSourcesToWatch = new ArrayList<>();
+
+	ControllerBuilder(Manager manager, Class<T> forType) {
+		this.manager = Objects.requireNonNull(manager, "manager must not be null");
+		this.forType = Objects.requireNonNull(forType, "forType must not be null");
+		KindResolver.declaredKind(forType);
+		this.cache = manager.cache();
+		this.defaults = manager.controllerDefaults();
+	}
+
+	/**
+	 * Names the controller; by default the lower-cased kind.
+	 * @param name a name unique within the manager
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> named(String name) {
+		this.name = name;
+		return this;
+	}
+
+	/**
+	 * Restricts the controller to one namespace; by default it uses the manager's
+	 * namespace (all namespaces unless configured).
+	 * @param namespace the namespace, or {@code null} for the default
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> namespace(@Nullable String namespace) {
+		this.namespace = namespace;
+		return this;
+	}
+
+	/**
+	 * Restricts the reconciled objects to those matching a label selector.
+	 * @param labelSelector a selector such as {@code app=web}, or {@code null} for all
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> labelSelector(@Nullable String labelSelector) {
+		this.labelSelector = labelSelector;
+		return this;
+	}
+
+	/**
+	 * Sets how many requests may be reconciled at once.
+	 * @param maxConcurrentReconciles a positive number; zero or less uses the manager's
+	 * default
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> maxConcurrentReconciles(int maxConcurrentReconciles) {
+		this.maxConcurrentReconciles = maxConcurrentReconciles;
+		return this;
+	}
+
+	/**
+	 * Sets the rate limiter used for retries and {@code Result.requeue()}.
+	 * @param rateLimiter creates a fresh limiter each time the controller starts
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> rateLimiter(Supplier<RateLimiter<Request>> rateLimiter) {
+		this.rateLimiter = rateLimiter;
+		return this;
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind, found through its
+	 * owner reference with {@code controller: true} that points at the reconciled kind.
+	 * @param <O> the owned model type
+	 * @param ownedType the owned kind
+	 * @return this builder
+	 */
+	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType) {
+		this.extraSources.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, null),
+				new OwnerMapFunction<>(this.cache, this.forType)));
+		return this;
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind, in the controller's namespace.
+	 * @param <W> the watched model type
+	 * @param watchedType the watched kind
+	 * @param mapFunction maps a changed object to requests
+	 * @return this builder
+	 */
+	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, MapFunction<W> mapFunction) {
+		return watches(watchedType, null, null, mapFunction);
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind, with its own namespace and label selector.
+	 * @param <W> the watched model type
+	 * @param watchedType the watched kind
+	 * @param namespace the namespace, or {@code null} for the controller's
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param mapFunction maps a changed object to requests
+	 * @return this builder
+	 */
+	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
+			@Nullable String labelSelector, MapFunction<W> mapFunction) {
+		KindResolver.declaredKind(watchedType);
+		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
+		this.extraSources.add(
+				(ns) -> new EventSource<>(
+						controllerName(), this.cache.informer(watchedType,
+								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
+						mapFunction));
+		return this;
+	}
+
+	/**
+	 * Reconciles the requests a source hands over, such as a {@link Channel} fed from
+	 * outside the cluster or an {@link IntervalTrigger}.
+	 * @param source the source
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> watches(Source source) {
+		this.extraSourcesToWatch.add(Objects.requireNonNull(source, "source must not be null"));
+		return this;
+	}
+
+	/**
+	 * Builds the controller and adds it to the manager as a leader-only runnable named
+	 * {@code controller-<name>}.
+	 * @param reconciler the reconciler
+	 * @return the controller, a handle for enqueuing requests and reading its state
+	 * @throws IllegalArgumentException if the manager has a controller of the same name
+	 */
+	public Controller complete(Reconciler reconciler) {
+		Objects.requireNonNull(reconciler, "reconciler must not be null");
+		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : this.defaults.namespace();
+		List<EventSource<?>> sources = new ArrayList<>();
+		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, this.labelSelector),
+				(object) -> List.of(Request.of(object))));
+		this.extraSources.forEach((source) -> sources.add(source.apply(ns)));
+		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
+				: this.defaults.maxConcurrentReconciles();
+		Controller controller = new Controller(controllerName(), this.forType, reconciler, workers,
+				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
+				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
+				this.defaults.cacheSyncTimeout());
+		this.extraSourcesToWatch.forEach(controller::watch);
+		try {
+			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("A controller named '" + controller.name()
+					+ "' already exists: give one of them another name with named(...)", ex);
+		}
+		this.manager.addCheck(Check.liveness("workers", controller::checkWorkersAlive));
+		return controller;
+	}
+
+	private String controllerName() {
+		return (this.name != null && !this.name.isBlank()) ? this.name
+				: KindResolver.declaredKind(this.forType).kind().toLowerCase(Locale.ROOT);
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.kubeboot.operator.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.source.RequestQueue;
+import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.workqueue.WorkQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the sources of one controller run, each on a thread of its own, and stops them
+ * before the controller's workers stop: stop signal first, then a bounded wait, then an
+ * interrupt.
+ */
+final class SourceRunner {
+
+	private static final Logger logger = LoggerFactory.getLogger(SourceRunner.class);
+
+	private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+
+	private final String controller;
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private StopSignal stop = new StopSignal();
+
+	private int started;
+
+	SourceRunner(String controller) {
+		this.controller = controller;
+	}
+
+	synchronized void startAll(List<Source> sources, WorkQueue<Request> queue) {
+		this.stop = new StopSignal();
+		sources.forEach((source) -> startOne(source, queue));
+	}
+
+	synchronized void startOne(Source source, WorkQueue<Request> queue) {
+		StopSignal signal = this.stop;
+		if (signal.isStopRequested()) {
+			return;
+		}
+		RequestQueue view = new QueueView(queue);
+		Thread thread = new Thread(() -> run(source, view, signal),
+				"controller-" + this.controller + "-source-" + this.started++);
+		this.threads.add(thread);
+		thread.start();
+	}
+
+	void stopAll() {
+		List<Thread> running;
+		synchronized (this) {
+			this.stop.fire();
+			running = new ArrayList<>(this.threads);
+			this.threads.clear();
+		}
+		long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+		for (Thread thread : running) {
+			try {
+				thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+				if (thread.isAlive()) {
+					logger.warn("Source did not stop when asked, interrupting it: controller={} thread={}",
+							this.controller, thread.getName());
+					thread.interrupt();
+				}
+			}
+			catch (InterruptedException ex) {
+				thread.interrupt();
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void run(Source source, RequestQueue queue, StopSignal signal) {
+		try {
+			source.start(queue, signal);
+		}
+		catch (InterruptedException ex) {
+			if (!signal.isStopRequested()) {
+				logger.error("Source interrupted, its requests stop: controller={} source={}", this.controller, source);
+			}
+		}
+		catch (Throwable ex) {
+			logger.error("Source failed, its requests stop: controller={} source={}", this.controller, source, ex);
+		}
+	}
+
+	private record QueueView(WorkQueue<Request> queue) implements RequestQueue {
+
+		@Override
+		public void add(Request request) {
+			this.queue.add(request);
+		}
+
+		@Override
+		public void addAfter(Request request, Duration delay) {
+			this.queue.addAfter(request, delay);
+		}
+
+	}
+
+}

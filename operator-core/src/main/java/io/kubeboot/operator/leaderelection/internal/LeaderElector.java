@@ -1,0 +1,352 @@
+package io.kubeboot.operator.leaderelection.internal;
+
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.util.Date;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
+import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Campaigns for and holds a Lease, following client-go's election rules with the defects
+ * of client-java's {@code LeaderElector} removed: every expiry decision uses the
+ * monotonic clock ({@link System#nanoTime()}), every request has its own timeout
+ * ({@link LeaderElectionConfig#requestTimeout()}), a lost Lease can be campaigned for
+ * again, and the Lease can be released.
+ * <ul>
+ * <li>{@link #acquire} tries every retry period (with up to 20% jitter) until this
+ * replica holds the Lease. A Lease held by another replica is taken over only after it
+ * has been seen unchanged for its lease duration, measured from this replica's own first
+ * sighting, so clock skew between machines does not matter.</li>
+ * <li>{@link #renewUntilLost} renews every retry period and reports the Lease lost as
+ * soon as another holder is seen, or once no renewal has succeeded for the renew
+ * deadline.</li>
+ * <li>{@link #release} clears the holder so a standby can take over at its next try.</li>
+ * </ul>
+ * One thread drives an elector at a time; the query methods are thread-safe.
+ */
+public final class LeaderElector implements LeaderElectionStatus {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaderElector.class);
+
+	private static final double JITTER = 0.2;
+
+	/** How long one watch of the Lease lasts while campaigning. */
+	private static final Duration LEASE_WATCH_TIMEOUT = Duration.ofMinutes(1);
+
+	private final LeaderElectionConfig config;
+
+	private final LeaseLock lock;
+
+	private final LeaderElectionListener listener;
+
+	private final LongSupplier nanoTime;
+
+	private final LeaseWatch leaseWatch;
+
+	private @Nullable LeaderElectionRecord observedRecord;
+
+	private long observedNanos;
+
+	private volatile @Nullable String observedHolder;
+
+	private volatile boolean leading;
+
+	private volatile long lastRenewNanos;
+
+	private volatile boolean everLed;
+
+	private volatile @Nullable String lastError;
+
+	/**
+	 * Creates an elector that talks to the API server of the given client.
+	 * @param client the application's client; requests use a derived client with
+	 * {@link LeaderElectionConfig#requestTimeout()}
+	 * @param config the election settings
+	 * @param listener told about transitions
+	 */
+	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
+		this(new LeaseLock(ApiClients.withTimeouts(client, config.requestTimeout(), config.requestTimeout()),
+				config.namespace(), config.name(), config.identity()), config, listener, System::nanoTime,
+				new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)), config.namespace(),
+						config.name(), LEASE_WATCH_TIMEOUT));
+	}
+
+	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime) {
+		this(lock, config, listener, nanoTime, LeaseWatch.none());
+	}
+
+	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime,
+			LeaseWatch leaseWatch) {
+		this.lock = lock;
+		this.config = config;
+		this.listener = listener;
+		this.nanoTime = nanoTime;
+		this.leaseWatch = leaseWatch;
+	}
+
+	/**
+	 * Returns the settings.
+	 * @return the configuration
+	 */
+	@Override
+	public LeaderElectionConfig config() {
+		return this.config;
+	}
+
+	/**
+	 * Whether this replica currently holds the Lease, as far as it knows.
+	 * @return {@code true} between a successful acquisition and the end of
+	 * {@link #renewUntilLost}
+	 */
+	@Override
+	public boolean isLeader() {
+		return this.leading;
+	}
+
+	/**
+	 * Returns the holder of the Lease this replica saw last.
+	 * @return the holder's identity, or {@code null} if none was seen
+	 */
+	@Override
+	public @Nullable String observedLeader() {
+		return this.observedHolder;
+	}
+
+	/**
+	 * Returns how long ago this replica last acquired or renewed the Lease, also after it
+	 * stopped leading.
+	 * @return the time since the last renewal, or {@code null} if it never held the Lease
+	 */
+	@Override
+	public @Nullable Duration sinceLastRenewal() {
+		return this.everLed ? Duration.ofNanos(this.nanoTime.getAsLong() - this.lastRenewNanos) : null;
+	}
+
+	/**
+	 * Returns the last error talking to the API server about the Lease.
+	 * @return the error, or {@code null} if the last request succeeded
+	 */
+	@Override
+	public @Nullable String lastError() {
+		return this.lastError;
+	}
+
+	/**
+	 * Blocks until this replica holds the Lease or the stop signal fires. It tries every
+	 * retry period (plus up to 20% jitter) and, while it watches the Lease, at once when
+	 * the Lease is released or deleted.
+	 * @param stop ends the campaign once counted down
+	 * @return {@code true} if this replica now leads, {@code false} if stopped first
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public boolean acquire(CountDownLatch stop) throws InterruptedException {
+		logger.info("Attempting to acquire leader lease: lease={} identity={}", this.lock.describe(),
+				this.config.identity());
+		this.leaseWatch.start();
+		try {
+			while (stop.getCount() > 0) {
+				if (tryAcquireOrRenew() == Attempt.HELD) {
+					this.lastRenewNanos = this.nanoTime.getAsLong();
+					this.everLed = true;
+					this.leading = true;
+					logger.info("Successfully acquired lease: lease={} identity={}", this.lock.describe(),
+							this.config.identity());
+					return true;
+				}
+				long jittered = (long) (this.config.retryPeriod().toNanos()
+						* (1 + ThreadLocalRandom.current().nextDouble() * JITTER));
+				// a released Lease wakes the candidate at once
+				if (this.leaseWatch.awaitChange(stop, Duration.ofNanos(jittered))) {
+					break;
+				}
+			}
+			return false;
+		}
+		finally {
+			this.leaseWatch.stop();
+		}
+	}
+
+	/**
+	 * Renews the Lease every retry period until it is lost or the stop signal fires. Call
+	 * only after {@link #acquire} returned {@code true}.
+	 * @param stop ends the renewing once counted down (the Lease is kept; see
+	 * {@link #release})
+	 * @return {@code true} if the Lease was lost, {@code false} if stopped
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public boolean renewUntilLost(CountDownLatch stop) throws InterruptedException {
+		long deadlineNanos = this.config.renewDeadline().toNanos();
+		try {
+			while (true) {
+				long untilDeadline = this.lastRenewNanos + deadlineNanos - this.nanoTime.getAsLong();
+				long wait = Math.min(this.config.retryPeriod().toNanos(), Math.max(0, untilDeadline));
+				if (stop.await(wait, TimeUnit.NANOSECONDS)) {
+					return false;
+				}
+				if (this.nanoTime.getAsLong() - this.lastRenewNanos >= deadlineNanos) {
+					logger.error(
+							"Failed to renew lease within the renew deadline, leadership lost: lease={} "
+									+ "identity={} renewDeadline={} lastError=\"{}\"",
+							this.lock.describe(), this.config.identity(), this.config.renewDeadline(), this.lastError);
+					return true;
+				}
+				Attempt attempt = tryAcquireOrRenew();
+				if (attempt == Attempt.HELD) {
+					this.lastRenewNanos = this.nanoTime.getAsLong();
+				}
+				else if (attempt == Attempt.HELD_BY_OTHER) {
+					logger.error("Lease is held by another replica, leadership lost: lease={} identity={} holder={}",
+							this.lock.describe(), this.config.identity(), this.observedHolder);
+					return true;
+				}
+			}
+		}
+		finally {
+			this.leading = false;
+		}
+	}
+
+	/**
+	 * Clears the Lease's holder if this replica holds it, so that a standby can take over
+	 * at its next try instead of waiting for the lease to expire. Call only once every
+	 * leader-only runnable has stopped. Failures are logged, not thrown: the Lease then
+	 * simply expires.
+	 */
+	public void release() {
+		LeaderElectionRecord observed = this.observedRecord;
+		if (observed == null || !this.config.identity().equals(observed.getHolderIdentity())) {
+			return;
+		}
+		Date now = new Date();
+		LeaderElectionRecord released = new LeaderElectionRecord("", 1, now, now, observed.getLeaderTransitions());
+		if (this.lock.update(released)) {
+			setObserved(released);
+			logger.info("Released leader lease: lease={} identity={}", this.lock.describe(), this.config.identity());
+		}
+		else {
+			logger.warn("Could not release leader lease, it will expire instead: lease={} error=\"{}\"",
+					this.lock.describe(), this.lock.lastError());
+		}
+	}
+
+	private Attempt tryAcquireOrRenew() {
+		Date now = new Date();
+		LeaderElectionRecord desired = new LeaderElectionRecord(this.config.identity(),
+				(int) this.config.leaseDuration().toSeconds(), now, now, 0);
+		LeaderElectionRecord current;
+		try {
+			current = this.lock.get();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+				return failure("get failed: " + StatusMessages.describe(ex));
+			}
+			if (heldByOtherUntilExpiry(this.observedRecord)) {
+				// deleted under a leader that may still be working: it re-creates the
+				// Lease at its next renewal; others wait until it would have expired
+				this.lastError = null;
+				return Attempt.HELD_BY_OTHER;
+			}
+			if (!this.lock.create(desired)) {
+				return failure(this.lock.lastError());
+			}
+			setObserved(desired);
+			this.lastError = null;
+			return Attempt.HELD;
+		}
+		if (!sameRecord(current, this.observedRecord)) {
+			setObserved(current);
+		}
+		String holder = current.getHolderIdentity();
+		if (heldByOtherUntilExpiry(current)) {
+			this.lastError = null;
+			return Attempt.HELD_BY_OTHER;
+		}
+		if (holder.equals(this.config.identity())) {
+			desired.setAcquireTime(current.getAcquireTime());
+			desired.setLeaderTransitions(current.getLeaderTransitions());
+		}
+		else {
+			desired.setLeaderTransitions(current.getLeaderTransitions() + 1);
+		}
+		if (!this.lock.update(desired)) {
+			return failure(this.lock.lastError());
+		}
+		setObserved(desired);
+		this.lastError = null;
+		return Attempt.HELD;
+	}
+
+	/**
+	 * Whether the record names another holder whose lease has not expired: less than its
+	 * lease duration has passed since this replica last saw the record change.
+	 */
+	private boolean heldByOtherUntilExpiry(@Nullable LeaderElectionRecord record) {
+		if (record == null) {
+			return false;
+		}
+		String holder = record.getHolderIdentity();
+		if (holder == null || holder.isEmpty() || holder.equals(this.config.identity())) {
+			return false;
+		}
+		long duration = Duration.ofSeconds((record.getLeaseDurationSeconds() > 0) ? record.getLeaseDurationSeconds()
+				: this.config.leaseDuration().toSeconds())
+			.toNanos();
+		return this.observedNanos + duration - this.nanoTime.getAsLong() > 0;
+	}
+
+	private Attempt failure(@Nullable String error) {
+		this.lastError = error;
+		if (error != null) {
+			logger.warn("Leader election request failed: lease={} identity={} error=\"{}\"", this.lock.describe(),
+					this.config.identity(), error);
+		}
+		return Attempt.FAILED;
+	}
+
+	private void setObserved(LeaderElectionRecord record) {
+		this.observedRecord = record;
+		this.observedNanos = this.nanoTime.getAsLong();
+		String holder = record.getHolderIdentity();
+		if (!holder.isEmpty() && !holder.equals(this.observedHolder)) {
+			this.observedHolder = holder;
+			logger.info("New leader observed: lease={} holder={}", this.lock.describe(), holder);
+			this.listener.newLeader(holder);
+		}
+	}
+
+	private static boolean sameRecord(LeaderElectionRecord a, @Nullable LeaderElectionRecord b) {
+		return b != null && Objects.equals(a.getHolderIdentity(), b.getHolderIdentity())
+				&& a.getLeaseDurationSeconds() == b.getLeaseDurationSeconds()
+				&& a.getLeaderTransitions() == b.getLeaderTransitions()
+				&& Objects.equals(millis(a.getRenewTime()), millis(b.getRenewTime()))
+				&& Objects.equals(millis(a.getAcquireTime()), millis(b.getAcquireTime()));
+	}
+
+	private static @Nullable Long millis(@Nullable Date date) {
+		return (date != null) ? date.getTime() : null;
+	}
+
+	private enum Attempt {
+
+		HELD, HELD_BY_OTHER, FAILED
+
+	}
+
+}

@@ -1,0 +1,28 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a controller of a manager uses unless its builder says otherwise, set through the
+ * {@link ManagerBuilder}, the counterpart of controller-runtime's
+ * {@code manager.Options.Controller}.
+ *
+ * @param namespace the namespace to watch, or {@code null} for all
+ * @param maxConcurrentReconciles the number of workers
+ * @param rateLimiter creates the retry rate limiter, fresh for each controller start
+ * @param queueMetrics creates the work queue's metrics from the controller name
+ * @param metrics creates the controller's metrics from its name
+ * @param cacheSyncTimeout how long a starting controller waits for its caches
+ */
+public record ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles,
+		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
+		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
+}

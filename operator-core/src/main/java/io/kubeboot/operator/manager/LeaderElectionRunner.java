@@ -1,0 +1,133 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.leaderelection.internal.LeaderElector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the leader-only group for as long as this replica leads: campaign, start the group
+ * once elected, renew, and stop the group completely before the Lease is released or
+ * campaigned for again.
+ * <p>
+ * On a lost Lease the group must be stopped before a standby may take over, that is
+ * within {@code leaseDuration - renewDeadline} of the loss: that bounds the stop on a
+ * loss, whatever the graceful shutdown timeout. On a shutdown the group gets the graceful
+ * shutdown timeout and the Lease is released (if configured) only afterwards.
+ */
+final class LeaderElectionRunner {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaderElectionRunner.class);
+
+	private final LeaderElector elector;
+
+	private final RunnableGroup leaderOnly;
+
+	private final LeaderElectionListener listener;
+
+	private final java.lang.Runnable exitAction;
+
+	private final Duration gracefulShutdownTimeout;
+
+	private final StopSignal stop = new StopSignal();
+
+	private final Thread thread;
+
+	LeaderElectionRunner(LeaderElector elector, RunnableGroup leaderOnly, LeaderElectionListener listener,
+			java.lang.Runnable exitAction, Duration gracefulShutdownTimeout) {
+		this.elector = elector;
+		this.leaderOnly = leaderOnly;
+		this.listener = listener;
+		this.exitAction = exitAction;
+		this.gracefulShutdownTimeout = gracefulShutdownTimeout;
+		this.thread = new Thread(this::run, "operator-leader-election");
+	}
+
+	void start() {
+		this.thread.start();
+	}
+
+	/**
+	 * Ends the campaign or the term: stops the leader-only group within the graceful
+	 * timeout, then releases the Lease if configured, and waits for all of it.
+	 */
+	void stop() {
+		this.stop.fire();
+		try {
+			long bound = this.gracefulShutdownTimeout.isNegative() ? 0
+					: this.gracefulShutdownTimeout.plus(this.elector.config().requestTimeout())
+						.plusSeconds(5)
+						.toMillis();
+			this.thread.join(bound);
+			if (this.thread.isAlive()) {
+				logger.warn("Leader election did not stop in time, interrupting it");
+				this.thread.interrupt();
+				this.thread.join(5000);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void run() {
+		LeaderElectionConfig config = this.elector.config();
+		try {
+			while (!this.stop.isStopRequested()) {
+				if (!this.elector.acquire(this.stop.latch())) {
+					return;
+				}
+				if (this.stop.isStopRequested()) {
+					releaseIfConfigured(config);
+					return;
+				}
+				this.listener.startedLeading(config.identity());
+				this.leaderOnly.start();
+				boolean lost = this.elector.renewUntilLost(this.stop.latch());
+				if (lost && config.lostLeasePolicy() == LostLeasePolicy.EXIT) {
+					logger.error("Leader election lost, exiting: lease={}/{} identity={}", config.namespace(),
+							config.name(), config.identity());
+					this.exitAction.run();
+					this.leaderOnly.stop(safetyMargin(config));
+					this.listener.stoppedLeading(config.identity(), true);
+					return;
+				}
+				this.leaderOnly.stop(lost ? safetyMargin(config) : this.gracefulShutdownTimeout);
+				this.listener.stoppedLeading(config.identity(), lost);
+				if (!lost) {
+					releaseIfConfigured(config);
+					return;
+				}
+				logger.info("Leader-only runnables stopped after the lost lease, campaigning again: identity={}",
+						config.identity());
+			}
+		}
+		catch (InterruptedException ex) {
+			this.leaderOnly.stop(Duration.ZERO);
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Leader election failed", ex);
+			this.leaderOnly.stop(safetyMargin(config));
+		}
+	}
+
+	private Duration safetyMargin(LeaderElectionConfig config) {
+		Duration margin = config.leaseDuration().minus(config.renewDeadline());
+		if (this.gracefulShutdownTimeout.isNegative() || this.gracefulShutdownTimeout.compareTo(margin) > 0) {
+			return margin;
+		}
+		return this.gracefulShutdownTimeout;
+	}
+
+	private void releaseIfConfigured(LeaderElectionConfig config) {
+		if (config.releaseOnShutdown()) {
+			this.elector.release();
+		}
+	}
+
+}

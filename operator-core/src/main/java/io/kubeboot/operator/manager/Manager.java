@@ -1,0 +1,346 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.internal.InformerCache;
+import io.kubeboot.operator.healthz.Check;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
+import io.kubeboot.operator.leaderelection.internal.LeaderElector;
+import io.kubeboot.operator.leaderelection.internal.LeaseAccessCheck;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an operator: the informer caches and the {@link Runnable runnables} added to it
+ * (controllers among them), in controller-runtime's order.
+ * <p>
+ * {@link #start()} resolves every cached kind against the API server (failing at once,
+ * naming the kind, if one is not served), starts the informers and blocks until they have
+ * synced (failing after the cache sync timeout with the last error of every informer that
+ * did not), then starts the runnables that run on every replica, then, once elected, the
+ * leader-only runnables. It returns once all are started; they run on threads of their
+ * own.
+ * <p>
+ * {@link #stop()} reverses the order: leader-only runnables first (no new reconcile
+ * starts, the ones in flight finish), then the other runnables, then the informers.
+ * Runnables still running when the graceful shutdown timeout expires are interrupted. A
+ * runnable that throws fails the manager: it stops everything and reports
+ * {@link ManagerState#FAILED}.
+ * <p>
+ * Thread-safe. A manager starts once; create a new one to start again.
+ */
+public final class Manager {
+
+	private static final Logger logger = LoggerFactory.getLogger(Manager.class);
+
+	private final ApiClient client;
+
+	private final InformerCache cache;
+
+	private final ManagerSettings settings;
+
+	private final List<Check> checks;
+
+	private final RunnableGroup everyReplica = new RunnableGroup("every-replica", this::runnableFailed);
+
+	private final RunnableGroup leaderOnly = new RunnableGroup("leader-only", this::runnableFailed);
+
+	private final Object lifecycleMonitor = new Object();
+
+	private volatile ManagerState state = ManagerState.NEW;
+
+	private volatile @Nullable Throwable failure;
+
+	private final @Nullable LeaderElector leaderElector;
+
+	private volatile @Nullable LeaderElectionRunner election;
+
+	Manager(ApiClient client, ManagerSettings settings) {
+		this.settings = settings;
+		this.checks = new CopyOnWriteArrayList<>(settings.checks);
+		this.client = client;
+		this.cache = new InformerCache(client, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
+				settings.watchSilenceThreshold);
+		this.leaderElector = (settings.leaderElection != null)
+				? new LeaderElector(client, settings.leaderElection, settings.leaderElectionListener) : null;
+	}
+
+	/**
+	 * Returns a builder for a manager that talks to the API server of the given client.
+	 * @param client the client; it is not modified
+	 * @return the builder
+	 */
+	public static ManagerBuilder builder(ApiClient client) {
+		return new ManagerBuilder(client);
+	}
+
+	/**
+	 * Returns the manager's caches, for reading objects in reconcilers and for
+	 * registering the informers of controllers.
+	 * @return the cache
+	 */
+	public Cache cache() {
+		return this.cache;
+	}
+
+	/**
+	 * Returns what a controller uses unless its builder says otherwise.
+	 * @return the manager-wide controller defaults
+	 */
+	public ControllerDefaults controllerDefaults() {
+		return this.settings.controllerDefaults();
+	}
+
+	/**
+	 * Adds a runnable. Added before {@link #start()}, it starts with its group; added
+	 * later, it starts at once if its group is running.
+	 * @param name a name for logs and its thread, unique within this manager
+	 * @param runnable the runnable
+	 * @throws IllegalArgumentException if a runnable of that name was added before
+	 */
+	public void add(String name, Runnable runnable) {
+		Objects.requireNonNull(name, "name must not be null");
+		Objects.requireNonNull(runnable, "runnable must not be null");
+		synchronized (this.lifecycleMonitor) {
+			if (this.everyReplica.contains(name) || this.leaderOnly.contains(name)) {
+				throw new IllegalArgumentException(
+						"A runnable named '" + name + "' was already added: give one of them another name");
+			}
+			(runnable.needsLeaderElection() ? this.leaderOnly : this.everyReplica).add(name, runnable);
+		}
+	}
+
+	/**
+	 * Returns the added runnables of a type, such as every controller.
+	 * @param <R> the type
+	 * @param type the type
+	 * @return the runnables in the order they were added, every-replica ones first
+	 */
+	public <R extends Runnable> List<R> runnables(Class<R> type) {
+		List<R> found = new ArrayList<>();
+		for (Runnable runnable : this.everyReplica.runnables()) {
+			if (type.isInstance(runnable)) {
+				found.add(type.cast(runnable));
+			}
+		}
+		for (Runnable runnable : this.leaderOnly.runnables()) {
+			if (type.isInstance(runnable)) {
+				found.add(type.cast(runnable));
+			}
+		}
+		return found;
+	}
+
+	/**
+	 * Returns the names of the added runnables that are not of a type, such as every
+	 * runnable that is not a controller.
+	 * @param excluded the type to leave out
+	 * @return the names, every-replica runnables first
+	 */
+	public List<String> runnableNamesExcept(Class<? extends Runnable> excluded) {
+		List<String> names = new ArrayList<>(this.everyReplica.namesExcept(excluded));
+		names.addAll(this.leaderOnly.namesExcept(excluded));
+		return names;
+	}
+
+	/**
+	 * Adds a health check, the counterpart of controller-runtime's
+	 * {@code AddHealthzCheck} and {@code AddReadyzCheck}: {@link ManagerHealth} runs it
+	 * with the built-in checks. Checks of the same name and probe are reported as one
+	 * (each controller adds a liveness check named {@code workers}, say).
+	 * @param check the check
+	 */
+	public void addCheck(Check check) {
+		this.checks.add(Objects.requireNonNull(check, "check must not be null"));
+	}
+
+	/**
+	 * Returns the health checks added to this manager.
+	 * @return the checks in the order they were added
+	 */
+	public List<Check> checks() {
+		return List.copyOf(this.checks);
+	}
+
+	/**
+	 * Returns the informers of the cache.
+	 * @return the informers
+	 */
+	public List<Informer<?>> informers() {
+		return this.cache.informers();
+	}
+
+	/**
+	 * Returns what this replica knows about the leader election.
+	 * @return the status, or {@code null} when leader election is off
+	 */
+	public @Nullable LeaderElectionStatus leaderElection() {
+		return this.leaderElector;
+	}
+
+	/**
+	 * Whether this replica runs its leader-only runnables now: always once started
+	 * without leader election, while holding the Lease with it.
+	 * @return {@code true} while leading
+	 */
+	public boolean isLeader() {
+		return (this.leaderElector != null) ? this.leaderElector.isLeader() : this.leaderOnly.isStarted();
+	}
+
+	/**
+	 * Whether any leader-only runnable is still running, including ones that are stopping
+	 * after a lost Lease.
+	 * @return {@code true} while leader-only work runs
+	 */
+	public boolean isLeaderWorkRunning() {
+		return this.leaderOnly.aliveCount() > 0;
+	}
+
+	/**
+	 * Returns the current state.
+	 * @return the state
+	 */
+	public ManagerState state() {
+		return this.state;
+	}
+
+	/**
+	 * Returns why the manager failed.
+	 * @return the failure, or {@code null} if it did not fail
+	 */
+	public @Nullable Throwable failure() {
+		return this.failure;
+	}
+
+	/**
+	 * Returns the graceful shutdown timeout.
+	 * @return the timeout; negative means no bound
+	 */
+	public Duration gracefulShutdownTimeout() {
+		return this.settings.gracefulShutdownTimeout;
+	}
+
+	/**
+	 * Returns how long an informer may hear nothing from the API server before the
+	 * watchdog replaces it.
+	 * @return the threshold
+	 */
+	public Duration watchSilenceThreshold() {
+		return this.settings.watchSilenceThreshold;
+	}
+
+	/**
+	 * Starts the manager and blocks until the caches have synced and every runnable has
+	 * started.
+	 * @throws IllegalStateException if the manager was started before
+	 * @throws io.kubeboot.operator.cache.KindNotServedException if a watched kind is not
+	 * served by the API server
+	 * @throws io.kubeboot.operator.cache.CacheSyncException if the caches did not sync in
+	 * time
+	 * @throws InterruptedException if interrupted while waiting; the manager is stopped
+	 */
+	public void start() throws InterruptedException {
+		synchronized (this.lifecycleMonitor) {
+			if (this.state != ManagerState.NEW) {
+				throw new IllegalStateException("Manager cannot start: it is " + this.state);
+			}
+			this.state = ManagerState.STARTING;
+		}
+		logger.info("Starting manager: runnables={}", this.everyReplica.names());
+		try {
+			if (this.settings.leaderElection != null) {
+				LeaseAccessCheck.verify(this.client, this.settings.leaderElection);
+			}
+			this.cache.start(this.settings.cacheSyncTimeout);
+			this.cache.waitForSync(this.settings.cacheSyncTimeout);
+			logger.info("Caches synced: informers={}", this.cache.informers().size());
+			synchronized (this.lifecycleMonitor) {
+				if (this.state != ManagerState.STARTING) {
+					return; // stopped or failed while starting
+				}
+				this.everyReplica.start();
+				if (this.leaderElector != null) {
+					LeaderElectionRunner runner = new LeaderElectionRunner(this.leaderElector, this.leaderOnly,
+							this.settings.leaderElectionListener, this.settings.lostLeaseExit,
+							this.settings.gracefulShutdownTimeout);
+					this.election = runner;
+					runner.start();
+				}
+				else {
+					this.leaderOnly.start();
+				}
+				this.state = ManagerState.RUNNING;
+			}
+			logger.info("Manager started");
+		}
+		catch (InterruptedException | RuntimeException ex) {
+			fail(ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Stops the manager gracefully and blocks until it has stopped: leader-only
+	 * runnables, then the other runnables, then the caches, within the graceful shutdown
+	 * timeout. Does nothing if already stopped.
+	 */
+	public void stop() {
+		synchronized (this.lifecycleMonitor) {
+			if (this.state == ManagerState.STOPPED || this.state == ManagerState.STOPPING
+					|| this.state == ManagerState.FAILED) {
+				return;
+			}
+			this.state = ManagerState.STOPPING;
+		}
+		stopAll();
+		this.state = ManagerState.STOPPED;
+		logger.info("Manager stopped");
+	}
+
+	private void stopAll() {
+		Duration timeout = this.settings.gracefulShutdownTimeout;
+		long start = System.nanoTime();
+		LeaderElectionRunner runner = this.election;
+		boolean inTime = true;
+		if (runner != null) {
+			runner.stop();
+		}
+		else {
+			inTime = this.leaderOnly.stop(timeout);
+		}
+		Duration left = timeout.isNegative() ? timeout : timeout.minusNanos(System.nanoTime() - start).isNegative()
+				? Duration.ZERO : timeout.minusNanos(System.nanoTime() - start);
+		inTime &= this.everyReplica.stop(left);
+		this.cache.stop();
+		if (!inTime) {
+			logger.warn("Graceful shutdown timed out; runnables still running were interrupted: timeout={}", timeout);
+		}
+	}
+
+	private void runnableFailed(String name, Throwable error) {
+		logger.error("Runnable failed, stopping the manager: runnable={}", name, error);
+		Thread stopper = new Thread(() -> fail(error), "operator-manager-failure");
+		stopper.start();
+	}
+
+	private void fail(Throwable error) {
+		synchronized (this.lifecycleMonitor) {
+			if (this.state == ManagerState.FAILED || this.state == ManagerState.STOPPED) {
+				return;
+			}
+			this.failure = error;
+			this.state = ManagerState.STOPPING;
+		}
+		stopAll();
+		this.state = ManagerState.FAILED;
+	}
+
+}

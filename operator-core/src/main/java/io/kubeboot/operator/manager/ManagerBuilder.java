@@ -1,0 +1,232 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.healthz.Check;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.leaderelection.internal.SafeLeaderElectionListener;
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Configures a {@link Manager}. Every setting has controller-runtime's default. Not
+ * thread-safe; use one builder from one thread.
+ */
+public final class ManagerBuilder {
+
+	private final ApiClient client;
+
+	private final ManagerSettings settings = new ManagerSettings();
+
+	ManagerBuilder(ApiClient client) {
+		this.client = Objects.requireNonNull(client, "client must not be null");
+	}
+
+	/**
+	 * How often every cached object is delivered to the controllers again (default 10h).
+	 * @param syncPeriod the period, zero for never
+	 * @return this builder
+	 */
+	public ManagerBuilder syncPeriod(Duration syncPeriod) {
+		this.settings.syncPeriod = requireNotNegative(syncPeriod, "syncPeriod");
+		return this;
+	}
+
+	/**
+	 * How long in-flight work may take to finish on stop (default 30s); negative waits
+	 * forever.
+	 * @param timeout the timeout
+	 * @return this builder
+	 */
+	public ManagerBuilder gracefulShutdownTimeout(Duration timeout) {
+		this.settings.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "gracefulShutdownTimeout");
+		return this;
+	}
+
+	/**
+	 * How long {@link Manager#start()} waits for the caches to sync (default 2m).
+	 * @param timeout a positive timeout
+	 * @return this builder
+	 */
+	public ManagerBuilder cacheSyncTimeout(Duration timeout) {
+		this.settings.cacheSyncTimeout = requirePositive(timeout, "cacheSyncTimeout");
+		return this;
+	}
+
+	/**
+	 * Restricts every controller that names no namespace to one namespace (default: all).
+	 * @param namespace the namespace, or {@code null} for all
+	 * @return this builder
+	 */
+	public ManagerBuilder namespace(@Nullable String namespace) {
+		this.settings.namespace = (namespace != null && !namespace.isBlank()) ? namespace : null;
+		return this;
+	}
+
+	/**
+	 * The number of workers of a controller that sets none (default 1).
+	 * @param maxConcurrentReconciles a positive number
+	 * @return this builder
+	 */
+	public ManagerBuilder maxConcurrentReconciles(int maxConcurrentReconciles) {
+		if (maxConcurrentReconciles < 1) {
+			throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1");
+		}
+		this.settings.maxConcurrentReconciles = maxConcurrentReconciles;
+		return this;
+	}
+
+	/**
+	 * The retry rate limiter of a controller that sets none (default: per-request
+	 * exponential 5ms..1000s and an overall bucket of 10/s with a burst of 100).
+	 * @param rateLimiter creates a fresh limiter for each controller start
+	 * @return this builder
+	 */
+	public ManagerBuilder rateLimiter(Supplier<RateLimiter<Request>> rateLimiter) {
+		this.settings.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+		return this;
+	}
+
+	/**
+	 * Whether cached objects drop {@code metadata.managedFields} (default {@code true}),
+	 * which reconcilers rarely read and which can double an object's size.
+	 * @param strip whether to strip them
+	 * @return this builder
+	 */
+	public ManagerBuilder stripManagedFields(boolean strip) {
+		this.settings.stripManagedFields = strip;
+		return this;
+	}
+
+	/**
+	 * The longest one watch request lasts before it is renewed (default 2m). Quiet but
+	 * healthy watches show activity at least this often.
+	 * @param timeout a timeout of at least 2s
+	 * @return this builder
+	 */
+	public ManagerBuilder watchTimeout(Duration timeout) {
+		this.settings.watchTimeout = requirePositive(timeout, "watchTimeout");
+		return this;
+	}
+
+	/**
+	 * How long an informer may see nothing from the API server before the watchdog
+	 * replaces it with a fresh list and watch (default 3m); longer than the watch
+	 * timeout.
+	 * @param threshold the threshold
+	 * @return this builder
+	 */
+	public ManagerBuilder watchSilenceThreshold(Duration threshold) {
+		this.settings.watchSilenceThreshold = requirePositive(threshold, "watchSilenceThreshold");
+		return this;
+	}
+
+	/**
+	 * Where work queues report, by controller name (default: nowhere).
+	 * @param metrics creates the metrics of one queue
+	 * @return this builder
+	 */
+	public ManagerBuilder workQueueMetrics(Function<String, WorkQueueMetrics> metrics) {
+		this.settings.queueMetrics = Objects.requireNonNull(metrics, "metrics");
+		return this;
+	}
+
+	/**
+	 * Where controllers report, by controller name (default: nowhere).
+	 * @param metrics creates the metrics of one controller
+	 * @return this builder
+	 */
+	public ManagerBuilder controllerMetrics(Function<String, ControllerMetrics> metrics) {
+		this.settings.controllerMetrics = Objects.requireNonNull(metrics, "metrics");
+		return this;
+	}
+
+	/**
+	 * Runs controllers and leader-only runnables only while this replica holds a Lease
+	 * (default: no leader election, everything runs at once).
+	 * @param config the election settings
+	 * @return this builder
+	 */
+	public ManagerBuilder leaderElection(LeaderElectionConfig config) {
+		this.settings.leaderElection = Objects.requireNonNull(config, "config");
+		return this;
+	}
+
+	/**
+	 * Observes leadership transitions (default: none).
+	 * @param listener the listener
+	 * @return this builder
+	 */
+	public ManagerBuilder leaderElectionListener(LeaderElectionListener listener) {
+		this.settings.leaderElectionListener = new SafeLeaderElectionListener(
+				Objects.requireNonNull(listener, "listener"));
+		return this;
+	}
+
+	/**
+	 * What {@link LostLeasePolicy#EXIT} does (default: halt the JVM with status 1,
+	 * skipping shutdown hooks, as controller-runtime exits). Meant for tests and
+	 * embedding.
+	 * @param exit the action
+	 * @return this builder
+	 */
+	public ManagerBuilder onLostLeaseExit(java.lang.Runnable exit) {
+		this.settings.lostLeaseExit = Objects.requireNonNull(exit, "exit");
+		return this;
+	}
+
+	/**
+	 * Adds a health check of the operator's own to {@code /healthz} or {@code /readyz}
+	 * (controller-runtime's {@code AddHealthzCheck} and {@code AddReadyzCheck}).
+	 * @param check the check
+	 * @return this builder
+	 * @throws IllegalArgumentException if a check of the same name and probe was added
+	 * before
+	 */
+	public ManagerBuilder addCheck(Check check) {
+		Objects.requireNonNull(check, "check must not be null");
+		for (Check existing : this.settings.checks) {
+			if (existing.name().equals(check.name()) && existing.probe() == check.probe()) {
+				throw new IllegalArgumentException("A " + check.probe().name().toLowerCase(Locale.ROOT)
+						+ " check named '" + check.name() + "' was already added");
+			}
+		}
+		this.settings.checks.add(check);
+		return this;
+	}
+
+	/**
+	 * Builds the manager.
+	 * @return a new manager
+	 */
+	public Manager build() {
+		return new Manager(this.client, this.settings.copy());
+	}
+
+	private static Duration requireNotNegative(Duration duration, String name) {
+		Objects.requireNonNull(duration, name);
+		if (duration.isNegative()) {
+			throw new IllegalArgumentException(name + " must not be negative, was " + duration);
+		}
+		return duration;
+	}
+
+	private static Duration requirePositive(Duration duration, String name) {
+		Objects.requireNonNull(duration, name);
+		if (duration.isNegative() || duration.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive, was " + duration);
+		}
+		return duration;
+	}
+
+}

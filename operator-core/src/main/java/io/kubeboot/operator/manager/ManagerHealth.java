@@ -1,0 +1,165 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.healthz.Check;
+import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Computes the liveness and readiness checks of a manager. Cheap and non-blocking: every
+ * check reads in-memory state, so probes can call it as often as they like.
+ * <p>
+ * Liveness (restart me) fails when the manager has failed; when leader-only work still
+ * runs although the Lease has not been renewed for longer than the renew deadline (a
+ * stale term that did not stop, the one case where two replicas could act as leader); or
+ * when a check added to the manager fails, such as the {@code workers} check of each
+ * controller (a running controller lost worker threads).
+ * <p>
+ * Readiness (serve me) fails until the manager has started and every cache has synced,
+ * while an informer's list or watch has been failing for longer than the configured
+ * bound, and when a readiness check added to the manager fails. A standby replica is
+ * ready: leadership is not part of readiness.
+ */
+public final class ManagerHealth {
+
+	private final Manager manager;
+
+	private final Duration watchFailureThreshold;
+
+	/**
+	 * Creates the checks of a manager.
+	 * @param manager the manager
+	 * @param watchFailureThreshold how long an informer's list or watch may fail before
+	 * readiness goes down
+	 */
+	public ManagerHealth(Manager manager, Duration watchFailureThreshold) {
+		this.manager = manager;
+		this.watchFailureThreshold = watchFailureThreshold;
+	}
+
+	/**
+	 * Returns the liveness checks.
+	 * @return the checks, in a fixed order
+	 */
+	public List<HealthCheck> liveness() {
+		List<HealthCheck> checks = new ArrayList<>();
+		checks.add(managerNotFailed());
+		LeaderElectionStatus elector = this.manager.leaderElection();
+		if (elector != null) {
+			checks.add(leaseRenewed(elector));
+		}
+		addOwnChecks(checks, Check.Probe.LIVENESS);
+		return checks;
+	}
+
+	/**
+	 * Returns the readiness checks.
+	 * @return the checks, in a fixed order
+	 */
+	public List<HealthCheck> readiness() {
+		List<HealthCheck> checks = new ArrayList<>();
+		ManagerState state = this.manager.state();
+		checks.add((state == ManagerState.RUNNING) ? HealthCheck.passed("manager")
+				: HealthCheck.failed("manager", "manager is " + state));
+		List<String> unsynced = this.manager.informers()
+			.stream()
+			.filter((informer) -> !informer.hasSynced())
+			.map((informer) -> informer.key().toString())
+			.toList();
+		checks.add(unsynced.isEmpty() ? HealthCheck.passed("caches")
+				: HealthCheck.failed("caches", "not synced: " + unsynced));
+		List<String> failing = new ArrayList<>();
+		Duration silenceThreshold = this.manager.watchSilenceThreshold();
+		for (Informer<?> informer : this.manager.informers()) {
+			Duration restarting = informer.restartingFor();
+			if (restarting != null) {
+				String error = informer.lastError();
+				failing.add(informer.key() + " restarting after a silent watch for " + restarting.toMillis() + "ms"
+						+ ((error != null) ? ": " + error : ""));
+				continue;
+			}
+			Duration silent = informer.silentFor();
+			if (informer.hasSynced() && silent.compareTo(silenceThreshold) > 0) {
+				failing.add(informer.key() + " silent for " + silent.toMillis() + "ms");
+				continue;
+			}
+			Duration failingFor = informer.failingFor();
+			if (failingFor != null && failingFor.compareTo(this.watchFailureThreshold) > 0) {
+				String error = informer.lastError();
+				failing.add(informer.key() + " without a watch for " + failingFor.toMillis() + "ms"
+						+ ((error != null) ? ": " + error : ""));
+			}
+		}
+		checks.add(failing.isEmpty() ? HealthCheck.passed("watches")
+				: HealthCheck.failed("watches", String.join("; ", failing)));
+		addOwnChecks(checks, Check.Probe.READINESS);
+		return checks;
+	}
+
+	/**
+	 * Adds the checks added to the manager for a probe, one outcome per name: checks of
+	 * the same name (one per controller, say) pass together or fail with every reason.
+	 */
+	private void addOwnChecks(List<HealthCheck> checks, Check.Probe probe) {
+		Map<String, List<String>> failures = new LinkedHashMap<>();
+		for (Check check : this.manager.checks()) {
+			if (check.probe() == probe) {
+				HealthCheck outcome = check.run();
+				List<String> reasons = failures.computeIfAbsent(check.name(), (name) -> new ArrayList<>());
+				if (!outcome.ok()) {
+					reasons.add(outcome.reason());
+				}
+			}
+		}
+		failures.forEach((name, reasons) -> checks
+			.add(reasons.isEmpty() ? HealthCheck.passed(name) : HealthCheck.failed(name, String.join("; ", reasons))));
+	}
+
+	/**
+	 * Whether every check passed.
+	 * @param checks the checks
+	 * @return {@code true} if none failed
+	 */
+	public static boolean allPassed(List<HealthCheck> checks) {
+		return checks.stream().allMatch(HealthCheck::ok);
+	}
+
+	/**
+	 * Describes the failed checks in one line.
+	 * @param checks the checks
+	 * @return the failures, empty if none
+	 */
+	public static String failures(List<HealthCheck> checks) {
+		return checks.stream()
+			.filter((check) -> !check.ok())
+			.map((check) -> check.name() + ": " + check.reason())
+			.collect(Collectors.joining("; "));
+	}
+
+	private HealthCheck managerNotFailed() {
+		if (this.manager.state() != ManagerState.FAILED) {
+			return HealthCheck.passed("manager");
+		}
+		Throwable failure = this.manager.failure();
+		return HealthCheck.failed("manager", "manager failed" + ((failure != null) ? ": " + failure : ""));
+	}
+
+	private HealthCheck leaseRenewed(LeaderElectionStatus elector) {
+		@Nullable Duration since = elector.sinceLastRenewal();
+		Duration deadline = elector.config().renewDeadline();
+		if (this.manager.isLeaderWorkRunning() && since != null && since.compareTo(deadline) > 0) {
+			return HealthCheck.failed("leader-election", "leader-only work runs but the lease was last renewed "
+					+ since.toMillis() + "ms ago, beyond the renew deadline of " + deadline);
+		}
+		return HealthCheck.passed("leader-election");
+	}
+
+}

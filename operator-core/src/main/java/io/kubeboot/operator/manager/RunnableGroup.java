@@ -1,0 +1,181 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runnables that start and stop together, each on a thread of its own, like
+ * controller-runtime's runnable groups. A group can be started again after a stop (a
+ * leader group does after a lost and regained lease); each start gives every runnable a
+ * fresh stop signal and thread. A runnable added to a started group starts at once.
+ */
+final class RunnableGroup {
+
+	private static final Logger logger = LoggerFactory.getLogger(RunnableGroup.class);
+
+	private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(5);
+
+	private final String name;
+
+	private final BiConsumer<String, Throwable> onFailure;
+
+	private final List<Member> members = new ArrayList<>();
+
+	private final List<Run> runs = new ArrayList<>();
+
+	private boolean started;
+
+	private final AtomicInteger alive = new AtomicInteger();
+
+	RunnableGroup(String name, BiConsumer<String, Throwable> onFailure) {
+		this.name = name;
+		this.onFailure = onFailure;
+	}
+
+	synchronized void add(String runnableName, Runnable runnable) {
+		Member member = new Member(runnableName, runnable);
+		this.members.add(member);
+		if (this.started) {
+			this.runs.add(launch(member));
+		}
+	}
+
+	synchronized boolean isStarted() {
+		return this.started;
+	}
+
+	synchronized void start() {
+		if (this.started) {
+			return;
+		}
+		this.started = true;
+		for (Member member : this.members) {
+			this.runs.add(launch(member));
+		}
+	}
+
+	/**
+	 * Fires every stop signal and waits for the runnables to return until the deadline,
+	 * then interrupts the ones still running.
+	 * @param timeout how long to wait; negative waits forever
+	 * @return {@code true} if every runnable returned before the deadline
+	 */
+	boolean stop(Duration timeout) {
+		List<Run> stopping;
+		synchronized (this) {
+			this.started = false;
+			stopping = new ArrayList<>(this.runs);
+			this.runs.clear();
+		}
+		stopping.forEach((run) -> run.signal.fire());
+		long deadline = System.nanoTime() + (timeout.isNegative() ? Long.MAX_VALUE / 2 : timeout.toNanos());
+		boolean inTime = true;
+		for (Run run : stopping) {
+			if (!join(run.thread, deadline)) {
+				inTime = false;
+				logger.warn(
+						"Runnable did not stop within the graceful shutdown timeout, interrupting it: group={} runnable={} timeout={}",
+						this.name, run.member.name, timeout);
+				run.thread.interrupt();
+			}
+		}
+		if (!inTime) {
+			long interruptDeadline = System.nanoTime() + INTERRUPT_GRACE.toNanos();
+			for (Run run : stopping) {
+				if (!join(run.thread, interruptDeadline)) {
+					logger.error("Runnable ignored interruption and is left running: group={} runnable={}", this.name,
+							run.member.name);
+				}
+			}
+		}
+		return inTime;
+	}
+
+	private static boolean join(Thread thread, long deadlineNanos) {
+		try {
+			long remaining = deadlineNanos - System.nanoTime();
+			if (remaining > 0) {
+				thread.join(Math.max(1, remaining / 1_000_000));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return !thread.isAlive();
+	}
+
+	private Run launch(Member member) {
+		StopSignal signal = new StopSignal();
+		Thread thread = new Thread(() -> run(member, signal), "operator-" + member.name);
+		Run run = new Run(member, signal, thread);
+		thread.start();
+		return run;
+	}
+
+	/**
+	 * Returns how many runnables of this group are still running, stopping ones included.
+	 */
+	int aliveCount() {
+		return this.alive.get();
+	}
+
+	private void run(Member member, StopSignal signal) {
+		this.alive.incrementAndGet();
+		try {
+			member.runnable.start(signal);
+			if (!signal.isStopRequested()) {
+				logger.info("Runnable returned before it was stopped: group={} runnable={}", this.name, member.name);
+			}
+		}
+		catch (InterruptedException ex) {
+			if (!signal.isStopRequested()) {
+				this.onFailure.accept(member.name, ex);
+			}
+		}
+		catch (Throwable ex) {
+			this.onFailure.accept(member.name, ex);
+		}
+		finally {
+			this.alive.decrementAndGet();
+		}
+	}
+
+	synchronized boolean contains(String runnableName) {
+		return this.members.stream().anyMatch((member) -> member.name.equals(runnableName));
+	}
+
+	synchronized List<Runnable> runnables() {
+		return this.members.stream().map((member) -> member.runnable).toList();
+	}
+
+	synchronized List<String> namesExcept(Class<? extends Runnable> excluded) {
+		return this.members.stream()
+			.filter((member) -> !excluded.isInstance(member.runnable))
+			.map((member) -> member.name)
+			.toList();
+	}
+
+	synchronized List<String> names() {
+		return this.members.stream().map((member) -> member.name).toList();
+	}
+
+	private record Member(String name, Runnable runnable) {
+	}
+
+	private record Run(Member member, StopSignal signal, Thread thread) {
+	}
+
+	@Override
+	public String toString() {
+		@Nullable String state = this.started ? "started" : "stopped";
+		return "RunnableGroup[" + this.name + ", " + state + "]";
+	}
+
+}

@@ -1,0 +1,72 @@
+package io.kubeboot.operator.metrics;
+
+/**
+ * Receives the measurements of one controller; they map to controller-runtime's
+ * {@code controller_runtime_*} series. Implementations must be thread-safe, fast and must
+ * not throw. Every method does nothing by default.
+ */
+public interface ControllerMetrics {
+
+	/** Metrics that discard every measurement. */
+	ControllerMetrics NOOP = new ControllerMetrics() {
+	};
+
+	/**
+	 * Called after every reconcile.
+	 * @param outcome how it ended
+	 * @param nanos how long it took
+	 */
+	default void reconciled(Outcome outcome, long nanos) {
+	}
+
+	/**
+	 * Called when the number of workers inside a reconcile changes.
+	 * @param active the number of workers reconciling now
+	 */
+	default void activeWorkers(int active) {
+	}
+
+	/**
+	 * How a reconcile ended, with controller-runtime's {@code result} label value.
+	 */
+	enum Outcome {
+
+		/** Returned {@code Result.done()}. */
+		SUCCESS("success"),
+
+		/** Returned {@code Result.requeue()}. */
+		REQUEUE("requeue"),
+
+		/** Returned {@code Result.requeueAfter(...)}. */
+		REQUEUE_AFTER("requeue_after"),
+
+		/** Threw an exception; retried with backoff. */
+		ERROR("error"),
+
+		/** Threw a {@code TerminalException}; not retried. */
+		TERMINAL_ERROR("error"),
+
+		/**
+		 * Threw an {@link Error} (unexpected, such as a stack overflow); retried with
+		 * backoff.
+		 */
+		PANIC("error");
+
+		private final String label;
+
+		Outcome(String label) {
+			this.label = label;
+		}
+
+		/**
+		 * Returns the value of the {@code result} label of
+		 * {@code controller_runtime_reconcile_total}.
+		 * @return the label value
+		 */
+		public String label() {
+			return this.label;
+		}
+
+	}
+
+}

@@ -1,0 +1,161 @@
+package io.kubeboot.operator.micrometer;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Records a {@link Manager}'s controllers, work queues and leader election in a
+ * Micrometer {@link MeterRegistry}, under the names and labels controller-runtime
+ * exports: {@code controller_runtime_*{controller}}, {@code workqueue_*{name,controller}}
+ * and {@code leader_election_master_status{name}} once rendered by the Prometheus
+ * registry, plus this project's informer watchdog series
+ * {@code operator_informer_restarts_total} and {@code operator_informer_silence_seconds}
+ * (labels {@code kind}, {@code namespace}, {@code selector}). No series has a label per
+ * reconciled object.
+ * <p>
+ * Use one instance per manager:
+ *
+ * <pre class="code">
+ * OperatorMetrics metrics = new OperatorMetrics(registry);
+ * Manager manager = metrics.applyTo(Manager.builder(client)).build();
+ * metrics.bindTo(manager);
+ * </pre>
+ *
+ * {@link #applyTo} installs the {@link ControllerMetrics} and {@link WorkQueueMetrics}
+ * factories; {@link #bindTo} gives the gauges that read the manager
+ * ({@code controller_runtime_max_concurrent_reconciles},
+ * {@code workqueue_unfinished_work_seconds},
+ * {@code workqueue_longest_running_processor_seconds}, which read {@code 0} until bound)
+ * their source and registers {@code leader_election_master_status} when the manager
+ * elects a leader.
+ * <p>
+ * A controller's {@code controller_runtime_*} series are registered, at zero, when the
+ * controller is created; its {@code workqueue_*} series when its queue is first created
+ * (when the controller first starts). Thread-safe.
+ */
+public final class OperatorMetrics {
+
+	private final MeterRegistry registry;
+
+	private final Map<String, MicrometerControllerMetrics> controllers = new ConcurrentHashMap<>();
+
+	private final Map<String, MicrometerWorkQueueMetrics> queues = new ConcurrentHashMap<>();
+
+	private volatile @Nullable Manager manager;
+
+	/**
+	 * Creates metrics that register their meters in the given registry.
+	 * @param registry the registry
+	 */
+	public OperatorMetrics(MeterRegistry registry) {
+		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+	}
+
+	/**
+	 * Installs this instance's {@link #controllerMetrics} and {@link #workQueueMetrics}
+	 * factories in a manager builder.
+	 * @param builder the builder
+	 * @return the builder
+	 */
+	public ManagerBuilder applyTo(ManagerBuilder builder) {
+		return builder.controllerMetrics(this::controllerMetrics).workQueueMetrics(this::workQueueMetrics);
+	}
+
+	/**
+	 * Binds the gauges that read the manager (maximum concurrent reconciles, unfinished
+	 * work, longest running processor) to it and, when it elects a leader, registers
+	 * {@code leader_election_master_status{name=<lease name>}}: {@code 1} while this
+	 * replica leads, else {@code 0}.
+	 * @param manager the manager built with {@link #applyTo}
+	 */
+	public void bindTo(Manager manager) {
+		this.manager = Objects.requireNonNull(manager, "manager must not be null");
+		LeaderElectionStatus elector = manager.leaderElection();
+		if (elector != null) {
+			Gauge.builder("leader.election.master.status", this::leaderStatus)
+				.description("Whether this replica holds the lease named by 'name': 1 leader, 0 standby")
+				.tag("name", elector.config().name())
+				.register(this.registry);
+		}
+		manager.cache().onInformerRegistered(this::bindInformer);
+	}
+
+	private void bindInformer(Informer<?> informer) {
+		InformerKey key = informer.key();
+		Tags tags = Tags.of("kind", KindResolver.declaredKind(key.type()).kind(), "namespace",
+				Objects.requireNonNullElse(key.namespace(), ""), "selector",
+				Objects.requireNonNullElse(key.labelSelector(), ""));
+		FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
+			.description("How often the watchdog replaced the informer after its watch was silent too long")
+			.tags(tags)
+			.register(this.registry);
+		Gauge.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
+			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
+			.tags(tags)
+			.register(this.registry);
+	}
+
+	/**
+	 * Returns the metrics of the controller with the given name, registering its series
+	 * the first time: {@code controller_runtime_reconcile_total} for each {@code result},
+	 * the error and panic counters, {@code controller_runtime_reconcile_time_seconds},
+	 * {@code controller_runtime_max_concurrent_reconciles} and
+	 * {@code controller_runtime_active_workers}.
+	 * @param controller the controller name
+	 * @return the controller's metrics, the same instance for the same name
+	 */
+	public ControllerMetrics controllerMetrics(String controller) {
+		return this.controllers.computeIfAbsent(controller, (name) -> new MicrometerControllerMetrics(this.registry,
+				name, () -> readController(name, Controller::maxConcurrentReconciles)));
+	}
+
+	/**
+	 * Returns the metrics of the work queue of the controller with the given name,
+	 * registering its {@code workqueue_*{name,controller}} series the first time.
+	 * @param name the controller name, used as both the {@code name} and the
+	 * {@code controller} label, as controller-runtime does
+	 * @return the queue's metrics, the same instance for the same name
+	 */
+	public WorkQueueMetrics workQueueMetrics(String name) {
+		return this.queues.computeIfAbsent(name,
+				(queue) -> new MicrometerWorkQueueMetrics(this.registry, queue,
+						() -> readController(queue, Controller::unfinishedWorkNanos) / 1e9,
+						() -> readController(queue, Controller::longestRunningProcessorNanos) / 1e9));
+	}
+
+	private double leaderStatus() {
+		Manager current = this.manager;
+		return (current != null && current.isLeader()) ? 1 : 0;
+	}
+
+	private double readController(String name, ToDoubleFunction<Controller> value) {
+		Manager current = this.manager;
+		if (current == null) {
+			return 0;
+		}
+		for (Controller controller : Controller.of(current)) {
+			if (controller.name().equals(name)) {
+				return value.applyAsDouble(controller);
+			}
+		}
+		return 0;
+	}
+
+}

@@ -1,0 +1,74 @@
+package io.kubeboot.operator;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The rules that keep the core a Spring-free library with controller-runtime's package
+ * map: they fail the build when broken.
+ */
+class ArchitectureTests {
+
+	private static JavaClasses core;
+
+	@BeforeAll
+	static void importCore() {
+		core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+			.importPackages("io.kubeboot.operator");
+	}
+
+	@Test
+	void coreDependsOnNoSpringClass() {
+		ArchRule rule = noClasses().should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..")
+			.because("the core is the Spring-free API and runtime; Spring wiring belongs in "
+					+ "operator-spring-boot-autoconfigure");
+		rule.check(core);
+	}
+
+	@Test
+	void conceptPackagesFormNoCycle() {
+		// a concept and its internal package are one slice: reconcile, manager,
+		// controller, source, handler, cache, client, ...
+		ArchRule rule = slices().matching("io.kubeboot.operator.(*)..")
+			.should()
+			.beFreeOfCycles()
+			.because("one change should read as one path through the packages (see ARCHITECTURE.md)");
+		rule.check(core);
+	}
+
+	@Test
+	void internalPackagesAreUsedOnlyByTheCore() {
+		ArchRule rule = classes().that()
+			.resideInAPackage("..internal..")
+			.should()
+			.onlyBeAccessed()
+			.byClassesThat()
+			.resideInAPackage("io.kubeboot.operator..");
+		rule.check(core);
+	}
+
+	@Test
+	void everyClassSitsInAConceptPackage() {
+		ArchRule rule = classes().should()
+			.resideInAnyPackage("io.kubeboot.operator.reconcile..", "io.kubeboot.operator.manager..",
+					"io.kubeboot.operator.controller..", "io.kubeboot.operator.source..",
+					"io.kubeboot.operator.handler..", "io.kubeboot.operator.client..", "io.kubeboot.operator.cache..",
+					"io.kubeboot.operator.workqueue..", "io.kubeboot.operator.leaderelection..",
+					"io.kubeboot.operator.events..", "io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..",
+					"io.kubeboot.operator.model..", "io.kubeboot.operator.micrometer..")
+			.because("the package map of ARCHITECTURE.md is the architecture");
+		rule.check(core);
+	}
+
+}

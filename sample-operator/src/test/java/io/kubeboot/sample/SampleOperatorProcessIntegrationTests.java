@@ -1,0 +1,108 @@
+package io.kubeboot.sample;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample operator as a user runs it: its own JVM, configured only through
+ * {@code KUBECONFIG} and properties, stopped with SIGTERM or killed with SIGKILL.
+ */
+@WithControlPlane
+class SampleOperatorProcessIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private final List<OperatorProcess> processes = new ArrayList<>();
+
+	@AfterEach
+	void killProcesses() throws Exception {
+		for (OperatorProcess process : this.processes) {
+			process.close();
+		}
+	}
+
+	@Test
+	void reconcilesEveryPodFromKubeconfigAndStopsGracefullyOnSigterm(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		createPod(controlPlane, namespace, "before");
+		OperatorProcess operator = start(controlPlane, "--operator.namespace=" + namespace);
+		await().atMost(WAIT).until(() -> operator.logged("Reconciled pod: pod=" + namespace + "/before phase="));
+		createPod(controlPlane, namespace, "after");
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> operator.logged("Reconciled pod: pod=" + namespace + "/after phase="));
+		// a reconcile's log lines carry its controller, object and reconcile id
+		assertThat(operator.output())
+			.anyMatch((line) -> line.matches(".*\\[pod " + namespace + "/after [0-9a-f-]{36}\\] .*Reconciled pod.*"));
+		operator.terminate();
+		assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);
+		assertThat(operator.logged("Manager stopped")).isTrue();
+		assertThat(operator.output()).noneMatch((line) -> line.contains("Exception") || line.contains(" ERROR "));
+	}
+
+	@Test
+	void ofTwoReplicasOnlyTheLeaderReconcilesAndTheStandbyTakesOverAfterKill9(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, SampleArguments.replica(namespace, "replica-a"));
+		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
+		OperatorProcess b = start(controlPlane, SampleArguments.replica(namespace, "replica-b"));
+		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
+		createPod(controlPlane, namespace, "one");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
+		assertThat(b.logged("Reconciled pod")).isFalse();
+		long killedAt = System.nanoTime();
+		a.kill();
+		await().atMost(WAIT).until(() -> b.logged("Successfully acquired lease"));
+		Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
+		System.out.println("sample operator failover after kill -9: " + failover.toMillis() + " ms");
+		// lease-duration + 2 x retry-period, plus scheduling slack
+		assertThat(failover).isLessThanOrEqualTo(Duration.ofMillis(3000 + 2 * 500 + 1500));
+		await().atMost(Duration.ofSeconds(10)).until(() -> b.logged("Reconciled pod: pod=" + namespace + "/one"));
+	}
+
+	@Test
+	void lostLeaseExitsTheProcessNonZeroWithoutGracefulShutdown(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, SampleArguments.replica(namespace, "replica-a"));
+		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
+		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
+		V1Lease lease = leases.readNamespacedLease("sample-operator-leader", namespace.name()).execute();
+		lease.getSpec().holderIdentity("intruder").leaseDurationSeconds(60);
+		leases.replaceNamespacedLease("sample-operator-leader", namespace.name(), lease).execute();
+		assertThat(a.waitForExit(WAIT.toSeconds())).isEqualTo(1);
+		assertThat(a.logged("Leader election lost, exiting")).isTrue();
+		assertThat(a.logged("Manager stopped")).isFalse();
+	}
+
+	private OperatorProcess start(ControlPlane controlPlane, String... args) throws Exception {
+		OperatorProcess process = OperatorProcess.start(controlPlane.kubeconfig(), args);
+		this.processes.add(process);
+		return process;
+	}
+
+	/**
+	 * Creates a pod that never runs (the control plane has no scheduler): enough to
+	 * reconcile.
+	 */
+	private static void createPod(ControlPlane controlPlane, TestNamespace namespace, String name) throws Exception {
+		Manifests.create(controlPlane.adminClient(), Manifests.parse("""
+				{"apiVersion": "v1", "kind": "Pod", "metadata": {"namespace": "%s", "name": "%s"},
+				 "spec": {"containers": [{"name": "app", "image": "app:1"}]}}
+				""".formatted(namespace.name(), name)));
+	}
+
+}

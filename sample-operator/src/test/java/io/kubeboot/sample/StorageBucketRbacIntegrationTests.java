@@ -1,0 +1,128 @@
+package io.kubeboot.sample;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code deploy/rbac.yaml} grants the sample everything it does and the sample needs
+ * nothing more: the sample runs as a user that has no permission but the manifest's
+ * roles, bound in the test's namespace (the sample is scoped to it with
+ * {@code operator.namespace}), and never meets a {@code Forbidden}.
+ */
+@WithControlPlane
+class StorageBucketRbacIntegrationTests {
+
+	private static final String USER = "user1";
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private final List<OperatorProcess> processes = new ArrayList<>();
+
+	private final List<String> clusterRoles = new ArrayList<>();
+
+	private ApiClient admin;
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		for (OperatorProcess process : this.processes) {
+			process.close();
+		}
+		for (String clusterRole : this.clusterRoles) {
+			new RbacAuthorizationV1Api(this.admin).deleteClusterRole(clusterRole).execute();
+		}
+	}
+
+	@Test
+	void theManifestsRolesAreAllTheSampleNeeds(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		this.admin = controlPlane.adminClient();
+		StorageBuckets.installCrd(this.admin);
+		grantManifestRolesTo(USER, namespace.name());
+		StorageBuckets buckets = new StorageBuckets(this.admin, namespace.name());
+		try (BucketEndpoint endpoint = BucketEndpoint.start()) {
+			buckets.create("photos", endpoint.url());
+			OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfigFor(USER),
+					SampleArguments.replica(namespace, "replica-a"));
+			this.processes.add(operator);
+			// list and watch buckets and pods, get, create and update the Lease, patch
+			// the
+			// bucket's status, create an Event
+			await().atMost(WAIT).until(() -> buckets.availableStatus("photos").equals("True"));
+			await().atMost(WAIT).until(() -> buckets.eventCount("photos", "Normal", "EndpointReachable") == 1);
+			// the same Event again: the recorder patches its count
+			endpoint.answer(503);
+			await().atMost(WAIT).until(() -> buckets.availableStatus("photos").equals("False"));
+			endpoint.answer(200);
+			await().atMost(WAIT).until(() -> buckets.availableStatus("photos").equals("True"));
+			await().atMost(WAIT).until(() -> buckets.eventCount("photos", "Normal", "EndpointReachable") == 2);
+			assertThat(buckets.events("photos")).filteredOn((event) -> "EndpointReachable".equals(event.getReason()))
+				.singleElement()
+				.satisfies((event) -> assertThat(event.getCount()).isEqualTo(2));
+			// release the Lease on the way out
+			operator.terminate();
+			assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);
+			assertThat(operator.logged("Released leader lease")).isTrue();
+			assertThat(operator.output()).noneMatch((line) -> line.contains("Forbidden") || line.contains(" ERROR "));
+		}
+	}
+
+	/**
+	 * Applies {@code deploy/rbac.yaml} with the user in place of the ServiceAccount, in
+	 * the test's namespace: the ClusterRole (renamed, as it outlives the namespace) is
+	 * bound there with a RoleBinding, the leader election Role moves there.
+	 */
+	private void grantManifestRolesTo(String user, String namespace) throws Exception {
+		String clusterRole = null;
+		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
+			String kind = manifest.get("kind").getAsString();
+			JsonObject metadata = manifest.getAsJsonObject("metadata");
+			switch (kind) {
+				case "ServiceAccount" -> {
+					continue; // the user stands in for it
+				}
+				case "ClusterRole" -> {
+					clusterRole = metadata.get("name").getAsString() + "-" + namespace;
+					metadata.addProperty("name", clusterRole);
+					this.clusterRoles.add(clusterRole);
+				}
+				case "ClusterRoleBinding" -> {
+					manifest.addProperty("kind", "RoleBinding");
+					manifest.getAsJsonObject("roleRef").addProperty("name", clusterRole);
+					metadata.addProperty("namespace", namespace);
+					manifest.add("subjects", userSubject(user));
+				}
+				case "Role" -> metadata.addProperty("namespace", namespace);
+				case "RoleBinding" -> {
+					metadata.addProperty("namespace", namespace);
+					manifest.add("subjects", userSubject(user));
+				}
+				default -> throw new IllegalStateException("Unexpected kind in rbac.yaml: " + kind);
+			}
+			assertThat(Manifests.create(this.admin, manifest)).as(kind).isTrue();
+		}
+	}
+
+	private static JsonArray userSubject(String user) {
+		JsonObject subject = new JsonObject();
+		subject.addProperty("kind", "User");
+		subject.addProperty("name", user);
+		subject.addProperty("apiGroup", "rbac.authorization.k8s.io");
+		JsonArray subjects = new JsonArray();
+		subjects.add(subject);
+		return subjects;
+	}
+
+}
