@@ -1,15 +1,19 @@
 package io.kubeboot.operator;
 
+import java.net.URL;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.kubeboot.operator.manager.Manager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The rules that keep the core a Spring-free library with controller-runtime's package
@@ -21,9 +25,16 @@ class ArchitectureTests {
 
 	@BeforeAll
 	static void importCore() {
+		// the core's own classes only, wherever the build put them (directory or jar)
+		URL coreClasses = Manager.class.getProtectionDomain().getCodeSource().getLocation();
 		core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-			.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-			.importPackages("io.kubeboot.operator");
+			.importUrl(coreClasses);
+	}
+
+	@Test
+	void theCoreIsImported() {
+		assertThat(core.containPackage("io.kubeboot.operator.manager")).isTrue();
+		assertThat(core.containPackage("io.kubeboot.operator.test")).isFalse();
 	}
 
 	@Test

@@ -145,6 +145,28 @@ public final class Controller implements Runnable {
 	}
 
 	/**
+	 * Returns the controller of a manager that reconciles a kind.
+	 * @param manager the manager
+	 * @param kind the reconciled model class
+	 * @return the controller
+	 * @throws IllegalArgumentException if no controller or more than one reconciles the
+	 * kind, naming them
+	 */
+	public static Controller forKind(Manager manager, Class<? extends KubernetesObject> kind) {
+		List<Controller> all = of(manager);
+		List<Controller> matching = all.stream().filter((controller) -> controller.forType() == kind).toList();
+		if (matching.size() == 1) {
+			return matching.get(0);
+		}
+		if (matching.isEmpty()) {
+			throw new IllegalArgumentException("No controller reconciles " + kind.getName() + "; the controllers are "
+					+ all.stream().map(Controller::name).toList());
+		}
+		throw new IllegalArgumentException("Several controllers reconcile " + kind.getName() + ": "
+				+ matching.stream().map(Controller::name).toList() + "; name the one to use");
+	}
+
+	/**
 	 * Returns the controller's name, as used in logs and metrics.
 	 * @return the name
 	 */

@@ -1,7 +1,6 @@
 package io.kubeboot.operator.controller;
 
 import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -45,17 +44,7 @@ public final class Enqueuer {
 	 * kind, naming them
 	 */
 	public Controller controllerFor(Class<? extends KubernetesObject> kind) {
-		List<Controller> all = Controller.of(this.manager);
-		List<Controller> matching = all.stream().filter((controller) -> controller.forType() == kind).toList();
-		if (matching.size() == 1) {
-			return matching.get(0);
-		}
-		if (matching.isEmpty()) {
-			throw new IllegalArgumentException("No controller reconciles " + kind.getName() + "; the controllers are "
-					+ all.stream().map(Controller::name).toList());
-		}
-		throw new IllegalArgumentException("Several controllers reconcile " + kind.getName() + ": "
-				+ matching.stream().map(Controller::name).toList() + "; name the one to use");
+		return Controller.forKind(this.manager, kind);
 	}
 
 	/**

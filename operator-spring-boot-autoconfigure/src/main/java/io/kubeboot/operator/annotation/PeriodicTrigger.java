@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.kubernetes.client.common.KubernetesObject;
+
 /**
  * Reconciles on a timer, for state outside the cluster that sends no events (an object
  * store, a DNS record, a cloud API).
@@ -14,8 +16,9 @@ import java.lang.annotation.Target;
  * its kind is reconciled.</li>
  * <li>On a method of any bean that takes no parameters and returns a {@code Request}, a
  * {@code Collection<Request>} or a {@code Stream<Request>}: every interval, the method's
- * requests are reconciled by the controller named in {@link #controller()} (by default,
- * the bean's own controller if the bean is a {@code @Reconciler}).</li>
+ * requests are reconciled by the controller of the kind named in {@link #kind()} (or the
+ * controller named in {@link #controller()}; by default, the bean's own controller if the
+ * bean is a {@code @Reconciler}).</li>
  * </ul>
  * Requests go through the controller's work queue: a request still waiting from the
  * previous tick is not queued again, and ticks never pile up behind a slow reconciler.
@@ -55,8 +58,18 @@ public @interface PeriodicTrigger {
 	double jitter() default 0.1;
 
 	/**
-	 * The controller to reconcile with; empty means the annotated {@code @Reconciler}
-	 * bean's own controller. Required on methods of beans that are no reconcilers.
+	 * The kind whose controller reconciles the requests, checked by the compiler; the
+	 * default ({@code KubernetesObject.class}) means none. Start-up fails if no
+	 * controller or several reconcile the kind. Use this or {@link #controller()} on
+	 * methods of beans that are no reconcilers.
+	 * @return the reconciled model class
+	 */
+	Class<? extends KubernetesObject> kind() default KubernetesObject.class;
+
+	/**
+	 * The name of the controller to reconcile with, for controllers that share a kind;
+	 * empty means the controller of {@link #kind()}, else the annotated
+	 * {@code @Reconciler} bean's own controller.
 	 * @return the controller's name
 	 */
 	String controller() default "";

@@ -63,7 +63,7 @@ public @interface Reconciler {
 	String name() default "";
 
 	/**
-	 * The namespace to watch; empty watches the namespaces of {@code operator.namespaces}
+	 * The namespace to watch; empty watches the namespace of {@code operator.namespace}
 	 * (all namespaces by default). Supports {@code ${...}} placeholders.
 	 * @return the namespace
 	 */

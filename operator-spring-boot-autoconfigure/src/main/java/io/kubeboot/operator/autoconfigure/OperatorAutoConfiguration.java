@@ -8,6 +8,7 @@ import java.util.Map;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.Enqueuer;
+import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
@@ -15,6 +16,8 @@ import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -43,6 +46,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(OperatorProperties.class)
 public final class OperatorAutoConfiguration {
+
+	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
 
 	/**
 	 * The client for the cluster, from the standard sources in order: the file named by
@@ -125,6 +130,18 @@ public final class OperatorAutoConfiguration {
 					manager.add(name, runnable);
 				}
 			});
+			for (String name : beanFactory.getBeanNamesForType(java.lang.Runnable.class, false, false)) {
+				if (!runnables.containsKey(name)) {
+					logger.warn(
+							"Bean '{}' is a java.lang.Runnable, which the operator's manager does not run; "
+									+ "implement {} to have it started and stopped with the controllers",
+							name, Runnable.class.getName());
+				}
+			}
+			// added once every bean exists: a check may depend on the Cache or other
+			// beans
+			// that need the Manager
+			beanFactory.getBeanProvider(Check.class).orderedStream().forEach(manager::addCheck);
 		};
 	}
 

@@ -18,6 +18,7 @@ import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.source.IntervalTrigger;
+import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -78,15 +79,7 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 			String where = "@PeriodicTrigger on bean '" + trigger.beanName + "'"
 					+ ((trigger.method != null) ? " method " + trigger.method.getName() + "()" : "");
 			try {
-				Reconciler reconciler = beanFactory.findAnnotationOnBean(trigger.beanName, Reconciler.class);
-				String controllerName = StringUtils.hasText(trigger.annotation.controller())
-						? environment.resolveRequiredPlaceholders(trigger.annotation.controller())
-						: (reconciler != null) ? reconcilers.controllerName(reconciler) : null;
-				if (controllerName == null) {
-					throw new IllegalStateException(
-							"name the controller to reconcile with: @PeriodicTrigger(controller = ...)");
-				}
-				Controller controller = Controller.named(manager, controllerName);
+				Controller controller = controller(manager, reconcilers, beanFactory, environment, trigger);
 				Duration interval = duration(environment, trigger.annotation.interval(), "interval");
 				Duration initialDelay = StringUtils.hasText(trigger.annotation.initialDelay())
 						? duration(environment, trigger.annotation.initialDelay(), "initialDelay") : interval;
@@ -107,6 +100,22 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 				throw new InvalidOperatorBeanException(where + " is invalid: " + ex.getMessage(), ex);
 			}
 		}
+	}
+
+	private static Controller controller(Manager manager, ReconcilerBeans reconcilers,
+			ConfigurableListableBeanFactory beanFactory, Environment environment, Found trigger) {
+		if (StringUtils.hasText(trigger.annotation.controller())) {
+			return Controller.named(manager, environment.resolveRequiredPlaceholders(trigger.annotation.controller()));
+		}
+		if (trigger.annotation.kind() != KubernetesObject.class) {
+			return Controller.forKind(manager, trigger.annotation.kind());
+		}
+		Reconciler reconciler = beanFactory.findAnnotationOnBean(trigger.beanName, Reconciler.class);
+		if (reconciler == null) {
+			throw new IllegalStateException("name the controller to reconcile with: @PeriodicTrigger(kind = ...) "
+					+ "or @PeriodicTrigger(controller = ...)");
+		}
+		return Controller.named(manager, reconcilers.controllerName(reconciler));
 	}
 
 	private static Duration duration(Environment environment, String value, String attribute) {

@@ -6,9 +6,12 @@ import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.healthz.Check;
+import io.kubeboot.operator.healthz.HealthCheck;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -19,10 +22,13 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.DefaultLifecycleProcessor;
@@ -30,6 +36,7 @@ import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class OperatorAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -205,6 +212,26 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(RunnableConfiguration.class)
 			.run((context) -> assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class))
 				.containsExactly("everywhere", "leaderOnly"));
+	}
+
+	@Test
+	void runWithJavaLangRunnableBeanShouldWarnThatTheManagerDoesNotRunIt(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(JavaLangRunnableConfiguration.class).run((context) -> {
+			assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class)).isEmpty();
+			assertThat(output).contains("Bean 'plainJavaRunnable' is a java.lang.Runnable, which the operator's "
+					+ "manager does not run; implement io.kubeboot.operator.manager.Runnable");
+		});
+	}
+
+	@Test
+	void runWithCheckBeansShouldAddThemToTheManagerAndItsHealth() {
+		this.contextRunner.withUserConfiguration(CheckConfiguration.class).run((context) -> {
+			Manager manager = context.getBean(Manager.class);
+			assertThat(manager.checks()).extracting(Check::name).containsExactly("bucket-store", "disk");
+			ManagerHealth health = new ManagerHealth(manager, Duration.ofMinutes(1));
+			assertThat(health.readiness()).contains(HealthCheck.failed("bucket-store", "bucket store unreachable"));
+			assertThat(health.liveness()).contains(HealthCheck.passed("disk"));
+		});
 	}
 
 	@Test
@@ -433,6 +460,36 @@ class OperatorAutoConfigurationTests {
 		@Override
 		public String getKind() {
 			return "Unannotated";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class JavaLangRunnableConfiguration {
+
+		@Bean
+		java.lang.Runnable plainJavaRunnable() {
+			return () -> {
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CheckConfiguration {
+
+		@Bean
+		Check bucketStore(Cache cache) { // a check may depend on beans that need the
+											// Manager
+			return Check.readiness("bucket-store", () -> {
+				throw new IllegalStateException("bucket store unreachable");
+			});
+		}
+
+		@Bean
+		Check disk() {
+			return Check.liveness("disk", () -> {
+			});
 		}
 
 	}

@@ -136,7 +136,8 @@ class PeriodicTriggerIntegrationTests {
 					.until(() -> reconciler.count("a") >= 4 && reconciler.count("b") >= 4
 							&& reconciler.count("from-method") >= 3);
 				// an external event, as an HTTP handler would send it
-				context.getBean(Enqueuer.class).enqueue("configmap", Request.of(namespace.name(), "from-webhook"));
+				context.getBean(Enqueuer.class)
+					.enqueue(V1ConfigMap.class, Request.of(namespace.name(), "from-webhook"));
 				await().atMost(WAIT).until(() -> reconciler.count("from-webhook") >= 1);
 			});
 	}
@@ -199,7 +200,7 @@ class PeriodicTriggerIntegrationTests {
 	/** Not a reconciler: a list of things outside the cluster to check. */
 	static class ExternalBuckets {
 
-		@PeriodicTrigger(interval = "200ms", controller = "configmap")
+		@PeriodicTrigger(interval = "200ms", kind = V1ConfigMap.class)
 		List<Request> bucketsToCheck() {
 			return List.of(Request.of("anywhere", "from-method"));
 		}

@@ -68,7 +68,7 @@ public final class InformerCache implements Cache {
 	/** Shared by all informers: their objects repeat the same namespaces and labels. */
 	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
 
-	private volatile @Nullable Thread watchdog;
+	private final InformerWatchdog watchdog;
 
 	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
 
@@ -122,6 +122,7 @@ public final class InformerCache implements Cache {
 		this.stripManagedFields = stripManagedFields;
 		this.watchTimeout = watchTimeout;
 		this.silenceThreshold = silenceThreshold;
+		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
 	}
 
 	/**
@@ -171,39 +172,6 @@ public final class InformerCache implements Cache {
 			}
 		}
 		return informer;
-	}
-
-	private void checkFreshness(ScopedInformer<?> informer) {
-		Duration restarting = informer.restartingFor();
-		if (restarting != null) {
-			if (informer.completeRestart()) {
-				logger.info("Informer restarted with a fresh list: informer={} restarts={} took={}ms", informer.key(),
-						informer.restarts(), restarting.toMillis());
-				return;
-			}
-			Duration silent = informer.silentFor();
-			if (silent.compareTo(this.silenceThreshold) <= 0) {
-				return; // the replacement is listing or watching
-			}
-			logger.warn(
-					"Replacement informer silent for too long as well, starting another: informer={} "
-							+ "silentFor={}ms lastError=\"{}\"",
-					informer.key(), silent.toMillis(), informer.lastError());
-			informer.abandonRestart();
-		}
-		else {
-			Duration silent = informer.silentFor();
-			if (!informer.hasSynced() || silent.compareTo(this.silenceThreshold) <= 0) {
-				return;
-			}
-			logger.warn(
-					"Watch silent for too long, restarting the informer with a fresh list: informer={} "
-							+ "silentFor={}ms threshold={}ms",
-					informer.key(), silent.toMillis(), this.silenceThreshold.toMillis());
-		}
-		// idle pooled connections may have died as silently as the watch
-		ApiClients.evictIdleConnections(this.watchClient);
-		informer.beginRestart();
 	}
 
 	@Override
@@ -281,10 +249,7 @@ public final class InformerCache implements Cache {
 		for (ScopedInformer<?> informer : toStart) {
 			startInformer(informer); // registered while starting
 		}
-		Thread thread = new Thread(this::watchdog, "informer-watchdog");
-		thread.setDaemon(true);
-		this.watchdog = thread;
-		thread.start();
+		this.watchdog.start();
 	}
 
 	/**
@@ -293,26 +258,6 @@ public final class InformerCache implements Cache {
 	 * half-open connection, a reflector that stopped looping) is otherwise noticed only
 	 * when its read times out, if ever.
 	 */
-	private void watchdog() {
-		long period = Math.max(100, Math.min(this.silenceThreshold.toMillis() / 4, 10_000));
-		try {
-			while (!Thread.currentThread().isInterrupted()) {
-				Thread.sleep(period);
-				for (ScopedInformer<?> informer : scopedInformers()) {
-					try {
-						checkFreshness(informer);
-					}
-					catch (RuntimeException ex) {
-						logger.error("Watchdog check failed: informer={}", informer.key(), ex);
-					}
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			// stopped
-		}
-	}
-
 	/**
 	 * Resolves a model class against the API server, once per class.
 	 * @param <T> the model type
@@ -432,10 +377,7 @@ public final class InformerCache implements Cache {
 	 * Stops every informer. The cache cannot be started again.
 	 */
 	public void stop() {
-		Thread thread = this.watchdog;
-		if (thread != null) {
-			thread.interrupt();
-		}
+		this.watchdog.stop();
 		for (ScopedInformer<?> informer : scopedInformers()) {
 			try {
 				informer.stop();
