@@ -360,13 +360,14 @@ public final class Controller implements Runnable {
 		awaitSourcesSynced(stop);
 		WorkQueue<Request> current = WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
 				this.queueMetrics.apply(this.name));
+		// counted before the queue makes the controller look running, so the workers
+		// check never sees a starting controller "missing" workers
+		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
 		this.sources.forEach((source) -> source.replay(current::add));
 		this.sourceRunner.startAll(this.extraSources, current);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
-			this.liveWorkers.incrementAndGet(); // counted before it runs, so a starting
-												// controller is not "missing" workers
 			Thread worker = new Thread(() -> {
 				try {
 					work(current);
