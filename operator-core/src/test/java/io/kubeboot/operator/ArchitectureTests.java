@@ -74,10 +74,11 @@ class ArchitectureTests {
 		ArchRule rule = classes().should()
 			.resideInAnyPackage("io.kubeboot.operator.reconcile..", "io.kubeboot.operator.manager..",
 					"io.kubeboot.operator.controller..", "io.kubeboot.operator.source..",
-					"io.kubeboot.operator.handler..", "io.kubeboot.operator.client..", "io.kubeboot.operator.cache..",
-					"io.kubeboot.operator.workqueue..", "io.kubeboot.operator.leaderelection..",
-					"io.kubeboot.operator.events..", "io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..",
-					"io.kubeboot.operator.model..", "io.kubeboot.operator.micrometer..")
+					"io.kubeboot.operator.handler..", "io.kubeboot.operator.predicate..",
+					"io.kubeboot.operator.client..", "io.kubeboot.operator.cache..", "io.kubeboot.operator.workqueue..",
+					"io.kubeboot.operator.leaderelection..", "io.kubeboot.operator.events..",
+					"io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..", "io.kubeboot.operator.model..",
+					"io.kubeboot.operator.micrometer..")
 			.because("the package map of ARCHITECTURE.md is the architecture");
 		rule.check(core);
 	}

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentMap;
  *
  * @param <T> the type of the items
  */
-public final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
+final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 
 	private final long baseNanos;
 
@@ -28,7 +28,7 @@ public final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T
 	 * @throws IllegalArgumentException if {@code base} is not positive or {@code max} is
 	 * less than {@code base}
 	 */
-	public ItemExponentialFailureRateLimiter(Duration base, Duration max) {
+	ItemExponentialFailureRateLimiter(Duration base, Duration max) {
 		Objects.requireNonNull(base, "base must not be null");
 		Objects.requireNonNull(max, "max must not be null");
 		if (base.isNegative() || base.isZero()) {

@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * @param <T> the type of the items
  */
-public final class MaxOfRateLimiter<T> implements RateLimiter<T> {
+final class MaxOfRateLimiter<T> implements RateLimiter<T> {
 
 	private final List<RateLimiter<T>> limiters;
 
@@ -23,7 +23,7 @@ public final class MaxOfRateLimiter<T> implements RateLimiter<T> {
 	 */
 	@SafeVarargs
 	@SuppressWarnings("varargs")
-	public MaxOfRateLimiter(RateLimiter<T>... limiters) {
+	MaxOfRateLimiter(RateLimiter<T>... limiters) {
 		Objects.requireNonNull(limiters, "limiters must not be null");
 		if (limiters.length == 0) {
 			throw new IllegalArgumentException("limiters must not be empty");
