@@ -13,6 +13,9 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.predicate.GenerationChangedPredicate;
+import io.kubeboot.operator.predicate.Predicate;
+import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.source.Channel;
@@ -33,6 +36,13 @@ import org.jspecify.annotations.Nullable;
  *     .complete(reconciler);
  * </pre>
  *
+ * Only changes of the reconciled kind that pass its event filter are reconciled: by
+ * default a {@link GenerationChangedPredicate}, which drops the updates that change
+ * neither the spec nor the deletion state (a status write by the reconciler itself comes
+ * back on the watch, and would otherwise reconcile the object a second time); see
+ * {@link #withEventFilter}. Owned and watched kinds pass every change unless given a
+ * filter.
+ * <p>
  * Not thread-safe; use one builder from one thread.
  *
  * @param <T> the reconciled model type
@@ -60,6 +70,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	private final List<Function<String, EventSource<?>>> extraSources = new ArrayList<>();
 
 	private final List<Source> extraSourcesToWatch = new ArrayList<>();
+
+	private Predicate<? super T> eventFilter = GenerationChangedPredicate.INSTANCE;
 
 	ControllerBuilder(Manager manager, Class<T> forType) {
 		this.manager = Objects.requireNonNull(manager, "manager must not be null");
@@ -129,8 +141,35 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType) {
+		return owns(ownedType, Predicates.all());
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind whose change
+	 * passes an event filter.
+	 * @param <O> the owned model type
+	 * @param ownedType the owned kind
+	 * @param eventFilter which changes of owned objects reconcile their owner
+	 * @return this builder
+	 */
+	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType,
+			Predicate<? super O> eventFilter) {
+		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		this.extraSources.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, null),
-				new OwnerMapFunction<>(this.cache, this.forType)));
+				new OwnerMapFunction<>(this.cache, this.forType), eventFilter));
+		return this;
+	}
+
+	/**
+	 * Sets which changes of the reconciled kind are reconciled, replacing the default
+	 * {@link GenerationChangedPredicate}: pass {@link Predicates#all()} to reconcile
+	 * every change, status-only and metadata-only ones included, or combine predicates
+	 * with {@link Predicate#or} and {@link Predicate#and}.
+	 * @param eventFilter the filter
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> withEventFilter(Predicate<? super T> eventFilter) {
+		this.eventFilter = Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		return this;
 	}
 
@@ -158,13 +197,30 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
 			@Nullable String labelSelector, MapFunction<W> mapFunction) {
+		return watches(watchedType, namespace, labelSelector, mapFunction, Predicates.all());
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind that passes an event filter, with its own namespace and label
+	 * selector.
+	 * @param <W> the watched model type
+	 * @param watchedType the watched kind
+	 * @param namespace the namespace, or {@code null} for the controller's
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param mapFunction maps a changed object to requests
+	 * @param eventFilter which changes are mapped
+	 * @return this builder
+	 */
+	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
+			@Nullable String labelSelector, MapFunction<W> mapFunction, Predicate<? super W> eventFilter) {
+		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
-		this.extraSources.add(
-				(ns) -> new EventSource<>(
-						controllerName(), this.cache.informer(watchedType,
-								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
-						mapFunction));
+		this.extraSources.add((ns) -> new EventSource<>(
+				controllerName(), this.cache.informer(watchedType,
+						(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
+				mapFunction, eventFilter));
 		return this;
 	}
 
@@ -191,7 +247,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : this.defaults.namespace();
 		List<EventSource<?>> sources = new ArrayList<>();
 		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, this.labelSelector),
-				(object) -> List.of(Request.of(object))));
+				(object) -> List.of(Request.of(object)), this.eventFilter));
 		this.extraSources.forEach((source) -> sources.add(source.apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();

@@ -2,10 +2,13 @@ package io.kubeboot.operator.controller;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.handler.MapFunction;
+import io.kubeboot.operator.predicate.Predicate;
+import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -13,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One kind a controller reacts to: an informer and the mapping from its objects to
- * requests. Registers a handler on the informer that feeds every mapped request to the
- * controller.
+ * One kind a controller reacts to: an informer, the event filter and the mapping from its
+ * objects to requests. Registers a handler on the informer that feeds every mapped
+ * request of an event the filter passes to the controller.
  *
  * @param <T> the watched model type
  */
@@ -29,10 +32,17 @@ final class EventSource<T extends KubernetesObject> {
 
 	private final MapFunction<T> mapFunction;
 
+	private final Predicate<? super T> predicate;
+
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction) {
+		this(controller, informer, mapFunction, Predicates.all());
+	}
+
+	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, Predicate<? super T> predicate) {
 		this.controller = controller;
 		this.informer = informer;
 		this.mapFunction = mapFunction;
+		this.predicate = predicate;
 	}
 
 	Informer<T> informer() {
@@ -44,20 +54,26 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onAdd(T object) {
-				map(object).forEach(sink);
+				if (passes("create", object, () -> EventSource.this.predicate.create(object))) {
+					map(object).forEach(sink);
+				}
 			}
 
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
-				// both: an owner reference or a mapped field may have moved from one
-				// request to another
-				map(oldObject).forEach(sink);
-				map(newObject).forEach(sink);
+				if (passes("update", newObject, () -> EventSource.this.predicate.update(oldObject, newObject))) {
+					// both: an owner reference or a mapped field may have moved from one
+					// request to another
+					map(oldObject).forEach(sink);
+					map(newObject).forEach(sink);
+				}
 			}
 
 			@Override
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
-				map(object).forEach(sink);
+				if (passes("delete", object, () -> EventSource.this.predicate.delete(object))) {
+					map(object).forEach(sink);
+				}
 			}
 
 		});
@@ -69,7 +85,24 @@ final class EventSource<T extends KubernetesObject> {
 	 */
 	void replay(Consumer<Request> sink) {
 		for (T object : this.informer.list()) {
-			map(object).forEach(sink);
+			if (passes("create", object, () -> this.predicate.create(object))) {
+				map(object).forEach(sink);
+			}
+		}
+	}
+
+	/**
+	 * Asks the predicate; one that throws lets the event pass: a broken filter costs a
+	 * reconcile, never a lost change.
+	 */
+	private boolean passes(String event, T object, BooleanSupplier decision) {
+		try {
+			return decision.getAsBoolean();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Event filter failed, event passes: controller={} informer={} event={} filter={} object={}",
+					this.controller, this.informer.key(), event, this.predicate, describe(object), ex);
+			return true;
 		}
 	}
 

@@ -1,66 +1,19 @@
 package io.kubeboot.operator.predicate;
 
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
- * The common {@link Predicate predicates}, the counterparts of controller-runtime's
- * {@code GenerationChangedPredicate}, {@code LabelChangedPredicate},
- * {@code AnnotationChangedPredicate}, {@code ResourceVersionChangedPredicate} and
- * {@code NewPredicateFuncs}. Each passes creations and deletions and filters updates
- * only, unless said otherwise.
+ * Factories of the common {@link Predicate predicates}: the built-in ones
+ * ({@link GenerationChangedPredicate}, {@link LabelsChangedPredicate},
+ * {@link AnnotationsChangedPredicate}, {@link ResourceVersionChangedPredicate}), one from
+ * a condition on the object (controller-runtime's {@code NewPredicateFuncs}) and
+ * combinations.
  */
 public final class Predicates {
 
 	private static final Predicate<KubernetesObject> ALL = new Named<>("all") {
-	};
-
-	private static final Predicate<KubernetesObject> GENERATION_CHANGED = new Named<>("generationChanged") {
-
-		@Override
-		public boolean update(KubernetesObject oldObject, KubernetesObject newObject) {
-			V1ObjectMeta before = oldObject.getMetadata();
-			V1ObjectMeta after = newObject.getMetadata();
-			if (before == null || after == null || before.getGeneration() == null || after.getGeneration() == null) {
-				return true; // a kind without generation: every update may matter
-			}
-			return !before.getGeneration().equals(after.getGeneration())
-					|| !Objects.equals(before.getDeletionTimestamp(), after.getDeletionTimestamp())
-					|| !Objects.equals(finalizers(before), finalizers(after));
-		}
-
-	};
-
-	private static final Predicate<KubernetesObject> LABELS_CHANGED = new Named<>("labelsChanged") {
-
-		@Override
-		public boolean update(KubernetesObject oldObject, KubernetesObject newObject) {
-			return !Objects.equals(labels(oldObject), labels(newObject));
-		}
-
-	};
-
-	private static final Predicate<KubernetesObject> ANNOTATIONS_CHANGED = new Named<>("annotationsChanged") {
-
-		@Override
-		public boolean update(KubernetesObject oldObject, KubernetesObject newObject) {
-			return !Objects.equals(annotations(oldObject), annotations(newObject));
-		}
-
-	};
-
-	private static final Predicate<KubernetesObject> RESOURCE_VERSION_CHANGED = new Named<>("resourceVersionChanged") {
-
-		@Override
-		public boolean update(KubernetesObject oldObject, KubernetesObject newObject) {
-			return oldObject.getMetadata() == null || newObject.getMetadata() == null || !Objects
-				.equals(oldObject.getMetadata().getResourceVersion(), newObject.getMetadata().getResourceVersion());
-		}
-
 	};
 
 	private Predicates() {
@@ -75,15 +28,11 @@ public final class Predicates {
 	}
 
 	/**
-	 * Passes an update when {@code metadata.generation} changed, that is when the spec
-	 * changed: status-only and metadata-only updates (a status write, a label, the
-	 * periodic resync) are dropped. An update that sets the deletion timestamp or changes
-	 * the finalizers always passes, as does every update of a kind without a generation
-	 * (most built-in kinds without a spec, such as ConfigMap and Secret).
+	 * Passes an update when the spec changed; see {@link GenerationChangedPredicate}.
 	 * @return the predicate
 	 */
 	public static Predicate<KubernetesObject> generationChanged() {
-		return GENERATION_CHANGED;
+		return GenerationChangedPredicate.INSTANCE;
 	}
 
 	/**
@@ -91,7 +40,7 @@ public final class Predicates {
 	 * @return the predicate
 	 */
 	public static Predicate<KubernetesObject> labelsChanged() {
-		return LABELS_CHANGED;
+		return LabelsChangedPredicate.INSTANCE;
 	}
 
 	/**
@@ -99,7 +48,7 @@ public final class Predicates {
 	 * @return the predicate
 	 */
 	public static Predicate<KubernetesObject> annotationsChanged() {
-		return ANNOTATIONS_CHANGED;
+		return AnnotationsChangedPredicate.INSTANCE;
 	}
 
 	/**
@@ -108,7 +57,7 @@ public final class Predicates {
 	 * @return the predicate
 	 */
 	public static Predicate<KubernetesObject> resourceVersionChanged() {
-		return RESOURCE_VERSION_CHANGED;
+		return ResourceVersionChangedPredicate.INSTANCE;
 	}
 
 	/**
@@ -170,21 +119,6 @@ public final class Predicates {
 			}
 
 		};
-	}
-
-	private static List<String> finalizers(V1ObjectMeta metadata) {
-		return (metadata.getFinalizers() != null) ? metadata.getFinalizers() : List.of();
-	}
-
-	// absent and empty are the same to a reader of the object
-	private static Map<String, String> labels(KubernetesObject object) {
-		Map<String, String> labels = (object.getMetadata() != null) ? object.getMetadata().getLabels() : null;
-		return (labels != null) ? labels : Map.of();
-	}
-
-	private static Map<String, String> annotations(KubernetesObject object) {
-		Map<String, String> annotations = (object.getMetadata() != null) ? object.getMetadata().getAnnotations() : null;
-		return (annotations != null) ? annotations : Map.of();
 	}
 
 	/**

@@ -7,6 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.predicate.GenerationChangedPredicate;
+import io.kubeboot.operator.predicate.Predicate;
 import io.kubernetes.client.common.KubernetesObject;
 import org.springframework.stereotype.Component;
 
@@ -83,5 +85,17 @@ public @interface Reconciler {
 	 * @return the number of workers
 	 */
 	int maxConcurrentReconciles() default 0;
+
+	/**
+	 * Which changes of the reconciled kind are reconciled: an event passes when every
+	 * predicate listed passes it. By default {@link GenerationChangedPredicate}, which
+	 * drops updates that change neither the spec nor the deletion state (such as the
+	 * reconciler's own status writes coming back on the watch); {@code {}} reconciles
+	 * every change. A predicate class is taken from the application context if it has a
+	 * bean of that type, and created by it (constructor injection) otherwise.
+	 * @return the predicate classes
+	 */
+	@SuppressWarnings("rawtypes")
+	Class<? extends Predicate>[] eventFilters() default GenerationChangedPredicate.class;
 
 }

@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.kubeboot.operator.predicate.Predicate;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
@@ -49,5 +50,14 @@ public @interface Watches {
 	 * @return the label selector
 	 */
 	String labelSelector() default "";
+
+	/**
+	 * Which changes of the watched kind are mapped: an event passes when every predicate
+	 * listed passes it (by default every change). A predicate class is taken from the
+	 * application context if it has a bean of that type, and created by it otherwise.
+	 * @return the predicate classes
+	 */
+	@SuppressWarnings("rawtypes")
+	Class<? extends Predicate>[] eventFilters() default {};
 
 }

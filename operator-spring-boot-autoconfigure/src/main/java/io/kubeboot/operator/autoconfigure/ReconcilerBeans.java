@@ -17,6 +17,8 @@ import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.predicate.Predicate;
+import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.common.KubernetesObject;
@@ -76,6 +78,7 @@ final class ReconcilerBeans {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
 			}
 			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
+			builder.withEventFilter((Predicate) eventFilter(annotation.eventFilters()));
 			String name = controllerName(annotation);
 			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
@@ -147,7 +150,27 @@ final class ReconcilerBeans {
 		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
 		ReflectionUtils.makeAccessible(method);
 		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
-		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction);
+		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
+				eventFilter(watches.eventFilters()));
+	}
+
+	/**
+	 * The conjunction of the predicates named in an annotation, each a bean of the
+	 * application context if there is one of its type, else created by it.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	private Predicate<KubernetesObject> eventFilter(Class<? extends Predicate>[] types) {
+		Predicate<KubernetesObject> filter = Predicates.all();
+		for (Class<? extends Predicate> type : types) {
+			Predicate<KubernetesObject> predicate = predicateBean((Class<Predicate>) type);
+			filter = (filter == Predicates.all()) ? predicate : filter.and(predicate);
+		}
+		return filter;
+	}
+
+	@SuppressWarnings("rawtypes")
+	private Predicate predicateBean(Class<Predicate> type) {
+		return this.beanFactory.getBeanProvider(type).getIfAvailable(() -> this.beanFactory.createBean(type));
 	}
 
 	/**

@@ -55,4 +55,9 @@ public class Widget implements KubernetesObject {
 		return this.status;
 	}
 
+	public Widget status(Map<String, Object> status) {
+		this.status = status;
+		return this;
+	}
+
 }

@@ -1,0 +1,40 @@
+package io.kubeboot.operator.predicate;
+
+import java.util.Map;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+/**
+ * Passes an update when {@code metadata.annotations} changed; creations and deletions
+ * pass. The counterpart of controller-runtime's {@code AnnotationChangedPredicate}.
+ */
+public final class AnnotationsChangedPredicate implements Predicate<KubernetesObject> {
+
+	/** The instance to use; the class is stateless. */
+	public static final AnnotationsChangedPredicate INSTANCE = new AnnotationsChangedPredicate();
+
+	/**
+	 * Creates the predicate; prefer {@link #INSTANCE}.
+	 */
+	public AnnotationsChangedPredicate() {
+	}
+
+	/**
+	 * Passes the update if the annotations changed (absent and empty are the same).
+	 */
+	@Override
+	public boolean update(KubernetesObject oldObject, KubernetesObject newObject) {
+		return !annotations(oldObject).equals(annotations(newObject));
+	}
+
+	private static Map<String, String> annotations(KubernetesObject object) {
+		Map<String, String> annotations = (object.getMetadata() != null) ? object.getMetadata().getAnnotations() : null;
+		return (annotations != null) ? annotations : Map.of();
+	}
+
+	@Override
+	public String toString() {
+		return "annotationsChanged";
+	}
+
+}
