@@ -336,6 +336,10 @@ public final class Controller implements Runnable {
 	@Override
 	public void start(StopSignal stop) throws Exception {
 		awaitSourcesSynced(stop);
+		if (stop.isStopRequested()) {
+			// stopped before the workers started: reconcile nothing
+			return;
+		}
 		WorkQueue<Request> current = WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
 				this.queueMetrics.apply(this.name));
 		this.queue = current;
