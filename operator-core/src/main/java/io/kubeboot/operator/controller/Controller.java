@@ -358,6 +358,10 @@ public final class Controller implements Runnable {
 	@Override
 	public void start(StopSignal stop) throws Exception {
 		awaitSourcesSynced(stop);
+		if (stop.isStopRequested()) {
+			// stopped before the workers started: reconcile nothing
+			return;
+		}
 		WorkQueue<Request> current = WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
 				this.queueMetrics.apply(this.name));
 		// counted before the queue makes the controller look running, so the workers

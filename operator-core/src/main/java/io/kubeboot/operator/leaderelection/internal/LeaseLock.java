@@ -23,8 +23,10 @@ import org.jspecify.annotations.Nullable;
  * record instead of failing, and a failure other than a conflict is kept for
  * {@link #lastError()} instead of only being logged. Updates are optimistic: they carry
  * the resource version last read, so a concurrent writer makes them fail with a conflict.
+ * Not final only so that unit tests of the {@link LeaderElector} can stand in a Lease
+ * kept in memory.
  */
-final class LeaseLock implements Lock {
+class LeaseLock implements Lock {
 
 	private final CoordinationV1Api api;
 

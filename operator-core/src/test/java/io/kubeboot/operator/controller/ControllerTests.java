@@ -1,0 +1,442 @@
+package io.kubeboot.operator.controller;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
+import io.kubeboot.operator.reconcile.Reconciler;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.source.Channel;
+import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A {@link Controller} on fake informers: how it stops, how it is interrupted, and what
+ * it does with each way a reconcile ends.
+ */
+class ControllerTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+	private static final Request A = Request.of("default", "a");
+
+	private final FakeInformer<V1ConfigMap> informer = new FakeInformer<>(V1ConfigMap.class);
+
+	private final RecordingRateLimiter rateLimiter = new RecordingRateLimiter();
+
+	private final RecordingMetrics metrics = new RecordingMetrics();
+
+	/** What happened, in order: reconciles, sources, the return of {@code start}. */
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
+	/** Released at the end of each test, for reconcilers that wait on it. */
+	private final CountDownLatch gate = new CountDownLatch(1);
+
+	private final List<Running> running = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void stopControllers() throws InterruptedException {
+		this.gate.countDown();
+		for (Running run : this.running) {
+			run.stop.fire();
+			run.thread.join(DEADLINE.toMillis());
+			if (run.thread.isAlive()) {
+				run.thread.interrupt();
+				run.thread.join(DEADLINE.toMillis());
+			}
+		}
+	}
+
+	@Test
+	void onStopTheReconcileInFlightFinishesBeforeStartReturnsAndNoNewOneStarts() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		this.informer.add(configMap("a"));
+		this.informer.add(configMap("b"));
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			entered.countDown();
+			this.gate.await();
+			this.events.add("reconciled " + request.name());
+			return Result.done();
+		});
+		Running run = start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		run.stop.fire();
+		eventually().until(() -> !controller.isRunning() && run.thread.getState() == Thread.State.WAITING);
+		assertThat(run.thread.isAlive()).isTrue();
+		this.gate.countDown();
+		run.awaitReturn();
+		assertThat(this.events).containsExactly("reconcile a", "reconciled a", "start returned");
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.SUCCESS);
+		assertThat(controller.liveWorkers()).isZero();
+		assertThat(controller.activeWorkers()).isZero();
+		assertThat(run.error.get()).isNull();
+	}
+
+	@Test
+	void interruptingTheThreadRunningStartInterruptsAReconcileThatIgnoresTheStop() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		AtomicBoolean interrupted = new AtomicBoolean();
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			entered.countDown();
+			try {
+				new CountDownLatch(1).await(); // ignores the stop
+			}
+			catch (InterruptedException ex) {
+				interrupted.set(true);
+				throw ex;
+			}
+			return Result.done();
+		});
+		Running run = start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		run.stop.fire();
+		// the manager's graceful timeout passes while start waits for the worker
+		eventually().until(() -> !controller.isRunning() && run.thread.getState() == Thread.State.WAITING);
+		run.thread.interrupt();
+		run.thread.join(3000);
+		assertThat(run.thread.isAlive()).isFalse();
+		assertThat(interrupted).isTrue();
+		assertThat(run.interruptedOnReturn).isTrue();
+		assertThat(run.error.get()).isNull();
+		assertThat(controller.liveWorkers()).isZero();
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.ERROR);
+		// the queue was shut down: the interrupted request is not retried
+		assertThat(this.rateLimiter.whenCalls).isEmpty();
+	}
+
+	@ParameterizedTest
+	@MethodSource("panics")
+	void anErrorOtherThanOutOfMemoryIsAPanicRetriedWithBackoffAndTheWorkerSurvives(Error panic) throws Exception {
+		Duration backoff = Duration.ofMillis(100);
+		this.rateLimiter.delay = backoff;
+		AtomicInteger attempts = new AtomicInteger();
+		AtomicLong panickedAt = new AtomicLong();
+		AtomicLong retriedAt = new AtomicLong();
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			if (attempts.incrementAndGet() == 1) {
+				panickedAt.set(System.nanoTime());
+				throw panic;
+			}
+			retriedAt.set(System.nanoTime());
+			return Result.done();
+		});
+		start(controller);
+		eventually().until(() -> this.metrics.outcomes.size() == 2);
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.PANIC, Outcome.SUCCESS);
+		assertThat(this.rateLimiter.whenCalls).containsExactly(A);
+		assertThat(Duration.ofNanos(retriedAt.get() - panickedAt.get())).isGreaterThanOrEqualTo(backoff);
+		// the only worker survived to reconcile the retry
+		assertThat(controller.liveWorkers()).isOne();
+		assertThatNoException().isThrownBy(controller::checkWorkersAlive);
+	}
+
+	static Stream<Error> panics() {
+		return Stream.of(new StackOverflowError(), new AssertionError("unexpected"),
+				new NoClassDefFoundError("com/example/Missing"));
+	}
+
+	@Test
+	void anOutOfMemoryErrorEndsTheWorkerAndTheLivenessCheckSeesIt() throws Exception {
+		List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+		Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+		Thread.setDefaultUncaughtExceptionHandler((thread, ex) -> uncaught.add(ex));
+		try {
+			this.informer.add(configMap("a"));
+			Controller controller = controller(2, (request) -> {
+				throw new OutOfMemoryError("thrown by the test");
+			});
+			Running run = start(controller);
+			// the worker's error must reach the handler above, not Awaitility's
+			eventually().dontCatchUncaughtExceptions()
+				.until(() -> controller.liveWorkers() == 1 && uncaught.size() == 1);
+			assertThat(uncaught.get(0)).isInstanceOf(OutOfMemoryError.class);
+			assertThatIllegalStateException().isThrownBy(controller::checkWorkersAlive)
+				.withMessage("test has 1 of 2 workers");
+			assertThat(this.metrics.outcomes).isEmpty();
+			run.stop.fire();
+			run.awaitReturn();
+			assertThatNoException().isThrownBy(controller::checkWorkersAlive);
+		}
+		finally {
+			Thread.setDefaultUncaughtExceptionHandler(previous);
+		}
+	}
+
+	@Test
+	void aTerminalExceptionIsNotRetried() throws Exception {
+		// a retry would come at once, before the next request queued
+		this.rateLimiter.delay = Duration.ZERO;
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			if (request.name().equals("a")) {
+				this.informer.add(configMap("b"));
+				throw new TerminalException("spec.size must be positive");
+			}
+			if (request.name().equals("b")) {
+				this.informer.add(configMap("c"));
+			}
+			return Result.done();
+		});
+		start(controller);
+		eventually().until(() -> this.events.contains("reconcile c"));
+		assertThat(this.events).containsExactly("reconcile a", "reconcile b", "reconcile c");
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.TERMINAL_ERROR, Outcome.SUCCESS, Outcome.SUCCESS);
+		assertThat(this.rateLimiter.whenCalls).isEmpty();
+		assertThat(this.rateLimiter.forgetCalls).contains(A);
+	}
+
+	@Test
+	void anExceptionIsRetriedWithBackoff() throws Exception {
+		this.rateLimiter.delay = Duration.ZERO;
+		AtomicInteger attempts = new AtomicInteger();
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			if (attempts.incrementAndGet() == 1) {
+				throw new IllegalStateException("conflict");
+			}
+			return Result.done();
+		});
+		start(controller);
+		eventually().until(() -> this.metrics.outcomes.size() == 2);
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.ERROR, Outcome.SUCCESS);
+		assertThat(this.rateLimiter.whenCalls).containsExactly(A);
+		assertThat(this.rateLimiter.forgetCalls).containsExactly(A);
+	}
+
+	@Test
+	void requeueAfterReconcilesAgainOnceTheDelayHasPassed() throws Exception {
+		Duration delay = Duration.ofMillis(200);
+		AtomicInteger attempts = new AtomicInteger();
+		AtomicLong requeuedAt = new AtomicLong();
+		AtomicLong reconciledAgainAt = new AtomicLong();
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			if (attempts.incrementAndGet() == 1) {
+				requeuedAt.set(System.nanoTime());
+				return Result.requeueAfter(delay);
+			}
+			reconciledAgainAt.set(System.nanoTime());
+			return Result.done();
+		});
+		start(controller);
+		eventually().until(() -> this.metrics.outcomes.size() == 2);
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.REQUEUE_AFTER, Outcome.SUCCESS);
+		assertThat(Duration.ofNanos(reconciledAgainAt.get() - requeuedAt.get())).isGreaterThanOrEqualTo(delay);
+		// a requeue after a delay is not a failure: no backoff, and the backoff is reset
+		assertThat(this.rateLimiter.whenCalls).isEmpty();
+		assertThat(this.rateLimiter.forgetCalls).containsExactly(A, A);
+	}
+
+	@Test
+	void sourcesAddedWithWatchStartWithTheControllerAndStopBeforeItsWorkers() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		AtomicReference<String> sourceThread = new AtomicReference<>();
+		Source source = (queue, stop) -> {
+			sourceThread.set(Thread.currentThread().getName());
+			this.events.add("source started");
+			queue.add(Request.of("default", "from-source"));
+			stop.await();
+			this.events.add("source stopped");
+		};
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			entered.countDown();
+			this.gate.await();
+			this.events.add("reconciled " + request.name());
+			return Result.done();
+		});
+		controller.watch(source);
+		assertThat(controller.sources()).hasSize(2).first().isInstanceOf(Channel.class);
+		assertThat(controller.sources().get(1)).isSameAs(source);
+		assertThat(this.events).isEmpty();
+		Running run = start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(sourceThread.get()).startsWith("controller-test-source-");
+		run.stop.fire();
+		// the reconcile is still in flight
+		eventually().until(() -> this.events.contains("source stopped"));
+		this.gate.countDown();
+		run.awaitReturn();
+		assertThat(this.events).containsExactly("source started", "reconcile from-source", "source stopped",
+				"reconciled from-source", "start returned");
+	}
+
+	@Test
+	void aSourceAddedWithWatchToARunningControllerStartsAtOnce() throws Exception {
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			return Result.done();
+		});
+		Running run = start(controller);
+		// started once the controller's own channel is open
+		Channel channel = (Channel) controller.sources().get(0);
+		eventually().until(channel::isOpen);
+		controller.watch((queue, stop) -> {
+			this.events.add("source started");
+			queue.add(Request.of("default", "late"));
+			stop.await();
+			this.events.add("source stopped");
+		});
+		eventually().until(() -> this.events.contains("reconcile late"));
+		run.stop.fire();
+		run.awaitReturn();
+		assertThat(this.events).containsExactly("source started", "reconcile late", "source stopped", "start returned");
+	}
+
+	@Test
+	void aControllerStoppedBeforeItStartsReconcilesNothing() throws Exception {
+		for (int i = 0; i < 20; i++) {
+			this.informer.add(configMap("object-" + i));
+		}
+		Controller controller = controller(4, (request) -> {
+			this.events.add("reconcile " + request.name());
+			return Result.done();
+		});
+		StopSignal stop = new StopSignal();
+		stop.fire();
+		controller.start(stop);
+		assertThat(this.events).isEmpty();
+		assertThat(controller.isRunning()).isFalse();
+		assertThat(controller.liveWorkers()).isZero();
+	}
+
+	@Test
+	void startFailsWhenTheInformersDoNotSyncInTime() {
+		this.informer.synced(false);
+		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> Result.done(), 1,
+				() -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
+				Duration.ofMillis(100));
+		assertThatIllegalStateException().isThrownBy(() -> controller.start(new StopSignal()))
+			.withMessage("Controller test timed out waiting for its caches to sync");
+		assertThat(controller.isRunning()).isFalse();
+	}
+
+	private Controller controller(int workers, Reconciler reconciler) {
+		return new Controller("test", V1ConfigMap.class, reconciler, workers, () -> this.rateLimiter,
+				(name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()), DEADLINE);
+	}
+
+	private EventSource<V1ConfigMap> eventSource() {
+		return new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)));
+	}
+
+	private Running start(Controller controller) {
+		Running run = new Running(controller, new StopSignal(), this.events);
+		this.running.add(run);
+		run.thread.start();
+		return run;
+	}
+
+	private static V1ConfigMap configMap(String name) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name(name));
+	}
+
+	/**
+	 * A controller started on a thread of its own, as the manager's runnable group does.
+	 */
+	private static final class Running {
+
+		private final StopSignal stop;
+
+		private final Thread thread;
+
+		private final AtomicReference<Throwable> error = new AtomicReference<>();
+
+		private final AtomicBoolean interruptedOnReturn = new AtomicBoolean();
+
+		Running(Controller controller, StopSignal stop, List<String> events) {
+			this.stop = stop;
+			this.thread = new Thread(() -> {
+				try {
+					controller.start(stop);
+				}
+				catch (Throwable ex) {
+					this.error.set(ex);
+				}
+				this.interruptedOnReturn.set(Thread.currentThread().isInterrupted());
+				events.add("start returned");
+			}, "controller-test-start");
+		}
+
+		void awaitReturn() throws InterruptedException {
+			this.thread.join(DEADLINE.toMillis());
+			assertThat(this.thread.isAlive()).isFalse();
+			assertThat(this.error.get()).isNull();
+		}
+
+	}
+
+	private static final class RecordingRateLimiter implements RateLimiter<Request> {
+
+		private final List<Request> whenCalls = new CopyOnWriteArrayList<>();
+
+		private final List<Request> forgetCalls = new CopyOnWriteArrayList<>();
+
+		private volatile Duration delay = Duration.ofMillis(5);
+
+		@Override
+		public Duration when(Request item) {
+			this.whenCalls.add(item);
+			return this.delay;
+		}
+
+		@Override
+		public void forget(Request item) {
+			this.forgetCalls.add(item);
+		}
+
+		@Override
+		public int numRequeues(Request item) {
+			return 0;
+		}
+
+	}
+
+	private static final class RecordingMetrics implements ControllerMetrics {
+
+		private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void reconciled(Outcome outcome, long nanos) {
+			this.outcomes.add(outcome);
+		}
+
+	}
+
+	/**
+	 * Waits for a condition, checking it every few milliseconds.
+	 */
+	private static ConditionFactory eventually() {
+		return await().atMost(DEADLINE).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2));
+	}
+
+}

@@ -1,0 +1,112 @@
+package io.kubeboot.operator.controller;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An {@link Informer} without an API server: the test adds the objects, and every add
+ * reaches the handlers at once, on the calling thread.
+ *
+ * @param <T> the model type
+ */
+final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
+
+	private final InformerKey key;
+
+	private final List<T> objects = new CopyOnWriteArrayList<>();
+
+	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
+
+	private volatile boolean synced = true;
+
+	FakeInformer(Class<T> type) {
+		this.key = new InformerKey(type, null, null);
+	}
+
+	/**
+	 * Caches an object and tells the handlers about it.
+	 * @param object the object
+	 */
+	void add(T object) {
+		this.objects.add(object);
+		this.handlers.forEach((handler) -> handler.onAdd(object));
+	}
+
+	/**
+	 * Sets whether the informer has synced.
+	 * @param synced whether it has
+	 */
+	void synced(boolean synced) {
+		this.synced = synced;
+	}
+
+	@Override
+	public InformerKey key() {
+		return this.key;
+	}
+
+	@Override
+	public void addEventHandler(ResourceEventHandler<T> handler) {
+		this.handlers.add(handler);
+	}
+
+	@Override
+	public boolean hasSynced() {
+		return this.synced;
+	}
+
+	@Override
+	public List<T> list() {
+		return List.copyOf(this.objects);
+	}
+
+	@Override
+	public List<T> list(String namespace) {
+		return this.objects.stream()
+			.filter((object) -> Objects.equals(object.getMetadata().getNamespace(), namespace))
+			.toList();
+	}
+
+	@Override
+	public Optional<T> get(@Nullable String namespace, String name) {
+		return this.objects.stream()
+			.filter((object) -> Objects.equals(object.getMetadata().getNamespace(), namespace)
+					&& object.getMetadata().getName().equals(name))
+			.findFirst();
+	}
+
+	@Override
+	public @Nullable String lastError() {
+		return null;
+	}
+
+	@Override
+	public @Nullable Duration failingFor() {
+		return null;
+	}
+
+	@Override
+	public Duration silentFor() {
+		return Duration.ZERO;
+	}
+
+	@Override
+	public long restarts() {
+		return 0;
+	}
+
+	@Override
+	public @Nullable Duration restartingFor() {
+		return null;
+	}
+
+}
