@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -68,9 +67,6 @@ public final class Controller implements Runnable {
 
 	private final List<EventSource<?>> sources;
 
-	/** Sources other than the watched kinds, the built-in channel first. */
-	private final List<Source> extraSources = new CopyOnWriteArrayList<>();
-
 	/**
 	 * The controller's own channel: {@link #enqueue} and the {@code Enqueuer} send to it.
 	 */
@@ -100,7 +96,7 @@ public final class Controller implements Runnable {
 		this.sources = List.copyOf(sources);
 		this.cacheSyncTimeout = cacheSyncTimeout;
 		this.sourceRunner = new SourceRunner(name);
-		this.extraSources.add(this.channel);
+		this.sourceRunner.add(this.channel);
 		this.sources.forEach((source) -> source.register(this::addToQueue));
 	}
 
@@ -191,11 +187,7 @@ public final class Controller implements Runnable {
 	 */
 	public void watch(Source source) {
 		Objects.requireNonNull(source, "source must not be null");
-		this.extraSources.add(source);
-		WorkQueue<Request> current = this.queue;
-		if (current != null && !current.isShuttingDown()) {
-			this.sourceRunner.startOne(source, current);
-		}
+		this.sourceRunner.add(source);
 	}
 
 	/**
@@ -204,7 +196,7 @@ public final class Controller implements Runnable {
 	 * @return the sources
 	 */
 	public List<Source> sources() {
-		return List.copyOf(this.extraSources);
+		return this.sourceRunner.sources();
 	}
 
 	/**
@@ -369,7 +361,7 @@ public final class Controller implements Runnable {
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
 		this.sources.forEach((source) -> source.replay(current::add));
-		this.sourceRunner.startAll(this.extraSources, current);
+		this.sourceRunner.startAll(current);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
 			Thread worker = new Thread(() -> {

@@ -9,13 +9,15 @@ import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.WorkQueue;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the sources of one controller run, each on a thread of its own, and stops them
- * before the controller's workers stop: stop signal first, then a bounded wait, then an
- * interrupt.
+ * Runs the sources of a controller whenever it runs, each on a thread of its own, and
+ * stops them before the controller's workers stop: stop signal first, then a bounded
+ * wait, then an interrupt. A source added while the controller runs starts at once;
+ * adding and starting share one lock, so no source starts twice or misses a run.
  */
 final class SourceRunner {
 
@@ -25,9 +27,14 @@ final class SourceRunner {
 
 	private final String controller;
 
+	private final List<Source> sources = new ArrayList<>();
+
 	private final List<Thread> threads = new ArrayList<>();
 
 	private StopSignal stop = new StopSignal();
+
+	/** The queue of the current run, {@code null} while the controller does not run. */
+	private @Nullable WorkQueue<Request> queue;
 
 	private int started;
 
@@ -35,16 +42,25 @@ final class SourceRunner {
 		this.controller = controller;
 	}
 
-	synchronized void startAll(List<Source> sources, WorkQueue<Request> queue) {
-		this.stop = new StopSignal();
-		sources.forEach((source) -> startOne(source, queue));
+	synchronized void add(Source source) {
+		this.sources.add(source);
+		if (this.queue != null) {
+			startOne(source, this.queue);
+		}
 	}
 
-	synchronized void startOne(Source source, WorkQueue<Request> queue) {
+	synchronized List<Source> sources() {
+		return List.copyOf(this.sources);
+	}
+
+	synchronized void startAll(WorkQueue<Request> queue) {
+		this.stop = new StopSignal();
+		this.queue = queue;
+		this.sources.forEach((source) -> startOne(source, queue));
+	}
+
+	private void startOne(Source source, WorkQueue<Request> queue) {
 		StopSignal signal = this.stop;
-		if (signal.isStopRequested()) {
-			return;
-		}
 		RequestQueue view = new QueueView(queue);
 		Thread thread = new Thread(() -> run(source, view, signal),
 				"controller-" + this.controller + "-source-" + this.started++);
@@ -55,6 +71,7 @@ final class SourceRunner {
 	void stopAll() {
 		List<Thread> running;
 		synchronized (this) {
+			this.queue = null;
 			this.stop.fire();
 			running = new ArrayList<>(this.threads);
 			this.threads.clear();
