@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
@@ -443,6 +444,14 @@ public final class Controller implements Runnable {
 		try {
 			Result result = this.reconciler.reconcile(request);
 			outcome = handle(current, request, (result != null) ? result : Result.done());
+		}
+		catch (ApiServerException.ConflictException ex) {
+			// the normal course of things: someone wrote first; read again at once
+			outcome = Outcome.CONFLICT;
+			current.forget(request);
+			current.add(request);
+			logger.info("Write conflict, requeued: controller={} request={} error=\"{}\"", this.name, request,
+					ex.getMessage());
 		}
 		catch (TerminalException ex) {
 			outcome = Outcome.TERMINAL_ERROR;

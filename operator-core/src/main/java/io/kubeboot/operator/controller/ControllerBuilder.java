@@ -8,7 +8,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.Cache;
-import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.client.ApiClients;
-import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;

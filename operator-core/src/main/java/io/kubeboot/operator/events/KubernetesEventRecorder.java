@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.workqueue.BucketRateLimiter;
 import io.kubeboot.operator.workqueue.Ticker;

@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.internal.InformerCache;
+import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
@@ -41,9 +42,11 @@ public final class Manager {
 
 	private static final Logger logger = LoggerFactory.getLogger(Manager.class);
 
-	private final ApiClient client;
+	private final ApiClient apiClient;
 
 	private final InformerCache cache;
+
+	private final Client client;
 
 	private final ManagerSettings settings;
 
@@ -63,14 +66,15 @@ public final class Manager {
 
 	private volatile @Nullable LeaderElectionRunner election;
 
-	Manager(ApiClient client, ManagerSettings settings) {
+	Manager(ApiClient apiClient, ManagerSettings settings) {
 		this.settings = settings;
 		this.checks = new CopyOnWriteArrayList<>(settings.checks);
-		this.client = client;
-		this.cache = new InformerCache(client, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
-				settings.watchSilenceThreshold);
+		this.apiClient = apiClient;
+		this.cache = new InformerCache(apiClient, settings.syncPeriod, settings.stripManagedFields,
+				settings.watchTimeout, settings.watchSilenceThreshold);
+		this.client = Client.create(apiClient, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
-				? new LeaderElector(client, settings.leaderElection, settings.leaderElectionListener) : null;
+				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
 	}
 
 	/**
@@ -89,6 +93,15 @@ public final class Manager {
 	 */
 	public Cache cache() {
 		return this.cache;
+	}
+
+	/**
+	 * Returns the client that reads from the caches and writes to the API server, for
+	 * reconcilers.
+	 * @return the client
+	 */
+	public Client client() {
+		return this.client;
 	}
 
 	/**
@@ -241,7 +254,7 @@ public final class Manager {
 	 * Starts the manager and blocks until the caches have synced and every runnable has
 	 * started.
 	 * @throws IllegalStateException if the manager was started before
-	 * @throws io.kubeboot.operator.cache.KindNotServedException if a watched kind is not
+	 * @throws io.kubeboot.operator.client.KindNotServedException if a watched kind is not
 	 * served by the API server
 	 * @throws io.kubeboot.operator.cache.CacheSyncException if the caches did not sync in
 	 * time
@@ -257,7 +270,7 @@ public final class Manager {
 		logger.info("Starting manager: runnables={}", this.everyReplica.names());
 		try {
 			if (this.settings.leaderElection != null) {
-				LeaseAccessCheck.verify(this.client, this.settings.leaderElection);
+				LeaseAccessCheck.verify(this.apiClient, this.settings.leaderElection);
 			}
 			this.cache.start(this.settings.cacheSyncTimeout);
 			this.cache.waitForSync(this.settings.cacheSyncTimeout);

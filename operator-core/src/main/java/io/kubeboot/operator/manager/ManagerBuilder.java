@@ -186,6 +186,30 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * The field manager the client writes and applies as (default {@code operator}; the
+	 * starter uses {@code spring.application.name}).
+	 * @param fieldManager the field manager
+	 * @return this builder
+	 */
+	public ManagerBuilder fieldManager(String fieldManager) {
+		if (fieldManager == null || fieldManager.isBlank()) {
+			throw new IllegalArgumentException("fieldManager must not be blank");
+		}
+		this.settings.fieldManager = fieldManager;
+		return this;
+	}
+
+	/**
+	 * The longest one call of the client may take (default 30s).
+	 * @param timeout a positive timeout
+	 * @return this builder
+	 */
+	public ManagerBuilder clientTimeout(Duration timeout) {
+		this.settings.clientTimeout = requirePositive(timeout, "clientTimeout");
+		return this;
+	}
+
+	/**
 	 * Adds a health check of the operator's own to {@code /healthz} or {@code /readyz}
 	 * (controller-runtime's {@code AddHealthzCheck} and {@code AddReadyzCheck}).
 	 * @param check the check

@@ -51,6 +51,10 @@ final class ManagerSettings {
 
 	List<Check> checks = new ArrayList<>();
 
+	String fieldManager = "operator";
+
+	Duration clientTimeout = Duration.ofSeconds(30);
+
 	java.lang.Runnable lostLeaseExit = () -> Runtime.getRuntime().halt(1);
 
 	ManagerSettings copy() {
@@ -70,6 +74,8 @@ final class ManagerSettings {
 		copy.leaderElectionListener = this.leaderElectionListener;
 		copy.lostLeaseExit = this.lostLeaseExit;
 		copy.checks = List.copyOf(this.checks);
+		copy.fieldManager = this.fieldManager;
+		copy.clientTimeout = this.clientTimeout;
 		return copy;
 	}
 

@@ -40,6 +40,12 @@ public interface ControllerMetrics {
 		/** Returned {@code Result.requeueAfter(...)}. */
 		REQUEUE_AFTER("requeue_after"),
 
+		/**
+		 * Threw a {@code ConflictException} (a write based on a stale object); requeued
+		 * at once, not counted as an error.
+		 */
+		CONFLICT("requeue"),
+
 		/** Threw an exception; retried with backoff. */
 		ERROR("error"),
 

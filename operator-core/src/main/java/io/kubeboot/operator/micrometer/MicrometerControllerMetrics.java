@@ -37,6 +37,8 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 
 	private final Counter terminalErrors;
 
+	private final Counter conflicts;
+
 	private final Counter panics;
 
 	private final Timer reconcileTime;
@@ -54,6 +56,10 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 		}
 		this.errors = Counter.builder("controller.runtime.reconcile.errors")
 			.description("Total number of reconciliation errors per controller")
+			.tags(tags)
+			.register(registry);
+		this.conflicts = Counter.builder("operator.reconcile.conflicts")
+			.description("Reconciles that ended in a write conflict (409) and were requeued at once, per controller")
 			.tags(tags)
 			.register(registry);
 		this.terminalErrors = Counter.builder("controller.runtime.terminal.reconcile.errors")
@@ -89,6 +95,9 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 		}
 		if (outcome == Outcome.TERMINAL_ERROR) {
 			this.terminalErrors.increment();
+		}
+		else if (outcome == Outcome.CONFLICT) {
+			this.conflicts.increment();
 		}
 		else if (outcome == Outcome.PANIC) {
 			this.panics.increment();

@@ -7,7 +7,7 @@ import java.util.function.ToDoubleFunction;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
-import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;

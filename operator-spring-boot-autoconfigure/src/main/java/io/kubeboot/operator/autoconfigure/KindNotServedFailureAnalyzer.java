@@ -1,6 +1,6 @@
 package io.kubeboot.operator.autoconfigure;
 
-import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.client.KindNotServedException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

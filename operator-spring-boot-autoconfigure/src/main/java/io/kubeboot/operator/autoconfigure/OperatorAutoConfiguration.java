@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.Enqueuer;
 import io.kubeboot.operator.healthz.Check;
@@ -84,6 +85,7 @@ public final class OperatorAutoConfiguration {
 			.watchTimeout(properties.getWatchTimeout())
 			.watchSilenceThreshold(properties.getWatchSilenceThreshold())
 			.namespace(properties.getNamespace())
+			.fieldManager(environment.getProperty("spring.application.name", "operator"))
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
@@ -96,6 +98,12 @@ public final class OperatorAutoConfiguration {
 	@ConditionalOnMissingBean
 	Cache operatorCache(Manager manager) {
 		return manager.cache();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Client operatorClient(Manager manager) {
+		return manager.client();
 	}
 
 	@Bean

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
-import io.kubeboot.operator.cache.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;

@@ -2,7 +2,7 @@ package io.kubeboot.operator.autoconfigure;
 
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
-import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.client.KindNotServedException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

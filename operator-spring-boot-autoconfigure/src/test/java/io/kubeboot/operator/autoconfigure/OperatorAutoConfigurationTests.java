@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.healthz.HealthCheck;
@@ -212,6 +213,14 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(RunnableConfiguration.class)
 			.run((context) -> assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class))
 				.containsExactly("everywhere", "leaderOnly"));
+	}
+
+	@Test
+	void runShouldProvideTheManagersClientWritingAsTheApplication() {
+		this.contextRunner.withPropertyValues("spring.application.name=bucket-operator").run((context) -> {
+			assertThat(context.getBean(Client.class)).isSameAs(context.getBean(Manager.class).client());
+			assertThat(context.getBean(Client.class).fieldManager()).isEqualTo("bucket-operator");
+		});
 	}
 
 	@Test

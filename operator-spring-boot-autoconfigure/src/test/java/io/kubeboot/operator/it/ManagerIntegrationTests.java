@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
-import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.client.internal.AccessReviews;
+import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;

@@ -1,8 +1,7 @@
 /**
  * Internal: the informer cache behind {@link io.kubeboot.operator.cache.Cache}, its
- * watchdog, memory savings, RBAC self-check and API discovery (a model class to the
- * resource the API server serves). Not an API: it may change in any release; use
- * {@link io.kubeboot.operator.cache.Cache} and
+ * watchdog, memory savings and RBAC self-check. Not an API: it may change in any release;
+ * use {@link io.kubeboot.operator.cache.Cache} and
  * {@link io.kubeboot.operator.cache.Informer}.
  */
 @NullMarked

@@ -1,4 +1,4 @@
-package io.kubeboot.operator.cache.internal;
+package io.kubeboot.operator.client.internal;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;

@@ -1,4 +1,4 @@
-package io.kubeboot.operator.cache.internal;
+package io.kubeboot.operator.client.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.kubeboot.operator.cache.KindNotServedException;
+import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.Discovery;
 import io.kubernetes.client.apimachinery.GroupVersionKind;

@@ -1,4 +1,4 @@
-package io.kubeboot.operator.cache;
+package io.kubeboot.operator.client;
 
 /**
  * Thrown when the API server does not serve a kind the operator needs, typically because

@@ -1,0 +1,311 @@
+package io.kubeboot.operator.client;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.client.internal.ResourceKind;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link Client} of a manager: reads from its cache (or, uncached, from the API
+ * server), writes through REST calls bounded by a timeout.
+ */
+final class DefaultClient implements Client {
+
+	private final Reader cache;
+
+	private final RestCalls calls;
+
+	private final KindResolver kinds;
+
+	private final Map<Class<?>, ResourceKind<?>> resolved = new ConcurrentHashMap<>();
+
+	private final ClientJson json;
+
+	private final String fieldManager;
+
+	private final Reader uncached = new UncachedReader();
+
+	private final StatusWriter status = new Status();
+
+	/**
+	 * Creates a client.
+	 * @param client the application's client (it is not modified; calls use a derived
+	 * client with the timeout)
+	 * @param cache serves the reads
+	 * @param fieldManager the field manager of writes and applies
+	 * @param timeout the longest one call may take
+	 */
+	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout) {
+		ApiClient bounded = ApiClients.withTimeouts(client, timeout, timeout);
+		this.cache = cache;
+		this.calls = new RestCalls(bounded);
+		this.kinds = new KindResolver(client);
+		this.json = new ClientJson(bounded.getJSON().getGson());
+		this.fieldManager = fieldManager;
+	}
+
+	@Override
+	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
+		return this.cache.get(type, request);
+	}
+
+	@Override
+	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
+		return this.cache.list(type, namespace);
+	}
+
+	@Override
+	public Reader uncached() {
+		return this.uncached;
+	}
+
+	@Override
+	public String fieldManager() {
+		return this.fieldManager;
+	}
+
+	@Override
+	public StatusWriter status() {
+		return this.status;
+	}
+
+	@Override
+	public <T extends KubernetesObject> T create(T object) {
+		ResourceKind<T> kind = kind(object);
+		return send(kind, "POST", Paths.collection(kind, namespace(kind, object)),
+				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
+	}
+
+	@Override
+	public <T extends KubernetesObject> T update(T object) {
+		ResourceKind<T> kind = kind(object);
+		return send(kind, "PUT", Paths.object(kind, namespace(kind, object), name(object), false),
+				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
+	}
+
+	@Override
+	public <T extends KubernetesObject> T patch(T object, Patch patch) {
+		return patch(object, patch, false);
+	}
+
+	@Override
+	public <T extends KubernetesObject> T apply(T object, ApplyOption... options) {
+		return apply(object, false, options);
+	}
+
+	@Override
+	public boolean delete(KubernetesObject object, Propagation propagation) {
+		ResourceKind<? extends KubernetesObject> kind = kind(object);
+		JsonObject body = new JsonObject();
+		body.addProperty("apiVersion", "v1");
+		body.addProperty("kind", "DeleteOptions");
+		body.addProperty("propagationPolicy", propagation.value());
+		if (object.getMetadata() != null && object.getMetadata().getUid() != null) {
+			JsonObject preconditions = new JsonObject();
+			preconditions.addProperty("uid", object.getMetadata().getUid());
+			body.add("preconditions", preconditions);
+		}
+		try {
+			this.calls.send("DELETE", Paths.object(kind, namespace(kind, object), name(object), false), List.of(),
+					RestCalls.bytes(body.toString()), "application/json", null);
+			return true;
+		}
+		catch (ApiServerException.NotFoundException ex) {
+			return false;
+		}
+	}
+
+	private <T extends KubernetesObject> T patch(T object, Patch patch, boolean status) {
+		ResourceKind<T> kind = kind(object);
+		return send(kind, "PATCH", Paths.object(kind, namespace(kind, object), name(object), status),
+				List.of("fieldManager", this.fieldManager), this.json.patch(patch), patch.type().contentType());
+	}
+
+	private <T extends KubernetesObject> T apply(T object, boolean status, ApplyOption... options) {
+		ResourceKind<T> kind = kind(object);
+		List<String> query = new ArrayList<>(List.of("fieldManager", this.fieldManager));
+		if (List.of(options).contains(ApplyOption.FORCE)) {
+			query.addAll(List.of("force", "true"));
+		}
+		return send(kind, "PATCH", Paths.object(kind, namespace(kind, object), name(object), status), query,
+				this.json.apply(object, kind), "application/apply-patch+yaml");
+	}
+
+	private <T extends KubernetesObject> T send(ResourceKind<T> kind, String method, String path, List<String> query,
+			byte[] body, String contentType) {
+		T stored = this.calls.send(method, path, query, body, contentType, kind.type());
+		if (stored == null) {
+			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
+		}
+		return stored;
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> ResourceKind<T> kind(T object) {
+		return (ResourceKind<T>) kind(object.getClass());
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> ResourceKind<T> kind(Class<T> type) {
+		return (ResourceKind<T>) this.resolved.computeIfAbsent(type, (key) -> {
+			try {
+				return this.kinds.resolve(type);
+			}
+			catch (KindNotServedException ex) {
+				throw ex;
+			}
+			catch (ApiException ex) {
+				throw RestCalls.typed("Discovery of " + type.getSimpleName(), ex);
+			}
+		});
+	}
+
+	private static @Nullable String namespace(ResourceKind<?> kind, KubernetesObject object) {
+		if (!kind.namespaced()) {
+			return null;
+		}
+		String namespace = (object.getMetadata() != null) ? object.getMetadata().getNamespace() : null;
+		if (namespace == null || namespace.isBlank()) {
+			throw new IllegalArgumentException(
+					kind.kind() + " is namespaced: set metadata.namespace of the object to write");
+		}
+		return namespace;
+	}
+
+	private static String name(KubernetesObject object) {
+		String name = (object.getMetadata() != null) ? object.getMetadata().getName() : null;
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("set metadata.name of the " + object.getClass().getSimpleName());
+		}
+		return name;
+	}
+
+	/** Reads straight from the API server. */
+	private final class UncachedReader implements Reader {
+
+		@Override
+		public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
+			ResourceKind<T> kind = kind(type);
+			String namespace = kind.namespaced() ? request.namespace() : null;
+			try {
+				return Optional.ofNullable(
+						DefaultClient.this.calls.send("GET", Paths.object(kind, namespace, request.name(), false),
+								List.of(), null, "application/json", type));
+			}
+			catch (ApiServerException.NotFoundException ex) {
+				return Optional.empty();
+			}
+		}
+
+		@Override
+		public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
+			return list(type, namespace, List.of());
+		}
+
+		@Override
+		public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
+				String labelSelector) {
+			return list(type, namespace, List.of("labelSelector", labelSelector));
+		}
+
+		@SuppressWarnings("unchecked")
+		private <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
+				List<String> query) {
+			ResourceKind<T> kind = kind(type);
+			KubernetesListObject list = DefaultClient.this.calls.send("GET",
+					Paths.collection(kind, kind.namespaced() ? namespace : null), query, null, "application/json",
+					kind.listType());
+			return (list != null && list.getItems() != null) ? new ArrayList<>((List<T>) list.getItems())
+					: new ArrayList<>();
+		}
+
+	}
+
+	/** Writes the status subresource. */
+	private final class Status implements StatusWriter {
+
+		@Override
+		public <T extends KubernetesObject> T update(T object) {
+			ResourceKind<T> kind = kind(object);
+			return send(kind, "PUT", Paths.object(kind, namespace(kind, object), name(object), true),
+					List.of("fieldManager", DefaultClient.this.fieldManager),
+					DefaultClient.this.json.write(object, kind), "application/json");
+		}
+
+		@Override
+		public <T extends KubernetesObject> T patch(T object, Patch patch) {
+			return DefaultClient.this.patch(object, patch, true);
+		}
+
+		@Override
+		public <T extends KubernetesObject> T apply(T object, ApplyOption... options) {
+			return DefaultClient.this.apply(object, true, options);
+		}
+
+	}
+
+	/** The JSON bodies of writes. */
+	private static final class ClientJson {
+
+		private final Gson gson;
+
+		ClientJson(Gson gson) {
+			this.gson = Times.wholeSeconds(gson);
+		}
+
+		byte[] write(KubernetesObject object, ResourceKind<?> kind) {
+			return RestCalls.bytes(withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind).toString());
+		}
+
+		byte[] apply(KubernetesObject object, ResourceKind<?> kind) {
+			JsonObject body = withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
+			if (body.has("metadata")) {
+				body.getAsJsonObject("metadata").remove("managedFields"); // rejected by
+																			// apply
+			}
+			return RestCalls.bytes(body.toString());
+		}
+
+		byte[] patch(Patch patch) {
+			Object body = patch.body();
+			if (body instanceof String text) {
+				return RestCalls.bytes(text);
+			}
+			if (body instanceof Patch.Diff diff) {
+				JsonElement base = this.gson.toJsonTree(diff.base());
+				JsonObject changes = MergePatches.diff(base, this.gson.toJsonTree(diff.modified()));
+				if (patch.optimisticLock()) {
+					MergePatches.lockOn(changes, base);
+				}
+				return RestCalls.bytes(changes.toString());
+			}
+			return RestCalls.bytes(this.gson.toJson(body));
+		}
+
+		private static JsonObject withKind(JsonObject body, ResourceKind<?> kind) {
+			if (!body.has("apiVersion")) {
+				body.addProperty("apiVersion", kind.apiVersion());
+			}
+			if (!body.has("kind")) {
+				body.addProperty("kind", kind.kind());
+			}
+			return body;
+		}
+
+	}
+
+}

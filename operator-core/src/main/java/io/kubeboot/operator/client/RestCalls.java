@@ -1,0 +1,148 @@
+package io.kubeboot.operator.client;
+
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubeboot.operator.client.ApiServerException.FieldCause;
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import okhttp3.Call;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends one REST call for a resource and turns the answer into the model type or a typed
+ * {@link ApiServerException}. Bodies are sent as bytes with the content type of the
+ * operation (JSON, a merge, JSON or strategic merge patch, an apply).
+ */
+final class RestCalls {
+
+	private static final String[] AUTH = { "BearerToken" };
+
+	private final ApiClient client;
+
+	/**
+	 * Creates calls through a client.
+	 * @param client the client, with the timeouts the calls should have
+	 */
+	RestCalls(ApiClient client) {
+		this.client = client;
+	}
+
+	/**
+	 * Sends a call and reads the answer.
+	 * @param <T> the answer's type
+	 * @param method the HTTP method
+	 * @param path the path below the server's base path
+	 * @param query query parameters as name, value pairs
+	 * @param body the body, or {@code null}
+	 * @param contentType the body's content type
+	 * @param answer the type to read the answer as, or {@code null} to ignore it
+	 * @return the answer, {@code null} if ignored
+	 * @throws ApiServerException typed by the status code
+	 */
+	<T> @Nullable T send(String method, String path, List<String> query, byte @Nullable [] body, String contentType,
+			@Nullable Type answer) {
+		List<Pair> params = new ArrayList<>();
+		for (int i = 0; i + 1 < query.size(); i += 2) {
+			params.add(new Pair(query.get(i), query.get(i + 1)));
+		}
+		Map<String, String> headers = new HashMap<>();
+		headers.put("Accept", "application/json");
+		headers.put("Content-Type", contentType);
+		try {
+			Call call = this.client.buildCall(null, path, method, params, List.of(), body, headers, Map.of(), Map.of(),
+					AUTH, null);
+			return (answer != null) ? this.client.<T>execute(call, answer).getData()
+					: this.client.<T>execute(call).getData();
+		}
+		catch (ApiException ex) {
+			throw typed(method + " " + path, ex);
+		}
+	}
+
+	/**
+	 * Serialises a body.
+	 * @param json the JSON text
+	 * @return its UTF-8 bytes
+	 */
+	static byte[] bytes(String json) {
+		return json.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Turns client-java's exception into the typed one of its status code.
+	 * @param what the call, for the message
+	 * @param ex the exception
+	 * @return the typed exception
+	 */
+	static ApiServerException typed(String what, ApiException ex) {
+		JsonObject status = status(ex.getResponseBody());
+		String reason = string(status, "reason");
+		String message = what + " failed: " + ex.getCode() + " " + ((reason != null) ? reason + ": " : "")
+				+ ((string(status, "message") != null) ? string(status, "message") : StatusMessages.describe(ex));
+		return switch (ex.getCode()) {
+			case 404 -> new ApiServerException.NotFoundException(message, ex);
+			case 409 -> "AlreadyExists".equals(reason) ? new ApiServerException.AlreadyExistsException(message, ex)
+					: new ApiServerException.ConflictException(message, ex);
+			case 403 -> new ApiServerException.ForbiddenException(message, ex);
+			case 422 -> new ApiServerException.InvalidException(message, causes(status), ex);
+			case 429 -> new ApiServerException.TooManyRequestsException(message, retryAfter(ex), ex);
+			default -> new ApiServerException(message, ex.getCode(), reason, ex);
+		};
+	}
+
+	private static @Nullable JsonObject status(@Nullable String body) {
+		if (body == null || body.isBlank()) {
+			return null;
+		}
+		try {
+			return JsonParser.parseString(body).getAsJsonObject();
+		}
+		catch (RuntimeException ex) {
+			return null; // not a Status: the message says what we know
+		}
+	}
+
+	private static List<FieldCause> causes(@Nullable JsonObject status) {
+		List<FieldCause> causes = new ArrayList<>();
+		if (status != null && status.has("details") && status.getAsJsonObject("details").has("causes")) {
+			status.getAsJsonObject("details").getAsJsonArray("causes").forEach((element) -> {
+				JsonObject cause = element.getAsJsonObject();
+				causes.add(new FieldCause(string(cause, "field"), string(cause, "reason"), string(cause, "message")));
+			});
+		}
+		return causes;
+	}
+
+	private static @Nullable Duration retryAfter(ApiException ex) {
+		Map<String, List<String>> headers = ex.getResponseHeaders();
+		if (headers != null) {
+			for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+				if ("Retry-After".equalsIgnoreCase(header.getKey()) && !header.getValue().isEmpty()) {
+					try {
+						return Duration.ofSeconds(Long.parseLong(header.getValue().get(0).trim()));
+					}
+					catch (NumberFormatException notSeconds) {
+						return null; // an HTTP date: rare from the API server
+					}
+				}
+			}
+		}
+		return null;
+	}
+
+	private static @Nullable String string(@Nullable JsonObject object, String field) {
+		return (object != null && object.has(field) && object.get(field).isJsonPrimitive())
+				? object.get(field).getAsString() : null;
+	}
+
+}
