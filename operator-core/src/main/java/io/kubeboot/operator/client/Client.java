@@ -2,8 +2,10 @@ package io.kubeboot.operator.client;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 
@@ -106,6 +108,55 @@ public interface Client extends Reader {
 	}
 
 	/**
+	 * Creates an object, or brings the existing one in line, the counterpart of
+	 * controller-runtime's {@code controllerutil.CreateOrUpdate}: reads the object named
+	 * by {@code object}'s namespace and name (from the cache if its kind is cached, else
+	 * from the API server), calls {@code mutate} on a copy of it (or, if there is none,
+	 * on {@code object}) and writes the result with {@link #update} (or {@link #create})
+	 * only if {@code mutate} changed something. The status is not written.
+	 * @param <T> the model type
+	 * @param object names the object; the template created if it does not exist
+	 * @param mutate sets the desired state on the object it is given; it must not change
+	 * the namespace or name
+	 * @return what was done and the object as stored (or read, if unchanged)
+	 * @throws IllegalStateException if {@code mutate} changed the namespace or name
+	 * @throws ApiServerException.ConflictException if the object changed since it was
+	 * read (the reconcile is then requeued at once)
+	 */
+	<T extends KubernetesObject> Written<T> createOrUpdate(T object, Consumer<? super T> mutate);
+
+	/**
+	 * Like {@link #createOrUpdate}, but writes a change with a merge patch of exactly the
+	 * fields {@code mutate} changed (controller-runtime's
+	 * {@code controllerutil.CreateOrPatch}): fields other writers set meanwhile are kept
+	 * and there is no conflict on a stale cache.
+	 * @param <T> the model type
+	 * @param object names the object; the template created if it does not exist
+	 * @param mutate sets the desired state on the object it is given
+	 * @return what was done and the object as stored (or read, if unchanged)
+	 * @throws IllegalStateException if {@code mutate} changed the namespace or name
+	 */
+	<T extends KubernetesObject> Written<T> createOrPatch(T object, Consumer<? super T> mutate);
+
+	/**
+	 * Returns the group, version and kind the API server serves a model class as, the
+	 * counterpart of controller-runtime's {@code client.GroupVersionKindFor}.
+	 * @param type the model class
+	 * @return the group (empty for the core group), version and kind
+	 * @throws KindNotServedException if the API server does not serve the kind
+	 */
+	GroupVersionKind groupVersionKind(Class<? extends KubernetesObject> type);
+
+	/**
+	 * Whether objects of a kind live in namespaces, the counterpart of
+	 * controller-runtime's {@code client.IsObjectNamespaced}.
+	 * @param type the model class
+	 * @return {@code true} for a namespaced kind
+	 * @throws KindNotServedException if the API server does not serve the kind
+	 */
+	boolean isNamespaced(Class<? extends KubernetesObject> type);
+
+	/**
 	 * Returns the writer of the status subresource.
 	 * @return the status writer
 	 */
@@ -154,6 +205,33 @@ public interface Client extends Reader {
 		catch (ApiServerException.NotFoundException ex) {
 			return Optional.empty();
 		}
+	}
+
+	/**
+	 * What {@link #createOrUpdate} or {@link #createOrPatch} did.
+	 *
+	 * @param <T> the model type
+	 * @param operation what was done
+	 * @param object the object as stored, or as read if unchanged
+	 */
+	record Written<T extends KubernetesObject>(Operation operation, T object) {
+	}
+
+	/**
+	 * What a create-or-update did, the counterpart of controller-runtime's
+	 * {@code OperationResult}.
+	 */
+	enum Operation {
+
+		/** The object did not exist and was created. */
+		CREATED,
+
+		/** The object existed and was changed. */
+		UPDATED,
+
+		/** The object existed and was already as desired: nothing was written. */
+		UNCHANGED
+
 	}
 
 	/**

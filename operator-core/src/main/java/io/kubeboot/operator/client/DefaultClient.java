@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BinaryOperator;
+import java.util.function.Consumer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -13,10 +15,12 @@ import com.google.gson.JsonObject;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -105,6 +109,63 @@ final class DefaultClient implements Client {
 	@Override
 	public <T extends KubernetesObject> T apply(T object, ApplyOption... options) {
 		return apply(object, false, options);
+	}
+
+	@Override
+	public <T extends KubernetesObject> Written<T> createOrUpdate(T object, Consumer<? super T> mutate) {
+		return createOr(object, mutate, (existing, changed) -> update(changed));
+	}
+
+	@Override
+	public <T extends KubernetesObject> Written<T> createOrPatch(T object, Consumer<? super T> mutate) {
+		return createOr(object, mutate, (existing, changed) -> patch(existing, Patch.mergeFrom(existing, changed)));
+	}
+
+	private <T extends KubernetesObject> Written<T> createOr(T object, Consumer<? super T> mutate,
+			BinaryOperator<T> write) {
+		ResourceKind<T> kind = kind(object);
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		Request request = new Request(namespace, name);
+		Optional<T> existing;
+		try {
+			existing = this.cache.get(kind.type(), request);
+		}
+		catch (IllegalStateException notCached) {
+			existing = this.uncached.get(kind.type(), request);
+		}
+		if (existing.isEmpty()) {
+			mutate.accept(object);
+			requireSameKey(object, namespace, name);
+			return new Written<>(Operation.CREATED, create(object));
+		}
+		T copy = this.json.copy(existing.get(), kind.type());
+		mutate.accept(copy);
+		requireSameKey(copy, namespace, name);
+		if (this.json.same(existing.get(), copy)) {
+			return new Written<>(Operation.UNCHANGED, existing.get());
+		}
+		return new Written<>(Operation.UPDATED, write.apply(existing.get(), copy));
+	}
+
+	private static void requireSameKey(KubernetesObject object, @Nullable String namespace, String name) {
+		V1ObjectMeta metadata = object.getMetadata();
+		if (metadata == null || !name.equals(metadata.getName())
+				|| (namespace != null && !namespace.equals(metadata.getNamespace()))) {
+			throw new IllegalStateException("the mutate function of a create-or-update must not change the "
+					+ "namespace or name of " + ((namespace != null) ? namespace + "/" : "") + name);
+		}
+	}
+
+	@Override
+	public GroupVersionKind groupVersionKind(Class<? extends KubernetesObject> type) {
+		ResourceKind<?> kind = kind(type);
+		return new GroupVersionKind(kind.group(), kind.version(), kind.kind());
+	}
+
+	@Override
+	public boolean isNamespaced(Class<? extends KubernetesObject> type) {
+		return kind(type).namespaced();
 	}
 
 	@Override
@@ -278,6 +339,14 @@ final class DefaultClient implements Client {
 																			// apply
 			}
 			return RestCalls.bytes(body.toString());
+		}
+
+		<T> T copy(T object, Class<T> type) {
+			return this.gson.fromJson(this.gson.toJsonTree(object), type);
+		}
+
+		boolean same(Object one, Object other) {
+			return this.gson.toJsonTree(one).equals(this.gson.toJsonTree(other));
 		}
 
 		byte[] patch(Patch patch) {

@@ -4,16 +4,18 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Optional;
 
 import io.kubeboot.operator.annotation.PeriodicTrigger;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
-import io.kubernetes.client.openapi.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +46,7 @@ class StorageBucketReconciler {
 
 	private final EndpointProber prober;
 
-	private final StatusWriter statusWriter;
+	private final Client client;
 
 	private final EventRecorder events;
 
@@ -52,17 +54,17 @@ class StorageBucketReconciler {
 
 	private final BucketProperties properties;
 
-	StorageBucketReconciler(Cache cache, EndpointProber prober, StatusWriter statusWriter, EventRecorder events,
+	StorageBucketReconciler(Cache cache, EndpointProber prober, Client client, EventRecorder events,
 			BucketMetrics metrics, BucketProperties properties) {
 		this.cache = cache;
 		this.prober = prober;
-		this.statusWriter = statusWriter;
+		this.client = client;
 		this.events = events;
 		this.metrics = metrics;
 		this.properties = properties;
 	}
 
-	Result reconcile(Request request) throws ApiException, InterruptedException {
+	Result reconcile(Request request) throws InterruptedException {
 		Optional<StorageBucket> cached = this.cache.get(StorageBucket.class, request);
 		if (cached.isEmpty()) {
 			// deleted: the operator only watches over the bucket, there is nothing to
@@ -79,20 +81,15 @@ class StorageBucketReconciler {
 		if (!decision.write()) {
 			return Result.done();
 		}
-		try {
-			this.statusWriter.writeStatus(bucket, decision.status());
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 404) {
-				logger.info("Bucket deleted while it was probed: bucket={}", request);
-				return Result.done();
-			}
-			if (ex.getCode() == 409) {
-				// the cache was behind the API server: try again once it caught up
-				logger.info("Bucket changed while it was probed, retrying: bucket={}", request);
-				return Result.requeue();
-			}
-			throw ex; // logged by the controller and retried with backoff
+		// the status as a merge patch carrying the cached resourceVersion: if the bucket
+		// changed while it was probed, the write fails with a conflict and the controller
+		// reconciles it again at once, instead of this overwriting a status computed from
+		// an outdated spec
+		Patch status = Patch.merge(Map.of("metadata",
+				Map.of("resourceVersion", bucket.getMetadata().getResourceVersion()), "status", decision.status()));
+		if (Client.ignoreNotFound(() -> this.client.status().patch(bucket, status)).isEmpty()) {
+			logger.info("Bucket deleted while it was probed: bucket={}", request);
+			return Result.done();
 		}
 		if (decision.transition()) {
 			recordTransition(bucket, request, probe);
