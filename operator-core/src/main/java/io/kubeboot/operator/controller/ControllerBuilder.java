@@ -16,6 +16,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.predicate.GenerationChangedPredicate;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.source.Channel;
@@ -72,6 +73,10 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	private final List<Source> extraSourcesToWatch = new ArrayList<>();
 
 	private Predicate<? super T> eventFilter = GenerationChangedPredicate.INSTANCE;
+
+	private @Nullable String finalizer;
+
+	private @Nullable Cleaner cleaner;
 
 	ControllerBuilder(Manager manager, Class<T> forType) {
 		this.manager = Objects.requireNonNull(manager, "manager must not be null");
@@ -225,6 +230,23 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Gives the reconciled kind a finalizer: the controller adds it to every object
+	 * before its first reconcile, calls the cleaner instead of the reconciler while an
+	 * object is being deleted, and removes the finalizer once the cleanup is done (see
+	 * {@link Cleaner}).
+	 * @param finalizer the finalizer, a qualified name such as
+	 * {@code storage.example.com/deregister}
+	 * @param cleaner the cleanup
+	 * @return this builder
+	 * @throws IllegalArgumentException if the finalizer is not a qualified name
+	 */
+	public ControllerBuilder<T> withFinalizer(String finalizer, Cleaner cleaner) {
+		this.finalizer = FinalizingReconciler.requireQualifiedName(finalizer);
+		this.cleaner = Objects.requireNonNull(cleaner, "cleaner must not be null");
+		return this;
+	}
+
+	/**
 	 * Reconciles the requests a source hands over, such as a {@link Channel} fed from
 	 * outside the cluster or an {@link IntervalTrigger}.
 	 * @param source the source
@@ -251,7 +273,9 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		this.extraSources.forEach((source) -> sources.add(source.apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
-		Controller controller = new Controller(controllerName(), this.forType, reconciler, workers,
+		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
+				this.finalizer, reconciler, this.cleaner, this.manager.client()) : reconciler;
+		Controller controller = new Controller(controllerName(), this.forType, effective, workers,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
 				this.defaults.cacheSyncTimeout());

@@ -87,6 +87,18 @@ public @interface Reconciler {
 	int maxConcurrentReconciles() default 0;
 
 	/**
+	 * A finalizer for the reconciled kind, a qualified name such as
+	 * {@code storage.example.com/deregister} ({@code ${...}} placeholders allowed): the
+	 * controller adds it before an object's first reconcile and, once the object is being
+	 * deleted, calls the bean's cleanup (it implements
+	 * {@link io.kubeboot.operator.reconcile.Cleaner} or declares one method
+	 * {@code Result cleanup(Request)}) instead of its reconcile, removing the finalizer
+	 * only after the cleanup is done. Empty (the default) for none.
+	 * @return the finalizer
+	 */
+	String finalizer() default "";
+
+	/**
 	 * Which changes of the reconciled kind are reconciled: an event passes when every
 	 * predicate listed passes it. By default {@link GenerationChangedPredicate}, which
 	 * drops updates that change neither the spec nor the deletion state (such as the

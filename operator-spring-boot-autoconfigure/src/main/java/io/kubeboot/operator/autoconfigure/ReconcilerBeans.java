@@ -19,6 +19,7 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.common.KubernetesObject;
@@ -79,6 +80,10 @@ final class ReconcilerBeans {
 			}
 			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
 			builder.withEventFilter((Predicate) eventFilter(annotation.eventFilters()));
+			if (StringUtils.hasText(annotation.finalizer())) {
+				String finalizer = resolve(annotation.finalizer());
+				builder.withFinalizer(finalizer, cleanerOf(bean, finalizer));
+			}
 			String name = controllerName(annotation);
 			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
@@ -105,27 +110,51 @@ final class ReconcilerBeans {
 		if (bean instanceof io.kubeboot.operator.reconcile.Reconciler reconciler) {
 			return reconciler;
 		}
+		Method method = singleMethod(bean, "reconcile", io.kubeboot.operator.reconcile.Reconciler.class);
+		return (request) -> invoke(method, bean, request);
+	}
+
+	private static Cleaner cleanerOf(Object bean, String finalizer) {
+		if (bean instanceof Cleaner cleaner) {
+			return cleaner;
+		}
+		try {
+			Method method = singleMethod(bean, "cleanup", Cleaner.class);
+			return (request) -> invoke(method, bean, request);
+		}
+		catch (IllegalStateException ex) {
+			throw new IllegalStateException(
+					"it declares the finalizer '" + finalizer + "' but no cleanup: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * The one method {@code Result name(Request)} of a bean that does not implement the
+	 * interface.
+	 */
+	private static Method singleMethod(Object bean, String name, Class<?> orImplement) {
 		Class<?> type = AopUtils.getTargetClass(bean);
 		List<Method> candidates = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(type))
-			.filter((method) -> method.getName().equals("reconcile") && !Modifier.isStatic(method.getModifiers())
+			.filter((method) -> method.getName().equals(name) && !Modifier.isStatic(method.getModifiers())
 					&& method.getParameterCount() == 1 && method.getParameterTypes()[0] == Request.class
 					&& method.getReturnType() == Result.class)
 			.toList();
 		if (candidates.size() != 1) {
-			throw new IllegalStateException("its class " + type.getName() + " must implement "
-					+ io.kubeboot.operator.reconcile.Reconciler.class.getName()
-					+ " or declare exactly one method 'Result reconcile(Request)'");
+			throw new IllegalStateException("its class " + type.getName() + " must implement " + orImplement.getName()
+					+ " or declare exactly one method 'Result " + name + "(Request)'");
 		}
 		Method method = AopUtils.selectInvocableMethod(candidates.get(0), bean.getClass());
 		ReflectionUtils.makeAccessible(method);
-		return (request) -> {
-			try {
-				return (Result) method.invoke(bean, request);
-			}
-			catch (InvocationTargetException ex) {
-				throw rethrow(ex.getTargetException());
-			}
-		};
+		return method;
+	}
+
+	private static Result invoke(Method method, Object bean, Request request) throws Exception {
+		try {
+			return (Result) method.invoke(bean, request);
+		}
+		catch (InvocationTargetException ex) {
+			throw rethrow(ex.getTargetException());
+		}
 	}
 
 	private static Map<Method, Watches> watchMethods(Object bean) {

@@ -224,6 +224,31 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithFinalizerButNoCleanupShouldFailNamingTheBean() {
+		this.contextRunner.withUserConfiguration(FinalizerWithoutCleanupConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@Reconciler bean 'guardedReconciler' is invalid: it declares the finalizer "
+						+ "'test.kubeboot.io/cleanup' but no cleanup")
+				.hasMessageContaining("declare exactly one method 'Result cleanup(Request)'"));
+	}
+
+	@Test
+	void runWithFinalizerThatIsNotAQualifiedNameShouldFailNamingTheBean() {
+		this.contextRunner.withUserConfiguration(FinalizerWithCleanupConfiguration.class)
+			.withPropertyValues("test.finalizer=not a name")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@Reconciler bean 'cleaningReconciler' is invalid: Finalizer 'not a name' is "
+						+ "not a qualified name"));
+	}
+
+	@Test
+	void runWithFinalizerAndCleanupMethodShouldStart() {
+		this.contextRunner.withUserConfiguration(FinalizerWithCleanupConfiguration.class)
+			.withPropertyValues("test.finalizer=test.kubeboot.io/cleanup")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void runWithJavaLangRunnableBeanShouldWarnThatTheManagerDoesNotRunIt(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(JavaLangRunnableConfiguration.class).run((context) -> {
 			assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class)).isEmpty();
@@ -469,6 +494,48 @@ class OperatorAutoConfigurationTests {
 		@Override
 		public String getKind() {
 			return "Unannotated";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FinalizerWithoutCleanupConfiguration {
+
+		@Bean
+		GuardedReconciler guardedReconciler() {
+			return new GuardedReconciler();
+		}
+
+	}
+
+	@Reconciler(value = V1ConfigMap.class, finalizer = "test.kubeboot.io/cleanup")
+	static class GuardedReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FinalizerWithCleanupConfiguration {
+
+		@Bean
+		CleaningReconciler cleaningReconciler() {
+			return new CleaningReconciler();
+		}
+
+	}
+
+	@Reconciler(value = V1ConfigMap.class, finalizer = "${test.finalizer}")
+	static class CleaningReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+		Result cleanup(Request request) {
+			return Result.done();
 		}
 
 	}
