@@ -14,6 +14,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
+import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -45,6 +46,8 @@ final class DefaultClient implements Client {
 
 	private final StatusWriter status = new Status();
 
+	private final WrittenVersions written;
+
 	/**
 	 * Creates a client.
 	 * @param client the application's client (it is not modified; calls use a derived
@@ -60,6 +63,8 @@ final class DefaultClient implements Client {
 		this.kinds = new KindResolver(client);
 		this.json = new ClientJson(bounded.getJSON().getGson());
 		this.fieldManager = fieldManager;
+		this.written = (cache instanceof WrittenVersions.Tracking tracking) ? tracking.writtenVersions()
+				: new WrittenVersions(WrittenVersions.DEFAULT_WAIT);
 	}
 
 	@Override
@@ -183,6 +188,7 @@ final class DefaultClient implements Client {
 		try {
 			this.calls.send("DELETE", Paths.object(kind, namespace(kind, object), name(object), false), List.of(),
 					RestCalls.bytes(body.toString()), "application/json", null);
+			this.written.deleted(object);
 			return true;
 		}
 		catch (ApiServerException.NotFoundException ex) {
@@ -212,6 +218,7 @@ final class DefaultClient implements Client {
 		if (stored == null) {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
 		}
+		this.written.wrote(stored);
 		return stored;
 	}
 

@@ -166,6 +166,29 @@ class ClientIntegrationTests {
 	}
 
 	@Test
+	void aReadRightAfterAWriteSeesThatWrite(ApiClient admin, TestNamespace namespace) throws Exception {
+		Widgets.install(admin);
+		Manager manager = manager(admin, namespace);
+		Controller.builder(manager, Widget.class).complete((request) -> Result.done());
+		manager.start();
+		Client client = manager.client();
+		String ns = namespace.name();
+		Widget widget = client.create(
+				new Widget().metadata(new V1ObjectMeta().name("fresh").namespace(ns)).spec(Map.of("size", "large")));
+		List<Object> readBack = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			widget = client.status().update(widget.status(Map.of("round", "r" + i)));
+			// what a reconcile would read first: the cache, a millisecond after the write
+			readBack.add(manager.cache().get(Widget.class, Request.of(ns, "fresh")).orElseThrow().getStatus());
+		}
+		for (int i = 0; i < 20; i++) {
+			assertThat(readBack.get(i)).isEqualTo(Map.of("round", "r" + i));
+		}
+		client.delete(widget);
+		assertThat(manager.cache().get(Widget.class, Request.of(ns, "fresh"))).isEmpty();
+	}
+
+	@Test
 	void reconcileThatHitsAConflictIsRequeuedAtOnceAndNotCountedAsAnError(ApiClient admin, TestNamespace namespace)
 			throws Exception {
 		List<ControllerMetrics.Outcome> outcomes = new CopyOnWriteArrayList<>();

@@ -21,6 +21,7 @@ import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * first and fails with a message naming the kind when it is not served, instead of
  * starting a list that can never succeed. Thread-safe.
  */
-public final class InformerCache implements Cache {
+public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private static final Logger logger = LoggerFactory.getLogger(InformerCache.class);
 
@@ -84,6 +85,8 @@ public final class InformerCache implements Cache {
 	private volatile @Nullable String accessDenied;
 
 	private final List<Consumer<Informer<?>>> informerListeners = new CopyOnWriteArrayList<>();
+
+	private final WrittenVersions written = new WrittenVersions(WrittenVersions.DEFAULT_WAIT);
 
 	/**
 	 * Creates a cache with the default watch timeout and silence threshold.
@@ -391,14 +394,32 @@ public final class InformerCache implements Cache {
 	}
 
 	@Override
+	public WrittenVersions writtenVersions() {
+		return this.written;
+	}
+
+	/**
+	 * Returns the cached object, never older than this process's own last write of it
+	 * through the manager's client (waiting briefly for the cache to catch up).
+	 */
+	@Override
 	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
-		for (ScopedInformer<T> informer : informersOf(type)) {
-			Optional<T> found = informer.get(request.namespace(), request.name());
-			if (found.isPresent()) {
-				return found;
-			}
+		List<ScopedInformer<T>> candidates = informersOf(type);
+		try {
+			return Optional.ofNullable(this.written.read(type, request.namespace(), request.name(), () -> {
+				for (ScopedInformer<T> informer : candidates) {
+					Optional<T> found = informer.get(request.namespace(), request.name());
+					if (found.isPresent()) {
+						return found.get();
+					}
+				}
+				return null;
+			}));
 		}
-		return Optional.empty();
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for the cache to see this process's write", ex);
+		}
 	}
 
 	@Override

@@ -1,0 +1,175 @@
+package io.kubeboot.operator.client.internal;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.kubeboot.operator.client.ApiServerException;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What this process wrote last, per object, so that its cached reads never return an
+ * older version (read your own writes, which controller-runtime still lacks): after a
+ * write the cache may take a few milliseconds to see it, and a reconcile that reads the
+ * object in that window would act on the state before its own write. Entries are dropped
+ * once the cache caught up, so the map holds only writes in flight.
+ */
+public final class WrittenVersions {
+
+	/** How long a read waits for the cache to catch up before it fails. */
+	public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
+
+	private static final long POLL_MILLIS = 2;
+
+	private final Map<Key, Written> written = new ConcurrentHashMap<>();
+
+	private final Duration wait;
+
+	/**
+	 * Creates an empty record.
+	 * @param wait how long a read waits for the cache to catch up
+	 */
+	public WrittenVersions(Duration wait) {
+		this.wait = wait;
+	}
+
+	/**
+	 * Records a write.
+	 * @param stored the object as the API server stored it
+	 */
+	public void wrote(KubernetesObject stored) {
+		Key key = Key.of(stored);
+		Long version = version(stored);
+		if (key != null && version != null) {
+			this.written.merge(key, new Written(version, null), (old, now) -> (old.version >= now.version) ? old : now);
+		}
+	}
+
+	/**
+	 * Records a delete.
+	 * @param deleted the object that was deleted
+	 */
+	public void deleted(KubernetesObject deleted) {
+		Key key = Key.of(deleted);
+		if (key != null && deleted.getMetadata().getUid() != null) {
+			this.written.put(key, new Written(Long.MIN_VALUE, deleted.getMetadata().getUid()));
+		}
+	}
+
+	/**
+	 * Reads through a cache lookup, waiting while the cache holds an object older than
+	 * this process's last write of it (or still holds one this process deleted).
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @param namespace the namespace, {@code null} for cluster-scoped
+	 * @param name the name
+	 * @param lookup reads the cache
+	 * @return the cached object, at least as new as the last write
+	 * @throws CacheBehindException if the cache did not catch up within the wait
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public <T extends KubernetesObject> @Nullable T read(Class<?> type, @Nullable String namespace, String name,
+			Lookup<T> lookup) throws InterruptedException {
+		Key key = new Key(type, namespace, name);
+		Written expected = this.written.get(key);
+		T cached = lookup.get();
+		if (expected == null) {
+			return cached;
+		}
+		long deadline = System.nanoTime() + this.wait.toNanos();
+		while (!caughtUp(expected, cached)) {
+			if (System.nanoTime() - deadline >= 0) {
+				// once: the object may have been deleted by someone else meanwhile
+				this.written.remove(key, expected);
+				throw new CacheBehindException("The cache has not seen this process's last write of "
+						+ type.getSimpleName() + " " + ((namespace != null) ? namespace + "/" : "") + name + " within "
+						+ this.wait + "; try again");
+			}
+			Thread.sleep(POLL_MILLIS);
+			cached = lookup.get();
+		}
+		this.written.remove(key, expected);
+		return cached;
+	}
+
+	private static boolean caughtUp(Written expected, @Nullable KubernetesObject cached) {
+		if (expected.deletedUid != null) {
+			return cached == null || !expected.deletedUid.equals(cached.getMetadata().getUid());
+		}
+		if (cached == null) {
+			return false; // the cache has not seen the create yet (or someone deleted it)
+		}
+		Long version = version(cached);
+		return version == null || version >= expected.version;
+	}
+
+	private static @Nullable Long version(KubernetesObject object) {
+		String version = (object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null;
+		try {
+			return (version != null) ? Long.parseLong(version) : null;
+		}
+		catch (NumberFormatException notEtcd) {
+			return null; // opaque versions cannot be compared: no waiting
+		}
+	}
+
+	/**
+	 * A reader that keeps track of a process's writes: a client writing for it records
+	 * them here.
+	 */
+	public interface Tracking {
+
+		/**
+		 * Returns where writes are recorded.
+		 * @return the written versions
+		 */
+		WrittenVersions writtenVersions();
+
+	}
+
+	/**
+	 * Reads one object from the cache.
+	 *
+	 * @param <T> the model type
+	 */
+	@FunctionalInterface
+	public interface Lookup<T> {
+
+		/**
+		 * Reads the object.
+		 * @return the object, or {@code null} if not cached
+		 */
+		@Nullable T get();
+
+	}
+
+	/**
+	 * The cache did not catch up with this process's own write in time; the controller
+	 * retries the reconcile at once.
+	 */
+	public static final class CacheBehindException extends ApiServerException.ConflictException {
+
+		private static final long serialVersionUID = 1L;
+
+		CacheBehindException(String message) {
+			super(message, null);
+		}
+
+	}
+
+	private record Key(Class<?> type, @Nullable String namespace, String name) {
+
+		static @Nullable Key of(KubernetesObject object) {
+			if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+				return null;
+			}
+			return new Key(object.getClass(), object.getMetadata().getNamespace(), object.getMetadata().getName());
+		}
+
+	}
+
+	private record Written(long version, @Nullable String deletedUid) {
+	}
+
+}
