@@ -3,6 +3,7 @@ package io.kubeboot.operator.autoconfigure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
@@ -120,8 +121,11 @@ public final class OperatorAutoConfiguration {
 			reconcilers.registerAll(manager);
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);
+			// controllers, and runnables such as the event recorder, were added under
+			// names of their own when they were created
+			List<Runnable> added = manager.runnables(Runnable.class);
 			runnables.forEach((name, runnable) -> {
-				if (!(runnable instanceof Controller)) {
+				if (!(runnable instanceof Controller) && added.stream().noneMatch((other) -> other == runnable)) {
 					manager.add(name, runnable);
 				}
 			});
