@@ -8,7 +8,8 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
  * Where {@link KubernetesEventRecorder} writes Events: the API server, or a fake in
- * tests. Called from the recorder's single background thread only.
+ * tests. Called by the thread writing events only (the one running the recorder, or the
+ * one flushing it if it never ran).
  */
 interface EventSink {
 

@@ -2,8 +2,8 @@
  * Kubernetes Events about reconciled objects: the
  * {@link io.kubeboot.operator.events.EventRecorder} reconcilers call, and
  * {@link io.kubeboot.operator.events.KubernetesEventRecorder}, which aggregates,
- * rate-limits and writes core/v1 Events on a background thread the way client-go's
- * recorder does.
+ * rate-limits and writes core/v1 Events the way client-go's recorder does, on the thread
+ * of the manager that runs it.
  */
 @NullMarked
 package io.kubeboot.operator.events;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
@@ -32,9 +33,12 @@ class KubernetesEventRecorderIntegrationTests {
 
 	private final List<KubernetesEventRecorder> recorders = new ArrayList<>();
 
+	private final List<Thread> writers = new ArrayList<>();
+
 	@AfterEach
 	void closeRecorders() {
 		this.recorders.forEach(KubernetesEventRecorder::close);
+		await().atMost(WAIT).until(() -> this.writers.stream().noneMatch(Thread::isAlive));
 	}
 
 	private KubernetesEventRecorder recorder(ApiClient client) {
@@ -44,6 +48,11 @@ class KubernetesEventRecorderIntegrationTests {
 			.flushTimeout(Duration.ofSeconds(20))
 			.build();
 		this.recorders.add(recorder);
+		// a thread of the test's own, as a manager would run it
+		Thread writer = new Thread(() -> recorder.start(new StopSignal()), "test-event-writer");
+		writer.setDaemon(true);
+		this.writers.add(writer);
+		writer.start();
 		return recorder;
 	}
 

@@ -5,9 +5,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.StopSignal;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -20,12 +24,14 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * {@link KubernetesEventRecorder} against an in-memory sink, and against API servers that
- * refuse or never answer.
+ * refuse or never answer. Recorders run on a thread of the test's own, as a manager would
+ * run them.
  */
 class KubernetesEventRecorderTests {
 
@@ -40,20 +46,53 @@ class KubernetesEventRecorderTests {
 
 	private final List<KubernetesEventRecorder> recorders = new ArrayList<>();
 
+	private final List<Thread> writers = new ArrayList<>();
+
 	@AfterEach
 	void closeRecorders() {
 		this.sink.gate.countDown();
 		this.recorders.forEach(KubernetesEventRecorder::close);
+		// no writer of one test may still run in the next
+		await().atMost(WAIT).until(() -> this.writers.stream().noneMatch(Thread::isAlive));
 	}
 
 	private KubernetesEventRecorder.Builder builder() {
 		return KubernetesEventRecorder.builder(this.sink).component("test-operator").reportingInstance("test-host");
 	}
 
-	private KubernetesEventRecorder started(KubernetesEventRecorder.Builder builder) {
+	private KubernetesEventRecorder built(KubernetesEventRecorder.Builder builder) {
 		KubernetesEventRecorder recorder = builder.build();
 		this.recorders.add(recorder);
 		return recorder;
+	}
+
+	private KubernetesEventRecorder started(KubernetesEventRecorder.Builder builder) {
+		KubernetesEventRecorder recorder = built(builder);
+		startOnThreadOfItsOwn(recorder, new StopSignal());
+		return recorder;
+	}
+
+	private Thread startOnThreadOfItsOwn(KubernetesEventRecorder recorder, StopSignal stop) {
+		Thread writer = new Thread(() -> recorder.start(stop), "test-event-writer");
+		writer.setDaemon(true);
+		this.writers.add(writer);
+		writer.start();
+		return writer;
+	}
+
+	private static void assertReturns(Thread writer) throws InterruptedException {
+		writer.join(WAIT.toMillis());
+		assertThat(writer.isAlive()).as("writer thread still running").isFalse();
+	}
+
+	/**
+	 * Whether a thread is a recorder's: named as the recorder names its threads, or
+	 * running code of the package.
+	 */
+	private static boolean runsRecorderCode(Thread thread) {
+		String recorderPackage = KubernetesEventRecorder.class.getPackageName() + ".";
+		return thread.getName().startsWith("event-recorder") || Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().startsWith(recorderPackage));
 	}
 
 	private static V1ConfigMap configMap(String name) {
@@ -273,6 +312,133 @@ class KubernetesEventRecorderTests {
 	}
 
 	@Test
+	void buildStartsNoThreadAndEventsRecordedBeforeStartAreWrittenOnceStarted() {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		KubernetesEventRecorder recorder = built(builder());
+		for (int i = 0; i < 3; i++) {
+			recorder.normal(configMap("settings"), "Synced", "Synced the settings");
+		}
+		recorder.warning(configMap("other"), "Failed", "Failed to sync");
+		assertThat(Thread.getAllStackTraces().keySet()).filteredOn((thread) -> !before.contains(thread))
+			.noneMatch(KubernetesEventRecorderTests::runsRecorderCode);
+		await().during(Duration.ofMillis(300)).atMost(WAIT).until(this.sink.calls::isEmpty);
+		startOnThreadOfItsOwn(recorder, new StopSignal());
+		await().atMost(WAIT).until(() -> this.sink.events.size() == 2);
+		assertThat(this.sink.withReason("Synced")).singleElement()
+			.satisfies((event) -> assertThat(event.getCount()).isEqualTo(3));
+		assertThat(this.sink.withReason("Failed")).singleElement()
+			.satisfies((event) -> assertThat(event.getCount()).isEqualTo(1));
+		assertThat(recorder.droppedCount()).isZero();
+	}
+
+	@Test
+	void stopSignalFlushesPendingEventsThenStartReturns() throws InterruptedException {
+		KubernetesEventRecorder recorder = built(
+				builder().aggregationInterval(Duration.ofHours(1)).qps(0.001).burst(1));
+		StopSignal stop = new StopSignal();
+		Thread writer = startOnThreadOfItsOwn(recorder, stop);
+		recorder.normal(configMap("a"), "Synced", "Synced");
+		await().atMost(WAIT).until(() -> this.sink.calls.size() == 1);
+		// held back for an hour by the aggregation interval, and by the rate limit
+		recorder.normal(configMap("a"), "Synced", "Synced");
+		recorder.normal(configMap("b"), "Synced", "Synced");
+		assertThat(recorder.isClosed()).isFalse();
+		stop.fire();
+		assertReturns(writer);
+		assertThat(this.sink.calls).hasSize(3);
+		assertThat(this.sink.calls).anySatisfy((call) -> assertThat(call).startsWith("patch team-a/a.").endsWith(" 2"));
+		assertThat(this.sink.events).hasSize(2);
+		assertThat(this.sink.totalCount()).isEqualTo(3);
+		assertThat(recorder.isClosed()).isTrue();
+		assertThat(recorder.droppedCount()).isZero();
+		recorder.normal(configMap("c"), "Synced", "after stop");
+		assertThat(recorder.droppedCount()).isEqualTo(1);
+		assertThat(this.sink.calls).hasSize(3);
+	}
+
+	@Test
+	void stopSignalFlushIsBoundedWhileWritesHang() throws InterruptedException {
+		this.sink.gate = new CountDownLatch(1);
+		KubernetesEventRecorder recorder = built(builder().flushTimeout(Duration.ofMillis(200)));
+		StopSignal stop = new StopSignal();
+		Thread writer = startOnThreadOfItsOwn(recorder, stop);
+		recorder.normal(configMap("a"), "Synced", "Synced");
+		recorder.normal(configMap("b"), "Synced", "Synced");
+		long start = System.nanoTime();
+		stop.fire();
+		assertReturns(writer);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(PROMPTLY);
+		// the hanging write is interrupted and dropped, the waiting one is dropped too,
+		// both before start returns
+		assertThat(recorder.droppedCount()).isEqualTo(2);
+		assertThat(this.sink.events).isEmpty();
+	}
+
+	@Test
+	void managerStartsTheRecorderAndStoppingItFlushes() throws InterruptedException {
+		KubernetesEventRecorder recorder = built(builder().aggregationInterval(Duration.ofHours(1)));
+		// no informers and no leader election: the manager starts without the API server
+		Manager manager = Manager.builder(new ApiClient().setBasePath("https://127.0.0.1:1")).build();
+		manager.add("event-recorder", recorder);
+		recorder.normal(configMap("settings"), "Synced", "Synced");
+		manager.start();
+		try {
+			await().atMost(WAIT).until(() -> this.sink.calls.size() == 1);
+			recorder.normal(configMap("settings"), "Synced", "Synced");
+		}
+		finally {
+			manager.stop();
+		}
+		assertThat(recorder.isClosed()).isTrue();
+		assertThat(this.sink.calls).hasSize(2);
+		assertThat(this.sink.calls.get(1)).startsWith("patch team-a/settings.").endsWith(" 2");
+		assertThat(recorder.droppedCount()).isZero();
+	}
+
+	@Test
+	void closeBeforeStartFlushesPendingEventsAndStartThenReturnsAtOnce() throws InterruptedException {
+		KubernetesEventRecorder recorder = built(builder());
+		recorder.normal(configMap("settings"), "Synced", "Synced");
+		recorder.normal(configMap("settings"), "Synced", "Synced");
+		recorder.close();
+		assertThat(recorder.isClosed()).isTrue();
+		assertThat(this.sink.events.values()).singleElement()
+			.satisfies((event) -> assertThat(event.getCount()).isEqualTo(2));
+		assertThat(recorder.droppedCount()).isZero();
+		assertReturns(startOnThreadOfItsOwn(recorder, new StopSignal()));
+		recorder.normal(configMap("settings"), "Synced", "after close");
+		assertThat(recorder.droppedCount()).isEqualTo(1);
+		assertThat(this.sink.calls).hasSize(1);
+	}
+
+	@Test
+	void closeBeforeStartIsBoundedWhileWritesHang() {
+		this.sink.gate = new CountDownLatch(1);
+		KubernetesEventRecorder recorder = built(builder().flushTimeout(Duration.ofMillis(200)));
+		recorder.normal(configMap("a"), "Synced", "Synced");
+		recorder.normal(configMap("b"), "Synced", "Synced");
+		long start = System.nanoTime();
+		recorder.close();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(PROMPTLY);
+		await().atMost(WAIT).until(() -> recorder.droppedCount() == 2);
+		assertThat(this.sink.events).isEmpty();
+	}
+
+	@Test
+	void startWhileRunningFails() {
+		KubernetesEventRecorder recorder = started(builder());
+		recorder.normal(configMap("settings"), "Synced", "Synced");
+		await().atMost(WAIT).until(() -> this.sink.calls.size() == 1);
+		assertThatIllegalStateException().isThrownBy(() -> recorder.start(new StopSignal()))
+			.withMessageContaining("running already");
+	}
+
+	@Test
+	void recorderRunsOnEveryReplica() {
+		assertThat(built(builder()).needsLeaderElection()).isFalse();
+	}
+
+	@Test
 	void builderRejectsInvalidSettings() {
 		assertThatIllegalArgumentException().isThrownBy(() -> builder().qps(0)).withMessageContaining("qps");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder().burst(0)).withMessageContaining("burst");
@@ -302,10 +468,8 @@ class KubernetesEventRecorderTests {
 	}
 
 	private void assertRecordingNeverBlocks(ApiClient client) {
-		KubernetesEventRecorder recorder = KubernetesEventRecorder.builder(client)
-			.flushTimeout(Duration.ofMillis(500))
-			.build();
-		this.recorders.add(recorder);
+		KubernetesEventRecorder recorder = started(
+				KubernetesEventRecorder.builder(client).flushTimeout(Duration.ofMillis(500)));
 		long start = System.nanoTime();
 		for (int i = 0; i < 5000; i++) {
 			recorder.normal(configMap("cm-" + i), "Synced", "Synced");

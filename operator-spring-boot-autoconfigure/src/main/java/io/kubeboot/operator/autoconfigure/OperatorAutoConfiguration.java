@@ -3,6 +3,7 @@ package io.kubeboot.operator.autoconfigure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
@@ -133,8 +134,11 @@ public final class OperatorAutoConfiguration {
 			reconcilers.registerAll(manager);
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);
+			// controllers, and runnables such as the event recorder, were added under
+			// names of their own when they were created
+			List<Runnable> added = manager.runnables(Runnable.class);
 			runnables.forEach((name, runnable) -> {
-				if (!(runnable instanceof Controller)) {
+				if (!(runnable instanceof Controller) && added.stream().noneMatch((other) -> other == runnable)) {
 					manager.add(name, runnable);
 				}
 			});
@@ -146,9 +150,8 @@ public final class OperatorAutoConfiguration {
 							name, Runnable.class.getName());
 				}
 			}
-			// added once every bean exists: a check may depend on the Cache or other
-			// beans
-			// that need the Manager
+			// added once every bean exists: a check may depend on beans that need the
+			// Manager, such as the Cache
 			beanFactory.getBeanProvider(Check.class).orderedStream().forEach(manager::addCheck);
 		};
 	}

@@ -615,7 +615,7 @@ public class OperatorProperties implements Validator {
 		private int burst = 25;
 
 		/**
-		 * How long closing the recorder on shutdown may take to write pending events.
+		 * How long stopping the recorder on shutdown may take to write pending events.
 		 */
 		private Duration flushTimeout = Duration.ofSeconds(5);
 

@@ -4,6 +4,7 @@ import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
+import io.kubeboot.operator.manager.Manager;
 import io.kubernetes.client.openapi.ApiClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -20,27 +21,39 @@ import org.springframework.util.StringUtils;
  * application's {@link ApiClient}, unless the application defines its own recorder or
  * sets {@code operator.events.enabled=false}. The recorder's component is
  * {@code operator.events.component}, else {@code spring.application.name}, else
- * {@code operator}. The recorder is closed with the application context, after the
- * manager has stopped (lifecycle beans stop before any bean is destroyed), so events
- * recorded by the last reconciles are flushed.
+ * {@code operator}. The recorder writes while the {@link Manager} runs it: it is added to
+ * the manager as the runnable {@value #RUNNABLE_NAME}, which runs on every replica,
+ * starts once the caches have synced and stops (flushing pending events) after the
+ * leader-only runnables, so events recorded by the last reconciles are written. Without a
+ * {@code Manager} bean there is nothing to run it, and no recorder is created.
  */
 @AutoConfiguration(after = OperatorAutoConfiguration.class)
-@ConditionalOnClass({ ApiClient.class, EventRecorder.class })
-@ConditionalOnBean(ApiClient.class)
+@ConditionalOnClass({ ApiClient.class, EventRecorder.class, Manager.class })
+@ConditionalOnBean({ ApiClient.class, Manager.class })
 @ConditionalOnBooleanProperty(name = "operator.events.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(OperatorProperties.class)
 public final class OperatorEventsAutoConfiguration {
 
 	/**
-	 * The recorder, closed (flushing pending events) when the context closes.
+	 * The name of the recorder's runnable in the manager.
+	 */
+	static final String RUNNABLE_NAME = "event-recorder";
+
+	/**
+	 * The recorder, added to the manager here rather than collected with the other
+	 * {@code Runnable} beans, to run under {@value #RUNNABLE_NAME}; the recorder depends
+	 * on the manager, never the reverse. The context closes it too, which does nothing
+	 * once the manager has stopped it, and writes what is pending if the manager never
+	 * started.
 	 * @param apiClient the client for the cluster
+	 * @param manager the manager that runs the recorder
 	 * @param properties the operator's properties, {@code operator.events.*} among them
 	 * @param environment the environment holding {@code spring.application.name}
 	 * @return the recorder
 	 */
 	@Bean
 	@ConditionalOnMissingBean(EventRecorder.class)
-	KubernetesEventRecorder operatorEventRecorder(ApiClient apiClient, OperatorProperties properties,
+	KubernetesEventRecorder operatorEventRecorder(ApiClient apiClient, Manager manager, OperatorProperties properties,
 			Environment environment) {
 		OperatorProperties.Events settings = properties.getEvents();
 		String component = settings.getComponent();
@@ -50,8 +63,9 @@ public final class OperatorEventsAutoConfiguration {
 		if (!StringUtils.hasText(component)) {
 			component = "operator";
 		}
+		KubernetesEventRecorder recorder;
 		try {
-			return KubernetesEventRecorder.builder(apiClient)
+			recorder = KubernetesEventRecorder.builder(apiClient)
 				.component(component)
 				.queueCapacity(settings.getQueueCapacity())
 				.aggregationInterval(settings.getAggregationInterval())
@@ -63,6 +77,8 @@ public final class OperatorEventsAutoConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("Invalid operator.events settings: " + ex.getMessage(), ex);
 		}
+		manager.add(RUNNABLE_NAME, recorder);
+		return recorder;
 	}
 
 }

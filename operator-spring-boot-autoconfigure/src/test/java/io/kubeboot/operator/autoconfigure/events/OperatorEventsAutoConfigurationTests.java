@@ -1,25 +1,34 @@
 package io.kubeboot.operator.autoconfigure.events;
 
+import java.time.Duration;
+
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
+import io.kubeboot.operator.manager.Manager;
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Conditions and settings of {@link OperatorEventsAutoConfiguration}.
  */
 class OperatorEventsAutoConfigurationTests {
 
+	private static final String UNREACHABLE = "https://127.0.0.1:1";
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(OperatorEventsAutoConfiguration.class))
-		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"));
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath(UNREACHABLE))
+		.withBean(Manager.class, () -> Manager.builder(new ApiClient().setBasePath(UNREACHABLE)).build());
 
 	@Test
 	void runWithApiClientShouldCreateRecorder() {
@@ -27,6 +36,18 @@ class OperatorEventsAutoConfigurationTests {
 			assertThat(context).hasSingleBean(EventRecorder.class);
 			assertThat(context.getBean(EventRecorder.class)).isInstanceOf(KubernetesEventRecorder.class);
 			assertThat(context.getBean(KubernetesEventRecorder.class).component()).isEqualTo("operator");
+		});
+	}
+
+	@Test
+	void runShouldAddRecorderToManagerAsRunnableOnEveryReplica() {
+		this.contextRunner.run((context) -> {
+			KubernetesEventRecorder recorder = context.getBean(KubernetesEventRecorder.class);
+			Manager manager = context.getBean(Manager.class);
+			assertThat(manager.runnables(KubernetesEventRecorder.class)).containsExactly(recorder);
+			assertThat(manager.runnableNamesExcept(Controller.class))
+				.containsExactly(OperatorEventsAutoConfiguration.RUNNABLE_NAME);
+			assertThat(recorder.needsLeaderElection()).isFalse();
 		});
 	}
 
@@ -57,6 +78,28 @@ class OperatorEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void managerShouldRunTheRecorderAndStopItBeforeTheContextClosesIt() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(OperatorAutoConfiguration.class, OperatorEventsAutoConfiguration.class))
+			.withBean(ApiClient.class, () -> new ApiClient().setBasePath(UNREACHABLE))
+			.withUserConfiguration(RecorderObserverConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				// no informers and no leader election: the manager starts without the API
+				// server, and runs the recorder on a thread of its own
+				await().atMost(Duration.ofSeconds(20)).until(() -> isAlive("operator-event-recorder"));
+				assertThat(context.getBean(KubernetesEventRecorder.class).isClosed()).isFalse();
+			});
+		assertThat(RecorderObserver.closedWhenDestroyed).isTrue();
+		assertThat(isAlive("operator-event-recorder")).isFalse();
+	}
+
+	private static boolean isAlive(String threadName) {
+		return Thread.getAllStackTraces().keySet().stream().anyMatch((thread) -> thread.getName().equals(threadName));
+	}
+
+	@Test
 	void closingTheContextShouldCloseTheRecorder() {
 		KubernetesEventRecorder[] recorder = new KubernetesEventRecorder[1];
 		this.contextRunner.run((context) -> {
@@ -82,6 +125,13 @@ class OperatorEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithoutManagerShouldNotCreateRecorder() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorEventsAutoConfiguration.class))
+			.withBean(ApiClient.class, () -> new ApiClient().setBasePath(UNREACHABLE))
+			.run((context) -> assertThat(context).doesNotHaveBean(EventRecorder.class));
+	}
+
+	@Test
 	void runWithoutApiClientShouldNotCreateRecorder() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorEventsAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(EventRecorder.class));
@@ -92,9 +142,14 @@ class OperatorEventsAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(OperatorEventsAutoConfiguration.class, OperatorAutoConfiguration.class))
-			.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+			.withBean(ApiClient.class, () -> new ApiClient().setBasePath(UNREACHABLE))
 			.withPropertyValues("operator.auto-startup=false")
-			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(KubernetesEventRecorder.class));
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(KubernetesEventRecorder.class);
+				// the recorder is a Runnable bean, yet the manager runs it once
+				assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class))
+					.containsExactly(OperatorEventsAutoConfiguration.RUNNABLE_NAME);
+			});
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(OperatorEventsAutoConfiguration.class, OperatorAutoConfiguration.class))
@@ -102,6 +157,37 @@ class OperatorEventsAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(ApiClient.class)
 				.hasSingleBean(KubernetesEventRecorder.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecorderObserverConfiguration {
+
+		@Bean
+		RecorderObserver recorderObserver(KubernetesEventRecorder recorder) {
+			return new RecorderObserver(recorder);
+		}
+
+	}
+
+	/**
+	 * Destroyed before the recorder it depends on, after the lifecycle beans stopped.
+	 */
+	static class RecorderObserver implements DisposableBean {
+
+		static volatile boolean closedWhenDestroyed;
+
+		private final KubernetesEventRecorder recorder;
+
+		RecorderObserver(KubernetesEventRecorder recorder) {
+			this.recorder = recorder;
+			closedWhenDestroyed = false;
+		}
+
+		@Override
+		public void destroy() {
+			closedWhenDestroyed = this.recorder.isClosed();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -47,8 +47,8 @@ class OperatorEventsIntegrationTests {
 	}
 
 	@Test
-	void reconcilerRecordsEventsAndTheRecorderOutlivesTheManager(ControlPlane controlPlane, TestNamespace namespace)
-			throws Exception {
+	void reconcilerRecordsEventsAndTheRecorderOutlivesTheLeaderOnlyRunnables(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
 		ApiClient admin = controlPlane.adminClient();
 		new CoreV1Api(admin)
 			.createNamespacedConfigMap(namespace.name(),
@@ -66,8 +66,9 @@ class OperatorEventsIntegrationTests {
 					.until(() -> events(admin, namespace).stream()
 						.anyMatch((event) -> "Reconciled".equals(event.getReason())));
 			});
-		// recorded while the manager stopped the runnable: the recorder was still open
-		// then, and close() flushed it when the context was destroyed
+		// recorded while the manager stopped the leader-only runnable: the recorder,
+		// which
+		// runs on every replica, stops after those and flushed it
 		assertThat(events(admin, namespace)).anySatisfy((event) -> {
 			assertThat(event.getReason()).isEqualTo("Stopped");
 			assertThat(event.getSource().getComponent()).isEqualTo("shop-operator");
@@ -89,11 +90,12 @@ class OperatorEventsIntegrationTests {
 
 		@Bean
 		Runnable recordOnStop(EventRecorder recorder, @Value("${operator.namespace}") String namespace) {
-			return Runnable.onEveryReplica((StopSignal stop) -> {
+			// leader-only, as controllers are: the manager stops these first
+			return (StopSignal stop) -> {
 				stop.await();
 				recorder.normal(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(namespace).name("settings")),
 						"Stopped", "The operator stopped");
-			});
+			};
 		}
 
 	}
