@@ -4,23 +4,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerKey;
-import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
-import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Result;
-import io.kubeboot.operator.reconcile.TerminalException;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
@@ -32,7 +27,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * A running reconcile loop: requests from its event sources go through a rate-limiting
@@ -54,15 +48,13 @@ public final class Controller implements Runnable {
 
 	private final String name;
 
-	private final Reconciler reconciler;
+	private final ReconcileRunner runner;
 
 	private final int maxConcurrentReconciles;
 
 	private final Supplier<RateLimiter<Request>> rateLimiters;
 
 	private final Function<String, WorkQueueMetrics> queueMetrics;
-
-	private final ControllerMetrics metrics;
 
 	private final Class<? extends KubernetesObject> forType;
 
@@ -77,8 +69,6 @@ public final class Controller implements Runnable {
 
 	private final Duration cacheSyncTimeout;
 
-	private final AtomicInteger activeWorkers = new AtomicInteger();
-
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
 	private volatile @Nullable WorkQueue<Request> queue;
@@ -88,11 +78,10 @@ public final class Controller implements Runnable {
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout) {
 		this.name = name;
-		this.reconciler = reconciler;
+		this.runner = new ReconcileRunner(name, reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.rateLimiters = rateLimiters;
 		this.queueMetrics = queueMetrics;
-		this.metrics = metrics;
 		this.forType = forType;
 		this.sources = List.copyOf(sources);
 		this.cacheSyncTimeout = cacheSyncTimeout;
@@ -242,7 +231,7 @@ public final class Controller implements Runnable {
 	 * @return the number of active workers
 	 */
 	public int activeWorkers() {
-		return this.activeWorkers.get();
+		return this.runner.activeWorkers();
 	}
 
 	/**
@@ -425,81 +414,12 @@ public final class Controller implements Runnable {
 				return;
 			}
 			try {
-				reconcile(current, request);
+				this.runner.reconcile(current, request);
 			}
 			finally {
 				current.done(request);
 			}
 		}
-	}
-
-	private void reconcile(WorkQueue<Request> current, Request request) {
-		MDC.put("controller", this.name);
-		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
-		MDC.put("name", request.name());
-		MDC.put("reconcileID", UUID.randomUUID().toString());
-		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
-		long start = System.nanoTime();
-		Outcome outcome;
-		try {
-			Result result = this.reconciler.reconcile(request);
-			outcome = handle(current, request, (result != null) ? result : Result.done());
-		}
-		catch (ApiServerException.ConflictException ex) {
-			// the normal course of things: someone wrote first; read again at once
-			outcome = Outcome.CONFLICT;
-			current.forget(request);
-			current.add(request);
-			logger.info("Write conflict, requeued: controller={} request={} error=\"{}\"", this.name, request,
-					ex.getMessage());
-		}
-		catch (TerminalException ex) {
-			outcome = Outcome.TERMINAL_ERROR;
-			current.forget(request);
-			logger.error("Reconciler error, not retried: controller={} request={}", this.name, request, ex);
-		}
-		catch (InterruptedException ex) {
-			outcome = Outcome.ERROR;
-			current.addRateLimited(request);
-			Thread.currentThread().interrupt();
-		}
-		catch (Exception ex) {
-			outcome = Outcome.ERROR;
-			current.addRateLimited(request);
-			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
-		}
-		catch (OutOfMemoryError | InternalError | UnknownError ex) {
-			// the JVM is in trouble: let the worker die, liveness reports it and
-			// Kubernetes restarts the pod
-			throw ex;
-		}
-		catch (Throwable ex) {
-			outcome = Outcome.PANIC;
-			current.addRateLimited(request);
-			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
-		}
-		finally {
-			this.metrics.activeWorkers(this.activeWorkers.decrementAndGet());
-			MDC.remove("controller");
-			MDC.remove("namespace");
-			MDC.remove("name");
-			MDC.remove("reconcileID");
-		}
-		this.metrics.reconciled(outcome, System.nanoTime() - start);
-	}
-
-	private Outcome handle(WorkQueue<Request> current, Request request, Result result) {
-		if (result.getRequeueAfter() != null) {
-			current.forget(request);
-			current.addAfter(request, result.getRequeueAfter());
-			return Outcome.REQUEUE_AFTER;
-		}
-		if (result.isRequeue()) {
-			current.addRateLimited(request);
-			return Outcome.REQUEUE;
-		}
-		current.forget(request);
-		return Outcome.SUCCESS;
 	}
 
 	@Override

@@ -1,0 +1,115 @@
+package io.kubeboot.operator.controller;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubeboot.operator.client.ApiServerException;
+import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.Reconciler;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.workqueue.WorkQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs one reconcile of a worker and decides from its result or exception what becomes of
+ * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
+ * requeued at once after a conflict, or requeued after a delay. Sets the log context and
+ * counts the outcome.
+ */
+final class ReconcileRunner {
+
+	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
+
+	private final String name;
+
+	private final Reconciler reconciler;
+
+	private final ControllerMetrics metrics;
+
+	private final AtomicInteger activeWorkers = new AtomicInteger();
+
+	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics) {
+		this.name = name;
+		this.reconciler = reconciler;
+		this.metrics = metrics;
+	}
+
+	int activeWorkers() {
+		return this.activeWorkers.get();
+	}
+
+	void reconcile(WorkQueue<Request> current, Request request) {
+		MDC.put("controller", this.name);
+		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
+		MDC.put("name", request.name());
+		MDC.put("reconcileID", UUID.randomUUID().toString());
+		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
+		long start = System.nanoTime();
+		Outcome outcome;
+		try {
+			Result result = this.reconciler.reconcile(request);
+			outcome = handle(current, request, (result != null) ? result : Result.done());
+		}
+		catch (ApiServerException.ConflictException ex) {
+			// the normal course of things: someone wrote first; read again at once
+			outcome = Outcome.CONFLICT;
+			current.forget(request);
+			current.add(request);
+			logger.info("Write conflict, requeued: controller={} request={} error=\"{}\"", this.name, request,
+					ex.getMessage());
+		}
+		catch (TerminalException ex) {
+			outcome = Outcome.TERMINAL_ERROR;
+			current.forget(request);
+			logger.error("Reconciler error, not retried: controller={} request={}", this.name, request, ex);
+		}
+		catch (InterruptedException ex) {
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request);
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request);
+			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+		}
+		catch (OutOfMemoryError | InternalError | UnknownError ex) {
+			// the JVM is in trouble: let the worker die, liveness reports it and
+			// Kubernetes restarts the pod
+			throw ex;
+		}
+		catch (Throwable ex) {
+			outcome = Outcome.PANIC;
+			current.addRateLimited(request);
+			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
+		}
+		finally {
+			this.metrics.activeWorkers(this.activeWorkers.decrementAndGet());
+			MDC.remove("controller");
+			MDC.remove("namespace");
+			MDC.remove("name");
+			MDC.remove("reconcileID");
+		}
+		this.metrics.reconciled(outcome, System.nanoTime() - start);
+	}
+
+	private Outcome handle(WorkQueue<Request> current, Request request, Result result) {
+		if (result.getRequeueAfter() != null) {
+			current.forget(request);
+			current.addAfter(request, result.getRequeueAfter());
+			return Outcome.REQUEUE_AFTER;
+		}
+		if (result.isRequeue()) {
+			current.addRateLimited(request);
+			return Outcome.REQUEUE;
+		}
+		current.forget(request);
+		return Outcome.SUCCESS;
+	}
+
+}
