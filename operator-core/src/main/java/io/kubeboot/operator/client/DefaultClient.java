@@ -233,9 +233,6 @@ final class DefaultClient implements Client {
 			try {
 				return this.kinds.resolve(type);
 			}
-			catch (KindNotServedException ex) {
-				throw ex;
-			}
 			catch (ApiException ex) {
 				throw RestCalls.typed("Discovery of " + type.getSimpleName(), ex);
 			}

@@ -68,9 +68,9 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	private @Nullable Supplier<RateLimiter<Request>> rateLimiter;
 
-	private final List<Function<String, EventSource<?>>> extraSources = new ArrayList<>();
+	private final List<Function<String, EventSource<?>>> otherKinds = new ArrayList<>();
 
-	private final List<Source> extraSourcesToWatch = new ArrayList<>();
+	private final List<Source> requestSources = new ArrayList<>();
 
 	private Predicate<? super T> eventFilter = GenerationChangedPredicate.INSTANCE;
 
@@ -160,7 +160,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType,
 			Predicate<? super O> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
-		this.extraSources.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, null),
+		this.otherKinds.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, null),
 				new OwnerMapFunction<>(this.cache, this.forType), eventFilter));
 		return this;
 	}
@@ -222,7 +222,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
-		this.extraSources.add((ns) -> new EventSource<>(
+		this.otherKinds.add((ns) -> new EventSource<>(
 				controllerName(), this.cache.informer(watchedType,
 						(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
 				mapFunction, eventFilter));
@@ -253,7 +253,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public ControllerBuilder<T> watches(Source source) {
-		this.extraSourcesToWatch.add(Objects.requireNonNull(source, "source must not be null"));
+		this.requestSources.add(Objects.requireNonNull(source, "source must not be null"));
 		return this;
 	}
 
@@ -270,7 +270,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		List<EventSource<?>> sources = new ArrayList<>();
 		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, this.labelSelector),
 				(object) -> List.of(Request.of(object)), this.eventFilter));
-		this.extraSources.forEach((source) -> sources.add(source.apply(ns)));
+		this.otherKinds.forEach((source) -> sources.add(source.apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
@@ -279,7 +279,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
 				this.defaults.cacheSyncTimeout());
-		this.extraSourcesToWatch.forEach(controller::watch);
+		this.requestSources.forEach(controller::watch);
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
 		}

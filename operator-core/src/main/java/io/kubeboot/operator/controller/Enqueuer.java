@@ -7,6 +7,7 @@ import java.util.function.Function;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands requests to the controllers of a manager from code outside them: an HTTP handler
@@ -66,8 +67,7 @@ public final class Enqueuer {
 	 * kind
 	 */
 	public void enqueue(Class<? extends KubernetesObject> kind, Collection<Request> requests) {
-		Controller target = controllerFor(kind);
-		requests.forEach(target::enqueue);
+		send(controllerFor(kind), requests);
 	}
 
 	/**
@@ -82,10 +82,7 @@ public final class Enqueuer {
 	public <E> void enqueue(Class<? extends KubernetesObject> kind, E event,
 			Function<? super E, ? extends Collection<Request>> mapFunction) {
 		Controller target = controllerFor(kind);
-		Collection<Request> requests = mapFunction.apply(event);
-		if (requests != null) {
-			requests.forEach(target::enqueue);
-		}
+		send(target, mapFunction.apply(event));
 	}
 
 	/**
@@ -96,7 +93,7 @@ public final class Enqueuer {
 	 */
 	public void enqueueAll(Class<? extends KubernetesObject> kind) {
 		Controller target = controllerFor(kind);
-		target.cachedRequests().forEach(target::enqueue);
+		send(target, target.cachedRequests());
 	}
 
 	/**
@@ -116,8 +113,7 @@ public final class Enqueuer {
 	 * @throws IllegalArgumentException if there is no controller of that name
 	 */
 	public void enqueue(String controller, Collection<Request> requests) {
-		Controller target = Controller.named(this.manager, controller);
-		requests.forEach(target::enqueue);
+		send(Controller.named(this.manager, controller), requests);
 	}
 
 	/**
@@ -131,10 +127,7 @@ public final class Enqueuer {
 	public <E> void enqueue(String controller, E event,
 			Function<? super E, ? extends Collection<Request>> mapFunction) {
 		Controller target = Controller.named(this.manager, controller);
-		Collection<Request> requests = mapFunction.apply(event);
-		if (requests != null) {
-			requests.forEach(target::enqueue);
-		}
+		send(target, mapFunction.apply(event));
 	}
 
 	/**
@@ -144,7 +137,13 @@ public final class Enqueuer {
 	 */
 	public void enqueueAll(String controller) {
 		Controller target = Controller.named(this.manager, controller);
-		target.cachedRequests().forEach(target::enqueue);
+		send(target, target.cachedRequests());
+	}
+
+	private static void send(Controller target, @Nullable Collection<Request> requests) {
+		if (requests != null) {
+			requests.forEach(target::enqueue);
+		}
 	}
 
 }

@@ -111,7 +111,8 @@ class FinalizerIntegrationTests {
 		CountDownLatch cleanupStarted = new CountDownLatch(1);
 		Controller.builder(first, V1ConfigMap.class).withFinalizer(FINALIZER, (request) -> {
 			cleanupStarted.countDown();
-			Thread.sleep(Duration.ofMinutes(5).toMillis()); // interrupted by the stop
+			new CountDownLatch(1).await(); // a cleanup that hangs until the stop
+											// interrupts it
 			return Result.done();
 		}).complete((request) -> Result.done());
 		first.start();

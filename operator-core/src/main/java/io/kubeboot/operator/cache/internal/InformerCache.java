@@ -89,19 +89,6 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	private final WrittenVersions written = new WrittenVersions(WrittenVersions.DEFAULT_WAIT);
 
 	/**
-	 * Creates a cache with the default watch timeout and silence threshold.
-	 * @param client the client whose server and credentials the informers use (it is not
-	 * modified)
-	 * @param resyncPeriod how often every cached object is delivered again to the
-	 * handlers as an update, zero for never
-	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
-	 * cached objects to save memory
-	 */
-	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields) {
-		this(client, resyncPeriod, stripManagedFields, DEFAULT_WATCH_TIMEOUT, DEFAULT_SILENCE_THRESHOLD);
-	}
-
-	/**
 	 * Creates a cache.
 	 * @param client the client whose server and credentials the informers use (it is not
 	 * modified)
@@ -128,14 +115,6 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		this.watchTimeout = watchTimeout;
 		this.silenceThreshold = silenceThreshold;
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
-	}
-
-	/**
-	 * Returns how long an informer may be silent before the watchdog replaces it.
-	 * @return the silence threshold
-	 */
-	public Duration silenceThreshold() {
-		return this.silenceThreshold;
 	}
 
 	/**

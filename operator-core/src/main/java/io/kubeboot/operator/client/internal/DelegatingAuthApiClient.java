@@ -19,6 +19,13 @@ public final class DelegatingAuthApiClient extends ApiClient {
 
 	private final ApiClient delegate;
 
+	/**
+	 * Creates a client that talks to the same server as another, with its own HTTP
+	 * settings.
+	 * @param delegate the client whose server, TLS and authentication are used; it is not
+	 * modified
+	 * @param customizer changes a copy of the delegate's HTTP client builder
+	 */
 	public DelegatingAuthApiClient(ApiClient delegate, UnaryOperator<OkHttpClient.Builder> customizer) {
 		super(customizer.apply(delegate.getHttpClient().newBuilder()).build());
 		this.delegate = delegate;
