@@ -57,9 +57,9 @@ class StorageBucketRbacIntegrationTests {
 			OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfigFor(USER),
 					SampleArguments.replica(namespace, "replica-a"));
 			this.processes.add(operator);
-			// list and watch buckets and pods, get, create and update the Lease, patch
-			// the
-			// bucket's status, create an Event
+			// list and watch buckets, pods and labelled ConfigMaps, get, create and
+			// update the Lease, add the finalizer, patch the bucket's status, create an
+			// Event
 			await().atMost(WAIT).until(() -> buckets.availableStatus("photos").equals("True"));
 			await().atMost(WAIT).until(() -> buckets.eventCount("photos", "Normal", "EndpointReachable") == 1);
 			// the same Event again: the recorder patches its count
@@ -71,6 +71,11 @@ class StorageBucketRbacIntegrationTests {
 			assertThat(buckets.events("photos")).filteredOn((event) -> "EndpointReachable".equals(event.getReason()))
 				.singleElement()
 				.satisfies((event) -> assertThat(event.getCount()).isEqualTo(2));
+			// keep the bucket's ConfigMap (cached by label, created), then remove the
+			// finalizer of a deleted bucket
+			await().atMost(WAIT).until(() -> buckets.connection("photos").isPresent());
+			buckets.delete("photos");
+			await().atMost(WAIT).until(() -> !buckets.exists("photos"));
 			// release the Lease on the way out
 			operator.terminate();
 			assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);

@@ -1,12 +1,14 @@
 package io.kubeboot.sample;
 
+import java.util.Map;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubeboot.operator.model.CustomResourceList;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 import io.kubeboot.sample.storage.v1alpha1.Condition;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
-import io.kubeboot.sample.storage.v1alpha1.StorageBucketList;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -34,12 +36,12 @@ final class StorageBuckets {
 
 	private final String namespace;
 
-	private final GenericKubernetesApi<StorageBucket, StorageBucketList> api;
+	private final GenericKubernetesApi<StorageBucket, ?> api;
 
 	StorageBuckets(ApiClient admin, String namespace) {
 		this.admin = admin;
 		this.namespace = namespace;
-		this.api = new GenericKubernetesApi<>(StorageBucket.class, StorageBucketList.class, StorageBucket.GROUP,
+		this.api = new GenericKubernetesApi<>(StorageBucket.class, Listed.class, StorageBucket.GROUP,
 				StorageBucket.VERSION, StorageBucket.PLURAL, admin);
 	}
 
@@ -104,6 +106,52 @@ final class StorageBuckets {
 			.filter((event) -> type.equals(event.getType()) && reason.equals(event.getReason()))
 			.mapToInt((event) -> (event.getCount() != null) ? event.getCount() : 1)
 			.sum();
+	}
+
+	/** Deletes a bucket, as {@code kubectl delete storagebucket} does. */
+	void delete(String name) throws ApiException {
+		this.api.delete(this.namespace, name).throwsApiException();
+	}
+
+	/** Whether the bucket exists, being deleted or not. */
+	boolean exists(String name) throws ApiException {
+		return this.api.get(this.namespace, name).isSuccess();
+	}
+
+	/** Changes a bucket's endpoint. */
+	void changeEndpoint(String name, String endpoint) throws ApiException {
+		StorageBucket bucket = get(name);
+		bucket.getSpec().endpoint(endpoint);
+		this.api.update(bucket).throwsApiException();
+	}
+
+	/** The ConfigMap of a bucket's connection details, if it exists. */
+	Optional<V1ConfigMap> connection(String name) throws ApiException {
+		try {
+			return Optional
+				.of(new CoreV1Api(this.admin).readNamespacedConfigMap(name + "-connection", this.namespace).execute());
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return Optional.empty();
+			}
+			throw ex;
+		}
+	}
+
+	/** Replaces the data of a bucket's ConfigMap, as someone editing it would. */
+	void tamperWithConnection(String name) throws ApiException {
+		V1ConfigMap configMap = connection(name).orElseThrow();
+		configMap.setData(Map.of("endpoint", "http://elsewhere"));
+		new CoreV1Api(this.admin).replaceNamespacedConfigMap(name + "-connection", this.namespace, configMap).execute();
+	}
+
+	/**
+	 * The list class client-java's {@code GenericKubernetesApi} needs; the operator
+	 * itself has none.
+	 */
+	private static final class Listed extends CustomResourceList<StorageBucket> {
+
 	}
 
 }

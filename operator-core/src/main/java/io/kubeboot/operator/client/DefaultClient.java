@@ -46,7 +46,7 @@ final class DefaultClient implements Client {
 
 	private final StatusWriter status = new Status();
 
-	private final WrittenVersions written;
+	private final WrittenVersions.@Nullable Tracking tracking;
 
 	/**
 	 * Creates a client.
@@ -63,8 +63,7 @@ final class DefaultClient implements Client {
 		this.kinds = new KindResolver(client);
 		this.json = new ClientJson(bounded.getJSON().getGson());
 		this.fieldManager = fieldManager;
-		this.written = (cache instanceof WrittenVersions.Tracking tracking) ? tracking.writtenVersions()
-				: new WrittenVersions(WrittenVersions.DEFAULT_WAIT);
+		this.tracking = (cache instanceof WrittenVersions.Tracking reads) ? reads : null;
 	}
 
 	@Override
@@ -95,14 +94,14 @@ final class DefaultClient implements Client {
 	@Override
 	public <T extends KubernetesObject> T create(T object) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "POST", Paths.collection(kind, namespace(kind, object)),
+		return send(kind, "POST", kind.collectionPath(namespace(kind, object)),
 				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
 	}
 
 	@Override
 	public <T extends KubernetesObject> T update(T object) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "PUT", Paths.object(kind, namespace(kind, object), name(object), false),
+		return send(kind, "PUT", kind.objectPath(namespace(kind, object), name(object), false),
 				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
 	}
 
@@ -186,9 +185,11 @@ final class DefaultClient implements Client {
 			body.add("preconditions", preconditions);
 		}
 		try {
-			this.calls.send("DELETE", Paths.object(kind, namespace(kind, object), name(object), false), List.of(),
+			this.calls.send("DELETE", kind.objectPath(namespace(kind, object), name(object), false), List.of(),
 					RestCalls.bytes(body.toString()), "application/json", null);
-			this.written.deleted(object);
+			if (this.tracking != null && this.tracking.holds(object)) {
+				this.tracking.writtenVersions().deleted(object);
+			}
 			return true;
 		}
 		catch (ApiServerException.NotFoundException ex) {
@@ -198,7 +199,7 @@ final class DefaultClient implements Client {
 
 	private <T extends KubernetesObject> T patch(T object, Patch patch, boolean status) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "PATCH", Paths.object(kind, namespace(kind, object), name(object), status),
+		return send(kind, "PATCH", kind.objectPath(namespace(kind, object), name(object), status),
 				List.of("fieldManager", this.fieldManager), this.json.patch(patch), patch.type().contentType());
 	}
 
@@ -208,7 +209,7 @@ final class DefaultClient implements Client {
 		if (List.of(options).contains(ApplyOption.FORCE)) {
 			query.addAll(List.of("force", "true"));
 		}
-		return send(kind, "PATCH", Paths.object(kind, namespace(kind, object), name(object), status), query,
+		return send(kind, "PATCH", kind.objectPath(namespace(kind, object), name(object), status), query,
 				this.json.apply(object, kind), "application/apply-patch+yaml");
 	}
 
@@ -218,7 +219,9 @@ final class DefaultClient implements Client {
 		if (stored == null) {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
 		}
-		this.written.wrote(stored);
+		if (this.tracking != null && this.tracking.holds(stored)) {
+			this.tracking.writtenVersions().wrote(stored);
+		}
 		return stored;
 	}
 
@@ -267,9 +270,8 @@ final class DefaultClient implements Client {
 			ResourceKind<T> kind = kind(type);
 			String namespace = kind.namespaced() ? request.namespace() : null;
 			try {
-				return Optional.ofNullable(
-						DefaultClient.this.calls.send("GET", Paths.object(kind, namespace, request.name(), false),
-								List.of(), null, "application/json", type));
+				return Optional.ofNullable(DefaultClient.this.calls.send("GET",
+						kind.objectPath(namespace, request.name(), false), List.of(), null, "application/json", type));
 			}
 			catch (ApiServerException.NotFoundException ex) {
 				return Optional.empty();
@@ -292,7 +294,7 @@ final class DefaultClient implements Client {
 				List<String> query) {
 			ResourceKind<T> kind = kind(type);
 			KubernetesListObject list = DefaultClient.this.calls.send("GET",
-					Paths.collection(kind, kind.namespaced() ? namespace : null), query, null, "application/json",
+					kind.collectionPath(kind.namespaced() ? namespace : null), query, null, "application/json",
 					kind.listType());
 			return (list != null && list.getItems() != null) ? new ArrayList<>((List<T>) list.getItems())
 					: new ArrayList<>();
@@ -306,7 +308,7 @@ final class DefaultClient implements Client {
 		@Override
 		public <T extends KubernetesObject> T update(T object) {
 			ResourceKind<T> kind = kind(object);
-			return send(kind, "PUT", Paths.object(kind, namespace(kind, object), name(object), true),
+			return send(kind, "PUT", kind.objectPath(namespace(kind, object), name(object), true),
 					List.of("fieldManager", DefaultClient.this.fieldManager),
 					DefaultClient.this.json.write(object, kind), "application/json");
 		}

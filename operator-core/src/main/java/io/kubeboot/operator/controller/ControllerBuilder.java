@@ -159,8 +159,27 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType,
 			Predicate<? super O> eventFilter) {
+		return owns(ownedType, null, eventFilter);
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind that matches a
+	 * label selector and whose change passes an event filter. Owned objects are cached
+	 * only in the controller's namespace and, with a selector, only if they match it: an
+	 * operator that labels the Secrets it creates does not cache every Secret.
+	 * @param <O> the owned model type
+	 * @param ownedType the owned kind
+	 * @param labelSelector a selector such as
+	 * {@code app.kubernetes.io/managed-by=my-operator}, or {@code null} for all objects
+	 * @param eventFilter which changes of owned objects reconcile their owner
+	 * @return this builder
+	 */
+	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType, @Nullable String labelSelector,
+			Predicate<? super O> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
-		this.otherKinds.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, null),
+		KindResolver.declaredKind(ownedType);
+		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
+		this.otherKinds.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector),
 				new OwnerMapFunction<>(this.cache, this.forType), eventFilter));
 		return this;
 	}
@@ -274,7 +293,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
-				this.finalizer, reconciler, this.cleaner, this.manager.client()) : reconciler;
+				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector) : reconciler;
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,

@@ -7,21 +7,25 @@ import java.util.regex.Pattern;
 
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A reconciler with a finalizer: adds the finalizer before the first reconcile, runs the
  * cleanup instead of the reconcile while the object is being deleted, and removes the
- * finalizer once the cleanup is done (see {@link Cleaner}). Finalizer changes are merge
- * patches carrying the cached resource version, so a stale cache ends in a conflict,
- * which the controller retries at once, never in a lost finalizer of someone else.
+ * finalizer once the cleanup is done (see {@link Cleaner}). An object that leaves the
+ * controller's label selector while it carries the finalizer is cleaned up and loses the
+ * finalizer too: the controller stops managing it. Finalizer changes are merge patches
+ * carrying the cached resource version, so a stale cache ends in a conflict, which the
+ * controller retries at once, never in a lost finalizer of someone else.
  */
 final class FinalizingReconciler implements Reconciler {
 
@@ -43,13 +47,17 @@ final class FinalizingReconciler implements Reconciler {
 
 	private final Client client;
 
+	private final @Nullable LabelSelector labelSelector;
+
 	FinalizingReconciler(Class<? extends KubernetesObject> type, String finalizer, Reconciler reconciler,
-			Cleaner cleaner, Client client) {
+			Cleaner cleaner, Client client, @Nullable String labelSelector) {
 		this.type = type;
 		this.finalizer = requireQualifiedName(finalizer);
 		this.reconciler = reconciler;
 		this.cleaner = cleaner;
 		this.client = client;
+		this.labelSelector = (labelSelector != null && !labelSelector.isBlank()) ? LabelSelector.parse(labelSelector)
+				: null;
 	}
 
 	static String requireQualifiedName(String finalizer) {
@@ -64,23 +72,21 @@ final class FinalizingReconciler implements Reconciler {
 	public Result reconcile(Request request) throws Exception {
 		KubernetesObject object = this.client.get(this.type, request).orElse(null);
 		if (object == null || object.getMetadata() == null) {
+			KubernetesObject unselected = leftSelector(request);
+			if (unselected != null) {
+				logger.info("Object left the controller's label selector with its finalizer: cleaning up, request={} "
+						+ "finalizer={}", request, this.finalizer);
+				return cleanUp(request, unselected);
+			}
 			return this.reconciler.reconcile(request); // gone: the reconciler decides
 		}
 		V1ObjectMeta metadata = object.getMetadata();
-		List<String> finalizers = (metadata.getFinalizers() != null) ? metadata.getFinalizers() : List.of();
+		List<String> finalizers = finalizers(object);
 		if (metadata.getDeletionTimestamp() != null) {
 			if (!finalizers.contains(this.finalizer)) {
 				return Result.done(); // cleaned up already; other finalizers hold it
 			}
-			Result result = this.cleaner.cleanup(request);
-			if (result != null && (result.isRequeue() || result.getRequeueAfter() != null)) {
-				return result;
-			}
-			List<String> remaining = new ArrayList<>(finalizers);
-			remaining.remove(this.finalizer);
-			writeFinalizers(object, remaining);
-			logger.info("Cleanup done, finalizer removed: request={} finalizer={}", request, this.finalizer);
-			return Result.done();
+			return cleanUp(request, object);
 		}
 		if (!finalizers.contains(this.finalizer)) {
 			List<String> added = new ArrayList<>(finalizers);
@@ -88,6 +94,48 @@ final class FinalizingReconciler implements Reconciler {
 			writeFinalizers(object, added);
 		}
 		return this.reconciler.reconcile(request);
+	}
+
+	/**
+	 * Runs the cleanup and removes the finalizer once it is done.
+	 */
+	private Result cleanUp(Request request, KubernetesObject object) throws Exception {
+		Result result = this.cleaner.cleanup(request);
+		if (result != null && (result.isRequeue() || result.getRequeueAfter() != null)) {
+			return result;
+		}
+		List<String> remaining = new ArrayList<>(finalizers(object));
+		remaining.remove(this.finalizer);
+		writeFinalizers(object, remaining);
+		logger.info("Cleanup done, finalizer removed: request={} finalizer={}", request, this.finalizer);
+		return Result.done();
+	}
+
+	/**
+	 * Finds an object the cache does not hold because it no longer matches the
+	 * controller's label selector, although it still carries the finalizer: it would
+	 * otherwise never lose the finalizer, and its deletion would hang. Only a controller
+	 * with a label selector asks, with one uncached read per object the cache misses
+	 * (normally one per deletion).
+	 * @return the object, or {@code null} if it is gone, matches the selector (the cache
+	 * has not seen it yet) or does not carry the finalizer
+	 */
+	private @Nullable KubernetesObject leftSelector(Request request) {
+		if (this.labelSelector == null) {
+			return null;
+		}
+		KubernetesObject object = this.client.uncached().get(this.type, request).orElse(null);
+		if (object == null || object.getMetadata() == null
+				|| this.labelSelector.matches(object.getMetadata().getLabels())
+				|| !finalizers(object).contains(this.finalizer)) {
+			return null;
+		}
+		return object;
+	}
+
+	private static List<String> finalizers(KubernetesObject object) {
+		List<String> finalizers = object.getMetadata().getFinalizers();
+		return (finalizers != null) ? finalizers : List.of();
 	}
 
 	private void writeFinalizers(KubernetesObject object, List<String> finalizers) {

@@ -16,6 +16,10 @@ package io.kubeboot.operator.reconcile;
  * and is called again then. A stop or crash during the cleanup loses nothing: the object
  * is still being deleted with the finalizer when the controller runs again.</li>
  * </ul>
+ * An object that leaves the controller's label selector while it carries the finalizer is
+ * cleaned up the same way and loses the finalizer, since the controller no longer sees it
+ * (its deletion would otherwise hang).
+ * <p>
  * Like a reconcile, a cleanup must be idempotent: it may run more than once.
  */
 @FunctionalInterface
@@ -23,8 +27,9 @@ public interface Cleaner {
 
 	/**
 	 * Cleans up for an object that is being deleted.
-	 * @param request the namespace and name of the object (read it from the cache; it is
-	 * still there)
+	 * @param request the namespace and name of the object: read it from the cache, where
+	 * it still is, unless it left the controller's label selector (then the controller
+	 * cleans up too, and the object can be read with {@code client.uncached()})
 	 * @return {@link Result#done()} once everything is cleaned up; a requeue to be called
 	 * again
 	 * @throws Exception if the cleanup failed; it is retried with backoff

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.client;
 
+import io.kubeboot.operator.client.internal.LabelSelector;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

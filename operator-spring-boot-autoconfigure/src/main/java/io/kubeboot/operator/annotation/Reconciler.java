@@ -57,6 +57,16 @@ public @interface Reconciler {
 	Class<? extends KubernetesObject>[] owns() default {};
 
 	/**
+	 * A label selector restricting the cached and watched objects of every {@link #owns()
+	 * owned kind}, for example {@code app.kubernetes.io/managed-by=storage-operator};
+	 * empty selects all. Owned kinds are cached only in the reconciled kind's namespace
+	 * either way; with a selector, an operator that labels the Secrets it creates does
+	 * not cache every Secret of that namespace. Supports {@code ${...}} placeholders.
+	 * @return the label selector of owned kinds
+	 */
+	String ownsLabelSelector() default "";
+
+	/**
 	 * The controller's name, used in logs, metrics and properties
 	 * ({@code operator.controllers.<name>.*}); by default the lower-cased kind, as
 	 * controller-runtime does.

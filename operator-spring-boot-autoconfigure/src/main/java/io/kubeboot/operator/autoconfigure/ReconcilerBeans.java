@@ -73,7 +73,7 @@ final class ReconcilerBeans {
 			}
 			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 				KindResolver.declaredKind(owned);
-				builder.owns(owned);
+				builder.owns(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
 			}
 			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());

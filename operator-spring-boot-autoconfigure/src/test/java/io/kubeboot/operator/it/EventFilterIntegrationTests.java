@@ -70,7 +70,7 @@ class EventFilterIntegrationTests {
 				return Result.done();
 			});
 		manager.start();
-		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
+		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 		Widget created = widgets
 			.create(new Widget().metadata(new V1ObjectMeta().name("w1").namespace(namespace.name()))
 				.spec(Map.of("size", "large")))
@@ -104,7 +104,7 @@ class EventFilterIntegrationTests {
 			return Result.done();
 		});
 		manager.start();
-		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
+		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 		Widget created = widgets
 			.create(new Widget().metadata(new V1ObjectMeta().name("w2").namespace(namespace.name()))
 				.spec(Map.of("size", "large")))

@@ -136,6 +136,33 @@ class FinalizerIntegrationTests {
 	}
 
 	@Test
+	void objectLeavingTheLabelSelectorIsCleanedUpAndLosesTheFinalizer(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Manager manager = manager(admin, namespace);
+		Client client = manager.client();
+		List<String> cleanups = new CopyOnWriteArrayList<>();
+		Controller.builder(manager, V1ConfigMap.class)
+			.labelSelector("tier=managed")
+			.withFinalizer(FINALIZER, (request) -> {
+				cleanups.add(request.name());
+				return Result.done();
+			})
+			.complete((request) -> Result.done());
+		manager.start();
+		V1ConfigMap created = client.create(configMap(namespace.name(), "relabelled").metadata(
+				new V1ObjectMeta().namespace(namespace.name()).name("relabelled").putLabelsItem("tier", "managed")));
+		await().atMost(WAIT).until(() -> hasFinalizer(client, namespace, "relabelled"));
+		V1ConfigMap guarded = client.uncached().get(V1ConfigMap.class, request(namespace, "relabelled")).orElseThrow();
+		guarded.getMetadata().putLabelsItem("tier", "unmanaged");
+		client.update(guarded);
+		await().atMost(WAIT).until(() -> !hasFinalizer(client, namespace, "relabelled"));
+		assertThat(cleanups).containsExactly("relabelled");
+		client.delete(created);
+		await().atMost(WAIT)
+			.until(() -> client.uncached().get(V1ConfigMap.class, request(namespace, "relabelled")).isEmpty());
+	}
+
+	@Test
 	void finalizerThatIsNotAQualifiedNameIsRefused(ApiClient admin, TestNamespace namespace) {
 		Manager manager = manager(admin, namespace);
 		assertThatIllegalArgumentException()

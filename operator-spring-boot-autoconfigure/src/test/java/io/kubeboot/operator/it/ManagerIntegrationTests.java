@@ -107,7 +107,7 @@ class ManagerIntegrationTests {
 		});
 		started(manager);
 		assertThat(Controller.of(manager).get(0).name()).isEqualTo("widget");
-		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
+		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 		widgets
 			.create(new Widget().metadata(new V1ObjectMeta().name("w1").namespace(namespace.name()))
 				.spec(Map.of("size", "large")))
@@ -140,7 +140,7 @@ class ManagerIntegrationTests {
 			return Result.done();
 		});
 		started(manager);
-		GenericKubernetesApi<Widget, WidgetList> widgets = Widgets.api(admin);
+		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 		for (String name : List.of("npe", "overflow", "fine")) {
 			widgets
 				.create(new Widget().metadata(new V1ObjectMeta().name(name).namespace(namespace.name()))
@@ -377,10 +377,6 @@ class ManagerIntegrationTests {
 
 	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Gadget")
 	static class Gadget extends Widget {
-
-	}
-
-	static class GadgetList extends WidgetList {
 
 	}
 

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.it;
 
+import io.kubeboot.operator.predicate.Predicates;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,6 +147,28 @@ class OwnedObjectsIntegrationTests {
 				.get(V1Secret.class, Request.of(namespace.name(), "app-secret"))
 				.map((s) -> new String(s.getData().get("copy")).equals("{k=v}"))
 				.orElse(false));
+	}
+
+	@Test
+	void ownedKindWithALabelSelectorCachesOnlyTheObjectsItSelects(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Manager manager = manager(admin, namespace);
+		Client client = manager.client();
+		Controller.builder(manager, V1ConfigMap.class)
+			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", Predicates.all())
+			.complete((request) -> Result.done());
+		manager.start();
+		client.create(secret(namespace.name(), "someone-elses"));
+		V1Secret ours = secret(namespace.name(), "ours");
+		ours.getMetadata().putLabelsItem("app.kubernetes.io/managed-by", "test-operator");
+		client.create(ours);
+		// one informer sees the events of its kind in order: once "ours" is cached, the
+		// earlier Secret would be too if the selector let it through
+		await().atMost(WAIT)
+			.until(() -> manager.cache().get(V1Secret.class, Request.of(namespace.name(), "ours")).isPresent());
+		assertThat(manager.cache().list(V1Secret.class, namespace.name()))
+			.extracting((secret) -> secret.getMetadata().getName())
+			.containsExactly("ours");
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name) {

@@ -1,7 +1,10 @@
 package io.kubeboot.sample.storage;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -15,16 +18,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param statusRefreshInterval how old {@code status.lastProbeTime} may get before a
  * probe that changes nothing else is written anyway
  * @param inventoryInterval how often {@link BucketInventoryLogger} logs
+ * @param registryUrl the base URL of the {@link BucketRegistry}, {@code null} for none
  */
 @ConfigurationProperties("sample.buckets")
 record BucketProperties(@DefaultValue("30s") Duration probeInterval, @DefaultValue("5s") Duration probeTimeout,
-		@DefaultValue("5m") Duration statusRefreshInterval, @DefaultValue("1m") Duration inventoryInterval) {
+		@DefaultValue("5m") Duration statusRefreshInterval, @DefaultValue("1m") Duration inventoryInterval,
+		@Nullable URI registryUrl) {
 
 	BucketProperties {
 		requirePositive("probe-interval", probeInterval);
 		requirePositive("probe-timeout", probeTimeout);
 		requirePositive("status-refresh-interval", statusRefreshInterval);
 		requirePositive("inventory-interval", inventoryInterval);
+		if (registryUrl != null
+				&& (!registryUrl.isAbsolute() || !List.of("http", "https").contains(registryUrl.getScheme()))) {
+			throw new IllegalArgumentException(
+					"sample.buckets.registry-url must be an absolute http or https URL, not '" + registryUrl + "'");
+		}
 	}
 
 	private static void requirePositive(String name, Duration value) {

@@ -1,5 +1,6 @@
 package io.kubeboot.sample.storage;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -11,11 +12,13 @@ import io.kubeboot.operator.annotation.PeriodicTrigger;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,17 +31,30 @@ import org.slf4j.LoggerFactory;
  * controller's channel source fed by a ticker runnable. Each reconcile
  * <ol>
  * <li>reads the bucket from the cache (no API request);</li>
+ * <li>keeps the bucket's ConfigMap of connection details (see {@link BucketConnection}),
+ * writing it only if it differs;</li>
  * <li>probes its endpoint with a bounded timeout;</li>
- * <li>writes the status only if it changed (see {@link StatusDecision});</li>
+ * <li>writes the status only if it changed (see {@link StatusDecision}), registering the
+ * bucket with the {@link BucketRegistry} first;</li>
  * <li>records an Event when the bucket becomes available or unavailable.</li>
  * </ol>
  * Probes block a worker for up to their timeout, so the controller runs four workers: one
  * slow endpoint does not hold up the other buckets. Only the leader reconciles, so only
  * one replica probes.
+ * <p>
+ * Buckets carry the {@link #FINALIZER}: a deleted bucket is deregistered by
+ * {@link #cleanup} before the API server lets it go.
  */
-@Reconciler(value = StorageBucket.class, maxConcurrentReconciles = 4)
+@Reconciler(value = StorageBucket.class, maxConcurrentReconciles = 4, owns = V1ConfigMap.class,
+		ownsLabelSelector = BucketConnection.SELECTOR, finalizer = StorageBucketReconciler.FINALIZER)
 @PeriodicTrigger(interval = "${sample.buckets.probe-interval}")
 class StorageBucketReconciler {
+
+	/**
+	 * The finalizer that keeps a deleted bucket until it is deregistered from the
+	 * {@link BucketRegistry}.
+	 */
+	static final String FINALIZER = "storage.kubeboot.io/deregister";
 
 	private static final Logger logger = LoggerFactory.getLogger(StorageBucketReconciler.class);
 
@@ -54,8 +70,11 @@ class StorageBucketReconciler {
 
 	private final BucketProperties properties;
 
+	private final BucketRegistry registry;
+
 	StorageBucketReconciler(Cache cache, EndpointProber prober, Client client, EventRecorder events,
-			BucketMetrics metrics, BucketProperties properties) {
+			BucketMetrics metrics, BucketProperties properties, BucketRegistry registry) {
+		this.registry = registry;
 		this.cache = cache;
 		this.prober = prober;
 		this.client = client;
@@ -64,14 +83,17 @@ class StorageBucketReconciler {
 		this.properties = properties;
 	}
 
-	Result reconcile(Request request) throws InterruptedException {
+	Result reconcile(Request request) throws IOException, InterruptedException {
 		Optional<StorageBucket> cached = this.cache.get(StorageBucket.class, request);
 		if (cached.isEmpty()) {
-			// deleted: the operator only watches over the bucket, there is nothing to
-			// undo
+			// deleted: cleanup() has deregistered it, and the garbage collector deletes
+			// its ConfigMap
 			return Result.done();
 		}
 		StorageBucket bucket = cached.get();
+		if (bucket.getSpec() != null) {
+			keepConnection(bucket, request);
+		}
 		String endpoint = (bucket.getSpec() != null) ? bucket.getSpec().getEndpoint() : null;
 		ProbeResult probe = this.prober.probe(endpoint, probeTimeout(bucket));
 		this.metrics.probed(probe);
@@ -81,6 +103,9 @@ class StorageBucketReconciler {
 		if (!decision.write()) {
 			return Result.done();
 		}
+		// registered whenever the status is written, at least every
+		// status-refresh-interval: a registry that lost the bucket has it back by then
+		this.registry.register(bucket);
 		// the status as a merge patch carrying the cached resourceVersion: if the bucket
 		// changed while it was probed, the write fails with a conflict and the controller
 		// reconciles it again at once, instead of this overwriting a status computed from
@@ -95,6 +120,38 @@ class StorageBucketReconciler {
 			recordTransition(bucket, request, probe);
 		}
 		return Result.done();
+	}
+
+	/**
+	 * Deregisters a deleted bucket; the controller then removes the {@link #FINALIZER}
+	 * and the deletion completes. A registry that cannot be reached fails the cleanup,
+	 * which is retried with backoff while the bucket waits, being deleted.
+	 * @param request the bucket's namespace and name
+	 * @return done once deregistered
+	 * @throws IOException if the registry did not answer
+	 * @throws InterruptedException if the manager stops meanwhile
+	 */
+	Result cleanup(Request request) throws IOException, InterruptedException {
+		this.registry.deregister(request);
+		logger.info("Bucket deregistered: bucket={}", request);
+		return Result.done();
+	}
+
+	/**
+	 * Keeps the bucket's ConfigMap of connection details as {@link BucketConnection}
+	 * describes it. Compared with the cached ConfigMap first: most reconciles (every
+	 * probe) change nothing and write nothing.
+	 */
+	private void keepConnection(StorageBucket bucket, Request request) {
+		Client.Written<V1ConfigMap> written = this.client.createOrUpdate(BucketConnection.named(bucket),
+				(configMap) -> {
+					BucketConnection.describe(bucket, configMap);
+					OwnerReferences.setController(this.client, bucket, configMap);
+				});
+		if (written.operation() != Client.Operation.UNCHANGED) {
+			logger.info("Connection details written: bucket={} configMap={} operation={}", request,
+					written.object().getMetadata().getName(), written.operation());
+		}
 	}
 
 	/**

@@ -1,8 +1,7 @@
 package io.kubeboot.operator.benchmarks.model;
 
+import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
  * The benchmark's custom resource: a spec with a small payload and the time its creator
@@ -11,7 +10,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * so they parse and cache the same objects.
  */
 @KubernetesKind(group = Widget.GROUP, version = Widget.VERSION, kind = Widget.KIND)
-public class Widget implements KubernetesObject {
+public class Widget extends CustomResource<Widget.Spec, Widget.Status> {
 
 	/**
 	 * The API group.
@@ -32,51 +31,6 @@ public class Widget implements KubernetesObject {
 	 * The plural resource name.
 	 */
 	public static final String PLURAL = "widgets";
-
-	private String apiVersion = GROUP + "/" + VERSION;
-
-	private String kind = KIND;
-
-	private V1ObjectMeta metadata;
-
-	private Spec spec;
-
-	private Status status;
-
-	@Override
-	public String getApiVersion() {
-		return this.apiVersion;
-	}
-
-	@Override
-	public String getKind() {
-		return this.kind;
-	}
-
-	@Override
-	public V1ObjectMeta getMetadata() {
-		return this.metadata;
-	}
-
-	public void setMetadata(V1ObjectMeta metadata) {
-		this.metadata = metadata;
-	}
-
-	public Spec getSpec() {
-		return this.spec;
-	}
-
-	public void setSpec(Spec spec) {
-		this.spec = spec;
-	}
-
-	public Status getStatus() {
-		return this.status;
-	}
-
-	public void setStatus(Status status) {
-		this.status = status;
-	}
 
 	/**
 	 * The desired state.

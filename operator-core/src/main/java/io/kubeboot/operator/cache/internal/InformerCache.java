@@ -25,6 +25,7 @@ import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
@@ -139,6 +140,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			informer = (ScopedInformer<T>) this.informers.get(key);
 			if (informer == null) {
 				informer = new ScopedInformer<>(key);
+				informer.addEventHandler(new WriteObserver<>(this.written));
 				this.informers.put(key, informer);
 				for (Consumer<Informer<?>> listener : this.informerListeners) {
 					listener.accept(informer);
@@ -377,6 +379,16 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		return this.written;
 	}
 
+	@Override
+	public boolean holds(KubernetesObject object) {
+		for (ScopedInformer<?> informer : scopedInformers()) {
+			if (informer.holds(object)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/**
 	 * Returns the cached object, never older than this process's own last write of it
 	 * through the manager's client (waiting briefly for the cache to catch up).
@@ -426,6 +438,30 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 					+ ": reconcile, own or watch the kind in a controller, or register it with InformerCache.informer()");
 		}
 		return found;
+	}
+
+	/**
+	 * Tells the written versions what an informer sees, so that a write is forgotten as
+	 * soon as the cache has it, whether or not anyone reads it.
+	 */
+	private record WriteObserver<T extends KubernetesObject>(
+			WrittenVersions written) implements ResourceEventHandler<T> {
+
+		@Override
+		public void onAdd(T object) {
+			this.written.observed(object, false);
+		}
+
+		@Override
+		public void onUpdate(T old, T object) {
+			this.written.observed(object, false);
+		}
+
+		@Override
+		public void onDelete(T object, boolean finalStateUnknown) {
+			this.written.observed(object, true);
+		}
+
 	}
 
 }

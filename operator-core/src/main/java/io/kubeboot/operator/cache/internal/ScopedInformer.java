@@ -2,6 +2,7 @@ package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.google.gson.reflect.TypeToken;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -26,10 +29,12 @@ import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.options.ListOptions;
+import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +58,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private static final long ERROR_LOG_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
 
 	private final InformerKey key;
+
+	private final @Nullable LabelSelector selector;
 
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
 
@@ -99,6 +106,19 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	ScopedInformer(InformerKey key) {
 		this.key = key;
+		this.selector = (key.labelSelector() != null) ? LabelSelector.parse(key.labelSelector()) : null;
+	}
+
+	/**
+	 * Tells whether an object is of this informer's kind, namespace and label selector,
+	 * so that the informer holds it once it has seen it.
+	 * @param object the object
+	 * @return whether this informer holds such objects
+	 */
+	boolean holds(KubernetesObject object) {
+		return object.getClass() == this.key.type() && object.getMetadata() != null
+				&& (this.key.namespace() == null || this.key.namespace().equals(object.getMetadata().getNamespace()))
+				&& (this.selector == null || this.selector.matches(object.getMetadata().getLabels()));
 	}
 
 	/**
@@ -357,27 +377,38 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<T> kind, ApiClient client,
 			int generation) {
-		GenericKubernetesApi<T, KubernetesListObject> api = new GenericKubernetesApi(kind.type(), kind.listType(),
-				kind.group(), kind.version(), kind.plural(), client);
+		// watches through client-java; lists read as the kind's list type, which for a
+		// custom resource without a list class is a parameterized CustomResourceList
+		GenericKubernetesApi<T, KubernetesListObject> api = new GenericKubernetesApi(kind.type(),
+				TypeToken.get(kind.listType()).getRawType(), kind.group(), kind.version(), kind.plural(), client);
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
 		String labelSelector = this.key.labelSelector();
 		return new ListerWatcher<>() {
 
 			@Override
 			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
-				ListOptions options = options(params, labelSelector);
-				KubernetesListObject list = ((namespace != null) ? api.list(namespace, options) : api.list(options))
-					.onFailure((code, status) -> {
-						throw new ApiException(status.getMessage(), code, Map.of(), client.getJSON().serialize(status));
-					})
-					.getObject();
+				List<Pair> query = new ArrayList<>();
+				if (params.resourceVersion != null) {
+					query.add(new Pair("resourceVersion", params.resourceVersion));
+				}
+				if (params.timeoutSeconds != null) {
+					query.add(new Pair("timeoutSeconds", String.valueOf(params.timeoutSeconds)));
+				}
+				if (labelSelector != null) {
+					query.add(new Pair("labelSelector", labelSelector));
+				}
+				// buildCall adds the credentials to the headers: they must be mutable
+				Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
+				Call call = client.buildCall(null, kind.collectionPath(namespace), "GET", query, List.of(), null,
+						headers, Map.of(), Map.of(), new String[] { "BearerToken" }, null);
+				KubernetesListObject list = client.<KubernetesListObject>execute(call, kind.listType()).getData();
 				connected(generation);
 				return list;
 			}
 
 			@Override
 			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
-				ListOptions options = options(params, labelSelector);
+				ListOptions options = watchOptions(params, labelSelector);
 				// ended by the server after between half the watch timeout and all of it,
 				// so that a quiet but healthy watch shows activity well within the
 				// watchdog's silence threshold (and replicas do not renew in lockstep)
@@ -399,7 +430,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		};
 	}
 
-	private static ListOptions options(CallGeneratorParams params, @Nullable String labelSelector) {
+	private static ListOptions watchOptions(CallGeneratorParams params, @Nullable String labelSelector) {
 		ListOptions options = new ListOptions();
 		options.setResourceVersion(params.resourceVersion);
 		options.setTimeoutSeconds(params.timeoutSeconds);

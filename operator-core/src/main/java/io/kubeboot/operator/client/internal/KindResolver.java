@@ -1,5 +1,6 @@
 package io.kubeboot.operator.client.internal;
 
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.google.gson.reflect.TypeToken;
 import io.kubeboot.operator.client.KindNotServedException;
+import io.kubeboot.operator.model.CustomResource;
+import io.kubeboot.operator.model.CustomResourceList;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.Discovery;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
@@ -102,7 +106,7 @@ public final class KindResolver {
 	 */
 	public <T extends KubernetesObject> ResourceKind<T> resolve(Class<T> type) throws ApiException {
 		DeclaredKind declared = declaredKind(type);
-		Class<? extends KubernetesListObject> listType = listType(type);
+		Type listType = listType(type);
 		List<String> candidates = (declared.group() != null)
 				? List.of(groupVersion(declared.group(), declared.version()))
 				: candidateGroupVersions(declared.version());
@@ -136,8 +140,13 @@ public final class KindResolver {
 		return found.get(0);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Class<? extends KubernetesListObject> listType(Class<?> type) {
+	/**
+	 * Returns the type a list of the kind is read as: the
+	 * {@link KubernetesKind#listType() declared} list class, else the class named like
+	 * the model class with a {@code List} suffix, else {@link CustomResourceList} of the
+	 * model class for a {@link CustomResource}.
+	 */
+	private static Type listType(Class<?> type) {
 		KubernetesKind annotation = type.getAnnotation(KubernetesKind.class);
 		if (annotation != null && annotation.listType() != KubernetesListObject.class) {
 			return annotation.listType();
@@ -146,14 +155,17 @@ public final class KindResolver {
 		try {
 			Class<?> listType = Class.forName(name, false, type.getClassLoader());
 			if (KubernetesListObject.class.isAssignableFrom(listType)) {
-				return (Class<? extends KubernetesListObject>) listType;
+				return listType;
 			}
 		}
 		catch (ClassNotFoundException ex) {
-			// reported below
+			// a custom resource needs none; other classes are reported below
 		}
-		throw new IllegalArgumentException("No list class for " + type.getName() + ": create " + name
-				+ " implementing KubernetesListObject, or name it with @KubernetesKind(listType = ...)");
+		if (CustomResource.class.isAssignableFrom(type)) {
+			return TypeToken.getParameterized(CustomResourceList.class, type).getType();
+		}
+		throw new IllegalArgumentException("No list class for " + type.getName() + ": extend CustomResource, create "
+				+ name + " implementing KubernetesListObject, or name it with @KubernetesKind(listType = ...)");
 	}
 
 	private static String groupVersion(String group, String version) {

@@ -1,22 +1,25 @@
 package io.kubeboot.operator.client.internal;
 
-import io.kubernetes.client.common.KubernetesListObject;
+import java.lang.reflect.Type;
+
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Kubernetes resource as the API server serves it, resolved from a model class.
  *
  * @param <T> the model type
  * @param type the model class
- * @param listType the list model class
+ * @param listType the type a list of the kind is read as: a list class, or a
+ * parameterized {@code CustomResourceList}
  * @param group the API group, empty for the core group
  * @param version the API version
  * @param kind the kind
  * @param plural the plural resource name used in URLs
  * @param namespaced whether objects of the kind live in namespaces
  */
-public record ResourceKind<T extends KubernetesObject>(Class<T> type, Class<? extends KubernetesListObject> listType,
-		String group, String version, String kind, String plural, boolean namespaced) {
+public record ResourceKind<T extends KubernetesObject>(Class<T> type, Type listType, String group, String version,
+		String kind, String plural, boolean namespaced) {
 
 	/**
 	 * Returns the {@code apiVersion} of the kind's objects, {@code group/version} or just
@@ -25,6 +28,30 @@ public record ResourceKind<T extends KubernetesObject>(Class<T> type, Class<? ex
 	 */
 	public String apiVersion() {
 		return this.group.isEmpty() ? this.version : this.group + "/" + this.version;
+	}
+
+	/**
+	 * Returns the REST path of the kind's collection: {@code /api/v1} for the core group,
+	 * else {@code /apis/<group>/<version>}; then {@code namespaces/<ns>/} for one
+	 * namespace, and the plural.
+	 * @param namespace the namespace, or {@code null} for all namespaces (and for a
+	 * cluster-scoped kind)
+	 * @return the path below the server's base path
+	 */
+	public String collectionPath(@Nullable String namespace) {
+		String base = this.group.isEmpty() ? "/api/" + this.version : "/apis/" + this.group + "/" + this.version;
+		return base + ((namespace != null) ? "/namespaces/" + namespace : "") + "/" + this.plural;
+	}
+
+	/**
+	 * Returns the REST path of one object, or of its status subresource.
+	 * @param namespace the object's namespace, {@code null} for a cluster-scoped kind
+	 * @param name the object's name
+	 * @param status whether to address the status subresource
+	 * @return the path below the server's base path
+	 */
+	public String objectPath(@Nullable String namespace, String name, boolean status) {
+		return collectionPath(namespace) + "/" + name + (status ? "/status" : "");
 	}
 
 	@Override

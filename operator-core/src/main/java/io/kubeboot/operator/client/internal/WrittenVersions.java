@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * What this process wrote last, per object, so that its cached reads never return an
  * older version (read your own writes, which controller-runtime still lacks): after a
  * write the cache may take a few milliseconds to see it, and a reconcile that reads the
- * object in that window would act on the state before its own write. Entries are dropped
- * once the cache caught up, so the map holds only writes in flight.
+ * object in that window would act on the state before its own write. Only writes of
+ * objects the cache holds are recorded, and an entry is dropped as soon as the cache sees
+ * the written version (or the object's deletion), so the map holds only writes in flight.
  */
 public final class WrittenVersions {
 
@@ -55,6 +56,31 @@ public final class WrittenVersions {
 		if (key != null && deleted.getMetadata().getUid() != null) {
 			this.written.put(key, new Written(Long.MIN_VALUE, deleted.getMetadata().getUid()));
 		}
+	}
+
+	/**
+	 * Tells that the cache saw an object change: drops the entry of a write it has caught
+	 * up with.
+	 * @param object the object as the cache now holds it, or as it was when deleted
+	 * @param deleted whether the cache saw its deletion
+	 */
+	public void observed(KubernetesObject object, boolean deleted) {
+		if (this.written.isEmpty()) {
+			return;
+		}
+		Key key = Key.of(object);
+		Written expected = (key != null) ? this.written.get(key) : null;
+		if (expected != null && (deleted || caughtUp(expected, object))) {
+			this.written.remove(key, expected);
+		}
+	}
+
+	/**
+	 * Returns how many writes the cache has not seen yet.
+	 * @return the number of writes in flight
+	 */
+	public int inFlight() {
+		return this.written.size();
 	}
 
 	/**
@@ -125,6 +151,15 @@ public final class WrittenVersions {
 		 * @return the written versions
 		 */
 		WrittenVersions writtenVersions();
+
+		/**
+		 * Tells whether the cache holds an object like this one (its kind, namespace and
+		 * labels match one of its informers): only writes of such objects are recorded,
+		 * since the cache would never see the others.
+		 * @param object the object as written
+		 * @return whether the cache holds it
+		 */
+		boolean holds(KubernetesObject object);
 
 	}
 

@@ -1,8 +1,7 @@
 package io.kubeboot.sample.storage.v1alpha1;
 
+import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
  * A bucket in an object store outside the cluster, described by the custom resource
@@ -10,12 +9,13 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * probes the bucket's endpoint periodically and records the result in {@link #getStatus()
  * status}.
  * <p>
- * A plain class that client-java's Gson reads and writes field by field; the
- * {@link KubernetesKind} annotation tells the starter which kind it is, and
- * {@link StorageBucketList} next to it is found by its name.
+ * The whole model is this annotated class and its spec and status classes:
+ * {@link CustomResource} supplies the metadata, spec and status and their accessors, the
+ * {@link KubernetesKind} annotation tells the framework which kind it is, and no list
+ * class is needed.
  */
 @KubernetesKind(group = StorageBucket.GROUP, version = StorageBucket.VERSION, kind = StorageBucket.KIND)
-public class StorageBucket implements KubernetesObject {
+public class StorageBucket extends CustomResource<StorageBucketSpec, StorageBucketStatus> {
 
 	/**
 	 * The API group.
@@ -36,53 +36,5 @@ public class StorageBucket implements KubernetesObject {
 	 * The plural resource name, as in URLs and RBAC rules.
 	 */
 	public static final String PLURAL = "storagebuckets";
-
-	private String apiVersion = GROUP + "/" + VERSION;
-
-	private String kind = KIND;
-
-	private V1ObjectMeta metadata = new V1ObjectMeta();
-
-	private StorageBucketSpec spec;
-
-	private StorageBucketStatus status;
-
-	@Override
-	public String getApiVersion() {
-		return this.apiVersion;
-	}
-
-	@Override
-	public String getKind() {
-		return this.kind;
-	}
-
-	@Override
-	public V1ObjectMeta getMetadata() {
-		return this.metadata;
-	}
-
-	public StorageBucket metadata(V1ObjectMeta metadata) {
-		this.metadata = metadata;
-		return this;
-	}
-
-	public StorageBucketSpec getSpec() {
-		return this.spec;
-	}
-
-	public StorageBucket spec(StorageBucketSpec spec) {
-		this.spec = spec;
-		return this;
-	}
-
-	public StorageBucketStatus getStatus() {
-		return this.status;
-	}
-
-	public StorageBucket status(StorageBucketStatus status) {
-		this.status = status;
-		return this;
-	}
 
 }

@@ -1,4 +1,4 @@
-package io.kubeboot.operator.client;
+package io.kubeboot.operator.client.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * the API server would: {@code k=v}, {@code k==v}, {@code k!=v}, {@code k}, {@code !k},
  * {@code k in (a,b)}, {@code k notin (a,b)}, separated by commas.
  */
-final class LabelSelector {
+public final class LabelSelector {
 
 	private static final Pattern IN = Pattern.compile("^(\\S+)\\s+(in|notin)\\s+\\((.*)\\)$");
 
@@ -25,7 +25,13 @@ final class LabelSelector {
 		this.requirements = requirements;
 	}
 
-	static LabelSelector parse(String selector) {
+	/**
+	 * Parses a selector.
+	 * @param selector the selector, empty for one that matches everything
+	 * @return the parsed selector
+	 * @throws IllegalArgumentException naming the selector if it cannot be parsed
+	 */
+	public static LabelSelector parse(String selector) {
 		List<Predicate<Map<String, String>>> requirements = new ArrayList<>();
 		for (String part : split(selector)) {
 			String requirement = part.trim();
@@ -37,7 +43,12 @@ final class LabelSelector {
 		return new LabelSelector(requirements);
 	}
 
-	boolean matches(@Nullable Map<String, String> labels) {
+	/**
+	 * Tells whether labels match.
+	 * @param labels an object's labels, {@code null} for none
+	 * @return whether they match every requirement
+	 */
+	public boolean matches(@Nullable Map<String, String> labels) {
 		Map<String, String> present = (labels != null) ? labels : Map.of();
 		return this.requirements.stream().allMatch((requirement) -> requirement.test(present));
 	}
