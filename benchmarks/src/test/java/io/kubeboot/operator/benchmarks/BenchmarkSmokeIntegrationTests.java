@@ -37,6 +37,7 @@ class BenchmarkSmokeIntegrationTests {
 		for (Implementation implementation : all) {
 			assertPositive(results, Metric.DRAIN_ALL, 100, implementation);
 			assertPositive(results, Metric.DRAIN_FIRST, 100, implementation);
+			assertPositive(results, Metric.DRAIN_RECONCILES, 100, implementation);
 		}
 		for (Implementation implementation : operators) {
 			assertPositive(results, Metric.BURST_DRAIN, 100, implementation);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.UUID;
 
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.ClientJavaStatusPatch;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
 import io.kubeboot.operator.benchmarks.model.Widget;
@@ -54,7 +55,7 @@ public final class BaselineOperatorMain {
 		ApiClient client = ClientBuilder.standard().build();
 		// informers watch with long-running requests: no read timeout
 		client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(Duration.ZERO).build());
-		WidgetWorkload workload = new WidgetWorkload(probe, client);
+		WidgetWorkload workload = new WidgetWorkload(probe, new ClientJavaStatusPatch(client));
 
 		SharedInformerFactory factory = new SharedInformerFactory(client);
 		GenericKubernetesApi<Widget, WidgetList> api = new GenericKubernetesApi<>(Widget.class, WidgetList.class,

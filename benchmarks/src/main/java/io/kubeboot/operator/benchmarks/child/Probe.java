@@ -13,13 +13,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reports what an operator process under test does to the harness, one line per event on
  * standard output: {@code BENCH <event> <values...>}, with times in epoch milliseconds
  * taken the moment the event happens (the harness runs on the same machine, so its clock
  * and the child's agree). Listens on standard input for commands: {@code memory} runs
- * full garbage collections and reports the heap used and the resident set size.
+ * full garbage collections and reports the heap used and the resident set size;
+ * {@code reconciles} reports how many reconciles have begun so far.
  * <p>
  * Events: {@code jvm-start} (the JVM's own start time), {@code ready} (the framework
  * started; caches synced where the framework has them before it leads),
@@ -28,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * have had their status written: time, count and the CPU nanoseconds the process used so
  * far), {@code latency} (count, p50, p99 and max of the creation-to-reconcile latency of
  * those objects, in milliseconds), {@code memory} (heap bytes used after full GC, RSS
- * bytes).
+ * bytes), {@code reconciles} (the number of reconciles begun and when the last one began;
+ * also reported when the process exits, so that a process that has finished can still be
+ * asked).
  */
 public final class Probe {
 
@@ -44,6 +48,8 @@ public final class Probe {
 	private final AtomicBoolean firstReconcile = new AtomicBoolean();
 
 	private final AtomicInteger reconciles = new AtomicInteger();
+
+	private final AtomicLong lastReconcile = new AtomicLong();
 
 	private final Set<String> written = ConcurrentHashMap.newKeySet();
 
@@ -70,6 +76,7 @@ public final class Probe {
 		Thread commands = new Thread(probe::readCommands, "bench-probe-commands");
 		commands.setDaemon(true);
 		commands.start();
+		Runtime.getRuntime().addShutdownHook(new Thread(probe::reportReconciles, "bench-probe-exit"));
 		return probe;
 	}
 
@@ -96,6 +103,7 @@ public final class Probe {
 		if (this.firstReconcile.compareAndSet(false, true)) {
 			report("first-reconcile " + now);
 		}
+		this.lastReconcile.accumulateAndGet(now, Math::max);
 		int count = this.reconciles.incrementAndGet();
 		if (count == this.settings.expectedReconciles()) {
 			report("reconciled " + System.currentTimeMillis());
@@ -148,14 +156,21 @@ public final class Probe {
 		try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
 			String line;
 			while ((line = in.readLine()) != null) {
-				if ("memory".equals(line.strip())) {
-					reportMemory();
+				switch (line.strip()) {
+					case "memory" -> reportMemory();
+					case "reconciles" -> reportReconciles();
+					default -> {
+					}
 				}
 			}
 		}
 		catch (IOException ex) {
 			// the harness went away
 		}
+	}
+
+	private void reportReconciles() {
+		report("reconciles " + this.reconciles.get() + " " + this.lastReconcile.get());
 	}
 
 	private void reportMemory() {

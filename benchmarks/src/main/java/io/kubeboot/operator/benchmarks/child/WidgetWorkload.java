@@ -3,16 +3,12 @@ package io.kubeboot.operator.benchmarks.child;
 import java.util.Objects;
 
 import io.kubeboot.operator.benchmarks.model.Widget;
-import io.kubernetes.client.custom.V1Patch;
-import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import io.kubernetes.client.util.PatchUtils;
 
 /**
  * The reconcile every implementation runs: given the widget read from its cache, write
  * {@code status.observedGeneration} with a merge patch of the status subresource when it
- * differs from {@code metadata.generation}.
+ * differs from {@code metadata.generation}. Only the write differs between the
+ * implementations ({@link StatusPatch}); what is reported to the harness is the same.
  */
 public final class WidgetWorkload {
 
@@ -23,19 +19,16 @@ public final class WidgetWorkload {
 
 	private final Probe probe;
 
-	private final ApiClient client;
-
-	private final CustomObjectsApi api;
+	private final StatusPatch statusPatch;
 
 	/**
 	 * Creates the workload.
 	 * @param probe where to report
-	 * @param client the client to patch with
+	 * @param statusPatch how the implementation writes the status
 	 */
-	public WidgetWorkload(Probe probe, ApiClient client) {
+	public WidgetWorkload(Probe probe, StatusPatch statusPatch) {
 		this.probe = probe;
-		this.client = client;
-		this.api = new CustomObjectsApi(client);
+		this.statusPatch = statusPatch;
 	}
 
 	/**
@@ -53,9 +46,9 @@ public final class WidgetWorkload {
 	 * @param widget the widget from the cache, or {@code null} if it is gone
 	 * @param startedAt what {@link #started()} returned
 	 * @return whether the status was written
-	 * @throws ApiException if the patch failed
+	 * @throws Exception if the patch failed
 	 */
-	public boolean reconcile(Widget widget, long startedAt) throws ApiException {
+	public boolean reconcile(Widget widget, long startedAt) throws Exception {
 		if (widget == null) {
 			return false;
 		}
@@ -66,13 +59,7 @@ public final class WidgetWorkload {
 		if (status != null && Objects.equals(status.getObservedGeneration(), generation)) {
 			return false;
 		}
-		V1Patch patch = new V1Patch("{\"status\":{\"observedGeneration\":" + generation + "}}");
-		PatchUtils.patch(Widget.class,
-				() -> this.api
-					.patchNamespacedCustomObjectStatus(Widget.GROUP, Widget.VERSION, namespace, Widget.PLURAL, name,
-							patch)
-					.buildCall(null),
-				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, this.client);
+		this.statusPatch.patch(widget, generation);
 		this.probe.statusWritten(namespace + "/" + name,
 				(widget.getSpec() != null) ? widget.getSpec().getCreatedAt() : null, startedAt);
 		return true;

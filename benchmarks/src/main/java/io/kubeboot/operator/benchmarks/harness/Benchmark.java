@@ -31,6 +31,11 @@ public final class Benchmark {
 
 	private static final Duration STOP_GRACE = Duration.ofSeconds(45);
 
+	/**
+	 * The longest wait for an operator to stop reconciling after a drain.
+	 */
+	private static final Duration SETTLE_DEADLINE = Duration.ofSeconds(60);
+
 	private final BenchmarkConfig config;
 
 	private final Cluster cluster;
@@ -147,11 +152,40 @@ public final class Benchmark {
 				this.results.add(Metric.DRAIN_CPU_JIT, size, implementation, Long.parseLong(drainedEvent[3]));
 				this.results.add(Metric.DRAIN_CPU_VM, size, implementation, Long.parseLong(drainedEvent[4]));
 				this.results.add(Metric.DRAIN_JVM, size, implementation, jvmStart - spawned);
+				int reconciles = settledReconciles(child);
+				this.results.add(Metric.DRAIN_RECONCILES, size, implementation, (double) reconciles / size);
+				logger.info("Cold drain N={} run {} {}: {} reconciles after settling", size, run, implementation.id(),
+						reconciles);
 			}
 			logger.info("Cold drain N={} run {} {}: first reconcile {} ms, all statuses {} ms", size, run,
 					implementation.id(), first - spawned, drained - spawned);
 		}
 		verifyAndDelete(namespace, size);
+	}
+
+	/**
+	 * Waits until an operator has begun no reconcile for a quiet period (the status
+	 * writes of a drain come back on the watch and may reconcile objects again), at most
+	 * {@link #SETTLE_DEADLINE}, and returns how many reconciles it began in all.
+	 */
+	private int settledReconciles(ChildProcess child) throws InterruptedException {
+		long quiet = this.config.smoke() ? 1000 : 2000;
+		long deadline = System.currentTimeMillis() + SETTLE_DEADLINE.toMillis();
+		while (true) {
+			String[] answer = child.ask("reconciles", Duration.ofSeconds(30));
+			int count = Integer.parseInt(answer[0]);
+			long now = System.currentTimeMillis();
+			long idle = now - Long.parseLong(answer[1]);
+			if (idle >= quiet || !child.isAlive()) {
+				return count;
+			}
+			if (now >= deadline) {
+				logger.warn("{} still reconciles {} s after the drain; counting {} reconciles", child,
+						SETTLE_DEADLINE.toSeconds(), count);
+				return count;
+			}
+			Thread.sleep(Math.min(quiet - idle, deadline - now));
+		}
 	}
 
 	private void burst() throws Exception {

@@ -170,6 +170,35 @@ final class ChildProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Sends a command and waits for its answer, an event of the same name. A process that
+	 * has exited is not sent anything; the answer is then the one it reported on exit.
+	 * @param command the command
+	 * @param timeout how long to wait for the answer
+	 * @return the answer's values
+	 * @throws IllegalStateException if no answer comes in time
+	 * @throws InterruptedException if interrupted
+	 */
+	String[] ask(String command, Duration timeout) throws InterruptedException {
+		if (this.process.isAlive()) {
+			try {
+				send(command);
+			}
+			catch (IOException ex) {
+				// it exited meanwhile and answers with what it reported on exit
+			}
+		}
+		return await(command, timeout);
+	}
+
+	/**
+	 * Whether the process is still running.
+	 * @return whether it is alive
+	 */
+	boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	/**
 	 * Kills the process with {@code SIGKILL} and waits until it is gone.
 	 * @throws InterruptedException if interrupted
 	 */

@@ -6,8 +6,9 @@ package io.kubeboot.operator.benchmarks.harness;
  * @param scenario the scenario it belongs to
  * @param name what is measured, with its unit
  * @param lowerIsBetter whether smaller values are better
+ * @param decimals the decimal places shown
  */
-public record Metric(String scenario, String name, boolean lowerIsBetter) {
+public record Metric(String scenario, String name, boolean lowerIsBetter, int decimals) {
 
 	public static final Metric DRAIN_FIRST = new Metric("drain", "process start → first reconcile (ms)", true);
 
@@ -24,6 +25,8 @@ public record Metric(String scenario, String name, boolean lowerIsBetter) {
 
 	public static final Metric DRAIN_JVM = new Metric("drain", "spawn → JVM start time (ms)", true);
 
+	public static final Metric DRAIN_RECONCILES = new Metric("drain", "reconciles per object", true, 2);
+
 	public static final Metric BURST_DRAIN = new Metric("burst", "first create → all statuses written (ms)", true);
 
 	public static final Metric BURST_CREATE = new Metric("burst", "creating all objects took (ms)", true);
@@ -32,9 +35,9 @@ public record Metric(String scenario, String name, boolean lowerIsBetter) {
 
 	public static final Metric BURST_P99 = new Metric("burst", "create → reconcile latency p99 (ms)", true);
 
-	public static final Metric MEMORY_HEAP = new Metric("memory", "heap after full GC (MiB)", true);
+	public static final Metric MEMORY_HEAP = new Metric("memory", "heap after full GC (MiB)", true, 1);
 
-	public static final Metric MEMORY_RSS = new Metric("memory", "RSS (MiB)", true);
+	public static final Metric MEMORY_RSS = new Metric("memory", "RSS (MiB)", true, 1);
 
 	public static final Metric MEMORY_SLOPE = new Metric("memory", "heap per cached object (bytes)", true);
 
@@ -43,5 +46,15 @@ public record Metric(String scenario, String name, boolean lowerIsBetter) {
 
 	public static final Metric FAILOVER_GRACEFUL = new Metric("failover",
 			"SIGTERM of the leader → standby's first reconcile (ms)", true);
+
+	/**
+	 * A metric shown as whole numbers.
+	 * @param scenario the scenario it belongs to
+	 * @param name what is measured, with its unit
+	 * @param lowerIsBetter whether smaller values are better
+	 */
+	public Metric(String scenario, String name, boolean lowerIsBetter) {
+		this(scenario, name, lowerIsBetter, 0);
+	}
 
 }

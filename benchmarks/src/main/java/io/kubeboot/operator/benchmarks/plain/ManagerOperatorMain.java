@@ -3,6 +3,7 @@ package io.kubeboot.operator.benchmarks.plain;
 import java.util.concurrent.CountDownLatch;
 
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.ClientStatusPatch;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
 import io.kubeboot.operator.benchmarks.model.Widget;
@@ -35,8 +36,8 @@ public final class ManagerOperatorMain {
 		ChildSettings settings = ChildSettings.fromEnvironment();
 		Probe probe = Probe.start(settings);
 		ApiClient client = ClientBuilder.standard().build();
-		WidgetWorkload workload = new WidgetWorkload(probe, client);
 		Manager manager = Manager.builder(client).namespace(settings.namespace()).build();
+		WidgetWorkload workload = new WidgetWorkload(probe, new ClientStatusPatch(manager.client()));
 		Controller.builder(manager, Widget.class)
 			.maxConcurrentReconciles(WidgetWorkload.WORKERS)
 			.complete((request) -> {

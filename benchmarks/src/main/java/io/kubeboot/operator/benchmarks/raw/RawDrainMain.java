@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.ClientJavaStatusPatch;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
 import io.kubeboot.operator.benchmarks.model.Widget;
@@ -38,7 +39,7 @@ public final class RawDrainMain {
 		ChildSettings settings = ChildSettings.fromEnvironment();
 		Probe probe = Probe.start(settings);
 		ApiClient client = ClientBuilder.standard().build();
-		WidgetWorkload workload = new WidgetWorkload(probe, client);
+		WidgetWorkload workload = new WidgetWorkload(probe, new ClientJavaStatusPatch(client));
 		GenericKubernetesApi<Widget, WidgetList> api = new GenericKubernetesApi<>(Widget.class, WidgetList.class,
 				Widget.GROUP, Widget.VERSION, Widget.PLURAL, client);
 		List<Widget> widgets = api.list(settings.namespace()).throwsApiException().getObject().getItems();

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.ClientStatusPatch;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
-import io.kubernetes.client.openapi.ApiClient;
+import io.kubeboot.operator.client.Client;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -53,8 +54,8 @@ public class SpringOperatorApplication {
 	}
 
 	@Bean
-	WidgetWorkload widgetWorkload(ApiClient client) {
-		return new WidgetWorkload(probe, client);
+	WidgetWorkload widgetWorkload(Client client) {
+		return new WidgetWorkload(probe, new ClientStatusPatch(client));
 	}
 
 	@EventListener(ApplicationReadyEvent.class)
