@@ -78,7 +78,7 @@ class ArchitectureTests {
 					"io.kubeboot.operator.client..", "io.kubeboot.operator.cache..", "io.kubeboot.operator.workqueue..",
 					"io.kubeboot.operator.leaderelection..", "io.kubeboot.operator.events..",
 					"io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..", "io.kubeboot.operator.model..",
-					"io.kubeboot.operator.micrometer..")
+					"io.kubeboot.operator.micrometer..", "io.kubeboot.operator.webhook..")
 			.because("the package map of ARCHITECTURE.md is the architecture");
 		rule.check(core);
 	}
