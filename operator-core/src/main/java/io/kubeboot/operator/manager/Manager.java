@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.cache.Cache;
@@ -14,6 +15,7 @@ import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.leaderelection.internal.LeaseAccessCheck;
+import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -75,6 +77,22 @@ public final class Manager {
 		this.client = Client.create(apiClient, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
+		WebhookServer webhooks = settings.webhookServer;
+		if (webhooks != null) {
+			this.checks.add(Check.readiness("webhooks", () -> {
+				if (!webhooks.isServing()) {
+					throw new IllegalStateException("the webhook server is not serving");
+				}
+			}));
+		}
+	}
+
+	/**
+	 * Returns the webhook server the manager runs, if it was given one.
+	 * @return the webhook server
+	 */
+	public Optional<WebhookServer> webhookServer() {
+		return Optional.ofNullable(this.settings.webhookServer);
 	}
 
 	/**
@@ -269,6 +287,12 @@ public final class Manager {
 		}
 		logger.info("Starting manager: runnables={}", this.everyReplica.names());
 		try {
+			if (this.settings.webhookServer != null) {
+				// first, as controller-runtime does: the API server may call a webhook as
+				// soon as the operator could act, and a conversion webhook before any
+				// list
+				this.settings.webhookServer.start();
+			}
 			if (this.settings.leaderElection != null) {
 				LeaseAccessCheck.verify(this.apiClient, this.settings.leaderElection);
 			}
@@ -333,6 +357,9 @@ public final class Manager {
 				? Duration.ZERO : timeout.minusNanos(System.nanoTime() - start);
 		inTime &= this.everyReplica.stop(left);
 		this.cache.stop();
+		if (this.settings.webhookServer != null) {
+			this.settings.webhookServer.stop();
+		}
 		if (!inTime) {
 			logger.warn("Graceful shutdown timed out; runnables still running were interrupted: timeout={}", timeout);
 		}

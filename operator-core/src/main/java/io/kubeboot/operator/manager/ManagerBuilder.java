@@ -13,6 +13,7 @@ import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.leaderelection.internal.SafeLeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.ApiClient;
@@ -226,6 +227,20 @@ public final class ManagerBuilder {
 			}
 		}
 		this.settings.checks.add(check);
+		return this;
+	}
+
+	/**
+	 * Gives the manager a webhook server, the counterpart of controller-runtime's
+	 * {@code WebhookServer} option: the manager starts it before its caches, on every
+	 * replica, adds a {@code webhooks} readiness check, and stops it after everything
+	 * else. Register webhooks on it with
+	 * {@link io.kubeboot.operator.webhook.AdmissionWebhook}.
+	 * @param server the server
+	 * @return this builder
+	 */
+	public ManagerBuilder webhookServer(WebhookServer server) {
+		this.settings.webhookServer = Objects.requireNonNull(server, "server must not be null");
 		return this;
 	}
 

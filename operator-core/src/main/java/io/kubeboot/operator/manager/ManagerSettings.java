@@ -12,6 +12,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -57,6 +58,8 @@ final class ManagerSettings {
 
 	java.lang.Runnable lostLeaseExit = () -> Runtime.getRuntime().halt(1);
 
+	@Nullable WebhookServer webhookServer;
+
 	ManagerSettings copy() {
 		ManagerSettings copy = new ManagerSettings();
 		copy.syncPeriod = this.syncPeriod;
@@ -76,6 +79,7 @@ final class ManagerSettings {
 		copy.checks = List.copyOf(this.checks);
 		copy.fieldManager = this.fieldManager;
 		copy.clientTimeout = this.clientTimeout;
+		copy.webhookServer = this.webhookServer;
 		return copy;
 	}
 

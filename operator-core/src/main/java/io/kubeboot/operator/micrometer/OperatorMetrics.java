@@ -13,7 +13,10 @@ import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -59,6 +62,8 @@ public final class OperatorMetrics {
 	private final Map<String, MicrometerWorkQueueMetrics> queues = new ConcurrentHashMap<>();
 
 	private volatile @Nullable Manager manager;
+
+	private volatile @Nullable MicrometerWebhookMetrics webhooks;
 
 	/**
 	 * Creates metrics that register their meters in the given registry.
@@ -138,6 +143,48 @@ public final class OperatorMetrics {
 				(queue) -> new MicrometerWorkQueueMetrics(this.registry, queue,
 						() -> readController(queue, Controller::unfinishedWorkNanos) / 1e9,
 						() -> readController(queue, Controller::longestRunningProcessorNanos) / 1e9));
+	}
+
+	/**
+	 * Returns the metrics of the webhook server, registering the
+	 * {@code controller_runtime_webhook_*} series as webhooks are called.
+	 * @return the webhook server's metrics, the same instance every time
+	 */
+	public synchronized WebhookMetrics webhookMetrics() {
+		MicrometerWebhookMetrics metrics = this.webhooks;
+		if (metrics == null) {
+			metrics = new MicrometerWebhookMetrics(this.registry);
+			this.webhooks = metrics;
+		}
+		return metrics;
+	}
+
+	/**
+	 * Returns the metrics of a certificate watcher:
+	 * {@code certwatcher_read_certificate_total} and
+	 * {@code certwatcher_read_certificate_errors_total}, controller-runtime's names.
+	 * @return the certificate metrics
+	 */
+	public CertificateMetrics certificateMetrics() {
+		Counter reads = Counter.builder("certwatcher.read.certificate")
+			.description("Total number of certificate reads")
+			.register(this.registry);
+		Counter errors = Counter.builder("certwatcher.read.certificate.errors")
+			.description("Total number of certificate read errors")
+			.register(this.registry);
+		return new CertificateMetrics() {
+
+			@Override
+			public void read() {
+				reads.increment();
+			}
+
+			@Override
+			public void readError() {
+				errors.increment();
+			}
+
+		};
 	}
 
 	private double leaderStatus() {

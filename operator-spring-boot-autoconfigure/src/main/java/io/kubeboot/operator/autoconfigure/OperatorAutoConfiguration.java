@@ -15,6 +15,10 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.webhook.CertificateMetrics;
+import io.kubeboot.operator.webhook.ServingCertificate;
+import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -33,6 +37,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.core.env.Environment;
 
@@ -71,7 +76,8 @@ public final class OperatorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
-			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers) {
+			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers,
+			ObjectProvider<WebhookServer> webhookServer) {
 		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
 		if (properties.getLeaderElection().isEnabled()) {
@@ -91,8 +97,41 @@ public final class OperatorAutoConfiguration {
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
+		webhookServer.ifAvailable(builder::webhookServer);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	/**
+	 * The certificate of the webhook server: {@code operator.webhook.cert-dir}'s files,
+	 * reloaded when they change, or a self-signed one.
+	 * @param properties the properties
+	 * @param metrics the certificate watcher's metrics, if the application has metrics
+	 * @return the certificate
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional(WebhookBeans.OnWebhookBeans.class)
+	ServingCertificate operatorWebhookCertificate(OperatorProperties properties,
+			ObjectProvider<CertificateMetrics> metrics) {
+		return WebhookBeans.certificate(properties.getWebhook(), metrics.getIfAvailable(CertificateMetrics::none));
+	}
+
+	/**
+	 * The webhook server of the manager, when the application has validators or
+	 * defaulters.
+	 * @param certificate its certificate
+	 * @param properties the properties
+	 * @param metrics its metrics, if the application has metrics
+	 * @return the server
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional(WebhookBeans.OnWebhookBeans.class)
+	WebhookServer operatorWebhookServer(ServingCertificate certificate, OperatorProperties properties,
+			ObjectProvider<WebhookMetrics> metrics) {
+		return WebhookBeans.server(certificate, properties.getWebhook(),
+				metrics.getIfAvailable(() -> WebhookMetrics.NOOP));
 	}
 
 	@Bean
@@ -132,6 +171,7 @@ public final class OperatorAutoConfiguration {
 			OperatorProperties properties = beanFactory.getBean(OperatorProperties.class);
 			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment, properties);
 			reconcilers.registerAll(manager);
+			manager.webhookServer().ifPresent((server) -> WebhookBeans.registerAll(beanFactory, server));
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);
 			// controllers, and runnables such as the event recorder, were added under

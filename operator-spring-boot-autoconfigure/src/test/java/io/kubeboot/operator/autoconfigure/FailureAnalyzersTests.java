@@ -1,12 +1,20 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
 import io.kubeboot.operator.client.KindNotServedException;
+import io.kubeboot.operator.webhook.ServingCertificate;
+import io.kubeboot.operator.webhook.WebhookBindException;
+import io.kubeboot.operator.webhook.WebhookServer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 class FailureAnalyzersTests {
 
@@ -49,6 +57,21 @@ class FailureAnalyzersTests {
 				new IllegalStateException());
 		assertThat(new InvalidReconcilerFailureAnalyzer().analyze(cause).getDescription())
 			.isEqualTo("@Reconciler bean 'x' is invalid: ...");
+	}
+
+	@Test
+	void webhookPortInUseShouldPointAtTheProperty() throws Exception {
+		try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			WebhookServer server = WebhookServer.builder(ServingCertificate.selfSigned(List.of("127.0.0.1")))
+				.bindAddress("127.0.0.1")
+				.port(taken.getLocalPort())
+				.build();
+			WebhookBindException cause = catchThrowableOfType(WebhookBindException.class, server::start);
+			FailureAnalysis analysis = new WebhookBindFailureAnalyzer().analyze(new IllegalStateException(cause));
+			assertThat(analysis.getDescription())
+				.startsWith("Cannot serve webhooks on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use");
+			assertThat(analysis.getAction()).startsWith("Set operator.webhook.port");
+		}
 	}
 
 }

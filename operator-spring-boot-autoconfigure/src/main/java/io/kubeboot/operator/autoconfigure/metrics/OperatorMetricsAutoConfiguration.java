@@ -3,8 +3,10 @@ package io.kubeboot.operator.autoconfigure.metrics;
 import io.kubeboot.operator.autoconfigure.ManagerBuilderCustomizer;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.micrometer.OperatorMetrics;
 import io.kubeboot.operator.micrometer.RestClientMetricsInterceptor;
+import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.BeansException;
@@ -16,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Lazy;
 
 /**
  * Auto-configures the operator's metrics when the application has a Micrometer
@@ -37,6 +40,18 @@ public final class OperatorMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	OperatorMetrics operatorMetrics(MeterRegistry registry) {
 		return new OperatorMetrics(registry);
+	}
+
+	@Bean
+	@Lazy
+	WebhookMetrics operatorWebhookMetrics(OperatorMetrics metrics) {
+		return metrics.webhookMetrics();
+	}
+
+	@Bean
+	@Lazy
+	CertificateMetrics operatorCertificateMetrics(OperatorMetrics metrics) {
+		return metrics.certificateMetrics();
 	}
 
 	@Bean

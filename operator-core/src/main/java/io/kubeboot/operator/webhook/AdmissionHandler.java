@@ -1,0 +1,178 @@
+package io.kubeboot.operator.webhook;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers the API server's {@code AdmissionReview} for one kind: decodes the object (and
+ * the old object) into the model class, runs the validator or the defaulter, and answers
+ * allowed, denied with the exception's message, or allowed with the JSON patch of the
+ * defaults. The patch compares the decoded object before and after the defaulter, so
+ * fields the model class does not know are never removed.
+ *
+ * @param <T> the model type
+ */
+final class AdmissionHandler<T extends KubernetesObject> implements WebhookServer.WebhookHandler {
+
+	private static final Logger logger = LoggerFactory.getLogger(AdmissionHandler.class);
+
+	private final Class<T> type;
+
+	private final Gson gson;
+
+	private final @Nullable Validator<T> validator;
+
+	private final @Nullable Defaulter<T> defaulter;
+
+	private final java.lang.Runnable onPanic;
+
+	private AdmissionHandler(Class<T> type, Gson gson, @Nullable Validator<T> validator,
+			@Nullable Defaulter<T> defaulter, java.lang.Runnable onPanic) {
+		this.type = type;
+		this.gson = gson;
+		this.validator = validator;
+		this.defaulter = defaulter;
+		this.onPanic = onPanic;
+	}
+
+	static <T extends KubernetesObject> AdmissionHandler<T> validating(Class<T> type, Gson gson, Validator<T> validator,
+			java.lang.Runnable onPanic) {
+		return new AdmissionHandler<>(type, gson, validator, null, onPanic);
+	}
+
+	static <T extends KubernetesObject> AdmissionHandler<T> mutating(Class<T> type, Gson gson, Defaulter<T> defaulter,
+			java.lang.Runnable onPanic) {
+		return new AdmissionHandler<>(type, gson, null, defaulter, onPanic);
+	}
+
+	@Override
+	public byte[] handle(byte[] body) throws InterruptedException {
+		JsonObject review;
+		try {
+			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();
+		}
+		catch (JsonParseException | IllegalStateException ex) {
+			throw new IllegalArgumentException("not an AdmissionReview: " + ex.getMessage(), ex);
+		}
+		JsonObject request = review.has("request") && review.get("request").isJsonObject()
+				? review.getAsJsonObject("request") : null;
+		if (request == null || !request.has("uid")) {
+			throw new IllegalArgumentException("an AdmissionReview without a request uid");
+		}
+		JsonObject response = new JsonObject();
+		response.addProperty("uid", request.get("uid").getAsString());
+		String operation = request.has("operation") ? request.get("operation").getAsString() : "";
+		try {
+			if (this.validator != null) {
+				validate(operation, request, response);
+			}
+			else {
+				applyDefaults(operation, request, response);
+			}
+		}
+		catch (InterruptedException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			deny(response, ex, request);
+		}
+		JsonObject answer = new JsonObject();
+		answer.addProperty("apiVersion",
+				review.has("apiVersion") ? review.get("apiVersion").getAsString() : "admission.k8s.io/v1");
+		answer.addProperty("kind", "AdmissionReview");
+		answer.add("response", response);
+		return answer.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	private void validate(String operation, JsonObject request, JsonObject response) throws Exception {
+		Validator<T> validator = this.validator;
+		List<String> warnings = switch (operation) {
+			case "CREATE" -> validator.validateCreate(decode(request, "object"));
+			case "UPDATE" -> validator.validateUpdate(decode(request, "oldObject"), decode(request, "object"));
+			case "DELETE" -> validator.validateDelete(decode(request, "oldObject"));
+			default -> List.of();
+		};
+		response.addProperty("allowed", true);
+		addWarnings(response, warnings);
+	}
+
+	private void applyDefaults(String operation, JsonObject request, JsonObject response) throws Exception {
+		response.addProperty("allowed", true);
+		if (!"CREATE".equals(operation) && !"UPDATE".equals(operation)) {
+			return;
+		}
+		T object = decode(request, "object");
+		JsonElement before = this.gson.toJsonTree(object);
+		this.defaulter.applyDefaults(object);
+		JsonArray patch = JsonPatches.diff(before, this.gson.toJsonTree(object));
+		if (!patch.isEmpty()) {
+			response.addProperty("patchType", "JSONPatch");
+			response.addProperty("patch",
+					Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
+		}
+	}
+
+	private T decode(JsonObject request, String field) {
+		if (!request.has(field) || !request.get(field).isJsonObject()) {
+			throw new IllegalArgumentException("the AdmissionReview has no " + field);
+		}
+		try {
+			return this.gson.fromJson(request.get(field), this.type);
+		}
+		catch (JsonParseException | IllegalArgumentException | IllegalStateException ex) {
+			throw new AdmissionDecodeException(
+					"the " + field + " does not decode into " + this.type.getSimpleName() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private void deny(JsonObject response, Exception ex, JsonObject request) {
+		String message = (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
+		if (ex instanceof IllegalArgumentException && !(ex instanceof AdmissionDecodeException)) {
+			throw (IllegalArgumentException) ex; // a malformed review, not a denial
+		}
+		if (!(ex instanceof AdmissionDeniedException) && !(ex instanceof AdmissionDecodeException)) {
+			this.onPanic.run();
+			logger.warn("Webhook code threw, denying: kind={} operation={} name={} error=\"{}\"",
+					this.type.getSimpleName(), request.has("operation") ? request.get("operation").getAsString() : "",
+					request.has("name") ? request.get("name").getAsString() : "", message, ex);
+		}
+		JsonObject status = new JsonObject();
+		status.addProperty("code", 403);
+		status.addProperty("reason", "Forbidden");
+		status.addProperty("message", message);
+		response.addProperty("allowed", false);
+		response.add("status", status);
+	}
+
+	private static void addWarnings(JsonObject response, @Nullable List<String> warnings) {
+		if (warnings != null && !warnings.isEmpty()) {
+			JsonArray array = new JsonArray();
+			warnings.forEach(array::add);
+			response.add("warnings", array);
+		}
+	}
+
+	/** An object that the model class cannot hold: denied with the reason. */
+	private static final class AdmissionDecodeException extends IllegalArgumentException {
+
+		private static final long serialVersionUID = 1L;
+
+		AdmissionDecodeException(String message, Throwable cause) {
+			super(message, cause);
+		}
+
+	}
+
+}

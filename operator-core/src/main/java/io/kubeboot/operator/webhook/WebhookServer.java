@@ -1,0 +1,381 @@
+package io.kubeboot.operator.webhook;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.kubeboot.operator.metrics.WebhookMetrics;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves webhooks over HTTPS for the API server, the counterpart of controller-runtime's
+ * webhook server: admission ({@code admission.k8s.io/v1} AdmissionReview, see
+ * {@link AdmissionWebhook}) on paths of its own, on a port of its own (9443 by default),
+ * apart from the application's and Actuator's. Given to a manager, it is started before
+ * the caches and stopped after them, so that the API server can call it whenever the
+ * operator could act.
+ * <p>
+ * Each request's webhook code runs with a deadline ({@link Builder#handlerTimeout}): past
+ * it the request is answered with HTTP 500, which the API server treats according to the
+ * webhook configuration's {@code failurePolicy}, and the server goes on serving other
+ * requests. The serving certificate can change while the server runs (see
+ * {@link ServingCertificate}).
+ */
+public final class WebhookServer {
+
+	/** The default port, controller-runtime's. */
+	public static final int DEFAULT_PORT = 9443;
+
+	/** The default deadline of a webhook's code. */
+	public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofSeconds(10);
+
+	/** The largest request body accepted, the API server's own limit for a request. */
+	private static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+	private static final Logger logger = LoggerFactory.getLogger(WebhookServer.class);
+
+	private final ServingCertificate certificate;
+
+	private final String bindAddress;
+
+	private final int port;
+
+	private final Duration handlerTimeout;
+
+	private final WebhookMetrics metrics;
+
+	private final Map<String, WebhookHandler> handlers = new ConcurrentHashMap<>();
+
+	private final ExecutorService handlerThreads = Executors.newCachedThreadPool(threads("webhook-handler-"));
+
+	private volatile @Nullable HttpsServer server;
+
+	private volatile @Nullable ExecutorService serverThreads;
+
+	private WebhookServer(Builder builder) {
+		this.certificate = builder.certificate;
+		this.bindAddress = builder.bindAddress;
+		this.port = builder.port;
+		this.handlerTimeout = builder.handlerTimeout;
+		this.metrics = builder.metrics;
+	}
+
+	/**
+	 * Starts building a server.
+	 * @param certificate the certificate it serves
+	 * @return the builder
+	 */
+	public static Builder builder(ServingCertificate certificate) {
+		return new Builder(Objects.requireNonNull(certificate, "certificate must not be null"));
+	}
+
+	/**
+	 * Registers a handler on a path. Paths can be added while the server runs.
+	 * @param path the path, starting with {@code /}
+	 * @param handler the handler
+	 * @throws IllegalArgumentException if the path is taken or does not start with
+	 * {@code /}
+	 */
+	void register(String path, WebhookHandler handler) {
+		if (path == null || !path.startsWith("/")) {
+			throw new IllegalArgumentException("A webhook path must start with '/': " + path);
+		}
+		if (this.handlers.putIfAbsent(path, handler) != null) {
+			throw new IllegalArgumentException("A webhook is already registered at " + path);
+		}
+		logger.debug("Webhook registered: path={}", path);
+	}
+
+	WebhookMetrics metrics() {
+		return this.metrics;
+	}
+
+	/**
+	 * Returns the registered paths.
+	 * @return the paths, sorted
+	 */
+	public List<String> paths() {
+		return this.handlers.keySet().stream().sorted().toList();
+	}
+
+	/**
+	 * Starts serving. Does nothing if already serving.
+	 * @throws WebhookBindException naming the address if the port cannot be bound (for
+	 * example because another process uses it)
+	 */
+	public synchronized void start() {
+		if (this.server != null) {
+			return;
+		}
+		InetSocketAddress address = new InetSocketAddress(this.bindAddress, this.port);
+		HttpsServer created;
+		try {
+			created = HttpsServer.create(address, 0);
+		}
+		catch (BindException ex) {
+			throw new WebhookBindException("Cannot serve webhooks on " + this.bindAddress + ":" + this.port
+					+ ": the port is in use or not allowed (" + ex.getMessage() + ")", ex);
+		}
+		catch (IOException ex) {
+			throw new WebhookBindException(
+					"Cannot serve webhooks on " + this.bindAddress + ":" + this.port + ": " + ex.getMessage(), ex);
+		}
+		created.setHttpsConfigurator(new HttpsConfigurator(this.certificate.sslContext()));
+		ExecutorService threads = Executors.newFixedThreadPool(8, threads("webhook-server-"));
+		created.setExecutor(threads);
+		created.createContext("/", this::serve);
+		created.start();
+		this.serverThreads = threads;
+		this.server = created;
+		logger.info("Webhook server started: address={}:{} paths={}", this.bindAddress, port(), paths());
+	}
+
+	/**
+	 * Stops serving, letting requests in progress finish for up to a second.
+	 */
+	public synchronized void stop() {
+		HttpsServer started = this.server;
+		if (started == null) {
+			return;
+		}
+		this.server = null;
+		started.stop(1);
+		ExecutorService threads = this.serverThreads;
+		if (threads != null) {
+			threads.shutdownNow();
+		}
+		this.handlerThreads.shutdownNow();
+		logger.info("Webhook server stopped");
+	}
+
+	/**
+	 * Whether the server accepts requests.
+	 * @return {@code true} between {@link #start()} and {@link #stop()}
+	 */
+	public boolean isServing() {
+		return this.server != null;
+	}
+
+	/**
+	 * Returns the port the server listens on: the configured one, or the one chosen for
+	 * port 0 once started.
+	 * @return the port
+	 */
+	public int port() {
+		HttpsServer started = this.server;
+		return (started != null) ? started.getAddress().getPort() : this.port;
+	}
+
+	/**
+	 * Returns the certificate the server serves.
+	 * @return the certificate
+	 */
+	public ServingCertificate certificate() {
+		return this.certificate;
+	}
+
+	private void serve(HttpExchange exchange) throws IOException {
+		String path = exchange.getRequestURI().getPath();
+		WebhookHandler handler = this.handlers.get(path);
+		if (handler == null) {
+			answer(exchange, 404, "no webhook at " + path);
+			return;
+		}
+		long start = System.nanoTime();
+		this.metrics.started(path);
+		int code = 500;
+		try {
+			if (!"POST".equals(exchange.getRequestMethod())) {
+				code = 405;
+				answer(exchange, code, "webhooks answer POST only");
+				return;
+			}
+			byte[] body = read(exchange.getRequestBody());
+			if (body == null) {
+				code = 413;
+				answer(exchange, code, "request body larger than " + MAX_BODY_BYTES + " bytes");
+				return;
+			}
+			Future<byte[]> answer = this.handlerThreads.submit(() -> handler.handle(body));
+			try {
+				byte[] response = answer.get(this.handlerTimeout.toNanos(), TimeUnit.NANOSECONDS);
+				code = 200;
+				exchange.getResponseHeaders().set("Content-Type", "application/json");
+				exchange.sendResponseHeaders(code, response.length);
+				try (OutputStream out = exchange.getResponseBody()) {
+					out.write(response);
+				}
+			}
+			catch (TimeoutException ex) {
+				answer.cancel(true);
+				logger.warn("Webhook did not answer in time, answered 500 (the webhook configuration's "
+						+ "failurePolicy decides): path={} timeout={}", path, this.handlerTimeout);
+				answer(exchange, code, "the webhook did not answer within " + this.handlerTimeout);
+			}
+			catch (ExecutionException ex) {
+				if (ex.getCause() instanceof IllegalArgumentException malformed) {
+					code = 400;
+					logger.warn("Webhook request malformed, answered 400: path={} error=\"{}\"", path,
+							malformed.getMessage());
+					answer(exchange, code, "malformed request: " + malformed.getMessage());
+					return;
+				}
+				this.metrics.panicked(path);
+				logger.error("Webhook failed, answered 500: path={}", path, ex.getCause());
+				answer(exchange, code, "the webhook failed: " + ex.getCause());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				answer.cancel(true);
+				answer(exchange, code, "the webhook server is stopping");
+			}
+		}
+		finally {
+			this.metrics.answered(path, code, System.nanoTime() - start);
+			exchange.close();
+		}
+	}
+
+	private static byte @Nullable [] read(InputStream in) throws IOException {
+		byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+		return (body.length > MAX_BODY_BYTES) ? null : body;
+	}
+
+	private static void answer(HttpExchange exchange, int code, String message) throws IOException {
+		byte[] text = message.getBytes(StandardCharsets.UTF_8);
+		exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+		exchange.sendResponseHeaders(code, text.length);
+		try (OutputStream out = exchange.getResponseBody()) {
+			out.write(text);
+		}
+	}
+
+	private static ThreadFactory threads(String prefix) {
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, prefix + count.getAndIncrement());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	/**
+	 * Handles one webhook request body and returns the response body (JSON).
+	 */
+	@FunctionalInterface
+	interface WebhookHandler {
+
+		/**
+		 * Handles a request.
+		 * @param body the request body
+		 * @return the response body
+		 * @throws IllegalArgumentException if the request is malformed; the server
+		 * answers 400
+		 * @throws Exception if the request cannot be answered; the server answers 500
+		 */
+		byte[] handle(byte[] body) throws Exception;
+
+	}
+
+	/**
+	 * Builds a {@link WebhookServer}.
+	 */
+	public static final class Builder {
+
+		private final ServingCertificate certificate;
+
+		private String bindAddress = "0.0.0.0";
+
+		private int port = DEFAULT_PORT;
+
+		private Duration handlerTimeout = DEFAULT_HANDLER_TIMEOUT;
+
+		private WebhookMetrics metrics = WebhookMetrics.NOOP;
+
+		private Builder(ServingCertificate certificate) {
+			this.certificate = certificate;
+		}
+
+		/**
+		 * Sets the address to listen on; all addresses by default.
+		 * @param bindAddress an IP address or host name, such as {@code 127.0.0.1}
+		 * @return this builder
+		 */
+		public Builder bindAddress(String bindAddress) {
+			this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets the port; {@value #DEFAULT_PORT} by default, 0 for any free port.
+		 * @param port the port
+		 * @return this builder
+		 * @throws IllegalArgumentException if the port is outside 0 to 65535
+		 */
+		public Builder port(int port) {
+			if (port < 0 || port > 65535) {
+				throw new IllegalArgumentException("A webhook server port must be between 0 and 65535, not " + port);
+			}
+			this.port = port;
+			return this;
+		}
+
+		/**
+		 * Sets how long a webhook's code may take before the request is answered with
+		 * HTTP 500; 10 seconds by default, the API server's default webhook timeout. Keep
+		 * it below the {@code timeoutSeconds} of the webhook configurations.
+		 * @param handlerTimeout the deadline
+		 * @return this builder
+		 * @throws IllegalArgumentException if not positive
+		 */
+		public Builder handlerTimeout(Duration handlerTimeout) {
+			if (handlerTimeout == null || handlerTimeout.isZero() || handlerTimeout.isNegative()) {
+				throw new IllegalArgumentException("A webhook handler timeout must be positive, not " + handlerTimeout);
+			}
+			this.handlerTimeout = handlerTimeout;
+			return this;
+		}
+
+		/**
+		 * Sets where the server's measurements go.
+		 * @param metrics the metrics
+		 * @return this builder
+		 */
+		public Builder metrics(WebhookMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+			return this;
+		}
+
+		/**
+		 * Builds the server; it serves once started (by the manager, or
+		 * {@link WebhookServer#start()}).
+		 * @return the server
+		 */
+		public WebhookServer build() {
+			return new WebhookServer(this);
+		}
+
+	}
+
+}

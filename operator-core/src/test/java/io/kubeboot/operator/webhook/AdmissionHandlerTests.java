@@ -1,0 +1,147 @@
+package io.kubeboot.operator.webhook;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubeboot.operator.model.CustomResource;
+import io.kubeboot.operator.model.KubernetesKind;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class AdmissionHandlerTests {
+
+	private final AtomicInteger panics = new AtomicInteger();
+
+	@Test
+	void allowedCreateAnswersTheRequestUidWithWarnings() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+					@Override
+					public List<String> validateCreate(V1ConfigMap object) {
+						return List.of("data.x is deprecated");
+					}
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("CREATE", "{\"data\": {\"x\": \"1\"}}", null));
+		assertThat(response.get("uid").getAsString()).isEqualTo("u-1");
+		assertThat(response.get("allowed").getAsBoolean()).isTrue();
+		assertThat(response.getAsJsonArray("warnings").get(0).getAsString()).isEqualTo("data.x is deprecated");
+	}
+
+	@Test
+	void updateIsValidatedAgainstTheOldObjectAndDeniedWithTheMessage() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+					@Override
+					public List<String> validateUpdate(V1ConfigMap old, V1ConfigMap object)
+							throws AdmissionDeniedException {
+						if (!old.getData().get("x").equals(object.getData().get("x"))) {
+							throw new AdmissionDeniedException("data.x is immutable");
+						}
+						return List.of();
+					}
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler,
+				review("UPDATE", "{\"data\": {\"x\": \"2\"}}", "{\"data\": {\"x\": \"1\"}}"));
+		assertThat(response.get("allowed").getAsBoolean()).isFalse();
+		assertThat(response.getAsJsonObject("status").get("message").getAsString()).isEqualTo("data.x is immutable");
+		assertThat(response.getAsJsonObject("status").get("code").getAsInt()).isEqualTo(403);
+		assertThat(this.panics).hasValue(0);
+	}
+
+	@Test
+	void unexpectedExceptionDeniesAndCountsAPanic() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+					@Override
+					public List<String> validateCreate(V1ConfigMap object) {
+						throw new IllegalStateException("bug");
+					}
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("CREATE", "{}", null));
+		assertThat(response.get("allowed").getAsBoolean()).isFalse();
+		assertThat(response.getAsJsonObject("status").get("message").getAsString()).isEqualTo("bug");
+		assertThat(this.panics).hasValue(1);
+	}
+
+	@Test
+	void defaulterAnswersTheJsonPatchOfItsChangesOnly() throws Exception {
+		AdmissionHandler<Bucket> handler = AdmissionHandler.mutating(Bucket.class, new JSON().getGson(), (bucket) -> {
+			Map<String, Object> spec = new HashMap<>(bucket.getSpec());
+			spec.putIfAbsent("size", "small");
+			bucket.setSpec(spec);
+		}, this.panics::incrementAndGet);
+		// "unknownField" is not in the model: the patch must not remove it
+		JsonObject response = answer(handler,
+				review("CREATE", "{\"spec\": {\"x\": \"1\"}, \"unknownField\": true}", null));
+		assertThat(response.get("allowed").getAsBoolean()).isTrue();
+		assertThat(response.get("patchType").getAsString()).isEqualTo("JSONPatch");
+		JsonArray patch = JsonParser
+			.parseString(
+					new String(Base64.getDecoder().decode(response.get("patch").getAsString()), StandardCharsets.UTF_8))
+			.getAsJsonArray();
+		assertThat(patch.toString()).isEqualTo("[{\"op\":\"add\",\"path\":\"/spec/size\",\"value\":\"small\"}]");
+	}
+
+	@Test
+	void objectThatDoesNotDecodeIsDeniedWithTheReason() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("CREATE", "{\"data\": \"not a map\"}", null));
+		assertThat(response.get("allowed").getAsBoolean()).isFalse();
+		assertThat(response.getAsJsonObject("status").get("message").getAsString())
+			.startsWith("the object does not decode into V1ConfigMap: ");
+		assertThat(this.panics).hasValue(0);
+	}
+
+	@Test
+	void defaulterThatChangesNothingAnswersNoPatch() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.mutating(V1ConfigMap.class, new JSON().getGson(),
+				(configMap) -> {
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("CREATE", "{\"data\": {\"x\": \"1\"}}", null));
+		assertThat(response.has("patch")).isFalse();
+	}
+
+	@Test
+	void reviewWithoutARequestIsMalformed() {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+				}, this.panics::incrementAndGet);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> handler.handle("{\"kind\": \"AdmissionReview\"}".getBytes(StandardCharsets.UTF_8)))
+			.withMessage("an AdmissionReview without a request uid");
+	}
+
+	private static JsonObject answer(AdmissionHandler<?> handler, String review) throws Exception {
+		JsonObject answer = JsonParser
+			.parseString(new String(handler.handle(review.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8))
+			.getAsJsonObject();
+		assertThat(answer.get("kind").getAsString()).isEqualTo("AdmissionReview");
+		assertThat(answer.get("apiVersion").getAsString()).isEqualTo("admission.k8s.io/v1");
+		return answer.getAsJsonObject("response");
+	}
+
+	private static String review(String operation, String object, String oldObject) {
+		return "{\"apiVersion\": \"admission.k8s.io/v1\", \"kind\": \"AdmissionReview\", \"request\": {\"uid\": \"u-1\", "
+				+ "\"operation\": \"" + operation + "\", \"name\": \"cm\", \"object\": " + object
+				+ ((oldObject != null) ? ", \"oldObject\": " + oldObject : "") + "}}";
+	}
+
+	@KubernetesKind(group = "storage.example.com", version = "v1", kind = "Bucket")
+	static class Bucket extends CustomResource<Map<String, Object>, Map<String, Object>> {
+
+	}
+
+}

@@ -1,0 +1,157 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.webhook.AdmissionWebhook;
+import io.kubeboot.operator.webhook.CertificateMetrics;
+import io.kubeboot.operator.webhook.Defaulter;
+import io.kubeboot.operator.webhook.ServingCertificate;
+import io.kubeboot.operator.webhook.Validator;
+import io.kubeboot.operator.webhook.WebhookServer;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * Turns the application's {@link Validator} and {@link Defaulter} beans into admission
+ * webhooks of the manager's {@link WebhookServer}: the kind of each comes from its type
+ * argument ({@code Validator<StorageBucket>}), one validator and one defaulter per kind.
+ */
+final class WebhookBeans {
+
+	private static final Logger logger = LoggerFactory.getLogger(WebhookBeans.class);
+
+	private WebhookBeans() {
+	}
+
+	/**
+	 * Creates the serving certificate the properties describe.
+	 * @param properties the {@code operator.webhook.*} properties
+	 * @param metrics the certificate watcher's metrics
+	 * @return the certificate
+	 * @throws IllegalStateException naming the property if the files cannot be used
+	 */
+	static ServingCertificate certificate(OperatorProperties.Webhook properties, CertificateMetrics metrics) {
+		if (properties.isSelfSigned()) {
+			ServingCertificate certificate = ServingCertificate.selfSigned(properties.getSelfSignedHosts());
+			logger.info(
+					"Webhook server uses a self-signed certificate (operator.webhook.self-signed=true): hosts={} "
+							+ "caBundle={}",
+					properties.getSelfSignedHosts(), Base64.getEncoder()
+						.encodeToString(certificate.caBundlePem().orElse("").getBytes(StandardCharsets.US_ASCII)));
+			return certificate;
+		}
+		Path directory = Path.of(properties.getCertDir());
+		try {
+			return ServingCertificate.fromFiles(directory.resolve(properties.getCertName()),
+					directory.resolve(properties.getKeyName()), properties.getCertCheckInterval(), metrics);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("operator.webhook.cert-dir (" + directory + "): " + ex.getMessage()
+					+ " Set operator.webhook.self-signed=true to run locally without a certificate.", ex);
+		}
+	}
+
+	/**
+	 * Creates the webhook server the properties describe.
+	 * @param certificate the certificate it serves
+	 * @param properties the {@code operator.webhook.*} properties
+	 * @param metrics the server's metrics
+	 * @return the server, not started
+	 */
+	static WebhookServer server(ServingCertificate certificate, OperatorProperties.Webhook properties,
+			WebhookMetrics metrics) {
+		return WebhookServer.builder(certificate)
+			.bindAddress(properties.getBindAddress())
+			.port(properties.getPort())
+			.handlerTimeout(properties.getHandlerTimeout())
+			.metrics(metrics)
+			.build();
+	}
+
+	/**
+	 * Registers every validator and defaulter bean on the server.
+	 * @param beanFactory the bean factory
+	 * @param server the server
+	 * @throws InvalidOperatorBeanException naming the beans if a kind has two validators
+	 * or two defaulters, or a bean does not say its kind
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	static void registerAll(ConfigurableListableBeanFactory beanFactory, WebhookServer server) {
+		Map<Class<?>, String> validators = byKind(beanFactory, Validator.class, "validate");
+		Map<Class<?>, String> defaulters = byKind(beanFactory, Defaulter.class, "default");
+		Map<Class<?>, Boolean> kinds = new LinkedHashMap<>();
+		validators.keySet().forEach((kind) -> kinds.put(kind, true));
+		defaulters.keySet().forEach((kind) -> kinds.put(kind, true));
+		for (Class<?> kind : kinds.keySet()) {
+			AdmissionWebhook webhook = AdmissionWebhook.forKind(server, (Class<KubernetesObject>) kind);
+			if (validators.containsKey(kind)) {
+				webhook.withValidator(beanFactory.getBean(validators.get(kind), Validator.class));
+			}
+			if (defaulters.containsKey(kind)) {
+				webhook.withDefaulter(beanFactory.getBean(defaulters.get(kind), Defaulter.class));
+			}
+			AdmissionWebhook.Paths paths = webhook.complete();
+			logger.info("Admission webhooks registered: kind={} validating={} mutating={}", kind.getSimpleName(),
+					paths.validating(), paths.mutating());
+		}
+	}
+
+	private static Map<Class<?>, String> byKind(ConfigurableListableBeanFactory beanFactory, Class<?> type,
+			String verb) {
+		Map<Class<?>, String> byKind = new LinkedHashMap<>();
+		for (String name : beanFactory.getBeanNamesForType(type, true, false)) {
+			Class<?> kind = kind(beanFactory, name, type);
+			if (kind == null) {
+				throw new InvalidOperatorBeanException(type.getSimpleName() + " bean '" + name
+						+ "' does not say which kind it is for: implement " + type.getSimpleName()
+						+ "<YourKind> in a class, or declare the @Bean method's return type as " + type.getSimpleName()
+						+ "<YourKind>", null);
+			}
+			String other = byKind.putIfAbsent(kind, name);
+			if (other != null) {
+				throw new InvalidOperatorBeanException(type.getSimpleName() + " beans '" + other + "' and '" + name
+						+ "' both " + verb + " " + kind.getSimpleName() + ": a kind has one "
+						+ type.getSimpleName().toLowerCase(Locale.ROOT) + "; combine them into one", null);
+			}
+		}
+		return byKind;
+	}
+
+	private static @Nullable Class<?> kind(ConfigurableListableBeanFactory beanFactory, String name, Class<?> type) {
+		ResolvableType declared = beanFactory.getMergedBeanDefinition(name).getResolvableType();
+		Class<?> kind = declared.as(type).getGeneric(0).resolve();
+		if (kind == null || kind == KubernetesObject.class) {
+			Class<?> actual = beanFactory.getType(name);
+			kind = (actual != null) ? ResolvableType.forClass(actual).as(type).getGeneric(0).resolve() : null;
+		}
+		return (kind == null || kind == KubernetesObject.class) ? null : kind;
+	}
+
+	/**
+	 * Matches when the application has a {@link Validator} or {@link Defaulter} bean.
+	 */
+	static final class OnWebhookBeans implements Condition {
+
+		@Override
+		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+			return beanFactory != null && (beanFactory.getBeanNamesForType(Validator.class, true, false).length > 0
+					|| beanFactory.getBeanNamesForType(Defaulter.class, true, false).length > 0);
+		}
+
+	}
+
+}

@@ -1,0 +1,109 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.webhook.Defaulter;
+import io.kubeboot.operator.webhook.ServingCertificate;
+import io.kubeboot.operator.webhook.Validator;
+import io.kubeboot.operator.webhook.WebhookServer;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WebhookAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+		.withPropertyValues("operator.auto-startup=false", "operator.webhook.self-signed=true",
+				"operator.webhook.port=0", "operator.webhook.bind-address=127.0.0.1");
+
+	@Test
+	void withoutValidatorsOrDefaultersThereIsNoWebhookServer() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).doesNotHaveBean(WebhookServer.class);
+			assertThat(context.getBean(Manager.class).webhookServer()).isEmpty();
+		});
+	}
+
+	@Test
+	void validatorAndDefaulterBeansBecomeWebhooksOfTheManagersServer() {
+		this.contextRunner.withUserConfiguration(ConfigMapWebhooks.class).run((context) -> {
+			WebhookServer server = context.getBean(WebhookServer.class);
+			assertThat(context.getBean(Manager.class).webhookServer()).containsSame(server);
+			assertThat(server.paths()).containsExactly("/mutate--v1-configmap", "/validate--v1-configmap",
+					"/validate--v1-secret");
+			assertThat(context.getBean(ServingCertificate.class).caBundlePem()).isPresent();
+		});
+	}
+
+	@Test
+	void twoValidatorsForOneKindFailStartUpNamingBoth() {
+		this.contextRunner.withUserConfiguration(ConfigMapWebhooks.class, SecondConfigMapValidator.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessage("Validator beans 'configMapValidator' and 'anotherConfigMapValidator' both validate "
+						+ "V1ConfigMap: a kind has one validator; combine them into one"));
+	}
+
+	@Test
+	void missingCertificateFilesFailStartUpNamingTheProperty(@TempDir Path empty) {
+		this.contextRunner.withUserConfiguration(ConfigMapWebhooks.class)
+			.withPropertyValues("operator.webhook.self-signed=false", "operator.webhook.cert-dir=" + empty)
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("IllegalStateException: operator.webhook.cert-dir (" + empty
+						+ "): Webhook certificate file " + empty.resolve("tls.crt") + " does not exist")
+				.hasStackTraceContaining(
+						"Set operator.webhook.self-signed=true to run locally without a certificate."));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ConfigMapWebhooks {
+
+		@Bean
+		Validator<V1ConfigMap> configMapValidator() {
+			return new Validator<>() {
+			};
+		}
+
+		@Bean
+		Defaulter<V1ConfigMap> configMapDefaulter() {
+			return (configMap) -> configMap.putDataItem("default", "yes");
+		}
+
+		@Bean
+		SecretValidator secretValidator() {
+			return new SecretValidator();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SecondConfigMapValidator {
+
+		@Bean
+		Validator<V1ConfigMap> anotherConfigMapValidator() {
+			return new Validator<>() {
+				@Override
+				public List<String> validateCreate(V1ConfigMap object) {
+					return List.of();
+				}
+			};
+		}
+
+	}
+
+	static class SecretValidator implements Validator<V1Secret> {
+
+	}
+
+}
