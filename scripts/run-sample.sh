@@ -54,6 +54,46 @@ cat >&2 <<MSG
   curl -s localhost:8080/actuator/prometheus | grep '^storagebucket_'
   curl -s localhost:8080/readyz; curl -s localhost:8080/actuator/operator
   kubectl run nginx --image=nginx                  # the operator logs: Reconciled pod: pod=default/nginx phase=Pending
+  kubectl apply -f - <<<'{"apiVersion": "storage.kubeboot.io/v1alpha1", "kind": "StorageBucket",
+    "metadata": {"name": "secret"}, "spec": {"bucketName": "secret", "endpoint": "https://me:pw@example.com"}}'
+                                                   # refused by the validating webhook: credentials in spec.endpoint
 [sample] starting the sample operator (Ctrl-C to stop)
 MSG
-java -jar sample-operator/target/sample-operator-0.1.0-SNAPSHOT.jar
+# The webhooks are served with a certificate generated at start-up (no cert-manager here) and registered
+# with the local API server by URL, as deploy/webhook.yaml does by Service in a cluster.
+java -jar sample-operator/target/sample-operator-0.1.0-SNAPSHOT.jar --operator.webhook.self-signed=true \
+  --operator.webhook.bind-address=127.0.0.1 > >(tee "$work/operator.log") 2>&1 &
+operator=$!
+trap 'kill "$operator" "$endpoint" "$control_plane" 2>/dev/null || true; wait "$control_plane" 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do
+  grep -q "Webhook server started" "$work/operator.log" 2>/dev/null && break
+  kill -0 "$operator" 2>/dev/null || exit 1
+  sleep 0.1
+done
+ca_bundle=$(sed -n 's/.*Webhook server uses a self-signed certificate.* caBundle=\([^ ]*\).*/\1/p' "$work/operator.log" | head -1)
+for type in validating mutating; do
+  if [[ $type == validating ]]; then kind=ValidatingWebhookConfiguration; path=validate; policy=Fail
+  else kind=MutatingWebhookConfiguration; path=mutate; policy=Ignore; fi
+  kubectl apply -f - >/dev/null <<YAML
+apiVersion: admissionregistration.k8s.io/v1
+kind: $kind
+metadata:
+  name: sample-operator
+webhooks:
+  - name: ${path:0:1}storagebucket.storage.kubeboot.io
+    clientConfig:
+      url: https://127.0.0.1:9443/$path-storage-kubeboot-io-v1alpha1-storagebucket
+      caBundle: $ca_bundle
+    rules:
+      - apiGroups: ["storage.kubeboot.io"]
+        apiVersions: ["v1alpha1"]
+        resources: ["storagebuckets"]
+        operations: ["CREATE", "UPDATE"]
+    admissionReviewVersions: ["v1"]
+    sideEffects: None
+    failurePolicy: $policy
+    timeoutSeconds: 10
+YAML
+done
+echo "[sample] admission webhooks registered with the local API server" >&2
+wait "$operator"

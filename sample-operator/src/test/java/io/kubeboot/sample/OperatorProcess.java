@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -22,6 +23,12 @@ import java.util.regex.Pattern;
 final class OperatorProcess implements AutoCloseable {
 
 	private static final Pattern PORT = Pattern.compile("Tomcat started on port (\\d+)");
+
+	private static final Pattern WEBHOOK_PORT = Pattern
+		.compile("Webhook server started: address=127\\.0\\.0\\.1:(\\d+)");
+
+	private static final Pattern CA_BUNDLE = Pattern
+		.compile("Webhook server uses a self-signed certificate.* caBundle=(\\S+)");
 
 	private final Process process;
 
@@ -36,8 +43,9 @@ final class OperatorProcess implements AutoCloseable {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
-		command.add("--server.port=0"); // several operators run side by side in these
-										// tests
+		// several operators run side by side in these tests, without certificate files
+		command.addAll(List.of("--server.port=0", "--operator.webhook.port=0",
+				"--operator.webhook.bind-address=127.0.0.1", "--operator.webhook.self-signed=true"));
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile("sample-operator", ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -64,6 +72,26 @@ final class OperatorProcess implements AutoCloseable {
 	 * @return the port
 	 * @throws IllegalStateException if the operator has not logged it yet
 	 */
+	/** The port of the webhook server, once it logged it. */
+	int webhookPort() {
+		return Integer.parseInt(find(WEBHOOK_PORT));
+	}
+
+	/** The PEM of the CA that signed the webhook server's self-signed certificate. */
+	String webhookCaBundle() {
+		return new String(Base64.getDecoder().decode(find(CA_BUNDLE)), StandardCharsets.US_ASCII);
+	}
+
+	private String find(Pattern pattern) {
+		for (String line : output()) {
+			Matcher matcher = pattern.matcher(line);
+			if (matcher.find()) {
+				return matcher.group(1);
+			}
+		}
+		throw new IllegalStateException("The operator did not log " + pattern);
+	}
+
 	int port() {
 		for (String line : output()) {
 			Matcher matcher = PORT.matcher(line);

@@ -1,12 +1,11 @@
 package io.kubeboot.sample;
 
-import java.util.Map;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubeboot.operator.model.CustomResourceList;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
+import io.kubeboot.operator.model.CustomResourceList;
 import io.kubeboot.sample.storage.v1alpha1.Condition;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
@@ -15,9 +14,11 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
 
 import static org.awaitility.Awaitility.await;
 
@@ -71,6 +72,20 @@ final class StorageBuckets {
 		StorageBucket bucket = new StorageBucket().metadata(new V1ObjectMeta().namespace(this.namespace).name(name))
 			.spec(new StorageBucketSpec().bucketName(name).region("test-1").endpoint(endpoint));
 		return this.api.create(bucket).throwsApiException().getObject();
+	}
+
+	/**
+	 * Creates a bucket as {@code kubectl apply} would, returning the API server's answer
+	 * whether it accepted the bucket or not.
+	 */
+	KubernetesApiResponse<StorageBucket> tryCreate(StorageBucket bucket) {
+		bucket.getMetadata().setNamespace(this.namespace);
+		return this.api.create(bucket);
+	}
+
+	/** Updates a bucket, returning the API server's answer. */
+	KubernetesApiResponse<StorageBucket> tryUpdate(StorageBucket bucket) {
+		return this.api.update(bucket);
 	}
 
 	StorageBucket get(String name) throws ApiException {

@@ -19,11 +19,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * probe that changes nothing else is written anyway
  * @param inventoryInterval how often {@link BucketInventoryLogger} logs
  * @param registryUrl the base URL of the {@link BucketRegistry}, {@code null} for none
+ * @param regions the regions a bucket may name in {@code spec.region}, empty for any
+ * (checked by {@link StorageBucketValidator})
  */
 @ConfigurationProperties("sample.buckets")
 record BucketProperties(@DefaultValue("30s") Duration probeInterval, @DefaultValue("5s") Duration probeTimeout,
 		@DefaultValue("5m") Duration statusRefreshInterval, @DefaultValue("1m") Duration inventoryInterval,
-		@Nullable URI registryUrl) {
+		@Nullable URI registryUrl, @DefaultValue List<String> regions) {
 
 	BucketProperties {
 		requirePositive("probe-interval", probeInterval);

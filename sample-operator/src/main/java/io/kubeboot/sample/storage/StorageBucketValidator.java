@@ -1,0 +1,101 @@
+package io.kubeboot.sample.storage;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.kubeboot.operator.webhook.AdmissionDeniedException;
+import io.kubeboot.operator.webhook.Validator;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
+import org.springframework.stereotype.Component;
+
+/**
+ * Refuses a StorageBucket at {@code kubectl apply} time when the operator could not watch
+ * over it, with a message naming the field, instead of accepting it and failing later in
+ * the reconciler:
+ * <ul>
+ * <li>{@code spec.endpoint} must be an absolute http or https URL with a host, and must
+ * not carry credentials ({@code user:password@}): they would end up in the bucket for
+ * anyone who may read it;</li>
+ * <li>{@code spec.region}, when {@code sample.buckets.regions} lists the allowed regions,
+ * must be one of them;</li>
+ * <li>{@code spec.bucketName} cannot change: another bucket is another
+ * StorageBucket.</li>
+ * </ul>
+ * The starter serves it as the validating admission webhook of StorageBucket (see
+ * {@code deploy/webhook.yaml}).
+ */
+@Component
+class StorageBucketValidator implements Validator<StorageBucket> {
+
+	private final BucketProperties properties;
+
+	StorageBucketValidator(BucketProperties properties) {
+		this.properties = properties;
+	}
+
+	@Override
+	public List<String> validateCreate(StorageBucket bucket) throws AdmissionDeniedException {
+		return validate(bucket);
+	}
+
+	@Override
+	public List<String> validateUpdate(StorageBucket old, StorageBucket bucket) throws AdmissionDeniedException {
+		String was = (old.getSpec() != null) ? old.getSpec().getBucketName() : null;
+		String now = (bucket.getSpec() != null) ? bucket.getSpec().getBucketName() : null;
+		if (was != null && !Objects.equals(was, now)) {
+			throw new AdmissionDeniedException("spec.bucketName cannot change (was '" + was + "', now '" + now
+					+ "'): create another StorageBucket for another bucket");
+		}
+		return validate(bucket);
+	}
+
+	private List<String> validate(StorageBucket bucket) throws AdmissionDeniedException {
+		StorageBucketSpec spec = bucket.getSpec();
+		if (spec == null) {
+			throw new AdmissionDeniedException("spec is required");
+		}
+		checkEndpoint(spec.getEndpoint());
+		List<String> regions = this.properties.regions();
+		if (!regions.isEmpty() && spec.getRegion() != null && !regions.contains(spec.getRegion())) {
+			throw new AdmissionDeniedException("spec.region '" + spec.getRegion()
+					+ "' is not one of the regions this operator serves: " + String.join(", ", regions));
+		}
+		List<String> warnings = new ArrayList<>();
+		if (spec.getRegion() == null && !regions.isEmpty()) {
+			warnings.add("spec.region is not set: the bucket is assumed to be in any of " + String.join(", ", regions));
+		}
+		return warnings;
+	}
+
+	private static void checkEndpoint(String endpoint) throws AdmissionDeniedException {
+		if (endpoint == null || endpoint.isBlank()) {
+			throw new AdmissionDeniedException(
+					"spec.endpoint is required: the http or https URL of the bucket's " + "health check");
+		}
+		URI uri;
+		try {
+			uri = new URI(endpoint);
+		}
+		catch (URISyntaxException ex) {
+			throw new AdmissionDeniedException("spec.endpoint is not a URL: " + ex.getReason());
+		}
+		if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) {
+			throw new AdmissionDeniedException("spec.endpoint must be an http or https URL, not "
+					+ ((uri.getScheme() != null) ? "a " + uri.getScheme() + " URL" : "a relative one"));
+		}
+		if (uri.getRawUserInfo() != null) {
+			// the credentials themselves are not repeated: the message goes back to the
+			// user, and into the API server's audit log
+			throw new AdmissionDeniedException("spec.endpoint must not carry credentials (user:password@): "
+					+ "the bucket is readable by anyone who may read StorageBuckets");
+		}
+		if (uri.getHost() == null || uri.getHost().isEmpty()) {
+			throw new AdmissionDeniedException("spec.endpoint has no host");
+		}
+	}
+
+}
