@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -380,11 +379,26 @@ public final class Controller implements Runnable {
 			this.sourceRunner.stopAll();
 			current.shutDown();
 			workers.forEach(Thread::interrupt);
-			for (Thread worker : workers) {
-				worker.join(TimeUnit.SECONDS.toMillis(5));
-			}
 			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
+			// the controller ends only with its last worker: the manager must be able to
+			// tell that leader-only work still runs, so that it neither releases the
+			// Lease
+			// nor campaigns again meanwhile
+			awaitAll(workers);
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void awaitAll(List<Thread> workers) {
+		for (Thread worker : workers) {
+			while (worker.isAlive()) {
+				try {
+					worker.join();
+				}
+				catch (InterruptedException again) {
+					// keep waiting: returning would report a stop that did not happen
+				}
+			}
 		}
 	}
 

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
@@ -98,6 +99,20 @@ final class LeaderElectionRunner {
 				}
 				this.leaderOnly.stop(lost ? safetyMargin(config) : this.gracefulShutdownTimeout);
 				this.listener.stoppedLeading(config.identity(), lost);
+				List<String> stuck = this.leaderOnly.stuck();
+				if (!stuck.isEmpty()) {
+					// their writes are fenced off once the renew deadline passed, but the
+					// Lease must not look free before it expires
+					logger.error(
+							"Leader-only runnables ignored their stop and still run, so the Lease is left to "
+									+ "expire instead of being released{}: lease={}/{} identity={} runnables={}",
+							lost ? " and this replica exits instead of campaigning again" : "", config.namespace(),
+							config.name(), config.identity(), stuck);
+					if (lost) {
+						this.exitAction.run();
+					}
+					return;
+				}
 				if (!lost) {
 					releaseIfConfigured(config);
 					return;

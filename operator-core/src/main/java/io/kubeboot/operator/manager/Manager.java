@@ -56,7 +56,7 @@ public final class Manager {
 
 	private final RunnableGroup everyReplica = new RunnableGroup("every-replica", this::runnableFailed);
 
-	private final RunnableGroup leaderOnly = new RunnableGroup("leader-only", this::runnableFailed);
+	private final RunnableGroup leaderOnly;
 
 	private final Object lifecycleMonitor = new Object();
 
@@ -77,6 +77,16 @@ public final class Manager {
 		this.client = Client.create(apiClient, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
+		// with leader election, the writes of leader-only work stop with the leadership,
+		// even from a worker that ignores its stop
+		this.leaderOnly = new RunnableGroup("leader-only", this::runnableFailed,
+				(this.leaderElector != null) ? this.leaderElector.writeFence() : null);
+		this.checks.add(Check.liveness("leader-work-stopped", () -> {
+			List<String> stuck = this.leaderOnly.stuck();
+			if (!stuck.isEmpty()) {
+				throw new IllegalStateException("leader-only runnables ignored their stop and still run: " + stuck);
+			}
+		}));
 		WebhookServer webhooks = settings.webhookServer;
 		if (webhooks != null) {
 			this.checks.add(Check.readiness("webhooks", () -> {
@@ -85,6 +95,17 @@ public final class Manager {
 				}
 			}));
 		}
+	}
+
+	/**
+	 * Returns the leader-only runnables that ignored their stop signal and their
+	 * interruption and still run. While there are any, this replica neither releases the
+	 * Lease nor campaigns again, and liveness is down (check
+	 * {@code leader-work-stopped}).
+	 * @return their names, empty normally
+	 */
+	public List<String> stuckRunnables() {
+		return this.leaderOnly.stuck();
 	}
 
 	/**

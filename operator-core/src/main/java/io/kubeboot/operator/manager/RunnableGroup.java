@@ -3,9 +3,11 @@ package io.kubeboot.operator.manager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
+import io.kubeboot.operator.client.internal.WriteFence;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +36,35 @@ final class RunnableGroup {
 
 	private final AtomicInteger alive = new AtomicInteger();
 
+	private final @Nullable WriteFence fence;
+
+	/** Runs that ignored their stop and their interruption, and may still run. */
+	private final List<Run> stuck = new CopyOnWriteArrayList<>();
+
 	RunnableGroup(String name, BiConsumer<String, Throwable> onFailure) {
+		this(name, onFailure, null);
+	}
+
+	/**
+	 * Creates a group.
+	 * @param name the group's name, for logs
+	 * @param onFailure told when a runnable fails
+	 * @param fence the fence the runnables' writes pass, {@code null} for none
+	 */
+	RunnableGroup(String name, BiConsumer<String, Throwable> onFailure, @Nullable WriteFence fence) {
 		this.name = name;
 		this.onFailure = onFailure;
+		this.fence = fence;
+	}
+
+	/**
+	 * Returns the runnables that ignored their stop signal and their interruption and are
+	 * still running: while there are any, the group's work may still be writing.
+	 * @return their names, empty if everything stopped
+	 */
+	List<String> stuck() {
+		this.stuck.removeIf((run) -> !run.thread.isAlive());
+		return this.stuck.stream().map((run) -> run.member.name).toList();
 	}
 
 	synchronized void add(String runnableName, Runnable runnable) {
@@ -92,6 +120,7 @@ final class RunnableGroup {
 				if (!join(run.thread, interruptDeadline)) {
 					logger.error("Runnable ignored interruption and is left running: group={} runnable={}", this.name,
 							run.member.name);
+					this.stuck.add(run);
 				}
 			}
 		}
@@ -127,6 +156,9 @@ final class RunnableGroup {
 	}
 
 	private void run(Member member, StopSignal signal) {
+		if (this.fence != null) {
+			WriteFence.enter(this.fence);
+		}
 		this.alive.incrementAndGet();
 		try {
 			member.runnable.start(signal);

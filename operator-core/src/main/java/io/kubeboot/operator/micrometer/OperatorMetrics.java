@@ -99,6 +99,10 @@ public final class OperatorMetrics {
 				.tag("name", elector.config().name())
 				.register(this.registry);
 		}
+		Gauge.builder("operator.runnables.stuck", manager, (bound) -> bound.stuckRunnables().size())
+			.description("Leader-only runnables that ignored their stop and their interruption and still run; "
+					+ "while above 0 the Lease is neither released nor campaigned for")
+			.register(this.registry);
 		manager.cache().onInformerRegistered(this::bindInformer);
 	}
 

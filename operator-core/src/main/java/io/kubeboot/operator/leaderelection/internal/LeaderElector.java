@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
@@ -72,6 +73,8 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	private volatile @Nullable String lastError;
 
+	private final WriteFence fence;
+
 	/**
 	 * Creates an elector that talks to the API server of the given client.
 	 * @param client the application's client; requests use a derived client with
@@ -97,6 +100,17 @@ public final class LeaderElector implements LeaderElectionStatus {
 		this.listener = listener;
 		this.nanoTime = nanoTime;
 		this.leaseWatch = leaseWatch;
+		this.fence = new WriteFence(config.renewDeadline(), nanoTime);
+	}
+
+	/**
+	 * Returns the fence of this replica's leader-only writes: open a renew deadline after
+	 * each successful acquisition or renewal began, closed once the Lease was released or
+	 * taken by another replica.
+	 * @return the fence
+	 */
+	public WriteFence writeFence() {
+		return this.fence;
 	}
 
 	/**
@@ -160,7 +174,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 		this.leaseWatch.start();
 		try {
 			while (stop.getCount() > 0) {
+				long attemptStart = this.nanoTime.getAsLong();
 				if (tryAcquireOrRenew() == Attempt.HELD) {
+					this.fence.renewed(attemptStart);
 					this.lastRenewNanos = this.nanoTime.getAsLong();
 					this.everLed = true;
 					this.leading = true;
@@ -206,11 +222,14 @@ public final class LeaderElector implements LeaderElectionStatus {
 							this.lock.describe(), this.config.identity(), this.config.renewDeadline(), this.lastError);
 					return true;
 				}
+				long attemptStart = this.nanoTime.getAsLong();
 				Attempt attempt = tryAcquireOrRenew();
 				if (attempt == Attempt.HELD) {
+					this.fence.renewed(attemptStart);
 					this.lastRenewNanos = this.nanoTime.getAsLong();
 				}
 				else if (attempt == Attempt.HELD_BY_OTHER) {
+					this.fence.close();
 					logger.error("Lease is held by another replica, leadership lost: lease={} identity={} holder={}",
 							this.lock.describe(), this.config.identity(), this.observedHolder);
 					return true;
@@ -235,6 +254,8 @@ public final class LeaderElector implements LeaderElectionStatus {
 		}
 		Date now = new Date();
 		LeaderElectionRecord released = new LeaderElectionRecord("", 1, now, now, observed.getLeaderTransitions());
+		// closed first: a standby may take over the moment the update lands
+		this.fence.close();
 		if (this.lock.update(released)) {
 			setObserved(released);
 			logger.info("Released leader lease: lease={} identity={}", this.lock.describe(), this.config.identity());
