@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
@@ -31,10 +32,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves webhooks over HTTPS for the API server, the counterpart of controller-runtime's
  * webhook server: admission ({@code admission.k8s.io/v1} AdmissionReview, see
- * {@link AdmissionWebhook}) on paths of its own, on a port of its own (9443 by default),
- * apart from the application's and Actuator's. Given to a manager, it is started before
- * the caches and stopped after them, so that the API server can call it whenever the
- * operator could act.
+ * {@link AdmissionWebhook}) and conversion ({@code apiextensions.k8s.io/v1}
+ * ConversionReview, see {@link ConversionWebhook}) on paths of its own, on a port of its
+ * own (9443 by default), apart from the application's and Actuator's. Given to a manager,
+ * it is started before the caches and stopped after them, so that the API server can call
+ * it whenever the operator could act.
  * <p>
  * Each request's webhook code runs with a deadline ({@link Builder#handlerTimeout}): past
  * it the request is answered with HTTP 500, which the API server treats according to the
@@ -105,6 +107,31 @@ public final class WebhookServer {
 			throw new IllegalArgumentException("A webhook is already registered at " + path);
 		}
 		logger.debug("Webhook registered: path={}", path);
+	}
+
+	/**
+	 * Returns the handler of a path that several registrations share, registering it
+	 * first if the path is free. Paths can be added while the server runs.
+	 * @param <H> the handler's type
+	 * @param path the path, starting with {@code /}
+	 * @param type the handler's class
+	 * @param handler creates the handler if the path is free
+	 * @return the path's handler
+	 * @throws IllegalArgumentException if the path does not start with {@code /} or has a
+	 * handler of another class
+	 */
+	<H extends WebhookHandler> H shared(String path, Class<H> type, Supplier<H> handler) {
+		if (path == null || !path.startsWith("/")) {
+			throw new IllegalArgumentException("A webhook path must start with '/': " + path);
+		}
+		WebhookHandler registered = this.handlers.computeIfAbsent(path, (free) -> {
+			logger.debug("Webhook registered: path={}", path);
+			return handler.get();
+		});
+		if (!type.isInstance(registered)) {
+			throw new IllegalArgumentException("Another webhook is already registered at " + path);
+		}
+		return type.cast(registered);
 	}
 
 	WebhookMetrics metrics() {

@@ -118,8 +118,8 @@ public final class OperatorAutoConfiguration {
 	}
 
 	/**
-	 * The webhook server of the manager, when the application has validators or
-	 * defaulters.
+	 * The webhook server of the manager, when the application has validators, defaulters
+	 * or conversions.
 	 * @param certificate its certificate
 	 * @param properties the properties
 	 * @param metrics its metrics, if the application has metrics

@@ -734,7 +734,8 @@ public class OperatorProperties implements Validator {
 	}
 
 	/**
-	 * The webhook server, started when the application has Validator or Defaulter beans.
+	 * The webhook server, started when the application has Validator, Defaulter or
+	 * Conversion beans.
 	 */
 	public static class Webhook {
 
@@ -750,9 +751,9 @@ public class OperatorProperties implements Validator {
 		private String bindAddress = "0.0.0.0";
 
 		/**
-		 * How long a validator or defaulter may take before the request is answered with
-		 * HTTP 500 and the webhook configuration's failurePolicy decides. Keep it below
-		 * the configuration's timeoutSeconds.
+		 * How long a validator, defaulter or conversion may take before the request is
+		 * answered with HTTP 500 and the webhook configuration's failurePolicy decides.
+		 * Keep it below the configuration's timeoutSeconds.
 		 */
 		private Duration handlerTimeout = Duration.ofSeconds(10);
 

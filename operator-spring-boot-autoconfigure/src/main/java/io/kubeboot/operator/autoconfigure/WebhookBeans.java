@@ -10,6 +10,8 @@ import java.util.Map;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
 import io.kubeboot.operator.webhook.CertificateMetrics;
+import io.kubeboot.operator.webhook.Conversion;
+import io.kubeboot.operator.webhook.ConversionWebhook;
 import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.Validator;
@@ -28,6 +30,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * Turns the application's {@link Validator} and {@link Defaulter} beans into admission
  * webhooks of the manager's {@link WebhookServer}: the kind of each comes from its type
  * argument ({@code Validator<StorageBucket>}), one validator and one defaulter per kind.
+ * Its {@link Conversion} beans become the conversion webhook, one per kind.
  */
 final class WebhookBeans {
 
@@ -82,11 +85,11 @@ final class WebhookBeans {
 	}
 
 	/**
-	 * Registers every validator and defaulter bean on the server.
+	 * Registers every validator, defaulter and conversion bean on the server.
 	 * @param beanFactory the bean factory
 	 * @param server the server
-	 * @throws InvalidOperatorBeanException naming the beans if a kind has two validators
-	 * or two defaulters, or a bean does not say its kind
+	 * @throws InvalidOperatorBeanException naming the beans if a kind has two validators,
+	 * two defaulters or two conversions, or a bean does not say its kind
 	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static void registerAll(ConfigurableListableBeanFactory beanFactory, WebhookServer server) {
@@ -106,6 +109,16 @@ final class WebhookBeans {
 			AdmissionWebhook.Paths paths = webhook.complete();
 			logger.info("Admission webhooks registered: kind={} validating={} mutating={}", kind.getSimpleName(),
 					paths.validating(), paths.mutating());
+		}
+		for (String name : beanFactory.getBeanNamesForType(Conversion.class, true, false)) {
+			Conversion<?> conversion = beanFactory.getBean(name, Conversion.class);
+			try {
+				String path = ConversionWebhook.register(server, conversion);
+				logger.info("Conversion webhook registered: path={} conversion={}", path, conversion);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidOperatorBeanException("Conversion bean '" + name + "': " + ex.getMessage(), ex);
+			}
 		}
 	}
 
@@ -141,7 +154,8 @@ final class WebhookBeans {
 	}
 
 	/**
-	 * Matches when the application has a {@link Validator} or {@link Defaulter} bean.
+	 * Matches when the application has a {@link Validator}, {@link Defaulter} or
+	 * {@link Conversion} bean.
 	 */
 	static final class OnWebhookBeans implements Condition {
 
@@ -149,7 +163,8 @@ final class WebhookBeans {
 		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
 			ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 			return beanFactory != null && (beanFactory.getBeanNamesForType(Validator.class, true, false).length > 0
-					|| beanFactory.getBeanNamesForType(Defaulter.class, true, false).length > 0);
+					|| beanFactory.getBeanNamesForType(Defaulter.class, true, false).length > 0
+					|| beanFactory.getBeanNamesForType(Conversion.class, true, false).length > 0);
 		}
 
 	}

@@ -2,8 +2,13 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.CustomResource;
+import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.webhook.Conversion;
+import io.kubeboot.operator.webhook.Convertible;
 import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.Validator;
@@ -45,6 +50,32 @@ class WebhookAutoConfigurationTests {
 					"/validate--v1-secret");
 			assertThat(context.getBean(ServingCertificate.class).caBundlePem()).isPresent();
 		});
+	}
+
+	@Test
+	void conversionBeanAloneYieldsTheManagersServerWithTheConversionPath() {
+		this.contextRunner.withUserConfiguration(GadgetConversion.class).run((context) -> {
+			WebhookServer server = context.getBean(WebhookServer.class);
+			assertThat(context.getBean(Manager.class).webhookServer()).containsSame(server);
+			assertThat(server.paths()).containsExactly("/convert");
+		});
+	}
+
+	@Test
+	void conversionsAndAdmissionWebhooksShareTheServer() {
+		this.contextRunner.withUserConfiguration(ConfigMapWebhooks.class, GadgetConversion.class)
+			.run((context) -> assertThat(context.getBean(WebhookServer.class).paths()).containsExactly("/convert",
+					"/mutate--v1-configmap", "/validate--v1-configmap", "/validate--v1-secret"));
+	}
+
+	@Test
+	void twoConversionsForOneKindFailStartUpNamingTheBean() {
+		this.contextRunner.withUserConfiguration(GadgetConversion.class, SecondGadgetConversion.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessage("Conversion bean 'anotherGadgetConversion': A conversion for Gadget.test.kubeboot.io is "
+						+ "already registered at /convert (Conversion[Gadget.test.kubeboot.io, hub v1=Gadget, "
+						+ "spokes v1alpha1=GadgetV1alpha1]): a kind has one hub; name all its spokes in one "
+						+ "Conversion"));
 	}
 
 	@Test
@@ -103,6 +134,47 @@ class WebhookAutoConfigurationTests {
 	}
 
 	static class SecretValidator implements Validator<V1Secret> {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class GadgetConversion {
+
+		@Bean
+		Conversion<Gadget> gadgetConversion() {
+			return Conversion.hub(Gadget.class).spokes(GadgetV1alpha1.class);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SecondGadgetConversion {
+
+		@Bean
+		Conversion<Gadget> anotherGadgetConversion() {
+			return Conversion.hub(Gadget.class).spokes(GadgetV1alpha1.class);
+		}
+
+	}
+
+	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Gadget")
+	static class Gadget extends CustomResource<Map<String, Object>, Map<String, Object>> {
+
+	}
+
+	@KubernetesKind(group = "test.kubeboot.io", version = "v1alpha1", kind = "Gadget")
+	static class GadgetV1alpha1 extends CustomResource<Map<String, Object>, Map<String, Object>>
+			implements Convertible<Gadget> {
+
+		@Override
+		public void convertTo(Gadget hub) {
+			hub.setSpec(getSpec());
+		}
+
+		@Override
+		public void convertFrom(Gadget hub) {
+			setSpec(hub.getSpec());
+		}
 
 	}
 
