@@ -103,6 +103,15 @@ class WebhookIntegrationTests {
 	}
 
 	@Test
+	void validatorThatHangsUnderFailurePolicyIgnoreLetsTheObjectThrough(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Widgets.install(admin);
+		Manager manager = managerWithWebhooks(admin, namespace, "Ignore");
+		Widget created = manager.client().create(widget(namespace.name(), "hang", Map.of("color", "red")));
+		assertThat(created.getSpec()).containsEntry("size", "small");
+	}
+
+	@Test
 	void secondServerOnTheSamePortFailsNamingTheAddress(ApiClient admin, TestNamespace namespace) throws Exception {
 		Widgets.install(admin);
 		Manager manager = managerWithWebhooks(admin, namespace);
@@ -131,6 +140,11 @@ class WebhookIntegrationTests {
 	}
 
 	private Manager managerWithWebhooks(ApiClient admin, TestNamespace namespace) throws Exception {
+		return managerWithWebhooks(admin, namespace, "Fail");
+	}
+
+	private Manager managerWithWebhooks(ApiClient admin, TestNamespace namespace, String failurePolicy)
+			throws Exception {
 		ServingCertificate certificate = ServingCertificate.selfSigned(List.of("127.0.0.1", "localhost"));
 		this.cleanUp.add(certificate);
 		WebhookServer server = WebhookServer.builder(certificate)
@@ -156,6 +170,7 @@ class WebhookIntegrationTests {
 			.validating(AdmissionWebhook.validatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets")
 			.mutating(AdmissionWebhook.mutatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets")
 			.timeout(Duration.ofSeconds(2))
+			.failurePolicy(failurePolicy)
 			.onlyIn(namespace)
 			.install();
 		this.cleanUp.add(webhooks);
