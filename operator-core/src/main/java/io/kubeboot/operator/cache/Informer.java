@@ -14,8 +14,10 @@ import org.jspecify.annotations.Nullable;
  * {@link Cache#informer}; the manager starts it with the cache.
  * <p>
  * List and watch errors never stop an informer: it retries, and reports the last error
- * and how long it has been without a watch, which readiness and the metrics read. All
- * methods are thread-safe and never block on the network.
+ * and how long it has been without a watch, which readiness and the metrics read. Nor
+ * does an object that does not decode into the model class: it is skipped, logged and
+ * counted ({@link #undecodableObjects()}). All methods are thread-safe and never block on
+ * the network.
  *
  * @param <T> the model type
  */
@@ -86,6 +88,16 @@ public interface Informer<T extends KubernetesObject> {
 	 * @return the number of completed restarts
 	 */
 	long restarts();
+
+	/**
+	 * Returns how many objects this informer skipped because they did not decode into its
+	 * model class (a custom resource whose CRD preserves unknown fields holding a field
+	 * of the wrong type), each version of an object counted once. Such an object is left
+	 * out of the cache while every other object keeps flowing; if an earlier version of
+	 * it decoded, that version stays cached until the object decodes again or is deleted.
+	 * @return the number of object versions skipped
+	 */
+	long undecodableObjects();
 
 	/**
 	 * Returns for how long the watchdog has been replacing this informer.

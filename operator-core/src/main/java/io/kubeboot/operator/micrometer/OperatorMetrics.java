@@ -28,10 +28,10 @@ import org.jspecify.annotations.Nullable;
  * Micrometer {@link MeterRegistry}, under the names and labels controller-runtime
  * exports: {@code controller_runtime_*{controller}}, {@code workqueue_*{name,controller}}
  * and {@code leader_election_master_status{name}} once rendered by the Prometheus
- * registry, plus this project's informer watchdog series
- * {@code operator_informer_restarts_total} and {@code operator_informer_silence_seconds}
- * (labels {@code kind}, {@code namespace}, {@code selector}). No series has a label per
- * reconciled object.
+ * registry, plus this project's informer series {@code operator_informer_restarts_total},
+ * {@code operator_informer_silence_seconds} and
+ * {@code operator_informer_undecodable_objects_total} (labels {@code kind},
+ * {@code namespace}, {@code selector}). No series has a label per reconciled object.
  * <p>
  * Use one instance per manager:
  *
@@ -113,6 +113,10 @@ public final class OperatorMetrics {
 				Objects.requireNonNullElse(key.labelSelector(), ""));
 		FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
 			.description("How often the watchdog replaced the informer after its watch was silent too long")
+			.tags(tags)
+			.register(this.registry);
+		FunctionCounter.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
+			.description("Objects the informer skipped because they did not decode into its model class")
 			.tags(tags)
 			.register(this.registry);
 		Gauge.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)

@@ -105,6 +105,11 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 	}
 
 	@Override
+	public long undecodableObjects() {
+		return 0;
+	}
+
+	@Override
 	public @Nullable Duration restartingFor() {
 		return null;
 	}

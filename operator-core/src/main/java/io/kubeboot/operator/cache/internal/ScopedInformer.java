@@ -1,5 +1,6 @@
 package io.kubeboot.operator.cache.internal;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
-import com.google.gson.reflect.TypeToken;
+import com.google.gson.stream.JsonReader;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.LabelSelector;
@@ -32,9 +33,9 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import io.kubernetes.client.util.generic.options.ListOptions;
 import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,11 @@ import org.slf4j.LoggerFactory;
  * connection) never stop the informer: it retries every second, logs each distinct error
  * once per minute, and keeps the last one for {@link #lastError()} so that a cache that
  * does not sync can say why.
+ * <p>
+ * Lists and watch events are read object by object: an object that does not decode into
+ * the model class is skipped with a WARN and counted in {@link #undecodableObjects()},
+ * and every other object keeps flowing. If an earlier version of it decoded, that version
+ * stays cached until the object decodes again or is deleted (see {@code ObjectDecoder}).
  *
  * @param <T> the model type
  */
@@ -65,6 +71,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private final AtomicLong restarts = new AtomicLong();
 
+	private final AtomicLong undecodable = new AtomicLong();
+
 	private @Nullable ResourceKind<T> kind;
 
 	private @Nullable ApiClient watchClient;
@@ -76,6 +84,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private boolean stripManagedFields;
 
 	private MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
+	/** Reads lists and watch events, shared by this informer and its replacements. */
+	private @Nullable ObjectDecoder<T> decoder;
 
 	private volatile boolean stopped;
 
@@ -242,6 +253,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.resyncPeriod = resyncPeriod;
 		this.stripManagedFields = stripManagedFields;
 		this.watchTimeout = watchTimeout;
+		this.decoder = new ObjectDecoder<>(kind.type(), kind.kind(), watchClient.getJSON().getGson(), this::get,
+				this.undecodable::incrementAndGet);
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation);
 		this.handlers.forEach(created::addEventHandler);
 		this.informer = created;
@@ -283,6 +296,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	@Override
 	public long restarts() {
 		return this.restarts.get();
+	}
+
+	/**
+	 * Returns how many objects this informer skipped because they did not decode into the
+	 * model class, each version of an object counted once.
+	 * @return the number of object versions skipped
+	 */
+	@Override
+	public long undecodableObjects() {
+		return this.undecodable.get();
 	}
 
 	/**
@@ -374,13 +397,11 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<T> kind, ApiClient client,
 			int generation) {
-		// watches through client-java; lists read as the kind's list type, which for a
-		// custom resource without a list class is a parameterized CustomResourceList
-		GenericKubernetesApi<T, KubernetesListObject> api = new GenericKubernetesApi(kind.type(),
-				TypeToken.get(kind.listType()).getRawType(), kind.group(), kind.version(), kind.plural(), client);
+		// lists and watches read object by object, so that one object that does not
+		// decode into the model is skipped instead of failing the whole list or watch
+		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
 		String labelSelector = this.key.labelSelector();
 		return new ListerWatcher<>() {
@@ -397,25 +418,30 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				if (labelSelector != null) {
 					query.add(new Pair("labelSelector", labelSelector));
 				}
-				// buildCall adds the credentials to the headers: they must be mutable
-				Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
-				Call call = client.buildCall(null, kind.collectionPath(namespace), "GET", query, List.of(), null,
-						headers, Map.of(), Map.of(), new String[] { "BearerToken" }, null);
-				KubernetesListObject list = client.<KubernetesListObject>execute(call, kind.listType()).getData();
+				KubernetesListObject list = readList(call(client, kind.collectionPath(namespace), query), decoder);
 				connected(generation);
 				return list;
 			}
 
 			@Override
 			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
-				ListOptions options = watchOptions(params, labelSelector);
+				List<Pair> query = new ArrayList<>();
+				query.add(new Pair("watch", "true"));
+				if (params.resourceVersion != null) {
+					query.add(new Pair("resourceVersion", params.resourceVersion));
+				}
+				if (labelSelector != null) {
+					query.add(new Pair("labelSelector", labelSelector));
+				}
 				// ended by the server after between half the watch timeout and all of it,
 				// so that a quiet but healthy watch shows activity well within the
 				// watchdog's silence threshold (and replicas do not renew in lockstep)
 				long most = Math.max(2, ScopedInformer.this.watchTimeout.toSeconds());
-				options.setTimeoutSeconds((int) ThreadLocalRandom.current().nextLong(most / 2, most + 1));
+				query.add(new Pair("timeoutSeconds",
+						String.valueOf(ThreadLocalRandom.current().nextLong(most / 2, most + 1))));
 				try {
-					Watchable<T> watch = (namespace != null) ? api.watch(namespace, options) : api.watch(options);
+					Watchable<T> watch = DecodingWatch.open(call(client, kind.collectionPath(namespace), query),
+							decoder);
 					connected(generation);
 					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
 				}
@@ -430,12 +456,27 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		};
 	}
 
-	private static ListOptions watchOptions(CallGeneratorParams params, @Nullable String labelSelector) {
-		ListOptions options = new ListOptions();
-		options.setResourceVersion(params.resourceVersion);
-		options.setTimeoutSeconds(params.timeoutSeconds);
-		options.setLabelSelector(labelSelector);
-		return options;
+	private static Call call(ApiClient client, String path, List<Pair> query) throws ApiException {
+		// buildCall adds the credentials to the headers: they must be mutable
+		Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
+		return client.buildCall(null, path, "GET", query, List.of(), null, headers, Map.of(), Map.of(),
+				new String[] { "BearerToken" }, null);
+	}
+
+	private static KubernetesListObject readList(Call call, ObjectDecoder<?> decoder) throws ApiException {
+		try (Response response = call.execute()) {
+			ResponseBody body = response.body();
+			if (!response.isSuccessful() || body == null) {
+				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
+						(body != null) ? body.string() : null);
+			}
+			try (JsonReader reader = new JsonReader(body.charStream())) {
+				return decoder.decodeList(reader);
+			}
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
+		}
 	}
 
 	private void onError(int generation, Throwable error) {

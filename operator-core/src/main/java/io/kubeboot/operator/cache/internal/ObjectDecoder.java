@@ -1,0 +1,365 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Status;
+import io.kubernetes.client.util.Watch;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one informer's lists and watch events object by object, so that an object that
+ * does not decode into the model class (a field of the wrong type in a custom resource
+ * whose CRD preserves unknown fields) costs that object only, not the whole list or
+ * watch.
+ * <p>
+ * Such an object is skipped: one WARN and one count per object and resourceVersion. If
+ * the cache holds an earlier version of it that decoded (same uid), that version stays
+ * cached: in a list it is kept in place of the object, a watch event changing it is
+ * turned into a bookmark, which advances the watch's resourceVersion and leaves the cache
+ * alone. A reconciler thus goes on seeing the last version that decoded, as it would with
+ * a slow watch (an update or an optimistically locked patch made from it conflicts, the
+ * object having changed since), rather than a live object vanishing from the cache as if
+ * deleted, which could make it clean up after an object that still exists. A deletion of
+ * an object that does not decode still removes it: the delete carries the cached version
+ * with the deleted object's final metadata, or the metadata alone when nothing was
+ * cached.
+ *
+ * @param <T> the model type
+ */
+final class ObjectDecoder<T extends KubernetesObject> {
+
+	private static final Logger logger = LoggerFactory.getLogger(ObjectDecoder.class);
+
+	private static final String BOOKMARK = "BOOKMARK";
+
+	private static final String DELETED = "DELETED";
+
+	private static final String ERROR = "ERROR";
+
+	private final Class<T> type;
+
+	private final String kind;
+
+	private final Gson gson;
+
+	private final BiFunction<@Nullable String, String, Optional<T>> cached;
+
+	private final Runnable onSkipped;
+
+	/**
+	 * The objects skipped, by {@code namespace/name}, with the resourceVersion last
+	 * reported: an object is reported again only once it changed.
+	 */
+	private final Map<String, String> skipped = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates a decoder.
+	 * @param type the model class
+	 * @param kind the kind, for the log
+	 * @param gson the Gson of the API client
+	 * @param cached looks an object up in the cache by namespace ({@code null} for a
+	 * cluster-scoped object) and name
+	 * @param onSkipped called once per object and resourceVersion skipped
+	 */
+	ObjectDecoder(Class<T> type, String kind, Gson gson, BiFunction<@Nullable String, String, Optional<T>> cached,
+			Runnable onSkipped) {
+		this.type = type;
+		this.kind = kind;
+		this.gson = gson;
+		this.cached = cached;
+		this.onSkipped = onSkipped;
+	}
+
+	/**
+	 * Reads a list response item by item, keeping only one item's JSON tree in memory at
+	 * a time.
+	 * @param reader the response body
+	 * @return the list: its metadata, and the items that decoded plus the cached versions
+	 * kept for those that did not
+	 * @throws IOException if the body cannot be read
+	 */
+	KubernetesListObject decodeList(JsonReader reader) throws IOException {
+		DecodedList<T> list = new DecodedList<>();
+		Set<String> stillSkipped = new HashSet<>();
+		reader.beginObject();
+		while (reader.hasNext()) {
+			String name = reader.nextName();
+			if (reader.peek() == JsonToken.NULL) {
+				reader.nextNull();
+			}
+			else if (name.equals("apiVersion")) {
+				list.apiVersion = reader.nextString();
+			}
+			else if (name.equals("kind")) {
+				list.kind = reader.nextString();
+			}
+			else if (name.equals("metadata")) {
+				list.metadata = this.gson.fromJson(reader, V1ListMeta.class);
+			}
+			else if (name.equals("items")) {
+				reader.beginArray();
+				while (reader.hasNext()) {
+					T item = decodeItem(JsonParser.parseReader(reader).getAsJsonObject(), stillSkipped);
+					if (item != null) {
+						list.items.add(item);
+					}
+				}
+				reader.endArray();
+			}
+			else {
+				reader.skipValue();
+			}
+		}
+		reader.endObject();
+		// a list is all there is: objects no longer skipped are forgotten
+		this.skipped.keySet().retainAll(stillSkipped);
+		return list;
+	}
+
+	private @Nullable T decodeItem(JsonObject json, Set<String> stillSkipped) {
+		try {
+			return this.gson.fromJson(json, this.type);
+		}
+		catch (RuntimeException ex) {
+			ObjectRef ref = ObjectRef.of(json);
+			Optional<T> kept = cachedVersion(ref);
+			skip(json, ref, kept, ex);
+			stillSkipped.add(ref.key());
+			// a copy: the informer's transform changes the objects it stores
+			return kept.map(this::copy).orElse(null);
+		}
+	}
+
+	/**
+	 * Reads one line of a watch response.
+	 * @param line the line: a JSON watch event
+	 * @return the event: as sent if its object decodes, else a bookmark at the object's
+	 * resourceVersion or a delete
+	 */
+	Watch.Response<T> decodeEvent(String line) {
+		JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+		String eventType = string(event, "type");
+		JsonElement object = event.get("object");
+		if (eventType == null || object == null || !object.isJsonObject()) {
+			throw new IllegalStateException("Watch event without a type or an object: " + abbreviate(line));
+		}
+		JsonObject json = object.getAsJsonObject();
+		if (ERROR.equals(eventType) || isStatus(json)) {
+			return new Watch.Response<>(eventType, this.gson.fromJson(json, V1Status.class));
+		}
+		try {
+			T decoded = this.gson.fromJson(json, this.type);
+			if (!this.skipped.isEmpty() && decoded.getMetadata() != null) {
+				this.skipped.remove(ObjectRef.key(decoded.getMetadata().getNamespace(),
+						Objects.requireNonNullElse(decoded.getMetadata().getName(), "")));
+			}
+			return new Watch.Response<>(eventType, decoded);
+		}
+		catch (RuntimeException ex) {
+			return undecodable(eventType, json, ex);
+		}
+	}
+
+	private Watch.Response<T> undecodable(String eventType, JsonObject json, RuntimeException error) {
+		ObjectRef ref = ObjectRef.of(json);
+		Optional<T> cachedVersion = cachedVersion(ref);
+		if (DELETED.equals(eventType)) {
+			this.skipped.remove(ref.key());
+			T deleted = cachedVersion.map((version) -> withMetadata(version, json.get("metadata")))
+				.orElseGet(() -> metadataOnly(json, ref, error));
+			return new Watch.Response<>(DELETED, deleted);
+		}
+		skip(json, ref, cachedVersion, error);
+		// the reflector leaves its store alone on a bookmark, but resumes the watch from
+		// its resourceVersion
+		return new Watch.Response<>(BOOKMARK, metadataOnly(json, ref, error));
+	}
+
+	private Optional<T> cachedVersion(ObjectRef ref) {
+		if (ref.name() == null) {
+			return Optional.empty();
+		}
+		return this.cached.apply(ref.namespace(), ref.name())
+			.filter((version) -> version.getMetadata() != null && ref.uid() != null
+					&& ref.uid().equals(version.getMetadata().getUid()));
+	}
+
+	private void skip(JsonObject json, ObjectRef ref, Optional<T> kept, RuntimeException error) {
+		String resourceVersion = Objects.requireNonNullElse(ref.resourceVersion(), "");
+		if (resourceVersion.equals(this.skipped.put(ref.key(), resourceVersion))) {
+			return;
+		}
+		this.onSkipped.run();
+		logger.warn(
+				"Object does not decode into its model, skipped: kind={} object={} resourceVersion={} cachedResourceVersion={} error=\"{}\"",
+				this.kind, ref.key(), resourceVersion,
+				kept.map((version) -> version.getMetadata().getResourceVersion()).orElse("none"),
+				describe(json, error));
+	}
+
+	/**
+	 * Decodes an object's apiVersion, kind and metadata only: enough for the reflector to
+	 * advance its resourceVersion, and for the store to find the object by key.
+	 */
+	private T metadataOnly(JsonObject json, ObjectRef ref, RuntimeException error) {
+		JsonObject shell = new JsonObject();
+		for (String field : List.of("apiVersion", "kind", "metadata")) {
+			if (json.has(field)) {
+				shell.add(field, json.get(field));
+			}
+		}
+		try {
+			return this.gson.fromJson(shell, this.type);
+		}
+		catch (RuntimeException ex) {
+			// metadata the API server validated always decodes; should it not, the
+			// identity and version are all that matters
+			shell.add("metadata",
+					this.gson.toJsonTree(new V1ObjectMeta().namespace(ref.namespace())
+						.name(ref.name())
+						.uid(ref.uid())
+						.resourceVersion(ref.resourceVersion())));
+			try {
+				return this.gson.fromJson(shell, this.type);
+			}
+			catch (RuntimeException again) {
+				error.addSuppressed(again);
+				throw error;
+			}
+		}
+	}
+
+	private T withMetadata(T version, @Nullable JsonElement metadata) {
+		JsonObject tree = this.gson.toJsonTree(version, this.type).getAsJsonObject();
+		if (metadata != null) {
+			tree.add("metadata", metadata);
+		}
+		return this.gson.fromJson(tree, this.type);
+	}
+
+	private T copy(T version) {
+		return this.gson.fromJson(this.gson.toJsonTree(version, this.type), this.type);
+	}
+
+	private static boolean isStatus(JsonObject json) {
+		return "Status".equals(string(json, "kind")) && "v1".equals(string(json, "apiVersion"));
+	}
+
+	private static @Nullable String string(JsonObject json, String field) {
+		JsonElement value = json.get(field);
+		return (value != null && value.isJsonPrimitive()) ? value.getAsString() : null;
+	}
+
+	/**
+	 * Describes why an object does not decode, with the path of the field at fault: Gson
+	 * names it for some errors only, so the object is read again from text, whose reader
+	 * knows where it stopped. Only objects that do not decode pay for this.
+	 */
+	private String describe(JsonObject json, RuntimeException error) {
+		String message = error.getMessage();
+		if (message == null && error.getCause() != null) {
+			message = error.getCause().toString();
+		}
+		if (message == null) {
+			message = error.getClass().getName();
+		}
+		if (!message.contains(" path $")) {
+			JsonReader reader = new JsonReader(new StringReader(json.toString()));
+			try {
+				this.gson.fromJson(reader, this.type);
+			}
+			catch (RuntimeException ex) {
+				message = message + " at path " + reader.getPath();
+			}
+		}
+		return message.replace('"', '\'');
+	}
+
+	private static String abbreviate(String line) {
+		return (line.length() > 200) ? line.substring(0, 200) + "..." : line;
+	}
+
+	/**
+	 * An object's identity as read from its JSON, which does not decode as a whole.
+	 */
+	private record ObjectRef(@Nullable String namespace, @Nullable String name, @Nullable String uid,
+			@Nullable String resourceVersion) {
+
+		static ObjectRef of(JsonObject json) {
+			JsonElement metadata = json.get("metadata");
+			if (metadata == null || !metadata.isJsonObject()) {
+				return new ObjectRef(null, null, null, null);
+			}
+			JsonObject fields = metadata.getAsJsonObject();
+			return new ObjectRef(string(fields, "namespace"), string(fields, "name"), string(fields, "uid"),
+					string(fields, "resourceVersion"));
+		}
+
+		static String key(@Nullable String namespace, String name) {
+			return (namespace != null) ? namespace + "/" + name : name;
+		}
+
+		String key() {
+			return key(this.namespace, Objects.requireNonNullElse(this.name, ""));
+		}
+
+	}
+
+	/**
+	 * A list as the reflector reads it: its metadata and items.
+	 */
+	private static final class DecodedList<T extends KubernetesObject> implements KubernetesListObject {
+
+		private @Nullable String apiVersion;
+
+		private @Nullable String kind;
+
+		private V1ListMeta metadata = new V1ListMeta();
+
+		private final List<T> items = new ArrayList<>();
+
+		@Override
+		public V1ListMeta getMetadata() {
+			return this.metadata;
+		}
+
+		@Override
+		public List<T> getItems() {
+			return this.items;
+		}
+
+		@Override
+		public @Nullable String getApiVersion() {
+			return this.apiVersion;
+		}
+
+		@Override
+		public @Nullable String getKind() {
+			return this.kind;
+		}
+
+	}
+
+}

@@ -1,0 +1,213 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.google.gson.stream.JsonReader;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.util.Watch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ObjectDecoder}: lists and watch events read object by object.
+ */
+class ObjectDecoderTests {
+
+	private final JSON json = new JSON();
+
+	private final Map<String, Gadget> cache = new ConcurrentHashMap<>();
+
+	private final AtomicLong skipped = new AtomicLong();
+
+	private final ObjectDecoder<Gadget> decoder = new ObjectDecoder<>(Gadget.class, "Gadget", this.json.getGson(),
+			(namespace, name) -> Optional.ofNullable(this.cache.get(namespace + "/" + name)),
+			this.skipped::incrementAndGet);
+
+	private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+
+	@BeforeEach
+	void captureLogs() {
+		this.logs.start();
+		logger().addAppender(this.logs);
+	}
+
+	@AfterEach
+	void releaseLogs() {
+		logger().detachAppender(this.logs);
+	}
+
+	private static Logger logger() {
+		return (Logger) LoggerFactory.getLogger(ObjectDecoder.class);
+	}
+
+	@Test
+	void listSkipsAnItemThatDoesNotDecodeAndKeepsTheOthersAndTheListMetadata() throws IOException {
+		KubernetesListObject list = list("""
+				{"apiVersion": "test.kubeboot.io/v1", "kind": "GadgetList",
+				 "metadata": {"resourceVersion": "20", "continue": "next"},
+				 "items": [%s, %s, %s]}
+				""".formatted(gadget("a", "ua", "10", "1"), gadget("b", "ub", "11", "\"many\""),
+				gadget("c", "uc", "12", "3")));
+		assertThat(list.getMetadata().getResourceVersion()).isEqualTo("20");
+		assertThat(list.getMetadata().getContinue()).isEqualTo("next");
+		assertThat(list.getApiVersion()).isEqualTo("test.kubeboot.io/v1");
+		assertThat(list.getKind()).isEqualTo("GadgetList");
+		assertThat(list.getItems()).map((item) -> item.getMetadata().getName()).containsExactly("a", "c");
+		assertThat(((Gadget) list.getItems().get(1)).getSpec().getReplicas()).isEqualTo(3);
+		assertThat(this.skipped).hasValue(1);
+		assertThat(this.logs.list).singleElement().satisfies((event) -> {
+			assertThat(event.getLevel()).isEqualTo(Level.WARN);
+			assertThat(event.getFormattedMessage())
+				.startsWith("Object does not decode into its model, skipped: kind=Gadget object=ns/b "
+						+ "resourceVersion=11 cachedResourceVersion=none error=")
+				.contains("many")
+				.contains("spec.replicas");
+		});
+	}
+
+	@Test
+	void listWithoutItemsHasNone() throws IOException {
+		KubernetesListObject list = list("""
+				{"kind": "GadgetList", "metadata": {"resourceVersion": "7"}, "items": null, "extra": [1, {"x": 2}]}
+				""");
+		assertThat(list.getItems()).isEmpty();
+		assertThat(list.getMetadata().getResourceVersion()).isEqualTo("7");
+	}
+
+	@Test
+	void anObjectIsReportedOncePerResourceVersion() throws IOException {
+		String bad = "{\"metadata\": {}, \"items\": [%s]}".formatted(gadget("b", "ub", "11", "\"many\""));
+		list(bad);
+		list(bad);
+		this.decoder.decodeEvent(event("MODIFIED", gadget("b", "ub", "11", "\"many\"")));
+		assertThat(this.skipped).hasValue(1);
+		this.decoder.decodeEvent(event("MODIFIED", gadget("b", "ub", "12", "\"lots\"")));
+		assertThat(this.skipped).hasValue(2);
+		assertThat(this.logs.list).hasSize(2);
+		// once it decoded, the same version failing again is news
+		this.decoder.decodeEvent(event("MODIFIED", gadget("b", "ub", "13", "4")));
+		this.decoder.decodeEvent(event("MODIFIED", gadget("b", "ub", "12", "\"lots\"")));
+		assertThat(this.skipped).hasValue(3);
+	}
+
+	@Test
+	void listKeepsACopyOfTheCachedVersionOfAnObjectThatNoLongerDecodes() throws IOException {
+		Gadget cached = decode(gadget("a", "ua", "10", "1"));
+		this.cache.put("ns/a", cached);
+		this.cache.put("ns/b", decode(gadget("b", "other-uid", "10", "1")));
+		KubernetesListObject list = list("{\"metadata\": {\"resourceVersion\": \"30\"}, \"items\": [%s, %s]}"
+			.formatted(gadget("a", "ua", "25", "\"many\""), gadget("b", "ub", "26", "\"many\"")));
+		// b was deleted and created again under the same name: its old version is gone
+		assertThat(list.getItems()).singleElement().satisfies((item) -> {
+			assertThat(item).isEqualTo(cached).isNotSameAs(cached);
+			assertThat(((Gadget) item).getSpec()).isNotSameAs(cached.getSpec());
+		});
+		assertThat(this.logs.list).map(ILoggingEvent::getFormattedMessage)
+			.anySatisfy((message) -> assertThat(message).contains("object=ns/a resourceVersion=25")
+				.contains("cachedResourceVersion=10"));
+	}
+
+	@Test
+	void eventWhoseObjectDecodesIsDeliveredAsSent() {
+		Watch.Response<Gadget> response = this.decoder.decodeEvent(event("ADDED", gadget("a", "ua", "10", "1")));
+		assertThat(response.type).isEqualTo("ADDED");
+		assertThat(response.object.getSpec().getReplicas()).isEqualTo(1);
+		assertThat(this.skipped).hasValue(0);
+	}
+
+	@Test
+	void addedOrModifiedObjectThatDoesNotDecodeBecomesABookmarkAtItsResourceVersion() {
+		this.cache.put("ns/a", decode(gadget("a", "ua", "10", "1")));
+		for (String type : List.of("ADDED", "MODIFIED")) {
+			Watch.Response<Gadget> response = this.decoder
+				.decodeEvent(event(type, gadget("a", "ua", type.equals("ADDED") ? "21" : "22", "\"many\"")));
+			assertThat(response.type).isEqualTo("BOOKMARK");
+			assertThat(response.object.getMetadata().getResourceVersion())
+				.isEqualTo(type.equals("ADDED") ? "21" : "22");
+			assertThat(response.object.getSpec()).isNull();
+		}
+		assertThat(this.skipped).hasValue(2);
+	}
+
+	@Test
+	void deletedObjectThatDoesNotDecodeIsDeletedWithItsCachedVersionAndItsFinalMetadata() {
+		this.cache.put("ns/a", decode(gadget("a", "ua", "10", "1")));
+		Watch.Response<Gadget> response = this.decoder
+			.decodeEvent(event("DELETED", gadget("a", "ua", "30", "\"many\"")));
+		assertThat(response.type).isEqualTo("DELETED");
+		assertThat(response.object.getMetadata().getName()).isEqualTo("a");
+		assertThat(response.object.getMetadata().getResourceVersion()).isEqualTo("30");
+		assertThat(response.object.getSpec().getReplicas()).isEqualTo(1);
+		assertThat(this.cache.get("ns/a").getMetadata().getResourceVersion()).isEqualTo("10");
+		assertThat(this.skipped).hasValue(0);
+		assertThat(this.logs.list).isEmpty();
+	}
+
+	@Test
+	void deletedObjectThatDoesNotDecodeAndWasNotCachedIsDeletedWithItsMetadataOnly() {
+		Watch.Response<Gadget> response = this.decoder
+			.decodeEvent(event("DELETED", gadget("b", "ub", "30", "\"many\"")));
+		assertThat(response.type).isEqualTo("DELETED");
+		assertThat(response.object.getMetadata().getNamespace()).isEqualTo("ns");
+		assertThat(response.object.getMetadata().getName()).isEqualTo("b");
+		assertThat(response.object.getMetadata().getResourceVersion()).isEqualTo("30");
+		assertThat(response.object.getSpec()).isNull();
+	}
+
+	@Test
+	void errorEventCarriesItsStatus() {
+		Watch.Response<Gadget> response = this.decoder.decodeEvent("""
+				{"type": "ERROR", "object": {"kind": "Status", "apiVersion": "v1", "status": "Failure",
+				 "message": "too old resource version: 1 (20)", "reason": "Expired", "code": 410}}
+				""".replace("\n", ""));
+		assertThat(response.type).isEqualTo("ERROR");
+		assertThat(response.object).isNull();
+		assertThat(response.status.getCode()).isEqualTo(410);
+	}
+
+	@Test
+	void bookmarkIsDeliveredAsSent() {
+		Watch.Response<Gadget> response = this.decoder
+			.decodeEvent(event("BOOKMARK", "{\"kind\": \"Gadget\", \"apiVersion\": \"test.kubeboot.io/v1\", "
+					+ "\"metadata\": {\"resourceVersion\": \"40\"}}"));
+		assertThat(response.type).isEqualTo("BOOKMARK");
+		assertThat(response.object.getMetadata().getResourceVersion()).isEqualTo("40");
+	}
+
+	private KubernetesListObject list(String body) throws IOException {
+		try (JsonReader reader = new JsonReader(new StringReader(body))) {
+			return this.decoder.decodeList(reader);
+		}
+	}
+
+	private Gadget decode(String gadget) {
+		return this.json.deserialize(gadget, Gadget.class);
+	}
+
+	static String gadget(String name, String uid, String resourceVersion, String replicas) {
+		return """
+				{"apiVersion": "test.kubeboot.io/v1", "kind": "Gadget",
+				 "metadata": {"name": "%s", "namespace": "ns", "uid": "%s", "resourceVersion": "%s"},
+				 "spec": {"replicas": %s}}""".formatted(name, uid, resourceVersion, replicas).replace("\n", "");
+	}
+
+	static String event(String type, String object) {
+		return "{\"type\": \"" + type + "\", \"object\": " + object + "}";
+	}
+
+}
