@@ -95,9 +95,12 @@ public interface Informer<T extends KubernetesObject> {
 	 * of the wrong type), each version of an object counted once. Such an object is left
 	 * out of the cache while every other object keeps flowing; if an earlier version of
 	 * it decoded, that version stays cached until the object decodes again or is deleted.
-	 * @return the number of object versions skipped
+	 * @return the number of object versions skipped; 0 by default, for informers that
+	 * skip nothing
 	 */
-	long undecodableObjects();
+	default long undecodableObjects() {
+		return 0;
+	}
 
 	/**
 	 * Returns for how long the watchdog has been replacing this informer.
