@@ -5,8 +5,10 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.StringUtils;
@@ -22,10 +24,27 @@ final class LeaderElectionSettings {
 	private LeaderElectionSettings() {
 	}
 
+	/**
+	 * Creates the configuration of leader election.
+	 * @param properties the {@code operator.leader-election.*} properties, validated
+	 * @param applicationName {@code spring.application.name}
+	 * @param namespaceFile the file holding the pod's namespace
+	 * @return the configuration
+	 * @throws InvalidOperatorPropertyException if the lease name is not set and the one
+	 * derived from the application name is no valid name of a Lease
+	 */
 	static LeaderElectionConfig from(OperatorProperties.LeaderElection properties, @Nullable String applicationName,
 			Path namespaceFile) {
 		String leaseName = StringUtils.hasText(properties.getLeaseName()) ? properties.getLeaseName()
 				: (StringUtils.hasText(applicationName) ? applicationName + "-leader" : "operator-leader");
+		if (!Dns1123.isSubdomain(leaseName)) {
+			String reason = "is not set, and its default '" + leaseName + "' (from spring.application.name) "
+					+ Dns1123.SUBDOMAIN_RULE;
+			throw new InvalidOperatorPropertyException("operator.leader-election.lease-name " + reason,
+					List.of(new Problem("operator.leader-election.lease-name", null, null, reason)),
+					"Set operator.leader-election.lease-name to the name of the Lease, or change "
+							+ "spring.application.name to a lowercase name.");
+		}
 		String namespace = StringUtils.hasText(properties.getNamespace()) ? properties.getNamespace()
 				: podNamespace(namespaceFile);
 		String identity = StringUtils.hasText(properties.getIdentity()) ? properties.getIdentity()

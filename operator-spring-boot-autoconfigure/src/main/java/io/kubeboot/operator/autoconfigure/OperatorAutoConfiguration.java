@@ -40,6 +40,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
 
 /**
  * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
@@ -92,7 +93,7 @@ public final class OperatorAutoConfiguration {
 			.watchTimeout(properties.getWatchTimeout())
 			.watchSilenceThreshold(properties.getWatchSilenceThreshold())
 			.namespace(properties.getNamespace())
-			.fieldManager(environment.getProperty("spring.application.name", "operator"))
+			.fieldManager(fieldManager(environment))
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
@@ -100,6 +101,11 @@ public final class OperatorAutoConfiguration {
 		webhookServer.ifAvailable(builder::webhookServer);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	private static String fieldManager(Environment environment) {
+		String applicationName = environment.getProperty("spring.application.name");
+		return StringUtils.hasText(applicationName) ? applicationName : "operator";
 	}
 
 	/**
@@ -171,6 +177,7 @@ public final class OperatorAutoConfiguration {
 			OperatorProperties properties = beanFactory.getBean(OperatorProperties.class);
 			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment, properties);
 			reconcilers.registerAll(manager);
+			reconcilers.checkControllerProperties(manager);
 			manager.webhookServer().ifPresent((server) -> WebhookBeans.registerAll(beanFactory, server));
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);

@@ -9,12 +9,16 @@ import java.util.Map;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.BindingResult;
 import org.springframework.validation.Errors;
+import org.springframework.validation.FieldError;
 import org.springframework.validation.Validator;
 
 /**
  * Configuration properties of the operator, under {@code operator}. Unknown keys under
- * the prefix and invalid values fail start-up with a message naming the property.
+ * the prefix and invalid values fail start-up with a message naming the property as
+ * written in {@code application.yaml}, such as
+ * {@code operator.leader-election.renew-deadline}.
  */
 @ConfigurationProperties(prefix = "operator", ignoreUnknownFields = false)
 public class OperatorProperties implements Validator {
@@ -103,7 +107,8 @@ public class OperatorProperties implements Validator {
 
 	/**
 	 * Per-controller settings, by controller name; they override the defaults and the
-	 * values given in the @Reconciler annotation.
+	 * values given in the @Reconciler annotation. A name that is no @Reconciler
+	 * controller's fails start-up.
 	 */
 	private final Map<String, ControllerOverrides> controllers = new LinkedHashMap<>();
 
@@ -220,29 +225,87 @@ public class OperatorProperties implements Validator {
 	public void validate(Object target, Errors errors) {
 		OperatorProperties properties = (OperatorProperties) target;
 		if (properties.getSyncPeriod() != null && properties.getSyncPeriod().isNegative()) {
-			errors.rejectValue("syncPeriod", "negative", "must not be negative");
+			reject(errors, "sync-period", properties.getSyncPeriod(), "negative", "must not be negative");
 		}
 		if (properties.getCacheSyncTimeout() != null && !isPositive(properties.getCacheSyncTimeout())) {
-			errors.rejectValue("cacheSyncTimeout", "notPositive", "must be positive");
+			reject(errors, "cache-sync-timeout", properties.getCacheSyncTimeout(), "notPositive", "must be positive");
 		}
 		if (properties.getWatchTimeout().toMillis() < 2000) {
-			errors.rejectValue("watchTimeout", "tooShort", "must be at least 2s");
+			reject(errors, "watch-timeout", properties.getWatchTimeout(), "tooShort", "must be at least 2s");
 		}
 		else if (properties.getWatchSilenceThreshold().compareTo(properties.getWatchTimeout()) <= 0) {
-			errors.rejectValue("watchSilenceThreshold", "notLongerThanWatchTimeout",
-					"must be longer than watch-timeout");
+			reject(errors, "watch-silence-threshold", properties.getWatchSilenceThreshold(),
+					"notLongerThanWatchTimeout",
+					"must be longer than " + key("watch-timeout", properties.getWatchTimeout()));
 		}
 		if (properties.getNamespace() != null && !properties.getNamespace().isEmpty()
 				&& !Dns1123.isLabel(properties.getNamespace())) {
-			errors.rejectValue("namespace", "invalid", Dns1123.LABEL_RULE);
+			reject(errors, "namespace", properties.getNamespace(), "invalid", Dns1123.LABEL_RULE);
 		}
 		properties.getController().validate("controller", errors);
-		properties.getLeaderElection().validate("leaderElection", errors);
+		properties.getLeaderElection().validate("leader-election", errors);
 		properties.getHealth().validate("health", errors);
 		properties.getEvents().validate("events", errors);
 		properties.getWebhook().validate("webhook", errors);
-		properties.getControllers()
-			.forEach((name, overrides) -> overrides.validate("controllers[" + name + "]", errors));
+		properties.getControllers().forEach((name, overrides) -> overrides.validate(controllerKey(name), errors));
+	}
+
+	/**
+	 * Returns the key of a controller's settings below {@code operator}, as written in
+	 * {@code application.yaml}: {@code controllers.storagebucket}, or
+	 * {@code controllers[my.controller]} for a name with a dot.
+	 * @param name the controller's name
+	 * @return the key
+	 */
+	static String controllerKey(String name) {
+		return "controllers" + (name.contains(".") ? "[" + name + "]" : "." + name);
+	}
+
+	/**
+	 * Rejects a property. The field error names it in kebab case below {@code operator}
+	 * (such as {@code leader-election.renew-deadline}), so that Spring Boot reports it as
+	 * {@code operator.leader-election.renew-deadline}, the key users type.
+	 */
+	private static void reject(Errors errors, String key, @Nullable Object value, String code, String reason) {
+		Object shown = (value instanceof Duration duration) ? format(duration) : value;
+		if (errors instanceof BindingResult result) {
+			result.addError(new FieldError(result.getObjectName(), key, shown, false,
+					result.resolveMessageCodes(code, key), null, reason));
+		}
+		else {
+			errors.reject(code, "operator." + key + " (" + shown + ") " + reason);
+		}
+	}
+
+	/**
+	 * Names another property and its value in a reason.
+	 */
+	private static String key(String key, Object value) {
+		return "operator." + key + " (" + ((value instanceof Duration duration) ? format(duration) : value) + ")";
+	}
+
+	/**
+	 * Formats a duration the way it is written in {@code application.yaml}: {@code 15s},
+	 * {@code 2m}, {@code 1500ms}.
+	 * @param duration the duration
+	 * @return the duration in the largest unit that holds it exactly
+	 */
+	static String format(Duration duration) {
+		long millis = duration.toMillis();
+		if (!Duration.ofMillis(millis).equals(duration)) {
+			return duration.toString();
+		}
+		if (millis == 0) {
+			return "0s";
+		}
+		long[] units = { 86_400_000, 3_600_000, 60_000, 1000 };
+		String[] suffixes = { "d", "h", "m", "s" };
+		for (int i = 0; i < units.length; i++) {
+			if (millis % units[i] == 0) {
+				return (millis / units[i]) + suffixes[i];
+			}
+		}
+		return millis + "ms";
 	}
 
 	private static boolean isPositive(Duration duration) {
@@ -278,9 +341,10 @@ public class OperatorProperties implements Validator {
 
 		void validate(String path, Errors errors) {
 			if (this.maxConcurrentReconciles < 1) {
-				errors.rejectValue(path + ".maxConcurrentReconciles", "notPositive", "must be at least 1");
+				reject(errors, path + ".max-concurrent-reconciles", this.maxConcurrentReconciles, "notPositive",
+						"must be at least 1");
 			}
-			this.rateLimiter.validate(path + ".rateLimiter", errors);
+			this.rateLimiter.validate(path + ".rate-limiter", errors);
 		}
 
 	}
@@ -345,19 +409,20 @@ public class OperatorProperties implements Validator {
 
 		void validate(String path, Errors errors) {
 			if (!isPositive(this.baseDelay)) {
-				errors.rejectValue(path + ".baseDelay", "notPositive", "must be positive");
+				reject(errors, path + ".base-delay", this.baseDelay, "notPositive", "must be positive");
 			}
 			if (!isPositive(this.maxDelay)) {
-				errors.rejectValue(path + ".maxDelay", "notPositive", "must be positive");
+				reject(errors, path + ".max-delay", this.maxDelay, "notPositive", "must be positive");
 			}
 			else if (isPositive(this.baseDelay) && this.maxDelay.compareTo(this.baseDelay) < 0) {
-				errors.rejectValue(path + ".maxDelay", "lessThanBase", "must not be less than base-delay");
+				reject(errors, path + ".max-delay", this.maxDelay, "lessThanBase",
+						"must not be less than " + key(path + ".base-delay", this.baseDelay));
 			}
 			if (!(this.qps > 0) || Double.isInfinite(this.qps)) {
-				errors.rejectValue(path + ".qps", "notPositive", "must be a positive number");
+				reject(errors, path + ".qps", this.qps, "notPositive", "must be a positive number");
 			}
 			if (this.burst < 1) {
-				errors.rejectValue(path + ".burst", "notPositive", "must be at least 1");
+				reject(errors, path + ".burst", this.burst, "notPositive", "must be at least 1");
 			}
 		}
 
@@ -501,28 +566,33 @@ public class OperatorProperties implements Validator {
 		void validate(String path, Errors errors) {
 			boolean valid = true;
 			if (!isPositive(this.leaseDuration) || this.leaseDuration.toMillis() < 1000) {
-				errors.rejectValue(path + ".leaseDuration", "tooShort", "must be at least 1s");
+				reject(errors, path + ".lease-duration", this.leaseDuration, "tooShort", "must be at least 1s");
 				valid = false;
 			}
 			if (!isPositive(this.renewDeadline)) {
-				errors.rejectValue(path + ".renewDeadline", "notPositive", "must be positive");
+				reject(errors, path + ".renew-deadline", this.renewDeadline, "notPositive", "must be positive");
 				valid = false;
 			}
 			if (!isPositive(this.retryPeriod)) {
-				errors.rejectValue(path + ".retryPeriod", "notPositive", "must be positive");
+				reject(errors, path + ".retry-period", this.retryPeriod, "notPositive", "must be positive");
 				valid = false;
 			}
 			if (valid && this.renewDeadline.compareTo(this.leaseDuration) >= 0) {
-				errors.rejectValue(path + ".renewDeadline", "notLessThanLease", "must be less than lease-duration");
+				reject(errors, path + ".renew-deadline", this.renewDeadline, "notLessThanLease",
+						"must be less than " + key(path + ".lease-duration", this.leaseDuration));
 			}
 			if (valid && this.retryPeriod.compareTo(this.renewDeadline) >= 0) {
-				errors.rejectValue(path + ".retryPeriod", "notLessThanRenew", "must be less than renew-deadline");
+				reject(errors, path + ".retry-period", this.retryPeriod, "notLessThanRenew",
+						"must be less than " + key(path + ".renew-deadline", this.renewDeadline));
 			}
 			if (this.namespace != null && !this.namespace.isEmpty() && !Dns1123.isLabel(this.namespace)) {
-				errors.rejectValue(path + ".namespace", "invalid", Dns1123.LABEL_RULE);
+				reject(errors, path + ".namespace", this.namespace, "invalid", Dns1123.LABEL_RULE);
 			}
 			if (this.leaseName != null && this.leaseName.isBlank()) {
-				errors.rejectValue(path + ".leaseName", "blank", "must not be blank");
+				reject(errors, path + ".lease-name", this.leaseName, "blank", "must not be blank");
+			}
+			else if (this.leaseName != null && !Dns1123.isSubdomain(this.leaseName)) {
+				reject(errors, path + ".lease-name", this.leaseName, "invalid", Dns1123.SUBDOMAIN_RULE);
 			}
 		}
 
@@ -577,10 +647,11 @@ public class OperatorProperties implements Validator {
 
 		void validate(String path, Errors errors) {
 			if (!isPositive(this.probeInterval)) {
-				errors.rejectValue(path + ".probeInterval", "notPositive", "must be positive");
+				reject(errors, path + ".probe-interval", this.probeInterval, "notPositive", "must be positive");
 			}
 			if (this.watchFailureThreshold.isNegative()) {
-				errors.rejectValue(path + ".watchFailureThreshold", "negative", "must not be negative");
+				reject(errors, path + ".watch-failure-threshold", this.watchFailureThreshold, "negative",
+						"must not be negative");
 			}
 		}
 
@@ -686,22 +757,23 @@ public class OperatorProperties implements Validator {
 
 		void validate(String path, Errors errors) {
 			if (this.component != null && this.component.isBlank()) {
-				errors.rejectValue(path + ".component", "blank", "must not be blank");
+				reject(errors, path + ".component", this.component, "blank", "must not be blank");
 			}
 			if (this.queueCapacity < 1) {
-				errors.rejectValue(path + ".queueCapacity", "tooSmall", "must be at least 1");
+				reject(errors, path + ".queue-capacity", this.queueCapacity, "tooSmall", "must be at least 1");
 			}
 			if (this.aggregationInterval.isNegative() || this.aggregationInterval.compareTo(Duration.ofDays(1)) > 0) {
-				errors.rejectValue(path + ".aggregationInterval", "outOfRange", "must be between 0 and 1 day");
+				reject(errors, path + ".aggregation-interval", this.aggregationInterval, "outOfRange",
+						"must be between 0 and 1 day");
 			}
 			if (!(this.qps > 0) || Double.isInfinite(this.qps)) {
-				errors.rejectValue(path + ".qps", "notPositive", "must be positive");
+				reject(errors, path + ".qps", this.qps, "notPositive", "must be positive");
 			}
 			if (this.burst < 1) {
-				errors.rejectValue(path + ".burst", "tooSmall", "must be at least 1");
+				reject(errors, path + ".burst", this.burst, "tooSmall", "must be at least 1");
 			}
 			if (this.flushTimeout.isNegative()) {
-				errors.rejectValue(path + ".flushTimeout", "negative", "must not be negative");
+				reject(errors, path + ".flush-timeout", this.flushTimeout, "negative", "must not be negative");
 			}
 		}
 
@@ -727,7 +799,8 @@ public class OperatorProperties implements Validator {
 
 		void validate(String path, Errors errors) {
 			if (this.maxConcurrentReconciles != null && this.maxConcurrentReconciles < 1) {
-				errors.rejectValue(path + ".maxConcurrentReconciles", "notPositive", "must be at least 1");
+				reject(errors, path + ".max-concurrent-reconciles", this.maxConcurrentReconciles, "notPositive",
+						"must be at least 1");
 			}
 		}
 
@@ -865,16 +938,22 @@ public class OperatorProperties implements Validator {
 
 		void validate(String path, Errors errors) {
 			if (this.port < 0 || this.port > 65535) {
-				errors.rejectValue(path + ".port", "outOfRange", "must be between 0 and 65535");
+				reject(errors, path + ".port", this.port, "outOfRange", "must be between 0 and 65535");
 			}
 			if (!isPositive(this.handlerTimeout)) {
-				errors.rejectValue(path + ".handlerTimeout", "notPositive", "must be positive");
+				reject(errors, path + ".handler-timeout", this.handlerTimeout, "notPositive", "must be positive");
 			}
 			if (!isPositive(this.certCheckInterval)) {
-				errors.rejectValue(path + ".certCheckInterval", "notPositive", "must be positive");
+				reject(errors, path + ".cert-check-interval", this.certCheckInterval, "notPositive",
+						"must be positive");
 			}
 			if (this.selfSigned && this.selfSignedHosts.isEmpty()) {
-				errors.rejectValue(path + ".selfSignedHosts", "empty", "must name at least one host");
+				reject(errors, path + ".self-signed-hosts", this.selfSignedHosts, "empty",
+						"must name at least one host");
+			}
+			else if (this.selfSigned && this.selfSignedHosts.stream().anyMatch(String::isBlank)) {
+				reject(errors, path + ".self-signed-hosts", this.selfSignedHosts, "blank",
+						"must not contain a blank host");
 			}
 		}
 

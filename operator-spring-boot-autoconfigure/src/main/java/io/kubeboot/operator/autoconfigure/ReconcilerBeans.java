@@ -3,14 +3,17 @@ package io.kubeboot.operator.autoconfigure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
@@ -26,6 +29,13 @@ import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.Origin;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
@@ -35,7 +45,9 @@ import org.springframework.util.StringUtils;
 /**
  * Turns {@link Reconciler @Reconciler} beans into controllers of the manager. Every
  * mistake (no reconcile method, a class that is no Kubernetes kind, a malformed
- * {@link Watches @Watches} method) fails start-up with a message naming the bean.
+ * {@link Watches @Watches} method) fails start-up with a message naming the bean, and
+ * {@code operator.controllers.<name>.*} naming no such controller with a message naming
+ * the property.
  */
 final class ReconcilerBeans {
 
@@ -44,6 +56,8 @@ final class ReconcilerBeans {
 	private final Environment environment;
 
 	private final OperatorProperties properties;
+
+	private final List<String> registered = new ArrayList<>();
 
 	ReconcilerBeans(ConfigurableListableBeanFactory beanFactory, Environment environment,
 			OperatorProperties properties) {
@@ -90,11 +104,91 @@ final class ReconcilerBeans {
 				builder.maxConcurrentReconciles(overrides.getMaxConcurrentReconciles());
 			}
 			builder.complete(reconcilerOf(bean, beanName));
+			this.registered.add(name);
 		}
 		catch (RuntimeException ex) {
 			throw new InvalidOperatorBeanException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * Fails if {@code operator.controllers.<name>.*} names a controller that was not
+	 * registered from a {@code @Reconciler} bean, which would leave the settings unused.
+	 * @param manager the manager the controllers were registered with
+	 * @throws InvalidOperatorPropertyException naming each such property and the
+	 * controllers there are
+	 */
+	void checkControllerProperties(Manager manager) {
+		List<String> unknown = this.properties.getControllers()
+			.keySet()
+			.stream()
+			.filter((name) -> !this.registered.contains(name))
+			.toList();
+		if (unknown.isEmpty()) {
+			return;
+		}
+		List<String> ofManager = Controller.of(manager).stream().map(Controller::name).toList();
+		String controllers = String.join(", ", this.registered);
+		List<Problem> problems = new ArrayList<>();
+		List<String> reasons = new ArrayList<>();
+		for (String name : unknown) {
+			String key = "operator." + OperatorProperties.controllerKey(name);
+			String reason;
+			if (ofManager.contains(name)) {
+				reason = key + " names a controller built in code, which properties do not configure (call "
+						+ "maxConcurrentReconciles on its ControllerBuilder); the controllers of @Reconciler beans are: "
+						+ (this.registered.isEmpty() ? "none" : controllers);
+			}
+			else {
+				reason = key + " names no controller; " + (this.registered.isEmpty()
+						? "the application has no @Reconciler beans" : "the controllers are: " + controllers);
+			}
+			reasons.add(reason);
+			Map<ConfigurationPropertyName, ConfigurationProperty> set = propertiesOf(name);
+			if (set.isEmpty()) {
+				problems.add(new Problem(key, null, null, reason));
+			}
+			set.forEach((property, value) -> problems
+				.add(new Problem(key + below(property, 3), value.getValue(), Origin.from(value), reason)));
+		}
+		throw new InvalidOperatorPropertyException(String.join("\n", reasons), problems,
+				"Use the name of a controller in operator.controllers.<name>.*: the lower-cased kind it reconciles, "
+						+ "or the name given in @Reconciler(name = ...); or remove the properties.");
+	}
+
+	/**
+	 * Returns the properties under {@code operator.controllers.<name>} the application
+	 * sets, each where it takes effect.
+	 */
+	private Map<ConfigurationPropertyName, ConfigurationProperty> propertiesOf(String controller) {
+		ConfigurationPropertyName controllers = ConfigurationPropertyName.of("operator.controllers");
+		Map<ConfigurationPropertyName, ConfigurationProperty> found = new LinkedHashMap<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream()
+					.filter((name) -> controllers.isAncestorOf(name) && name.getNumberOfElements() > 3
+							&& name.getElement(2, Form.ORIGINAL).equals(controller))
+					.forEach((name) -> {
+						ConfigurationProperty property = source.getConfigurationProperty(name);
+						if (property != null) {
+							found.putIfAbsent(name, property);
+						}
+					});
+			}
+		}
+		return found;
+	}
+
+	/**
+	 * Returns the elements of a property name from an index on, as written.
+	 */
+	private static String below(ConfigurationPropertyName name, int from) {
+		StringBuilder below = new StringBuilder();
+		for (int i = from; i < name.getNumberOfElements(); i++) {
+			below.append('.').append(name.getElement(i, Form.ORIGINAL));
+		}
+		return below.toString();
 	}
 
 	String controllerName(Reconciler annotation) {

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
 
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
 import io.kubeboot.operator.client.KindNotServedException;
@@ -57,6 +58,28 @@ class FailureAnalyzersTests {
 				new IllegalStateException());
 		assertThat(new InvalidReconcilerFailureAnalyzer().analyze(cause).getDescription())
 			.isEqualTo("@Reconciler bean 'x' is invalid: ...");
+	}
+
+	@Test
+	void invalidPropertyShouldListEachPropertyAsWritten() {
+		InvalidOperatorPropertyException cause = new InvalidOperatorPropertyException(
+				"operator.controllers.storagebukcet names no controller; the controllers are: pod, storagebucket",
+				List.of(new Problem("operator.controllers.storagebukcet.max-concurrent-reconciles", 4, null,
+						"operator.controllers.storagebukcet names no controller; the controllers are: pod, storagebucket")),
+				"Use the name of a controller.");
+		FailureAnalysis analysis = new OperatorPropertiesFailureAnalyzer()
+			.analyze(new IllegalStateException("Failed to start", cause));
+		assertThat(analysis.getDescription()).isEqualTo("Invalid operator properties:\n\n"
+				+ "    Property: operator.controllers.storagebukcet.max-concurrent-reconciles\n    Value: \"4\"\n"
+				+ "    Reason: operator.controllers.storagebukcet names no controller; the controllers are: pod, "
+				+ "storagebucket\n");
+		assertThat(analysis.getAction()).isEqualTo("Use the name of a controller.");
+	}
+
+	@Test
+	void operatorPropertiesAnalyzerShouldLeaveOtherFailuresToOthers() {
+		assertThat(new OperatorPropertiesFailureAnalyzer().analyze(new IllegalStateException("something else")))
+			.isNull();
 	}
 
 	@Test

@@ -91,58 +91,10 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithNegativeSyncPeriodShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.sync-period=-1s")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("operator")
-				.hasMessageContaining("syncPeriod")
-				.hasMessageContaining("must not be negative"));
-	}
-
-	@Test
-	void runWithWatchTimeoutBelowTwoSecondsShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.watch-timeout=1s")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("watchTimeout")
-				.hasMessageContaining("must be at least 2s"));
-	}
-
-	@Test
-	void runWithSilenceThresholdNotAboveWatchTimeoutShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.watch-timeout=5m", "operator.watch-silence-threshold=5m")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("watchSilenceThreshold")
-				.hasMessageContaining("must be longer than watch-timeout"));
-	}
-
-	@Test
 	void runWithWatchSettingsShouldConfigureTheCache() {
 		this.contextRunner.withPropertyValues("operator.watch-timeout=30s", "operator.watch-silence-threshold=45s")
 			.run((context) -> assertThat(context.getBean(Manager.class).watchSilenceThreshold())
 				.isEqualTo(Duration.ofSeconds(45)));
-	}
-
-	@Test
-	void runWithMaxDelayBelowBaseDelayShouldFailNamingTheProperty() {
-		this.contextRunner
-			.withPropertyValues("operator.controller.rate-limiter.base-delay=1s",
-					"operator.controller.rate-limiter.max-delay=10ms")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("controller.rateLimiter.maxDelay")
-				.hasMessageContaining("must not be less than base-delay"));
-	}
-
-	@Test
-	void runWithInvalidNamespaceShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.namespace=Not_A_Namespace")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("namespace")
-				.hasMessageContaining("RFC 1123"));
 	}
 
 	@Test
@@ -189,6 +141,62 @@ class OperatorAutoConfigurationTests {
 			.withPropertyValues("operator.controller.max-concurrent-reconciles=2")
 			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).maxConcurrentReconciles())
 				.isEqualTo(2));
+	}
+
+	@Test
+	void runWithPropertiesOfAnUnknownControllerShouldFailNamingThemAndTheControllers() {
+		this.contextRunner
+			.withUserConfiguration(InterfaceReconcilerConfiguration.class, MethodReconcilerConfiguration.class)
+			.withPropertyValues("app.namespace=team-a", "operator.controllers.confgmap.max-concurrent-reconciles=2")
+			.run((context) -> {
+				assertThat(context).getFailure()
+					.isInstanceOf(InvalidOperatorPropertyException.class)
+					.hasMessage(
+							"operator.controllers.confgmap names no controller; the controllers are: configmap, pods");
+				assertThat(
+						new OperatorPropertiesFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+					.contains("    Property: operator.controllers.confgmap.max-concurrent-reconciles\n"
+							+ "    Value: \"2\"\n"
+							+ "    Origin: \"operator.controllers.confgmap.max-concurrent-reconciles\" from property source "
+							+ "\"test\"\n"
+							+ "    Reason: operator.controllers.confgmap names no controller; the controllers are: "
+							+ "configmap, pods\n");
+			});
+	}
+
+	@Test
+	void runWithPropertiesOfSeveralUnknownControllersShouldFailNamingEach() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.controllers.pods.max-concurrent-reconciles=2",
+					"operator.controllers[shop.buckets].max-concurrent-reconciles=3")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessage("operator.controllers.pods names no controller; the controllers are: configmap\n"
+						+ "operator.controllers[shop.buckets] names no controller; the controllers are: configmap"));
+	}
+
+	@Test
+	void runWithControllerPropertiesButNoReconcilerShouldFailNamingThem() {
+		this.contextRunner.withPropertyValues("operator.controllers.configmap.max-concurrent-reconciles=2")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessage("operator.controllers.configmap names no controller; "
+						+ "the application has no @Reconciler beans"));
+	}
+
+	@Test
+	void runWithPropertiesOfAControllerBuiltInCodeShouldFailSayingPropertiesDoNotConfigureIt() {
+		this.contextRunner
+			.withUserConfiguration(InterfaceReconcilerConfiguration.class, CodeControllerConfiguration.class)
+			.withPropertyValues("operator.controllers.secret.max-concurrent-reconciles=2")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessage("operator.controllers.secret names a controller built in code, which properties do not "
+						+ "configure (call maxConcurrentReconciles on its ControllerBuilder); the controllers of "
+						+ "@Reconciler beans are: configmap"));
+	}
+
+	@Test
+	void runWithBlankApplicationNameShouldWriteAsOperator() {
+		this.contextRunner.withPropertyValues("spring.application.name=")
+			.run((context) -> assertThat(context.getBean(Client.class).fieldManager()).isEqualTo("operator"));
 	}
 
 	@Test
@@ -329,32 +337,13 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithRenewDeadlineNotBelowLeaseDurationShouldFailNamingTheProperty() {
+	void runWithLeaderElectionAndAnApplicationNameNoLeaseMayHaveShouldFailNamingTheProperty() {
 		this.contextRunner
-			.withPropertyValues("operator.leader-election.lease-duration=10s",
-					"operator.leader-election.renew-deadline=10s")
+			.withPropertyValues("operator.leader-election.enabled=true", "spring.application.name=Shop_Operator")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("leaderElection.renewDeadline")
-				.hasMessageContaining("must be less than lease-duration"));
-	}
-
-	@Test
-	void runWithRetryPeriodNotBelowRenewDeadlineShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.leader-election.retry-period=10s")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("leaderElection.retryPeriod")
-				.hasMessageContaining("must be less than renew-deadline"));
-	}
-
-	@Test
-	void runWithNonPositiveRetryPeriodShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.leader-election.retry-period=0s")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("leaderElection.retryPeriod")
-				.hasMessageContaining("must be positive"));
+				.hasMessage("operator.leader-election.lease-name is not set, and its default 'Shop_Operator-leader' "
+						+ "(from spring.application.name) " + Dns1123.SUBDOMAIN_RULE));
 	}
 
 	@Test
@@ -370,15 +359,6 @@ class OperatorAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(OperatorProperties.class).getEvents().getQps()).isEqualTo(5);
 			});
-	}
-
-	@Test
-	void runWithInvalidEventsBurstShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("operator.events.burst=0")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("events.burst")
-				.hasMessageContaining("must be at least 1"));
 	}
 
 	private static Controller onlyController(Manager manager) {
@@ -437,6 +417,16 @@ class OperatorAutoConfigurationTests {
 		@Watches(V1Secret.class)
 		Request podOfSecret(V1Secret secret) {
 			return Request.of(secret.getMetadata().getNamespace(), "pod");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CodeControllerConfiguration {
+
+		@Bean
+		Controller secretController(Manager manager) {
+			return Controller.builder(manager, V1Secret.class).complete((request) -> Result.done());
 		}
 
 	}

@@ -79,7 +79,7 @@ class OperatorHealthAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("operator.health.probe-interval=0s")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("health.probeInterval")
+				.hasMessageContaining("health.probe-interval")
 				.hasMessageContaining("must be positive"));
 	}
 

@@ -1,0 +1,198 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+import io.kubernetes.client.openapi.ApiClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * Every invalid {@code operator.*} value fails start-up naming the property as written in
+ * {@code application.yaml}, with its value as written and where it was set.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class OperatorPropertiesValidationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+		.withPropertyValues("operator.auto-startup=false");
+
+	static Stream<Arguments> invalidValues() {
+		return Stream.of(invalid("operator.sync-period", "-1s", "must not be negative"),
+				invalid("operator.cache-sync-timeout", "0s", "must be positive"),
+				invalid("operator.cache-sync-timeout", "-5s", "must be positive"),
+				invalid("operator.watch-timeout", "1s", "must be at least 2s"),
+				arguments(new String[] { "operator.watch-timeout=5m", "operator.watch-silence-threshold=5m" },
+						set("operator.watch-silence-threshold", "5m",
+								"must be longer than operator.watch-timeout (5m)")),
+				invalid("operator.namespace", "Not_A_Namespace", Dns1123.LABEL_RULE),
+				invalid("operator.controller.max-concurrent-reconciles", "0", "must be at least 1"),
+				invalid("operator.controller.rate-limiter.base-delay", "0s", "must be positive"),
+				invalid("operator.controller.rate-limiter.max-delay", "0s", "must be positive"),
+				arguments(
+						new String[] { "operator.controller.rate-limiter.base-delay=1s",
+								"operator.controller.rate-limiter.max-delay=10ms" },
+						set("operator.controller.rate-limiter.max-delay", "10ms",
+								"must not be less than operator.controller.rate-limiter.base-delay (1s)")),
+				invalid("operator.controller.rate-limiter.qps", "0", "must be a positive number"),
+				invalid("operator.controller.rate-limiter.burst", "0", "must be at least 1"),
+				invalid("operator.controllers.configmap.max-concurrent-reconciles", "0", "must be at least 1"),
+				invalid("operator.leader-election.lease-duration", "500ms", "must be at least 1s"),
+				invalid("operator.leader-election.renew-deadline", "0s", "must be positive"),
+				invalid("operator.leader-election.retry-period", "0s", "must be positive"),
+				invalid("operator.leader-election.renew-deadline", "20s",
+						"must be less than operator.leader-election.lease-duration (15s)"),
+				arguments(new String[] { "operator.leader-election.lease-duration=5s" },
+						unset("operator.leader-election.renew-deadline", "10s",
+								"must be less than operator.leader-election.lease-duration (5s)")),
+				invalid("operator.leader-election.retry-period", "10s",
+						"must be less than operator.leader-election.renew-deadline (10s)"),
+				invalid("operator.leader-election.namespace", "Team_A", Dns1123.LABEL_RULE),
+				invalid("operator.leader-election.lease-name", "Shop_Leader", Dns1123.SUBDOMAIN_RULE),
+				invalid("operator.health.probe-interval", "0s", "must be positive"),
+				invalid("operator.health.watch-failure-threshold", "-1s", "must not be negative"),
+				invalid("operator.events.queue-capacity", "0", "must be at least 1"),
+				invalid("operator.events.aggregation-interval", "2d", "must be between 0 and 1 day"),
+				invalid("operator.events.qps", "0", "must be positive"),
+				invalid("operator.events.burst", "0", "must be at least 1"),
+				invalid("operator.events.flush-timeout", "-1s", "must not be negative"),
+				invalid("operator.webhook.port", "70000", "must be between 0 and 65535"),
+				invalid("operator.webhook.handler-timeout", "0s", "must be positive"),
+				invalid("operator.webhook.cert-check-interval", "0s", "must be positive"));
+	}
+
+	@ParameterizedTest(name = "{1}")
+	@MethodSource("invalidValues")
+	void invalidValueShouldFailNamingThePropertyAsWritten(String[] properties, String problem) {
+		assertThat(failure(properties)).startsWith("Invalid operator properties:\n").contains(problem);
+	}
+
+	@Test
+	void blankLeaseNameShouldFailNamingTheProperty() {
+		assertThat(failure("operator.leader-election.lease-name=")).contains(
+				"    Property: operator.leader-election.lease-name\n    Value: \"\"\n    Origin: \"operator.leader-election.lease-name\" "
+						+ "from property source \"test\"\n    Reason: must not be blank\n");
+	}
+
+	@Test
+	void blankEventsComponentShouldFailNamingTheProperty() {
+		assertThat(failure("operator.events.component=")).contains("    Property: operator.events.component\n")
+			.contains("    Reason: must not be blank\n");
+	}
+
+	@Test
+	void selfSignedCertificateWithoutHostsShouldFailNamingTheProperty() {
+		assertThat(failure("operator.webhook.self-signed=true", "operator.webhook.self-signed-hosts="))
+			.contains("    Property: operator.webhook.self-signed-hosts\n")
+			.contains("    Reason: must name at least one host\n");
+	}
+
+	@Test
+	void selfSignedCertificateWithBlankHostShouldFailNamingTheProperty() {
+		assertThat(failure("operator.webhook.self-signed=true", "operator.webhook.self-signed-hosts[0]=localhost",
+				"operator.webhook.self-signed-hosts[1]="))
+			.contains("    Property: operator.webhook.self-signed-hosts\n")
+			.contains("    Reason: must not contain a blank host\n");
+	}
+
+	@Test
+	void everyInvalidValueShouldBeReportedAtOnce() {
+		assertThat(failure("operator.cache-sync-timeout=0s", "operator.leader-election.renew-deadline=20s",
+				"operator.controllers.configmap.max-concurrent-reconciles=0"))
+			.contains("Property: operator.cache-sync-timeout\n")
+			.contains("Property: operator.leader-election.renew-deadline\n")
+			.contains("Property: operator.controllers.configmap.max-concurrent-reconciles\n");
+	}
+
+	@Test
+	void exceptionShouldNameThePropertyBelowThePrefixAsWritten() {
+		this.contextRunner.withPropertyValues("operator.leader-election.renew-deadline=20s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("on field 'leader-election.renew-deadline': rejected value [20s]")
+				.hasMessageContaining("must be less than operator.leader-election.lease-duration (15s)"));
+	}
+
+	@Test
+	void controllerNameWithADotShouldBeNamedInBrackets() {
+		assertThat(failure("operator.controllers[shop.buckets].max-concurrent-reconciles=0"))
+			.contains("    Property: operator.controllers[shop.buckets].max-concurrent-reconciles\n    Value: \"0\"\n");
+	}
+
+	@Test
+	void startUpShouldPrintTheAnalysisOfTheOperatorsProperties(CapturedOutput output) {
+		assertThatException()
+			.isThrownBy(() -> new SpringApplicationBuilder(MinimalApplication.class).web(WebApplicationType.NONE)
+				.properties("operator.auto-startup=false", "operator.leader-election.renew-deadline=20s")
+				.run()
+				.close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Invalid operator properties:\n\n    Property: operator.leader-election.renew-deadline\n"
+					+ "    Value: \"20s\"\n    Origin: \"operator.leader-election.renew-deadline\" from property "
+					+ "source \"defaultProperties\"\n    Reason: must be less than operator.leader-election.lease-duration "
+					+ "(15s)\n")
+			.contains(OperatorPropertiesFailureAnalyzer.ACTION)
+			.doesNotContain("leaderElection.renewDeadline");
+	}
+
+	private String failure(String... properties) {
+		AtomicReference<String> description = new AtomicReference<>();
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new OperatorPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			description.set(analysis.getDescription());
+		});
+		return description.get();
+	}
+
+	private static Arguments invalid(String property, String value, String reason) {
+		return arguments(new String[] { property + "=" + value }, set(property, value, reason));
+	}
+
+	/**
+	 * The report of a property the application set.
+	 */
+	private static String set(String property, String value, String reason) {
+		return "    Property: " + property + "\n    Value: \"" + value + "\"\n    Origin: \"" + property
+				+ "\" from property source \"test\"\n    Reason: " + reason + "\n";
+	}
+
+	/**
+	 * The report of a property the application left at its default.
+	 */
+	private static String unset(String property, String value, String reason) {
+		return "    Property: " + property + "\n    Value: \"" + value + "\"\n    Reason: " + reason + "\n";
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(OperatorAutoConfiguration.class)
+	static class MinimalApplication {
+
+		@Bean
+		ApiClient apiClient() {
+			return new ApiClient().setBasePath("https://127.0.0.1:1");
+		}
+
+	}
+
+}
