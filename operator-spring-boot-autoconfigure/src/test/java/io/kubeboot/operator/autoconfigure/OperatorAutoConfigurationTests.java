@@ -269,7 +269,8 @@ class OperatorAutoConfigurationTests {
 	void runWithCheckBeansShouldAddThemToTheManagerAndItsHealth() {
 		this.contextRunner.withUserConfiguration(CheckConfiguration.class).run((context) -> {
 			Manager manager = context.getBean(Manager.class);
-			assertThat(manager.checks()).extracting(Check::name).containsExactly("bucket-store", "disk");
+			assertThat(manager.checks()).extracting(Check::name)
+				.containsExactly("leader-work-stopped", "bucket-store", "disk");
 			ManagerHealth health = new ManagerHealth(manager, Duration.ofMinutes(1));
 			assertThat(health.readiness()).contains(HealthCheck.failed("bucket-store", "bucket store unreachable"));
 			assertThat(health.liveness()).contains(HealthCheck.passed("disk"));
