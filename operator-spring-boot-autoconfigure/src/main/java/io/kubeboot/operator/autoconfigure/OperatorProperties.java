@@ -613,7 +613,7 @@ public class OperatorProperties implements Validator {
 		 * How long an informer's list or watch may keep failing before readiness goes
 		 * down.
 		 */
-		private Duration watchFailureThreshold = Duration.ofMinutes(1);
+		private Duration watchFailureThreshold = Duration.ofSeconds(10);
 
 		/**
 		 * Whether to serve controller-runtime's /healthz and /readyz on the application's

@@ -31,10 +31,13 @@ import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -47,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  * {@code /readyz}, and {@code /actuator/operator}.
  */
 @WithControlPlane
+@ExtendWith(OutputCaptureExtension.class)
 class OperatorProbesIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
@@ -124,6 +128,35 @@ class OperatorProbesIntegrationTests {
 		finally {
 			controlPlane.startApiServer();
 		}
+	}
+
+	@Test
+	void readinessGoesDownWithinSecondsOfAnApiServerOutageOnTheDefaultsAndReturns(ControlPlane controlPlane,
+			TestNamespace namespace, CapturedOutput output) throws Exception {
+		int port = freePort();
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		start(port, controlPlane.adminClient(), failure, "--operator.namespace=" + namespace);
+		await().atMost(WAIT).until(() -> status(port, "/readyz") == 200);
+		controlPlane.killApiServer();
+		long killed = System.nanoTime();
+		try {
+			// the default watch-failure-threshold (10s) plus a probe interval (1s), and
+			// slack for a loaded machine
+			await().atMost(WAIT).until(() -> status(port, "/readyz") == 500);
+			assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(Duration.ofSeconds(16));
+			assertThat(get(port, "/readyz?verbose").body()).contains("[-]watches failed: reason withheld");
+			// Actuator's group follows at the next evaluation of the manager's health
+			await().atMost(Duration.ofSeconds(5)).until(() -> status(port, "/actuator/health/readiness") == 503);
+			// not a reason to restart
+			assertThat(status(port, "/healthz")).isEqualTo(200);
+		}
+		finally {
+			controlPlane.startApiServer();
+		}
+		await().atMost(WAIT).until(() -> status(port, "/readyz") == 200);
+		await().atMost(WAIT).until(() -> output.getOut().contains("Operator is ready again"));
+		assertThat(output.getOut().split("Operator is not ready: ", -1)).hasSize(2); // said
+																						// once
 	}
 
 	@Test
