@@ -73,7 +73,7 @@ public final class Manager {
 		this.checks = new CopyOnWriteArrayList<>(settings.checks);
 		this.apiClient = apiClient;
 		this.cache = new InformerCache(apiClient, settings.syncPeriod, settings.stripManagedFields,
-				settings.watchTimeout, settings.watchSilenceThreshold);
+				settings.watchTimeout, settings.watchSilenceThreshold, settings.listPageSize);
 		this.client = Client.create(apiClient, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
@@ -287,6 +287,14 @@ public final class Manager {
 	 */
 	public Duration watchSilenceThreshold() {
 		return this.settings.watchSilenceThreshold;
+	}
+
+	/**
+	 * Returns the most objects one list request of the caches asks for.
+	 * @return the page size
+	 */
+	public int listPageSize() {
+		return this.settings.listPageSize;
 	}
 
 	/**

@@ -133,6 +133,24 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * The most objects one list request of the caches asks for (default 500, as
+	 * client-go's pager). Lists are read in pages of this size, following each page's
+	 * continue token, wherever the API server pages them: a relist after the watched
+	 * resourceVersion expired always, and every list of a kind the API server keeps no
+	 * watch cache for. The first list of a kind it does keep a watch cache for is served
+	 * from that cache in one response whatever the page size.
+	 * @param pageSize at least 1
+	 * @return this builder
+	 */
+	public ManagerBuilder listPageSize(int pageSize) {
+		if (pageSize < 1) {
+			throw new IllegalArgumentException("listPageSize must be at least 1");
+		}
+		this.settings.listPageSize = pageSize;
+		return this;
+	}
+
+	/**
 	 * Where work queues report, by controller name (default: nowhere).
 	 * @param metrics creates the metrics of one queue
 	 * @return this builder

@@ -33,6 +33,8 @@ final class ManagerSettings {
 
 	Duration watchSilenceThreshold = InformerCache.DEFAULT_SILENCE_THRESHOLD;
 
+	int listPageSize = InformerCache.DEFAULT_LIST_PAGE_SIZE;
+
 	@Nullable String namespace;
 
 	int maxConcurrentReconciles = 1;
@@ -67,6 +69,7 @@ final class ManagerSettings {
 		copy.cacheSyncTimeout = this.cacheSyncTimeout;
 		copy.watchTimeout = this.watchTimeout;
 		copy.watchSilenceThreshold = this.watchSilenceThreshold;
+		copy.listPageSize = this.listPageSize;
 		copy.namespace = this.namespace;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 		copy.rateLimiter = this.rateLimiter;

@@ -92,6 +92,7 @@ public final class OperatorAutoConfiguration {
 			.cacheSyncTimeout(properties.getCacheSyncTimeout())
 			.watchTimeout(properties.getWatchTimeout())
 			.watchSilenceThreshold(properties.getWatchSilenceThreshold())
+			.listPageSize(properties.getListPageSize())
 			.namespace(properties.getNamespace())
 			.fieldManager(fieldManager(environment))
 			.stripManagedFields(properties.isStripManagedFields())

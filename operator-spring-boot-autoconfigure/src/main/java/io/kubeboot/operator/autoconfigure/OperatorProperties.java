@@ -66,6 +66,13 @@ public class OperatorProperties implements Validator {
 	private Duration watchSilenceThreshold = Duration.ofMinutes(3);
 
 	/**
+	 * Most objects one list request of the caches asks for. Lists are read in pages of
+	 * this size wherever the API server pages them: relists after the watched
+	 * resourceVersion expired, and every list of a kind it keeps no watch cache for.
+	 */
+	private int listPageSize = 500;
+
+	/**
 	 * Namespace every controller watches unless it names its own. Empty watches all
 	 * namespaces.
 	 */
@@ -168,6 +175,14 @@ public class OperatorProperties implements Validator {
 		this.watchSilenceThreshold = watchSilenceThreshold;
 	}
 
+	public int getListPageSize() {
+		return this.listPageSize;
+	}
+
+	public void setListPageSize(int listPageSize) {
+		this.listPageSize = listPageSize;
+	}
+
 	public @Nullable String getNamespace() {
 		return this.namespace;
 	}
@@ -237,6 +252,9 @@ public class OperatorProperties implements Validator {
 			reject(errors, "watch-silence-threshold", properties.getWatchSilenceThreshold(),
 					"notLongerThanWatchTimeout",
 					"must be longer than " + key("watch-timeout", properties.getWatchTimeout()));
+		}
+		if (properties.getListPageSize() < 1) {
+			reject(errors, "list-page-size", properties.getListPageSize(), "notPositive", "must be at least 1");
 		}
 		if (properties.getNamespace() != null && !properties.getNamespace().isEmpty()
 				&& !Dns1123.isLabel(properties.getNamespace())) {

@@ -98,6 +98,13 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithListPageSizeShouldConfigureTheCache() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(Manager.class).listPageSize()).isEqualTo(500));
+		this.contextRunner.withPropertyValues("operator.list-page-size=100")
+			.run((context) -> assertThat(context.getBean(Manager.class).listPageSize()).isEqualTo(100));
+	}
+
+	@Test
 	void runWithUnknownPropertyShouldFailNamingIt() {
 		this.contextRunner.withPropertyValues("operator.sync-perod=1m")
 			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("operator.sync-perod"));

@@ -44,6 +44,7 @@ class OperatorPropertiesValidationTests {
 				arguments(new String[] { "operator.watch-timeout=5m", "operator.watch-silence-threshold=5m" },
 						set("operator.watch-silence-threshold", "5m",
 								"must be longer than operator.watch-timeout (5m)")),
+				invalid("operator.list-page-size", "0", "must be at least 1"),
 				invalid("operator.namespace", "Not_A_Namespace", Dns1123.LABEL_RULE),
 				invalid("operator.controller.max-concurrent-reconciles", "0", "must be at least 1"),
 				invalid("operator.controller.rate-limiter.base-delay", "0s", "must be positive"),

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Iterator;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -10,24 +11,45 @@ import io.kubernetes.client.util.Watchable;
 import okhttp3.Call;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A watch whose events are decoded one by one by an {@link ObjectDecoder}, so that an
  * object that does not decode into the model class is skipped instead of ending the
  * watch. Otherwise it behaves as client-java's {@code Watch}, whose failures the
  * reflector recognizes by their messages: an unsuccessful response is an
- * {@link ApiException} with the status code and body, a read that fails or times out an
- * "IO Exception during hasNext" that makes the reflector list again.
+ * {@link ApiException} with the status code and body.
+ * <p>
+ * A watch whose connection breaks (closed or reset mid-stream, a read that times out)
+ * simply ends, as one the API server ends after its timeout: the reflector then watches
+ * again from the last resourceVersion it saw, an event's or a bookmark's, and lists again
+ * only if the API server answers that this version is gone (410). client-java's
+ * {@code Watch} instead throws an "IO Exception during hasNext" that makes the reflector
+ * list everything again after every broken connection. A watch that breaks within a
+ * second of opening without a single event still throws it, so that a connection that
+ * breaks at once every time is retried through the reflector's relist and its pause
+ * rather than in a tight loop (client-go's reflector guards against such short watches
+ * alike).
  *
  * @param <T> the model type
  */
 final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
+
+	private static final Logger logger = LoggerFactory.getLogger(DecodingWatch.class);
+
+	/** A watch that breaks sooner than this without an event is not resumed. */
+	private static final long SHORT_WATCH_NANOS = Duration.ofSeconds(1).toNanos();
 
 	private final Call call;
 
 	private final ResponseBody body;
 
 	private final ObjectDecoder<T> decoder;
+
+	private final long openedAt = System.nanoTime();
+
+	private boolean delivered;
 
 	private DecodingWatch(Call call, ResponseBody body, ObjectDecoder<T> decoder) {
 		this.call = call;
@@ -73,7 +95,12 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 			return !this.body.source().exhausted();
 		}
 		catch (IOException ex) {
-			throw new RuntimeException("IO Exception during hasNext method.", ex);
+			if (!this.delivered && System.nanoTime() - this.openedAt < SHORT_WATCH_NANOS) {
+				throw new RuntimeException("IO Exception during hasNext method.", ex);
+			}
+			logger.debug("Watch connection broke, watching again from the last resourceVersion seen: {}",
+					ex.toString());
+			return false;
 		}
 	}
 
@@ -89,6 +116,7 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 		if (line == null) {
 			throw new RuntimeException("Null response from the server.");
 		}
+		this.delivered = true;
 		return this.decoder.decodeEvent(line);
 	}
 

@@ -54,6 +54,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private static final long ACCESS_RECHECK_NANOS = Duration.ofSeconds(1).toNanos();
 
+	/**
+	 * Default most objects one list request asks for: client-go's page size.
+	 */
+	public static final int DEFAULT_LIST_PAGE_SIZE = ListPager.DEFAULT_PAGE_SIZE;
+
 	/** Default silence after which the watchdog replaces an informer. */
 	public static final Duration DEFAULT_SILENCE_THRESHOLD = Duration.ofMinutes(3);
 
@@ -68,6 +73,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	private final Duration watchTimeout;
 
 	private final Duration silenceThreshold;
+
+	private final int listPageSize;
 
 	/** Shared by all informers: their objects repeat the same namespaces and labels. */
 	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
@@ -102,13 +109,19 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @param silenceThreshold how long an informer may see nothing from the API server
 	 * before the watchdog replaces it with a fresh list and watch; must exceed the watch
 	 * timeout
+	 * @param listPageSize the most objects one list request asks for: lists are read in
+	 * pages of this size where the API server pages them (see {@code ListPager})
 	 */
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
-			Duration silenceThreshold) {
+			Duration silenceThreshold, int listPageSize) {
 		if (silenceThreshold.compareTo(watchTimeout) <= 0) {
 			throw new IllegalArgumentException("watchSilenceThreshold (" + silenceThreshold
 					+ ") must be longer than watchTimeout (" + watchTimeout + ")");
 		}
+		if (listPageSize < 1) {
+			throw new IllegalArgumentException("listPageSize must be at least 1, was " + listPageSize);
+		}
+		this.listPageSize = listPageSize;
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);
 		this.resyncPeriod = resyncPeriod;
@@ -265,7 +278,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	private <T extends KubernetesObject> void startInformer(ScopedInformer<T> informer) throws ApiException {
 		ResourceKind<T> kind = (ResourceKind<T>) resolve(informer.key().type());
 		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields, this.watchTimeout,
-				this.deduplicator);
+				this.listPageSize, this.deduplicator);
 	}
 
 	/**

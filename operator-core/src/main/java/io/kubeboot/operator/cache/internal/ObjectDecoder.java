@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  * an object that does not decode still removes it: the delete carries the cached version
  * with the deleted object's final metadata, or the metadata alone when nothing was
  * cached.
+ * <p>
+ * A list may come in pages ({@link #newList()}), read one after the other into one list.
+ * A bookmark is read for its resourceVersion alone, whatever its kind's model requires.
  *
  * @param <T> the model type
  */
@@ -93,49 +96,118 @@ final class ObjectDecoder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Reads a list response item by item, keeping only one item's JSON tree in memory at
-	 * a time.
+	 * Reads a list response of one page item by item, keeping only one item's JSON tree
+	 * in memory at a time.
 	 * @param reader the response body
 	 * @return the list: its metadata, and the items that decoded plus the cached versions
 	 * kept for those that did not
 	 * @throws IOException if the body cannot be read
 	 */
 	KubernetesListObject decodeList(JsonReader reader) throws IOException {
-		DecodedList<T> list = new DecodedList<>();
-		Set<String> stillSkipped = new HashSet<>();
-		reader.beginObject();
-		while (reader.hasNext()) {
-			String name = reader.nextName();
-			if (reader.peek() == JsonToken.NULL) {
-				reader.nextNull();
-			}
-			else if (name.equals("apiVersion")) {
-				list.apiVersion = reader.nextString();
-			}
-			else if (name.equals("kind")) {
-				list.kind = reader.nextString();
-			}
-			else if (name.equals("metadata")) {
-				list.metadata = this.gson.fromJson(reader, V1ListMeta.class);
-			}
-			else if (name.equals("items")) {
-				reader.beginArray();
-				while (reader.hasNext()) {
-					T item = decodeItem(JsonParser.parseReader(reader).getAsJsonObject(), stillSkipped);
-					if (item != null) {
-						list.items.add(item);
+		PagedList list = newList();
+		list.readPage(reader);
+		return list.finish();
+	}
+
+	/**
+	 * Starts reading a list that may come in several pages.
+	 * @return the list, empty until its pages are read
+	 */
+	PagedList newList() {
+		return new PagedList();
+	}
+
+	/**
+	 * One list being read, page by page: the items of every page, the apiVersion, kind
+	 * and metadata of the first.
+	 */
+	final class PagedList {
+
+		private final DecodedList<T> list = new DecodedList<>();
+
+		private final Set<String> stillSkipped = new HashSet<>();
+
+		private boolean empty = true;
+
+		private PagedList() {
+		}
+
+		/**
+		 * Reads one page, item by item, and keeps its items.
+		 * @param reader the response body
+		 * @return the page's metadata: its resourceVersion and continue token
+		 * @throws IOException if the body cannot be read
+		 */
+		V1ListMeta readPage(JsonReader reader) throws IOException {
+			V1ListMeta metadata = new V1ListMeta();
+			reader.beginObject();
+			while (reader.hasNext()) {
+				String name = reader.nextName();
+				if (reader.peek() == JsonToken.NULL) {
+					reader.nextNull();
+				}
+				else if (name.equals("apiVersion")) {
+					String apiVersion = reader.nextString();
+					if (this.empty) {
+						this.list.apiVersion = apiVersion;
 					}
 				}
-				reader.endArray();
+				else if (name.equals("kind")) {
+					String kind = reader.nextString();
+					if (this.empty) {
+						this.list.kind = kind;
+					}
+				}
+				else if (name.equals("metadata")) {
+					metadata = ObjectDecoder.this.gson.fromJson(reader, V1ListMeta.class);
+				}
+				else if (name.equals("items")) {
+					reader.beginArray();
+					while (reader.hasNext()) {
+						T item = decodeItem(JsonParser.parseReader(reader).getAsJsonObject(), this.stillSkipped);
+						if (item != null) {
+							this.list.items.add(item);
+						}
+					}
+					reader.endArray();
+				}
+				else {
+					reader.skipValue();
+				}
+			}
+			reader.endObject();
+			if (this.empty) {
+				this.list.metadata = metadata;
+				this.empty = false;
 			}
 			else {
-				reader.skipValue();
+				// the snapshot is the first page's; the continue token the latest
+				this.list.metadata.setContinue(metadata.getContinue());
 			}
+			return metadata;
 		}
-		reader.endObject();
-		// a list is all there is: objects no longer skipped are forgotten
-		this.skipped.keySet().retainAll(stillSkipped);
-		return list;
+
+		/**
+		 * Drops the pages read so far, to read the list again from its start.
+		 */
+		void discard() {
+			this.list.items.clear();
+			this.list.metadata = new V1ListMeta();
+			this.stillSkipped.clear();
+			this.empty = true;
+		}
+
+		/**
+		 * Completes the list: an object skipped before that is not skipped in it any more
+		 * is forgotten, so that it is reported again should it stop decoding again.
+		 * @return the list
+		 */
+		KubernetesListObject finish() {
+			// a list is all there is: objects no longer skipped are forgotten
+			ObjectDecoder.this.skipped.keySet().retainAll(this.stillSkipped);
+			return this.list;
+		}
+
 	}
 
 	private @Nullable T decodeItem(JsonObject json, Set<String> stillSkipped) {
@@ -169,6 +241,9 @@ final class ObjectDecoder<T extends KubernetesObject> {
 		if (ERROR.equals(eventType) || isStatus(json)) {
 			return new Watch.Response<>(eventType, this.gson.fromJson(json, V1Status.class));
 		}
+		if (BOOKMARK.equals(eventType)) {
+			return new Watch.Response<>(BOOKMARK, bookmark(json));
+		}
 		try {
 			T decoded = this.gson.fromJson(json, this.type);
 			if (!this.skipped.isEmpty() && decoded.getMetadata() != null) {
@@ -195,6 +270,35 @@ final class ObjectDecoder<T extends KubernetesObject> {
 		// the reflector leaves its store alone on a bookmark, but resumes the watch from
 		// its resourceVersion
 		return new Watch.Response<>(BOOKMARK, metadataOnly(json, ref, error));
+	}
+
+	/**
+	 * Reads the object of a bookmark: an empty object of the kind carrying the
+	 * resourceVersion the watch has reached, all the reflector reads of it. A model whose
+	 * required fields the empty object lacks gets the resourceVersion alone.
+	 */
+	private T bookmark(JsonObject json) {
+		JsonObject shell = new JsonObject();
+		for (String field : List.of("apiVersion", "kind", "metadata")) {
+			if (json.has(field)) {
+				shell.add(field, json.get(field));
+			}
+		}
+		try {
+			return this.gson.fromJson(shell, this.type);
+		}
+		catch (RuntimeException ex) {
+			try {
+				T empty = this.type.getDeclaredConstructor().newInstance();
+				this.type.getMethod("setMetadata", V1ObjectMeta.class)
+					.invoke(empty, new V1ObjectMeta().resourceVersion(ObjectRef.of(json).resourceVersion()));
+				return empty;
+			}
+			catch (ReflectiveOperationException | RuntimeException again) {
+				ex.addSuppressed(again);
+				throw new IllegalStateException("Bookmark does not decode into " + this.type.getName(), ex);
+			}
+		}
 	}
 
 	private Optional<T> cachedVersion(ObjectRef ref) {

@@ -31,6 +31,7 @@ import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import okhttp3.Call;
@@ -54,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * the model class is skipped with a WARN and counted in {@link #undecodableObjects()},
  * and every other object keeps flowing. If an earlier version of it decoded, that version
  * stays cached until the object decodes again or is deleted (see {@code ObjectDecoder}).
+ * <p>
+ * Lists are read in pages (see {@code ListPager} for which lists and why). Watches ask
+ * for bookmarks, which advance the resourceVersion a watch resumes from while the watched
+ * objects are quiet, and a watch whose connection breaks resumes from the last
+ * resourceVersion seen instead of listing everything again (see {@code DecodingWatch}).
  *
  * @param <T> the model type
  */
@@ -84,6 +90,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private boolean stripManagedFields;
 
 	private MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
+	/** Pages the lists of this informer and its replacements. */
+	private ListPager pager = new ListPager(ListPager.DEFAULT_PAGE_SIZE);
 
 	/** Reads lists and watch events, shared by this informer and its replacements. */
 	private @Nullable ObjectDecoder<T> decoder;
@@ -243,10 +252,11 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	synchronized void start(ResourceKind<T> kind, ApiClient watchClient, Duration resyncPeriod,
-			boolean stripManagedFields, Duration watchTimeout, MetadataDeduplicator deduplicator) {
+			boolean stripManagedFields, Duration watchTimeout, int listPageSize, MetadataDeduplicator deduplicator) {
 		if (this.informer != null || this.stopped) {
 			return;
 		}
+		this.pager = new ListPager(listPageSize);
 		this.deduplicator = deduplicator;
 		this.kind = kind;
 		this.watchClient = watchClient;
@@ -402,34 +412,59 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
 		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
+		ListPager pager = this.pager;
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
 		String labelSelector = this.key.labelSelector();
 		return new ListerWatcher<>() {
 
 			@Override
 			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
-				List<Pair> query = new ArrayList<>();
-				if (params.resourceVersion != null) {
-					query.add(new Pair("resourceVersion", params.resourceVersion));
-				}
-				if (params.timeoutSeconds != null) {
-					query.add(new Pair("timeoutSeconds", String.valueOf(params.timeoutSeconds)));
-				}
-				if (labelSelector != null) {
-					query.add(new Pair("labelSelector", labelSelector));
-				}
-				KubernetesListObject list = readList(call(client, kind.collectionPath(namespace), query), decoder);
+				ObjectDecoder<T>.PagedList list = decoder.newList();
+				pager.list(params.resourceVersion, new ListPager.PageReader() {
+
+					@Override
+					public V1ListMeta read(ListPager.PageRequest request) throws ApiException {
+						List<Pair> query = new ArrayList<>();
+						if (request.resourceVersion() != null) {
+							query.add(new Pair("resourceVersion", request.resourceVersion()));
+						}
+						if (request.limit() != null) {
+							query.add(new Pair("limit", String.valueOf(request.limit())));
+						}
+						if (request.continueToken() != null) {
+							query.add(new Pair("continue", request.continueToken()));
+						}
+						if (labelSelector != null) {
+							query.add(new Pair("labelSelector", labelSelector));
+						}
+						V1ListMeta page = readPage(call(client, kind.collectionPath(namespace), query), list);
+						// a long list shows activity page by page
+						active(generation);
+						return page;
+					}
+
+					@Override
+					public void discard() {
+						list.discard();
+					}
+
+				});
+				KubernetesListObject complete = list.finish();
 				connected(generation);
-				return list;
+				return complete;
 			}
 
 			@Override
 			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
 				List<Pair> query = new ArrayList<>();
 				query.add(new Pair("watch", "true"));
-				if (params.resourceVersion != null) {
+				if (params.resourceVersion != null && !params.resourceVersion.isEmpty()) {
 					query.add(new Pair("resourceVersion", params.resourceVersion));
 				}
+				// bookmarks carry the resourceVersion the watch has reached although no
+				// watched object changed, so that a broken watch resumes from a version
+				// recent enough to be still known
+				query.add(new Pair("allowWatchBookmarks", "true"));
 				if (labelSelector != null) {
 					query.add(new Pair("labelSelector", labelSelector));
 				}
@@ -463,7 +498,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				new String[] { "BearerToken" }, null);
 	}
 
-	private static KubernetesListObject readList(Call call, ObjectDecoder<?> decoder) throws ApiException {
+	private static V1ListMeta readPage(Call call, ObjectDecoder<?>.PagedList list) throws ApiException {
 		try (Response response = call.execute()) {
 			ResponseBody body = response.body();
 			if (!response.isSuccessful() || body == null) {
@@ -471,7 +506,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 						(body != null) ? body.string() : null);
 			}
 			try (JsonReader reader = new JsonReader(body.charStream())) {
-				return decoder.decodeList(reader);
+				return list.readPage(reader);
 			}
 		}
 		catch (IOException ex) {

@@ -15,6 +15,8 @@ import ch.qos.logback.core.read.ListAppender;
 import com.google.gson.stream.JsonReader;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
+import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.util.Watch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -187,6 +189,64 @@ class ObjectDecoderTests {
 					+ "\"metadata\": {\"resourceVersion\": \"40\"}}"));
 		assertThat(response.type).isEqualTo("BOOKMARK");
 		assertThat(response.object.getMetadata().getResourceVersion()).isEqualTo("40");
+	}
+
+	@Test
+	void bookmarkOfAKindWhoseModelRequiresMoreThanMetadataCarriesItsResourceVersion() {
+		ObjectDecoder<V1CustomResourceDefinition> crds = new ObjectDecoder<>(V1CustomResourceDefinition.class,
+				"CustomResourceDefinition", this.json.getGson(), (namespace, name) -> Optional.empty(),
+				this.skipped::incrementAndGet);
+		// an empty object, as kube-apiserver sends it: spec.versions is null
+		Watch.Response<V1CustomResourceDefinition> response = crds.decodeEvent(event("BOOKMARK",
+				"{\"kind\": \"CustomResourceDefinition\", \"apiVersion\": \"apiextensions.k8s.io/v1\", "
+						+ "\"metadata\": {\"resourceVersion\": \"41\", \"creationTimestamp\": null}, "
+						+ "\"spec\": {\"group\": \"\", \"names\": {\"plural\": \"\", \"kind\": \"\"}, "
+						+ "\"scope\": \"\", \"versions\": null}}"));
+		assertThat(response.type).isEqualTo("BOOKMARK");
+		assertThat(response.object.getMetadata().getResourceVersion()).isEqualTo("41");
+		assertThat(this.skipped).hasValue(0);
+		assertThat(this.logs.list).isEmpty();
+	}
+
+	@Test
+	void pagedListHasTheItemsOfEveryPageAndTheFirstPagesMetadata() throws IOException {
+		ObjectDecoder<Gadget>.PagedList list = this.decoder.newList();
+		V1ListMeta first = page(list,
+				"{\"apiVersion\": \"test.kubeboot.io/v1\", \"kind\": \"GadgetList\", "
+						+ "\"metadata\": {\"resourceVersion\": \"20\", \"continue\": \"c1\"}, \"items\": [%s, %s]}"
+							.formatted(gadget("a", "ua", "10", "1"), gadget("b", "ub", "11", "\"many\"")));
+		assertThat(first.getContinue()).isEqualTo("c1");
+		V1ListMeta last = page(list, "{\"metadata\": {\"resourceVersion\": \"20\"}, \"items\": [%s]}"
+			.formatted(gadget("c", "uc", "12", "3")));
+		assertThat(last.getContinue()).isNull();
+		KubernetesListObject complete = list.finish();
+		assertThat(complete.getItems()).map((item) -> item.getMetadata().getName()).containsExactly("a", "c");
+		assertThat(complete.getMetadata().getResourceVersion()).isEqualTo("20");
+		assertThat(complete.getMetadata().getContinue()).isNull();
+		assertThat(complete.getKind()).isEqualTo("GadgetList");
+		assertThat(this.skipped).hasValue(1);
+	}
+
+	@Test
+	void discardedPagesLeaveNothingBehind() throws IOException {
+		ObjectDecoder<Gadget>.PagedList list = this.decoder.newList();
+		page(list, "{\"metadata\": {\"resourceVersion\": \"20\", \"continue\": \"c1\"}, \"items\": [%s, %s]}"
+			.formatted(gadget("a", "ua", "10", "1"), gadget("b", "ub", "11", "\"many\"")));
+		list.discard();
+		page(list, "{\"metadata\": {\"resourceVersion\": \"35\"}, \"items\": [%s]}"
+			.formatted(gadget("c", "uc", "30", "3")));
+		KubernetesListObject complete = list.finish();
+		assertThat(complete.getItems()).map((item) -> item.getMetadata().getName()).containsExactly("c");
+		assertThat(complete.getMetadata().getResourceVersion()).isEqualTo("35");
+		// b is no longer in the list: should it fail to decode again, that is news
+		this.decoder.decodeEvent(event("ADDED", gadget("b", "ub", "11", "\"many\"")));
+		assertThat(this.skipped).hasValue(2);
+	}
+
+	private static V1ListMeta page(ObjectDecoder<Gadget>.PagedList list, String body) throws IOException {
+		try (JsonReader reader = new JsonReader(new StringReader(body))) {
+			return list.readPage(reader);
+		}
 	}
 
 	private KubernetesListObject list(String body) throws IOException {

@@ -94,7 +94,7 @@ class ScopedInformerDecodingTests {
 		this.informer.start(
 				new ResourceKind<>(Gadget.class, Gadget.class, "test.kubeboot.io", "v1", "Gadget", "gadgets", true),
 				ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO, false, Duration.ofMinutes(1),
-				new MetadataDeduplicator());
+				ListPager.DEFAULT_PAGE_SIZE, new MetadataDeduplicator());
 
 		// the list: a decodes, b does not; the watch starts from the list's version
 		await().atMost(WAIT).until(this.informer::hasSynced);
