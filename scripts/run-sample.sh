@@ -51,8 +51,8 @@ cat >&2 <<MSG
   rm $PWD/$work/bucket-endpoint/healthy-bucket     # within one probe interval (30s): False, with a Warning Event
   echo ok > $PWD/$work/bucket-endpoint/healthy-bucket   # and back to True
   kubectl describe storagebucket healthy-bucket
-  curl -s localhost:8080/actuator/prometheus | grep '^storagebucket_'
-  curl -s localhost:8080/readyz; curl -s localhost:8080/actuator/operator
+  curl -s localhost:8081/actuator/prometheus | grep '^storagebucket_'   # Actuator: the management port
+  curl -s localhost:8080/readyz; curl -s localhost:8081/actuator/operator
   kubectl run nginx --image=nginx                  # the operator logs: Reconciled pod: pod=default/nginx phase=Pending
   kubectl apply -f - <<<'{"apiVersion": "storage.kubeboot.io/v1alpha1", "kind": "StorageBucket",
     "metadata": {"name": "secret"}, "spec": {"bucketName": "secret", "endpoint": "https://me:pw@example.com"}}'
@@ -60,9 +60,12 @@ cat >&2 <<MSG
 [sample] starting the sample operator (Ctrl-C to stop)
 MSG
 # The webhooks are served with a certificate generated at start-up (no cert-manager here) and registered
-# with the local API server by URL, as deploy/webhook.yaml does by Service in a cluster.
+# with the local API server by URL, as deploy/webhook.yaml does by Service in a cluster. The example
+# buckets are on 127.0.0.1, which the sample probes only when allowed to; the demo Pod logger is off
+# unless asked for.
 java -jar sample-operator/target/sample-operator-0.1.0-SNAPSHOT.jar --operator.webhook.self-signed=true \
-  --operator.webhook.bind-address=127.0.0.1 > >(tee "$work/operator.log") 2>&1 &
+  --operator.webhook.bind-address=127.0.0.1 --sample.buckets.allow-private-endpoints=true \
+  --sample.pod-logger.enabled=true > >(tee "$work/operator.log") 2>&1 &
 operator=$!
 trap 'kill "$operator" "$endpoint" "$control_plane" 2>/dev/null || true; wait "$control_plane" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do

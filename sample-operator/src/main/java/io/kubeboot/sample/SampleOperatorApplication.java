@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
  * <li>{@code storage.StorageBucketReconciler} watches over buckets of an object store
  * outside the cluster, probing them on a timer;</li>
  * <li>{@code storage.BucketInventoryLogger} logs the buckets on every replica;</li>
- * <li>{@link PodLogger} logs every Pod it reconciles.</li>
+ * <li>{@link PodLogger}, with {@code sample.pod-logger.enabled=true}, logs every Pod it
+ * reconciles.</li>
  * </ul>
  */
 @SpringBootApplication

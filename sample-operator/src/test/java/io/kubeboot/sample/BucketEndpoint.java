@@ -15,8 +15,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * A stand-in for an object store's bucket health endpoints, on 127.0.0.1 and a free port:
  * {@code /bucket} answers with a status the test chooses, {@code /slow} answers only
- * after the probes gave up. Records the {@code User-Agent} of every probe of
- * {@code /bucket}.
+ * after the probes gave up. Records the {@code User-Agent} and the request target (path
+ * and query) of every probe of {@code /bucket}.
  */
 final class BucketEndpoint implements AutoCloseable {
 
@@ -28,11 +28,14 @@ final class BucketEndpoint implements AutoCloseable {
 
 	private final List<String> userAgents = new CopyOnWriteArrayList<>();
 
+	private final List<String> targets = new CopyOnWriteArrayList<>();
+
 	private final CountDownLatch closed = new CountDownLatch(1);
 
 	private BucketEndpoint() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
 		this.server.createContext("/bucket", (exchange) -> {
+			this.targets.add(exchange.getRequestURI().toString());
 			this.userAgents.add(String.valueOf(exchange.getRequestHeaders().getFirst("User-Agent")));
 			exchange.sendResponseHeaders(this.status.get(), -1);
 			exchange.close();
@@ -70,6 +73,13 @@ final class BucketEndpoint implements AutoCloseable {
 
 	List<String> userAgents() {
 		return List.copyOf(this.userAgents);
+	}
+
+	/**
+	 * The request targets of the probes of {@code /bucket}, such as {@code /bucket?a=b}.
+	 */
+	List<String> targets() {
+		return List.copyOf(this.targets);
 	}
 
 	int probes() {

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.springframework.test.util.TestSocketUtils;
+
 /**
  * The sample operator in a JVM of its own, as a user runs it: configured through
  * {@code KUBECONFIG} and command-line properties, its output captured to a file.
@@ -34,24 +36,31 @@ final class OperatorProcess implements AutoCloseable {
 
 	private final Path log;
 
-	private OperatorProcess(Process process, Path log) {
+	private final int managementPort;
+
+	private OperatorProcess(Process process, Path log, int managementPort) {
 		this.process = process;
 		this.log = log;
+		this.managementPort = managementPort;
 	}
 
 	static OperatorProcess start(Path kubeconfig, String... args) throws IOException {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
-		// several operators run side by side in these tests, without certificate files
-		command.addAll(List.of("--server.port=0", "--operator.webhook.port=0",
-				"--operator.webhook.bind-address=127.0.0.1", "--operator.webhook.self-signed=true"));
+		// several operators run side by side in these tests, without certificate files;
+		// Actuator on a port of its own, as application.yaml has it (a free port, as the
+		// log would not tell which of the two servers started on which port)
+		int managementPort = TestSocketUtils.findAvailableTcpPort();
+		command.addAll(
+				List.of("--server.port=0", "--management.server.port=" + managementPort, "--operator.webhook.port=0",
+						"--operator.webhook.bind-address=127.0.0.1", "--operator.webhook.self-signed=true"));
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile("sample-operator", ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
 		builder.environment().put("KUBECONFIG", kubeconfig.toString());
 		builder.environment().remove("KUBERNETES_SERVICE_HOST");
-		return new OperatorProcess(builder.start(), log);
+		return new OperatorProcess(builder.start(), log, managementPort);
 	}
 
 	List<String> output() {
@@ -67,11 +76,6 @@ final class OperatorProcess implements AutoCloseable {
 		return output().stream().anyMatch((line) -> line.contains(text));
 	}
 
-	/**
-	 * Returns the HTTP port the operator listens on, from its start-up log.
-	 * @return the port
-	 * @throws IllegalStateException if the operator has not logged it yet
-	 */
 	/** The port of the webhook server, once it logged it. */
 	int webhookPort() {
 		return Integer.parseInt(find(WEBHOOK_PORT));
@@ -92,10 +96,15 @@ final class OperatorProcess implements AutoCloseable {
 		throw new IllegalStateException("The operator did not log " + pattern);
 	}
 
+	/**
+	 * The application's HTTP port, where {@code /healthz} and {@code /readyz} are served.
+	 * @return the port
+	 * @throws IllegalStateException if the operator has not logged it yet
+	 */
 	int port() {
 		for (String line : output()) {
 			Matcher matcher = PORT.matcher(line);
-			if (matcher.find()) {
+			if (matcher.find() && Integer.parseInt(matcher.group(1)) != this.managementPort) {
 				return Integer.parseInt(matcher.group(1));
 			}
 		}
@@ -103,14 +112,32 @@ final class OperatorProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Returns what the operator answers to a GET of a path, such as
+	 * The port of Actuator ({@code management.server.port}).
+	 * @return the port
+	 */
+	int managementPort() {
+		return this.managementPort;
+	}
+
+	/**
+	 * Returns what Actuator answers to a GET of a path on the management port, such as
 	 * {@code /actuator/prometheus}.
 	 * @param path the path
 	 * @return the response body
 	 */
 	String get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build();
-		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
+		return get(this.managementPort, path).body();
+	}
+
+	/**
+	 * Sends a GET to one of the operator's ports.
+	 * @param port the port
+	 * @param path the path
+	 * @return the response
+	 */
+	HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build();
+		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** Sends SIGTERM, as Kubernetes does before it kills a pod. */

@@ -38,7 +38,9 @@ class SampleOperatorProcessIntegrationTests {
 			throws Exception {
 		StorageBuckets.installCrd(controlPlane.adminClient());
 		createPod(controlPlane, namespace, "before");
-		OperatorProcess operator = start(controlPlane, "--operator.namespace=" + namespace);
+		// the demo Pod logger is off unless asked for
+		OperatorProcess operator = start(controlPlane, "--operator.namespace=" + namespace,
+				"--sample.pod-logger.enabled=true");
 		await().atMost(WAIT).until(() -> operator.logged("Reconciled pod: pod=" + namespace + "/before phase="));
 		createPod(controlPlane, namespace, "after");
 		await().atMost(Duration.ofSeconds(10))
@@ -56,9 +58,9 @@ class SampleOperatorProcessIntegrationTests {
 	void ofTwoReplicasOnlyTheLeaderReconcilesAndTheStandbyTakesOverAfterKill9(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
 		StorageBuckets.installCrd(controlPlane.adminClient());
-		OperatorProcess a = start(controlPlane, SampleArguments.replica(namespace, "replica-a"));
+		OperatorProcess a = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-a")));
 		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
-		OperatorProcess b = start(controlPlane, SampleArguments.replica(namespace, "replica-b"));
+		OperatorProcess b = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-b")));
 		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
 		createPod(controlPlane, namespace, "one");
 		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
@@ -92,6 +94,12 @@ class SampleOperatorProcessIntegrationTests {
 		OperatorProcess process = OperatorProcess.start(controlPlane.kubeconfig(), args);
 		this.processes.add(process);
 		return process;
+	}
+
+	private static String[] withPodLogger(String[] arguments) {
+		List<String> withPodLogger = new ArrayList<>(List.of(arguments));
+		withPodLogger.add("--sample.pod-logger.enabled=true");
+		return withPodLogger.toArray(String[]::new);
 	}
 
 	/**

@@ -76,6 +76,18 @@ class StorageBucketWebhookIntegrationTests {
 		// (the CRD's schema refuses other schemes already, with 422, before any webhook)
 		assertThat(refusal(buckets.tryCreate(bucket("nohost", "http://:8080/health", null))))
 			.contains("denied the request: spec.endpoint has no host");
+		// addresses the operator does not probe, as far as the URL tells without a lookup
+		assertThat(refusal(buckets.tryCreate(bucket("imds", "http://169.254.169.254/latest/meta-data/", null))))
+			.contains("denied the request: spec.endpoint must not name a cloud metadata address (169.254.169.254)");
+		assertThat(
+				refusal(buckets.tryCreate(bucket("gce", "http://metadata.google.internal/computeMetadata/v1/", null))))
+			.contains("denied the request: spec.endpoint must not name a cloud metadata service "
+					+ "(metadata.google.internal)");
+		assertThat(refusal(buckets.tryCreate(bucket("linklocal", "http://[fe80::1]:8080/health", null))))
+			.contains("denied the request: spec.endpoint must not name a link-local address ([fe80::1])");
+		assertThat(refusal(buckets.tryCreate(bucket("kubelet", "https://10.0.0.1:10250/pods", null))))
+			.contains("denied the request: spec.endpoint must not name a private address (10.0.0.1): the operator "
+					+ "does not probe it unless sample.buckets.allow-private-endpoints is true");
 		assertThat(refusal(buckets.tryCreate(bucket("far", "https://photos.example.com/health", "mars-1"))))
 			.contains("denied the request: spec.region 'mars-1' is not one of the regions this operator serves: "
 					+ "eu-west-1, us-east-1");

@@ -21,11 +21,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param registryUrl the base URL of the {@link BucketRegistry}, {@code null} for none
  * @param regions the regions a bucket may name in {@code spec.region}, empty for any
  * (checked by {@link StorageBucketValidator})
+ * @param allowPrivateEndpoints whether endpoints on loopback and private addresses may be
+ * probed (see {@link AddressPolicy}); link-local and cloud metadata addresses never are
  */
 @ConfigurationProperties("sample.buckets")
 record BucketProperties(@DefaultValue("30s") Duration probeInterval, @DefaultValue("5s") Duration probeTimeout,
 		@DefaultValue("5m") Duration statusRefreshInterval, @DefaultValue("1m") Duration inventoryInterval,
-		@Nullable URI registryUrl, @DefaultValue List<String> regions) {
+		@Nullable URI registryUrl, @DefaultValue List<String> regions,
+		@DefaultValue("false") boolean allowPrivateEndpoints) {
 
 	BucketProperties {
 		requirePositive("probe-interval", probeInterval);

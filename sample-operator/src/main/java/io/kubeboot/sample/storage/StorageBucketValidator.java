@@ -1,5 +1,6 @@
 package io.kubeboot.sample.storage;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -20,6 +21,12 @@ import org.springframework.stereotype.Component;
  * <li>{@code spec.endpoint} must be an absolute http or https URL with a host, and must
  * not carry credentials ({@code user:password@}): they would end up in the bucket for
  * anyone who may read it;</li>
+ * <li>{@code spec.endpoint} must not name an address the operator does not probe (see
+ * {@link AddressPolicy}): a cloud metadata service by name or address, a link-local,
+ * unspecified or multicast address, and a loopback or private one unless
+ * {@code sample.buckets.allow-private-endpoints} allows them. Only what the URL says
+ * literally is checked here, without a DNS lookup; the prober checks what a name resolves
+ * to before every probe;</li>
  * <li>{@code spec.region}, when {@code sample.buckets.regions} lists the allowed regions,
  * must be one of them;</li>
  * <li>{@code spec.bucketName} cannot change: another bucket is another
@@ -33,8 +40,11 @@ class StorageBucketValidator implements Validator<StorageBucket> {
 
 	private final BucketProperties properties;
 
+	private final AddressPolicy addresses;
+
 	StorageBucketValidator(BucketProperties properties) {
 		this.properties = properties;
+		this.addresses = new AddressPolicy(properties.allowPrivateEndpoints());
 	}
 
 	@Override
@@ -71,7 +81,7 @@ class StorageBucketValidator implements Validator<StorageBucket> {
 		return warnings;
 	}
 
-	private static void checkEndpoint(String endpoint) throws AdmissionDeniedException {
+	private void checkEndpoint(String endpoint) throws AdmissionDeniedException {
 		if (endpoint == null || endpoint.isBlank()) {
 			throw new AdmissionDeniedException(
 					"spec.endpoint is required: the http or https URL of the bucket's " + "health check");
@@ -95,6 +105,17 @@ class StorageBucketValidator implements Validator<StorageBucket> {
 		}
 		if (uri.getHost() == null || uri.getHost().isEmpty()) {
 			throw new AdmissionDeniedException("spec.endpoint has no host");
+		}
+		if (AddressPolicy.isMetadataName(Endpoints.host(uri))) {
+			throw new AdmissionDeniedException("spec.endpoint must not name a cloud metadata service (" + uri.getHost()
+					+ "): the operator does not probe it");
+		}
+		InetAddress literal = Endpoints.literalAddress(uri);
+		AddressPolicy.Kind refused = (literal != null) ? this.addresses.refusal(literal) : null;
+		if (refused != null) {
+			throw new AdmissionDeniedException("spec.endpoint must not name " + refused.description() + " ("
+					+ uri.getHost() + "): the operator does not probe it" + (refused.allowedIfPrivateAllowed()
+							? " unless sample.buckets.allow-private-endpoints is true" : ""));
 		}
 	}
 

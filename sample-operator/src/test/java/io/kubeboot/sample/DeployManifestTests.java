@@ -1,0 +1,135 @@
+package io.kubeboot.sample;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What {@code deploy/} says about the pod, checked without a cluster against
+ * {@code application.yaml}: Actuator on the management port and Prometheus pointed at it,
+ * the kubelet's probes on the application's port, a read-only root filesystem with a
+ * writable {@code /tmp}, and no access to Pods.
+ * {@code StorageBucketSecureDefaultsIntegrationTests} requests the same paths and ports
+ * of the running operator.
+ */
+class DeployManifestTests {
+
+	@Test
+	void actuatorHasAPortOfItsOwnAndPrometheusScrapesIt() throws IOException {
+		JsonObject pod = podTemplate();
+		Map<String, Integer> ports = containerPorts();
+		assertThat(ports).containsEntry("http", applicationPort()).containsEntry("management", managementPort());
+		assertThat(managementPort()).isNotEqualTo(applicationPort());
+		JsonObject annotations = pod.getAsJsonObject("metadata").getAsJsonObject("annotations");
+		assertThat(annotations.get("prometheus.io/port").getAsString()).isEqualTo(String.valueOf(managementPort()));
+		assertThat(annotations.get("prometheus.io/path").getAsString()).isEqualTo("/actuator/prometheus");
+		assertThat(setting("management", "endpoint", "health", "show-details")).isEqualTo("when-authorized");
+	}
+
+	@Test
+	void theKubeletProbesTheApplicationsPort() throws IOException {
+		JsonObject container = container();
+		for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+			JsonObject get = container.getAsJsonObject(probe).getAsJsonObject("httpGet");
+			assertThat(get.get("port").getAsString()).as(probe).isEqualTo("http");
+			assertThat(get.get("path").getAsString()).as(probe).isIn("/healthz", "/readyz");
+		}
+	}
+
+	@Test
+	void theRootFilesystemIsReadOnlyAndTmpAnEmptyDirHoldingTheWebhookCertificate() throws IOException {
+		JsonObject container = container();
+		assertThat(container.getAsJsonObject("securityContext").get("readOnlyRootFilesystem").getAsBoolean()).isTrue();
+		Map<String, String> mounts = new LinkedHashMap<>();
+		for (JsonElement mount : container.getAsJsonArray("volumeMounts")) {
+			mounts.put(mount.getAsJsonObject().get("mountPath").getAsString(),
+					mount.getAsJsonObject().get("name").getAsString());
+		}
+		String certDir = (String) setting("operator", "webhook", "cert-dir");
+		assertThat(certDir).startsWith("/tmp/");
+		assertThat(mounts).containsKeys("/tmp", certDir);
+		JsonObject tmp = volume(mounts.get("/tmp"));
+		assertThat(tmp.has("emptyDir")).isTrue();
+		JsonObject certificate = volume(mounts.get(certDir));
+		assertThat(certificate.getAsJsonObject("secret").get("secretName").getAsString())
+			.isEqualTo("sample-operator-webhook-tls");
+	}
+
+	@Test
+	void theClusterRoleGrantsNothingOnPodsAndThePodLoggerIsOff() throws IOException {
+		List<String> resources = new ArrayList<>();
+		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
+			if (manifest.has("rules")) {
+				for (JsonElement rule : manifest.getAsJsonArray("rules")) {
+					rule.getAsJsonObject().getAsJsonArray("resources").forEach((r) -> resources.add(r.getAsString()));
+				}
+			}
+		}
+		assertThat(resources).doesNotContain("pods").contains("storagebuckets", "configmaps", "events");
+		assertThat(setting("sample", "pod-logger", "enabled")).isEqualTo(false);
+		assertThat(setting("sample", "buckets", "allow-private-endpoints")).isEqualTo(false);
+	}
+
+	static int applicationPort() throws IOException {
+		return (int) setting("server", "port");
+	}
+
+	static int managementPort() throws IOException {
+		return (int) setting("management", "server", "port");
+	}
+
+	/** The named ports of the operator's container. */
+	static Map<String, Integer> containerPorts() throws IOException {
+		Map<String, Integer> ports = new LinkedHashMap<>();
+		for (JsonElement port : container().getAsJsonArray("ports")) {
+			ports.put(port.getAsJsonObject().get("name").getAsString(),
+					port.getAsJsonObject().get("containerPort").getAsInt());
+		}
+		return ports;
+	}
+
+	static JsonObject podTemplate() throws IOException {
+		return Manifests.load("deployment.yaml").get(0).getAsJsonObject("spec").getAsJsonObject("template");
+	}
+
+	static JsonObject container() throws IOException {
+		JsonArray containers = podTemplate().getAsJsonObject("spec").getAsJsonArray("containers");
+		assertThat(containers).hasSize(1);
+		return containers.get(0).getAsJsonObject();
+	}
+
+	private static JsonObject volume(String name) throws IOException {
+		for (JsonElement volume : podTemplate().getAsJsonObject("spec").getAsJsonArray("volumes")) {
+			if (volume.getAsJsonObject().get("name").getAsString().equals(name)) {
+				return volume.getAsJsonObject();
+			}
+		}
+		throw new AssertionError("No volume " + name + " in deployment.yaml");
+	}
+
+	/** A setting of {@code application.yaml}, by the keys of its path. */
+	@SuppressWarnings("unchecked")
+	static Object setting(String... path) throws IOException {
+		try (InputStream in = DeployManifestTests.class.getResourceAsStream("/application.yaml")) {
+			Object node = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+			for (String key : path) {
+				node = ((Map<String, Object>) node).get(key);
+			}
+			return node;
+		}
+	}
+
+}
