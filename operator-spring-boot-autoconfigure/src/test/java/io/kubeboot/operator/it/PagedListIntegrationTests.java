@@ -212,7 +212,10 @@ class PagedListIntegrationTests {
 			admin.deleteNamespacedConfigMap(elsewhere, "default").execute();
 		}
 		assertThat(Long.parseLong(bookmark.get())).isGreaterThanOrEqualTo(changedElsewhere);
-		assertThat(traffic.brokenReads).hasPositiveValue();
+		// the cut usually breaks the read, but the API server may end the watch on its
+		// own
+		// first: either way the next watch must resume from the bookmark (the broken read
+		// itself is pinned down by ScopedInformerPagingTests against a scripted server)
 		HttpUrl resumed = traffic.watches.get(watchesBeforeBreak.get());
 		assertThat(resumed.queryParameter("resourceVersion")).isEqualTo(bookmark.get());
 		assertThat(traffic.watches)
@@ -277,8 +280,6 @@ class PagedListIntegrationTests {
 		private final List<HttpUrl> watches = new CopyOnWriteArrayList<>();
 
 		private final List<Hold> holds = new ArrayList<>();
-
-		private final AtomicInteger brokenReads = new AtomicInteger();
 
 		private volatile Consumer<String> onBookmark = (resourceVersion) -> {
 		};
@@ -354,14 +355,7 @@ class PagedListIntegrationTests {
 
 			@Override
 			public long read(Buffer sink, long byteCount) throws IOException {
-				long read;
-				try {
-					read = super.read(sink, byteCount);
-				}
-				catch (IOException ex) {
-					Traffic.this.brokenReads.incrementAndGet();
-					throw ex;
-				}
+				long read = super.read(sink, byteCount);
 				if (read > 0) {
 					Buffer copy = new Buffer();
 					sink.copyTo(copy, sink.size() - read, read);
