@@ -1,7 +1,9 @@
 package io.kubeboot.operator.controller;
 
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -63,9 +65,12 @@ final class EventSource<T extends KubernetesObject> {
 			public void onUpdate(T oldObject, T newObject) {
 				if (passes("update", newObject, () -> EventSource.this.predicate.update(oldObject, newObject))) {
 					// both: an owner reference or a mapped field may have moved from one
-					// request to another
-					map(oldObject).forEach(sink);
-					map(newObject).forEach(sink);
+					// request to another. Each request once: a worker that took the first
+					// add before the second would see the key dirty and reconcile it
+					// twice.
+					Set<Request> requests = new LinkedHashSet<>(map(oldObject));
+					requests.addAll(map(newObject));
+					requests.forEach(sink);
 				}
 			}
 

@@ -42,6 +42,17 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 	}
 
 	/**
+	 * Replaces a cached object and tells the handlers about the update.
+	 * @param oldObject the cached version
+	 * @param newObject the new version
+	 */
+	void update(T oldObject, T newObject) {
+		this.objects.remove(oldObject);
+		this.objects.add(newObject);
+		this.handlers.forEach((handler) -> handler.onUpdate(oldObject, newObject));
+	}
+
+	/**
 	 * Sets whether the informer has synced.
 	 * @param synced whether it has
 	 */

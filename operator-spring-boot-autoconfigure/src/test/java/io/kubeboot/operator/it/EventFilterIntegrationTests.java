@@ -76,7 +76,7 @@ class EventFilterIntegrationTests {
 				.spec(Map.of("size", "large")))
 			.throwsApiException()
 			.getObject();
-		await().atMost(WAIT).until(() -> filtered.equals(List.of("{size=large}")));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(filtered).containsExactly("{size=large}"));
 
 		writeStatus(admin, created.status(Map.of("phase", "Ready")));
 		Widget statusWritten = widgets.get(namespace.name(), "w1").throwsApiException().getObject();
@@ -85,12 +85,15 @@ class EventFilterIntegrationTests {
 			.throwsApiException()
 			.getObject();
 		await().atMost(WAIT).until(() -> witnessed.contains(labelled.getMetadata().getResourceVersion()));
-		await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> filtered.size() == 1);
+		await().during(Duration.ofMillis(500))
+			.atMost(WAIT)
+			.untilAsserted(() -> assertThat(filtered).containsExactly("{size=large}"));
 
 		widgets.update(labelled.spec(Map.of("size", "small"))).throwsApiException();
-		await().atMost(WAIT).until(() -> filtered.equals(List.of("{size=large}", "{size=small}")));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(filtered).containsExactly("{size=large}", "{size=small}"));
 		widgets.delete(namespace.name(), "w1").throwsApiException();
-		await().atMost(WAIT).until(() -> filtered.equals(List.of("{size=large}", "{size=small}", "deleted")));
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(filtered).containsExactly("{size=large}", "{size=small}", "deleted"));
 	}
 
 	@Test
