@@ -83,8 +83,6 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private @Nullable ApiClient watchClient;
 
-	private Duration resyncPeriod = Duration.ZERO;
-
 	private Duration watchTimeout = Duration.ofMinutes(2);
 
 	private boolean stripManagedFields;
@@ -98,6 +96,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private @Nullable ObjectDecoder<T> decoder;
 
 	private volatile boolean stopped;
+
+	/** Delivers every cached object again every resync period, if there is one. */
+	private @Nullable Resync<T> resync;
 
 	/** The informer whose store serves reads. */
 	private volatile @Nullable SharedIndexInformer<T> informer;
@@ -260,7 +261,6 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.deduplicator = deduplicator;
 		this.kind = kind;
 		this.watchClient = watchClient;
-		this.resyncPeriod = resyncPeriod;
 		this.stripManagedFields = stripManagedFields;
 		this.watchTimeout = watchTimeout;
 		this.decoder = new ObjectDecoder<>(kind.type(), kind.kind(), watchClient.getJSON().getGson(), this::get,
@@ -270,13 +270,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.informer = created;
 		this.lastActivityNanos = System.nanoTime();
 		created.run();
+		if (!resyncPeriod.isZero()) {
+			this.resync = new Resync<>(this.key, resyncPeriod, this::list, this.handlers);
+		}
 	}
 
 	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation) {
 		ResourceKind<T> resolved = Objects.requireNonNull(this.kind);
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(resolved.type(),
-				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation),
-				this.resyncPeriod.toMillis(), new Cache<>(), (type, error) -> onError(generation, error));
+				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation), 0, new Cache<>(),
+				(type, error) -> onError(generation, error));
 		MetadataDeduplicator deduplicator = this.deduplicator;
 		boolean strip = this.stripManagedFields;
 		created.setTransform((object) -> {
@@ -396,6 +399,10 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	synchronized void stop() {
 		this.stopped = true;
+		Resync<T> running = this.resync;
+		if (running != null) {
+			running.stop();
+		}
 		SharedIndexInformer<T> started = this.informer;
 		if (started != null) {
 			started.stop();
