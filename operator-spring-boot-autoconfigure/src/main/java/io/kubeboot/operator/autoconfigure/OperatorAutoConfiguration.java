@@ -95,6 +95,7 @@ public final class OperatorAutoConfiguration {
 			.listPageSize(properties.getListPageSize())
 			.namespace(properties.getNamespace())
 			.fieldManager(fieldManager(environment))
+			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),

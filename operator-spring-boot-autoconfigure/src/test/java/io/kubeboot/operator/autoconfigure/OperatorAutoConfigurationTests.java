@@ -105,6 +105,18 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithClientRateLimitShouldConfigureTheManager() {
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(Manager.class).clientQps()).isZero();
+			assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(10);
+		});
+		this.contextRunner.withPropertyValues("operator.client.qps=20", "operator.client.burst=30").run((context) -> {
+			assertThat(context.getBean(Manager.class).clientQps()).isEqualTo(20);
+			assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(30);
+		});
+	}
+
+	@Test
 	void runWithUnknownPropertyShouldFailNamingIt() {
 		this.contextRunner.withPropertyValues("operator.sync-perod=1m")
 			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("operator.sync-perod"));

@@ -20,6 +20,7 @@ import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -49,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * Errors of the list or watch (403 Forbidden, 404 for a missing CRD, a refused
  * connection) never stop the informer: it retries every second, logs each distinct error
  * once per minute, and keeps the last one for {@link #lastError()} so that a cache that
- * does not sync can say why.
+ * does not sync can say why. A request the API server throttles (429 Too Many Requests)
+ * is sent again only after the answer's Retry-After, for as long as it is throttled: a
+ * list keeps the pages it has read, a watch does not turn into a list.
  * <p>
  * Lists and watch events are read object by object: an object that does not decode into
  * the model class is skipped with a WARN and counted in {@link #undecodableObjects()},
@@ -68,6 +71,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private static final Logger logger = LoggerFactory.getLogger(ScopedInformer.class);
 
 	private static final long ERROR_LOG_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
+
+	private static final TooManyRequestsRetry THROTTLED = TooManyRequestsRetry.untilInterrupted();
 
 	private final InformerKey key;
 
@@ -444,7 +449,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 						if (labelSelector != null) {
 							query.add(new Pair("labelSelector", labelSelector));
 						}
-						V1ListMeta page = readPage(call(client, kind.collectionPath(namespace), query), list);
+						V1ListMeta page = THROTTLED.call(
+								() -> readPage(call(client, kind.collectionPath(namespace), query), list),
+								(answer, wait, retry) -> onError(generation, answer));
 						// a long list shows activity page by page
 						active(generation);
 						return page;
@@ -482,8 +489,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				query.add(new Pair("timeoutSeconds",
 						String.valueOf(ThreadLocalRandom.current().nextLong(most / 2, most + 1))));
 				try {
-					Watchable<T> watch = DecodingWatch.open(call(client, kind.collectionPath(namespace), query),
-							decoder);
+					Watchable<T> watch = THROTTLED.call(
+							() -> DecodingWatch.open(call(client, kind.collectionPath(namespace), query), decoder),
+							(answer, wait, retry) -> onError(generation, answer));
 					connected(generation);
 					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
 				}
