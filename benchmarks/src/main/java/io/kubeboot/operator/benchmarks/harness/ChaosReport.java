@@ -40,7 +40,7 @@ public final class ChaosReport {
 
 	private ChaosReport(Builder builder) {
 		this.config = builder.config;
-		this.environment = Map.copyOf(builder.environment);
+		this.environment = new LinkedHashMap<>(builder.environment);
 		this.chaos = builder.chaos;
 		this.updates = builder.updates;
 		this.retries = builder.retries;
@@ -131,6 +131,8 @@ public final class ChaosReport {
 		rows.put("reconciles outside a term", String.valueOf(this.journals.outsideTerm()));
 		rows.put("terms whose reconciles overlapped another term's (longest)",
 				this.journals.termOverlaps() + " (" + millis(this.journals.maxTermOverlapMicros()) + ")");
+		rows.put("shortest gap between the reconciles of two terms", (this.journals.minTermGapMicros() >= 0)
+				? millis(this.journals.minTermGapMicros()) : "fewer than two terms reconciled");
 		rows.put("reconciles overlapping another of the same object (longest)",
 				this.journals.objectOverlaps() + " (" + millis(this.journals.maxObjectOverlapMicros()) + ")");
 		rows.put("converged", this.finalState.converged() + "/" + this.config.objects());
@@ -154,7 +156,7 @@ public final class ChaosReport {
 	 * @return one line per fact
 	 */
 	public String parameters() {
-		Map<String, String> lines = new LinkedHashMap<>(new TreeMap<>(this.environment));
+		Map<String, String> lines = new LinkedHashMap<>(this.environment);
 		lines.put("parameters",
 				"replicas %d, objects %d, duration %s, fault interval %s, seed %d, %d updates/s, lease %s / renew %s / retry %s, lost Lease %s, work %s per write, replica JVM %s"
 					.formatted(this.config.replicas(), this.config.objects(), seconds(this.config.duration()),

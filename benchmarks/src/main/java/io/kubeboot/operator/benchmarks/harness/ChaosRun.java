@@ -135,6 +135,7 @@ public final class ChaosRun {
 			this.watchingLease = false;
 			leaseWatcher.join();
 		}
+		report.environment("load average at the end (1/5/15 min)", Benchmark.loadAverage());
 		report.replicas(replicas.started(), replicas.exitedOnTheirOwn(), this.leaseHolders.keySet().size());
 		report.finalState(finalState(names, driver));
 		report.journals(analyse(replicas));

@@ -31,6 +31,8 @@ import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal;
  * replicas read them on taking over or as the harness saw the Lease
  * @param termOverlaps terms whose reconciles overlapped those of an earlier term
  * @param maxTermOverlapMicros the longest such overlap
+ * @param minTermGapMicros the shortest time from the last reconcile of a term to the
+ * first of the next, {@code -1} if fewer than two terms reconciled
  * @param objectOverlaps reconciles that overlapped an earlier reconcile of the same
  * object
  * @param maxObjectOverlapMicros the longest such overlap
@@ -38,8 +40,8 @@ import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal;
  * lines
  */
 record JournalAnalysis(long reconciles, long writes, long failed, long cutShort, int terms, int leaders,
-		long outsideTerm, int sharedTransitions, int termOverlaps, long maxTermOverlapMicros, long objectOverlaps,
-		long maxObjectOverlapMicros, List<String> evidence) {
+		long outsideTerm, int sharedTransitions, int termOverlaps, long maxTermOverlapMicros, long minTermGapMicros,
+		long objectOverlaps, long maxObjectOverlapMicros, List<String> evidence) {
 
 	static final int EVIDENCE = 40;
 
@@ -126,8 +128,8 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 		Overlaps termOverlaps = termOverlaps(intervals, evidence);
 		Overlaps objectOverlaps = objectOverlaps(intervals, evidence);
 		return new JournalAnalysis(intervals.size(), writes, failed, cutShort, terms, leaders.size(), outsideTerm,
-				sharedTransitions, (int) termOverlaps.count(), termOverlaps.maxMicros(), objectOverlaps.count(),
-				objectOverlaps.maxMicros(), List.copyOf(evidence));
+				sharedTransitions, (int) termOverlaps.count(), termOverlaps.maxMicros(), termOverlaps.minGapMicros(),
+				objectOverlaps.count(), objectOverlaps.maxMicros(), List.copyOf(evidence));
 	}
 
 	/**
@@ -159,18 +161,24 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 			count += overlaps.count();
 			max = Math.max(max, overlaps.maxMicros());
 		}
-		return new Overlaps(count, max);
+		return new Overlaps(count, max, -1);
 	}
 
 	/**
-	 * Counts the intervals that begin before an earlier one has ended.
+	 * Counts the intervals that begin before an earlier one has ended, and finds the
+	 * shortest gap between one that ends and the next that begins.
 	 */
 	private static Overlaps sweep(List<Interval> intervals, String violation, List<String> evidence) {
 		intervals.sort(Comparator.comparingLong((Interval interval) -> interval.start().time()));
 		Interval reach = null;
 		long count = 0;
 		long max = 0;
+		long minGap = -1;
 		for (Interval interval : intervals) {
+			if (reach != null && interval.start().time() >= reach.end()) {
+				long gap = interval.start().time() - reach.end();
+				minGap = (minGap < 0) ? gap : Math.min(minGap, gap);
+			}
 			if (reach != null && interval.start().time() < reach.end()) {
 				long overlap = Math.min(interval.end(), reach.end()) - interval.start().time();
 				count++;
@@ -181,7 +189,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 				reach = interval;
 			}
 		}
-		return new Overlaps(count, max);
+		return new Overlaps(count, max, minGap);
 	}
 
 	private static void addEvidence(List<String> evidence, String line) {
@@ -207,7 +215,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 
 	}
 
-	private record Overlaps(long count, long maxMicros) {
+	private record Overlaps(long count, long maxMicros, long minGapMicros) {
 
 	}
 

@@ -30,6 +30,7 @@ class JournalAnalysisTests {
 		assertThat(analysis.writes()).isEqualTo(2);
 		assertThat(analysis.terms()).isEqualTo(2);
 		assertThat(analysis.leaders()).isEqualTo(2);
+		assertThat(analysis.minTermGapMicros()).isEqualTo(800);
 	}
 
 	@Test
