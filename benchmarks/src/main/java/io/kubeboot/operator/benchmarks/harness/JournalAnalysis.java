@@ -43,7 +43,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 		long outsideTerm, int sharedTransitions, int termOverlaps, long maxTermOverlapMicros, long minTermGapMicros,
 		long objectOverlaps, long maxObjectOverlapMicros, List<String> evidence) {
 
-	static final int EVIDENCE = 40;
+	static final int EVIDENCE = 10;
 
 	/**
 	 * Whether every check passed.
@@ -64,7 +64,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 	 */
 	static JournalAnalysis analyse(Map<String, List<Entry>> journals, Map<String, Long> diedAt,
 			Map<Integer, Set<String>> leaseHolders) {
-		List<String> evidence = new ArrayList<>();
+		Evidence evidence = new Evidence();
 		List<Interval> intervals = new ArrayList<>();
 		long writes = 0;
 		long failed = 0;
@@ -94,7 +94,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 						open.put(entry.value(1), entry);
 						if (ReconcileJournal.NO_TERM.equals(entry.term())) {
 							outsideTerm++;
-							addEvidence(evidence, "reconcile outside a term: " + entry);
+							evidence.add("reconcile outside a term", entry.toString());
 						}
 					}
 					case END -> {
@@ -122,21 +122,22 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 		for (Map.Entry<Integer, Set<String>> held : transitions.entrySet()) {
 			if (held.getValue().size() > 1) {
 				sharedTransitions++;
-				addEvidence(evidence, "Lease transition " + held.getKey() + " held by " + held.getValue());
+				evidence.add("Lease term held by two replicas",
+						"transition " + held.getKey() + " held by " + held.getValue());
 			}
 		}
 		Overlaps termOverlaps = termOverlaps(intervals, evidence);
 		Overlaps objectOverlaps = objectOverlaps(intervals, evidence);
 		return new JournalAnalysis(intervals.size(), writes, failed, cutShort, terms, leaders.size(), outsideTerm,
 				sharedTransitions, (int) termOverlaps.count(), termOverlaps.maxMicros(), termOverlaps.minGapMicros(),
-				objectOverlaps.count(), objectOverlaps.maxMicros(), List.copyOf(evidence));
+				objectOverlaps.count(), objectOverlaps.maxMicros(), evidence.lines());
 	}
 
 	/**
 	 * The span of each term, from its first reconcile's start to its last one's end; two
 	 * spans of different terms must not overlap.
 	 */
-	private static Overlaps termOverlaps(List<Interval> intervals, List<String> evidence) {
+	private static Overlaps termOverlaps(List<Interval> intervals, Evidence evidence) {
 		Map<String, Interval> spans = new LinkedHashMap<>();
 		for (Interval interval : intervals) {
 			if (ReconcileJournal.NO_TERM.equals(interval.start().term())) {
@@ -149,7 +150,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 		return sweep(new ArrayList<>(spans.values()), "reconciles of two terms at once", evidence);
 	}
 
-	private static Overlaps objectOverlaps(List<Interval> intervals, List<String> evidence) {
+	private static Overlaps objectOverlaps(List<Interval> intervals, Evidence evidence) {
 		Map<String, List<Interval>> byObject = new HashMap<>();
 		for (Interval interval : intervals) {
 			byObject.computeIfAbsent(interval.start().value(0), (key) -> new ArrayList<>()).add(interval);
@@ -168,7 +169,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 	 * Counts the intervals that begin before an earlier one has ended, and finds the
 	 * shortest gap between one that ends and the next that begins.
 	 */
-	private static Overlaps sweep(List<Interval> intervals, String violation, List<String> evidence) {
+	private static Overlaps sweep(List<Interval> intervals, String violation, Evidence evidence) {
 		intervals.sort(Comparator.comparingLong((Interval interval) -> interval.start().time()));
 		Interval reach = null;
 		long count = 0;
@@ -183,7 +184,7 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 				long overlap = Math.min(interval.end(), reach.end()) - interval.start().time();
 				count++;
 				max = Math.max(max, overlap);
-				addEvidence(evidence, violation + " for " + overlap + " µs: [" + reach + "] and [" + interval + "]");
+				evidence.add(violation, overlap + " µs: [" + reach + "] and [" + interval + "]");
 			}
 			if (reach == null || interval.end() > reach.end()) {
 				reach = interval;
@@ -192,10 +193,24 @@ record JournalAnalysis(long reconciles, long writes, long failed, long cutShort,
 		return new Overlaps(count, max, minGap);
 	}
 
-	private static void addEvidence(List<String> evidence, String line) {
-		if (evidence.size() < EVIDENCE) {
-			evidence.add(line);
+	/**
+	 * The first few violations of each kind.
+	 */
+	private static final class Evidence {
+
+		private final Map<String, List<String>> byKind = new LinkedHashMap<>();
+
+		void add(String kind, String details) {
+			List<String> lines = this.byKind.computeIfAbsent(kind, (key) -> new ArrayList<>());
+			if (lines.size() < EVIDENCE) {
+				lines.add(kind + ": " + details);
+			}
 		}
+
+		List<String> lines() {
+			return this.byKind.values().stream().flatMap(List::stream).toList();
+		}
+
 	}
 
 	/**
