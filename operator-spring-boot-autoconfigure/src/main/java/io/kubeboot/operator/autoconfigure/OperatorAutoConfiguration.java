@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,7 @@ import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
@@ -58,13 +60,26 @@ public final class OperatorAutoConfiguration {
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
 
 	/**
-	 * The client for the cluster, from the standard sources in order: the file named by
+	 * The client for the cluster: from the {@link KubernetesConnectionDetails} bean if
+	 * there is one, else from the standard sources in order: the file named by
 	 * {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service account.
+	 * @param connectionDetails the connection details, if the application has them
 	 * @return the client
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ApiClient kubernetesApiClient() {
+	ApiClient kubernetesApiClient(ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
+		KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
+		if (details != null) {
+			try {
+				return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(new StringReader(details.kubeconfig())))
+					.build();
+			}
+			catch (IOException | RuntimeException ex) {
+				throw new IllegalStateException("Cannot create the Kubernetes client from the kubeconfig of "
+						+ details.getClass().getName() + ": " + ex.getMessage(), ex);
+			}
+		}
 		try {
 			return ClientBuilder.standard().build();
 		}
