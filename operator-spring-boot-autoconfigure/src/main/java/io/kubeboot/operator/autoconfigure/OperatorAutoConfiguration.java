@@ -46,7 +46,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
- * defines one), the {@link Manager} with a controller for every
+ * defines one; from its {@link KubernetesConnectionDetails} if it has them), the
+ * {@link Manager} with a controller for every
  * {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} bean and every
  * {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
  * {@link ManagerLifecycle} that runs it all with the application context.
