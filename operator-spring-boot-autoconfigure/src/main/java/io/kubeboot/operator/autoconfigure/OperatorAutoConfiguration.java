@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,7 @@ import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
@@ -44,7 +46,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
- * defines one), the {@link Manager} with a controller for every
+ * defines one; from its {@link KubernetesConnectionDetails} if it has them), the
+ * {@link Manager} with a controller for every
  * {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} bean and every
  * {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
  * {@link ManagerLifecycle} that runs it all with the application context.
@@ -58,13 +61,26 @@ public final class OperatorAutoConfiguration {
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
 
 	/**
-	 * The client for the cluster, from the standard sources in order: the file named by
+	 * The client for the cluster: from the {@link KubernetesConnectionDetails} bean if
+	 * there is one, else from the standard sources in order: the file named by
 	 * {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service account.
+	 * @param connectionDetails the connection details, if the application has them
 	 * @return the client
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ApiClient kubernetesApiClient() {
+	ApiClient kubernetesApiClient(ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
+		KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
+		if (details != null) {
+			try {
+				return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(new StringReader(details.kubeconfig())))
+					.build();
+			}
+			catch (IOException | RuntimeException ex) {
+				throw new IllegalStateException("Cannot create the Kubernetes client from the kubeconfig of "
+						+ details.getClass().getName() + ": " + ex.getMessage(), ex);
+			}
+		}
 		try {
 			return ClientBuilder.standard().build();
 		}

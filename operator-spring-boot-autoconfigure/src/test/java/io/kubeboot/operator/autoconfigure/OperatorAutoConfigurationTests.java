@@ -64,6 +64,59 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithConnectionDetailsShouldCreateClientFromTheirKubeconfig() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false")
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig(kubeconfig("https://127.0.0.1:16443")))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ApiClient.class);
+				assertThat(context.getBean(ApiClient.class).getBasePath()).isEqualTo("https://127.0.0.1:16443");
+			});
+	}
+
+	@Test
+	void runWithConnectionDetailsAndUserApiClientShouldUseTheUserApiClient() {
+		this.contextRunner
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig(kubeconfig("https://127.0.0.1:16443")))
+			.run((context) -> assertThat(context.getBean(ApiClient.class).getBasePath())
+				.isEqualTo("https://127.0.0.1:1"));
+	}
+
+	@Test
+	void runWithConnectionDetailsThatAreNoKubeconfigShouldFailNamingThem() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false")
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig("clusters: [ not yaml"))
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Cannot create the Kubernetes client from the kubeconfig of"));
+	}
+
+	private static String kubeconfig(String server) {
+		return """
+				apiVersion: v1
+				kind: Config
+				clusters:
+				- name: test
+				  cluster:
+				    server: %s
+				    insecure-skip-tls-verify: true
+				users:
+				- name: test
+				  user:
+				    token: secret-token
+				contexts:
+				- name: test
+				  context:
+				    cluster: test
+				    user: test
+				current-context: test
+				""".formatted(server);
+	}
+
+	@Test
 	void runWithUserApiClientShouldUseIt() {
 		this.contextRunner.run((context) -> assertThat(context.getBean(ApiClient.class).getBasePath())
 			.isEqualTo("https://127.0.0.1:1"));
