@@ -2,21 +2,36 @@ package io.kubeboot.operator.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.client.internal.WriteFence.LeadershipLostException;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +60,20 @@ class HungRenewalIntegrationTests {
 
 	private static final String LEASE_NAME = "hung-renewal";
 
+	private static final String CONTESTED = "contested";
+
+	/**
+	 * How long after the hang a reconcile of the old leader keeps writing, ignoring its
+	 * stop: well past the renew deadline, within the interruption's grace period.
+	 */
+	private static final Duration KEEPS_WRITING = Duration.ofSeconds(4);
+
+	/** How soon a write applied by the API server is seen by polling it. */
+	private static final Duration SEEN_WITHIN = Duration.ofMillis(750);
+
 	private final List<Replica> replicas = new ArrayList<>();
+
+	private final List<TcpProxy> proxies = new ArrayList<>();
 
 	private final AtomicInteger leadingNow = new AtomicInteger();
 
@@ -58,6 +86,7 @@ class HungRenewalIntegrationTests {
 			replica.manager.stop();
 			replica.proxy.close();
 		});
+		this.proxies.forEach(TcpProxy::close);
 	}
 
 	@Test
@@ -115,7 +144,165 @@ class HungRenewalIntegrationTests {
 		assertThat(b.starts).hasValue(0);
 	}
 
+	/**
+	 * Scenario 27's "no write after it" and scenario 4's "no writes after the deadline",
+	 * checked on the API server: the old leader's reconciles keep writing through a
+	 * client that still reaches the API server (only its leader election hangs), and
+	 * ignore their stop for a few seconds, yet none of their writes lands after the old
+	 * leader's renew deadline.
+	 */
+	@Test
+	void oldLeaderWritesNothingAfterItsRenewDeadlineThoughItsClientStillWorks(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		String ns = namespace.name();
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().name(CONTESTED)))
+			.execute();
+		AtomicInteger refused = new AtomicInteger();
+		AtomicInteger sent = new AtomicInteger();
+		AtomicLong hungAt = new AtomicLong();
+		Replica a = replica("a", controlPlane, namespace, (manager) -> {
+			Client writer = Client.create(controlPlane.adminClient(), manager.cache(), "old-leader", WAIT);
+			Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+				// a reconcile that writes every 100 ms until KEEPS_WRITING after the
+				// hang,
+				// ignoring its stop and its interruption
+				while (hungAt.get() == 0 || System.nanoTime() - hungAt.get() < KEEPS_WRITING.toNanos()) {
+					try {
+						writer.patch(contested(ns),
+								Patch.merge(Map.of("data", Map.of("old", Integer.toString(sent.incrementAndGet())))));
+					}
+					catch (LeadershipLostException ex) {
+						refused.incrementAndGet();
+					}
+					catch (RuntimeException ex) {
+						// an interrupted call, say: keep writing
+						Thread.interrupted();
+					}
+					sleepIgnoringInterrupts(Duration.ofMillis(100));
+				}
+				return Result.requeueAfter(Duration.ofMillis(10));
+			});
+		});
+		Replica b = replica("b", controlPlane, namespace,
+				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+					manager.client().patch(contested(ns), Patch.merge(Map.of("data", Map.of("new", "b"))));
+					return Result.done();
+				}));
+		try (ObjectHistory history = new ObjectHistory(admin, ns)) {
+			a.manager.start();
+			await().atMost(WAIT).until(() -> history.changesOf("old").size() >= 3);
+			b.manager.start();
+			await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
+			hungAt.set(System.nanoTime());
+			a.proxy.hang();
+			await().atMost(WAIT).until(() -> a.stoppedAt.get() != 0);
+			long deadline = System.nanoTime() - a.manager.leaderElection().sinceLastRenewal().toNanos()
+					+ RENEW.toNanos();
+			await().atMost(WAIT).until(() -> history.changesOf("new").size() == 1);
+			// the reconcile in flight kept trying for seconds after the deadline
+			await().atMost(WAIT)
+				.until(() -> System.nanoTime() - hungAt.get() > KEEPS_WRITING.toNanos()
+						&& Controller.forKind(a.manager, V1ConfigMap.class).activeWorkers() == 0);
+			assertThat(a.manager.stuckRunnables()).isEmpty();
+			List<Long> oldWrites = history.changesOf("old");
+			System.out.println("old leader's writes seen on the API server: " + oldWrites.size() + ", last "
+					+ Duration.ofNanos(oldWrites.get(oldWrites.size() - 1) - deadline).toMillis()
+					+ " ms after its renew deadline; refused: " + refused.get());
+			assertThat(refused.get()).isPositive();
+			assertThat(oldWrites)
+				.allSatisfy((seenAt) -> assertThat(seenAt).isLessThan(deadline + SEEN_WITHIN.toNanos()));
+			assertThat(history.changesOf("new").get(0)).isGreaterThan(oldWrites.get(oldWrites.size() - 1));
+			assertThat(this.maxLeading).hasValue(1);
+		}
+	}
+
+	/**
+	 * A write in flight when the renewals start to hang, on a connection that hangs too:
+	 * the fence cancels it when the renew deadline passes, and the reconcile gets
+	 * {@link LeadershipLostException}, instead of waiting for the client's timeout (30 s
+	 * here) or the interruption of leader-only work after a lost Lease.
+	 */
+	@Test
+	void writeInFlightWhenTheLeaseIsLostIsCutOffAtTheRenewDeadline(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		String ns = namespace.name();
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().name(CONTESTED)))
+			.execute();
+		TcpProxy writes = TcpProxy.to(controlPlane.apiServerUrl());
+		this.proxies.add(writes);
+		ApiClient writesClient = controlPlane.adminClient();
+		writesClient.setBasePath(writes.url("https"));
+		CountDownLatch firstWritten = new CountDownLatch(1);
+		CountDownLatch hung = new CountDownLatch(1);
+		AtomicLong writeEnded = new AtomicLong();
+		AtomicReference<RuntimeException> writeFailure = new AtomicReference<>();
+		// a long lease: the leader-only work is interrupted only lease - renew deadline
+		// (8 s) after the loss, so that only the fence can end the write sooner
+		Replica a = replica("a", controlPlane, namespace, Duration.ofSeconds(10), (manager) -> {
+			Client writer = Client.create(writesClient, manager.cache(), "old-leader", WAIT);
+			Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+				if (firstWritten.getCount() == 0) {
+					return Result.done();
+				}
+				writer.patch(contested(ns), Patch.merge(Map.of("data", Map.of("old", "1"))));
+				firstWritten.countDown();
+				hung.await();
+				try {
+					writer.patch(contested(ns), Patch.merge(Map.of("data", Map.of("old", "2"))));
+				}
+				catch (RuntimeException ex) {
+					writeFailure.set(ex);
+				}
+				writeEnded.set(System.nanoTime());
+				return Result.done();
+			});
+		});
+		a.manager.start();
+		assertThat(firstWritten.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		a.proxy.hang();
+		writes.hang();
+		hung.countDown();
+		await().atMost(WAIT).until(() -> writeEnded.get() != 0);
+		long deadline = System.nanoTime() - a.manager.leaderElection().sinceLastRenewal().toNanos() + RENEW.toNanos();
+		System.out.println("write in flight ended " + Duration.ofNanos(writeEnded.get() - deadline).toMillis()
+				+ " ms after the renew deadline");
+		assertThat(writeEnded.get()).isLessThan(deadline + SLACK.toNanos());
+		assertThat(writeFailure.get()).isInstanceOf(LeadershipLostException.class)
+			.hasMessageContaining(
+					"a write of leader-only work still unanswered when the renew deadline passed was " + "cancelled");
+		assertThat(new CoreV1Api(admin).readNamespacedConfigMap(CONTESTED, ns).execute().getData()).containsEntry("old",
+				"1");
+		await().atMost(WAIT).until(() -> a.stoppedAt.get() != 0);
+		assertThat(a.manager.stuckRunnables()).isEmpty();
+	}
+
+	private static V1ConfigMap contested(String namespace) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().namespace(namespace).name(CONTESTED));
+	}
+
+	/** Sleeps, swallowing interruptions, as a reconcile that ignores them would. */
+	private static void sleepIgnoringInterrupts(Duration duration) {
+		long end = System.nanoTime() + duration.toNanos();
+		while (System.nanoTime() < end) {
+			try {
+				Thread.sleep(Math.max(1, (end - System.nanoTime()) / 1_000_000));
+			}
+			catch (InterruptedException ignored) {
+				// keeps going
+			}
+		}
+	}
+
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace,
+			Consumer<Manager> customizer) {
+		return replica(name, controlPlane, namespace, LEASE, customizer);
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, Duration lease,
 			Consumer<Manager> customizer) {
 		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
 		ApiClient client = controlPlane.adminClient();
@@ -124,7 +311,7 @@ class HungRenewalIntegrationTests {
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
 			.gracefulShutdownTimeout(Duration.ofSeconds(10))
-			.leaderElection(new LeaderElectionConfig(namespace.name(), LEASE_NAME, replica.identity, LEASE, RENEW,
+			.leaderElection(new LeaderElectionConfig(namespace.name(), LEASE_NAME, replica.identity, lease, RENEW,
 					RETRY, true, LostLeasePolicy.RE_ELECT))
 			.leaderElectionListener(replica)
 			.onLostLeaseExit(() -> {
@@ -146,6 +333,60 @@ class HungRenewalIntegrationTests {
 		replica.manager = manager;
 		this.replicas.add(replica);
 		return replica;
+	}
+
+	/**
+	 * Polls the contested ConfigMap on the API server every 20 ms and records when each
+	 * value of its data keys was first seen, on the monotonic clock: a write was applied
+	 * at the latest when it was seen.
+	 */
+	private static final class ObjectHistory implements AutoCloseable {
+
+		private final Map<String, List<Long>> changes = new ConcurrentHashMap<>();
+
+		private final Thread thread;
+
+		ObjectHistory(ApiClient client, String namespace) {
+			CoreV1Api api = new CoreV1Api(client);
+			this.thread = new Thread(() -> {
+				Map<String, String> last = new HashMap<>();
+				while (!Thread.currentThread().isInterrupted()) {
+					try {
+						Map<String, String> data = api.readNamespacedConfigMap(CONTESTED, namespace)
+							.execute()
+							.getData();
+						long now = System.nanoTime();
+						if (data != null) {
+							data.forEach((key, value) -> {
+								if (!value.equals(last.put(key, value))) {
+									this.changes.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(now);
+								}
+							});
+						}
+						Thread.sleep(20);
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
+					catch (ApiException ex) {
+						// the next poll tries again
+					}
+				}
+			}, "object-history");
+			this.thread.setDaemon(true);
+			this.thread.start();
+		}
+
+		List<Long> changesOf(String key) {
+			return List.copyOf(this.changes.getOrDefault(key, List.of()));
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.thread.interrupt();
+			this.thread.join(5000);
+		}
+
 	}
 
 	static final class Replica implements LeaderElectionListener {
