@@ -280,6 +280,9 @@ class LeaderElectionIntegrationTests {
 		a.manager.start();
 		await().atMost(WAIT).until(a.manager::isLeader);
 		b.manager.start();
+		// a standby that has seen the Lease: one that never did takes a missing Lease as
+		// free, as client-go's does
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
 		new CoordinationV1Api(controlPlane.adminClient()).deleteNamespacedLease(LEASE_NAME, namespace.name()).execute();
 		await().atMost(WAIT).until(() -> leaseExists(controlPlane, namespace));
 		Thread.sleep(LEASE.plus(RETRY.multipliedBy(2)).toMillis());
