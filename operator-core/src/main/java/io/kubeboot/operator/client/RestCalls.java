@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * A call answered 429 Too Many Requests is sent again after the answer's Retry-After (see
  * {@link TooManyRequestsRetry#withinTimeout}). A write is checked against the
  * {@link WriteFence} before every attempt, so a retry after a wait cannot outlive this
- * replica's leadership.
+ * replica's leadership, and may take no longer than the fence has left: one still
+ * unanswered when the fence closes is cancelled then.
  */
 final class RestCalls {
 
@@ -66,7 +68,7 @@ final class RestCalls {
 	 * @return the answer, {@code null} if ignored
 	 * @throws ApiServerException typed by the status code
 	 * @throws WriteFence.LeadershipLostException if the call is a write of leader-only
-	 * work and this replica no longer leads
+	 * work and this replica no longer leads, or stopped leading before it was answered
 	 */
 	<T> @Nullable T send(String method, String path, List<String> query, byte @Nullable [] body, String contentType,
 			@Nullable Type answer) {
@@ -80,20 +82,42 @@ final class RestCalls {
 		String what = method + " " + path;
 		try {
 			return this.retry.call(() -> {
-				if (!"GET".equals(method)) {
-					WriteFence.check();
-				}
+				Duration left = "GET".equals(method) ? null : WriteFence.check();
 				// buildCall adds the credentials to the headers: a fresh copy each time
 				Call call = this.client.buildCall(null, path, method, new ArrayList<>(params), List.of(), body,
 						new HashMap<>(headers), Map.of(), Map.of(), AUTH, null);
-				return (answer != null) ? this.client.<T>execute(call, answer).getData()
-						: this.client.<T>execute(call).getData();
+				limit(call, left);
+				try {
+					return (answer != null) ? this.client.<T>execute(call, answer).getData()
+							: this.client.<T>execute(call).getData();
+				}
+				catch (ApiException ex) {
+					if (left != null && ex.getCode() == 0) {
+						// unanswered: cut off by the fence closing, if it has
+						WriteFence.failed(ex);
+					}
+					throw ex;
+				}
 			}, (throttled, wait, attempt) -> logger.debug(
 					"Throttled by the API server, retrying after its Retry-After: call=\"{}\" retry={} wait={}s", what,
 					attempt, wait.toSeconds()));
 		}
 		catch (ApiException ex) {
 			throw typed(what, ex);
+		}
+	}
+
+	/**
+	 * Shortens a call's timeout to a limit, if that is shorter.
+	 * @param call the call, not yet executed
+	 * @param limit how long the whole call may take, {@code null} for no limit
+	 */
+	private static void limit(Call call, @Nullable Duration limit) {
+		if (limit != null) {
+			long timeoutNanos = call.timeout().timeoutNanos();
+			if (timeoutNanos == 0 || limit.toNanos() < timeoutNanos) {
+				call.timeout().timeout(Math.max(1, limit.toNanos()), TimeUnit.NANOSECONDS);
+			}
 		}
 	}
 
