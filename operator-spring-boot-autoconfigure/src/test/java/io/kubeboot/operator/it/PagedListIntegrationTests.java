@@ -146,7 +146,9 @@ class PagedListIntegrationTests {
 							assertThat(whole.queryParameter("limit")).isNull();
 							assertThat(whole.queryParameter("continue")).isNull();
 						});
-				assertThat(manager.cache().list(V1ConfigMap.class, namespace)).hasSize(OBJECTS - 2);
+				// the deletion the whole list shows reaches the cache after its objects
+				await().atMost(WAIT)
+					.until(() -> manager.cache().list(V1ConfigMap.class, namespace).size() == OBJECTS - 2);
 			}
 			finally {
 				// before its API server goes
