@@ -2,13 +2,16 @@ package io.kubeboot.operator.client;
 
 import java.time.Duration;
 
+import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when the manager could not reach the API server at start-up: no request got an
- * answer (a refused connection, a timeout, an unknown host, a failed TLS handshake)
- * within the cache sync timeout. The message names the server's URL, where that URL came
- * from if known, and the last error: {@code Cannot reach the API server at
+ * Thrown when the manager could not get through to the API server at start-up: within the
+ * cache sync timeout no discovery request got an answer (a refused connection, a timeout,
+ * an unknown host, a failed TLS handshake), or every answer was an error (such as
+ * {@code 401 Unauthorized} for credentials it does not accept, or {@code 404 Not Found}
+ * from a server that is no API server). The message names the server's URL, where that
+ * URL came from if known, and the last error: {@code Cannot reach the API server at
  * https://127.0.0.1:6443 (from KUBECONFIG=/home/me/kind.yaml, context kind-dev) within
  * PT2M: ConnectException: Connection refused}.
  */
@@ -37,13 +40,22 @@ public class ApiServerUnreachableException extends IllegalStateException {
 
 	private ApiServerUnreachableException(String server, @Nullable String serverOrigin, Duration timeout, String error,
 			Throwable cause) {
-		super("Cannot reach the API server at " + server
-				+ ((serverOrigin != null) ? " (from " + serverOrigin + ")" : "") + " within " + timeout + ": " + error,
-				cause);
+		super(message(server, serverOrigin, timeout, error, cause), cause);
 		this.server = server;
 		this.serverOrigin = serverOrigin;
 		this.timeout = timeout;
 		this.error = error;
+	}
+
+	private static String message(String server, @Nullable String serverOrigin, Duration timeout, String error,
+			Throwable cause) {
+		String where = server + ((serverOrigin != null) ? " (from " + serverOrigin + ")" : "");
+		Throwable last = (cause instanceof ApiServerUnreachableException unreachable) ? unreachable.getCause() : cause;
+		if (last instanceof ApiException api && api.getCode() != 0) {
+			return "The API server at " + where + " answered every discovery request within " + timeout
+					+ " with an error, the last: " + error;
+		}
+		return "Cannot reach the API server at " + where + " within " + timeout + ": " + error;
 	}
 
 	/**

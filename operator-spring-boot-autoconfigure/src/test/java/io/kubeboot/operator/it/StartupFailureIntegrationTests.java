@@ -62,25 +62,7 @@ class StartupFailureIntegrationTests {
 			closedPort = socket.getLocalPort();
 		}
 		String server = "https://127.0.0.1:" + closedPort;
-		Path kubeconfig = Files.writeString(this.home.resolve("unreachable.yaml"), """
-				apiVersion: v1
-				kind: Config
-				clusters:
-				- name: gone
-				  cluster:
-				    server: %s
-				    insecure-skip-tls-verify: true
-				contexts:
-				- name: gone-admin
-				  context:
-				    cluster: gone
-				    user: admin
-				current-context: gone-admin
-				users:
-				- name: admin
-				  user:
-				    token: a-token
-				""".formatted(server));
+		Path kubeconfig = kubeconfig("unreachable.yaml", server, "gone-admin");
 		Result result = run(Map.of("KUBECONFIG", kubeconfig.toString()), "--operator.cache-sync-timeout=3s");
 		assertThat(result.exitCode()).isNotZero();
 		assertThat(result.output()).contains("Kubernetes client configured: server=" + server + " source=\"KUBECONFIG="
@@ -88,6 +70,18 @@ class StartupFailureIntegrationTests {
 		assertThat(result.output()).contains(REPORT + "Cannot reach the API server at " + server + " (from KUBECONFIG="
 				+ kubeconfig + ", context gone-admin) within PT3S: ConnectException: Connection refused\n"
 				+ "\nAction:\n\nCheck that the API server at " + server + " is up");
+		assertNoNoise(result);
+	}
+
+	@Test
+	void apiServerRefusingTheCredentialsFailsNamingItsUrlAndTheAnswer(ControlPlane controlPlane) throws Exception {
+		String server = controlPlane.apiServerUrl().toString();
+		Path kubeconfig = kubeconfig("wrong-token.yaml", server, "wrong-token");
+		Result result = run(Map.of("KUBECONFIG", kubeconfig.toString()), "--operator.cache-sync-timeout=3s");
+		assertThat(result.exitCode()).isNotZero();
+		assertThat(result.output()).contains(REPORT + "The API server at " + server + " (from KUBECONFIG=" + kubeconfig
+				+ ", context wrong-token) answered every discovery request within PT3S with an error, the last: "
+				+ "401 Unauthorized: Unauthorized\n\nAction:\n\nCheck that the API server at " + server + " is up");
 		assertNoNoise(result);
 	}
 
@@ -104,6 +98,32 @@ class StartupFailureIntegrationTests {
 				+ "RBAC denies to this operator's identity\n\nAction:\n\nGrant the operator's service account get, "
 				+ "create and update on leases (API group coordination.k8s.io) in namespace '" + namespace + "'");
 		assertNoNoise(result);
+	}
+
+	/**
+	 * Writes a kubeconfig that trusts any certificate and authenticates with a token the
+	 * API server does not know.
+	 */
+	private Path kubeconfig(String file, String server, String context) throws IOException {
+		return Files.writeString(this.home.resolve(file), """
+				apiVersion: v1
+				kind: Config
+				clusters:
+				- name: cluster
+				  cluster:
+				    server: %s
+				    insecure-skip-tls-verify: true
+				contexts:
+				- name: %s
+				  context:
+				    cluster: cluster
+				    user: user
+				current-context: %s
+				users:
+				- name: user
+				  user:
+				    token: not-a-token-of-this-cluster
+				""".formatted(server, context, context));
 	}
 
 	private static void assertNoNoise(Result result) {

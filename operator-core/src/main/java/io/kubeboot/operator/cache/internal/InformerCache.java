@@ -197,9 +197,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * logged at once, then again every 10 seconds or when it changes.
 	 * @param timeout how long to keep trying
 	 * @throws ApiServerUnreachableException naming the server and the last error once the
-	 * timeout passed without a single answer from the API server
-	 * @throws IllegalStateException naming the server and the last error once the timeout
-	 * passed with the API server answering discovery with an error
+	 * timeout passed without an answer from the API server, or with error answers only
 	 * @throws KindNotServedException if a kind is not served by the API server
 	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
 	 * need
@@ -219,11 +217,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			catch (ApiException ex) {
 				String error = StatusMessages.describe(ex);
 				if (System.nanoTime() - deadline >= 0) {
-					if (ex.getCode() == 0) {
-						throw new ApiServerUnreachableException(this.server, timeout, error, ex);
-					}
-					throw new IllegalStateException(
-							"API discovery at " + this.server + " kept failing for " + timeout + ": " + error, ex);
+					throw new ApiServerUnreachableException(this.server, timeout, error, ex);
 				}
 				long now = System.nanoTime();
 				if (!error.equals(logged) || now - loggedAt >= DISCOVERY_LOG_INTERVAL_SECONDS * 1_000_000_000L) {
