@@ -156,7 +156,8 @@ final class KubernetesConfigLocator {
 				return null;
 			}
 		}
-		String where = "in-cluster (KUBERNETES_SERVICE_HOST=" + host + ", KUBERNETES_SERVICE_PORT=" + port + ")";
+		String variables = "(KUBERNETES_SERVICE_HOST=" + host + ", KUBERNETES_SERVICE_PORT=" + port + ")";
+		String where = "in-cluster " + variables;
 		try {
 			String server = new URI("https", null, host, Integer.parseInt(port), null, null, null).toString();
 			ApiClient client = new ClientBuilder().setBasePath(server)
@@ -167,7 +168,7 @@ final class KubernetesConfigLocator {
 		}
 		catch (IOException | URISyntaxException | RuntimeException ex) {
 			throw new KubernetesConfigurationException(
-					"Cannot use the in-cluster configuration " + where + ": " + describe(ex),
+					"Cannot use the in-cluster configuration " + variables + ": " + describe(ex),
 					"Check the pod's environment and its mounted service account token (" + this.serviceAccount
 							+ "), or point KUBECONFIG at a kubeconfig file.",
 					ex);
