@@ -71,14 +71,17 @@ public interface Informer<T extends KubernetesObject> {
 	@Nullable String lastError();
 
 	/**
-	 * Returns for how long this informer has been without a working watch.
+	 * Returns for how long this informer has been without a working watch: its list or
+	 * watch failing (a list allowed while its watch is refused included), or its watch
+	 * ended and not yet replaced.
 	 * @return the duration, or {@code null} while a watch is open
 	 */
 	@Nullable Duration failingFor();
 
 	/**
 	 * Returns how long this informer has heard nothing from the API server (no event, no
-	 * list, no new watch); a healthy watch is renewed at least once per watch timeout.
+	 * list, no new watch, no failed attempt); a healthy watch is renewed at least once
+	 * per watch timeout, and a failing informer tries again at least every ten seconds.
 	 * @return the silence, zero before the informer started
 	 */
 	Duration silentFor();

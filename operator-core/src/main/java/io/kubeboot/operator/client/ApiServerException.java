@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * {@link AlreadyExistsException}, {@link ForbiddenException}, {@link InvalidException},
  * {@link TooManyRequestsException}). Unchecked: a reconcile that lets it escape is
  * retried with backoff, except a {@link ConflictException}, which the controller requeues
- * at once.
+ * at once, and a {@link TooManyRequestsException}, which it requeues after the
+ * Retry-After.
  */
 public class ApiServerException extends RuntimeException {
 
@@ -156,7 +157,10 @@ public class ApiServerException extends RuntimeException {
 	}
 
 	/**
-	 * The API server is throttling this client (429, API Priority and Fairness).
+	 * The API server is throttling this client (429, API Priority and Fairness), and the
+	 * client's own retries after each Retry-After did not get through. A reconcile that
+	 * lets it escape is requeued after {@link #retryAfter()} (1s if none, at most 1m)
+	 * instead of the growing backoff.
 	 */
 	public static class TooManyRequestsException extends ApiServerException {
 

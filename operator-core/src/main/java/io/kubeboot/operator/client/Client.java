@@ -26,6 +26,12 @@ import io.kubernetes.client.openapi.ApiClient;
  * default); {@link #status()} writes the status subresource.</li>
  * <li>Failures are typed ({@link ApiServerException} and its subclasses), never
  * client-java's {@code ApiException}; every call is bounded by the client's timeout.</li>
+ * <li>A call the API server throttles (429 Too Many Requests) is sent again after the
+ * answer's {@code Retry-After} (1s if it has none, at most 1m), up to 10 times as
+ * client-go does, as long as the wait ends within the client's timeout counted from the
+ * first attempt; then the {@link ApiServerException.TooManyRequestsException} escapes.
+ * Writes are retried too: the API server rejects a throttled request before executing
+ * it.</li>
  * </ul>
  * Thread-safe. Calls block until the API server answered.
  */

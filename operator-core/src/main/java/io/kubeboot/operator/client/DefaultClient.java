@@ -14,7 +14,6 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
-import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
@@ -60,7 +59,7 @@ final class DefaultClient implements Client {
 	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout) {
 		ApiClient bounded = ApiClients.withTimeouts(client, timeout, timeout);
 		this.cache = cache;
-		this.calls = new RestCalls(bounded);
+		this.calls = new RestCalls(bounded, timeout);
 		this.kinds = new KindResolver(client);
 		this.json = new ClientJson(bounded.getJSON().getGson());
 		this.fieldManager = fieldManager;
@@ -186,7 +185,6 @@ final class DefaultClient implements Client {
 			body.add("preconditions", preconditions);
 		}
 		try {
-			WriteFence.check();
 			this.calls.send("DELETE", kind.objectPath(namespace(kind, object), name(object), false), List.of(),
 					RestCalls.bytes(body.toString()), "application/json", null);
 			if (this.tracking != null && this.tracking.holds(object)) {
@@ -217,7 +215,6 @@ final class DefaultClient implements Client {
 
 	private <T extends KubernetesObject> T send(ResourceKind<T> kind, String method, String path, List<String> query,
 			byte[] body, String contentType) {
-		WriteFence.check();
 		T stored = this.calls.send(method, path, query, body, contentType, kind.type());
 		if (stored == null) {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);

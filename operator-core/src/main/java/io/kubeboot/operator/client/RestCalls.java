@@ -7,34 +7,53 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.ApiServerException.FieldCause;
+import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends one REST call for a resource and turns the answer into the model type or a typed
  * {@link ApiServerException}. Bodies are sent as bytes with the content type of the
  * operation (JSON, a merge, JSON or strategic merge patch, an apply).
+ * <p>
+ * A call answered 429 Too Many Requests is sent again after the answer's Retry-After (see
+ * {@link TooManyRequestsRetry#withinTimeout}). A write is checked against the
+ * {@link WriteFence} before every attempt, so a retry after a wait cannot outlive this
+ * replica's leadership, and may take no longer than the fence has left: one still
+ * unanswered when the fence closes is cancelled then.
  */
 final class RestCalls {
+
+	private static final Logger logger = LoggerFactory.getLogger(RestCalls.class);
 
 	private static final String[] AUTH = { "BearerToken" };
 
 	private final ApiClient client;
 
+	private final TooManyRequestsRetry retry;
+
 	/**
 	 * Creates calls through a client.
 	 * @param client the client, with the timeouts the calls should have
+	 * @param timeout the client's timeout of one call, which also bounds the waits of its
+	 * retries
 	 */
-	RestCalls(ApiClient client) {
+	RestCalls(ApiClient client, Duration timeout) {
 		this.client = client;
+		this.retry = TooManyRequestsRetry.withinTimeout(timeout);
 	}
 
 	/**
@@ -48,6 +67,8 @@ final class RestCalls {
 	 * @param answer the type to read the answer as, or {@code null} to ignore it
 	 * @return the answer, {@code null} if ignored
 	 * @throws ApiServerException typed by the status code
+	 * @throws WriteFence.LeadershipLostException if the call is a write of leader-only
+	 * work and this replica no longer leads, or stopped leading before it was answered
 	 */
 	<T> @Nullable T send(String method, String path, List<String> query, byte @Nullable [] body, String contentType,
 			@Nullable Type answer) {
@@ -58,14 +79,45 @@ final class RestCalls {
 		Map<String, String> headers = new HashMap<>();
 		headers.put("Accept", "application/json");
 		headers.put("Content-Type", contentType);
+		String what = method + " " + path;
 		try {
-			Call call = this.client.buildCall(null, path, method, params, List.of(), body, headers, Map.of(), Map.of(),
-					AUTH, null);
-			return (answer != null) ? this.client.<T>execute(call, answer).getData()
-					: this.client.<T>execute(call).getData();
+			return this.retry.call(() -> {
+				Duration left = "GET".equals(method) ? null : WriteFence.check();
+				// buildCall adds the credentials to the headers: a fresh copy each time
+				Call call = this.client.buildCall(null, path, method, new ArrayList<>(params), List.of(), body,
+						new HashMap<>(headers), Map.of(), Map.of(), AUTH, null);
+				limit(call, left);
+				try {
+					return (answer != null) ? this.client.<T>execute(call, answer).getData()
+							: this.client.<T>execute(call).getData();
+				}
+				catch (ApiException ex) {
+					if (left != null && ex.getCode() == 0) {
+						// unanswered: cut off by the fence closing, if it has
+						WriteFence.failed(ex);
+					}
+					throw ex;
+				}
+			}, (throttled, wait, attempt) -> logger.debug(
+					"Throttled by the API server, retrying after its Retry-After: call=\"{}\" retry={} wait={}s", what,
+					attempt, wait.toSeconds()));
 		}
 		catch (ApiException ex) {
-			throw typed(method + " " + path, ex);
+			throw typed(what, ex);
+		}
+	}
+
+	/**
+	 * Shortens a call's timeout to a limit, if that is shorter.
+	 * @param call the call, not yet executed
+	 * @param limit how long the whole call may take, {@code null} for no limit
+	 */
+	private static void limit(Call call, @Nullable Duration limit) {
+		if (limit != null) {
+			long timeoutNanos = call.timeout().timeoutNanos();
+			if (timeoutNanos == 0 || limit.toNanos() < timeoutNanos) {
+				call.timeout().timeout(Math.max(1, limit.toNanos()), TimeUnit.NANOSECONDS);
+			}
 		}
 	}
 
@@ -95,7 +147,8 @@ final class RestCalls {
 					: new ApiServerException.ConflictException(message, ex);
 			case 403 -> new ApiServerException.ForbiddenException(message, ex);
 			case 422 -> new ApiServerException.InvalidException(message, causes(status), ex);
-			case 429 -> new ApiServerException.TooManyRequestsException(message, retryAfter(ex), ex);
+			case 429 ->
+				new ApiServerException.TooManyRequestsException(message, RetryAfter.parse(ex.getResponseHeaders()), ex);
 			default -> new ApiServerException(message, ex.getCode(), reason, ex);
 		};
 	}
@@ -121,23 +174,6 @@ final class RestCalls {
 			});
 		}
 		return causes;
-	}
-
-	private static @Nullable Duration retryAfter(ApiException ex) {
-		Map<String, List<String>> headers = ex.getResponseHeaders();
-		if (headers != null) {
-			for (Map.Entry<String, List<String>> header : headers.entrySet()) {
-				if ("Retry-After".equalsIgnoreCase(header.getKey()) && !header.getValue().isEmpty()) {
-					try {
-						return Duration.ofSeconds(Long.parseLong(header.getValue().get(0).trim()));
-					}
-					catch (NumberFormatException notSeconds) {
-						return null; // an HTTP date: rare from the API server
-					}
-				}
-			}
-		}
-		return null;
 	}
 
 	private static @Nullable String string(@Nullable JsonObject object, String field) {

@@ -1,9 +1,11 @@
 package io.kubeboot.operator.controller;
 
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.client.ApiServerException;
+import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
@@ -18,8 +20,9 @@ import org.slf4j.MDC;
 /**
  * Runs one reconcile of a worker and decides from its result or exception what becomes of
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
- * requeued at once after a conflict, or requeued after a delay. Sets the log context and
- * counts the outcome.
+ * requeued at once after a conflict, requeued after the API server's Retry-After when it
+ * throttled a call, or requeued after a delay. Sets the log context and counts the
+ * outcome.
  */
 final class ReconcileRunner {
 
@@ -62,6 +65,16 @@ final class ReconcileRunner {
 			current.add(request);
 			logger.info("Write conflict, requeued: controller={} request={} error=\"{}\"", this.name, request,
 					ex.getMessage());
+		}
+		catch (ApiServerException.TooManyRequestsException ex) {
+			// the API server asked to come back later: its Retry-After, not the growing
+			// backoff, which it would only inflate; controller-runtime counts it as an
+			// error
+			outcome = Outcome.ERROR;
+			Duration wait = RetryAfter.wait(ex.retryAfter());
+			current.addAfter(request, wait);
+			logger.warn("Throttled by the API server, requeued after its Retry-After: controller={} request={} "
+					+ "retryAfter={}s error=\"{}\"", this.name, request, wait.toSeconds(), ex.getMessage());
 		}
 		catch (TerminalException ex) {
 			outcome = Outcome.TERMINAL_ERROR;

@@ -18,7 +18,10 @@ import org.slf4j.LoggerFactory;
  * On a lost Lease the group must be stopped before a standby may take over, that is
  * within {@code leaseDuration - renewDeadline} of the loss: that bounds the stop on a
  * loss, whatever the graceful shutdown timeout. On a shutdown the group gets the graceful
- * shutdown timeout and the Lease is released (if configured) only afterwards.
+ * shutdown timeout and the Lease is released (if configured) only afterwards. A shutdown
+ * that races the acquisition wins: once {@link #stop()} has fired, no leader-only
+ * runnable starts, and a Lease acquired meanwhile is released, whatever
+ * release-on-shutdown says, since no leader-only work ran.
  */
 final class LeaderElectionRunner {
 
@@ -35,6 +38,9 @@ final class LeaderElectionRunner {
 	private final Duration gracefulShutdownTimeout;
 
 	private final StopSignal stop = new StopSignal();
+
+	/** Makes firing the stop and starting a term exclude each other. */
+	private final Object termMonitor = new Object();
 
 	private final Thread thread;
 
@@ -57,7 +63,9 @@ final class LeaderElectionRunner {
 	 * timeout, then releases the Lease if configured, and waits for all of it.
 	 */
 	void stop() {
-		this.stop.fire();
+		synchronized (this.termMonitor) {
+			this.stop.fire();
+		}
 		try {
 			long bound = this.gracefulShutdownTimeout.isNegative() ? 0
 					: this.gracefulShutdownTimeout.plus(this.elector.config().requestTimeout())
@@ -82,12 +90,14 @@ final class LeaderElectionRunner {
 				if (!this.elector.acquire(this.stop.latch())) {
 					return;
 				}
-				if (this.stop.isStopRequested()) {
-					releaseIfConfigured(config);
+				this.listener.startedLeading(config.identity());
+				if (!startTermUnlessStopped()) {
+					// stopped since the acquisition: no leader-only work ran, so the
+					// Lease is given back whatever release-on-shutdown says
+					this.listener.stoppedLeading(config.identity(), false);
+					this.elector.release();
 					return;
 				}
-				this.listener.startedLeading(config.identity());
-				this.leaderOnly.start();
 				boolean lost = this.elector.renewUntilLost(this.stop.latch());
 				if (lost && config.lostLeasePolicy() == LostLeasePolicy.EXIT) {
 					logger.error("Leader election lost, exiting: lease={}/{} identity={}", config.namespace(),
@@ -128,6 +138,20 @@ final class LeaderElectionRunner {
 		catch (RuntimeException ex) {
 			logger.error("Leader election failed", ex);
 			this.leaderOnly.stop(safetyMargin(config));
+		}
+	}
+
+	/**
+	 * Starts the leader-only group unless the stop has fired: once {@link #stop()} has
+	 * fired it, no leader-only runnable starts.
+	 */
+	private boolean startTermUnlessStopped() {
+		synchronized (this.termMonitor) {
+			if (this.stop.isStopRequested()) {
+				return false;
+			}
+			this.leaderOnly.start();
+			return true;
 		}
 	}
 

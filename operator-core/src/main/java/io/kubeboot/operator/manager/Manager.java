@@ -11,6 +11,7 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.internal.RateLimitInterceptor;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
@@ -72,9 +73,12 @@ public final class Manager {
 		this.settings = settings;
 		this.checks = new CopyOnWriteArrayList<>(settings.checks);
 		this.apiClient = apiClient;
-		this.cache = new InformerCache(apiClient, settings.syncPeriod, settings.stripManagedFields,
-				settings.watchTimeout, settings.watchSilenceThreshold, settings.listPageSize);
-		this.client = Client.create(apiClient, this.cache, settings.fieldManager, settings.clientTimeout);
+		// one rate for the client and the caches; the Lease's requests are not held back
+		ApiClient limited = (settings.clientQps > 0)
+				? RateLimitInterceptor.limit(apiClient, settings.clientQps, settings.clientBurst) : apiClient;
+		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
+				settings.watchSilenceThreshold, settings.listPageSize);
+		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
 		// with leader election, the writes of leader-only work stop with the leadership,
@@ -287,6 +291,23 @@ public final class Manager {
 	 */
 	public Duration watchSilenceThreshold() {
 		return this.settings.watchSilenceThreshold;
+	}
+
+	/**
+	 * Returns the requests per second the client and the caches may send on average.
+	 * @return the rate, {@code 0} for no limit
+	 */
+	public double clientQps() {
+		return this.settings.clientQps;
+	}
+
+	/**
+	 * Returns the requests the client and the caches may send at once above
+	 * {@link #clientQps()}.
+	 * @return the burst
+	 */
+	public int clientBurst() {
+		return this.settings.clientBurst;
 	}
 
 	/**

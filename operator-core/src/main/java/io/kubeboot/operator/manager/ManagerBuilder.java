@@ -229,6 +229,29 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * Holds the requests of the manager's client and caches to an average rate with a
+	 * burst, client-go's client-side token bucket (default: no limit, as in
+	 * controller-runtime since v0.21, which leaves throttling to the API server's
+	 * priority and fairness; its 429 answers are retried after their Retry-After). The
+	 * request that opens a watch counts, not what the watch streams. Lease requests are
+	 * never held back, so that a busy controller cannot cost the leadership.
+	 * @param qps requests per second on average, {@code 0} for no limit
+	 * @param burst requests sent at once above that rate (default 10), at least 1
+	 * @return this builder
+	 */
+	public ManagerBuilder clientRateLimit(double qps, int burst) {
+		if (!(qps >= 0) || Double.isInfinite(qps)) {
+			throw new IllegalArgumentException("client qps must be 0 (no limit) or positive, was " + qps);
+		}
+		if (burst < 1) {
+			throw new IllegalArgumentException("client burst must be at least 1, was " + burst);
+		}
+		this.settings.clientQps = qps;
+		this.settings.clientBurst = burst;
+		return this;
+	}
+
+	/**
 	 * Adds a health check of the operator's own to {@code /healthz} or {@code /readyz}
 	 * (controller-runtime's {@code AddHealthzCheck} and {@code AddReadyzCheck}).
 	 * @param check the check

@@ -58,6 +58,11 @@ final class ManagerSettings {
 
 	Duration clientTimeout = Duration.ofSeconds(30);
 
+	/** Requests per second of the client and the caches; {@code 0}: no limit. */
+	double clientQps;
+
+	int clientBurst = 10;
+
 	java.lang.Runnable lostLeaseExit = () -> Runtime.getRuntime().halt(1);
 
 	@Nullable WebhookServer webhookServer;
@@ -82,6 +87,8 @@ final class ManagerSettings {
 		copy.checks = List.copyOf(this.checks);
 		copy.fieldManager = this.fieldManager;
 		copy.clientTimeout = this.clientTimeout;
+		copy.clientQps = this.clientQps;
+		copy.clientBurst = this.clientBurst;
 		copy.webhookServer = this.webhookServer;
 		return copy;
 	}

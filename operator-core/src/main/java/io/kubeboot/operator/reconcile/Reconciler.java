@@ -26,7 +26,10 @@ public interface Reconciler {
 	 * @throws TerminalException if the object cannot be reconciled until it changes: the
 	 * error is recorded and the request is not retried
 	 * @throws Exception any other exception: the request is retried with exponential
-	 * backoff (5ms doubling up to 1000s by default)
+	 * backoff (5ms doubling up to 1000s by default); the client's
+	 * {@code ConflictException} is retried at once and its
+	 * {@code TooManyRequestsException} after the API server's Retry-After, neither with
+	 * backoff
 	 */
 	Result reconcile(Request request) throws Exception;
 

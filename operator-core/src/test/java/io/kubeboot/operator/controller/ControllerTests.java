@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.manager.StopSignal;
-import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
+import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -229,6 +230,32 @@ class ControllerTests {
 		eventually().until(() -> this.metrics.outcomes.size() == 2);
 		assertThat(this.metrics.outcomes).containsExactly(Outcome.ERROR, Outcome.SUCCESS);
 		assertThat(this.rateLimiter.whenCalls).containsExactly(A);
+		assertThat(this.rateLimiter.forgetCalls).containsExactly(A);
+	}
+
+	@Test
+	void aReconcileThrottledByTheApiServerIsRequeuedAfterItsRetryAfterWithoutBackoff() throws Exception {
+		AtomicInteger attempts = new AtomicInteger();
+		AtomicLong throttledAt = new AtomicLong();
+		AtomicLong reconciledAgainAt = new AtomicLong();
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			if (attempts.incrementAndGet() == 1) {
+				throttledAt.set(System.nanoTime());
+				throw new ApiServerException.TooManyRequestsException("PATCH ... failed: 429 TooManyRequests",
+						Duration.ofSeconds(1), null);
+			}
+			reconciledAgainAt.set(System.nanoTime());
+			return Result.done();
+		});
+		start(controller);
+		eventually().until(() -> this.metrics.outcomes.size() == 2);
+		// counted as an error, as controller-runtime counts every error
+		assertThat(this.metrics.outcomes).containsExactly(Outcome.ERROR, Outcome.SUCCESS);
+		assertThat(Duration.ofNanos(reconciledAgainAt.get() - throttledAt.get()))
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+		// the backoff neither grew nor was reset by the 429
+		assertThat(this.rateLimiter.whenCalls).isEmpty();
 		assertThat(this.rateLimiter.forgetCalls).containsExactly(A);
 	}
 

@@ -3,6 +3,7 @@ package io.kubeboot.operator.autoconfigure;
 import java.io.File;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds the Kubernetes client configuration where client-java's
- * {@code ClientBuilder.standard()} looks, in its order: the first file named by
- * {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service account. Unlike it,
- * this says where the configuration came from, and when there is none it fails naming
- * every place it looked, instead of falling back to {@code http://localhost:8080} (which
- * is Spring Boot's own port).
+ * Finds the Kubernetes client configuration, unless {@link KubernetesConnectionDetails}
+ * give it, where client-java's {@code ClientBuilder.standard()} looks, in its order: the
+ * first file named by {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service
+ * account. Unlike it, this says where the configuration came from, and when there is none
+ * it fails naming every place it looked, instead of falling back to
+ * {@code http://localhost:8080} (which is Spring Boot's own port).
  * <p>
  * The home directory is {@code HOME}, else the {@code user.home} system property. The
  * in-cluster configuration needs {@code KUBERNETES_SERVICE_HOST} and
@@ -102,6 +103,29 @@ final class KubernetesConfigLocator {
 					+ "source=\"{}\"", this.environment.apply("KUBECONFIG"), source.describe());
 		}
 		return source;
+	}
+
+	/**
+	 * Builds the client from connection details, which replace every other place.
+	 * @param details the connection details
+	 * @return the client and where its configuration came from
+	 * @throws KubernetesConfigurationException if their kubeconfig cannot be used
+	 */
+	static KubernetesClientSource fromConnectionDetails(KubernetesConnectionDetails details) {
+		String name = details.getClass().getName();
+		try {
+			KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(details.kubeconfig()));
+			return new KubernetesClientSource(ClientBuilder.kubeconfig(config).build(),
+					"the KubernetesConnectionDetails bean", config.getCurrentContext());
+		}
+		catch (IOException | RuntimeException ex) {
+			throw new KubernetesConfigurationException(
+					"Cannot create the Kubernetes client from the kubeconfig of " + name + ": " + ex.getMessage(),
+					"Fix the kubeconfig the KubernetesConnectionDetails bean returns (its current context names the "
+							+ "server and the credentials, with certificates embedded), or remove the bean to use "
+							+ "KUBECONFIG, ~/.kube/config or the in-cluster service account.",
+					ex);
+		}
 	}
 
 	private @Nullable KubernetesClientSource fromKubeconfigVariable(List<String> looked) {

@@ -42,9 +42,10 @@ import org.springframework.util.StringUtils;
 
 /**
  * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
- * defines one; see {@link KubernetesConfigLocator}), the {@link Manager} with a
- * controller for every {@link io.kubeboot.operator.annotation.Reconciler @Reconciler}
- * bean and every {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
+ * defines one; from its {@link KubernetesConnectionDetails} if it has them, else see
+ * {@link KubernetesConfigLocator}), the {@link Manager} with a controller for every
+ * {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} bean and every
+ * {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
  * {@link ManagerLifecycle} that runs it all with the application context.
  */
 @AutoConfiguration
@@ -76,6 +77,7 @@ public final class OperatorAutoConfiguration {
 			.listPageSize(properties.getListPageSize())
 			.namespace(properties.getNamespace())
 			.fieldManager(fieldManager(environment))
+			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
@@ -213,7 +215,8 @@ public final class OperatorAutoConfiguration {
 	}
 
 	/**
-	 * The client for the cluster, unless the application defines one: from the file named
+	 * The client for the cluster, unless the application defines one: from the
+	 * {@link KubernetesConnectionDetails} bean if there is one, else from the file named
 	 * by {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service
 	 * account. Without any of them start-up fails saying where it looked.
 	 */
@@ -222,10 +225,14 @@ public final class OperatorAutoConfiguration {
 	static class KubernetesClientConfiguration {
 
 		@Bean
-		KubernetesClientSource operatorKubernetesClientSource(ObjectProvider<KubernetesConfigLocator> locator) {
+		KubernetesClientSource operatorKubernetesClientSource(
+				ObjectProvider<KubernetesConnectionDetails> connectionDetails,
+				ObjectProvider<KubernetesConfigLocator> locator) {
+			KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
 			// another locator only in tests, which cannot change this process's
 			// environment
-			KubernetesClientSource source = locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
+			KubernetesClientSource source = (details != null) ? KubernetesConfigLocator.fromConnectionDetails(details)
+					: locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
 			logger.info("Kubernetes client configured: server={} source=\"{}\"", source.client().getBasePath(),
 					source.describe());
 			return source;

@@ -91,6 +91,11 @@ public class OperatorProperties implements Validator {
 	private boolean keepAlive = true;
 
 	/**
+	 * Requests of the manager's client and caches to the API server.
+	 */
+	private final Client client = new Client();
+
+	/**
 	 * Defaults of every controller.
 	 */
 	private final Controller controller = new Controller();
@@ -207,6 +212,10 @@ public class OperatorProperties implements Validator {
 		this.keepAlive = keepAlive;
 	}
 
+	public Client getClient() {
+		return this.client;
+	}
+
 	public Controller getController() {
 		return this.controller;
 	}
@@ -260,6 +269,7 @@ public class OperatorProperties implements Validator {
 				&& !Dns1123.isLabel(properties.getNamespace())) {
 			reject(errors, "namespace", properties.getNamespace(), "invalid", Dns1123.LABEL_RULE);
 		}
+		properties.getClient().validate("client", errors);
 		properties.getController().validate("controller", errors);
 		properties.getLeaderElection().validate("leader-election", errors);
 		properties.getHealth().validate("health", errors);
@@ -328,6 +338,53 @@ public class OperatorProperties implements Validator {
 
 	private static boolean isPositive(Duration duration) {
 		return !duration.isNegative() && !duration.isZero();
+	}
+
+	/**
+	 * Requests of the manager's client and caches to the API server: a client-side rate
+	 * limit, client-go's token bucket. Off by default, as in controller-runtime: the API
+	 * server's priority and fairness throttles with 429 answers, which are retried after
+	 * their Retry-After.
+	 */
+	public static class Client {
+
+		/**
+		 * Requests per second the client and the caches may send on average; 0 for no
+		 * client-side limit. The request opening a watch counts, not what the watch
+		 * streams; Lease requests are never held back.
+		 */
+		private double qps = 0;
+
+		/**
+		 * Requests that may be sent at once above qps.
+		 */
+		private int burst = 10;
+
+		public double getQps() {
+			return this.qps;
+		}
+
+		public void setQps(double qps) {
+			this.qps = qps;
+		}
+
+		public int getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(int burst) {
+			this.burst = burst;
+		}
+
+		void validate(String path, Errors errors) {
+			if (!(this.qps >= 0) || Double.isInfinite(this.qps)) {
+				reject(errors, path + ".qps", this.qps, "negative", "must be 0 (no limit) or a positive number");
+			}
+			if (this.burst < 1) {
+				reject(errors, path + ".burst", this.burst, "notPositive", "must be at least 1");
+			}
+		}
+
 	}
 
 	/**

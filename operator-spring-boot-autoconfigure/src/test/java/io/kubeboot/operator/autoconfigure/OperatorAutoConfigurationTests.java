@@ -98,6 +98,59 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithConnectionDetailsShouldCreateClientFromTheirKubeconfig() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false")
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig(kubeconfig("https://127.0.0.1:16443")))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ApiClient.class);
+				assertThat(context.getBean(ApiClient.class).getBasePath()).isEqualTo("https://127.0.0.1:16443");
+			});
+	}
+
+	@Test
+	void runWithConnectionDetailsAndUserApiClientShouldUseTheUserApiClient() {
+		this.contextRunner
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig(kubeconfig("https://127.0.0.1:16443")))
+			.run((context) -> assertThat(context.getBean(ApiClient.class).getBasePath())
+				.isEqualTo("https://127.0.0.1:1"));
+	}
+
+	@Test
+	void runWithConnectionDetailsThatAreNoKubeconfigShouldFailNamingThem() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false")
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig("clusters: [ not yaml"))
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Cannot create the Kubernetes client from the kubeconfig of"));
+	}
+
+	private static String kubeconfig(String server) {
+		return """
+				apiVersion: v1
+				kind: Config
+				clusters:
+				- name: test
+				  cluster:
+				    server: %s
+				    insecure-skip-tls-verify: true
+				users:
+				- name: test
+				  user:
+				    token: secret-token
+				contexts:
+				- name: test
+				  context:
+				    cluster: test
+				    user: test
+				current-context: test
+				""".formatted(server);
+	}
+
+	@Test
 	void runWithUserApiClientShouldUseIt() {
 		this.contextRunner.run((context) -> assertThat(context.getBean(ApiClient.class).getBasePath())
 			.isEqualTo("https://127.0.0.1:1"));
@@ -136,6 +189,18 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context.getBean(Manager.class).listPageSize()).isEqualTo(500));
 		this.contextRunner.withPropertyValues("operator.list-page-size=100")
 			.run((context) -> assertThat(context.getBean(Manager.class).listPageSize()).isEqualTo(100));
+	}
+
+	@Test
+	void runWithClientRateLimitShouldConfigureTheManager() {
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(Manager.class).clientQps()).isZero();
+			assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(10);
+		});
+		this.contextRunner.withPropertyValues("operator.client.qps=20", "operator.client.burst=30").run((context) -> {
+			assertThat(context.getBean(Manager.class).clientQps()).isEqualTo(20);
+			assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(30);
+		});
 	}
 
 	@Test

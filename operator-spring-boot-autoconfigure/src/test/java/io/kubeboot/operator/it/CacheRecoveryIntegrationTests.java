@@ -11,7 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.kubeboot.operator.controller.Controller;
-import io.kubeboot.operator.healthz.HealthCheck;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.micrometer.OperatorMetrics;
@@ -265,53 +264,6 @@ class CacheRecoveryIntegrationTests {
 		assertThat(readiness.failures()).isNotEmpty()
 			.allMatch((failure) -> failure.startsWith("watches: V1ConfigMap[namespace=" + namespace.name() + "] ")
 					&& (failure.contains(" silent for ") || failure.contains(" restarting after a silent watch for ")));
-	}
-
-	/**
-	 * Samples readiness every 50 ms in the background, to tell whether it ever failed.
-	 */
-	private static final class ReadinessSampler implements AutoCloseable {
-
-		private final AtomicBoolean notReady = new AtomicBoolean();
-
-		private final Set<String> failures = ConcurrentHashMap.newKeySet();
-
-		private final Thread thread;
-
-		ReadinessSampler(ManagerHealth health) {
-			this.thread = new Thread(() -> {
-				while (!Thread.currentThread().isInterrupted()) {
-					List<HealthCheck> readiness = health.readiness();
-					if (!ManagerHealth.allPassed(readiness)) {
-						this.notReady.set(true);
-						this.failures.add(ManagerHealth.failures(readiness));
-					}
-					try {
-						Thread.sleep(50);
-					}
-					catch (InterruptedException ex) {
-						return;
-					}
-				}
-			}, "readiness-sampler");
-			this.thread.setDaemon(true);
-			this.thread.start();
-		}
-
-		boolean sawNotReady() {
-			return this.notReady.get();
-		}
-
-		Set<String> failures() {
-			return this.failures;
-		}
-
-		@Override
-		public void close() throws InterruptedException {
-			this.thread.interrupt();
-			this.thread.join();
-		}
-
 	}
 
 	/**

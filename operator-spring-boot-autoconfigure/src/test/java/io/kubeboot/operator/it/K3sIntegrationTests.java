@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
+import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
@@ -16,11 +19,14 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.Config;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -54,6 +60,39 @@ class K3sIntegrationTests {
 		finally {
 			manager.stop();
 		}
+	}
+
+	@Test
+	void applicationConnectsThroughConnectionDetails() throws Exception {
+		ApiClient admin = Config.fromConfig(new StringReader(k3s.getKubeConfigYaml()));
+		CoreV1Api core = new CoreV1Api(admin);
+		core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("k3s-spring"))).execute();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withBean(KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig(k3s.getKubeConfigYaml()))
+			.withBean(RecordingReconciler.class)
+			.withPropertyValues("operator.namespace=k3s-spring")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				core.createNamespacedConfigMap("k3s-spring",
+						new V1ConfigMap().metadata(new V1ObjectMeta().name("hello")))
+					.execute();
+				RecordingReconciler reconciler = context.getBean(RecordingReconciler.class);
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> reconciler.seen.contains(Request.of("k3s-spring", "hello")));
+			});
+	}
+
+	@Reconciler(V1ConfigMap.class)
+	static class RecordingReconciler {
+
+		final List<Request> seen = new CopyOnWriteArrayList<>();
+
+		Result reconcile(Request request) {
+			this.seen.add(request);
+			return Result.done();
+		}
+
 	}
 
 }

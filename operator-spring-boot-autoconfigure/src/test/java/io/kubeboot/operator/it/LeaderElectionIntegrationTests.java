@@ -1,13 +1,17 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -277,6 +281,9 @@ class LeaderElectionIntegrationTests {
 		a.manager.start();
 		await().atMost(WAIT).until(a.manager::isLeader);
 		b.manager.start();
+		// a standby that has seen the Lease: one that never did takes a missing Lease as
+		// free, as client-go's does
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
 		new CoordinationV1Api(controlPlane.adminClient()).deleteNamespacedLease(LEASE_NAME, namespace.name()).execute();
 		await().atMost(WAIT).until(() -> leaseExists(controlPlane, namespace));
 		Thread.sleep(LEASE.plus(RETRY.multipliedBy(2)).toMillis());
@@ -329,6 +336,101 @@ class LeaderElectionIntegrationTests {
 		a.manager.stop();
 		assertThat(holder(controlPlane, namespace)).isEqualTo("other");
 		assertThat(a.starts).hasValue(0);
+	}
+
+	/**
+	 * Scenario 8 where acquiring is possible: a stop races the acquisition of a free
+	 * Lease (none yet, no holder, or one that expired), many times, with and without
+	 * release on shutdown. Once stop returned, the candidate holds the Lease only if it
+	 * led (its leader-only runnable started), never if release on shutdown is on, and no
+	 * leader-only runnable runs or starts.
+	 */
+	@Test
+	void stopRacingTheAcquisitionOfAFreeLeaseLeavesItUnheldUnlessTheReplicaLed(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		CoordinationV1Api leases = new CoordinationV1Api(admin);
+		// how long an acquisition takes here, to spread the stops over it
+		long acquiring = timeToLead(admin, namespace);
+		Random random = new Random();
+		List<String> outcomes = new CopyOnWriteArrayList<>();
+		AtomicInteger lateStarts = new AtomicInteger();
+		for (int i = 0; i < 45; i++) {
+			String leaseName = "race-" + i;
+			String state = List.of("none", "free", "expired").get(i % 3);
+			boolean release = (i / 3) % 2 == 0;
+			Duration lease = state.equals("expired") ? Duration.ofSeconds(1) : LEASE;
+			if (!state.equals("none")) {
+				leases
+					.createNamespacedLease(namespace.name(),
+							new V1Lease().metadata(new V1ObjectMeta().name(leaseName))
+								.spec(new V1LeaseSpec().holderIdentity(state.equals("free") ? "" : "gone")
+									.leaseDurationSeconds(1)
+									.renewTime(OffsetDateTime.now().minusHours(1))))
+					.execute();
+			}
+			String identity = "racer-" + i;
+			AtomicBoolean started = new AtomicBoolean();
+			AtomicBoolean running = new AtomicBoolean();
+			AtomicBoolean stopReturned = new AtomicBoolean();
+			Manager manager = Manager.builder(admin)
+				.namespace(namespace.name())
+				.leaderElection(new LeaderElectionConfig(namespace.name(), leaseName, identity, lease,
+						lease.multipliedBy(2).dividedBy(3), lease.dividedBy(6), release, LostLeasePolicy.RE_ELECT))
+				.onLostLeaseExit(() -> {
+				})
+				.build();
+			manager.add("work", (stop) -> {
+				if (stopReturned.get()) {
+					lateStarts.incrementAndGet();
+				}
+				started.set(true);
+				running.set(true);
+				try {
+					stop.await();
+				}
+				finally {
+					running.set(false);
+				}
+			});
+			manager.start();
+			// a free Lease is taken at the first try, an expired one at the first try a
+			// lease duration after the first sighting
+			long delay = state.equals("expired")
+					? lease.toNanos() + (long) (random.nextDouble() * (lease.dividedBy(5).toNanos() + 2 * acquiring))
+					: (long) (random.nextDouble() * 2 * acquiring);
+			Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
+			manager.stop();
+			stopReturned.set(true);
+			assertThat(running).as("leader-only work running after stop returned").isFalse();
+			String holder = holder(controlPlane, namespace, leaseName);
+			if (!started.get() || release) {
+				assertThat(holder).as("holder of %s (%s, release %s, led %s)", leaseName, state, release, started.get())
+					.isNotEqualTo(identity);
+			}
+			outcomes.add(started.get() ? "led" : (identity.equals(holder) ? "held" : "never led"));
+		}
+		System.out.println("stops racing acquisitions (" + Duration.ofNanos(acquiring).toMillis() + " ms each): "
+				+ outcomes.stream().collect(Collectors.groupingBy((outcome) -> outcome, Collectors.counting())));
+		assertThat(lateStarts).hasValue(0);
+	}
+
+	/** Returns how long a candidate takes to lead after its start returned. */
+	private long timeToLead(ApiClient admin, TestNamespace namespace) throws Exception {
+		AtomicLong ledAt = new AtomicLong();
+		Manager manager = Manager.builder(admin)
+			.namespace(namespace.name())
+			.leaderElection(config(namespace, "warm-up", LostLeasePolicy.EXIT))
+			.build();
+		manager.add("work", (stop) -> {
+			ledAt.set(System.nanoTime());
+			stop.await();
+		});
+		manager.start();
+		long startedAt = System.nanoTime();
+		await().atMost(WAIT).until(() -> ledAt.get() != 0);
+		manager.stop();
+		return Math.max(ledAt.get() - startedAt, Duration.ofMillis(10).toNanos());
 	}
 
 	@Test
@@ -403,6 +505,23 @@ class LeaderElectionIntegrationTests {
 			.execute()
 			.getSpec()
 			.getHolderIdentity();
+	}
+
+	/** Returns the holder of a Lease, or {@code null} if there is no Lease. */
+	private static String holder(ControlPlane controlPlane, TestNamespace namespace, String leaseName)
+			throws ApiException {
+		try {
+			return new CoordinationV1Api(controlPlane.adminClient()).readNamespacedLease(leaseName, namespace.name())
+				.execute()
+				.getSpec()
+				.getHolderIdentity();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return null;
+			}
+			throw ex;
+		}
 	}
 
 	private static boolean leaseExists(ControlPlane controlPlane, TestNamespace namespace) {

@@ -21,14 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -61,7 +59,10 @@ import org.slf4j.LoggerFactory;
  * {@link ControlPlaneException} carrying the last lines of the relevant log.</li>
  * <li>{@link #close()} stops both processes and deletes {@link #workDir()}, unless the
  * environment variable or system property {@value #KEEP_PROPERTY} is {@code true}. A JVM
- * shutdown hook kills ({@code SIGKILL}) any process still alive when the JVM exits.</li>
+ * shutdown hook kills ({@code SIGKILL}) any process still alive when the JVM exits and
+ * deletes the work directory; on Linux a watchdog process does both for a JVM that ends
+ * without running its shutdown hooks, and a control plane starting later deletes the work
+ * directories of JVMs that are gone.</li>
  * </ul>
  * The instance is thread-safe; the fault-control methods ({@link #stopApiServer()},
  * {@link #killApiServer()}, {@link #startApiServer()}, {@link #restartApiServer()}) block
@@ -147,13 +148,19 @@ public final class ControlPlane implements AutoCloseable {
 		this.binaries = (options.binaryDirectory != null) ? ControlPlaneBinaries.in(options.binaryDirectory)
 				: ControlPlaneBinaries.locate();
 		this.keepWorkDir = (options.keepWorkDir != null) ? options.keepWorkDir : keepByDefault();
-		this.workDir = Files.createTempDirectory("kubeboot-control-plane-").toRealPath();
+		Path temporaryDirectory = Path.of(System.getProperty("java.io.tmpdir"));
+		WorkDirectories.deleteAbandoned(temporaryDirectory);
+		this.workDir = Files.createTempDirectory(temporaryDirectory, WorkDirectories.PREFIX).toRealPath();
 		this.workDirCleanup = () -> {
 			if (!this.keepWorkDir) {
 				deleteRecursively(this.workDir);
 			}
 		};
 		ProcessReaper.registerCleanup(this.workDirCleanup);
+		if (!this.keepWorkDir) {
+			WorkDirectories.claim(this.workDir);
+			ProcessReaper.registerWorkDir(this.workDir);
+		}
 		this.etcd = new ManagedProcess("etcd", this.workDir.resolve("etcd.log"));
 		this.apiServer = new ManagedProcess("kube-apiserver", this.workDir.resolve("kube-apiserver.log"));
 	}
@@ -446,6 +453,7 @@ public final class ControlPlane implements AutoCloseable {
 				}
 				else {
 					deleteRecursively(this.workDir);
+					ProcessReaper.unregisterWorkDir(this.workDir);
 				}
 			}
 		}
@@ -770,22 +778,7 @@ public final class ControlPlane implements AutoCloseable {
 	}
 
 	private static void deleteRecursively(Path directory) {
-		if (!Files.exists(directory)) {
-			return;
-		}
-		try (Stream<Path> paths = Files.walk(directory)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> {
-				try {
-					Files.deleteIfExists(path);
-				}
-				catch (IOException ex) {
-					// best effort
-				}
-			});
-		}
-		catch (IOException ex) {
-			logger.debug("Cannot delete {}", directory, ex);
-		}
+		WorkDirectories.deleteRecursively(directory);
 	}
 
 	@FunctionalInterface

@@ -68,10 +68,11 @@ public class ControlPlaneExtension implements BeforeAllCallback, ParameterResolv
 
 	/**
 	 * Returns the control plane shared by this JVM, starting it if needed. This is the
-	 * same instance that is injected into tests, for code outside parameter injection
-	 * (for example a Spring {@code @DynamicPropertySource} method). When called outside a
-	 * {@link WithControlPlane} test class only, the control plane is stopped by the JVM
-	 * shutdown hook.
+	 * same instance that is injected into tests, for code outside parameter injection. A
+	 * Spring application under test needs no such code: annotate its
+	 * {@code @SpringBootTest} with {@link WithControlPlane} (see there). When called
+	 * outside a {@link WithControlPlane} test class only, the control plane is stopped by
+	 * the JVM shutdown hook.
 	 * @return the running shared control plane
 	 * @throws ControlPlaneException if it cannot be started (also on later calls)
 	 */

@@ -16,16 +16,17 @@ import java.util.stream.Collectors;
  * <li>A JVM shutdown hook forcibly kills every registered child process that is still
  * alive (for example when Maven ends a forked test JVM, or when a control plane was never
  * closed), then runs the registered clean-ups (deleting work directories).</li>
- * <li>On Linux, a small {@code sh} watchdog also covers a JVM that is killed with
- * {@code SIGKILL}, where no shutdown hook runs: it polls the JVM once a second and, once
- * the JVM is gone, kills the processes listed in a pid file, but only those whose command
- * line still names a control plane work directory (so a recycled pid is never hit).</li>
+ * <li>On Linux, a small {@code sh} watchdog also covers a JVM that ends without running
+ * its shutdown hooks ({@code SIGKILL}, {@code Runtime.halt}): it polls the JVM once a
+ * second and, once the JVM is gone, kills the processes listed in a pid file, but only
+ * those whose command line still names a control plane work directory (so a recycled pid
+ * is never hit), then deletes the registered work directories.</li>
  * </ul>
  */
 final class ProcessReaper {
 
 	private static final String WATCHDOG_SCRIPT = """
-			jvm=$1; file=$2
+			jvm=$1; file=$2; dirs=$3
 			while kill -0 "$jvm" 2>/dev/null; do sleep 1; done
 			if [ -f "$file" ]; then
 			  for p in $(cat "$file"); do
@@ -33,15 +34,26 @@ final class ProcessReaper {
 			  done
 			  rm -f "$file"
 			fi
+			if [ -f "$dirs" ]; then
+			  sleep 1
+			  for d in $(cat "$dirs"); do
+			    case "$d" in */kubeboot-control-plane-*) rm -rf "$d" ;; esac
+			  done
+			  rm -f "$dirs"
+			fi
 			""";
 
 	private static final Set<Process> processes = ConcurrentHashMap.newKeySet();
 
 	private static final Set<Runnable> cleanups = ConcurrentHashMap.newKeySet();
 
+	private static final Set<Path> workDirs = ConcurrentHashMap.newKeySet();
+
 	private static boolean installed;
 
 	private static Path pidFile;
+
+	private static Path dirsFile;
 
 	private ProcessReaper() {
 	}
@@ -79,6 +91,35 @@ final class ProcessReaper {
 		cleanups.remove(cleanup);
 	}
 
+	/**
+	 * Has the watchdog delete a work directory if the JVM ends without running its
+	 * shutdown hooks.
+	 * @param directory the work directory, whose name starts with
+	 * {@code kubeboot-control-plane-}
+	 */
+	static synchronized void registerWorkDir(Path directory) {
+		install();
+		workDirs.add(directory);
+		writeWorkDirs();
+	}
+
+	static synchronized void unregisterWorkDir(Path directory) {
+		workDirs.remove(directory);
+		writeWorkDirs();
+	}
+
+	private static void writeWorkDirs() {
+		if (dirsFile != null) {
+			String dirs = workDirs.stream().map(Path::toString).collect(Collectors.joining("\n"));
+			try {
+				Files.writeString(dirsFile, dirs + "\n", StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				// the shutdown hook still covers a regular JVM exit
+			}
+		}
+	}
+
 	private static synchronized void install() {
 		if (installed) {
 			return;
@@ -91,19 +132,28 @@ final class ProcessReaper {
 	}
 
 	private static void startWatchdog() {
+		Path pids = null;
+		Path dirs = null;
 		try {
-			Path file = Files.createTempFile("kubeboot-watchdog-pids-", ".txt");
+			pids = Files.createTempFile("kubeboot-watchdog-pids-", ".txt");
+			dirs = Files.createTempFile("kubeboot-watchdog-dirs-", ".txt");
 			new ProcessBuilder("sh", "-c", WATCHDOG_SCRIPT, "control-plane-watchdog",
-					Long.toString(ProcessHandle.current().pid()), file.toString())
+					Long.toString(ProcessHandle.current().pid()), pids.toString(), dirs.toString())
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 				.redirectError(ProcessBuilder.Redirect.DISCARD)
 				.start()
 				.getOutputStream()
 				.close();
-			pidFile = file;
+			pidFile = pids;
+			dirsFile = dirs;
 		}
 		catch (IOException ex) {
 			// the shutdown hook still covers a regular JVM exit
+			for (Path file : new Path[] { pids, dirs }) {
+				if (file != null) {
+					file.toFile().delete();
+				}
+			}
 		}
 	}
 
@@ -130,12 +180,14 @@ final class ProcessReaper {
 				// best effort while the JVM is going down
 			}
 		}
-		if (pidFile != null) {
-			try {
-				Files.deleteIfExists(pidFile);
-			}
-			catch (IOException ex) {
-				// the watchdog deletes it too
+		for (Path file : new Path[] { pidFile, dirsFile }) {
+			if (file != null) {
+				try {
+					Files.deleteIfExists(file);
+				}
+				catch (IOException ex) {
+					// the watchdog deletes it too
+				}
 			}
 		}
 	}

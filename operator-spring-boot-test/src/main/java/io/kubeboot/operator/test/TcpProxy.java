@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A TCP proxy on 127.0.0.1 for fault tests: point one client at it instead of the API
  * server and {@link #cut()} the connection to simulate a crashed or partitioned replica
  * while other clients keep working. While cut, open connections are closed and new ones
- * are closed as soon as they are accepted. Thread-safe.
+ * are closed as soon as they are accepted; while hung, every connection is accepted but
+ * never answered. Thread-safe.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -30,6 +31,8 @@ public final class TcpProxy implements AutoCloseable {
 	private final Set<AtomicBoolean> connections = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean cut;
+
+	private volatile boolean hung;
 
 	private volatile boolean closed;
 
@@ -91,10 +94,23 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Forwards new connections again.
+	 * Makes every open and every new connection go silent until {@link #restore()}: new
+	 * connections are accepted but nothing is forwarded in either direction, as with a
+	 * server that accepts connections but never answers. Unlike {@link #stall()}, a
+	 * client cannot escape by opening a new connection.
+	 */
+	public void hang() {
+		this.hung = true;
+		stall();
+	}
+
+	/**
+	 * Forwards new connections again, after {@link #cut()} or {@link #hang()}.
+	 * Connections that were stalled or hung stay silent.
 	 */
 	public void restore() {
 		this.cut = false;
+		this.hung = false;
 	}
 
 	@Override
@@ -117,6 +133,10 @@ public final class TcpProxy implements AutoCloseable {
 				this.sockets.add(upstream);
 				AtomicBoolean stalled = new AtomicBoolean();
 				this.connections.add(stalled);
+				if (this.hung) {
+					// read after registering: a concurrent hang() stalls it either way
+					stalled.set(true);
+				}
 				pump(client, upstream, stalled);
 				pump(upstream, client, stalled);
 			}

@@ -30,6 +30,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * }
  * </pre>
+ * <p>
+ * On a Spring test ({@code @SpringBootTest}), with the operator's auto-configuration on
+ * the class path, the application also connects to the control plane without code: its
+ * context gets a {@code KubernetesConnectionDetails} bean for the
+ * {@value ControlPlane#ADMIN} user, is closed after the test class (so its operator stops
+ * and releases its Lease before the control plane stops), and a lost Lease fails the test
+ * instead of halting the JVM.
  */
 @Target({ ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -12,7 +12,9 @@
  * {@link io.kubeboot.operator.test.WithControlPlane} registers
  * {@link io.kubeboot.operator.test.ControlPlaneExtension}, which shares one control plane
  * per test JVM and injects it, an admin {@link io.kubernetes.client.openapi.ApiClient}
- * and a fresh {@link io.kubeboot.operator.test.TestNamespace} into test methods.
+ * and a fresh {@link io.kubeboot.operator.test.TestNamespace} into test methods; on a
+ * {@code @SpringBootTest}, the operator's auto-configuration connects the application to
+ * it.
  * <p>
  * The binaries are looked up in {@code $KUBEBUILDER_ASSETS}, then in
  * {@code OPERATOR_CONTROL_PLANE_DIR} (system property, then environment variable), then

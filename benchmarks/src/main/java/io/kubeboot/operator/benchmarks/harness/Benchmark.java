@@ -402,7 +402,7 @@ public final class Benchmark {
 		}
 	}
 
-	private static String memTotal() {
+	static String memTotal() {
 		try {
 			for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
 				if (line.startsWith("MemTotal:")) {

@@ -51,7 +51,8 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 * @return the configuration
 	 */
 	public static BenchmarkConfig fromSystemProperties() {
-		List<Duration> lease = durations(System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
+		List<Duration> lease = leaseDurations("benchmark.leaseDurations",
+				System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
 		return new BenchmarkConfig(false,
 				new LinkedHashSet<>(
 						strings(System.getProperty("benchmark.scenarios", "drain,burst,memory,failover,jmh"))),
@@ -118,7 +119,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 		return this.scenarios.contains(scenario);
 	}
 
-	private static List<String> strings(String value) {
+	static List<String> strings(String value) {
 		return Arrays.stream(value.split(",")).map(String::strip).filter((part) -> !part.isEmpty()).toList();
 	}
 
@@ -126,12 +127,25 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 		return strings(value).stream().map(Integer::valueOf).toList();
 	}
 
-	private static List<Duration> durations(String value) {
-		List<Duration> durations = strings(value).stream()
-			.map((part) -> Duration.parse("PT" + part.toUpperCase()))
-			.toList();
+	/**
+	 * Parses a duration such as {@code 15s}, {@code 10m} or {@code 1m30s}.
+	 * @param value the value
+	 * @return the duration
+	 */
+	static Duration duration(String value) {
+		return Duration.parse("PT" + value.strip().toUpperCase());
+	}
+
+	/**
+	 * Parses lease duration, renew deadline and retry period, e.g. {@code 15s,10s,2s}.
+	 * @param property the property, for the error message
+	 * @param value the value
+	 * @return the three durations
+	 */
+	static List<Duration> leaseDurations(String property, String value) {
+		List<Duration> durations = strings(value).stream().map(BenchmarkConfig::duration).toList();
 		if (durations.size() != 3) {
-			throw new IllegalArgumentException("benchmark.leaseDurations needs lease,renew,retry, e.g. 15s,10s,2s");
+			throw new IllegalArgumentException(property + " needs lease,renew,retry, e.g. 15s,10s,2s");
 		}
 		return durations;
 	}

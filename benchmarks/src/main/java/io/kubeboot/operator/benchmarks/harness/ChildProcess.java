@@ -17,9 +17,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal;
 import io.kubeboot.operator.benchmarks.child.Probe;
 
 /**
@@ -48,12 +51,15 @@ final class ChildProcess implements AutoCloseable {
 
 	private final Writer commands;
 
+	private final CompletableFuture<Long> exited;
+
 	private ChildProcess(String name, Process process, long spawnedAt, Path log) {
 		this.name = name;
 		this.process = process;
 		this.spawnedAt = spawnedAt;
 		this.log = log;
 		this.commands = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+		this.exited = process.onExit().thenApply((exitedProcess) -> ReconcileJournal.now());
 		Thread reader = new Thread(this::readOutput, "benchmark-child-" + name);
 		reader.setDaemon(true);
 		reader.start();
@@ -71,18 +77,35 @@ final class ChildProcess implements AutoCloseable {
 	 */
 	static ChildProcess start(Implementation implementation, String name, Map<String, String> environment,
 			BenchmarkConfig config) throws IOException {
-		Files.createDirectories(config.workDir());
-		Path log = config.workDir().resolve(name + ".log");
+		return start(implementation.mainClass(), name, environment, config.childJvmFlags(), config.jfr(),
+				config.workDir());
+	}
+
+	/**
+	 * Starts a main class of this module in a new JVM.
+	 * @param mainClass the class whose {@code main} to run
+	 * @param name a name for the log file
+	 * @param environment environment variables to add
+	 * @param jvmFlags the JVM flags
+	 * @param jfr whether to record a JFR profile into the work directory
+	 * @param workDir where the log (and the recording) go
+	 * @return the started process
+	 * @throws IOException if it cannot be started
+	 */
+	static ChildProcess start(Class<?> mainClass, String name, Map<String, String> environment, List<String> jvmFlags,
+			boolean jfr, Path workDir) throws IOException {
+		Files.createDirectories(workDir);
+		Path log = workDir.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(config.childJvmFlags());
-		if (config.jfr()) {
-			command.add("-XX:StartFlightRecording=filename=" + config.workDir().resolve(name + ".jfr")
+		command.addAll(jvmFlags);
+		if (jfr) {
+			command.add("-XX:StartFlightRecording=filename=" + workDir.resolve(name + ".jfr")
 					+ ",settings=profile,dumponexit=true");
 		}
 		command.add("-cp");
 		command.add(classPath());
-		command.add(implementation.mainClass().getName());
+		command.add(mainClass.getName());
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().putAll(environment);
 		long spawnedAt = System.currentTimeMillis();
@@ -104,6 +127,29 @@ final class ChildProcess implements AutoCloseable {
 	 */
 	long spawnedAt() {
 		return this.spawnedAt;
+	}
+
+	/**
+	 * Returns when the harness saw the process exit, in epoch microseconds: no earlier
+	 * than it did exit.
+	 * @return the exit time, or {@code -1} while it runs
+	 */
+	long exitedAt() {
+		return this.exited.getNow(-1L);
+	}
+
+	/**
+	 * Waits until the process has exited and its exit was recorded.
+	 * @return the exit time in epoch microseconds
+	 * @throws InterruptedException if interrupted
+	 */
+	long awaitExit() throws InterruptedException {
+		try {
+			return this.exited.get();
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException(ex.getCause());
+		}
 	}
 
 	/**

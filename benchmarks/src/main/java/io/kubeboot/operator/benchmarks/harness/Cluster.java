@@ -18,10 +18,12 @@ import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.apis.VersionApi;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
+import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.PatchUtils;
@@ -54,8 +56,19 @@ final class Cluster {
 	private final CustomObjectsApi customObjects;
 
 	Cluster(ControlPlane controlPlane) {
+		this(controlPlane, Duration.ZERO);
+	}
+
+	/**
+	 * Creates the harness's side with a read timeout on every request, so that no request
+	 * hangs on an API server that goes away.
+	 * @param controlPlane the control plane
+	 * @param readTimeout the read timeout, {@code 0} for none
+	 */
+	Cluster(ControlPlane controlPlane, Duration readTimeout) {
 		this.controlPlane = controlPlane;
 		this.admin = controlPlane.adminClient();
+		this.admin.setReadTimeout((int) readTimeout.toMillis());
 		this.widgets = new GenericKubernetesApi<>(Widget.class, WidgetList.class, Widget.GROUP, Widget.VERSION,
 				Widget.PLURAL, this.admin);
 		this.customObjects = new CustomObjectsApi(this.admin);
@@ -94,9 +107,11 @@ final class Cluster {
 				    "spec": {"type": "object", "properties": {
 				     "payload": {"type": "string"},
 				     "replicas": {"type": "integer"},
-				     "createdAt": {"type": "integer", "format": "int64"}}},
+				     "createdAt": {"type": "integer", "format": "int64"},
+				     "value": {"type": "integer", "format": "int64"}}},
 				    "status": {"type": "object", "properties": {
-				     "observedGeneration": {"type": "integer", "format": "int64"}}}}}}}]}}
+				     "observedGeneration": {"type": "integer", "format": "int64"},
+				     "observedValue": {"type": "integer", "format": "int64"}}}}}}}]}}
 				""".formatted(CRD_NAME, Widget.GROUP, Widget.PLURAL, Widget.KIND, Widget.KIND, Widget.VERSION);
 		KubernetesApiResponse<DynamicKubernetesObject> created = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
 				"customresourcedefinitions", this.admin)
@@ -184,6 +199,34 @@ final class Cluster {
 			.filter((widget) -> widget.getStatus() != null
 					&& Objects.equals(widget.getStatus().getObservedGeneration(), widget.getMetadata().getGeneration()))
 			.count();
+	}
+
+	/**
+	 * Sets {@code spec.value} of a widget with a merge patch, which is idempotent: sent
+	 * again, it leaves the same object.
+	 * @param namespace the namespace
+	 * @param name the name
+	 * @param value the value
+	 * @throws ApiException if the patch fails
+	 */
+	void setValue(String namespace, String name, long value) throws ApiException {
+		V1Patch patch = new V1Patch("{\"spec\":{\"value\":" + value + "}}");
+		PatchUtils.patch(Widget.class,
+				() -> this.customObjects
+					.patchNamespacedCustomObject(Widget.GROUP, Widget.VERSION, namespace, Widget.PLURAL, name, patch)
+					.buildCall(null),
+				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, this.admin);
+	}
+
+	/**
+	 * Reads a Lease.
+	 * @param namespace the namespace
+	 * @param name the name
+	 * @return the Lease
+	 * @throws ApiException if it cannot be read (404 if it does not exist)
+	 */
+	V1Lease lease(String namespace, String name) throws ApiException {
+		return new CoordinationV1Api(this.admin).readNamespacedLease(name, namespace).execute();
 	}
 
 	List<Widget> list(String namespace) throws ApiException {

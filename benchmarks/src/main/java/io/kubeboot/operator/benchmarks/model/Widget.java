@@ -43,6 +43,8 @@ public class Widget extends CustomResource<Widget.Spec, Widget.Status> {
 
 		private Long createdAt;
 
+		private Long value;
+
 		public String getPayload() {
 			return this.payload;
 		}
@@ -71,6 +73,19 @@ public class Widget extends CustomResource<Widget.Spec, Widget.Status> {
 			this.createdAt = createdAt;
 		}
 
+		/**
+		 * Returns the value the chaos run's driver last wrote; a reconcile copies it into
+		 * {@code status.observedValue}.
+		 * @return the value, or {@code null} if never written
+		 */
+		public Long getValue() {
+			return this.value;
+		}
+
+		public void setValue(Long value) {
+			this.value = value;
+		}
+
 	}
 
 	/**
@@ -80,12 +95,26 @@ public class Widget extends CustomResource<Widget.Spec, Widget.Status> {
 
 		private Long observedGeneration;
 
+		private Long observedValue;
+
 		public Long getObservedGeneration() {
 			return this.observedGeneration;
 		}
 
 		public void setObservedGeneration(Long observedGeneration) {
 			this.observedGeneration = observedGeneration;
+		}
+
+		/**
+		 * Returns the {@code spec.value} the chaos run's reconciler last observed.
+		 * @return the value, or {@code null} if never written
+		 */
+		public Long getObservedValue() {
+			return this.observedValue;
+		}
+
+		public void setObservedValue(Long observedValue) {
+			this.observedValue = observedValue;
 		}
 
 	}

@@ -41,21 +41,12 @@ final class CacheAccessCheck {
 	static @Nullable String check(ApiClient client, List<Scope> scopes) {
 		Map<Scope, List<String>> denied = new LinkedHashMap<>();
 		for (Scope scope : scopes.stream().distinct().toList()) {
-			for (String verb : VERBS) {
-				V1ResourceAttributes attributes = new V1ResourceAttributes().verb(verb)
-					.group(scope.kind().group())
-					.resource(scope.kind().plural())
-					.namespace(scope.namespace());
-				try {
-					if (!AccessReviews.isAllowed(client, attributes)) {
-						denied.computeIfAbsent(scope, (key) -> new ArrayList<>()).add(verb);
-					}
-				}
-				catch (ApiException | RuntimeException ex) {
-					logger.warn("Cannot check the caches' RBAC, continuing: verb={} resource={} error=\"{}\"", verb,
-							scope.describe(), StatusMessages.describe(ex));
-					return null;
-				}
+			List<String> verbs = deniedVerbs(client, scope);
+			if (verbs == null) {
+				return null;
+			}
+			if (!verbs.isEmpty()) {
+				denied.put(scope, verbs);
 			}
 		}
 		if (denied.isEmpty()) {
@@ -69,6 +60,34 @@ final class CacheAccessCheck {
 	}
 
 	/**
+	 * Asks which of the verbs the caches need RBAC denies on one resource and namespace.
+	 * @param client the client whose identity the informers use
+	 * @param scope the resource and namespace
+	 * @return the denied verbs ({@code list}, {@code watch}), empty if none, or
+	 * {@code null} if the check could not be made
+	 */
+	static @Nullable List<String> deniedVerbs(ApiClient client, Scope scope) {
+		List<String> denied = new ArrayList<>();
+		for (String verb : VERBS) {
+			V1ResourceAttributes attributes = new V1ResourceAttributes().verb(verb)
+				.group(scope.kind().group())
+				.resource(scope.kind().plural())
+				.namespace(scope.namespace());
+			try {
+				if (!AccessReviews.isAllowed(client, attributes)) {
+					denied.add(verb);
+				}
+			}
+			catch (ApiException | RuntimeException ex) {
+				logger.warn("Cannot check the caches' RBAC, continuing: verb={} resource={} error=\"{}\"", verb,
+						scope.describe(), StatusMessages.describe(ex));
+				return null;
+			}
+		}
+		return denied;
+	}
+
+	/**
 	 * One resource in one namespace, or in all.
 	 *
 	 * @param kind the resolved kind
@@ -78,11 +97,18 @@ final class CacheAccessCheck {
 	record Scope(ResourceKind<?> kind, @Nullable String namespace) {
 
 		String describe() {
-			String resource = kind().group().isEmpty() ? kind().plural() : kind().plural() + "." + kind().group();
 			if (!kind().namespaced()) {
-				return resource + " (cluster-scoped)";
+				return resource() + " (cluster-scoped)";
 			}
-			return resource + ((namespace() != null) ? " in namespace '" + namespace() + "'" : " in all namespaces");
+			return resource() + ((namespace() != null) ? " in namespace '" + namespace() + "'" : " in all namespaces");
+		}
+
+		/**
+		 * Returns the resource as RBAC rules name it: the plural, then the group unless
+		 * it is the core group ({@code storagebuckets.storage.kubeboot.io}).
+		 */
+		String resource() {
+			return kind().group().isEmpty() ? kind().plural() : kind().plural() + "." + kind().group();
 		}
 
 	}

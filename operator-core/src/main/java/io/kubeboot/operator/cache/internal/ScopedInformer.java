@@ -20,6 +20,7 @@ import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -38,8 +39,6 @@ import okhttp3.Call;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One informer: a list-and-watch of one kind in one namespace (or all) with one label
@@ -47,9 +46,15 @@ import org.slf4j.LoggerFactory;
  * the informer starts; one added later first receives an add for every cached object.
  * <p>
  * Errors of the list or watch (403 Forbidden, 404 for a missing CRD, a refused
- * connection) never stop the informer: it retries every second, logs each distinct error
- * once per minute, and keeps the last one for {@link #lastError()} so that a cache that
- * does not sync can say why.
+ * connection) never stop the informer: it retries, every second while the API server is
+ * unreachable and backing off to every ten seconds while it answers with an error that
+ * does not pass by itself, logs a denial or a vanished kind once per outage and other
+ * errors once per minute (see {@code ListWatchFailures}), and keeps the last one for
+ * {@link #lastError()} so that a cache that does not sync and readiness can say why. The
+ * informer has a watch again only once a watch opens: a list that succeeds while its
+ * watch is refused does not end the outage. A request the API server throttles (429 Too
+ * Many Requests) is sent again only after the answer's Retry-After, for as long as it is
+ * throttled: a list keeps the pages it has read, a watch does not turn into a list.
  * <p>
  * Lists and watch events are read object by object: an object that does not decode into
  * the model class is skipped with a WARN and counted in {@link #undecodableObjects()},
@@ -65,9 +70,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScopedInformer<T extends KubernetesObject> implements Informer<T> {
 
-	private static final Logger logger = LoggerFactory.getLogger(ScopedInformer.class);
-
-	private static final long ERROR_LOG_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
+	private static final TooManyRequestsRetry THROTTLED = TooManyRequestsRetry.untilInterrupted();
 
 	private final InformerKey key;
 
@@ -95,6 +98,15 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	/** Reads lists and watch events, shared by this informer and its replacements. */
 	private @Nullable ObjectDecoder<T> decoder;
 
+	/** Reports and paces failures, shared by this informer and its replacements. */
+	private @Nullable ListWatchFailures failures;
+
+	/**
+	 * The failure last recorded: the reflector reports a failed watch request again after
+	 * the lister-watcher recorded it.
+	 */
+	private volatile @Nullable Throwable lastFailure;
+
 	private volatile boolean stopped;
 
 	/** Delivers every cached object again every resync period, if there is one. */
@@ -120,10 +132,6 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/** When the informer lost its watch, {@code 0} while it has one. */
 	private volatile long disconnectedSinceNanos;
-
-	private long lastErrorLoggedAt;
-
-	private @Nullable String lastLoggedError;
 
 	ScopedInformer(InformerKey key) {
 		this.key = key;
@@ -200,6 +208,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			this.lastError = null;
 			this.disconnectedSinceNanos = 0;
 			this.lastActivityNanos = System.nanoTime();
+			Objects.requireNonNull(this.failures).recovered();
 		}
 	}
 
@@ -265,6 +274,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.watchTimeout = watchTimeout;
 		this.decoder = new ObjectDecoder<>(kind.type(), kind.kind(), watchClient.getJSON().getGson(), this::get,
 				this.undecodable::incrementAndGet);
+		this.failures = new ListWatchFailures(this.key, kind, watchClient);
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation);
 		this.handlers.forEach(created::addEventHandler);
 		this.informer = created;
@@ -279,7 +289,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		ResourceKind<T> resolved = Objects.requireNonNull(this.kind);
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(resolved.type(),
 				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation), 0, new Cache<>(),
-				(type, error) -> onError(generation, error));
+				(type, error) -> onError(generation, error, null));
 		MetadataDeduplicator deduplicator = this.deduplicator;
 		boolean strip = this.stripManagedFields;
 		created.setTransform((object) -> {
@@ -293,8 +303,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/**
 	 * Returns how long this informer has heard nothing from the API server: no event, no
-	 * list, no new watch. A healthy informer renews its watch at least once per watch
-	 * timeout, so a longer silence means a watch that stalled without failing.
+	 * list, no new watch, no failed attempt. A healthy informer renews its watch at least
+	 * once per watch timeout, and a failing one tries again at least every ten seconds,
+	 * so a longer silence means a watch or list that stalled without failing.
 	 * @return the silence, zero before the informer started
 	 */
 	@Override
@@ -419,6 +430,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
 		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
+		ListWatchFailures failures = Objects.requireNonNull(this.failures);
 		ListPager pager = this.pager;
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
 		String labelSelector = this.key.labelSelector();
@@ -426,6 +438,29 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 			@Override
 			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
+				pause(failures.retryPause());
+				try {
+					KubernetesListObject complete = readList(params);
+					// the API server answered, but the informer has a watch again only
+					// once one opens: a list allowed while its watch is denied ends
+					// no outage
+					active(generation);
+					return complete;
+				}
+				catch (ApiException ex) {
+					if (ex.getCode() != 410) {
+						// 410 Gone: the reflector lists again from the latest version
+						onError(generation, ex, "list");
+					}
+					throw ex;
+				}
+				catch (RuntimeException ex) {
+					onError(generation, ex, "list");
+					throw ex;
+				}
+			}
+
+			private KubernetesListObject readList(CallGeneratorParams params) throws ApiException {
 				ObjectDecoder<T>.PagedList list = decoder.newList();
 				pager.list(params.resourceVersion, new ListPager.PageReader() {
 
@@ -444,7 +479,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 						if (labelSelector != null) {
 							query.add(new Pair("labelSelector", labelSelector));
 						}
-						V1ListMeta page = readPage(call(client, kind.collectionPath(namespace), query), list);
+						V1ListMeta page = THROTTLED.call(
+								() -> readPage(call(client, kind.collectionPath(namespace), query), list),
+								(answer, wait, retry) -> onError(generation, answer, "list"));
 						// a long list shows activity page by page
 						active(generation);
 						return page;
@@ -456,9 +493,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 					}
 
 				});
-				KubernetesListObject complete = list.finish();
-				connected(generation);
-				return complete;
+				return list.finish();
 			}
 
 			@Override
@@ -482,15 +517,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				query.add(new Pair("timeoutSeconds",
 						String.valueOf(ThreadLocalRandom.current().nextLong(most / 2, most + 1))));
 				try {
-					Watchable<T> watch = DecodingWatch.open(call(client, kind.collectionPath(namespace), query),
-							decoder);
+					Watchable<T> watch = THROTTLED.call(
+							() -> DecodingWatch.open(call(client, kind.collectionPath(namespace), query), decoder),
+							(answer, wait, retry) -> onError(generation, answer, "watch"));
 					connected(generation);
 					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
 				}
 				catch (ApiException | RuntimeException ex) {
 					// the reflector retries refused connections without reporting them:
 					// record them here
-					onError(generation, ex);
+					onError(generation, ex, "watch");
 					throw ex;
 				}
 			}
@@ -521,21 +557,46 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 	}
 
-	private void onError(int generation, Throwable error) {
-		if (generation != this.generation || this.stopped) {
-			return; // a replaced or stopped informer's watch failing as it is closed
+	/**
+	 * Waits before a list, stopping early when the informer is stopped.
+	 */
+	private static void pause(Duration pause) throws ApiException {
+		if (pause.isZero()) {
+			return;
 		}
-		String message = StatusMessages.describe(error);
+		try {
+			Thread.sleep(pause.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ApiException(ex);
+		}
+	}
+
+	private void onError(int generation, Throwable error, @Nullable String verb) {
+		if (generation != this.generation || this.stopped || error == this.lastFailure || isInterruption(error)) {
+			// a replaced or stopped informer's watch failing as it is closed, or a
+			// failure recorded already
+			return;
+		}
+		this.lastFailure = error;
+		ListWatchFailures failures = Objects.requireNonNull(this.failures);
+		String message = failures.describe(error, StatusMessages.describe(error));
 		disconnected(generation);
 		this.lastError = message;
-		synchronized (this) {
-			long now = System.nanoTime();
-			if (!message.equals(this.lastLoggedError) || now - this.lastErrorLoggedAt > ERROR_LOG_INTERVAL_NANOS) {
-				this.lastLoggedError = message;
-				this.lastErrorLoggedAt = now;
-				logger.warn("List or watch failed, retrying: informer={} error=\"{}\"", this.key, message);
+		// a failed attempt shows that the reflector still loops: not a silence for the
+		// watchdog to end
+		active(generation);
+		failures.failed(error, message, verb);
+	}
+
+	private static boolean isInterruption(Throwable error) {
+		for (Throwable cause = error; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof InterruptedException) {
+				return true;
 			}
 		}
+		return false;
 	}
 
 }

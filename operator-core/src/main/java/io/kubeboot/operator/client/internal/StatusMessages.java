@@ -52,7 +52,10 @@ public final class StatusMessages {
 		catch (RuntimeException ex) {
 			// not JSON: fall through to the raw body
 		}
-		return body.length() > 300 ? body.substring(0, 300) + "..." : body;
+		// a plain-text body such as kube-apiserver's "404 page not found" ends in a
+		// newline
+		String text = body.strip();
+		return text.length() > 300 ? text.substring(0, 300) + "..." : text;
 	}
 
 	/**

@@ -13,8 +13,13 @@ import org.jspecify.annotations.Nullable;
  * difference for writes in flight.
  * <p>
  * The leader-only runnables' threads, and the threads they start, run inside the fence
- * ({@link #enter}); the client checks it before every write ({@link #check}). Other
- * threads (every-replica runnables, webhooks, the application's own) are not fenced.
+ * ({@link #enter}); the client checks it before every write ({@link #check}) and gives
+ * the write no longer than the fence has left, so a write still unanswered when the fence
+ * closes is cancelled then, and fails with {@link LeadershipLostException}
+ * ({@link #failed}). A request the API server had already received may still be applied:
+ * the client cannot take it back, which is what the difference between lease duration and
+ * renew deadline is for. Other threads (every-replica runnables, webhooks, the
+ * application's own) are not fenced.
  */
 public final class WriteFence {
 
@@ -50,12 +55,28 @@ public final class WriteFence {
 
 	/**
 	 * Refuses a write if the calling thread is leader-only work and the fence is closed.
+	 * @return how long the write may take before the fence closes, or {@code null} if the
+	 * calling thread is not fenced
 	 * @throws LeadershipLostException if the write must not happen
 	 */
-	public static void check() {
+	public static @Nullable Duration check() {
 		WriteFence fence = CURRENT.get();
-		if (fence != null) {
-			fence.verify();
+		return (fence != null) ? fence.verify() : null;
+	}
+
+	/**
+	 * Reports a write that failed without an answer from the API server (typically cut
+	 * short at the time {@link #check} gave it) as refused if the fence closed meanwhile.
+	 * Does nothing if the calling thread is not fenced or the fence is still open.
+	 * @param failure why the write failed
+	 * @throws LeadershipLostException if the fence closed while the write was in flight
+	 */
+	public static void failed(Throwable failure) {
+		WriteFence fence = CURRENT.get();
+		if (fence != null && fence.remainingNanos() <= 0) {
+			throw new LeadershipLostException(fence.describe()
+					+ ": a write of leader-only work still unanswered when the renew deadline passed was cancelled "
+					+ "(the API server may have applied it before)", failure);
 		}
 	}
 
@@ -75,13 +96,24 @@ public final class WriteFence {
 		this.open = false;
 	}
 
-	private void verify() {
-		long since = this.nanoTime.getAsLong() - this.renewedAtNanos;
-		if (!this.open || since >= this.validity.toNanos()) {
-			throw new LeadershipLostException("This replica no longer leads (Lease last renewed "
-					+ Duration.ofNanos(since).toMillis() + "ms ago, renew deadline " + this.validity
-					+ "): a write of leader-only work is refused so that it cannot race the next leader");
+	private Duration verify() {
+		long remaining = remainingNanos();
+		if (remaining <= 0) {
+			throw new LeadershipLostException(
+					describe() + ": a write of leader-only work is refused so that it cannot race the next leader",
+					null);
 		}
+		return Duration.ofNanos(remaining);
+	}
+
+	private long remainingNanos() {
+		return this.open ? this.validity.toNanos() - (this.nanoTime.getAsLong() - this.renewedAtNanos) : 0;
+	}
+
+	private String describe() {
+		long since = this.nanoTime.getAsLong() - this.renewedAtNanos;
+		return "This replica no longer leads (Lease last renewed " + Duration.ofNanos(since).toMillis()
+				+ "ms ago, renew deadline " + this.validity + ")";
 	}
 
 	/**
@@ -91,8 +123,8 @@ public final class WriteFence {
 
 		private static final long serialVersionUID = 1L;
 
-		LeadershipLostException(String message) {
-			super(message);
+		LeadershipLostException(String message, @Nullable Throwable cause) {
+			super(message, cause);
 		}
 
 	}

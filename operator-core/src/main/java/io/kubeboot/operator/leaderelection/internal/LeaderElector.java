@@ -3,13 +3,16 @@ package io.kubeboot.operator.leaderelection.internal;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.Date;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.client.internal.DelegatingAuthApiClient;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -18,6 +21,8 @@ import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import okhttp3.ConnectionPool;
+import okhttp3.Protocol;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,16 +31,18 @@ import org.slf4j.LoggerFactory;
  * Campaigns for and holds a Lease, following client-go's election rules with the defects
  * of client-java's {@code LeaderElector} removed: every expiry decision uses the
  * monotonic clock ({@link System#nanoTime()}), every request has its own timeout
- * ({@link LeaderElectionConfig#requestTimeout()}), a lost Lease can be campaigned for
- * again, and the Lease can be released.
+ * ({@link LeaderElectionConfig#requestTimeout()}, and no more than is left before the
+ * renew deadline) on connections of its own, a lost Lease can be campaigned for again,
+ * and the Lease can be released.
  * <ul>
  * <li>{@link #acquire} tries every retry period (with up to 20% jitter) until this
  * replica holds the Lease. A Lease held by another replica is taken over only after it
  * has been seen unchanged for its lease duration, measured from this replica's own first
- * sighting, so clock skew between machines does not matter.</li>
+ * sighting, so clock skew between machines does not matter. A stop during the acquisition
+ * gives the Lease back.</li>
  * <li>{@link #renewUntilLost} renews every retry period and reports the Lease lost as
  * soon as another holder is seen, or once no renewal has succeeded for the renew
- * deadline.</li>
+ * deadline, which no hung request can postpone.</li>
  * <li>{@link #release} clears the holder so a standby can take over at its next try.</li>
  * </ul>
  * One thread drives an elector at a time; the query methods are thread-safe.
@@ -77,16 +84,31 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	/**
 	 * Creates an elector that talks to the API server of the given client.
-	 * @param client the application's client; requests use a derived client with
-	 * {@link LeaderElectionConfig#requestTimeout()}
+	 * @param client the application's client; Lease requests use a derived client with
+	 * connections of their own (see {@link #leaseClient})
 	 * @param config the election settings
 	 * @param listener told about transitions
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
-		this(new LeaseLock(ApiClients.withTimeouts(client, config.requestTimeout(), config.requestTimeout()),
-				config.namespace(), config.name(), config.identity()), config, listener, System::nanoTime,
+		this(new LeaseLock(leaseClient(client, config), config.namespace(), config.name(), config.identity()), config,
+				listener, System::nanoTime,
 				new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)), config.namespace(),
 						config.name(), LEASE_WATCH_TIMEOUT));
+	}
+
+	/**
+	 * Returns the client of the Lease requests: HTTP/1.1 and a connection pool of its
+	 * own. A request that times out then closes its connection, so the next attempt opens
+	 * a new one instead of queueing behind a connection that went silent (a half-open
+	 * connection, or an HTTP/2 connection shared with the application's calls), and the
+	 * application's calls cannot hold up a renewal. Each request sets its own timeout.
+	 */
+	private static ApiClient leaseClient(ApiClient client, LeaderElectionConfig config) {
+		return new DelegatingAuthApiClient(client,
+				(builder) -> builder.readTimeout(config.requestTimeout())
+					.callTimeout(config.requestTimeout())
+					.protocols(List.of(Protocol.HTTP_1_1))
+					.connectionPool(new ConnectionPool()));
 	}
 
 	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime) {
@@ -163,7 +185,10 @@ public final class LeaderElector implements LeaderElectionStatus {
 	/**
 	 * Blocks until this replica holds the Lease or the stop signal fires. It tries every
 	 * retry period (plus up to 20% jitter) and, while it watches the Lease, at once when
-	 * the Lease is released or deleted.
+	 * the Lease is released or deleted. A stop that comes while the Lease is being
+	 * acquired wins: the Lease is given back (and {@code false} returned), also when the
+	 * request that would have taken it went unanswered, so a candidate stopped before it
+	 * led does not keep the Lease from the others.
 	 * @param stop ends the campaign once counted down
 	 * @return {@code true} if this replica now leads, {@code false} if stopped first
 	 * @throws InterruptedException if interrupted while waiting
@@ -175,7 +200,11 @@ public final class LeaderElector implements LeaderElectionStatus {
 		try {
 			while (stop.getCount() > 0) {
 				long attemptStart = this.nanoTime.getAsLong();
-				if (tryAcquireOrRenew() == Attempt.HELD) {
+				if (tryAcquireOrRenew(this.config::requestTimeout) == Attempt.HELD) {
+					if (stop.getCount() == 0) {
+						giveBack();
+						return false;
+					}
 					this.fence.renewed(attemptStart);
 					this.lastRenewNanos = this.nanoTime.getAsLong();
 					this.everLed = true;
@@ -191,6 +220,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 					break;
 				}
 			}
+			if (this.lock.lastWriteUnanswered()) {
+				giveBack();
+			}
 			return false;
 		}
 		finally {
@@ -200,7 +232,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	/**
 	 * Renews the Lease every retry period until it is lost or the stop signal fires. Call
-	 * only after {@link #acquire} returned {@code true}.
+	 * only after {@link #acquire} returned {@code true}. Every renewal request is cut off
+	 * at the renew deadline at the latest, so a request that hangs cannot keep this
+	 * replica leading past it.
 	 * @param stop ends the renewing once counted down (the Lease is kept; see
 	 * {@link #release})
 	 * @return {@code true} if the Lease was lost, {@code false} if stopped
@@ -223,7 +257,8 @@ public final class LeaderElector implements LeaderElectionStatus {
 					return true;
 				}
 				long attemptStart = this.nanoTime.getAsLong();
-				Attempt attempt = tryAcquireOrRenew();
+				long renewBy = this.lastRenewNanos + deadlineNanos;
+				Attempt attempt = tryAcquireOrRenew(() -> timeoutUntil(renewBy));
 				if (attempt == Attempt.HELD) {
 					this.fence.renewed(attemptStart);
 					this.lastRenewNanos = this.nanoTime.getAsLong();
@@ -256,7 +291,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 		LeaderElectionRecord released = new LeaderElectionRecord("", 1, now, now, observed.getLeaderTransitions());
 		// closed first: a standby may take over the moment the update lands
 		this.fence.close();
-		if (this.lock.update(released)) {
+		if (this.lock.update(released, this.config.requestTimeout())) {
 			setObserved(released);
 			logger.info("Released leader lease: lease={} identity={}", this.lock.describe(), this.config.identity());
 		}
@@ -266,13 +301,38 @@ public final class LeaderElector implements LeaderElectionStatus {
 		}
 	}
 
-	private Attempt tryAcquireOrRenew() {
+	/**
+	 * Releases a Lease this replica took, or may have taken, while it was being stopped,
+	 * before any leader-only work ran. After an unanswered write the Lease is read first
+	 * to learn whether the write landed.
+	 */
+	private void giveBack() {
+		logger.info("Stopped while acquiring the leader lease, giving it back: lease={} identity={}",
+				this.lock.describe(), this.config.identity());
+		if (this.lock.lastWriteUnanswered()) {
+			try {
+				setObserved(this.lock.get(this.config.requestTimeout()));
+			}
+			catch (ApiException ex) {
+				logger.warn("Could not check the leader lease after an unanswered request, it will expire instead: "
+						+ "lease={} error=\"{}\"", this.lock.describe(), StatusMessages.describe(ex));
+				return;
+			}
+		}
+		release();
+	}
+
+	/**
+	 * Makes one attempt to acquire or renew the Lease.
+	 * @param timeout gives the timeout of each request when it is sent
+	 */
+	private Attempt tryAcquireOrRenew(Supplier<Duration> timeout) {
 		Date now = new Date();
 		LeaderElectionRecord desired = new LeaderElectionRecord(this.config.identity(),
 				(int) this.config.leaseDuration().toSeconds(), now, now, 0);
 		LeaderElectionRecord current;
 		try {
-			current = this.lock.get();
+			current = this.lock.get(timeout.get());
 		}
 		catch (ApiException ex) {
 			if (ex.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
@@ -284,7 +344,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 				this.lastError = null;
 				return Attempt.HELD_BY_OTHER;
 			}
-			if (!this.lock.create(desired)) {
+			if (!this.lock.create(desired, timeout.get())) {
 				return failure(this.lock.lastError());
 			}
 			setObserved(desired);
@@ -306,12 +366,22 @@ public final class LeaderElector implements LeaderElectionStatus {
 		else {
 			desired.setLeaderTransitions(current.getLeaderTransitions() + 1);
 		}
-		if (!this.lock.update(desired)) {
+		if (!this.lock.update(desired, timeout.get())) {
 			return failure(this.lock.lastError());
 		}
 		setObserved(desired);
 		this.lastError = null;
 		return Attempt.HELD;
+	}
+
+	/**
+	 * Returns the request timeout, or the time left until a deadline on the monotonic
+	 * clock if that is shorter.
+	 */
+	private Duration timeoutUntil(long deadlineNanos) {
+		long left = deadlineNanos - this.nanoTime.getAsLong();
+		Duration timeout = this.config.requestTimeout();
+		return (left < timeout.toNanos()) ? Duration.ofNanos(Math.max(1, left)) : timeout;
 	}
 
 	/**

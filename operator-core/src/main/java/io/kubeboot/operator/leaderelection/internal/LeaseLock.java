@@ -1,32 +1,39 @@
 package io.kubeboot.operator.leaderelection.internal;
 
+import java.io.InterruptedIOException;
 import java.net.HttpURLConnection;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Date;
+import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
-import io.kubernetes.client.extended.leaderelection.Lock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 
 /**
- * client-java's {@link Lock} on a {@code coordination.k8s.io/v1} Lease, without the
- * defects of its own {@code LeaseLock}: a Lease with missing fields reads as an empty
- * record instead of failing, and a failure other than a conflict is kept for
- * {@link #lastError()} instead of only being logged. Updates are optimistic: they carry
- * the resource version last read, so a concurrent writer makes them fail with a conflict.
- * Not final only so that unit tests of the {@link LeaderElector} can stand in a Lease
- * kept in memory.
+ * Reads and writes a {@code coordination.k8s.io/v1} Lease as a client-java
+ * {@link LeaderElectionRecord}, without the defects of client-java's own
+ * {@code LeaseLock}: a Lease with missing fields reads as an empty record instead of
+ * failing, a failure other than a conflict is kept for {@link #lastError()} instead of
+ * only being logged, and every request has a timeout of its own, given by the caller, so
+ * that the elector can bound a renewal by the time left before its renew deadline.
+ * Updates are optimistic: they carry the resource version last read, so a concurrent
+ * writer makes them fail with a conflict. Not final only so that unit tests of the
+ * {@link LeaderElector} can stand in a Lease kept in memory.
  */
-class LeaseLock implements Lock {
+class LeaseLock {
+
+	private final ApiClient client;
 
 	private final CoordinationV1Api api;
 
@@ -40,16 +47,32 @@ class LeaseLock implements Lock {
 
 	private volatile @Nullable String lastError;
 
+	private volatile boolean lastWriteUnanswered;
+
+	/**
+	 * Creates a lock.
+	 * @param client the client to send the requests with; their timeouts are set per
+	 * request
+	 * @param namespace the Lease's namespace
+	 * @param name the Lease's name
+	 * @param identity this replica's identity
+	 */
 	LeaseLock(ApiClient client, String namespace, String name, String identity) {
+		this.client = client;
 		this.api = new CoordinationV1Api(client);
 		this.namespace = namespace;
 		this.name = name;
 		this.identity = identity;
 	}
 
-	@Override
-	public LeaderElectionRecord get() throws ApiException {
-		V1Lease lease = this.api.readNamespacedLease(this.name, this.namespace).execute();
+	/**
+	 * Reads the Lease.
+	 * @param timeout how long the request may take
+	 * @return the record, with empty fields where the Lease has none
+	 * @throws ApiException if the request failed, with code 404 if there is no Lease
+	 */
+	LeaderElectionRecord get(Duration timeout) throws ApiException {
+		V1Lease lease = execute(this.api.readNamespacedLease(this.name, this.namespace).buildCall(null), timeout);
 		this.latest = lease;
 		V1LeaseSpec spec = (lease.getSpec() != null) ? lease.getSpec() : new V1LeaseSpec();
 		LeaderElectionRecord record = new LeaderElectionRecord();
@@ -61,15 +84,20 @@ class LeaseLock implements Lock {
 		return record;
 	}
 
-	@Override
-	public boolean create(LeaderElectionRecord record) {
+	/**
+	 * Creates the Lease.
+	 * @param record the record to store
+	 * @param timeout how long the request may take
+	 * @return whether it was created; see {@link #lastError()} if not
+	 */
+	boolean create(LeaderElectionRecord record, Duration timeout) {
 		try {
-			this.latest = this.api
+			this.latest = execute(this.api
 				.createNamespacedLease(this.namespace,
 						new V1Lease().metadata(new V1ObjectMeta().name(this.name).namespace(this.namespace))
 							.spec(toSpec(record)))
-				.execute();
-			this.lastError = null;
+				.buildCall(null), timeout);
+			written();
 			return true;
 		}
 		catch (ApiException ex) {
@@ -77,16 +105,23 @@ class LeaseLock implements Lock {
 		}
 	}
 
-	@Override
-	public boolean update(LeaderElectionRecord record) {
+	/**
+	 * Replaces the Lease last read or written, failing with a conflict if it changed
+	 * since.
+	 * @param record the record to store
+	 * @param timeout how long the request may take
+	 * @return whether it was replaced; see {@link #lastError()} if not
+	 */
+	boolean update(LeaderElectionRecord record, Duration timeout) {
 		V1Lease base = this.latest;
 		if (base == null) {
 			return false;
 		}
 		try {
 			V1Lease lease = new V1Lease().metadata(base.getMetadata()).spec(toSpec(record));
-			this.latest = this.api.replaceNamespacedLease(this.name, this.namespace, lease).execute();
-			this.lastError = null;
+			this.latest = execute(this.api.replaceNamespacedLease(this.name, this.namespace, lease).buildCall(null),
+					timeout);
+			written();
 			return true;
 		}
 		catch (ApiException ex) {
@@ -94,11 +129,41 @@ class LeaseLock implements Lock {
 		}
 	}
 
-	private boolean failed(String verb, ApiException ex) {
-		if (ex.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-			this.lastError = verb + " failed: " + StatusMessages.describe(ex);
+	private V1Lease execute(Call call, Duration timeout) throws ApiException {
+		call.timeout().timeout(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
+		try {
+			return this.client.<V1Lease>execute(call, V1Lease.class).getData();
 		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 0 && call.isCanceled()) {
+				// the timeout cancelled the call: say so rather than "Socket closed"
+				throw new ApiException(new InterruptedIOException("timed out after " + timeout.toMillis() + "ms"));
+			}
+			throw ex;
+		}
+	}
+
+	private void written() {
+		this.lastError = null;
+		this.lastWriteUnanswered = false;
+	}
+
+	private boolean failed(String verb, ApiException ex) {
+		// no HTTP status: the request timed out or the connection broke, so the API
+		// server may have applied it all the same
+		this.lastWriteUnanswered = ex.getCode() == 0;
+		this.lastError = (ex.getCode() != HttpURLConnection.HTTP_CONFLICT)
+				? verb + " failed: " + StatusMessages.describe(ex) : null;
 		return false;
+	}
+
+	/**
+	 * Whether the last create or update failed without an answer (a timeout or a broken
+	 * connection), so that the Lease may hold what it wrote after all.
+	 * @return {@code true} if the outcome of the last write is unknown
+	 */
+	boolean lastWriteUnanswered() {
+		return this.lastWriteUnanswered;
 	}
 
 	/**
@@ -109,13 +174,19 @@ class LeaseLock implements Lock {
 		return this.lastError;
 	}
 
-	@Override
-	public String identity() {
+	/**
+	 * Returns this replica's identity.
+	 * @return the identity
+	 */
+	String identity() {
 		return this.identity;
 	}
 
-	@Override
-	public String describe() {
+	/**
+	 * Returns the Lease's namespace and name, for logs.
+	 * @return {@code namespace/name}
+	 */
+	String describe() {
 		return this.namespace + "/" + this.name;
 	}
 

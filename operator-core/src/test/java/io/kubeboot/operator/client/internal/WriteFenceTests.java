@@ -43,6 +43,31 @@ class WriteFenceTests {
 	}
 
 	@Test
+	void aWriteMayTakeOnlyWhatTheFenceHasLeft() throws Exception {
+		assertThat(WriteFence.check()).isNull();
+		this.fence.renewed(this.now.get());
+		this.now.addAndGet(Duration.ofMillis(1500).toNanos());
+		AtomicReference<Duration> left = new AtomicReference<>();
+		inFence(() -> left.set(WriteFence.check()));
+		assertThat(left.get()).isEqualTo(Duration.ofMillis(500));
+	}
+
+	@Test
+	void aWriteFailedAfterTheFenceClosedReportsTheLostLeadership() throws Exception {
+		this.fence.renewed(this.now.get());
+		RuntimeException timeout = new IllegalStateException("PATCH failed: 0 timeout");
+		assertThat(inFence(() -> WriteFence.failed(timeout))).isNull();
+		this.now.addAndGet(Duration.ofSeconds(2).toNanos());
+		assertThat(inFence(() -> WriteFence.failed(timeout))).isInstanceOf(LeadershipLostException.class)
+			.hasMessage("This replica no longer leads (Lease last renewed 2000ms ago, renew deadline PT2S): a write "
+					+ "of leader-only work still unanswered when the renew deadline passed was cancelled (the API "
+					+ "server may have applied it before)")
+			.hasCause(timeout);
+		// outside leader-only work nothing is fenced
+		WriteFence.failed(timeout);
+	}
+
+	@Test
 	void threadsStartedByLeaderOnlyWorkAreFencedToo() throws Exception {
 		AtomicReference<Throwable> refused = new AtomicReference<>();
 		Thread work = new Thread(() -> {
@@ -70,13 +95,13 @@ class WriteFenceTests {
 		});
 	}
 
-	/** Checks the fence from a thread of leader-only work; returns what it threw. */
-	private Throwable checkInFence() throws InterruptedException {
+	/** Runs an action on a thread of leader-only work; returns what it threw. */
+	private Throwable inFence(Runnable action) throws InterruptedException {
 		AtomicReference<Throwable> thrown = new AtomicReference<>();
 		Thread work = new Thread(() -> {
 			WriteFence.enter(this.fence);
 			try {
-				WriteFence.check();
+				action.run();
 			}
 			catch (RuntimeException ex) {
 				thrown.set(ex);
@@ -85,6 +110,11 @@ class WriteFenceTests {
 		work.start();
 		work.join();
 		return thrown.get();
+	}
+
+	/** Checks the fence from a thread of leader-only work; returns what it threw. */
+	private Throwable checkInFence() throws InterruptedException {
+		return inFence(WriteFence::check);
 	}
 
 }

@@ -1,9 +1,12 @@
 package io.kubeboot.operator.leaderelection.internal;
 
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.openapi.ApiClient;
@@ -12,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LeaseLock} on a Lease kept in memory: the test plays the other replicas by
- * setting the record, and can make every request fail as an unreachable API server would.
+ * setting the record, and can make every request fail as an unreachable API server would,
+ * hang until its timeout, or lose the answer to a write that was applied.
  */
 final class FakeLeaseLock extends LeaseLock {
 
@@ -27,14 +31,29 @@ final class FakeLeaseLock extends LeaseLock {
 
 	private volatile @Nullable String lastError;
 
+	private final List<Duration> timeouts = new CopyOnWriteArrayList<>();
+
+	private volatile @Nullable Consumer<Duration> hanging;
+
+	private final AtomicInteger answersToLose = new AtomicInteger();
+
+	private volatile boolean lastWriteUnanswered;
+
+	private volatile Runnable beforeWrite = () -> {
+	};
+
 	FakeLeaseLock() {
 		// the client is never used: every request is overridden
 		super(new ApiClient(), "default", "operator-lease", "unused");
 	}
 
 	@Override
-	public LeaderElectionRecord get() throws ApiException {
+	LeaderElectionRecord get(Duration timeout) throws ApiException {
 		this.gets.incrementAndGet();
+		request(timeout);
+		if (this.hanging != null) {
+			throw new ApiException(new InterruptedIOException("timed out after " + timeout.toMillis() + "ms"));
+		}
 		if (this.failing) {
 			throw new ApiException(500, "etcdserver: request timed out");
 		}
@@ -46,7 +65,11 @@ final class FakeLeaseLock extends LeaseLock {
 	}
 
 	@Override
-	public synchronized boolean create(LeaderElectionRecord desired) {
+	synchronized boolean create(LeaderElectionRecord desired, Duration timeout) {
+		if (unanswered(timeout)) {
+			return false;
+		}
+		this.lastWriteUnanswered = false;
 		if (this.failing) {
 			this.lastError = "create failed: 500 Internal Server Error";
 			return false;
@@ -59,7 +82,11 @@ final class FakeLeaseLock extends LeaseLock {
 	}
 
 	@Override
-	public synchronized boolean update(LeaderElectionRecord desired) {
+	synchronized boolean update(LeaderElectionRecord desired, Duration timeout) {
+		if (unanswered(timeout)) {
+			return false;
+		}
+		this.lastWriteUnanswered = false;
 		if (this.failing) {
 			this.lastError = "update failed: 500 Internal Server Error";
 			return false;
@@ -74,6 +101,66 @@ final class FakeLeaseLock extends LeaseLock {
 	@Override
 	@Nullable String lastError() {
 		return this.lastError;
+	}
+
+	@Override
+	boolean lastWriteUnanswered() {
+		return this.lastWriteUnanswered;
+	}
+
+	/**
+	 * Makes every following request hang until its timeout and then fail without an
+	 * answer; the hang is played by passing the timeout to the given action, which
+	 * advances the test's clock.
+	 * @param waitFor advances the clock by a request's timeout
+	 */
+	void hanging(Consumer<Duration> waitFor) {
+		this.hanging = waitFor;
+	}
+
+	/**
+	 * Makes the next creates or updates apply but fail without an answer, as when the
+	 * connection breaks after the API server wrote the Lease.
+	 * @param count how many writes lose their answer
+	 */
+	void loseAnswers(int count) {
+		this.answersToLose.set(count);
+	}
+
+	/**
+	 * Runs an action at the start of every following create or update, before it applies.
+	 * @param action the action, for example firing the elector's stop signal
+	 */
+	void beforeWrite(Runnable action) {
+		this.beforeWrite = action;
+	}
+
+	/**
+	 * Returns the timeouts of every request so far.
+	 * @return the timeouts, oldest first
+	 */
+	List<Duration> timeouts() {
+		return List.copyOf(this.timeouts);
+	}
+
+	private void request(Duration timeout) {
+		this.timeouts.add(timeout);
+		Consumer<Duration> hang = this.hanging;
+		if (hang != null) {
+			hang.accept(timeout);
+		}
+	}
+
+	/** Plays a write that hangs, or whose answer is lost; {@code true} if it did. */
+	private boolean unanswered(Duration timeout) {
+		request(timeout);
+		this.beforeWrite.run();
+		if (this.hanging != null) {
+			this.lastWriteUnanswered = true;
+			this.lastError = "update failed: InterruptedIOException: timed out after " + timeout.toMillis() + "ms";
+			return true;
+		}
+		return false;
 	}
 
 	/**
@@ -120,6 +207,11 @@ final class FakeLeaseLock extends LeaseLock {
 	private boolean write(LeaderElectionRecord desired) {
 		this.record = copy(desired);
 		this.writes.add(copy(desired));
+		if (this.answersToLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
+			this.lastWriteUnanswered = true;
+			this.lastError = "update failed: SocketException: Connection reset";
+			return false;
+		}
 		this.lastError = null;
 		return true;
 	}

@@ -123,6 +123,52 @@ class LeaderElectorTests {
 	}
 
 	@Test
+	void aRenewalThatHangsIsCutOffAtTheRenewDeadline() throws Exception {
+		// a request timeout of 4s, longer than what is left of the deadline below
+		this.elector = elector(new LeaderElectionConfig("default", "operator-lease", ME, LEASE_DURATION, RENEW_DEADLINE,
+				Duration.ofSeconds(4), true, LostLeasePolicy.RE_ELECT));
+		assertThat(this.elector.acquire(this.stop)).isTrue();
+		Duration left = Duration.ofMillis(100);
+		this.clock.advance(RENEW_DEADLINE.minus(left));
+		// every request hangs until its timeout, which passes on the fake clock
+		this.lock.hanging(this.clock::advance);
+		assertThat(this.executor.submit(() -> this.elector.renewUntilLost(this.stop))
+			.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(this.lock.timeouts()).last().isEqualTo(left);
+		assertThat(this.elector.sinceLastRenewal()).isEqualTo(RENEW_DEADLINE);
+		assertThat(this.elector.isLeader()).isFalse();
+		assertThat(this.elector.lastError()).isEqualTo("get failed: InterruptedIOException: timed out after 100ms");
+	}
+
+	@Test
+	void aStopWhileTheLeaseIsBeingAcquiredGivesItBack() throws Exception {
+		this.lock.set(FakeLeaseLock.record("", new Date(), 3));
+		this.lock.beforeWrite(this.stop::countDown);
+		assertThat(this.elector.acquire(this.stop)).isFalse();
+		assertThat(this.elector.isLeader()).isFalse();
+		assertThat(this.lock.writes()).extracting(LeaderElectionRecord::getHolderIdentity).containsExactly(ME, "");
+		assertThat(this.lock.record().getHolderIdentity()).isEmpty();
+	}
+
+	@Test
+	void aStopWhileTheLeaseIsBeingCreatedGivesItBack() throws Exception {
+		this.lock.beforeWrite(this.stop::countDown);
+		assertThat(this.elector.acquire(this.stop)).isFalse();
+		assertThat(this.lock.record().getHolderIdentity()).isEmpty();
+	}
+
+	@Test
+	void anAcquisitionWhoseAnswerWasLostIsGivenBackOnStop() throws Exception {
+		this.lock.set(FakeLeaseLock.record("", new Date(), 3));
+		this.lock.loseAnswers(1);
+		this.lock.beforeWrite(this.stop::countDown);
+		assertThat(this.elector.acquire(this.stop)).isFalse();
+		// the write landed although it looked failed: the Lease is read and released
+		assertThat(this.lock.writes()).extracting(LeaderElectionRecord::getHolderIdentity).containsExactly(ME, "");
+		assertThat(this.lock.record().getHolderIdentity()).isEmpty();
+	}
+
+	@Test
 	void aCandidateTakesOverOnlyAfterSeeingTheLeaseUnchangedForTheLeaseDuration() throws Exception {
 		// by its timestamps the Lease expired long ago; only this candidate's own
 		// observation counts

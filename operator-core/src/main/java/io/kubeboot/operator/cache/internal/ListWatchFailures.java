@@ -1,0 +1,204 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.ResourceKind;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How one informer reports and paces its failing list and watch, from the first failure
+ * until a watch opens again (an outage):
+ * <ul>
+ * <li>RBAC denying the list or watch ({@code 403}) is logged once per outage at ERROR,
+ * naming the verbs RBAC denies, the resource and the namespace; the kind no longer served
+ * ({@code 404}: its CustomResourceDefinition deleted) likewise, naming the kind; any
+ * other error at WARN, once per minute for each distinct message;</li>
+ * <li>after an answer that does not change by itself (a {@code 4xx} other than
+ * {@code 410 Gone}) the informer waits longer before each new list, doubling from the
+ * reflector's one second to {@link #MAX_RETRY_INTERVAL}, as client-go's reflector backs
+ * off, so that a denied or vanished kind is not listed every second (a list allowed while
+ * its watch is denied would otherwise read every object every second); an unreachable API
+ * server and {@code 5xx} answers are retried every second, so that the informer is back
+ * within a second of an outage's end;</li>
+ * <li>the end of an outage is logged once at INFO.</li>
+ * </ul>
+ * Thread-safe; shared by an informer and the replacements the watchdog starts for it.
+ */
+final class ListWatchFailures {
+
+	private static final Logger logger = LoggerFactory.getLogger(ScopedInformer.class);
+
+	/**
+	 * The longest pause between two lists after answers that do not change by themselves.
+	 */
+	static final Duration MAX_RETRY_INTERVAL = Duration.ofSeconds(10);
+
+	/** How long the reflector itself waits before it lists again after a failure. */
+	private static final Duration REFLECTOR_PERIOD = Duration.ofSeconds(1);
+
+	private static final long ERROR_LOG_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
+
+	/** Errors whose last log is remembered; a message that varies endlessly is not. */
+	private static final int MAX_REMEMBERED_ERRORS = 16;
+
+	private final InformerKey key;
+
+	private final CacheAccessCheck.Scope scope;
+
+	private final ApiClient client;
+
+	/** When the current outage began, {@code 0} while the informer has a watch. */
+	private long failingSinceNanos;
+
+	/** Answers that do not change by themselves since the last watch opened. */
+	private int lastingFailures;
+
+	private boolean deniedLogged;
+
+	private boolean notServedLogged;
+
+	/** When each other error was last logged in this outage, by its description. */
+	private final Map<String, Long> loggedAt = new HashMap<>();
+
+	ListWatchFailures(InformerKey key, ResourceKind<?> kind, ApiClient client) {
+		this.key = key;
+		this.scope = new CacheAccessCheck.Scope(kind, kind.namespaced() ? key.namespace() : null);
+		this.client = client;
+	}
+
+	/**
+	 * Describes a failure for a person to read, as readiness and a cache that does not
+	 * sync show it.
+	 * @param error the failure
+	 * @param description what {@code StatusMessages} makes of it
+	 * @return the description, more specific for a kind that is not served
+	 */
+	String describe(Throwable error, String description) {
+		if (code(error) == 404) {
+			return "404 Not Found: " + this.scope.kind() + " is not served by the API server "
+					+ "(was its CustomResourceDefinition deleted?)";
+		}
+		return description;
+	}
+
+	/**
+	 * Records a failed list or watch and logs it if it is the first of its sort in this
+	 * outage (see the class description).
+	 * @param error the failure
+	 * @param description the failure for a person to read
+	 * @param verb {@code list} or {@code watch}, {@code null} if the reflector failed
+	 * otherwise
+	 */
+	void failed(Throwable error, String description, @Nullable String verb) {
+		int code = code(error);
+		boolean logDenied = false;
+		boolean logNotServed = false;
+		boolean logOther = false;
+		synchronized (this) {
+			if (this.failingSinceNanos == 0) {
+				this.failingSinceNanos = System.nanoTime();
+			}
+			if (code >= 400 && code < 500 && code != 410) {
+				this.lastingFailures++;
+			}
+			if (code == 403) {
+				logDenied = !this.deniedLogged;
+				this.deniedLogged = true;
+			}
+			else if (code == 404) {
+				logNotServed = !this.notServedLogged;
+				this.notServedLogged = true;
+			}
+			else {
+				long now = System.nanoTime();
+				Long logged = this.loggedAt.get(description);
+				if (logged == null || now - logged > ERROR_LOG_INTERVAL_NANOS) {
+					if (this.loggedAt.size() >= MAX_REMEMBERED_ERRORS) {
+						this.loggedAt.clear();
+					}
+					this.loggedAt.put(description, now);
+					logOther = true;
+				}
+			}
+		}
+		if (logDenied) {
+			logger.error(
+					"List or watch forbidden by RBAC, retrying until it is granted: informer={} verbs={} resource={} "
+							+ "namespace={} error=\"{}\"",
+					this.key, deniedVerbs(verb), this.scope.resource(), namespace(), description);
+		}
+		else if (logNotServed) {
+			logger.error(
+					"Kind no longer served by the API server, retrying until it is (was its CustomResourceDefinition "
+							+ "deleted?): informer={} kind={} apiVersion={} resource={}",
+					this.key, this.scope.kind().kind(), this.scope.kind().apiVersion(), this.scope.resource());
+		}
+		else if (logOther) {
+			logger.warn("List or watch failed, retrying: informer={} error=\"{}\"", this.key, description);
+		}
+	}
+
+	/**
+	 * Ends the outage, if there is one, because a watch opened, and logs that once.
+	 */
+	void recovered() {
+		long since;
+		synchronized (this) {
+			since = this.failingSinceNanos;
+			this.failingSinceNanos = 0;
+			this.lastingFailures = 0;
+			this.deniedLogged = false;
+			this.notServedLogged = false;
+			this.loggedAt.clear();
+		}
+		if (since != 0) {
+			logger.info("List and watch work again: informer={} failedFor={}ms", this.key,
+					Duration.ofNanos(System.nanoTime() - since).toMillis());
+		}
+	}
+
+	/**
+	 * Returns how long to wait before the next list, beyond the reflector's own second.
+	 * @return the pause, zero unless the API server answered with errors that do not
+	 * change by themselves
+	 */
+	synchronized Duration retryPause() {
+		if (this.lastingFailures <= 1) {
+			return Duration.ZERO;
+		}
+		Duration interval = REFLECTOR_PERIOD.multipliedBy(1L << Math.min(this.lastingFailures - 1, 10));
+		if (interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
+			interval = MAX_RETRY_INTERVAL;
+		}
+		return interval.minus(REFLECTOR_PERIOD);
+	}
+
+	private String deniedVerbs(@Nullable String verb) {
+		// which verbs RBAC denies: the request that failed names only one of them
+		List<String> denied = CacheAccessCheck.deniedVerbs(this.client, this.scope);
+		if (denied != null && !denied.isEmpty()) {
+			return String.join(",", denied);
+		}
+		return (verb != null) ? verb : "unknown";
+	}
+
+	private String namespace() {
+		if (!this.scope.kind().namespaced()) {
+			return "(cluster-scoped)";
+		}
+		return (this.scope.namespace() != null) ? this.scope.namespace() : "*";
+	}
+
+	private static int code(Throwable error) {
+		return (error instanceof ApiException api) ? api.getCode() : 0;
+	}
+
+}

@@ -1,0 +1,69 @@
+package io.kubeboot.operator.autoconfigure.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+
+import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.ControlPlaneExtension;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.MergedContextConfiguration;
+
+/**
+ * Registers the {@link KubernetesConnectionDetails} of the shared control plane (starting
+ * it if needed) and the {@link LostLeaseInTest} policy in a test's application context.
+ * All instances are equal, so test classes that differ in nothing else share a cached
+ * context.
+ */
+class ControlPlaneContextCustomizer implements ContextCustomizer {
+
+	static final String CONNECTION_DETAILS_BEAN = "operatorTestControlPlaneConnectionDetails";
+
+	static final String LOST_LEASE_BEAN = "operatorTestLostLease";
+
+	@Override
+	public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
+		ControlPlane controlPlane = ControlPlaneExtension.controlPlane();
+		String kubeconfig = read(controlPlane);
+		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+		beanFactory.registerSingleton(CONNECTION_DETAILS_BEAN, new ControlPlaneConnectionDetails(kubeconfig));
+		beanFactory.registerSingleton(LOST_LEASE_BEAN, new LostLeaseInTest());
+	}
+
+	private static String read(ControlPlane controlPlane) {
+		try {
+			return Files.readString(controlPlane.kubeconfig(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read the kubeconfig of " + controlPlane, ex);
+		}
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return other != null && other.getClass() == getClass();
+	}
+
+	@Override
+	public int hashCode() {
+		return getClass().hashCode();
+	}
+
+	/**
+	 * The admin user's kubeconfig of the shared control plane.
+	 */
+	record ControlPlaneConnectionDetails(String kubeconfig) implements KubernetesConnectionDetails {
+
+		@Override
+		public String toString() {
+			return "ControlPlaneConnectionDetails[local control plane of operator-spring-boot-test]";
+		}
+
+	}
+
+}

@@ -1,0 +1,119 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Many updates on few keys with more workers than keys, against a real kube-apiserver
+ * (scenario 13 of {@code shared/design/faults.md}): one key is never reconciled by two
+ * workers at once, and every key converges on its last update.
+ */
+@WithControlPlane
+class ConcurrentReconcileIntegrationTests {
+
+	private static final int KEYS = 10;
+
+	private static final int UPDATES_PER_KEY = 100;
+
+	private final List<Manager> managers = new ArrayList<>();
+
+	@AfterEach
+	void stopManagers() {
+		this.managers.forEach(Manager::stop);
+	}
+
+	@Test
+	void keysAreNeverReconciledTwiceAtOnceAndEachConvergesOnItsLastUpdate(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
+		this.managers.add(manager);
+		Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+		Map<String, Integer> lastSeen = new ConcurrentHashMap<>();
+		List<String> overlaps = new CopyOnWriteArrayList<>();
+		AtomicInteger reconciles = new AtomicInteger();
+		Controller.builder(manager, V1ConfigMap.class).maxConcurrentReconciles(3 * KEYS).complete((request) -> {
+			AtomicInteger running = inFlight.computeIfAbsent(request.name(), (name) -> new AtomicInteger());
+			if (running.incrementAndGet() > 1) {
+				overlaps.add(request.name());
+			}
+			try {
+				reconciles.incrementAndGet();
+				manager.cache()
+					.get(V1ConfigMap.class, request)
+					.ifPresent((configMap) -> lastSeen.put(request.name(),
+							Integer.parseInt(configMap.getData().get("n"))));
+				// some work, so that a second worker on the same key would overlap
+				Thread.sleep(2);
+				return Result.done();
+			}
+			finally {
+				running.decrementAndGet();
+			}
+		});
+		CoreV1Api api = new CoreV1Api(admin);
+		for (int key = 0; key < KEYS; key++) {
+			api.createNamespacedConfigMap(namespace.name(), configMap("key-" + key, 0)).execute();
+		}
+		manager.start();
+		ExecutorService writers = Executors.newFixedThreadPool(KEYS);
+		try {
+			List<Future<?>> writes = new ArrayList<>();
+			for (int key = 0; key < KEYS; key++) {
+				String name = "key-" + key;
+				writes.add(writers.submit(() -> {
+					for (int n = 1; n <= UPDATES_PER_KEY; n++) {
+						replace(api, namespace.name(), configMap(name, n));
+					}
+					return null;
+				}));
+			}
+			for (Future<?> write : writes) {
+				write.get();
+			}
+		}
+		finally {
+			writers.shutdownNow();
+		}
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			for (int key = 0; key < KEYS; key++) {
+				assertThat(lastSeen.get("key-" + key)).as("key-" + key).isEqualTo(UPDATES_PER_KEY);
+			}
+		});
+		assertThat(overlaps).isEmpty();
+		// the queue coalesced updates that arrived while a key was waiting
+		assertThat(reconciles.get()).isGreaterThanOrEqualTo(KEYS).isLessThanOrEqualTo(KEYS * (UPDATES_PER_KEY + 1));
+	}
+
+	private static void replace(CoreV1Api api, String namespace, V1ConfigMap configMap) throws ApiException {
+		api.replaceNamespacedConfigMap(configMap.getMetadata().getName(), namespace, configMap).execute();
+	}
+
+	private static V1ConfigMap configMap(String name, int n) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("n", String.valueOf(n)));
+	}
+
+}
