@@ -29,7 +29,8 @@ public interface Cache extends Reader {
 	 * @param namespace the namespace, or {@code null} for all namespaces
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments
-	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
+	 * list class (see {@link io.kubeboot.operator.model.KubernetesKind#listType()})
 	 */
 	<T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector);

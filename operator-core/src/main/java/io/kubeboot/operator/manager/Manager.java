@@ -326,6 +326,10 @@ public final class Manager {
 	 * served by the API server
 	 * @throws io.kubeboot.operator.cache.CacheSyncException if the caches did not sync in
 	 * time
+	 * @throws io.kubeboot.operator.client.ApiServerUnreachableException if no discovery
+	 * request reached the API server within the cache sync timeout
+	 * @throws io.kubeboot.operator.leaderelection.LeaseAccessDeniedException if leader
+	 * election is on and RBAC denies what it needs on the Lease
 	 * @throws InterruptedException if interrupted while waiting; the manager is stopped
 	 */
 	public void start() throws InterruptedException {

@@ -2,6 +2,7 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.util.concurrent.CountDownLatch;
 
+import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerState;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +35,10 @@ public class ManagerLifecycle implements SmartLifecycle, DisposableBean {
 
 	private volatile @Nullable CountDownLatch keepAliveLatch;
 
+	private volatile @Nullable String server;
+
+	private volatile @Nullable String serverOrigin;
+
 	/**
 	 * Creates the lifecycle.
 	 * @param manager the manager
@@ -46,6 +51,17 @@ public class ManagerLifecycle implements SmartLifecycle, DisposableBean {
 		this.keepAlive = keepAlive;
 	}
 
+	/**
+	 * Sets where the URL of the application's API server came from, so that a start-up
+	 * that cannot reach it says so.
+	 * @param server the URL of the {@code ApiClient} bean
+	 * @param origin where it came from, such as {@code KUBECONFIG=/path, context x}
+	 */
+	void serverOrigin(String server, String origin) {
+		this.server = server;
+		this.serverOrigin = origin;
+	}
+
 	@Override
 	public void start() {
 		try {
@@ -54,6 +70,11 @@ public class ManagerLifecycle implements SmartLifecycle, DisposableBean {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while starting the operator manager", ex);
+		}
+		catch (ApiServerUnreachableException ex) {
+			String origin = this.serverOrigin;
+			// a manager of the application's own may talk to another server
+			throw (origin != null && ex.server().equals(this.server)) ? ex.withServerOrigin(origin) : ex;
 		}
 		if (this.keepAlive) {
 			CountDownLatch latch = new CountDownLatch(1);

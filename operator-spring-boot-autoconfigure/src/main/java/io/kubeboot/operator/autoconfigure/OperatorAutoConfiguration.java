@@ -1,8 +1,5 @@
 package io.kubeboot.operator.autoconfigure;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +19,6 @@ import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.ClientBuilder;
-import io.kubernetes.client.util.KubeConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
@@ -40,14 +35,15 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
  * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
- * defines one; from its {@link KubernetesConnectionDetails} if it has them), the
- * {@link Manager} with a controller for every
+ * defines one; from its {@link KubernetesConnectionDetails} if it has them, else see
+ * {@link KubernetesConfigLocator}), the {@link Manager} with a controller for every
  * {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} bean and every
  * {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
  * {@link ManagerLifecycle} that runs it all with the application context.
@@ -59,36 +55,6 @@ import org.springframework.util.StringUtils;
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
-
-	/**
-	 * The client for the cluster: from the {@link KubernetesConnectionDetails} bean if
-	 * there is one, else from the standard sources in order: the file named by
-	 * {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service account.
-	 * @param connectionDetails the connection details, if the application has them
-	 * @return the client
-	 */
-	@Bean
-	@ConditionalOnMissingBean
-	ApiClient kubernetesApiClient(ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
-		KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
-		if (details != null) {
-			try {
-				return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(new StringReader(details.kubeconfig())))
-					.build();
-			}
-			catch (IOException | RuntimeException ex) {
-				throw new IllegalStateException("Cannot create the Kubernetes client from the kubeconfig of "
-						+ details.getClass().getName() + ": " + ex.getMessage(), ex);
-			}
-		}
-		try {
-			return ClientBuilder.standard().build();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read the Kubernetes client configuration (KUBECONFIG, "
-					+ "~/.kube/config or the in-cluster service account)", ex);
-		}
-	}
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -172,8 +138,14 @@ public final class OperatorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ManagerLifecycle operatorManagerLifecycle(Manager manager, OperatorProperties properties) {
-		return new ManagerLifecycle(manager, properties.isAutoStartup(), properties.isKeepAlive());
+	ManagerLifecycle operatorManagerLifecycle(Manager manager, OperatorProperties properties, ApiClient apiClient,
+			ObjectProvider<KubernetesClientSource> clientSource) {
+		ManagerLifecycle lifecycle = new ManagerLifecycle(manager, properties.isAutoStartup(),
+				properties.isKeepAlive());
+		KubernetesClientSource source = clientSource.getIfAvailable();
+		lifecycle.serverOrigin(apiClient.getBasePath(),
+				(source != null) ? source.describe() : "the application's ApiClient bean");
+		return lifecycle;
 	}
 
 	@Bean
@@ -240,6 +212,37 @@ public final class OperatorAutoConfiguration {
 			}
 
 		};
+	}
+
+	/**
+	 * The client for the cluster, unless the application defines one: from the
+	 * {@link KubernetesConnectionDetails} bean if there is one, else from the file named
+	 * by {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service
+	 * account. Without any of them start-up fails saying where it looked.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(ApiClient.class)
+	static class KubernetesClientConfiguration {
+
+		@Bean
+		KubernetesClientSource operatorKubernetesClientSource(
+				ObjectProvider<KubernetesConnectionDetails> connectionDetails,
+				ObjectProvider<KubernetesConfigLocator> locator) {
+			KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
+			// another locator only in tests, which cannot change this process's
+			// environment
+			KubernetesClientSource source = (details != null) ? KubernetesConfigLocator.fromConnectionDetails(details)
+					: locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
+			logger.info("Kubernetes client configured: server={} source=\"{}\"", source.client().getBasePath(),
+					source.describe());
+			return source;
+		}
+
+		@Bean
+		ApiClient kubernetesApiClient(KubernetesClientSource source) {
+			return source.client();
+		}
+
 	}
 
 }

@@ -13,6 +13,9 @@ import org.springframework.core.env.MapPropertySource;
  * <ul>
  * <li>Actuator's liveness and readiness probe groups are on
  * ({@code management.endpoint.health.probes.enabled}), also outside Kubernetes;</li>
+ * <li>Actuator exposes {@code health} and {@code prometheus} over HTTP
+ * ({@code management.endpoints.web.exposure.include}), so that an operator is scraped
+ * like one written with controller-runtime;</li>
  * <li>every log line written during a reconcile shows its controller, object and
  * reconcile id ({@code logging.pattern.correlation}, from the MDC keys
  * {@code controller}, {@code namespace}, {@code name} and {@code reconcileID}); other
@@ -37,9 +40,11 @@ class OperatorDefaultsEnvironmentPostProcessor implements EnvironmentPostProcess
 		if (!environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
 			environment.getPropertySources()
 				.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME,
-						Map.of("management.endpoint.health.probes.enabled", "true", "logging.pattern.correlation",
-								RECONCILE_CORRELATION, "logging.level.io.kubernetes.client.informer.cache.Controller",
-								"OFF", "logging.level.io.kubernetes.client.informer.cache.ProcessorListener", "OFF")));
+						Map.of("management.endpoint.health.probes.enabled", "true",
+								"management.endpoints.web.exposure.include", "health,prometheus",
+								"logging.pattern.correlation", RECONCILE_CORRELATION,
+								"logging.level.io.kubernetes.client.informer.cache.Controller", "OFF",
+								"logging.level.io.kubernetes.client.informer.cache.ProcessorListener", "OFF")));
 		}
 	}
 

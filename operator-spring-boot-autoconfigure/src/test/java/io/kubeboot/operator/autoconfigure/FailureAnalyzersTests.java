@@ -1,13 +1,17 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.List;
 
 import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
+import io.kubeboot.operator.leaderelection.LeaseAccessDeniedException;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookBindException;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -95,6 +99,42 @@ class FailureAnalyzersTests {
 				.startsWith("Cannot serve webhooks on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use");
 			assertThat(analysis.getAction()).startsWith("Set operator.webhook.port");
 		}
+	}
+
+	@Test
+	void leaseAccessDeniedShouldSayWhatToGrantInWhichNamespace() {
+		LeaseAccessDeniedException cause = new LeaseAccessDeniedException("operators", "shop-leader",
+				List.of("create", "update"));
+		FailureAnalysis analysis = new LeaseAccessDeniedFailureAnalyzer()
+			.analyze(new IllegalStateException("Failed to start bean 'operatorManagerLifecycle'", cause));
+		assertThat(analysis.getDescription()).isEqualTo("Leader election needs to create, update leases "
+				+ "(coordination.k8s.io) in namespace 'operators' for its Lease 'shop-leader', which RBAC denies to "
+				+ "this operator's identity");
+		assertThat(analysis.getAction()).startsWith("Grant the operator's service account get, create and update")
+			.contains("kubectl create role leader-election -n operators --verb=get,create,update,watch "
+					+ "--resource=leases.coordination.k8s.io");
+	}
+
+	@Test
+	void unreachableApiServerShouldNameItsUrlAndWhereItCameFrom() {
+		ApiServerUnreachableException cause = new ApiServerUnreachableException("https://127.0.0.1:1",
+				Duration.ofSeconds(3), "ConnectException: Connection refused", new ConnectException())
+			.withServerOrigin("KUBECONFIG=/home/me/kind.yaml, context kind-dev");
+		FailureAnalysis analysis = new ApiServerUnreachableFailureAnalyzer()
+			.analyze(new IllegalStateException("Failed to start bean 'operatorManagerLifecycle'", cause));
+		assertThat(analysis.getDescription()).isEqualTo("Cannot reach the API server at https://127.0.0.1:1 (from "
+				+ "KUBECONFIG=/home/me/kind.yaml, context kind-dev) within PT3S: ConnectException: Connection refused");
+		assertThat(analysis.getAction()).startsWith("Check that the API server at https://127.0.0.1:1 is up");
+	}
+
+	@Test
+	void missingKubernetesConfigurationShouldRepeatWhereItLooked() {
+		KubernetesConfigurationException cause = new KubernetesConfigurationException(
+				"No Kubernetes configuration found. Looked at:\n    KUBECONFIG: not set", "Point the operator ...");
+		FailureAnalysis analysis = new KubernetesConfigurationFailureAnalyzer()
+			.analyze(new IllegalStateException("Error creating bean", cause));
+		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
+		assertThat(analysis.getAction()).isEqualTo("Point the operator ...");
 	}
 
 }

@@ -1,6 +1,9 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.annotation.Watches;
@@ -14,6 +17,7 @@ import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.common.KubernetesObject;
@@ -24,6 +28,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -57,10 +62,39 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithoutApiClientBeanShouldCreateOneFromStandardSources() {
+	void runWithoutApiClientBeanShouldCreateOneFromKubeconfig(@TempDir Path directory) throws IOException {
+		Path kubeconfig = KubernetesConfigLocatorTests.kubeconfig(directory.resolve("config"), "https://127.0.0.1:6443",
+				"dev");
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
 			.withPropertyValues("operator.auto-startup=false")
-			.run((context) -> assertThat(context).hasSingleBean(ApiClient.class));
+			.withBean(KubernetesConfigLocator.class,
+					() -> new KubernetesConfigLocator(Map.of("KUBECONFIG", kubeconfig.toString())::get, null,
+							directory))
+			.run((context) -> {
+				assertThat(context.getBean(ApiClient.class).getBasePath()).isEqualTo("https://127.0.0.1:6443");
+				assertThat(context.getBean(KubernetesClientSource.class).describe())
+					.isEqualTo("KUBECONFIG=" + kubeconfig + ", context dev");
+			});
+	}
+
+	@Test
+	void runWithoutAnyKubernetesConfigurationShouldFailInsteadOfUsingLocalhost(@TempDir Path directory) {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false")
+			.withBean(KubernetesConfigLocator.class,
+					() -> new KubernetesConfigLocator(Map.<String, String>of()::get, directory.toString(), directory))
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(KubernetesConfigurationException.class)
+				.hasMessageStartingWith("No Kubernetes configuration found. Looked at:\n    KUBECONFIG: not set\n"));
+	}
+
+	@Test
+	void runWithUserApiClientShouldNotLookForConfiguration() {
+		this.contextRunner
+			.withBean(KubernetesConfigLocator.class,
+					() -> new KubernetesConfigLocator(Map.<String, String>of()::get, null, Path.of("/nonexistent")))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(KubernetesClientSource.class));
 	}
 
 	@Test
@@ -286,6 +320,16 @@ class OperatorAutoConfigurationTests {
 				.hasMessageContaining("@Reconciler bean 'statusReconciler' is invalid")
 				.hasMessageContaining("Cannot tell which Kubernetes kind " + Unannotated.class.getName()
 						+ " is: annotate it with @KubernetesKind"));
+	}
+
+	@Test
+	void runWithReconcilerOfKindWithoutListClassShouldFailNamingTheBeanBeforeStarting() {
+		this.contextRunner.withUserConfiguration(ListlessKindReconcilerConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(InvalidOperatorBeanException.class)
+				.hasMessageStartingWith("@Reconciler bean 'listlessReconciler' is invalid: No list class for "
+						+ Listless.class.getName() + ": extend CustomResource, create " + Listless.class.getName()
+						+ "List implementing KubernetesListObject, or name it with @KubernetesKind(listType = ...)"));
 	}
 
 	@Test
@@ -558,6 +602,30 @@ class OperatorAutoConfigurationTests {
 		public String getKind() {
 			return "Unannotated";
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ListlessKindReconcilerConfiguration {
+
+		@Bean
+		ListlessReconciler listlessReconciler() {
+			return new ListlessReconciler();
+		}
+
+	}
+
+	@Reconciler(Listless.class)
+	static class ListlessReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+	}
+
+	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Listless")
+	static class Listless extends Unannotated {
 
 	}
 

@@ -21,7 +21,17 @@ class OperatorDefaultsEnvironmentPostProcessorTests {
 		assertThat(environment.getProperty("logging.level.io.kubernetes.client.informer.cache.ProcessorListener"))
 			.isEqualTo("OFF");
 		assertThat(environment.getProperty("management.endpoint.health.probes.enabled")).isEqualTo("true");
+		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health,prometheus");
 		assertThat(environment.getProperty("logging.pattern.correlation")).contains("%X{reconcileID}");
+	}
+
+	@Test
+	void postProcessShouldLetTheApplicationsExposureWin() {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources()
+			.addFirst(new MapPropertySource("app", Map.of("management.endpoints.web.exposure.include", "health")));
+		new OperatorDefaultsEnvironmentPostProcessor().postProcessEnvironment(environment, new SpringApplication());
+		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health");
 	}
 
 	@Test

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.LeaseAccessDeniedException;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Result;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -313,10 +314,10 @@ class LeaderElectionIntegrationTests {
 			.namespace(namespace.name())
 			.leaderElection(config(namespace, "user2", LostLeasePolicy.EXIT))
 			.build();
-		assertThatIllegalStateException().isThrownBy(manager::start)
-			.withMessage("Leader election needs to create, update leases (coordination.k8s.io) in namespace '"
-					+ namespace + "', which RBAC denies to this operator's identity: grant the verbs "
-					+ "[get, create, update] on leases in a Role bound to its service account");
+		assertThatExceptionOfType(LeaseAccessDeniedException.class).isThrownBy(manager::start)
+			.withMessage(
+					"Leader election needs to create, update leases (coordination.k8s.io) in namespace '" + namespace
+							+ "' for its Lease '" + LEASE_NAME + "', which RBAC denies to this operator's identity");
 		assertThat(leaseExists(controlPlane, namespace)).isFalse();
 	}
 

@@ -17,6 +17,7 @@ import io.kubeboot.operator.cache.CacheSyncException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
@@ -49,6 +50,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private static final Duration DISCOVERY_RETRY = Duration.ofSeconds(1);
 
+	private static final long DISCOVERY_LOG_INTERVAL_SECONDS = 10;
+
 	/** Default longest duration of one watch request. */
 	public static final Duration DEFAULT_WATCH_TIMEOUT = Duration.ofMinutes(2);
 
@@ -65,6 +68,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	private final ApiClient watchClient;
 
 	private final KindResolver kindResolver;
+
+	private final String server;
 
 	private final Duration resyncPeriod;
 
@@ -124,6 +129,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		this.listPageSize = listPageSize;
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);
+		this.server = client.getBasePath();
 		this.resyncPeriod = resyncPeriod;
 		this.stripManagedFields = stripManagedFields;
 		this.watchTimeout = watchTimeout;
@@ -139,13 +145,17 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @param namespace the namespace, or {@code null} for all namespaces
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the shared informer
-	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
+	 * list class
 	 */
 	@Override
 	@SuppressWarnings("unchecked")
 	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector) {
 		KindResolver.declaredKind(type);
+		// here rather than when the cache starts, so that the mistake names the
+		// controller or the code that asked for the informer
+		KindResolver.listType(type);
 		InformerKey key = new InformerKey(type, namespace, labelSelector);
 		ScopedInformer<T> informer;
 		boolean startNow;
@@ -183,10 +193,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	/**
 	 * Starts the cache like {@link #start()}, retrying every second while API discovery
-	 * fails (the API server may still be starting), until the timeout.
+	 * fails (the API server may still be starting), until the timeout. A failure is
+	 * logged at once, then again every 10 seconds or when it changes.
 	 * @param timeout how long to keep trying
-	 * @throws IllegalStateException naming the last discovery error once the timeout
-	 * passed
+	 * @throws ApiServerUnreachableException naming the server and the last error once the
+	 * timeout passed without an answer from the API server, or with error answers only
 	 * @throws KindNotServedException if a kind is not served by the API server
 	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
 	 * need
@@ -194,18 +205,27 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	public void start(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
+		@Nullable String logged = null;
+		long loggedAt = 0;
+		int attempts = 0;
 		while (true) {
 			try {
+				attempts++;
 				start();
 				return;
 			}
 			catch (ApiException ex) {
 				String error = StatusMessages.describe(ex);
 				if (System.nanoTime() - deadline >= 0) {
-					throw new IllegalStateException("Cannot reach the API server to discover the watched kinds within "
-							+ timeout + ": " + error, ex);
+					throw new ApiServerUnreachableException(this.server, timeout, error, ex);
 				}
-				logger.warn("API discovery failed, retrying: error=\"{}\"", error);
+				long now = System.nanoTime();
+				if (!error.equals(logged) || now - loggedAt >= DISCOVERY_LOG_INTERVAL_SECONDS * 1_000_000_000L) {
+					logger.warn("API discovery failed, retrying: server={} attempts={} error=\"{}\"", this.server,
+							attempts, error);
+					logged = error;
+					loggedAt = now;
+				}
 				Thread.sleep(DISCOVERY_RETRY.toMillis());
 			}
 		}

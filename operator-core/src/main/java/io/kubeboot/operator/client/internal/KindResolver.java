@@ -145,8 +145,11 @@ public final class KindResolver {
 	 * {@link KubernetesKind#listType() declared} list class, else the class named like
 	 * the model class with a {@code List} suffix, else {@link CustomResourceList} of the
 	 * model class for a {@link CustomResource}.
+	 * @param type the model class
+	 * @return the list type
+	 * @throws IllegalArgumentException if the class has none
 	 */
-	private static Type listType(Class<?> type) {
+	public static Type listType(Class<?> type) {
 		KubernetesKind annotation = type.getAnnotation(KubernetesKind.class);
 		if (annotation != null && annotation.listType() != KubernetesListObject.class) {
 			return annotation.listType();

@@ -6,6 +6,7 @@ import java.util.List;
 import io.kubeboot.operator.client.internal.AccessReviews;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaseAccessDeniedException;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Asks the API server, before campaigning, whether this replica's identity may get,
  * create and update the Lease ({@code SelfSubjectAccessReview}), so that missing RBAC
- * fails start-up with a message naming the verbs instead of a silent retry loop.
+ * fails start-up with a {@link LeaseAccessDeniedException} naming the verbs instead of a
+ * silent retry loop.
  */
 public final class LeaseAccessCheck {
 
@@ -30,8 +32,8 @@ public final class LeaseAccessCheck {
 	 * Verifies the access.
 	 * @param client the client whose identity campaigns
 	 * @param config the election settings naming the Lease
-	 * @throws IllegalStateException naming the denied verbs, the resource and the
-	 * namespace
+	 * @throws LeaseAccessDeniedException naming the denied verbs, the namespace and the
+	 * Lease
 	 */
 	public static void verify(ApiClient client, LeaderElectionConfig config) {
 		List<String> denied = new ArrayList<>();
@@ -53,10 +55,7 @@ public final class LeaseAccessCheck {
 			}
 		}
 		if (!denied.isEmpty()) {
-			throw new IllegalStateException("Leader election needs to " + String.join(", ", denied)
-					+ " leases (coordination.k8s.io) in namespace '" + config.namespace()
-					+ "', which RBAC denies to this operator's identity: grant the verbs " + VERBS
-					+ " on leases in a Role bound to its service account");
+			throw new LeaseAccessDeniedException(config.namespace(), config.name(), denied);
 		}
 	}
 

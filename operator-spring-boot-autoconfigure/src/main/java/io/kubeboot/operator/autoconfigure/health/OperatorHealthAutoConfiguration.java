@@ -71,11 +71,16 @@ public final class OperatorHealthAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "operator.health.healthz-enabled", matchIfMissing = true)
 	static class HealthzConfiguration {
 
+		// The servlets get the manager's health when first asked: the web server
+		// creates its servlets before the other beans, and a manager that cannot be
+		// created (no Kubernetes configuration) would fail inside the web server's
+		// start, under an unrelated "Error starting Tomcat context"
+
 		@Bean
-		ServletRegistrationBean<HealthzServlet> operatorHealthzServlet(ManagerHealth health,
+		ServletRegistrationBean<HealthzServlet> operatorHealthzServlet(ObjectProvider<ManagerHealth> health,
 				ObjectProvider<ApplicationAvailability> availability) {
 			return registration("operatorHealthz", "/healthz", () -> {
-				List<HealthCheck> checks = withPing(health.liveness());
+				List<HealthCheck> checks = withPing(health.getObject().liveness());
 				ApplicationAvailability states = availability.getIfAvailable();
 				if (states != null) {
 					checks.add((states.getLivenessState() == LivenessState.CORRECT)
@@ -87,10 +92,10 @@ public final class OperatorHealthAutoConfiguration {
 		}
 
 		@Bean
-		ServletRegistrationBean<HealthzServlet> operatorReadyzServlet(ManagerHealth health,
+		ServletRegistrationBean<HealthzServlet> operatorReadyzServlet(ObjectProvider<ManagerHealth> health,
 				ObjectProvider<ApplicationAvailability> availability) {
 			return registration("operatorReadyz", "/readyz", () -> {
-				List<HealthCheck> checks = withPing(health.readiness());
+				List<HealthCheck> checks = withPing(health.getObject().readiness());
 				ApplicationAvailability states = availability.getIfAvailable();
 				if (states != null) {
 					checks.add((states.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC)

@@ -1,14 +1,18 @@
 package io.kubeboot.operator.autoconfigure.events;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.autoconfigure.TestKubeconfigs;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubeboot.operator.manager.Manager;
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -138,7 +142,7 @@ class OperatorEventsAutoConfigurationTests {
 	}
 
 	@Test
-	void runAfterOperatorAutoConfigurationShouldUseItsApiClient() {
+	void runAfterOperatorAutoConfigurationShouldUseItsApiClient(@TempDir Path directory) throws IOException {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(OperatorEventsAutoConfiguration.class, OperatorAutoConfiguration.class))
@@ -150,9 +154,11 @@ class OperatorEventsAutoConfigurationTests {
 				assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class))
 					.containsExactly(OperatorEventsAutoConfiguration.RUNNABLE_NAME);
 			});
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(OperatorEventsAutoConfiguration.class, OperatorAutoConfiguration.class))
+		TestKubeconfigs
+			.withKubeconfig(
+					new ApplicationContextRunner().withConfiguration(AutoConfigurations
+						.of(OperatorEventsAutoConfiguration.class, OperatorAutoConfiguration.class)),
+					directory, UNREACHABLE)
 			.withPropertyValues("operator.auto-startup=false")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(ApiClient.class)

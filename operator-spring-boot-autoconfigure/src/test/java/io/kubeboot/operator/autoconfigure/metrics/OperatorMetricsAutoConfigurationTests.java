@@ -1,10 +1,13 @@
 package io.kubeboot.operator.autoconfigure.metrics;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.autoconfigure.ManagerBuilderCustomizer;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.autoconfigure.TestKubeconfigs;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.micrometer.OperatorMetrics;
 import io.kubeboot.operator.micrometer.RestClientMetricsInterceptor;
@@ -16,6 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -89,10 +93,12 @@ class OperatorMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void autoConfiguredApiClientGetsTheInterceptor() {
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(OperatorAutoConfiguration.class, OperatorMetricsAutoConfiguration.class))
+	void autoConfiguredApiClientGetsTheInterceptor(@TempDir Path directory) throws IOException {
+		TestKubeconfigs
+			.withKubeconfig(
+					new ApplicationContextRunner().withConfiguration(AutoConfigurations
+						.of(OperatorAutoConfiguration.class, OperatorMetricsAutoConfiguration.class)),
+					directory, "https://127.0.0.1:1")
 			.withBean(PrometheusMeterRegistry.class, () -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
 			.withPropertyValues("operator.auto-startup=false")
 			.run((context) -> assertThat(context.getBean(ApiClient.class).getHttpClient().interceptors())
