@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.test.util.TestSocketUtils;
 
 /**
@@ -45,9 +46,23 @@ final class OperatorProcess implements AutoCloseable {
 	}
 
 	static OperatorProcess start(Path kubeconfig, String... args) throws IOException {
-		List<String> command = new ArrayList<>(
+		return start(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
+						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()),
+				null, kubeconfig, args);
+	}
+
+	/**
+	 * Starts the operator with a command of its own, such as {@code java -jar} of the
+	 * packaged application.
+	 * @param launcher the command up to the application's arguments
+	 * @param directory the working directory, {@code null} for this process's
+	 * @param kubeconfig the kubeconfig it connects with
+	 * @param args the application's arguments
+	 */
+	static OperatorProcess start(List<String> launcher, @Nullable Path directory, Path kubeconfig, String... args)
+			throws IOException {
+		List<String> command = new ArrayList<>(launcher);
 		// several operators run side by side in these tests, without certificate files;
 		// Actuator on a port of its own, as application.yaml has it (a free port, as the
 		// log would not tell which of the two servers started on which port)
@@ -58,6 +73,9 @@ final class OperatorProcess implements AutoCloseable {
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile("sample-operator", ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+		if (directory != null) {
+			builder.directory(directory.toFile());
+		}
 		builder.environment().put("KUBECONFIG", kubeconfig.toString());
 		builder.environment().remove("KUBERNETES_SERVICE_HOST");
 		return new OperatorProcess(builder.start(), log, managementPort);

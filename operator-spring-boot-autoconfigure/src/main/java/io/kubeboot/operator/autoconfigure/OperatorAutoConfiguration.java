@@ -218,7 +218,8 @@ public final class OperatorAutoConfiguration {
 	 * The client for the cluster, unless the application defines one: from the
 	 * {@link KubernetesConnectionDetails} bean if there is one, else from the file named
 	 * by {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service
-	 * account. Without any of them start-up fails saying where it looked.
+	 * account. Without any of them start-up fails saying where it looked, except in a
+	 * {@linkplain TrainingRun training run}, which never connects.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnMissingBean(ApiClient.class)
@@ -231,8 +232,17 @@ public final class OperatorAutoConfiguration {
 			KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
 			// another locator only in tests, which cannot change this process's
 			// environment
-			KubernetesClientSource source = (details != null) ? KubernetesConfigLocator.fromConnectionDetails(details)
-					: locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
+			KubernetesClientSource source;
+			try {
+				source = (details != null) ? KubernetesConfigLocator.fromConnectionDetails(details)
+						: locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
+			}
+			catch (KubernetesConfigurationException ex) {
+				if (!TrainingRun.isActive()) {
+					throw ex;
+				}
+				source = KubernetesConfigLocator.forTrainingRun();
+			}
 			logger.info("Kubernetes client configured: server={} source=\"{}\"", source.client().getBasePath(),
 					source.describe());
 			return source;
