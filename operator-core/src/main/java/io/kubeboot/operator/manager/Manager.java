@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * (controllers among them), in controller-runtime's order.
  * <p>
  * {@link #start()} resolves every cached kind against the API server (failing at once,
- * naming the kind, if one is not served), starts the informers and blocks until they have
- * synced (failing after the cache sync timeout with the last error of every informer that
- * did not), then starts the runnables that run on every replica, then, once elected, the
+ * naming the kind, if one is not served), asks it about every rule of
+ * {@link #requiredPermissions()} (failing if RBAC denies leader election its Lease, and
+ * naming whatever else it denies), starts the informers and blocks until they have synced
+ * (failing after the cache sync timeout with the last error of every informer that did
+ * not), then starts the runnables that run on every replica, then, once elected, the
  * leader-only runnables. It returns once all are started; they run on threads of their
  * own.
  * <p>
