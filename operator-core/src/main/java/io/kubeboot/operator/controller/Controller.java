@@ -13,6 +13,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.source.Channel;
@@ -70,13 +71,16 @@ public final class Controller implements Runnable {
 
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
+	private final List<Permission> permissions;
+
 	private volatile @Nullable WorkQueue<Request> queue;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
-			Duration cacheSyncTimeout) {
+			Duration cacheSyncTimeout, List<Permission> permissions) {
 		this.name = name;
+		this.permissions = List.copyOf(permissions);
 		this.runner = new ReconcileRunner(name, reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.rateLimiters = rateLimiters;
@@ -291,6 +295,19 @@ public final class Controller implements Runnable {
 			throw new IllegalStateException(
 					this.name + " has " + live + " of " + this.maxConcurrentReconciles + " workers");
 		}
+	}
+
+	/**
+	 * Returns what this controller needs RBAC to allow: {@code list} and {@code watch} of
+	 * every kind it reconciles, owns or watches, in the namespaces it caches them;
+	 * {@code patch} of the reconciled kind with a finalizer (and {@code get} with a label
+	 * selector too, to remove the finalizer of an object that left it); and what the
+	 * reconciler declared with {@link ControllerBuilder#requires}.
+	 * @return the permissions, each with its reason
+	 */
+	@Override
+	public List<Permission> requiredPermissions() {
+		return this.permissions;
 	}
 
 	/**

@@ -361,7 +361,7 @@ class ControllerTests {
 		this.informer.synced(false);
 		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> Result.done(), 1,
 				() -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
-				Duration.ofMillis(100));
+				Duration.ofMillis(100), List.of());
 		assertThatIllegalStateException().isThrownBy(() -> controller.start(new StopSignal()))
 			.withMessage("Controller test timed out waiting for its caches to sync");
 		assertThat(controller.isRunning()).isFalse();
@@ -369,7 +369,7 @@ class ControllerTests {
 
 	private Controller controller(int workers, Reconciler reconciler) {
 		return new Controller("test", V1ConfigMap.class, reconciler, workers, () -> this.rateLimiter,
-				(name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()), DEADLINE);
+				(name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()), DEADLINE, List.of());
 	}
 
 	private EventSource<V1ConfigMap> eventSource() {

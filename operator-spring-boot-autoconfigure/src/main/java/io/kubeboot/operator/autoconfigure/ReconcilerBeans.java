@@ -12,9 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import io.kubeboot.operator.annotation.RbacRule;
 import io.kubeboot.operator.annotation.Reconciler;
-import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
@@ -22,6 +23,7 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -30,8 +32,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -98,6 +100,9 @@ final class ReconcilerBeans {
 				String finalizer = resolve(annotation.finalizer());
 				builder.withFinalizer(finalizer, cleanerOf(bean, finalizer));
 			}
+			for (RbacRule rule : this.beanFactory.findAllAnnotationsOnBean(beanName, RbacRule.class, true)) {
+				builder.requires(permission(rule, annotation.value()));
+			}
 			String name = controllerName(annotation);
 			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
@@ -110,6 +115,28 @@ final class ReconcilerBeans {
 			throw new InvalidOperatorBeanException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * The permission an {@link RbacRule @RbacRule} declares; its kind defaults to the
+	 * reconciled kind.
+	 */
+	private static Permission permission(RbacRule rule, Class<? extends KubernetesObject> reconciled) {
+		Permission permission;
+		if (StringUtils.hasText(rule.resource())) {
+			permission = Permission.of(rule.group(), rule.resource(), rule.verbs());
+		}
+		else {
+			permission = Permission.of((rule.kind() != KubernetesObject.class) ? rule.kind() : reconciled,
+					rule.verbs());
+		}
+		if (StringUtils.hasText(rule.subresource())) {
+			permission = permission.subresource(rule.subresource());
+		}
+		if (rule.resourceNames().length > 0) {
+			permission = permission.resourceNames(rule.resourceNames());
+		}
+		return permission.because(rule.reason());
 	}
 
 	/**

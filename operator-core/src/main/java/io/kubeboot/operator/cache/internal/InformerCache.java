@@ -192,18 +192,17 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Starts the cache like {@link #start()}, retrying every second while API discovery
-	 * fails (the API server may still be starting), until the timeout. A failure is
-	 * logged at once, then again every 10 seconds or when it changes.
+	 * Resolves the kind of every registered informer against the API server's discovery,
+	 * retrying every second while discovery fails (the API server may still be starting),
+	 * until the timeout. A failure is logged at once, then again every 10 seconds or when
+	 * it changes.
 	 * @param timeout how long to keep trying
 	 * @throws ApiServerUnreachableException naming the server and the last error once the
 	 * timeout passed without an answer from the API server, or with error answers only
 	 * @throws KindNotServedException if a kind is not served by the API server
-	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
-	 * need
 	 * @throws InterruptedException if interrupted while waiting to retry
 	 */
-	public void start(Duration timeout) throws InterruptedException {
+	public void resolveAll(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		@Nullable String logged = null;
 		long loggedAt = 0;
@@ -211,7 +210,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		while (true) {
 			try {
 				attempts++;
-				start();
+				for (ScopedInformer<?> informer : scopedInformers()) {
+					resolve(informer.key().type());
+				}
 				return;
 			}
 			catch (ApiException ex) {
@@ -232,51 +233,72 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Resolves every registered kind, checks that RBAC lets this identity list and watch
-	 * each, and starts the informers. Does not wait for them to sync; see
-	 * {@link #waitForSync}.
-	 * @throws KindNotServedException if a kind is not served by the API server
-	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
-	 * need
-	 * @throws ApiException if discovery fails
+	 * Returns the resources and namespaces the registered informers list and watch, once
+	 * {@link #resolveAll resolved}.
+	 * @return the scopes, one per informer
+	 * @throws IllegalStateException if a kind was not resolved and discovery fails
 	 */
-	public void start() throws ApiException {
-		List<ScopedInformer<?>> toStart;
-		synchronized (this.informers) {
-			toStart = new ArrayList<>(this.informers.values());
-		}
+	public List<CacheAccessCheck.Scope> accessScopes() {
 		List<CacheAccessCheck.Scope> scopes = new ArrayList<>();
-		for (ScopedInformer<?> informer : toStart) {
-			ResourceKind<?> kind = resolve(informer.key().type());
+		for (ScopedInformer<?> informer : scopedInformers()) {
+			ResourceKind<?> kind = resolved(informer.key().type());
 			scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
 		}
+		return scopes;
+	}
+
+	/**
+	 * Starts every registered informer, once {@link #resolveAll resolved}, and the
+	 * watchdog. What RBAC denies the informers, as the manager's start-up check found, is
+	 * logged as an ERROR at once; {@link #waitForSync} checks it again until it is
+	 * granted. Does not wait for the informers to sync.
+	 * @param denied what the start-up check found RBAC to deny, or {@code null} if it
+	 * could not ask
+	 * @throws IllegalStateException if a kind registered meanwhile cannot be resolved
+	 */
+	public void start(CacheAccessCheck.@Nullable Verdicts denied) {
+		List<CacheAccessCheck.Scope> scopes = accessScopes();
 		this.accessScopes = scopes;
-		String denied = CacheAccessCheck.check(this.watchClient, scopes);
-		this.accessDenied = denied;
-		if (denied != null) {
+		String message = (denied != null) ? CacheAccessCheck.describe(scopes, denied) : null;
+		this.accessDenied = message;
+		if (message != null) {
 			// loud at once; start-up fails only if it is still so at the sync timeout,
 			// since RBAC is often applied moments after the operator starts
-			logger.error("{}; the caches cannot sync until it is granted", denied);
+			logger.error("{}; the caches cannot sync until it is granted", message);
 		}
+		List<ScopedInformer<?>> toStart = scopedInformers();
 		for (ScopedInformer<?> informer : toStart) {
-			startInformer(informer);
+			startResolved(informer);
 		}
 		synchronized (this.informers) {
 			this.started = true;
 			toStart = new ArrayList<>(this.informers.values());
 		}
 		for (ScopedInformer<?> informer : toStart) {
-			startInformer(informer); // registered while starting
+			startResolved(informer); // registered while starting
 		}
 		this.watchdog.start();
 	}
 
+	private void startResolved(ScopedInformer<?> informer) {
+		try {
+			startInformer(informer);
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException(
+					"Cannot start informer " + informer.key() + ": " + StatusMessages.describe(ex), ex);
+		}
+	}
+
 	/**
-	 * Replaces every synced informer that has heard nothing from the API server for
-	 * longer than the silence threshold. A watch that stalled without failing (a
-	 * half-open connection, a reflector that stopped looping) is otherwise noticed only
-	 * when its read times out, if ever.
+	 * Returns a kind resolved before, without asking the API server.
+	 * @param type the model class
+	 * @return the kind, or {@code null} if it was not resolved yet
 	 */
+	public @Nullable ResourceKind<?> resolvedKind(Class<?> type) {
+		return this.kinds.get(type);
+	}
+
 	/**
 	 * Resolves a model class against the API server, once per class.
 	 * @param <T> the model type
