@@ -77,7 +77,7 @@ public final class Manager {
 		ApiClient limited = (settings.clientQps > 0)
 				? RateLimitInterceptor.limit(apiClient, settings.clientQps, settings.clientBurst) : apiClient;
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
-				settings.watchSilenceThreshold, settings.listPageSize);
+				settings.watchSilenceThreshold, settings.listPageSize, settings.cacheTransforms);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;

@@ -13,13 +13,14 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.Reconciler;
-import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Cleaner;
@@ -30,8 +31,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -88,6 +89,14 @@ final class ReconcilerBeans {
 			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 				KindResolver.declaredKind(owned);
 				builder.owns(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
+			}
+			for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
+				if (Arrays.asList(annotation.owns()).contains(owned)) {
+					throw new IllegalStateException(owned.getSimpleName() + " is listed in both owns and "
+							+ "ownsMetadataOnly; keep it in one of them");
+				}
+				KindResolver.declaredKind(owned);
+				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
 			}
 			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
@@ -260,9 +269,11 @@ final class ReconcilerBeans {
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private void addWatch(ControllerBuilder<?> builder, Object bean, Method declared, Watches watches) {
 		Class<? extends KubernetesObject> kind = watches.value();
-		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(kind)) {
-			throw new IllegalStateException("@Watches(" + kind.getSimpleName() + ") method " + declared.getName()
-					+ " must take exactly one parameter of type " + kind.getSimpleName());
+		Class<?> received = watches.metadataOnly() ? PartialObjectMetadata.class : kind;
+		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(received)) {
+			throw new IllegalStateException("@Watches(" + kind.getSimpleName()
+					+ (watches.metadataOnly() ? ", metadataOnly = true" : "") + ") method " + declared.getName()
+					+ " must take exactly one parameter of type " + received.getSimpleName());
 		}
 		Class<?> returnType = declared.getReturnType();
 		if (returnType != Request.class && !Collection.class.isAssignableFrom(returnType)
@@ -273,8 +284,14 @@ final class ReconcilerBeans {
 		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
 		ReflectionUtils.makeAccessible(method);
 		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
-		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
-				eventFilter(watches.eventFilters()));
+		if (watches.metadataOnly()) {
+			builder.watchesMetadataOnly(kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
+					mapFunction, eventFilter(watches.eventFilters()));
+		}
+		else {
+			builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
+					eventFilter(watches.eventFilters()));
+		}
 	}
 
 	/**
