@@ -14,6 +14,7 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.GenerationChangedPredicate;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
@@ -45,6 +46,12 @@ import org.jspecify.annotations.Nullable;
  * back on the watch, and would otherwise reconcile the object a second time); see
  * {@link #withEventFilter}. Owned and watched kinds pass every change unless given a
  * filter.
+ * <p>
+ * An owned or watched kind whose spec the reconciler does not need can be cached as
+ * metadata only ({@link #ownsMetadataOnly}, {@link #watchesMetadataOnly}), the
+ * counterpart of controller-runtime's {@code builder.OnlyMetadata}: its objects arrive as
+ * {@link PartialObjectMetadata} and are read with {@code Cache.getMetadata} and
+ * {@code Cache.listMetadata}.
  * <p>
  * Not thread-safe; use one builder from one thread.
  *
@@ -190,6 +197,41 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Reconciles the controlling owner of every object of another kind, like
+	 * {@link #owns(Class)}, caching only the owned objects' metadata: the owner
+	 * references, labels, annotations, finalizers and versions, without spec, status or
+	 * data. For owned kinds the reconciler only needs to know exist, such as Secrets or
+	 * ConfigMaps it creates, this keeps their contents out of memory; read them with
+	 * {@code Cache.getMetadata(ownedType, request)}.
+	 * @param ownedType the owned kind
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType) {
+		return ownsMetadataOnly(ownedType, null, Predicates.all());
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind that matches a
+	 * label selector and whose change passes an event filter, like
+	 * {@link #owns(Class, String, Predicate)}, caching only the owned objects' metadata.
+	 * @param ownedType the owned kind
+	 * @param labelSelector a selector such as
+	 * {@code app.kubernetes.io/managed-by=my-operator}, or {@code null} for all objects
+	 * @param eventFilter which changes of owned objects reconcile their owner
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType,
+			@Nullable String labelSelector, Predicate<? super PartialObjectMetadata> eventFilter) {
+		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
+		KindResolver.declaredKind(ownedType);
+		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
+		this.otherKinds.add(new OtherKind("owns", selector,
+				(ns) -> new EventSource<>(controllerName(), this.cache.metadataInformer(ownedType, ns, selector),
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
+		return this;
+	}
+
+	/**
 	 * Sets which changes of the reconciled kind are reconciled, replacing the default
 	 * {@link GenerationChangedPredicate}: pass {@link Predicates#all()} to reconcile
 	 * every change, status-only and metadata-only ones included, or combine predicates
@@ -249,6 +291,45 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		this.otherKinds.add(new OtherKind("watches", labelSelector,
 				(ns) -> new EventSource<>(
 						controllerName(), this.cache.informer(watchedType,
+								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
+						mapFunction, eventFilter)));
+		return this;
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind, like {@link #watches(Class, MapFunction)}, caching only the watched
+	 * objects' metadata: the mapping function receives them as
+	 * {@link PartialObjectMetadata}.
+	 * @param watchedType the watched kind
+	 * @param mapFunction maps a changed object's metadata to requests
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
+			MapFunction<PartialObjectMetadata> mapFunction) {
+		return watchesMetadataOnly(watchedType, null, null, mapFunction, Predicates.all());
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind that passes an event filter, with its own namespace and label
+	 * selector, caching only the watched objects' metadata.
+	 * @param watchedType the watched kind
+	 * @param namespace the namespace, or {@code null} for the controller's
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param mapFunction maps a changed object's metadata to requests
+	 * @param eventFilter which changes are mapped
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
+			@Nullable String namespace, @Nullable String labelSelector, MapFunction<PartialObjectMetadata> mapFunction,
+			Predicate<? super PartialObjectMetadata> eventFilter) {
+		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
+		KindResolver.declaredKind(watchedType);
+		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
+		this.otherKinds.add(new OtherKind("watches", labelSelector,
+				(ns) -> new EventSource<>(controllerName(),
+						this.cache.metadataInformer(watchedType,
 								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
 						mapFunction, eventFilter)));
 		return this;

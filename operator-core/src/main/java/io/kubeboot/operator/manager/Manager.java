@@ -94,7 +94,7 @@ public final class Manager {
 				? RateLimitInterceptor.limit(apiClient, settings.clientQps, settings.clientBurst) : apiClient;
 		this.limitedClient = limited;
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
-				settings.watchSilenceThreshold, settings.listPageSize);
+				settings.watchSilenceThreshold, settings.listPageSize, settings.cacheTransforms);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;

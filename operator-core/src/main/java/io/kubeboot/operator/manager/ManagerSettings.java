@@ -2,10 +2,13 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -43,6 +46,11 @@ final class ManagerSettings {
 
 	boolean stripManagedFields = true;
 
+	/**
+	 * By the class objects are cached as; the default transform under KubernetesObject.
+	 */
+	Map<Class<?>, CacheTransform<?>> cacheTransforms = new LinkedHashMap<>();
+
 	Function<String, WorkQueueMetrics> queueMetrics = (name) -> WorkQueueMetrics.NOOP;
 
 	Function<String, ControllerMetrics> controllerMetrics = (name) -> ControllerMetrics.NOOP;
@@ -79,6 +87,7 @@ final class ManagerSettings {
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
+		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
 		copy.queueMetrics = this.queueMetrics;
 		copy.controllerMetrics = this.controllerMetrics;
 		copy.leaderElection = this.leaderElection;

@@ -60,7 +60,7 @@ public final class OperatorAutoConfiguration {
 	@ConditionalOnMissingBean
 	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
 			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers,
-			ObjectProvider<WebhookServer> webhookServer) {
+			ObjectProvider<WebhookServer> webhookServer, ConfigurableListableBeanFactory beanFactory) {
 		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
 		if (properties.getLeaderElection().isEnabled()) {
@@ -83,6 +83,7 @@ public final class OperatorAutoConfiguration {
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		webhookServer.ifAvailable(builder::webhookServer);
+		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

@@ -80,7 +80,8 @@ public class OperatorProperties implements Validator {
 
 	/**
 	 * Whether cached objects drop metadata.managedFields, which reconcilers rarely read,
-	 * to save memory.
+	 * to save memory. client-java's JSON already leaves them out when it parses, so this
+	 * matters only with an ApiClient whose JSON was replaced.
 	 */
 	private boolean stripManagedFields = true;
 

@@ -21,6 +21,7 @@ import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.rbac.Permission;
@@ -90,6 +91,14 @@ final class ReconcilerBeans {
 			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 				KindResolver.declaredKind(owned);
 				builder.owns(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
+			}
+			for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
+				if (Arrays.asList(annotation.owns()).contains(owned)) {
+					throw new IllegalStateException(owned.getSimpleName() + " is listed in both owns and "
+							+ "ownsMetadataOnly; keep it in one of them");
+				}
+				KindResolver.declaredKind(owned);
+				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
 			}
 			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
@@ -287,9 +296,11 @@ final class ReconcilerBeans {
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private void addWatch(ControllerBuilder<?> builder, Object bean, Method declared, Watches watches) {
 		Class<? extends KubernetesObject> kind = watches.value();
-		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(kind)) {
-			throw new IllegalStateException("@Watches(" + kind.getSimpleName() + ") method " + declared.getName()
-					+ " must take exactly one parameter of type " + kind.getSimpleName());
+		Class<?> received = watches.metadataOnly() ? PartialObjectMetadata.class : kind;
+		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(received)) {
+			throw new IllegalStateException("@Watches(" + kind.getSimpleName()
+					+ (watches.metadataOnly() ? ", metadataOnly = true" : "") + ") method " + declared.getName()
+					+ " must take exactly one parameter of type " + received.getSimpleName());
 		}
 		Class<?> returnType = declared.getReturnType();
 		if (returnType != Request.class && !Collection.class.isAssignableFrom(returnType)
@@ -300,8 +311,14 @@ final class ReconcilerBeans {
 		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
 		ReflectionUtils.makeAccessible(method);
 		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
-		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
-				eventFilter(watches.eventFilters()));
+		if (watches.metadataOnly()) {
+			builder.watchesMetadataOnly(kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
+					mapFunction, eventFilter(watches.eventFilters()));
+		}
+		else {
+			builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
+					eventFilter(watches.eventFilters()));
+		}
 	}
 
 	/**

@@ -79,6 +79,9 @@ public final class Benchmark {
 		if (this.config.runs("failover")) {
 			failover();
 		}
+		if (this.config.runs(CacheMemory.SCENARIO)) {
+			new CacheMemory(this.config, this.cluster, this.results).run();
+		}
 		if (this.config.runs("jmh")) {
 			MicroBenchmarks.run(this.config, this.results);
 		}
@@ -265,7 +268,8 @@ public final class Benchmark {
 			String[] memory = child.await("memory", Duration.ofSeconds(60));
 			double heap = Long.parseLong(memory[0]) / (1024.0 * 1024.0);
 			double rss = Long.parseLong(memory[1]) / (1024.0 * 1024.0);
-			classHistogram(child, "memory-%d-%s-%d".formatted(size, implementation.id(), run));
+			classHistogram(child, this.config.workDir()
+				.resolve("memory-%d-%s-%d.histogram.txt".formatted(size, implementation.id(), run)));
 			this.results.add(Metric.MEMORY_HEAP, size, implementation, heap);
 			this.results.add(Metric.MEMORY_RSS, size, implementation, rss);
 			logger.info("Memory N={} run {} {}: heap {} MiB, RSS {} MiB", size, run, implementation.id(),
@@ -287,8 +291,7 @@ public final class Benchmark {
 	 * Saves {@code jcmd <pid> GC.class_histogram} of a process into the work directory,
 	 * to see what its heap holds.
 	 */
-	private void classHistogram(ChildProcess child, String name) throws IOException, InterruptedException {
-		Path file = this.config.workDir().resolve(name + ".histogram.txt");
+	static void classHistogram(ChildProcess child, Path file) throws IOException, InterruptedException {
 		Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
 				String.valueOf(child.pid()), "GC.class_histogram")
 			.redirectErrorStream(true)

@@ -13,7 +13,7 @@ import java.util.Set;
  *
  * @param smoke whether this is the smoke run (tiny sizes, one run, short leases)
  * @param scenarios the scenarios: {@code drain}, {@code burst}, {@code memory},
- * {@code failover}, {@code jmh}
+ * {@code failover}, {@code cache-memory}, {@code jmh}
  * @param implementations the implementations, in the order runs alternate
  * @param drainSizes object counts of the cold drain
  * @param burstSizes object counts of the burst
@@ -54,8 +54,8 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 		List<Duration> lease = leaseDurations("benchmark.leaseDurations",
 				System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
 		return new BenchmarkConfig(false,
-				new LinkedHashSet<>(
-						strings(System.getProperty("benchmark.scenarios", "drain,burst,memory,failover,jmh"))),
+				new LinkedHashSet<>(strings(
+						System.getProperty("benchmark.scenarios", "drain,burst,memory,failover,cache-memory,jmh"))),
 				strings(System.getProperty("benchmark.implementations", "spring,baseline,manager,raw")).stream()
 					.map(Implementation::of)
 					.toList(),

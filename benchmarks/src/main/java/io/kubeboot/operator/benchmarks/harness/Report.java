@@ -81,6 +81,7 @@ final class Report {
 				"Leader election on a Lease (%s / %s / %s); a warm standby; N = objects in the namespace.".formatted(
 						duration(config.leaseDuration()), duration(config.renewDeadline()),
 						duration(config.retryPeriod())));
+		results.sections().forEach(out::append);
 		targets(out, results, config);
 		if (!results.microbenchmarks().isEmpty()) {
 			out.append("## Work queue microbenchmarks (JMH)\n\n");
@@ -112,10 +113,10 @@ final class Report {
 				+ "kube-apiserver; the benchmark starts them itself):\n\n");
 		out.append("```\n").append(COMMAND).append("\n```\n\n");
 		out.append("It rewrites this document (`BENCHMARKS.md`) and `drain.png` in `benchmarks/`, and takes about "
-				+ "half an hour with the defaults. Nothing else should run on the machine meanwhile. "
+				+ "50 minutes with the defaults (20 of them the cache memory scenario). Nothing else should run on the machine meanwhile. "
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
-		out.append("- `-Dbenchmark.scenarios=drain,burst,memory,failover,jmh`: the scenarios to run "
+		out.append("- `-Dbenchmark.scenarios=drain,burst,memory,failover,cache-memory,jmh`: the scenarios to run "
 				+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
 		out.append("- `-Dbenchmark.implementations=spring,baseline,manager,raw`: the implementations, "
 				+ "in the order the runs alternate (this run: `%s`)\n".formatted(
@@ -126,6 +127,9 @@ final class Report {
 			.formatted(sizes(config.burstSizes())));
 		out.append("- `-Dbenchmark.memorySizes=%s`: the two cached object counts of the memory scenario\n"
 			.formatted(sizes(config.memorySizes())));
+		out.append("- `-D%s=%s`: the two cached object counts of the cache memory scenario (`%s`)\n".formatted(
+				CacheMemory.SIZES_PROPERTY, System.getProperty(CacheMemory.SIZES_PROPERTY, "10000,100000"),
+				CacheMemory.SCENARIO));
 		out.append(("- `-Dbenchmark.leaseDurations=%s,%s,%s`: lease duration, renew deadline and retry period "
 				+ "of the failover scenario\n")
 			.formatted(seconds(config.leaseDuration()), seconds(config.renewDeadline()),

@@ -139,11 +139,13 @@ class OperatorMetricsIntegrationTests {
 			.startsWith("rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"PUT\"}")
 				|| line.startsWith("rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"PATCH\"}"));
 		// the informer series: its namespace, never an object's
-		assertThat(lines).contains("operator_informer_restarts_total{kind=\"ConfigMap\",namespace=\"" + namespace.name()
-				+ "\",selector=\"metrics-test=true\"} 0.0");
+		assertThat(lines)
+			.contains("operator_informer_restarts_total{kind=\"ConfigMap\",metadata_only=\"false\",namespace=\""
+					+ namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
 		assertThat(lines).anyMatch((line) -> line.startsWith("operator_informer_silence_seconds{kind=\"ConfigMap\""));
-		assertThat(lines).contains("operator_informer_undecodable_objects_total{kind=\"ConfigMap\",namespace=\""
-				+ namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
+		assertThat(lines)
+			.contains("operator_informer_undecodable_objects_total{kind=\"ConfigMap\",metadata_only=\"false\","
+					+ "namespace=\"" + namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
 		assertThat(lines).filteredOn((line) -> !line.startsWith("#") && !line.startsWith("operator_informer_"))
 			.noneMatch((line) -> line.contains("slow") || line.contains("fast-") || line.contains(namespace.name()));
 	}
