@@ -39,6 +39,8 @@ final class ManagerSettings {
 
 	int maxConcurrentReconciles = 1;
 
+	boolean priorityQueue = true;
+
 	Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
 
 	boolean stripManagedFields = true;
@@ -77,6 +79,7 @@ final class ManagerSettings {
 		copy.listPageSize = this.listPageSize;
 		copy.namespace = this.namespace;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
+		copy.priorityQueue = this.priorityQueue;
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
 		copy.queueMetrics = this.queueMetrics;
@@ -94,8 +97,8 @@ final class ManagerSettings {
 	}
 
 	ControllerDefaults controllerDefaults() {
-		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.rateLimiter, this.queueMetrics,
-				this.controllerMetrics, this.cacheSyncTimeout);
+		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.priorityQueue,
+				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
 	}
 
 }

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.Reconciler;
-import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
@@ -30,8 +30,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -103,6 +103,9 @@ final class ReconcilerBeans {
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
 				builder.maxConcurrentReconciles(overrides.getMaxConcurrentReconciles());
 			}
+			if (overrides != null && overrides.getPriorityQueue() != null) {
+				builder.priorityQueue(overrides.getPriorityQueue());
+			}
 			builder.complete(reconcilerOf(bean, beanName));
 			this.registered.add(name);
 		}
@@ -137,7 +140,7 @@ final class ReconcilerBeans {
 			String reason;
 			if (ofManager.contains(name)) {
 				reason = key + " names a controller built in code, which properties do not configure (call "
-						+ "maxConcurrentReconciles on its ControllerBuilder); the controllers of @Reconciler beans are: "
+						+ "maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the controllers of @Reconciler beans are: "
 						+ (this.registered.isEmpty() ? "none" : controllers);
 			}
 			else {
