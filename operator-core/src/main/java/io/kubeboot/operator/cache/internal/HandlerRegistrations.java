@@ -20,9 +20,10 @@ import io.kubernetes.client.informer.SharedIndexInformer;
  * delta FIFO before any watch event, and a new object of a watch event queues behind
  * them), so once the first list is read, as many adds as it holds are initial.</li>
  * <li>A handler registered with a running informer first receives an add for every cached
- * object, as client-java replays them; those are initial too. The cache may change while
- * client-java reads it, so the smaller of the cache sizes before and after the
- * registration counts: a miscount makes an initial add look like a change, never the
+ * object, as client-java replays them on the handler's own thread, at once; those are
+ * initial too. They are counted before the registration, from the cache's size then, and
+ * the count is lowered if the cache shrank meanwhile: a miscount by objects deleted
+ * during the registration makes an initial add look like a change, never the
  * reverse.</li>
  * </ul>
  * Registration and the first list share a lock, so a handler never counts both.
@@ -49,10 +50,16 @@ final class HandlerRegistrations<T extends KubernetesObject> {
 			informer.addEventHandler(wrapped);
 			return;
 		}
+		// counted first: client-java's thread for the handler may deliver the replayed
+		// adds
+		// before addEventHandler returns
 		int before = informer.getIndexer().listKeys().size();
+		wrapped.expectInitialAdds(before);
 		informer.addEventHandler(wrapped);
 		int after = informer.getIndexer().listKeys().size();
-		wrapped.expectInitialAdds(Math.min(before, after));
+		if (after < before) {
+			wrapped.expectFewerInitialAdds(before - after);
+		}
 		this.registered.add(wrapped);
 	}
 
@@ -90,6 +97,10 @@ final class HandlerRegistrations<T extends KubernetesObject> {
 			if (adds > 0) {
 				this.initialAdds.addAndGet(adds);
 			}
+		}
+
+		void expectFewerInitialAdds(long adds) {
+			this.initialAdds.getAndUpdate((left) -> Math.max(0, left - adds));
 		}
 
 		@Override
