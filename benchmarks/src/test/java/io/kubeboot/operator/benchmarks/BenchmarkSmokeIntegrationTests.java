@@ -40,6 +40,8 @@ class BenchmarkSmokeIntegrationTests {
 			assertPositive(results, Metric.DRAIN_RECONCILES, 100, implementation);
 		}
 		for (Implementation implementation : operators) {
+			assertPositive(results, Metric.LIVE_CHANGES, 100, implementation);
+			assertThat(results.values(Metric.LIVE_P99, 100, implementation)).hasSize(1);
 			assertPositive(results, Metric.BURST_DRAIN, 100, implementation);
 			assertThat(results.values(Metric.BURST_P99, 100, implementation)).hasSize(1);
 			assertPositive(results, Metric.MEMORY_HEAP, 100, implementation);

@@ -75,6 +75,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	private int maxConcurrentReconciles;
 
+	private @Nullable Boolean priorityQueue;
+
 	private @Nullable Supplier<RateLimiter<Request>> rateLimiter;
 
 	private final List<OtherKind> otherKinds = new ArrayList<>();
@@ -136,6 +138,20 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> maxConcurrentReconciles(int maxConcurrentReconciles) {
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
+		return this;
+	}
+
+	/**
+	 * Sets whether the controller's work queue is a priority queue, overriding the
+	 * manager's default (on, as in controller-runtime): requests that carry no news
+	 * (every cached object when the controller starts, the adds of an informer's initial
+	 * list, updates that did not change the object, periodic triggers) wait behind the
+	 * changes seen on the watches. Off, the queue is first in, first out.
+	 * @param priorityQueue whether to use a priority queue
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> priorityQueue(boolean priorityQueue) {
+		this.priorityQueue = priorityQueue;
 		return this;
 	}
 
@@ -402,7 +418,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				: this.defaults.maxConcurrentReconciles();
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
 				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector) : reconciler;
-		Controller controller = new Controller(controllerName(), this.forType, effective, workers,
+		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
+		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources));

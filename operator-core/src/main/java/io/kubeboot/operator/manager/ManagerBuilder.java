@@ -92,6 +92,21 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * Whether a controller's work queue is a priority queue unless its builder says
+	 * otherwise (default {@code true}, as controller-runtime since 0.23): requests that
+	 * carry no news (every cached object when a controller starts, the adds of an
+	 * informer's initial list, updates that did not change the object, periodic triggers)
+	 * wait behind the changes seen on the watches. {@code false} makes the queues first
+	 * in, first out.
+	 * @param priorityQueue whether to use priority queues
+	 * @return this builder
+	 */
+	public ManagerBuilder priorityQueue(boolean priorityQueue) {
+		this.settings.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
 	 * The retry rate limiter of a controller that sets none (default: per-request
 	 * exponential 5ms..1000s and an overall bucket of 10/s with a burst of 100).
 	 * @param rateLimiter creates a fresh limiter for each controller start

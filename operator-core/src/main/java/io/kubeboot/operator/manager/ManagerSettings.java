@@ -42,6 +42,8 @@ final class ManagerSettings {
 
 	int maxConcurrentReconciles = 1;
 
+	boolean priorityQueue = true;
+
 	Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
 
 	boolean stripManagedFields = true;
@@ -85,6 +87,7 @@ final class ManagerSettings {
 		copy.listPageSize = this.listPageSize;
 		copy.namespace = this.namespace;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
+		copy.priorityQueue = this.priorityQueue;
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
 		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
@@ -103,8 +106,8 @@ final class ManagerSettings {
 	}
 
 	ControllerDefaults controllerDefaults() {
-		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.rateLimiter, this.queueMetrics,
-				this.controllerMetrics, this.cacheSyncTimeout);
+		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.priorityQueue,
+				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
 	}
 
 }

@@ -80,6 +80,7 @@ public final class OperatorAutoConfiguration {
 			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
+			.priorityQueue(properties.getController().isPriorityQueue())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		webhookServer.ifAvailable(builder::webhookServer);

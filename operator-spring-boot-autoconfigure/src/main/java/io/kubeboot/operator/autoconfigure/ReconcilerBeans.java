@@ -117,6 +117,9 @@ final class ReconcilerBeans {
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
 				builder.maxConcurrentReconciles(overrides.getMaxConcurrentReconciles());
 			}
+			if (overrides != null && overrides.getPriorityQueue() != null) {
+				builder.priorityQueue(overrides.getPriorityQueue());
+			}
 			builder.complete(reconcilerOf(bean, beanName));
 			this.registered.add(name);
 		}
@@ -173,7 +176,7 @@ final class ReconcilerBeans {
 			String reason;
 			if (ofManager.contains(name)) {
 				reason = key + " names a controller built in code, which properties do not configure (call "
-						+ "maxConcurrentReconciles on its ControllerBuilder); the controllers of @Reconciler beans are: "
+						+ "maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the controllers of @Reconciler beans are: "
 						+ (this.registered.isEmpty() ? "none" : controllers);
 			}
 			else {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +37,16 @@ public final class Benchmark {
 	 * The longest wait for an operator to stop reconciling after a drain.
 	 */
 	private static final Duration SETTLE_DEADLINE = Duration.ofSeconds(60);
+
+	/**
+	 * Live changes are made while fewer than this share of the backlog has its status.
+	 */
+	private static final double LIVE_WINDOW = 0.8;
+
+	/**
+	 * The most live changes in one run.
+	 */
+	private static final int MAX_LIVE_CHANGES = 200;
 
 	private final BenchmarkConfig config;
 
@@ -69,6 +81,9 @@ public final class Benchmark {
 		}
 		if (this.config.runs("drain")) {
 			coldDrain();
+		}
+		if (this.config.runs("live")) {
+			liveChanges();
 		}
 		if (this.config.runs("burst")) {
 			burst();
@@ -189,6 +204,60 @@ public final class Benchmark {
 			}
 			Thread.sleep(Math.min(quiet - idle, deadline - now));
 		}
+	}
+
+	private void liveChanges() throws Exception {
+		for (int size : this.config.liveSizes()) {
+			for (int run = 1; run <= this.config.runs(size); run++) {
+				for (Implementation implementation : operators()) {
+					liveChangeRun(size, run, implementation);
+				}
+			}
+		}
+	}
+
+	/**
+	 * N widgets exist and the operator is spawned, as in the cold drain. From its first
+	 * reconcile on, while fewer than {@link #LIVE_WINDOW} of the widgets have their
+	 * status, the harness creates a widget named {@code live-...} every interval; the
+	 * operator reports the time from each create to the start of its reconcile.
+	 */
+	private void liveChangeRun(int size, int run, Implementation implementation) throws Exception {
+		String namespace = "live-%d-%s-%d".formatted(size, implementation.id(), run);
+		this.cluster.createNamespace(namespace);
+		this.cluster.createWidgets(namespace, size);
+		settle();
+		Duration timeout = timeout(size);
+		Duration interval = Duration.ofMillis(this.config.smoke() ? 50 : 200);
+		int changes = 0;
+		try (ChildProcess child = start(implementation, namespace,
+				settings(namespace).expectedStatuses(size).build())) {
+			long first = child.awaitTime("first-reconcile", timeout);
+			do {
+				this.cluster.createWidget(namespace, Probe.LIVE_PREFIX + "%03d".formatted(changes));
+				changes++;
+				Thread.sleep(interval.toMillis());
+			}
+			while (changes < MAX_LIVE_CHANGES
+					&& Integer.parseInt(child.ask("statuses", Duration.ofSeconds(30))[0]) < size * LIVE_WINDOW);
+			long drained = child.awaitTime("drained", timeout);
+			long[] latencies = new long[changes];
+			for (int i = 0; i < changes; i++) {
+				latencies[i] = Long.parseLong(child.await("live", timeout)[1]);
+			}
+			Arrays.sort(latencies);
+			this.results.add(Metric.LIVE_P50, size, implementation, Probe.percentile(latencies, 0.50));
+			this.results.add(Metric.LIVE_P99, size, implementation, Probe.percentile(latencies, 0.99));
+			this.results.add(Metric.LIVE_MAX, size, implementation, latencies[changes - 1]);
+			this.results.add(Metric.LIVE_CHANGES, size, implementation, changes);
+			this.results.add(Metric.LIVE_BACKLOG, size, implementation, drained - first);
+			logger.info(
+					"Live changes during a cold drain N={} run {} {}: {} changes, latency p50 {} ms p99 {} ms "
+							+ "max {} ms; backlog drained {} ms after the first reconcile",
+					size, run, implementation.id(), changes, Probe.percentile(latencies, 0.50),
+					Probe.percentile(latencies, 0.99), latencies[changes - 1], drained - first);
+		}
+		verifyAndDelete(namespace, size + changes);
 	}
 
 	private void burst() throws Exception {
@@ -373,8 +442,8 @@ public final class Benchmark {
 		return environment;
 	}
 
-	private static SettingsBuilder settings(String namespace) {
-		return new SettingsBuilder(namespace);
+	private SettingsBuilder settings(String namespace) {
+		return new SettingsBuilder(namespace, this.config.priorityQueue());
 	}
 
 	private SettingsBuilder leaderElected(String namespace) {
@@ -427,8 +496,9 @@ public final class Benchmark {
 
 		private final Map<String, String> values = new HashMap<>();
 
-		SettingsBuilder(String namespace) {
+		SettingsBuilder(String namespace, boolean priorityQueue) {
 			this.values.put(ChildSettings.NAMESPACE, namespace);
+			this.values.put(ChildSettings.PRIORITY_QUEUE, String.valueOf(priorityQueue));
 		}
 
 		SettingsBuilder expectedStatuses(int count) {

@@ -132,8 +132,14 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	/** The informer whose store serves reads. */
 	private volatile @Nullable SharedIndexInformer<T> informer;
 
+	/** The handlers registered with {@link #informer}. */
+	private @Nullable HandlerRegistrations<T> registrations;
+
 	/** The replacement being synced while the watchdog restarts this informer. */
 	private volatile @Nullable SharedIndexInformer<T> replacement;
+
+	/** The handlers of {@link #replacement}, registered once it is swapped in. */
+	private @Nullable HandlerRegistrations<T> replacementRegistrations;
 
 	/**
 	 * Which informer's list and watch may report: the latest one started. A replaced
@@ -179,7 +185,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/**
 	 * Adds an event handler. Handlers are called on the informer's single event thread,
-	 * in order, and must not block.
+	 * in order, and must not block. An
+	 * {@link io.kubeboot.operator.cache.InformerEventHandler} learns which adds come from
+	 * an initial list.
 	 * @param handler the handler
 	 */
 	@Override
@@ -187,7 +195,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.handlers.add(handler);
 		SharedIndexInformer<T> started = this.informer;
 		if (started != null) {
-			started.addEventHandler(handler);
+			Objects.requireNonNull(this.registrations).register(started, handler, true);
 		}
 	}
 
@@ -306,8 +314,10 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.decoder = new ObjectDecoder<>(type, kind.kind(), watchClient.getJSON().getGson(), this::get,
 				this.undecodable::incrementAndGet);
 		this.failures = new ListWatchFailures(this.key, kind, watchClient);
-		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation);
-		this.handlers.forEach(created::addEventHandler);
+		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation, registered);
+		this.handlers.forEach((handler) -> registered.register(created, handler, false));
+		this.registrations = registered;
 		this.informer = created;
 		this.lastActivityNanos = System.nanoTime();
 		created.run();
@@ -316,12 +326,13 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 	}
 
-	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation) {
+	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation,
+			HandlerRegistrations<T> registered) {
 		ResourceKind<?> resolved = Objects.requireNonNull(this.kind);
 		ObjectStore<T> store = new ObjectStore<>();
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(
 				Objects.requireNonNull(this.type),
-				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation), 0,
+				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation, registered), 0,
 				new DeltaFIFO(Caches::metaNamespaceKeyFunc, store), store,
 				(type, error) -> onError(generation, error, null));
 		created.setTransform(Objects.requireNonNull(this.storeTransform));
@@ -383,7 +394,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 		int next = this.generation + 1;
 		this.generation = next; // the stalled informer's watch no longer reports
-		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next);
+		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
+		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next, registered);
+		this.replacementRegistrations = registered;
 		this.replacement = fresh;
 		this.restartStartedNanos = System.nanoTime();
 		this.lastActivityNanos = this.restartStartedNanos;
@@ -393,9 +406,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/**
 	 * Swaps in the replacement once it has synced and stops the informer it replaces. The
-	 * handlers then receive an add for every object of the fresh list and a delete for
-	 * every object that disappeared while the old watch was stalled, so deletions still
-	 * reach the controllers.
+	 * handlers then receive an add for every object of the fresh list (adds of an initial
+	 * list) and a delete for every object that disappeared while the old watch was
+	 * stalled, so deletions still reach the controllers.
 	 * @return {@code true} if the replacement was swapped in, {@code false} if there is
 	 * none or it has not synced yet
 	 */
@@ -405,12 +418,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		synchronized (this) {
 			fresh = this.replacement;
 			old = this.informer;
-			if (fresh == null || old == null || !fresh.hasSynced()) {
+			HandlerRegistrations<T> registered = this.replacementRegistrations;
+			if (fresh == null || old == null || registered == null || !fresh.hasSynced()) {
 				return false;
 			}
 			this.informer = fresh;
+			this.registrations = registered;
 			this.replacement = null;
-			this.handlers.forEach(fresh::addEventHandler);
+			this.replacementRegistrations = null;
+			SharedIndexInformer<T> swapped = fresh;
+			this.handlers.forEach((handler) -> registered.register(swapped, handler, true));
 		}
 		old.stop();
 		Set<String> present = new HashSet<>(fresh.getIndexer().listKeys());
@@ -431,6 +448,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		SharedIndexInformer<T> fresh = this.replacement;
 		if (fresh != null) {
 			this.replacement = null;
+			this.replacementRegistrations = null;
 			fresh.stop();
 		}
 	}
@@ -452,8 +470,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 	}
 
-	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<?> kind, ApiClient client,
-			int generation) {
+	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<?> kind, ApiClient client, int generation,
+			HandlerRegistrations<T> registered) {
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
 		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
@@ -470,6 +488,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				pause(failures.retryPause());
 				try {
 					KubernetesListObject complete = readList(params);
+					// before client-java hands the list's objects to the handlers
+					registered.listed(complete.getItems().size());
 					// the API server answered, but the informer has a watch again only
 					// once one opens: a list allowed while its watch is denied ends
 					// no outage
