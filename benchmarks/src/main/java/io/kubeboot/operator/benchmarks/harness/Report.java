@@ -151,7 +151,7 @@ final class Report {
 				+ "Spring Boot starter (`spring`), ours through the plain `Manager` without Spring (`manager`), "
 				+ "client-java-extended's `ControllerManager` as the baseline (`baseline`), the Java Operator SDK "
 				+ "(`josdk`: JOSDK 5's `Operator` with one `Reconciler<Widget>` and the fabric8 client it creates, "
-				+ "on fabric8's JDK HTTP client; generation-aware, server-side apply off; on a class path of its "
+				+ "on fabric8's default HTTP client, Vert.x; generation-aware, server-side apply off; on a class path of its "
 				+ "own, module `benchmarks-josdk`), and raw client-java (`raw`: list once, no cache or watch, write "
 				+ "every status and exit) as the ceiling, which runs only the cold drain. The failover scenario "
 				+ "runs the implementations with leader election (`spring`, `baseline` and `josdk`). Every "
