@@ -16,6 +16,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.benchmarks.child.Probe;
+import io.kubeboot.operator.benchmarks.child.Workload;
 import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,7 +117,10 @@ public final class Benchmark {
 				+ " (" + System.getProperty("java.vendor") + ")");
 		this.results.environment("kube-apiserver", this.cluster.serverVersion() + " with etcd, local, no fsync");
 		this.results.environment("operator JVM flags", String.join(" ", this.config.childJvmFlags()));
-		this.results.environment("workers per operator", "4");
+		this.results.environment("workers per operator", String.valueOf(Workload.WORKERS));
+		if (this.config.implementations().contains(Implementation.JOSDK)) {
+			this.results.environment("JOSDK", JosdkClassPath.describe());
+		}
 		this.results.environment("load average at the start (1/5/15 min)", loadAverage());
 		logger.info("Benchmark environment: {}", this.results.environment());
 	}

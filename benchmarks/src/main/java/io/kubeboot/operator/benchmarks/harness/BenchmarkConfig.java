@@ -61,7 +61,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 		return new BenchmarkConfig(false,
 				new LinkedHashSet<>(strings(System.getProperty("benchmark.scenarios",
 						"drain,live,burst,memory,failover,cache-memory,jmh"))),
-				strings(System.getProperty("benchmark.implementations", "spring,baseline,manager,raw")).stream()
+				strings(System.getProperty("benchmark.implementations", "spring,baseline,manager,josdk,raw")).stream()
 					.map(Implementation::of)
 					.toList(),
 				ints(System.getProperty("benchmark.drainSizes", "1000,5000")),
@@ -84,7 +84,8 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	public static BenchmarkConfig smoke(Path directory) {
 		return new BenchmarkConfig(true,
 				new LinkedHashSet<>(List.of("drain", "live", "burst", "memory", "failover", "jmh")),
-				List.of(Implementation.SPRING, Implementation.BASELINE, Implementation.MANAGER, Implementation.RAW),
+				List.of(Implementation.SPRING, Implementation.BASELINE, Implementation.MANAGER, Implementation.JOSDK,
+						Implementation.RAW),
 				List.of(100), List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3),
 				Duration.ofSeconds(2), Duration.ofMillis(500), 1, false, true, CHILD_JVM_FLAGS, directory,
 				directory.resolve("work"));

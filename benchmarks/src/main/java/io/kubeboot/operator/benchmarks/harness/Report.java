@@ -43,7 +43,8 @@ final class Report {
 
 	private static final Implementation[] OURS = { Implementation.SPRING, Implementation.MANAGER };
 
-	private static final Implementation[] REFERENCES = { Implementation.BASELINE, Implementation.RAW };
+	private static final Implementation[] REFERENCES = { Implementation.BASELINE, Implementation.JOSDK,
+			Implementation.RAW };
 
 	private Report() {
 	}
@@ -69,7 +70,8 @@ final class Report {
 				"N widgets exist; the operator process is spawned; times from the spawn. Reconciles per object: "
 						+ "the reconciles the process ran until it settled after the drain, divided by N; a status "
 						+ "write comes back on the watch and reconciles the object a second time unless an event "
-						+ "filter drops it, as the starter's default `GenerationChangedPredicate` does.");
+						+ "filter drops it, as the starter's default `GenerationChangedPredicate` and JOSDK's generation-aware "
+						+ "default do.");
 		if (drain && config.runs("drain")) {
 			out.append("![Cold drain time against N](drain.png)\n\n");
 		}
@@ -122,12 +124,12 @@ final class Report {
 				+ "kube-apiserver; the benchmark starts them itself):\n\n");
 		out.append("```\n").append(COMMAND).append("\n```\n\n");
 		out.append("It rewrites this document (`BENCHMARKS.md`) and `drain.png` in `benchmarks/`, and takes about "
-				+ "60 minutes with the defaults (20 of them the cache memory scenario). Nothing else should run on the machine meanwhile. "
+				+ "70 minutes with the defaults (20 of them the cache memory scenario). Nothing else should run on the machine meanwhile. "
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
 		out.append("- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,jmh`: the scenarios to run "
 				+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
-		out.append("- `-Dbenchmark.implementations=spring,baseline,manager,raw`: the implementations, "
+		out.append("- `-Dbenchmark.implementations=spring,baseline,manager,josdk,raw`: the implementations, "
 				+ "in the order the runs alternate (this run: `%s`)\n".formatted(
 						config.implementations().stream().map(Implementation::id).collect(Collectors.joining(","))));
 		out.append("- `-Dbenchmark.drainSizes=%s`: the object counts of the cold drain\n"
@@ -162,16 +164,19 @@ final class Report {
 		out.append(("Every operator runs %d workers against a `Widget` custom resource; the reconcile reads the "
 				+ "widget from the informer cache and patches `status.observedGeneration` (a merge patch of the "
 				+ "status subresource) when it differs from `metadata.generation`, ours through the starter's "
-				+ "`Client` (`client.status().patch(...)`), the others through client-java's `PatchUtils`. Four "
-				+ "implementations run the same reconcile: ours through the Spring Boot starter (`spring`), ours "
-				+ "through the plain `Manager` without Spring (`manager`), client-java-extended's "
-				+ "`ControllerManager` as the baseline (`baseline`), and raw client-java (`raw`: list once, no "
-				+ "cache or watch, write every status and exit) as the ceiling, which runs only the cold drain. The "
-				+ "failover scenario runs the implementations with leader election (`spring` and `baseline`). Every "
+				+ "`Client` (`client.status().patch(...)`), JOSDK through its fabric8 client, the others through "
+				+ "client-java's `PatchUtils`. Five implementations run the same reconcile: ours through the "
+				+ "Spring Boot starter (`spring`), ours through the plain `Manager` without Spring (`manager`), "
+				+ "client-java-extended's `ControllerManager` as the baseline (`baseline`), the Java Operator SDK "
+				+ "(`josdk`: JOSDK 5's `Operator` with one `Reconciler<Widget>` and the fabric8 client it creates, "
+				+ "on fabric8's default HTTP client, Vert.x; generation-aware, server-side apply off; on a class path of its "
+				+ "own, module `benchmarks-josdk`), and raw client-java (`raw`: list once, no cache or watch, write "
+				+ "every status and exit) as the ceiling, which runs only the cold drain. The failover scenario "
+				+ "runs the implementations with leader election (`spring`, `baseline` and `josdk`). Every "
 				+ "operator is a separate JVM with the same flags; runs alternate between the implementations so "
 				+ "that drift in the machine's load spreads over all of them. The tables give medians over several "
-				+ "runs (the count in brackets) and the ratios ours/baseline and ours/raw; below 1.00x is better "
-				+ "for times and memory, above 1.00x for throughput.\n\n")
+				+ "runs (the count in brackets) and the ratios ours/baseline, ours/josdk and ours/raw; below 1.00x "
+				+ "is better for times and memory, above 1.00x for throughput.\n\n")
 			.formatted(WidgetWorkload.WORKERS));
 	}
 
@@ -263,6 +268,8 @@ final class Report {
 			for (Implementation ours : OURS) {
 				ratioTarget(rows, results, ours, Implementation.BASELINE, Metric.DRAIN_ALL, big,
 						"cold drain N=%d, %s ≤ 0.90x baseline".formatted(big, ours.id()), 0.90, true);
+				ratioTarget(rows, results, ours, Implementation.JOSDK, Metric.DRAIN_ALL, big,
+						"cold drain N=%d, %s ≤ 0.90x josdk".formatted(big, ours.id()), 0.90, true);
 				ratioTarget(rows, results, ours, Implementation.RAW, Metric.DRAIN_ALL, big,
 						"cold drain N=%d, %s ≤ 1.15x raw".formatted(big, ours.id()), 1.15, true);
 				ratioTarget(rows, results, ours, Implementation.RAW, Metric.DRAIN_THROUGHPUT, big,
