@@ -12,11 +12,11 @@ import io.kubernetes.client.common.KubernetesObject;
  * Names kinds without asking the API server, for rendering RBAC at build time: a
  * {@link KubernetesKind} class by its group and its declared plural (else the plural
  * Kubernetes tools make from the kind: {@code StorageBucket} to {@code storagebuckets},
- * {@code NetworkPolicy} to {@code networkpolicies}, {@code Ingress} to
- * {@code ingresses}), taken as namespaced; a client-java model class by the group and
- * scope its kind has in Kubernetes. The API server's discovery, which the manager asks at
- * start-up, is the authority: a custom resource's plural or scope that differs from these
- * is reported by the start-up self-check.
+ * {@code NetworkPolicy} to {@code networkpolicies}, {@code Ingress} to {@code ingresses})
+ * and its declared scope; a client-java model class by the group and scope its kind has
+ * in Kubernetes. The API server's discovery, which the manager asks at start-up, is the
+ * authority: a custom resource's plural or scope that differs from these is reported by
+ * the start-up self-check.
  */
 public final class DeclaredNames implements KindNames {
 
@@ -72,7 +72,7 @@ public final class DeclaredNames implements KindNames {
 		KubernetesKind annotation = kind.getAnnotation(KubernetesKind.class);
 		if (annotation != null) {
 			String plural = annotation.plural().isEmpty() ? plural(annotation.kind()) : annotation.plural();
-			return new Name(annotation.group(), plural, true);
+			return new Name(annotation.group(), plural, annotation.scope() == KubernetesKind.Scope.NAMESPACED);
 		}
 		KindResolver.DeclaredKind declared = KindResolver.declaredKind(kind);
 		Name builtIn = BUILT_IN.get(declared.kind());

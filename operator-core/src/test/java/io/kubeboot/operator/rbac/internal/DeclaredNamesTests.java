@@ -1,5 +1,7 @@
 package io.kubeboot.operator.rbac.internal;
 
+import io.kubeboot.operator.model.CustomResource;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
@@ -39,6 +41,25 @@ class DeclaredNamesTests {
 		assertThat(DeclaredNames.INSTANCE.resolve(V1CustomResourceDefinition.class))
 			.isEqualTo(new KindNames.Name("apiextensions.k8s.io", "customresourcedefinitions", false));
 		assertThat(DeclaredNames.INSTANCE.resolve(CoreV1Event.class)).isEqualTo(new KindNames.Name("", "events", true));
+	}
+
+	@Test
+	void kubernetesKindClassesAreNamedByTheirDeclaredPluralAndScope() {
+		assertThat(DeclaredNames.INSTANCE.resolve(Gadget.class))
+			.isEqualTo(new KindNames.Name("test.kubeboot.io", "gadgets", true));
+		assertThat(DeclaredNames.INSTANCE.resolve(Quota.class))
+			.isEqualTo(new KindNames.Name("test.kubeboot.io", "quotae", false));
+	}
+
+	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Gadget")
+	static class Gadget extends CustomResource<Object, Object> {
+
+	}
+
+	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Quota", plural = "quotae",
+			scope = KubernetesKind.Scope.CLUSTER)
+	static class Quota extends CustomResource<Object, Object> {
+
 	}
 
 }
