@@ -12,14 +12,15 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
  * {@code KUBECONFIG}, {@code ~/.kube/config} or the in-cluster service account (an
  * {@code ApiClient} bean of your own still wins over both). Tests get one without code: a
  * {@code @SpringBootTest} annotated with {@code @WithControlPlane}
- * ({@code operator-spring-boot-test}) connects to the local control plane through one.
- * For another cluster, such as k3s in a Testcontainers container, declare the bean
- * yourself:
+ * ({@code operator-spring-boot-test}) connects to the local control plane through one. A
+ * {@code @ServiceConnection} k3s container of Testcontainers gives one too, with
+ * {@code spring-boot-testcontainers} and {@code testcontainers-k3s} on the class path.
+ * For another cluster, declare the bean yourself:
  *
  * <pre class="code">
  * &#64;Bean
- * KubernetesConnectionDetails k3sConnectionDetails() {
- *     return KubernetesConnectionDetails.ofKubeconfig(k3s.getKubeConfigYaml());
+ * KubernetesConnectionDetails clusterConnectionDetails() throws IOException {
+ *     return KubernetesConnectionDetails.ofKubeconfig(Files.readString(Path.of("/path/to/kubeconfig")));
  * }
  * </pre>
  */
