@@ -1,5 +1,6 @@
 package io.kubeboot.sample;
 
+import io.kubeboot.operator.test.TestCertificateAuthority;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -46,7 +47,9 @@ class GrafanaDashboardIntegrationTests {
 		GrafanaDashboard dashboard = GrafanaDashboard.load();
 		StorageBuckets.installCrd(controlPlane.adminClient());
 		StorageBuckets buckets = new StorageBuckets(controlPlane.adminClient(), namespace.name());
-		String caBundle = WebhookCertificateFiles.write(certificates);
+		TestCertificateAuthority ca = TestCertificateAuthority.create();
+		ca.issue(certificates);
+		String caBundle = ca.caBundle();
 		try (BucketEndpoint endpoint = BucketEndpoint.start();
 				OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfig(),
 						with(SampleArguments.replica(namespace, "dashboard"),

@@ -1,5 +1,6 @@
 package io.kubeboot.sample;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.test.util.TestSocketUtils;
@@ -54,10 +56,8 @@ final class OperatorProcess implements AutoCloseable {
 	 * @return the process
 	 */
 	static OperatorProcess start(Path kubeconfig, String... args) throws IOException {
-		return start(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()),
-				null, kubeconfig, args);
+		return start(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				applicationClassPath(), SampleOperatorApplication.class.getName()), null, kubeconfig, args);
 	}
 
 	/**
@@ -196,6 +196,16 @@ final class OperatorProcess implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		Files.deleteIfExists(this.log);
+	}
+
+	/**
+	 * The test's class path without what the packaged application leaves out: the Jakarta
+	 * Validation API, needed only to compile the model (see the pom).
+	 */
+	private static String applicationClassPath() {
+		return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+			.filter((entry) -> !Path.of(entry).getFileName().toString().startsWith("jakarta.validation-api-"))
+			.collect(Collectors.joining(File.pathSeparator));
 	}
 
 }

@@ -1,11 +1,9 @@
 package io.kubeboot.operator.it;
 
-import java.io.ByteArrayInputStream;
+import io.kubeboot.operator.test.TestCertificateAuthority;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -48,10 +46,10 @@ class WebhookCertificateRotationIntegrationTests {
 	void rotatedCertificateFilesAreServedWithoutRestart(ApiClient admin, TestNamespace namespace, @TempDir Path dir)
 			throws Exception {
 		Widgets.install(admin);
-		TestCertificates ca = new TestCertificates();
+		TestCertificateAuthority ca = TestCertificateAuthority.create();
 		Path certificateFile = dir.resolve("tls.crt");
 		Path keyFile = dir.resolve("tls.key");
-		X509Certificate first = ca.issueInto(certificateFile, keyFile);
+		X509Certificate first = ca.issue(dir);
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		OperatorMetrics metrics = new OperatorMetrics(registry);
 		try (ServingCertificate certificate = ServingCertificate.fromFiles(certificateFile, keyFile,
@@ -64,7 +62,8 @@ class WebhookCertificateRotationIntegrationTests {
 			AdmissionWebhook.forKind(server, Widget.class).withValidator(new SizeValidator()).complete();
 			server.start();
 			String path = AdmissionWebhook.validatingPath(Widget.class);
-			try (TestWebhooks webhooks = TestWebhooks.builder(admin, "https://127.0.0.1:" + server.port(), ca.caPem())
+			try (TestWebhooks webhooks = TestWebhooks
+				.builder(admin, "https://127.0.0.1:" + server.port(), ca.caBundle())
 				.validating(path, "test.kubeboot.io", "v1", "widgets")
 				.onlyIn(namespace)
 				.install()) {
@@ -72,7 +71,7 @@ class WebhookCertificateRotationIntegrationTests {
 				assertThat(servedSerial(server, ca)).isEqualTo(first.getSerialNumber());
 				await().atMost(WAIT).until(() -> isRefused(widgets.create(huge(namespace, "before"))));
 
-				X509Certificate second = ca.issueInto(certificateFile, keyFile);
+				X509Certificate second = ca.issue(dir);
 				await().atMost(WAIT).until(() -> second.getSerialNumber().equals(servedSerial(server, ca)));
 				assertThat(certificate.certificate().getSerialNumber()).isEqualTo(second.getSerialNumber());
 
@@ -96,11 +95,10 @@ class WebhookCertificateRotationIntegrationTests {
 	/**
 	 * The serial number of the certificate a fresh TLS handshake with the server gets.
 	 */
-	private static BigInteger servedSerial(WebhookServer server, TestCertificates ca) throws Exception {
+	private static BigInteger servedSerial(WebhookServer server, TestCertificateAuthority ca) throws Exception {
 		KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
 		trust.load(null, null);
-		trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509")
-			.generateCertificate(new ByteArrayInputStream(ca.caPem().getBytes(StandardCharsets.US_ASCII))));
+		trust.setCertificateEntry("ca", ca.certificate());
 		TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
 		trustManagers.init(trust);
 		SSLContext context = SSLContext.getInstance("TLS");
