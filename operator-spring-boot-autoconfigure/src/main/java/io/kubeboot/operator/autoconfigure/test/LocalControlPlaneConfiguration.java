@@ -1,5 +1,7 @@
 package io.kubeboot.operator.autoconfigure.test;
 
+import java.time.Duration;
+
 import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
 import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
@@ -45,12 +47,19 @@ public class LocalControlPlaneConfiguration {
 	private static final Logger logger = LoggerFactory.getLogger(LocalControlPlaneConfiguration.class);
 
 	/**
+	 * How long the control plane may outlive a request to exit the JVM, for the
+	 * application context to stop the operator and then close it.
+	 */
+	private static final Duration EXIT_GRACE = Duration.ofMinutes(2);
+
+	/**
 	 * The local control plane, stopped when the application context closes.
 	 * @return the running control plane
 	 */
 	@Bean(destroyMethod = "close")
 	ControlPlane operatorLocalControlPlane() {
-		return ControlPlane.start();
+		// on Ctrl-C the operator stops (releasing its Lease) before the control plane
+		return ControlPlane.builder().exitGrace(EXIT_GRACE).start();
 	}
 
 	/**

@@ -35,8 +35,8 @@ import static org.awaitility.Awaitility.await;
  * {@code mvn spring-boot:test-run} runs it (a JVM of its own, with a temporary directory
  * of its own), starts a local control plane, applies the CRDs found at
  * {@code classpath*:META-INF/kubeboot/crds/*.yaml} before the manager starts, logs the
- * kubeconfig, reconciles what a user creates with it, and on SIGTERM stops the operator,
- * then the control plane, leaving nothing behind.
+ * kubeconfig, reconciles what a user creates with it, and on Ctrl-C stops the operator
+ * (releasing its Lease), then the control plane, leaving nothing behind.
  */
 class DevelopmentLoopIntegrationTests {
 
@@ -63,10 +63,15 @@ class DevelopmentLoopIntegrationTests {
 			Files.copy(crd, generated.resolve("gadgets.devloop.test.kubeboot.io.yaml"));
 		}
 		Path log = this.work.resolve("run.log");
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + tmp, "-cp",
-				this.work.resolve("classes") + java.io.File.pathSeparator + System.getProperty("java.class.path"),
-				TestGadgetOperatorApplication.class.getName(), "--server.port=0", "--server.address=127.0.0.1"));
+		// in a session and process group of its own, as a terminal runs a command: a
+		// Ctrl-C goes to the whole group
+		List<String> command = new ArrayList<>(
+				List.of("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+						"-Djava.io.tmpdir=" + tmp, "-cp",
+						this.work.resolve("classes") + java.io.File.pathSeparator
+								+ System.getProperty("java.class.path"),
+						TestGadgetOperatorApplication.class.getName(), "--server.port=0", "--server.address=127.0.0.1",
+						"--operator.leader-election.enabled=true"));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
 		builder.environment().remove("KUBECONFIG");
 		builder.environment().remove("OPERATOR_TEST_KEEP_CONTROL_PLANE");
@@ -105,10 +110,14 @@ class DevelopmentLoopIntegrationTests {
 			assertThat(gadget.getAsJsonObject("status").get("observedColor").getAsString()).isEqualTo("blue");
 		});
 
-		this.process.destroy(); // SIGTERM, as Ctrl-C or an IDE's stop button
+		// Ctrl-C: SIGINT to the process group; etcd and kube-apiserver, in a group of
+		// their own, go on until the operator has stopped and released its Lease
+		new ProcessBuilder("kill", "-INT", "--", "-" + this.process.pid()).inheritIO().start().waitFor();
 		assertThat(this.process.waitFor(2, TimeUnit.MINUTES)).as(() -> "still running:\n" + read(log)).isTrue();
 		String output = read(log);
-		assertThat(output).contains("Manager stopped");
+		assertThat(output).contains("Released leader lease", "Manager stopped")
+			.doesNotContain("Could not release leader lease")
+			.doesNotContain("List or watch failed");
 		assertThat(output.indexOf("Manager stopped")).isGreaterThan(output.indexOf("Gadget reconciled"));
 		// the watchdog of the ended JVM notices within a second that it is gone
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
