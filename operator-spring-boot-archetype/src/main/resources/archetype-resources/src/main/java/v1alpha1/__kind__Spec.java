@@ -1,0 +1,34 @@
+package ${package}.v1alpha1;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the user asks for: the entries of the ConfigMap the operator keeps.
+ */
+public class ${kind}Spec {
+
+	private Map<String, String> data = new LinkedHashMap<>();
+
+	/**
+	 * The key-value pairs to keep in the ConfigMap.
+	 * @return the entries, never {@code null}
+	 */
+	public Map<String, String> getData() {
+		return (this.data != null) ? this.data : Map.of();
+	}
+
+	public ${kind}Spec data(Map<String, String> data) {
+		this.data = data;
+		return this;
+	}
+
+	public ${kind}Spec putDataItem(String key, String value) {
+		if (this.data == null) {
+			this.data = new LinkedHashMap<>();
+		}
+		this.data.put(key, value);
+		return this;
+	}
+
+}
