@@ -78,7 +78,8 @@ class ArchitectureTests {
 					"io.kubeboot.operator.client..", "io.kubeboot.operator.cache..", "io.kubeboot.operator.workqueue..",
 					"io.kubeboot.operator.leaderelection..", "io.kubeboot.operator.events..",
 					"io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..", "io.kubeboot.operator.model..",
-					"io.kubeboot.operator.micrometer..", "io.kubeboot.operator.webhook..")
+					"io.kubeboot.operator.micrometer..", "io.kubeboot.operator.webhook..",
+					"io.kubeboot.operator.rbac..")
 			.because("the package map of ARCHITECTURE.md is the architecture");
 		rule.check(core);
 	}

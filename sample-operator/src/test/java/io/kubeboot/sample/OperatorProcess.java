@@ -10,12 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.test.util.TestSocketUtils;
 
 /**
@@ -44,20 +46,47 @@ final class OperatorProcess implements AutoCloseable {
 		this.managementPort = managementPort;
 	}
 
+	/**
+	 * Starts the sample with a self-signed webhook certificate, or with the certificate
+	 * files of the directory an {@code --operator.webhook.cert-dir=} argument names.
+	 * @param kubeconfig the kubeconfig, passed as {@code KUBECONFIG}
+	 * @param args command-line arguments added to the test's own
+	 * @return the process
+	 */
 	static OperatorProcess start(Path kubeconfig, String... args) throws IOException {
-		List<String> command = new ArrayList<>(
+		return start(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()));
-		// several operators run side by side in these tests, without certificate files;
-		// Actuator on a port of its own, as application.yaml has it (a free port, as the
-		// log would not tell which of the two servers started on which port)
+						System.getProperty("java.class.path"), SampleOperatorApplication.class.getName()),
+				null, kubeconfig, args);
+	}
+
+	/**
+	 * Starts the operator with a command of its own, such as {@code java -jar} of the
+	 * packaged application.
+	 * @param launcher the command up to the application's arguments
+	 * @param directory the working directory, {@code null} for this process's
+	 * @param kubeconfig the kubeconfig it connects with
+	 * @param args the application's arguments
+	 */
+	static OperatorProcess start(List<String> launcher, @Nullable Path directory, Path kubeconfig, String... args)
+			throws IOException {
+		List<String> command = new ArrayList<>(launcher);
+		// several operators run side by side in these tests, without certificate files
+		// unless a test names their directory; Actuator on a port of its own, as
+		// application.yaml has it (a free port, as the log would not tell which of the
+		// two servers started on which port)
 		int managementPort = TestSocketUtils.findAvailableTcpPort();
-		command.addAll(
-				List.of("--server.port=0", "--management.server.port=" + managementPort, "--operator.webhook.port=0",
-						"--operator.webhook.bind-address=127.0.0.1", "--operator.webhook.self-signed=true"));
+		command.addAll(List.of("--server.port=0", "--management.server.port=" + managementPort,
+				"--operator.webhook.port=0", "--operator.webhook.bind-address=127.0.0.1"));
+		if (Arrays.stream(args).noneMatch((arg) -> arg.startsWith("--operator.webhook.cert-dir="))) {
+			command.add("--operator.webhook.self-signed=true");
+		}
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile("sample-operator", ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+		if (directory != null) {
+			builder.directory(directory.toFile());
+		}
 		builder.environment().put("KUBECONFIG", kubeconfig.toString());
 		builder.environment().remove("KUBERNETES_SERVICE_HOST");
 		return new OperatorProcess(builder.start(), log, managementPort);

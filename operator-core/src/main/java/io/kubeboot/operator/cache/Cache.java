@@ -1,9 +1,13 @@
 package io.kubeboot.operator.cache;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.kubeboot.operator.client.Reader;
+import io.kubeboot.operator.client.internal.LabelSelector;
+import io.kubeboot.operator.model.PartialObjectMetadata;
+import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -13,6 +17,14 @@ import org.jspecify.annotations.Nullable;
  * milliseconds ago, without a request to it. Only kinds that a controller watches (or
  * that were registered through {@link #informer}) are cached; asking for another kind
  * throws {@link IllegalStateException} naming it.
+ * <p>
+ * A kind may also be cached as metadata only ({@link #metadataInformer}, or a
+ * controller's {@code ownsMetadataOnly} and {@code watchesMetadataOnly}),
+ * controller-runtime's metadata-only watches: its objects are read with
+ * {@link #getMetadata} and {@link #listMetadata} as {@link PartialObjectMetadata},
+ * without spec, status or data, and cost a fraction of the memory. Such a cache is
+ * separate from a cache of whole objects of the same kind: {@link #get} and {@link #list}
+ * read only the latter.
  * <p>
  * The returned objects are the cache's own instances, shared with every other reader:
  * never modify them; build a new object (or a patch) to change anything. All methods are
@@ -34,6 +46,59 @@ public interface Cache extends Reader {
 	 */
 	<T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector);
+
+	/**
+	 * Returns the informer that caches the metadata only of a kind in a namespace with a
+	 * label selector, registering it if it is new, like {@link #informer}. It lists and
+	 * watches the kind as {@link PartialObjectMetadata} (the API server leaves out
+	 * everything but the metadata), with the {@code apiVersion} and {@code kind} of the
+	 * kind; the same list and watch permissions are needed.
+	 * @param type the model class of the kind
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @return the informer, the same instance for the same arguments, never the informer
+	 * of whole objects
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type, @Nullable String namespace,
+			@Nullable String labelSelector);
+
+	/**
+	 * Returns the metadata of an object of a kind cached as metadata only.
+	 * @param type the model class of the kind, such as {@code V1Secret.class}
+	 * @param request the namespace and name
+	 * @return the metadata, or empty if the object does not exist
+	 * @throws IllegalStateException if no informer caches the kind's metadata
+	 */
+	Optional<PartialObjectMetadata> getMetadata(Class<? extends KubernetesObject> type, Request request);
+
+	/**
+	 * Returns the metadata of the objects of a kind cached as metadata only.
+	 * @param type the model class of the kind, such as {@code V1Secret.class}
+	 * @param namespace the namespace, or {@code null} for all namespaces (and for
+	 * cluster-scoped kinds)
+	 * @return a new list, in no particular order
+	 * @throws IllegalStateException if no informer caches the kind's metadata
+	 */
+	List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type, @Nullable String namespace);
+
+	/**
+	 * Returns the metadata of the objects of a kind cached as metadata only that match a
+	 * label selector.
+	 * @param type the model class of the kind, such as {@code V1Secret.class}
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector a selector such as {@code app=web,tier!=cache,env in (a,b)}
+	 * @return a new list of the matching objects
+	 * @throws IllegalStateException if no informer caches the kind's metadata
+	 * @throws IllegalArgumentException if the selector cannot be parsed
+	 */
+	default List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type, @Nullable String namespace,
+			String labelSelector) {
+		LabelSelector selector = LabelSelector.parse(labelSelector);
+		return listMetadata(type, namespace).stream()
+			.filter((object) -> selector.matches(object.getMetadata().getLabels()))
+			.toList();
+	}
 
 	/**
 	 * Returns every registered informer.

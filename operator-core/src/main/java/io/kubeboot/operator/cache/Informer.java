@@ -32,7 +32,9 @@ public interface Informer<T extends KubernetesObject> {
 	/**
 	 * Adds an event handler. Handlers are called on the informer's single event thread,
 	 * in order, and must not block. One added after the informer started first receives
-	 * an add for every cached object.
+	 * an add for every cached object. An {@link InformerEventHandler} learns which adds
+	 * come from an initial list: those of the informer's first list and those replayed to
+	 * a handler added later.
 	 * @param handler the handler
 	 */
 	void addEventHandler(ResourceEventHandler<T> handler);

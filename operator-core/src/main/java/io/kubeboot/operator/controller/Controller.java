@@ -13,6 +13,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.source.Channel;
@@ -30,6 +31,15 @@ import org.slf4j.LoggerFactory;
 /**
  * A running reconcile loop: requests from its event sources go through a rate-limiting
  * work queue to {@code maxConcurrentReconciles} worker threads that call the reconciler.
+ * <p>
+ * The queue is a priority queue unless turned off
+ * ({@link ControllerBuilder#priorityQueue}, {@code ManagerBuilder.priorityQueue}):
+ * requests that carry no news (every cached object when the controller starts, the adds
+ * of an informer's initial list, updates that did not change the object, periodic
+ * triggers) are queued at {@link WorkQueue#LOW_PRIORITY} and wait behind the changes seen
+ * on the watches, so a change made while a controller works through thousands of objects
+ * after its start is reconciled next. A request is requeued (after an error, a conflict
+ * or a delay) at the priority it was handed out with.
  * <p>
  * A controller is a leader-only {@link Runnable}: the manager starts it once the caches
  * have synced (and, with leader election, once elected). Each start uses a fresh queue,
@@ -51,6 +61,8 @@ public final class Controller implements Runnable {
 
 	private final int maxConcurrentReconciles;
 
+	private final boolean priorityQueue;
+
 	private final Supplier<RateLimiter<Request>> rateLimiters;
 
 	private final Function<String, WorkQueueMetrics> queueMetrics;
@@ -70,15 +82,19 @@ public final class Controller implements Runnable {
 
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
+	private final List<Permission> permissions;
+
 	private volatile @Nullable WorkQueue<Request> queue;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
-			int maxConcurrentReconciles, Supplier<RateLimiter<Request>> rateLimiters,
+			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
-			Duration cacheSyncTimeout) {
+			Duration cacheSyncTimeout, List<Permission> permissions) {
 		this.name = name;
+		this.permissions = List.copyOf(permissions);
 		this.runner = new ReconcileRunner(name, reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
+		this.priorityQueue = priorityQueue;
 		this.rateLimiters = rateLimiters;
 		this.queueMetrics = queueMetrics;
 		this.forType = forType;
@@ -207,9 +223,19 @@ public final class Controller implements Runnable {
 
 			@Override
 			public void addAfter(Request request, Duration delay) {
+				addAfter(request, delay, WorkQueue.DEFAULT_PRIORITY);
+			}
+
+			@Override
+			public void add(Request request, int priority) {
+				addToQueue(request, priority);
+			}
+
+			@Override
+			public void addAfter(Request request, Duration delay, int priority) {
 				WorkQueue<Request> current = Controller.this.queue;
 				if (current != null) {
-					current.addAfter(request, delay);
+					current.addAfter(request, delay, priority);
 				}
 			}
 
@@ -223,6 +249,15 @@ public final class Controller implements Runnable {
 	 */
 	public int maxConcurrentReconciles() {
 		return this.maxConcurrentReconciles;
+	}
+
+	/**
+	 * Whether the controller's work queue is a priority queue, which hands out changes
+	 * before the requests that carry no news (see the class description).
+	 * @return {@code true} for a priority queue, {@code false} for first in, first out
+	 */
+	public boolean priorityQueue() {
+		return this.priorityQueue;
 	}
 
 	/**
@@ -294,6 +329,19 @@ public final class Controller implements Runnable {
 	}
 
 	/**
+	 * Returns what this controller needs RBAC to allow: {@code list} and {@code watch} of
+	 * every kind it reconciles, owns or watches, in the namespaces it caches them;
+	 * {@code patch} of the reconciled kind with a finalizer (and {@code get} with a label
+	 * selector too, to remove the finalizer of an object that left it); and what the
+	 * reconciler declared with {@link ControllerBuilder#requires}.
+	 * @return the permissions, each with its reason
+	 */
+	@Override
+	public List<Permission> requiredPermissions() {
+		return this.permissions;
+	}
+
+	/**
 	 * Returns the informers whose events reach this controller.
 	 * @return the informer keys, the reconciled kind first
 	 */
@@ -320,10 +368,10 @@ public final class Controller implements Runnable {
 		return this.channel.send(request);
 	}
 
-	private void addToQueue(Request request) {
+	private void addToQueue(Request request, int priority) {
 		WorkQueue<Request> current = this.queue;
 		if (current != null) {
-			current.add(request);
+			current.add(request, priority);
 		}
 	}
 
@@ -343,8 +391,10 @@ public final class Controller implements Runnable {
 			// stopped before the workers started: reconcile nothing
 			return;
 		}
-		WorkQueue<Request> current = WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
-				this.queueMetrics.apply(this.name));
+		WorkQueue<Request> current = this.priorityQueue
+				? WorkQueues.newPriorityQueue(this.name, this.rateLimiters.get(), this.queueMetrics.apply(this.name))
+				: WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
+						this.queueMetrics.apply(this.name));
 		// counted before the queue makes the controller look running, so the workers
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);

@@ -8,14 +8,17 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.GenerationChangedPredicate;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
@@ -44,6 +47,12 @@ import org.jspecify.annotations.Nullable;
  * {@link #withEventFilter}. Owned and watched kinds pass every change unless given a
  * filter.
  * <p>
+ * An owned or watched kind whose spec the reconciler does not need can be cached as
+ * metadata only ({@link #ownsMetadataOnly}, {@link #watchesMetadataOnly}), the
+ * counterpart of controller-runtime's {@code builder.OnlyMetadata}: its objects arrive as
+ * {@link PartialObjectMetadata} and are read with {@code Cache.getMetadata} and
+ * {@code Cache.listMetadata}.
+ * <p>
  * Not thread-safe; use one builder from one thread.
  *
  * @param <T> the reconciled model type
@@ -66,9 +75,13 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	private int maxConcurrentReconciles;
 
+	private @Nullable Boolean priorityQueue;
+
 	private @Nullable Supplier<RateLimiter<Request>> rateLimiter;
 
-	private final List<Function<String, EventSource<?>>> otherKinds = new ArrayList<>();
+	private final List<OtherKind> otherKinds = new ArrayList<>();
+
+	private final List<Permission> permissions = new ArrayList<>();
 
 	private final List<Source> requestSources = new ArrayList<>();
 
@@ -129,6 +142,20 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Sets whether the controller's work queue is a priority queue, overriding the
+	 * manager's default (on, as in controller-runtime): requests that carry no news
+	 * (every cached object when the controller starts, the adds of an informer's initial
+	 * list, updates that did not change the object, periodic triggers) wait behind the
+	 * changes seen on the watches. Off, the queue is first in, first out.
+	 * @param priorityQueue whether to use a priority queue
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> priorityQueue(boolean priorityQueue) {
+		this.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
 	 * Sets the rate limiter used for retries and {@code Result.requeue()}.
 	 * @param rateLimiter creates a fresh limiter each time the controller starts
 	 * @return this builder
@@ -179,8 +206,44 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(ownedType);
 		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
-		this.otherKinds.add((ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector),
-				new OwnerMapFunction<>(this.cache, this.forType), eventFilter));
+		this.otherKinds.add(new OtherKind("owns", selector,
+				(ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector),
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
+		return this;
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind, like
+	 * {@link #owns(Class)}, caching only the owned objects' metadata: the owner
+	 * references, labels, annotations, finalizers and versions, without spec, status or
+	 * data. For owned kinds the reconciler only needs to know exist, such as Secrets or
+	 * ConfigMaps it creates, this keeps their contents out of memory; read them with
+	 * {@code Cache.getMetadata(ownedType, request)}.
+	 * @param ownedType the owned kind
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType) {
+		return ownsMetadataOnly(ownedType, null, Predicates.all());
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind that matches a
+	 * label selector and whose change passes an event filter, like
+	 * {@link #owns(Class, String, Predicate)}, caching only the owned objects' metadata.
+	 * @param ownedType the owned kind
+	 * @param labelSelector a selector such as
+	 * {@code app.kubernetes.io/managed-by=my-operator}, or {@code null} for all objects
+	 * @param eventFilter which changes of owned objects reconcile their owner
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType,
+			@Nullable String labelSelector, Predicate<? super PartialObjectMetadata> eventFilter) {
+		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
+		KindResolver.declaredKind(ownedType);
+		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
+		this.otherKinds.add(new OtherKind("owns", selector,
+				(ns) -> new EventSource<>(controllerName(), this.cache.metadataInformer(ownedType, ns, selector),
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
 		return this;
 	}
 
@@ -241,10 +304,50 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
-		this.otherKinds.add((ns) -> new EventSource<>(
-				controllerName(), this.cache.informer(watchedType,
-						(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
-				mapFunction, eventFilter));
+		this.otherKinds.add(new OtherKind("watches", labelSelector,
+				(ns) -> new EventSource<>(
+						controllerName(), this.cache.informer(watchedType,
+								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
+						mapFunction, eventFilter)));
+		return this;
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind, like {@link #watches(Class, MapFunction)}, caching only the watched
+	 * objects' metadata: the mapping function receives them as
+	 * {@link PartialObjectMetadata}.
+	 * @param watchedType the watched kind
+	 * @param mapFunction maps a changed object's metadata to requests
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
+			MapFunction<PartialObjectMetadata> mapFunction) {
+		return watchesMetadataOnly(watchedType, null, null, mapFunction, Predicates.all());
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind that passes an event filter, with its own namespace and label
+	 * selector, caching only the watched objects' metadata.
+	 * @param watchedType the watched kind
+	 * @param namespace the namespace, or {@code null} for the controller's
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param mapFunction maps a changed object's metadata to requests
+	 * @param eventFilter which changes are mapped
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
+			@Nullable String namespace, @Nullable String labelSelector, MapFunction<PartialObjectMetadata> mapFunction,
+			Predicate<? super PartialObjectMetadata> eventFilter) {
+		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
+		KindResolver.declaredKind(watchedType);
+		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
+		this.otherKinds.add(new OtherKind("watches", labelSelector,
+				(ns) -> new EventSource<>(controllerName(),
+						this.cache.metadataInformer(watchedType,
+								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
+						mapFunction, eventFilter)));
 		return this;
 	}
 
@@ -262,6 +365,27 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	public ControllerBuilder<T> withFinalizer(String finalizer, Cleaner cleaner) {
 		this.finalizer = FinalizingReconciler.requireQualifiedName(finalizer);
 		this.cleaner = Objects.requireNonNull(cleaner, "cleaner must not be null");
+		return this;
+	}
+
+	/**
+	 * Declares something the reconciler needs RBAC to allow beyond what the controller
+	 * does itself (list and watch of its kinds, the finalizer's patches), the counterpart
+	 * of a kubebuilder {@code +kubebuilder:rbac} marker: its writes through the
+	 * {@code Client}, status writes, uncached reads. The manager's
+	 * {@link Manager#requiredPermissions()} includes it, so the rendered RBAC holds it
+	 * and the start-up self-check asks for it. A permission placed in no namespace goes
+	 * to the controller's namespace (all namespaces unless the controller has one).
+	 *
+	 * <pre class="code">
+	 * .requires(Permission.of(StorageBucket.class, "patch").subresource("status"))
+	 * .requires(Permission.of(V1ConfigMap.class, "create", "update").because("keeps each bucket's ConfigMap"))
+	 * </pre>
+	 * @param permission the permission
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> requires(Permission permission) {
+		this.permissions.add(Objects.requireNonNull(permission, "permission must not be null"));
 		return this;
 	}
 
@@ -289,15 +413,16 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		List<EventSource<?>> sources = new ArrayList<>();
 		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, this.labelSelector),
 				(object) -> List.of(Request.of(object)), this.eventFilter));
-		this.otherKinds.forEach((source) -> sources.add(source.apply(ns)));
+		this.otherKinds.forEach((other) -> sources.add(other.source().apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
 				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector) : reconciler;
-		Controller controller = new Controller(controllerName(), this.forType, effective, workers,
+		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
+		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
-				this.defaults.cacheSyncTimeout());
+				this.defaults.cacheSyncTimeout(), permissions(ns, sources));
 		this.requestSources.forEach(controller::watch);
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
@@ -310,9 +435,64 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		return controller;
 	}
 
+	/**
+	 * What the controller needs RBAC to allow: list and watch of every informer, the
+	 * finalizer's patches (and, with a label selector, the uncached read of an object
+	 * that left it), and what the reconciler declared, placed in the controller's
+	 * namespace unless placed already.
+	 */
+	private List<Permission> permissions(@Nullable String namespace, List<EventSource<?>> sources) {
+		String name = controllerName();
+		String kind = KindResolver.declaredKind(this.forType).kind();
+		List<Permission> needed = new ArrayList<>();
+		needed.add(listAndWatch(sources.get(0).informer().key(), "controller " + name + " reconciles " + kind
+				+ " objects" + labelled(this.labelSelector) + ": its informer lists and watches them"));
+		for (int i = 0; i < this.otherKinds.size(); i++) {
+			OtherKind other = this.otherKinds.get(i);
+			InformerKey key = sources.get(i + 1).informer().key();
+			needed.add(listAndWatch(key,
+					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
+							+ " objects" + labelled(other.labelSelector()) + ": its informer lists and watches them"));
+		}
+		if (this.finalizer != null) {
+			needed.add(Permission.of(this.forType, "patch")
+				.because("controller " + name + " adds and removes its finalizer " + this.finalizer
+						+ " with merge patches"));
+			if (this.labelSelector != null && !this.labelSelector.isBlank()) {
+				needed.add(Permission.of(this.forType, "get")
+					.because("controller " + name + " reads an object that left its label selector uncached, to "
+							+ "remove its finalizer"));
+			}
+		}
+		for (Permission permission : this.permissions) {
+			needed.add(permission.because(permission.reason().isEmpty() ? "declared by controller " + name
+					: "controller " + name + ": " + permission.reason()));
+		}
+		return needed.stream()
+			.map((permission) -> permission.isPlaced() ? permission
+					: (namespace != null) ? permission.inNamespace(namespace) : permission.inAllNamespaces())
+			.toList();
+	}
+
+	private static Permission listAndWatch(InformerKey key, String reason) {
+		Permission permission = Permission.of(key.type(), "list", "watch").because(reason);
+		return (key.namespace() != null) ? permission.inNamespace(key.namespace()) : permission.inAllNamespaces();
+	}
+
+	private static String labelled(@Nullable String labelSelector) {
+		return (labelSelector != null && !labelSelector.isBlank()) ? " labelled " + labelSelector.trim() : "";
+	}
+
 	private String controllerName() {
 		return (this.name != null && !this.name.isBlank()) ? this.name
 				: KindResolver.declaredKind(this.forType).kind().toLowerCase(Locale.ROOT);
+	}
+
+	/**
+	 * An owned or watched kind: how it relates to the reconciled kind, its label
+	 * selector, and its event source in a namespace.
+	 */
+	private record OtherKind(String relation, @Nullable String labelSelector, Function<String, EventSource<?>> source) {
 	}
 
 }

@@ -3,24 +3,29 @@ package io.kubeboot.operator.controller;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One kind a controller reacts to: an informer, the event filter and the mapping from its
  * objects to requests. Registers a handler on the informer that feeds every mapped
- * request of an event the filter passes to the controller.
+ * request of an event the filter passes to the controller, with a priority as
+ * controller-runtime's {@code handler.WithLowPriorityWhenUnchanged} gives it:
+ * {@link WorkQueue#LOW_PRIORITY} for the adds of an initial list and for updates that did
+ * not change the object (same resourceVersion: a resync, or a relist that found it as it
+ * was), {@link WorkQueue#DEFAULT_PRIORITY} for every change.
  *
  * @param <T> the watched model type
  */
@@ -51,13 +56,14 @@ final class EventSource<T extends KubernetesObject> {
 		return this.informer;
 	}
 
-	void register(Consumer<Request> sink) {
-		this.informer.addEventHandler(new ResourceEventHandler<>() {
+	void register(Sink sink) {
+		this.informer.addEventHandler(new InformerEventHandler<>() {
 
 			@Override
-			public void onAdd(T object) {
+			public void onAdd(T object, boolean inInitialList) {
 				if (passes("create", object, () -> EventSource.this.predicate.create(object))) {
-					map(object).forEach(sink);
+					int priority = inInitialList ? WorkQueue.LOW_PRIORITY : WorkQueue.DEFAULT_PRIORITY;
+					map(object).forEach((request) -> sink.add(request, priority));
 				}
 			}
 
@@ -70,14 +76,16 @@ final class EventSource<T extends KubernetesObject> {
 					// twice.
 					Set<Request> requests = new LinkedHashSet<>(map(oldObject));
 					requests.addAll(map(newObject));
-					requests.forEach(sink);
+					int priority = unchanged(oldObject, newObject) ? WorkQueue.LOW_PRIORITY
+							: WorkQueue.DEFAULT_PRIORITY;
+					requests.forEach((request) -> sink.add(request, priority));
 				}
 			}
 
 			@Override
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
 				if (passes("delete", object, () -> EventSource.this.predicate.delete(object))) {
-					map(object).forEach(sink);
+					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY));
 				}
 			}
 
@@ -86,14 +94,27 @@ final class EventSource<T extends KubernetesObject> {
 
 	/**
 	 * Feeds every cached object through the mapping, as a freshly added handler would see
-	 * them.
+	 * them: adds of an initial list, at {@link WorkQueue#LOW_PRIORITY}.
 	 */
-	void replay(Consumer<Request> sink) {
+	void replay(Sink sink) {
 		for (T object : this.informer.list()) {
 			if (passes("create", object, () -> this.predicate.create(object))) {
-				map(object).forEach(sink);
+				map(object).forEach((request) -> sink.add(request, WorkQueue.LOW_PRIORITY));
 			}
 		}
+	}
+
+	/**
+	 * Whether an update leaves the object as it was: the same instance (a resync) or the
+	 * same resourceVersion (a relist that found it unchanged).
+	 */
+	private static boolean unchanged(KubernetesObject oldObject, KubernetesObject newObject) {
+		if (oldObject == newObject) {
+			return true;
+		}
+		String before = (oldObject.getMetadata() != null) ? oldObject.getMetadata().getResourceVersion() : null;
+		String after = (newObject.getMetadata() != null) ? newObject.getMetadata().getResourceVersion() : null;
+		return before != null && Objects.equals(before, after);
 	}
 
 	/**
@@ -121,6 +142,21 @@ final class EventSource<T extends KubernetesObject> {
 					this.controller, this.informer.key(), describe(object), ex);
 			return List.of();
 		}
+	}
+
+	/**
+	 * Where the requests of events go.
+	 */
+	@FunctionalInterface
+	interface Sink {
+
+		/**
+		 * Takes a request.
+		 * @param request the request
+		 * @param priority its priority
+		 */
+		void add(Request request, int priority);
+
 	}
 
 	private static String describe(KubernetesObject object) {

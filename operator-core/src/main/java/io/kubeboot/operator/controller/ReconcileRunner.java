@@ -22,7 +22,9 @@ import org.slf4j.MDC;
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
  * requeued at once after a conflict, requeued after the API server's Retry-After when it
  * throttled a call, or requeued after a delay. Sets the log context and counts the
- * outcome.
+ * outcome. A requeue keeps the priority the request was handed out with, as
+ * controller-runtime's controller does: a failing object of the initial backlog stays
+ * behind live changes, a failing live change stays ahead of the backlog.
  */
 final class ReconcileRunner {
 
@@ -53,16 +55,17 @@ final class ReconcileRunner {
 		MDC.put("reconcileID", UUID.randomUUID().toString());
 		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
 		long start = System.nanoTime();
+		int priority = current.priorityOf(request);
 		Outcome outcome;
 		try {
 			Result result = this.reconciler.reconcile(request);
-			outcome = handle(current, request, (result != null) ? result : Result.done());
+			outcome = handle(current, request, (result != null) ? result : Result.done(), priority);
 		}
 		catch (ApiServerException.ConflictException ex) {
 			// the normal course of things: someone wrote first; read again at once
 			outcome = Outcome.CONFLICT;
 			current.forget(request);
-			current.add(request);
+			current.add(request, priority);
 			logger.info("Write conflict, requeued: controller={} request={} error=\"{}\"", this.name, request,
 					ex.getMessage());
 		}
@@ -72,7 +75,7 @@ final class ReconcileRunner {
 			// error
 			outcome = Outcome.ERROR;
 			Duration wait = RetryAfter.wait(ex.retryAfter());
-			current.addAfter(request, wait);
+			current.addAfter(request, wait, priority);
 			logger.warn("Throttled by the API server, requeued after its Retry-After: controller={} request={} "
 					+ "retryAfter={}s error=\"{}\"", this.name, request, wait.toSeconds(), ex.getMessage());
 		}
@@ -83,12 +86,12 @@ final class ReconcileRunner {
 		}
 		catch (InterruptedException ex) {
 			outcome = Outcome.ERROR;
-			current.addRateLimited(request);
+			current.addRateLimited(request, priority);
 			Thread.currentThread().interrupt();
 		}
 		catch (Exception ex) {
 			outcome = Outcome.ERROR;
-			current.addRateLimited(request);
+			current.addRateLimited(request, priority);
 			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
 		}
 		catch (OutOfMemoryError | InternalError | UnknownError ex) {
@@ -98,7 +101,7 @@ final class ReconcileRunner {
 		}
 		catch (Throwable ex) {
 			outcome = Outcome.PANIC;
-			current.addRateLimited(request);
+			current.addRateLimited(request, priority);
 			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
 		}
 		finally {
@@ -111,14 +114,14 @@ final class ReconcileRunner {
 		this.metrics.reconciled(outcome, System.nanoTime() - start);
 	}
 
-	private Outcome handle(WorkQueue<Request> current, Request request, Result result) {
+	private Outcome handle(WorkQueue<Request> current, Request request, Result result, int priority) {
 		if (result.getRequeueAfter() != null) {
 			current.forget(request);
-			current.addAfter(request, result.getRequeueAfter());
+			current.addAfter(request, result.getRequeueAfter(), priority);
 			return Outcome.REQUEUE_AFTER;
 		}
 		if (result.isRequeue()) {
-			current.addRateLimited(request);
+			current.addRateLimited(request, priority);
 			return Outcome.REQUEUE;
 		}
 		current.forget(request);

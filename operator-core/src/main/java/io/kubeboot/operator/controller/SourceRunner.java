@@ -119,6 +119,16 @@ final class SourceRunner {
 			this.queue.addAfter(request, delay);
 		}
 
+		@Override
+		public void add(Request request, int priority) {
+			this.queue.add(request, priority);
+		}
+
+		@Override
+		public void addAfter(Request request, Duration delay, int priority) {
+			this.queue.addAfter(request, delay, priority);
+		}
+
 	}
 
 }

@@ -3,10 +3,12 @@ package io.kubeboot.operator.events;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.workqueue.Ticker;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -203,6 +205,19 @@ public final class KubernetesEventRecorder implements EventRecorder, Runnable, A
 	@Override
 	public boolean needsLeaderElection() {
 		return false;
+	}
+
+	/**
+	 * Events need {@code create} and {@code patch} on {@code events} (core API group)
+	 * where the operator works: a manager places them in every namespace its caches hold
+	 * objects in. Events about cluster-scoped objects go to {@code default}, which this
+	 * does not add.
+	 * @return the permission
+	 */
+	@Override
+	public List<Permission> requiredPermissions() {
+		return List.of(Permission.of("", "events", "create", "patch")
+			.because("the event recorder creates Events and patches the count of repeated ones"));
 	}
 
 	/**

@@ -17,12 +17,14 @@ import org.jspecify.annotations.Nullable;
  *
  * @param namespace the namespace to watch, or {@code null} for all
  * @param maxConcurrentReconciles the number of workers
+ * @param priorityQueue whether the work queue is a priority queue, which hands out
+ * changes before the requests that carry no news
  * @param rateLimiter creates the retry rate limiter, fresh for each controller start
  * @param queueMetrics creates the work queue's metrics from the controller name
  * @param metrics creates the controller's metrics from its name
  * @param cacheSyncTimeout how long a starting controller waits for its caches
  */
-public record ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles,
+public record ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles, boolean priorityQueue,
 		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
 		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
 }

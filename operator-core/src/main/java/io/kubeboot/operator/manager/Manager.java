@@ -2,20 +2,24 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.internal.RateLimitInterceptor;
 import io.kubeboot.operator.healthz.Check;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
-import io.kubeboot.operator.leaderelection.internal.LeaseAccessCheck;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -27,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * (controllers among them), in controller-runtime's order.
  * <p>
  * {@link #start()} resolves every cached kind against the API server (failing at once,
- * naming the kind, if one is not served), starts the informers and blocks until they have
- * synced (failing after the cache sync timeout with the last error of every informer that
- * did not), then starts the runnables that run on every replica, then, once elected, the
+ * naming the kind, if one is not served), asks it about every rule of
+ * {@link #requiredPermissions()} (failing if RBAC denies leader election its Lease, and
+ * naming whatever else it denies), starts the informers and blocks until they have synced
+ * (failing after the cache sync timeout with the last error of every informer that did
+ * not), then starts the runnables that run on every replica, then, once elected, the
  * leader-only runnables. It returns once all are started; they run on threads of their
  * own.
  * <p>
@@ -45,7 +51,17 @@ public final class Manager {
 
 	private static final Logger logger = LoggerFactory.getLogger(Manager.class);
 
+	/** The role suffix of leader election's permissions. */
+	static final String LEADER_ELECTION_ROLE = "leader-election";
+
+	static final String LEASE_GROUP = "coordination.k8s.io";
+
+	static final String LEASES = "leases";
+
 	private final ApiClient apiClient;
+
+	/** The client of the cache and the client, rate-limited if so configured. */
+	private final ApiClient limitedClient;
 
 	private final InformerCache cache;
 
@@ -76,8 +92,9 @@ public final class Manager {
 		// one rate for the client and the caches; the Lease's requests are not held back
 		ApiClient limited = (settings.clientQps > 0)
 				? RateLimitInterceptor.limit(apiClient, settings.clientQps, settings.clientBurst) : apiClient;
+		this.limitedClient = limited;
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
-				settings.watchSilenceThreshold, settings.listPageSize);
+				settings.watchSilenceThreshold, settings.listPageSize, settings.cacheTransforms);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
@@ -227,6 +244,88 @@ public final class Manager {
 	}
 
 	/**
+	 * Returns what this manager needs RBAC to allow, derived from what it runs: with
+	 * leader election, {@code create} on leases and {@code get}, {@code update},
+	 * {@code watch} on its Lease (in a role of their own, {@code leader-election}); what
+	 * every runnable declares ({@link Runnable#requiredPermissions()}): each controller's
+	 * informers, finalizer and declared writes, the event recorder's Events; and
+	 * {@code list}, {@code watch} for any other informer of the cache. Permissions placed
+	 * in no namespace go to every namespace the caches hold objects in (all namespaces if
+	 * one of them holds all).
+	 * <p>
+	 * Turn them into rules with {@link io.kubeboot.operator.rbac.PolicyRules}; the
+	 * manager's start-up self-check asks the API server about the same list. Informers
+	 * registered later, by code that asks the cache for a kind at run time, are not in
+	 * it.
+	 * @return the permissions
+	 */
+	public List<Permission> requiredPermissions() {
+		List<Permission> permissions = new ArrayList<>();
+		LeaderElectionConfig election = this.settings.leaderElection;
+		if (election != null) {
+			permissions.addAll(leasePermissions(election));
+		}
+		List<Runnable> runnables = new ArrayList<>(this.everyReplica.runnables());
+		runnables.addAll(this.leaderOnly.runnables());
+		List<InformerKey> keys = this.cache.informers().stream().map(Informer::key).toList();
+		Set<String> namespaces = new LinkedHashSet<>();
+		boolean allNamespaces = keys.isEmpty() && this.settings.namespace == null;
+		for (InformerKey key : keys) {
+			if (key.namespace() == null) {
+				allNamespaces = true;
+			}
+			else {
+				namespaces.add(key.namespace());
+			}
+		}
+		if (keys.isEmpty() && this.settings.namespace != null) {
+			namespaces.add(this.settings.namespace);
+		}
+		List<Permission> declared = new ArrayList<>();
+		for (Runnable runnable : runnables) {
+			for (Permission permission : runnable.requiredPermissions()) {
+				if (permission.isPlaced()) {
+					declared.add(permission);
+				}
+				else if (allNamespaces) {
+					declared.add(permission.inAllNamespaces());
+				}
+				else {
+					namespaces.forEach((namespace) -> declared.add(permission.inNamespace(namespace)));
+				}
+			}
+		}
+		permissions.addAll(declared);
+		for (InformerKey key : keys) {
+			boolean covered = declared.stream()
+				.anyMatch((permission) -> permission.grants(key.type(), key.namespace(), "list")
+						&& permission.grants(key.type(), key.namespace(), "watch"));
+			if (!covered) {
+				Permission permission = Permission.of(key.type(), "list", "watch")
+					.because("the cache's informer " + key + " lists and watches them");
+				permissions.add((key.namespace() != null) ? permission.inNamespace(key.namespace())
+						: permission.inAllNamespaces());
+			}
+		}
+		return permissions;
+	}
+
+	private static List<Permission> leasePermissions(LeaderElectionConfig election) {
+		return List.of(
+				Permission.of(LEASE_GROUP, LEASES, "create")
+					.inNamespace(election.namespace())
+					.inRole(LEADER_ELECTION_ROLE)
+					.because("leader election creates its Lease " + election.name()
+							+ " (RBAC cannot restrict create to a name)"),
+				Permission.of(LEASE_GROUP, LEASES, "get", "update", "watch")
+					.resourceNames(election.name())
+					.inNamespace(election.namespace())
+					.inRole(LEADER_ELECTION_ROLE)
+					.because("leader election reads and renews its Lease; with watch a standby takes over a "
+							+ "released Lease at once"));
+	}
+
+	/**
 	 * Returns the informers of the cache.
 	 * @return the informers
 	 */
@@ -347,10 +446,10 @@ public final class Manager {
 				// list
 				this.settings.webhookServer.start();
 			}
-			if (this.settings.leaderElection != null) {
-				LeaseAccessCheck.verify(this.apiClient, this.settings.leaderElection);
-			}
-			this.cache.start(this.settings.cacheSyncTimeout);
+			this.cache.resolveAll(this.settings.cacheSyncTimeout);
+			StartupAccessCheck access = new StartupAccessCheck(this.limitedClient, this.cache,
+					this.settings.leaderElection, this.settings.cacheSyncTimeout);
+			this.cache.start(access.check(requiredPermissions()));
 			this.cache.waitForSync(this.settings.cacheSyncTimeout);
 			logger.info("Caches synced: informers={}", this.cache.informers().size());
 			synchronized (this.lifecycleMonitor) {

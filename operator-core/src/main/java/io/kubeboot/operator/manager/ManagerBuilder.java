@@ -6,16 +6,20 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.leaderelection.internal.SafeLeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
@@ -88,6 +92,21 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * Whether a controller's work queue is a priority queue unless its builder says
+	 * otherwise (default {@code true}, as controller-runtime since 0.23): requests that
+	 * carry no news (every cached object when a controller starts, the adds of an
+	 * informer's initial list, updates that did not change the object, periodic triggers)
+	 * wait behind the changes seen on the watches. {@code false} makes the queues first
+	 * in, first out.
+	 * @param priorityQueue whether to use priority queues
+	 * @return this builder
+	 */
+	public ManagerBuilder priorityQueue(boolean priorityQueue) {
+		this.settings.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
 	 * The retry rate limiter of a controller that sets none (default: per-request
 	 * exponential 5ms..1000s and an overall bucket of 10/s with a burst of 100).
 	 * @param rateLimiter creates a fresh limiter for each controller start
@@ -100,12 +119,53 @@ public final class ManagerBuilder {
 
 	/**
 	 * Whether cached objects drop {@code metadata.managedFields} (default {@code true}),
-	 * which reconcilers rarely read and which can double an object's size.
+	 * which reconcilers rarely read and which can double an object's size. client-java's
+	 * own JSON leaves them out when it parses an object, so this matters only with an
+	 * {@code ApiClient} whose JSON was replaced.
 	 * @param strip whether to strip them
 	 * @return this builder
 	 */
 	public ManagerBuilder stripManagedFields(boolean strip) {
 		this.settings.stripManagedFields = strip;
+		return this;
+	}
+
+	/**
+	 * Transforms every object of a kind before the cache stores it, replacing the
+	 * {@link #defaultCacheTransform default transform} for that kind (see
+	 * {@link CacheTransform} for what a transform may do). A transform for
+	 * {@link PartialObjectMetadata} applies to every kind cached as metadata only. A
+	 * second call for the same class replaces the first.
+	 * @param <T> the model type
+	 * @param type the model class of the kind, or {@code PartialObjectMetadata.class}
+	 * @param transform the transform
+	 * @return this builder
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind
+	 */
+	public <T extends KubernetesObject> ManagerBuilder cacheTransform(Class<T> type, CacheTransform<T> transform) {
+		Objects.requireNonNull(type, "type must not be null");
+		Objects.requireNonNull(transform, "transform must not be null");
+		if (type != PartialObjectMetadata.class) {
+			KindResolver.declaredKind(type);
+		}
+		this.settings.cacheTransforms.put(type, transform);
+		return this;
+	}
+
+	/**
+	 * Transforms every object before the cache stores it, of every kind without a
+	 * {@link #cacheTransform transform of its own} (default: none). The transform must
+	 * return an object of the class it received.
+	 * @param transform the transform, or {@code null} for none
+	 * @return this builder
+	 */
+	public ManagerBuilder defaultCacheTransform(@Nullable CacheTransform<KubernetesObject> transform) {
+		if (transform != null) {
+			this.settings.cacheTransforms.put(KubernetesObject.class, transform);
+		}
+		else {
+			this.settings.cacheTransforms.remove(KubernetesObject.class);
+		}
 		return this;
 	}
 

@@ -2,10 +2,13 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -39,9 +42,16 @@ final class ManagerSettings {
 
 	int maxConcurrentReconciles = 1;
 
+	boolean priorityQueue = true;
+
 	Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
 
 	boolean stripManagedFields = true;
+
+	/**
+	 * By the class objects are cached as; the default transform under KubernetesObject.
+	 */
+	Map<Class<?>, CacheTransform<?>> cacheTransforms = new LinkedHashMap<>();
 
 	Function<String, WorkQueueMetrics> queueMetrics = (name) -> WorkQueueMetrics.NOOP;
 
@@ -77,8 +87,10 @@ final class ManagerSettings {
 		copy.listPageSize = this.listPageSize;
 		copy.namespace = this.namespace;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
+		copy.priorityQueue = this.priorityQueue;
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
+		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
 		copy.queueMetrics = this.queueMetrics;
 		copy.controllerMetrics = this.controllerMetrics;
 		copy.leaderElection = this.leaderElection;
@@ -94,8 +106,8 @@ final class ManagerSettings {
 	}
 
 	ControllerDefaults controllerDefaults() {
-		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.rateLimiter, this.queueMetrics,
-				this.controllerMetrics, this.cacheSyncTimeout);
+		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.priorityQueue,
+				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
 	}
 
 }

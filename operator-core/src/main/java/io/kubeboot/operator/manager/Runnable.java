@@ -1,6 +1,9 @@
 package io.kubeboot.operator.manager;
 
+import java.util.List;
 import java.util.Objects;
+
+import io.kubeboot.operator.rbac.Permission;
 
 /**
  * A long-running part of an operator that the {@link Manager} starts and stops with
@@ -35,6 +38,17 @@ public interface Runnable {
 	}
 
 	/**
+	 * Returns what this runnable needs RBAC to allow, for
+	 * {@link Manager#requiredPermissions()}: the manager's rendered RBAC and its start-up
+	 * self-check include it. A permission placed in no namespace goes to every namespace
+	 * the manager's caches hold objects in.
+	 * @return the permissions, none by default
+	 */
+	default List<Permission> requiredPermissions() {
+		return List.of();
+	}
+
+	/**
 	 * Adapts a function to a runnable that runs on every replica, leader or not.
 	 * @param runnable the function
 	 * @return a runnable that does not need leader election
@@ -51,6 +65,11 @@ public interface Runnable {
 			@Override
 			public boolean needsLeaderElection() {
 				return false;
+			}
+
+			@Override
+			public List<Permission> requiredPermissions() {
+				return runnable.requiredPermissions();
 			}
 
 			@Override

@@ -1,6 +1,8 @@
 package io.kubeboot.operator.micrometer;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -11,12 +13,19 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code workqueue_*{name,controller}} series of one controller's work queue, as
  * controller-runtime's work queue metrics provider exports them (both labels carry the
  * controller name). The two histograms use controller-runtime's buckets,
  * {@code prometheus.ExponentialBuckets(10e-9, 10, 12)}: 10ns to 1000s by factors of ten.
+ * <p>
+ * {@code workqueue_depth} also has controller-runtime's {@code priority} label: one
+ * series per priority seen for a priority queue ({@code "0"}, {@code "-100"}), the first
+ * 25 of them, and then one {@code exceeded_cardinality_limit} series for the others; a
+ * single series with {@code priority=""} for a queue without priorities. The first call a
+ * queue makes when created tells which it is.
  * <p>
  * One instance serves every queue the controller creates (one per start); the unfinished
  * work and longest running processor gauges are sampled from the controller's current
@@ -27,7 +36,30 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 	/** The bucket count of controller-runtime's work queue histograms. */
 	static final int DURATION_BUCKET_COUNT = 12;
 
-	private final AtomicInteger depth = new AtomicInteger();
+	/** controller-runtime's {@code maxRecommendedUniquePriorities}. */
+	static final int MAX_PRIORITY_SERIES = 25;
+
+	static final String EXCEEDED_PRIORITIES = "exceeded_cardinality_limit";
+
+	private static final String DEPTH = "workqueue.depth";
+
+	private static final String DEPTH_DESCRIPTION = "Current depth of workqueue by workqueue and priority";
+
+	private final MeterRegistry registry;
+
+	private final Tags tags;
+
+	/** Ready items per priority of a priority queue. */
+	private final Map<Integer, AtomicInteger> depths = new ConcurrentHashMap<>();
+
+	/** The priorities without a series of their own, beyond the cardinality limit. */
+	private final Map<Integer, AtomicInteger> exceeded = new ConcurrentHashMap<>();
+
+	/** Ready items of a queue without priorities, {@code null} until it first reports. */
+	private volatile @Nullable AtomicInteger depth;
+
+	/** Whether a priority queue reported; decided by the first depth a queue reports. */
+	private volatile boolean prioritized;
 
 	private final Counter adds;
 
@@ -40,10 +72,8 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 	MicrometerWorkQueueMetrics(MeterRegistry registry, String name, Supplier<Number> unfinishedWorkSeconds,
 			Supplier<Number> longestRunningProcessorSeconds) {
 		Tags tags = Tags.of("name", name, "controller", name);
-		Gauge.builder("workqueue.depth", this.depth::get)
-			.description("Current depth of workqueue")
-			.tags(tags)
-			.register(registry);
+		this.registry = registry;
+		this.tags = tags;
 		this.adds = Counter.builder("workqueue.adds")
 			.description("Total number of adds handled by workqueue")
 			.tags(tags)
@@ -95,7 +125,72 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
 	@Override
 	public void depth(int depth) {
-		this.depth.set(depth);
+		if (this.prioritized) {
+			return;
+		}
+		AtomicInteger unprioritized = this.depth;
+		if (unprioritized == null) {
+			synchronized (this) {
+				unprioritized = this.depth;
+				if (unprioritized == null) {
+					unprioritized = depthGauge("");
+					this.depth = unprioritized;
+				}
+			}
+		}
+		unprioritized.set(depth);
+	}
+
+	@Override
+	public void depth(int priority, int depth) {
+		this.prioritized = true;
+		AtomicInteger series = this.depths.get(priority);
+		if (series == null) {
+			series = this.exceeded.get(priority);
+		}
+		if (series == null) {
+			series = register(priority);
+		}
+		series.set(depth);
+	}
+
+	private synchronized AtomicInteger register(int priority) {
+		AtomicInteger series = this.depths.get(priority);
+		if (series == null) {
+			series = this.exceeded.get(priority);
+		}
+		if (series != null) {
+			return series;
+		}
+		if (this.depths.size() < MAX_PRIORITY_SERIES) {
+			series = depthGauge(String.valueOf(priority));
+			this.depths.put(priority, series);
+			return series;
+		}
+		if (this.exceeded.isEmpty()) {
+			Gauge.builder(DEPTH, this.exceeded, MicrometerWorkQueueMetrics::sum)
+				.strongReference(true)
+				.description(DEPTH_DESCRIPTION)
+				.tags(this.tags.and("priority", EXCEEDED_PRIORITIES))
+				.register(this.registry);
+		}
+		series = new AtomicInteger();
+		this.exceeded.put(priority, series);
+		return series;
+	}
+
+	private AtomicInteger depthGauge(String priority) {
+		AtomicInteger value = new AtomicInteger();
+		Gauge.builder(DEPTH, value, AtomicInteger::get)
+			.strongReference(true)
+			.description(DEPTH_DESCRIPTION)
+			.tags(this.tags.and("priority", priority))
+			.register(this.registry);
+		return value;
+	}
+
+	private static double sum(Map<Integer, AtomicInteger> depths) {
+		return depths.values().stream().mapToInt(AtomicInteger::get).sum();
 	}
 
 	@Override

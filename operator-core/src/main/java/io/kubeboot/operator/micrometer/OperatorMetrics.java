@@ -110,7 +110,8 @@ public final class OperatorMetrics {
 		InformerKey key = informer.key();
 		Tags tags = Tags.of("kind", KindResolver.declaredKind(key.type()).kind(), "namespace",
 				Objects.requireNonNullElse(key.namespace(), ""), "selector",
-				Objects.requireNonNullElse(key.labelSelector(), ""));
+				Objects.requireNonNullElse(key.labelSelector(), ""), "metadata_only",
+				String.valueOf(key.metadataOnly()));
 		FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
 			.description("How often the watchdog replaced the informer after its watch was silent too long")
 			.tags(tags)

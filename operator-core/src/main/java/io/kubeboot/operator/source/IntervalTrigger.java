@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.workqueue.WorkQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,9 +19,11 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Ticks never pile up: the next wait starts only after a tick has been handed over, and a
  * request still waiting in the queue from the previous tick is not queued again. A tick
- * whose supplier throws is logged and skipped. The trigger stops at once when its stop
- * signal fires. As a source of a controller it runs only while the controller runs, on
- * the leader.
+ * whose supplier throws is logged and skipped. Its requests are queued at
+ * {@link WorkQueue#LOW_PRIORITY}: a periodic re-check carries no news, so with the
+ * controller's priority queue it waits behind the changes seen on the watches, as
+ * controller-runtime's resyncs do. The trigger stops at once when its stop signal fires.
+ * As a source of a controller it runs only while the controller runs, on the leader.
  */
 public final class IntervalTrigger implements Source {
 
@@ -83,7 +86,7 @@ public final class IntervalTrigger implements Source {
 		try {
 			Collection<Request> batch = this.requests.get();
 			if (batch != null) {
-				batch.forEach(queue::add);
+				batch.forEach((request) -> queue.add(request, WorkQueue.LOW_PRIORITY));
 				logger.debug("Periodic trigger fired: trigger={} requests={}", this.name, batch.size());
 			}
 		}

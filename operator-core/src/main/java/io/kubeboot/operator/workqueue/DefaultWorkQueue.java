@@ -1,21 +1,21 @@
 package io.kubeboot.operator.workqueue;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link WorkQueue} implementation: a FIFO of ready items, a dirty set for
- * de-duplication, a processing map (item to start time), and {@link DelayedItems} for
- * delayed adds.
+ * The {@link WorkQueue} implementation: the ready items in one first-in, first-out line
+ * per priority ({@link ReadyItems}), a dirty map for de-duplication (item to the priority
+ * it will be queued with), a processing map (item to start time and priority), and
+ * {@link DelayedItems} for delayed adds. Without priorities every add is taken at the
+ * default priority, which leaves a single line.
  *
  * @param <T> the type of the items
  */
@@ -29,6 +29,8 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private final Ticker ticker;
 
+	private final boolean prioritized;
+
 	private final DelayedItems<T> delayed;
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -38,22 +40,31 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private final Condition processingDone = this.lock.newCondition();
 
 	/** Items ready to be handed out, each at most once, with the time it became ready. */
-	private final ArrayDeque<Ready<T>> ready = new ArrayDeque<>();
+	private final ReadyItems<T> ready = new ReadyItems<>();
 
-	/** Items that need processing: the ready ones and those added while processing. */
-	private final Set<T> dirty = new HashSet<>();
+	/**
+	 * Items that need processing: the ready ones and those added while processing, with
+	 * the priority they are queued with.
+	 */
+	private final Map<T, Dirty<T>> dirty = new HashMap<>();
 
 	/** Items handed out and not done yet, with the time they were handed out. */
-	private final Map<T, Long> processing = new HashMap<>();
+	private final Map<T, Processing> processing = new HashMap<>();
 
 	private volatile boolean shuttingDown;
 
-	DefaultWorkQueue(String name, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics, Ticker ticker) {
+	DefaultWorkQueue(String name, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics, Ticker ticker,
+			boolean prioritized) {
 		this.name = Objects.requireNonNull(name, "name must not be null");
 		this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter must not be null");
 		this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
 		this.ticker = Objects.requireNonNull(ticker, "ticker must not be null");
+		this.prioritized = prioritized;
 		this.delayed = new DelayedItems<>("workqueue-" + name + "-delay", ticker, this::add);
+		if (prioritized) {
+			this.metrics.depth(DEFAULT_PRIORITY, 0);
+		}
+		this.metrics.depth(0);
 	}
 
 	@Override
@@ -62,16 +73,25 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	@Override
-	public void add(T item) {
+	public void add(T item, int priority) {
 		Objects.requireNonNull(item, "item must not be null");
+		int effective = effective(priority);
 		this.lock.lock();
 		try {
-			if (this.shuttingDown || !this.dirty.add(item)) {
+			if (this.shuttingDown) {
 				return;
 			}
-			this.metrics.added();
-			if (!this.processing.containsKey(item)) {
-				enqueue(item);
+			Dirty<T> pending = this.dirty.get(item);
+			if (pending == null) {
+				pending = new Dirty<>(effective);
+				this.dirty.put(item, pending);
+				this.metrics.added();
+				if (!this.processing.containsKey(item)) {
+					enqueue(item, pending, this.ticker.nanoTime());
+				}
+			}
+			else if (effective > pending.priority) {
+				raise(item, pending, effective);
 			}
 		}
 		finally {
@@ -80,27 +100,40 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	@Override
-	public void addAfter(T item, Duration delay) {
+	public void addAfter(T item, Duration delay, int priority) {
 		Objects.requireNonNull(item, "item must not be null");
 		Objects.requireNonNull(delay, "delay must not be null");
 		if (this.shuttingDown) {
 			return;
 		}
 		if (delay.isNegative() || delay.isZero()) {
-			add(item);
+			add(item, priority);
 			return;
 		}
-		this.delayed.schedule(item, saturatedNanos(delay));
+		this.delayed.schedule(item, saturatedNanos(delay), effective(priority));
 	}
 
 	@Override
-	public void addRateLimited(T item) {
+	public void addRateLimited(T item, int priority) {
 		Objects.requireNonNull(item, "item must not be null");
 		if (this.shuttingDown) {
 			return;
 		}
 		this.metrics.retried();
-		addAfter(item, this.rateLimiter.when(item));
+		addAfter(item, this.rateLimiter.when(item), priority);
+	}
+
+	@Override
+	public int priorityOf(T item) {
+		Objects.requireNonNull(item, "item must not be null");
+		this.lock.lock();
+		try {
+			Processing handedOut = this.processing.get(item);
+			return (handedOut != null) ? handedOut.priority() : DEFAULT_PRIORITY;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override
@@ -119,7 +152,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 	public @Nullable T get() throws InterruptedException {
 		this.lock.lockInterruptibly();
 		try {
-			while (this.ready.isEmpty() && !this.shuttingDown) {
+			while (this.ready.size() == 0 && !this.shuttingDown) {
 				this.itemReady.await();
 			}
 			return handOut();
@@ -135,7 +168,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		long remaining = saturatedNanos(timeout);
 		this.lock.lockInterruptibly();
 		try {
-			while (this.ready.isEmpty() && !this.shuttingDown) {
+			while (this.ready.size() == 0 && !this.shuttingDown) {
 				if (remaining <= 0) {
 					return null;
 				}
@@ -153,18 +186,19 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		Objects.requireNonNull(item, "item must not be null");
 		this.lock.lock();
 		try {
-			Long startedAt = this.processing.remove(item);
-			if (startedAt == null) {
+			Processing handedOut = this.processing.remove(item);
+			if (handedOut == null) {
 				return;
 			}
 			long now = this.ticker.nanoTime();
-			if (this.dirty.contains(item) && !this.shuttingDown) {
-				enqueue(item);
+			Dirty<T> pending = this.dirty.get(item);
+			if (pending != null && !this.shuttingDown) {
+				enqueue(item, pending, now);
 			}
 			if (this.processing.isEmpty()) {
 				this.processingDone.signalAll();
 			}
-			this.metrics.workDuration(now - startedAt);
+			this.metrics.workDuration(now - handedOut.startedAt());
 		}
 		finally {
 			this.lock.unlock();
@@ -196,8 +230,12 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			if (!this.shuttingDown) {
 				this.shuttingDown = true;
+				List<Integer> priorities = List.copyOf(this.ready.priorities());
 				this.ready.clear();
 				this.dirty.clear();
+				if (this.prioritized) {
+					priorities.forEach((priority) -> this.metrics.depth(priority, 0));
+				}
 				this.metrics.depth(0);
 			}
 			this.itemReady.signalAll();
@@ -262,8 +300,8 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			long now = this.ticker.nanoTime();
 			long total = 0;
-			for (long startedAt : this.processing.values()) {
-				total += now - startedAt;
+			for (Processing handedOut : this.processing.values()) {
+				total += now - handedOut.startedAt();
 			}
 			return total;
 		}
@@ -278,8 +316,8 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			long now = this.ticker.nanoTime();
 			long longest = 0;
-			for (long startedAt : this.processing.values()) {
-				longest = Math.max(longest, now - startedAt);
+			for (Processing handedOut : this.processing.values()) {
+				longest = Math.max(longest, now - handedOut.startedAt());
 			}
 			return longest;
 		}
@@ -293,28 +331,55 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		return "WorkQueue[" + this.name + "]";
 	}
 
+	private int effective(int priority) {
+		return this.prioritized ? priority : DEFAULT_PRIORITY;
+	}
+
 	/** Queues a dirty item that is not processing. Caller holds the lock. */
-	private void enqueue(T item) {
-		this.ready.addLast(new Ready<>(item, this.ticker.nanoTime()));
+	private void enqueue(T item, Dirty<T> pending, long since) {
+		pending.ready = this.ready.add(item, pending.priority, since);
 		this.itemReady.signal();
+		depthChanged(pending.priority);
+	}
+
+	/**
+	 * Raises the priority of a dirty item; a ready one moves behind the items of its new
+	 * priority, keeping the time it became ready. Caller holds the lock.
+	 */
+	private void raise(T item, Dirty<T> pending, int priority) {
+		int previous = pending.priority;
+		pending.priority = priority;
+		ReadyItems.Entry<T> entry = pending.ready;
+		if (entry != null) {
+			this.ready.remove(entry);
+			pending.ready = this.ready.add(item, priority, entry.since);
+			this.metrics.depth(previous, this.ready.size(previous));
+			this.metrics.depth(priority, this.ready.size(priority));
+		}
+	}
+
+	private void depthChanged(int priority) {
+		if (this.prioritized) {
+			this.metrics.depth(priority, this.ready.size(priority));
+		}
 		this.metrics.depth(this.ready.size());
 	}
 
 	/**
-	 * Hands out the first ready item, or returns null if shut down. Caller holds the
-	 * lock.
+	 * Hands out the first ready item of the highest priority, or returns null if shut
+	 * down. Caller holds the lock.
 	 */
 	private @Nullable T handOut() {
 		if (this.shuttingDown) {
 			return null;
 		}
-		Ready<T> next = this.ready.removeFirst();
-		T item = next.item();
+		ReadyItems.Entry<T> next = Objects.requireNonNull(this.ready.poll());
+		T item = next.item;
 		long now = this.ticker.nanoTime();
 		this.dirty.remove(item);
-		this.processing.put(item, now);
-		this.metrics.depth(this.ready.size());
-		this.metrics.queueLatency(now - next.since());
+		this.processing.put(item, new Processing(now, next.priority));
+		depthChanged(next.priority);
+		this.metrics.queueLatency(now - next.since);
 		return item;
 	}
 
@@ -327,7 +392,31 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 		}
 	}
 
-	private record Ready<T>(T item, long since) {
+	/**
+	 * An item that needs processing: the priority it is (or will be) queued with, and its
+	 * entry while it is ready.
+	 *
+	 * @param <T> the type of the items
+	 */
+	private static final class Dirty<T> {
+
+		int priority;
+
+		ReadyItems.@Nullable Entry<T> ready;
+
+		Dirty(int priority) {
+			this.priority = priority;
+		}
+
+	}
+
+	/**
+	 * An item handed out: when, and at which priority.
+	 *
+	 * @param startedAt when it was handed out
+	 * @param priority the priority it was handed out with
+	 */
+	private record Processing(long startedAt, int priority) {
 
 	}
 

@@ -9,7 +9,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -17,9 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Items waiting for their delay, ordered by ready time, and the daemon thread that hands
- * each one to a sink once its delay has passed. Unbounded; an item waits at most once
- * (the earlier ready time wins). The thread is started on the first delayed item and
- * exits on {@link #stop()}.
+ * each one to a sink, with its priority, once its delay has passed. Unbounded; an item
+ * waits at most once (the earlier ready time and the higher priority win). The thread is
+ * started on the first delayed item and exits on {@link #stop()}.
  *
  * @param <T> the type of the items
  */
@@ -35,7 +34,7 @@ final class DelayedItems<T> {
 
 	private final long origin;
 
-	private final Consumer<T> sink;
+	private final Sink<T> sink;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -52,7 +51,7 @@ final class DelayedItems<T> {
 
 	private volatile boolean stopped;
 
-	DelayedItems(String threadName, Ticker ticker, Consumer<T> sink) {
+	DelayedItems(String threadName, Ticker ticker, Sink<T> sink) {
 		this.threadName = threadName;
 		this.ticker = ticker;
 		this.origin = ticker.nanoTime();
@@ -61,25 +60,30 @@ final class DelayedItems<T> {
 
 	/**
 	 * Hands the item to the sink once the delay has passed, or earlier if it already
-	 * waits with an earlier ready time. Ignored once stopped.
+	 * waits with an earlier ready time; at the higher of the two priorities if it already
+	 * waits. Ignored once stopped.
 	 * @param item the item
 	 * @param delayNanos the delay, positive
+	 * @param priority the priority to hand it over with
 	 */
-	void schedule(T item, long delayNanos) {
+	void schedule(T item, long delayNanos, int priority) {
 		this.lock.lock();
 		try {
 			if (this.stopped) {
 				return;
 			}
 			long readyAt = saturatedAdd(elapsed(), delayNanos);
+			int highest = priority;
 			Waiting<T> existing = this.byItem.get(item);
 			if (existing != null) {
-				if (existing.readyAt() <= readyAt) {
+				if (existing.readyAt() <= readyAt && existing.priority() >= priority) {
 					return;
 				}
 				this.byReadyTime.remove(existing);
+				readyAt = Math.min(readyAt, existing.readyAt());
+				highest = Math.max(priority, existing.priority());
 			}
-			Waiting<T> waiting = new Waiting<>(item, readyAt, this.sequence++);
+			Waiting<T> waiting = new Waiting<>(item, readyAt, highest, this.sequence++);
 			this.byItem.put(item, waiting);
 			this.byReadyTime.add(waiting);
 			if (this.thread == null) {
@@ -143,7 +147,7 @@ final class DelayedItems<T> {
 	}
 
 	private void run() {
-		List<T> ready = new ArrayList<>();
+		List<Waiting<T>> ready = new ArrayList<>();
 		while (!this.stopped) {
 			try {
 				awaitReady(ready);
@@ -152,18 +156,18 @@ final class DelayedItems<T> {
 				// Only stop() ends this thread; a stray interrupt just re-evaluates
 				continue;
 			}
-			for (T item : ready) {
+			for (Waiting<T> waiting : ready) {
 				if (this.stopped) {
 					break;
 				}
-				deliver(item);
+				deliver(waiting);
 			}
 			ready.clear();
 		}
 		logger.debug("Work queue delay thread {} stopped", this.threadName);
 	}
 
-	private void awaitReady(List<T> ready) throws InterruptedException {
+	private void awaitReady(List<Waiting<T>> ready) throws InterruptedException {
 		this.lock.lock();
 		try {
 			while (!this.stopped) {
@@ -180,7 +184,7 @@ final class DelayedItems<T> {
 				while (!this.byReadyTime.isEmpty() && this.byReadyTime.first().readyAt() <= now) {
 					Waiting<T> waiting = this.byReadyTime.pollFirst();
 					this.byItem.remove(waiting.item());
-					ready.add(waiting.item());
+					ready.add(waiting);
 				}
 				return;
 			}
@@ -190,9 +194,9 @@ final class DelayedItems<T> {
 		}
 	}
 
-	private void deliver(T item) {
+	private void deliver(Waiting<T> waiting) {
 		try {
-			this.sink.accept(item);
+			this.sink.add(waiting.item(), waiting.priority());
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Work queue delay thread {} failed to add an item", this.threadName, ex);
@@ -208,7 +212,24 @@ final class DelayedItems<T> {
 		return (sum < 0) ? Long.MAX_VALUE : sum;
 	}
 
-	private record Waiting<T>(T item, long readyAt, long sequence) {
+	private record Waiting<T>(T item, long readyAt, int priority, long sequence) {
+
+	}
+
+	/**
+	 * Where ready items go.
+	 *
+	 * @param <T> the type of the items
+	 */
+	@FunctionalInterface
+	interface Sink<T> {
+
+		/**
+		 * Takes an item whose delay has passed.
+		 * @param item the item
+		 * @param priority its priority
+		 */
+		void add(T item, int priority);
 
 	}
 

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * client-go's {@code workqueue} that controller-runtime relies on:
  * <ul>
  * <li>an item is pending at most once: adding an item that is already waiting to be
- * handed out does nothing;</li>
+ * handed out does nothing (but may raise its priority, see below);</li>
  * <li>an item is never processed by two workers at the same time: adding an item that is
  * being processed marks it dirty, and it is queued again only when {@link #done(Object)
  * done} is called;</li>
@@ -18,6 +18,18 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * Workers loop on {@link #get()} (or {@link #poll(Duration)}), process the item, and
  * always call {@link #done(Object)} in a {@code finally} block.
+ * <p>
+ * <strong>Priorities.</strong> Every add carries a priority, {@link #DEFAULT_PRIORITY}
+ * unless given. A priority queue ({@link WorkQueues#newPriorityQueue}) hands out the
+ * ready item of the highest priority first, and items of one priority in the order they
+ * became ready, as controller-runtime's priority queue does; a plain queue
+ * ({@link WorkQueues#newRateLimitingQueue}) ignores priorities and is first in, first
+ * out. Adding an item that is already pending at a lower priority raises it to the new
+ * one (it then queues behind the items already waiting at that priority); a lower
+ * priority never lowers it. An item added while it is processing keeps the highest
+ * priority of those adds for when it is queued again. Delayed adds keep their priority
+ * until they are ready. Items of a low priority wait as long as items of a higher one
+ * keep arriving.
  * <p>
  * Items are compared with {@link Object#equals(Object)} and {@link Object#hashCode()},
  * which must be consistent and must not change while the item is in the queue;
@@ -41,32 +53,90 @@ public interface WorkQueue<T> {
 	String name();
 
 	/**
-	 * Adds an item now. Does nothing if the item is already waiting to be handed out. If
-	 * the item is being processed, it is marked dirty and handed out again (once) after
+	 * The priority of an add that names none: a change seen on a watch, a request from
+	 * outside the cluster.
+	 */
+	int DEFAULT_PRIORITY = 0;
+
+	/**
+	 * The priority of requests that carry no news, controller-runtime's
+	 * {@code handler.LowPriority}: objects of an informer's initial list and of the
+	 * reconcile of every cached object when a controller starts, resyncs and updates that
+	 * did not change the object, periodic triggers. A priority queue hands them out only
+	 * when nothing of a higher priority is ready.
+	 */
+	int LOW_PRIORITY = -100;
+
+	/**
+	 * Adds an item now at the {@link #DEFAULT_PRIORITY default priority}, as
+	 * {@code add(item, DEFAULT_PRIORITY)}.
+	 * @param item the item
+	 */
+	default void add(T item) {
+		add(item, DEFAULT_PRIORITY);
+	}
+
+	/**
+	 * Adds an item now. If the item is already waiting to be handed out, it is not queued
+	 * twice; its priority is raised if the given one is higher. If the item is being
+	 * processed, it is marked dirty and handed out again (once) after
 	 * {@link #done(Object)}. Ignored after shutdown. Never blocks (beyond brief lock
 	 * contention).
 	 * @param item the item
+	 * @param priority the priority, higher first; ignored by a queue without priorities
 	 */
-	void add(T item);
+	void add(T item, int priority);
+
+	/**
+	 * Adds an item at the {@link #DEFAULT_PRIORITY default priority} once the given delay
+	 * has passed, as {@code addAfter(item, delay, DEFAULT_PRIORITY)}.
+	 * @param item the item
+	 * @param delay how long to wait before adding the item
+	 */
+	default void addAfter(T item, Duration delay) {
+		addAfter(item, delay, DEFAULT_PRIORITY);
+	}
 
 	/**
 	 * Adds an item once the given delay has passed, measured with the queue's monotonic
 	 * {@link Ticker}. A delay that is zero or negative adds it now, as {@link #add}.
 	 * There is no capacity limit: delayed items are never dropped. If the item is already
-	 * waiting for its delay, the earlier of the two ready times is kept and a single
-	 * entry remains. Ignored after shutdown. Never blocks.
+	 * waiting for its delay, a single entry remains, with the earlier of the two ready
+	 * times and the higher of the two priorities. Ignored after shutdown. Never blocks.
 	 * @param item the item
 	 * @param delay how long to wait before adding the item
+	 * @param priority the priority it is added with once ready
 	 */
-	void addAfter(T item, Duration delay);
+	void addAfter(T item, Duration delay, int priority);
+
+	/**
+	 * Adds an item at the {@link #DEFAULT_PRIORITY default priority} after the delay
+	 * decided by the queue's {@link RateLimiter}, as
+	 * {@code addRateLimited(item, DEFAULT_PRIORITY)}.
+	 * @param item the item
+	 */
+	default void addRateLimited(T item) {
+		addRateLimited(item, DEFAULT_PRIORITY);
+	}
 
 	/**
 	 * Adds an item after the delay decided by the queue's {@link RateLimiter}, that is
-	 * {@code addAfter(item, rateLimiter.when(item))}, which also counts one more requeue
-	 * of the item. Ignored (and not counted) after shutdown. Never blocks.
+	 * {@code addAfter(item, rateLimiter.when(item), priority)}, which also counts one
+	 * more requeue of the item. Ignored (and not counted) after shutdown. Never blocks.
 	 * @param item the item
+	 * @param priority the priority it is added with once ready
 	 */
-	void addRateLimited(T item);
+	void addRateLimited(T item, int priority);
+
+	/**
+	 * Returns the priority an item being processed was handed out with, so that a worker
+	 * can requeue it at that priority, as controller-runtime's controller does. Never
+	 * blocks.
+	 * @param item the item handed out by {@link #get()} or {@link #poll(Duration)}
+	 * @return its priority; {@link #DEFAULT_PRIORITY} if it is not processing or the
+	 * queue has no priorities
+	 */
+	int priorityOf(T item);
 
 	/**
 	 * Tells the rate limiter to stop tracking the item: its failure count and backoff are

@@ -5,7 +5,9 @@ package io.kubeboot.operator.workqueue;
  * Prometheus series as follows:
  * <ul>
  * <li>{@link #added()}: {@code workqueue_adds_total};</li>
- * <li>{@link #depth(int)}: {@code workqueue_depth};</li>
+ * <li>{@link #depth(int)}: {@code workqueue_depth} of a queue without priorities
+ * (controller-runtime's {@code priority=""}), and {@link #depth(int, int)}: one
+ * {@code workqueue_depth{priority}} series per priority of a priority queue;</li>
  * <li>{@link #queueLatency(long)}: {@code workqueue_queue_duration_seconds};</li>
  * <li>{@link #workDuration(long)}: {@code workqueue_work_duration_seconds};</li>
  * <li>{@link #retried()}: {@code workqueue_retries_total}.</li>
@@ -38,10 +40,22 @@ public interface WorkQueueMetrics {
 
 	/**
 	 * Called with the new number of ready items (see {@link WorkQueue#len()}) every time
-	 * it changes.
+	 * it changes, and with {@code 0} when the queue is created. A priority queue calls it
+	 * after {@link #depth(int, int)}, with the total over all priorities.
 	 * @param depth the number of items ready to be handed out
 	 */
 	default void depth(int depth) {
+	}
+
+	/**
+	 * Called by a priority queue only, before {@link #depth(int)}, with the new number of
+	 * ready items of one priority every time it changes, and with the
+	 * {@link WorkQueue#DEFAULT_PRIORITY default priority} and {@code 0} when the queue is
+	 * created (so the first call a priority queue makes is this one).
+	 * @param priority the priority
+	 * @param depth the number of items of that priority ready to be handed out
+	 */
+	default void depth(int priority, int depth) {
 	}
 
 	/**

@@ -20,6 +20,7 @@ import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
 import io.kubeboot.operator.source.Channel;
+import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -359,17 +360,87 @@ class ControllerTests {
 	@Test
 	void startFailsWhenTheInformersDoNotSyncInTime() {
 		this.informer.synced(false);
-		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> Result.done(), 1,
+		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> Result.done(), 1, true,
 				() -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
-				Duration.ofMillis(100));
+				Duration.ofMillis(100), List.of());
 		assertThatIllegalStateException().isThrownBy(() -> controller.start(new StopSignal()))
 			.withMessage("Controller test timed out waiting for its caches to sync");
 		assertThat(controller.isRunning()).isFalse();
 	}
 
+	@Test
+	void changesSeenWhileTheControllerWorksThroughTheCachedObjectsAreReconciledBeforeThem() throws Exception {
+		V1ConfigMap b = configMap("b", "1");
+		V1ConfigMap d = configMap("d", "1");
+		for (V1ConfigMap cached : List.of(configMap("a", "1"), b, configMap("c", "1"), d)) {
+			this.informer.add(cached);
+		}
+		Controller controller = controller(1, true, this::recordAfterTheGate);
+		start(controller);
+		// every cached object is queued at the start; the first one is being reconciled
+		eventually().until(() -> this.events.size() == 1 && controller.queueDepth() == 3);
+
+		this.informer.add(configMap("new", "1")); // created
+		this.informer.update(d, configMap("d", "2")); // changed
+		this.informer.update(b, b); // a resync: no change
+		eventually().until(() -> controller.queueDepth() == 4);
+		this.gate.countDown();
+
+		eventually().until(() -> this.events.size() == 5);
+		assertThat(this.events).containsExactly("a", "new", "d", "b", "c");
+	}
+
+	@Test
+	void withoutThePriorityQueueChangesWaitBehindTheCachedObjects() throws Exception {
+		V1ConfigMap d = configMap("d", "1");
+		for (V1ConfigMap cached : List.of(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), d)) {
+			this.informer.add(cached);
+		}
+		Controller controller = controller(1, false, this::recordAfterTheGate);
+		assertThat(controller.priorityQueue()).isFalse();
+		start(controller);
+		eventually().until(() -> this.events.size() == 1 && controller.queueDepth() == 3);
+
+		this.informer.add(configMap("new", "1"));
+		this.informer.update(d, configMap("d", "2"));
+		eventually().until(() -> controller.queueDepth() == 4);
+		this.gate.countDown();
+
+		eventually().until(() -> this.events.size() == 5);
+		assertThat(this.events).containsExactly("a", "b", "c", "d", "new");
+	}
+
+	@Test
+	void aPeriodicTriggerWaitsBehindChanges() throws Exception {
+		this.informer.add(configMap("a", "1"));
+		Controller controller = controller(1, true, this::recordAfterTheGate);
+		Channel changes = new Channel();
+		controller.watch(changes);
+		controller.watch(new IntervalTrigger("re-check", Duration.ofDays(1), Duration.ZERO, 0,
+				() -> List.of(Request.of("default", "periodic"))));
+		start(controller);
+		eventually().until(() -> this.events.size() == 1 && controller.queueDepth() == 1 && changes.isOpen());
+		changes.send(Request.of("default", "sent"));
+		eventually().until(() -> controller.queueDepth() == 2);
+		this.gate.countDown();
+
+		eventually().until(() -> this.events.size() == 3);
+		assertThat(this.events).containsExactly("a", "sent", "periodic");
+	}
+
+	private Result recordAfterTheGate(Request request) throws InterruptedException {
+		this.events.add(request.name());
+		this.gate.await();
+		return Result.done();
+	}
+
 	private Controller controller(int workers, Reconciler reconciler) {
-		return new Controller("test", V1ConfigMap.class, reconciler, workers, () -> this.rateLimiter,
-				(name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()), DEADLINE);
+		return controller(workers, true, reconciler);
+	}
+
+	private Controller controller(int workers, boolean priorityQueue, Reconciler reconciler) {
+		return new Controller("test", V1ConfigMap.class, reconciler, workers, priorityQueue, () -> this.rateLimiter,
+				(name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()), DEADLINE, List.of());
 	}
 
 	private EventSource<V1ConfigMap> eventSource() {
@@ -385,6 +456,11 @@ class ControllerTests {
 
 	private static V1ConfigMap configMap(String name) {
 		return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name(name));
+	}
+
+	private static V1ConfigMap configMap(String name, String resourceVersion) {
+		return new V1ConfigMap()
+			.metadata(new V1ObjectMeta().namespace("default").name(name).resourceVersion(resourceVersion));
 	}
 
 	/**

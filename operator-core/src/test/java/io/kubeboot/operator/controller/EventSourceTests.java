@@ -5,6 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
@@ -16,15 +17,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EventSourceTests {
 
+	private static final Request A = Request.of("default", "a");
+
 	private final FakeInformer<V1ConfigMap> informer = new FakeInformer<>(V1ConfigMap.class);
 
 	private final List<Request> sent = new CopyOnWriteArrayList<>();
+
+	private final List<Integer> priorities = new CopyOnWriteArrayList<>();
 
 	@Test
 	void updateOfAnObjectThatMapsToOneRequestSendsItOnce() {
 		EventSource<V1ConfigMap> source = new EventSource<>("test", this.informer,
 				(object) -> List.of(Request.of(object)), Predicates.all());
-		source.register(this.sent::add);
+		source.register(this::send);
 		V1ConfigMap before = configMap("a", "1");
 		this.informer.add(before);
 		this.sent.clear();
@@ -33,14 +38,14 @@ class EventSourceTests {
 
 		// sent twice, a worker that takes the first before the second arrives reconciles
 		// the object twice
-		assertThat(this.sent).containsExactly(Request.of("default", "a"));
+		assertThat(this.sent).containsExactly(A);
 	}
 
 	@Test
 	void updateThatMovesAnObjectToAnotherRequestSendsBothOnce() {
 		EventSource<V1ConfigMap> source = new EventSource<>("test", this.informer,
 				(object) -> List.of(Request.of("default", object.getData().get("owner"))), Predicates.all());
-		source.register(this.sent::add);
+		source.register(this::send);
 		V1ConfigMap before = configMap("a", "1").putDataItem("owner", "first");
 		this.informer.add(before);
 		this.sent.clear();
@@ -48,6 +53,66 @@ class EventSourceTests {
 		this.informer.update(before, configMap("a", "2").putDataItem("owner", "second"));
 
 		assertThat(this.sent).containsExactly(Request.of("default", "first"), Request.of("default", "second"));
+	}
+
+	@Test
+	void addsOfAnInitialListAreLowPriorityAndOtherAddsDefault() {
+		source().register(this::send);
+
+		this.informer.addFromInitialList(configMap("a", "1"));
+		this.informer.add(configMap("b", "1"));
+
+		assertThat(this.sent).containsExactly(A, Request.of("default", "b"));
+		assertThat(this.priorities).containsExactly(WorkQueue.LOW_PRIORITY, WorkQueue.DEFAULT_PRIORITY);
+	}
+
+	@Test
+	void updatesThatLeaveTheResourceVersionAsItWasAreLowPriority() {
+		source().register(this::send);
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		this.priorities.clear();
+
+		this.informer.update(cached, cached); // a resync
+		this.informer.update(cached, configMap("a", "1")); // a relist that found it
+															// unchanged
+		this.informer.update(cached, configMap("a", "2")); // a change
+
+		assertThat(this.priorities).containsExactly(WorkQueue.LOW_PRIORITY, WorkQueue.LOW_PRIORITY,
+				WorkQueue.DEFAULT_PRIORITY);
+	}
+
+	@Test
+	void deletesAreDefaultPriority() {
+		source().register(this::send);
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.addFromInitialList(cached);
+		this.priorities.clear();
+
+		this.informer.delete(cached);
+
+		assertThat(this.priorities).containsExactly(WorkQueue.DEFAULT_PRIORITY);
+	}
+
+	@Test
+	void replayingTheCachedObjectsIsLowPriority() {
+		EventSource<V1ConfigMap> source = source();
+		this.informer.add(configMap("a", "1"));
+		this.informer.add(configMap("b", "1"));
+
+		source.replay(this::send);
+
+		assertThat(this.sent).containsExactly(A, Request.of("default", "b"));
+		assertThat(this.priorities).containsOnly(WorkQueue.LOW_PRIORITY);
+	}
+
+	private EventSource<V1ConfigMap> source() {
+		return new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), Predicates.all());
+	}
+
+	private void send(Request request, int priority) {
+		this.sent.add(request);
+		this.priorities.add(priority);
 	}
 
 	private static V1ConfigMap configMap(String name, String resourceVersion) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -39,6 +40,32 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 	void add(T object) {
 		this.objects.add(object);
 		this.handlers.forEach((handler) -> handler.onAdd(object));
+	}
+
+	/**
+	 * Caches an object and tells the handlers about it as an add of the informer's
+	 * initial list.
+	 * @param object the object
+	 */
+	void addFromInitialList(T object) {
+		this.objects.add(object);
+		this.handlers.forEach((handler) -> {
+			if (handler instanceof InformerEventHandler<T> aware) {
+				aware.onAdd(object, true);
+			}
+			else {
+				handler.onAdd(object);
+			}
+		});
+	}
+
+	/**
+	 * Removes a cached object and tells the handlers about the delete.
+	 * @param object the object
+	 */
+	void delete(T object) {
+		this.objects.remove(object);
+		this.handlers.forEach((handler) -> handler.onDelete(object, false));
 	}
 
 	/**

@@ -115,7 +115,8 @@ class OperatorMetricsTests {
 		queue.retried();
 		queue.queueLatency(50);
 		queue.workDuration(Duration.ofSeconds(2).toNanos());
-		assertThat(scrape()).contains("# TYPE workqueue_depth gauge", "workqueue_depth" + QUEUE + " 2.0",
+		assertThat(scrape()).contains("# TYPE workqueue_depth gauge",
+				"workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"\"} 2.0",
 				"# TYPE workqueue_adds_total counter", "workqueue_adds_total" + QUEUE + " 2.0",
 				"# TYPE workqueue_retries_total counter", "workqueue_retries_total" + QUEUE + " 1.0",
 				"# TYPE workqueue_queue_duration_seconds histogram",
@@ -126,6 +127,33 @@ class OperatorMetricsTests {
 				"# TYPE workqueue_unfinished_work_seconds gauge", "workqueue_unfinished_work_seconds" + QUEUE + " 0.0",
 				"# TYPE workqueue_longest_running_processor_seconds gauge",
 				"workqueue_longest_running_processor_seconds" + QUEUE + " 0.0");
+	}
+
+	@Test
+	void thePriorityQueueHasADepthSeriesPerPriorityAsControllerRuntime() {
+		WorkQueueMetrics queue = this.metrics.workQueueMetrics("configmap");
+		queue.depth(0, 0);
+		queue.depth(0);
+		queue.depth(-100, 4999);
+		queue.depth(4999);
+		queue.depth(0, 1);
+		queue.depth(5000);
+		assertThat(scrape()).contains("workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"0\"} 1.0",
+				"workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"-100\"} 4999.0");
+		assertThat(lines("workqueue_depth{")).hasSize(2);
+	}
+
+	@Test
+	void priorityDepthSeriesStopAtControllerRuntimesCardinalityLimit() {
+		WorkQueueMetrics queue = this.metrics.workQueueMetrics("configmap");
+		for (int priority = 0; priority < 30; priority++) {
+			queue.depth(priority, 1);
+		}
+		queue.depth(29, 2);
+		assertThat(lines("workqueue_depth{")).hasSize(26);
+		assertThat(scrape()).contains(
+				"workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"24\"} 1.0",
+				"workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"exceeded_cardinality_limit\"} 6.0");
 	}
 
 	@Test

@@ -36,13 +36,28 @@ class WorkQueueFuzzTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
+	private static final int[] PRIORITIES = { WorkQueue.LOW_PRIORITY, WorkQueue.DEFAULT_PRIORITY, 10 };
+
 	@ParameterizedTest(name = "seed {0}")
 	@ValueSource(longs = { 1, 2, 3, 4, 5 })
 	@Timeout(120)
 	void noAddIsLostAndNoKeyIsProcessedConcurrently(long seed) throws InterruptedException {
-		WorkQueue<Integer> queue = WorkQueues.newRateLimitingQueue("fuzz-" + seed,
-				RateLimiters.controllerRateLimiter(Duration.ofMillis(1), Duration.ofMillis(20), 20_000, 100));
-		Fuzz fuzz = new Fuzz(queue);
+		fuzz(WorkQueues.newRateLimitingQueue("fuzz-" + seed, rateLimiter()), seed, false);
+	}
+
+	@ParameterizedTest(name = "seed {0}")
+	@ValueSource(longs = { 1, 2, 3, 4, 5 })
+	@Timeout(120)
+	void noAddOfAnyPriorityIsLostAndNoKeyIsProcessedConcurrently(long seed) throws InterruptedException {
+		fuzz(WorkQueues.newPriorityQueue("fuzz-priorities-" + seed, rateLimiter(), WorkQueueMetrics.NOOP), seed, true);
+	}
+
+	private static RateLimiter<Integer> rateLimiter() {
+		return RateLimiters.controllerRateLimiter(Duration.ofMillis(1), Duration.ofMillis(20), 20_000, 100);
+	}
+
+	private void fuzz(WorkQueue<Integer> queue, long seed, boolean priorities) throws InterruptedException {
+		Fuzz fuzz = new Fuzz(queue, priorities);
 		try {
 			List<Thread> workers = start(WORKERS, "worker",
 					(index) -> fuzz.work(new SplittableRandom(seed * 1000 + index)));
@@ -107,6 +122,8 @@ class WorkQueueFuzzTests {
 
 		private final WorkQueue<Integer> queue;
 
+		private final boolean priorities;
+
 		private final AtomicLong stamps = new AtomicLong();
 
 		private final AtomicLongArray lastAdd = new AtomicLongArray(KEYS);
@@ -121,8 +138,9 @@ class WorkQueueFuzzTests {
 
 		final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
 
-		Fuzz(WorkQueue<Integer> queue) {
+		Fuzz(WorkQueue<Integer> queue, boolean priorities) {
 			this.queue = queue;
+			this.priorities = priorities;
 		}
 
 		void produce(SplittableRandom random, CountDownLatch go) {
@@ -131,10 +149,12 @@ class WorkQueueFuzzTests {
 				for (int i = 0; i < OPERATIONS_PER_PRODUCER; i++) {
 					int key = random.nextInt(KEYS);
 					this.lastAdd.accumulateAndGet(key, this.stamps.incrementAndGet(), Math::max);
+					int priority = this.priorities ? PRIORITIES[random.nextInt(PRIORITIES.length)]
+							: WorkQueue.DEFAULT_PRIORITY;
 					switch (random.nextInt(3)) {
-						case 0 -> this.queue.add(key);
-						case 1 -> this.queue.addAfter(key, Duration.ofNanos(random.nextLong(5_000_000)));
-						default -> this.queue.addRateLimited(key);
+						case 0 -> this.queue.add(key, priority);
+						case 1 -> this.queue.addAfter(key, Duration.ofNanos(random.nextLong(5_000_000)), priority);
+						default -> this.queue.addRateLimited(key, priority);
 					}
 					if (random.nextInt(50) == 0) {
 						Thread.yield();

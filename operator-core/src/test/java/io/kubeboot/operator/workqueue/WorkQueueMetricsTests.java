@@ -33,11 +33,11 @@ class WorkQueueMetricsTests {
 		this.queue.add("a");
 		this.queue.add("b");
 		assertThat(this.metrics.added).hasValue(2);
-		assertThat(this.metrics.depths).containsExactly(1, 2);
+		assertThat(this.metrics.depths).containsExactly(0, 1, 2);
 		this.queue.shutDown();
 		this.queue.add("c");
 		assertThat(this.metrics.added).hasValue(2);
-		assertThat(this.metrics.depths).containsExactly(1, 2, 0);
+		assertThat(this.metrics.depths).containsExactly(0, 1, 2, 0);
 	}
 
 	@Test
@@ -49,7 +49,7 @@ class WorkQueueMetricsTests {
 		this.ticker.advance(Duration.ofMillis(7));
 		this.queue.done("a");
 		assertThat(this.metrics.workDurations).containsExactly(Duration.ofMillis(7).toNanos());
-		assertThat(this.metrics.depths).containsExactly(1, 0);
+		assertThat(this.metrics.depths).containsExactly(0, 1, 0);
 	}
 
 	@Test
@@ -59,9 +59,9 @@ class WorkQueueMetricsTests {
 		this.queue.add("a");
 		this.queue.add("a");
 		assertThat(this.metrics.added).hasValue(2);
-		assertThat(this.metrics.depths).containsExactly(1, 0);
+		assertThat(this.metrics.depths).containsExactly(0, 1, 0);
 		this.queue.done("a");
-		assertThat(this.metrics.depths).containsExactly(1, 0, 1);
+		assertThat(this.metrics.depths).containsExactly(0, 1, 0, 1);
 		this.ticker.advance(Duration.ofMillis(3));
 		this.queue.get();
 		assertThat(this.metrics.queueLatencies).containsExactly(0L, Duration.ofMillis(3).toNanos());
@@ -81,6 +81,54 @@ class WorkQueueMetricsTests {
 		assertThat(this.metrics.retries).hasValue(2);
 	}
 
+	@Test
+	void aQueueWithoutPrioritiesReportsNoDepthPerPriority() {
+		this.queue.add("a", WorkQueue.LOW_PRIORITY);
+		assertThat(this.metrics.priorityDepths).isEmpty();
+	}
+
+	@Test
+	void aPriorityQueueReportsTheDepthOfEachPriorityBeforeTheTotal() throws InterruptedException {
+		RecordingMetrics recorded = new RecordingMetrics();
+		WorkQueue<String> prioritized = WorkQueues.newPriorityQueue("metrics", new NoDelayRateLimiter(), recorded,
+				this.ticker);
+		try {
+			prioritized.add("a", WorkQueue.LOW_PRIORITY);
+			prioritized.add("b", WorkQueue.LOW_PRIORITY);
+			prioritized.add("c");
+			prioritized.add("a");
+			assertThat(prioritized.get()).isEqualTo("c");
+			assertThat(recorded.calls).containsExactly("0=0", "0", "-100=1", "1", "-100=2", "2", "0=1", "3", "-100=1",
+					"0=2", "0=1", "2");
+			recorded.calls.clear();
+			prioritized.shutDown();
+			assertThat(recorded.calls).containsExactlyInAnyOrder("-100=0", "0=0", "0");
+			assertThat(recorded.calls).endsWith("0");
+		}
+		finally {
+			prioritized.shutDown();
+		}
+	}
+
+	@Test
+	void theQueueLatencyOfARaisedItemCountsFromWhenItFirstBecameReady() throws InterruptedException {
+		RecordingMetrics recorded = new RecordingMetrics();
+		WorkQueue<String> prioritized = WorkQueues.newPriorityQueue("metrics", new NoDelayRateLimiter(), recorded,
+				this.ticker);
+		try {
+			prioritized.add("a", WorkQueue.LOW_PRIORITY);
+			this.ticker.advance(Duration.ofMillis(5));
+			prioritized.add("a");
+			assertThat(recorded.added).hasValue(1);
+			this.ticker.advance(Duration.ofMillis(2));
+			prioritized.get();
+			assertThat(recorded.queueLatencies).containsExactly(Duration.ofMillis(7).toNanos());
+		}
+		finally {
+			prioritized.shutDown();
+		}
+	}
+
 	static final class RecordingMetrics implements WorkQueueMetrics {
 
 		final AtomicInteger added = new AtomicInteger();
@@ -88,6 +136,11 @@ class WorkQueueMetricsTests {
 		final AtomicInteger retries = new AtomicInteger();
 
 		final List<Integer> depths = new CopyOnWriteArrayList<>();
+
+		final List<String> priorityDepths = new CopyOnWriteArrayList<>();
+
+		/** Depth calls in order: {@code "total"} and {@code "priority=depth"}. */
+		final List<String> calls = new CopyOnWriteArrayList<>();
 
 		final List<Long> queueLatencies = new CopyOnWriteArrayList<>();
 
@@ -101,6 +154,13 @@ class WorkQueueMetricsTests {
 		@Override
 		public void depth(int depth) {
 			this.depths.add(depth);
+			this.calls.add(String.valueOf(depth));
+		}
+
+		@Override
+		public void depth(int priority, int depth) {
+			this.priorityDepths.add(priority + "=" + depth);
+			this.calls.add(priority + "=" + depth);
 		}
 
 		@Override

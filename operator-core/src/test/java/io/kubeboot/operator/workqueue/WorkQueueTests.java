@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for the {@link WorkQueue} created by {@link WorkQueues}.
+ * Tests for the {@link WorkQueue} created by {@link WorkQueues#newRateLimitingQueue}; the
+ * priority queue passes them too ({@link PriorityWorkQueueTests}).
  */
 @Timeout(60)
 class WorkQueueTests {
@@ -168,8 +169,8 @@ class WorkQueueTests {
 
 	@Test
 	void addRateLimitedUsesLimiterDelay() throws InterruptedException {
-		WorkQueue<String> queue = this.track(WorkQueues.newRateLimitingQueue("rate-limited",
-				RateLimiters.exponentialFailure(Duration.ofMillis(1), Duration.ofMillis(10))));
+		WorkQueue<String> queue = this.track(create("rate-limited",
+				RateLimiters.exponentialFailure(Duration.ofMillis(1), Duration.ofMillis(10)), Ticker.system()));
 		queue.addRateLimited("a");
 		assertThat(queue.numRequeues("a")).isOne();
 		assertThat(queue.poll(DEADLINE)).isEqualTo("a");
@@ -344,21 +345,32 @@ class WorkQueueTests {
 		assertThat(queue.len()).isZero();
 	}
 
-	private <T> WorkQueue<T> newQueue(String name) {
-		return track(WorkQueues.newRateLimitingQueue(name, RateLimiters.defaultControllerRateLimiter()));
+	/**
+	 * Creates the queue under test.
+	 * @param <T> the type of the items
+	 * @param name the name
+	 * @param rateLimiter the rate limiter
+	 * @param ticker the ticker
+	 * @return the queue
+	 */
+	<T> WorkQueue<T> create(String name, RateLimiter<T> rateLimiter, Ticker ticker) {
+		return WorkQueues.newRateLimitingQueue(name, rateLimiter, WorkQueueMetrics.NOOP, ticker);
 	}
 
-	private <T> WorkQueue<T> newQueue(String name, Ticker ticker) {
-		return track(WorkQueues.newRateLimitingQueue(name, RateLimiters.defaultControllerRateLimiter(),
-				WorkQueueMetrics.NOOP, ticker));
+	<T> WorkQueue<T> newQueue(String name) {
+		return newQueue(name, Ticker.system());
 	}
 
-	private <T> WorkQueue<T> track(WorkQueue<T> queue) {
+	<T> WorkQueue<T> newQueue(String name, Ticker ticker) {
+		return track(create(name, RateLimiters.defaultControllerRateLimiter(), ticker));
+	}
+
+	<T> WorkQueue<T> track(WorkQueue<T> queue) {
 		this.queues.add(queue);
 		return queue;
 	}
 
-	private static int delayedLen(WorkQueue<?> queue) {
+	static int delayedLen(WorkQueue<?> queue) {
 		return ((DefaultWorkQueue<?>) queue).delayedLen();
 	}
 

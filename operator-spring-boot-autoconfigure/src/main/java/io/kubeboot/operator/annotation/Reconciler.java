@@ -57,11 +57,24 @@ public @interface Reconciler {
 	Class<? extends KubernetesObject>[] owns() default {};
 
 	/**
+	 * Kinds owned by the reconciled kind, like {@link #owns()}, whose objects are cached
+	 * as metadata only: owner references, labels, annotations, finalizers and versions,
+	 * without spec, status or data (controller-runtime's {@code builder.OnlyMetadata}).
+	 * For owned kinds the reconciler only needs to know exist, such as the Secrets it
+	 * creates, this keeps their contents out of memory. Read them with
+	 * {@code Cache.getMetadata(V1Secret.class, request)} and {@code Cache.listMetadata};
+	 * a kind listed here and in {@link #owns()} fails start-up.
+	 * @return the model classes of owned kinds cached as metadata only
+	 */
+	Class<? extends KubernetesObject>[] ownsMetadataOnly() default {};
+
+	/**
 	 * A label selector restricting the cached and watched objects of every {@link #owns()
-	 * owned kind}, for example {@code app.kubernetes.io/managed-by=storage-operator};
-	 * empty selects all. Owned kinds are cached only in the reconciled kind's namespace
-	 * either way; with a selector, an operator that labels the Secrets it creates does
-	 * not cache every Secret of that namespace. Supports {@code ${...}} placeholders.
+	 * owned kind} ({@link #ownsMetadataOnly()} included), for example
+	 * {@code app.kubernetes.io/managed-by=storage-operator}; empty selects all. Owned
+	 * kinds are cached only in the reconciled kind's namespace either way; with a
+	 * selector, an operator that labels the Secrets it creates does not cache every
+	 * Secret of that namespace. Supports {@code ${...}} placeholders.
 	 * @return the label selector of owned kinds
 	 */
 	String ownsLabelSelector() default "";

@@ -25,6 +25,9 @@ import io.kubernetes.client.common.KubernetesObject;
  * &#64;Watches(V1Secret.class)
  * List&lt;Request&gt; appsUsingSecret(V1Secret secret) { ... }
  * </pre>
+ *
+ * With {@link #metadataOnly()} the watched kind is cached as metadata only and the method
+ * takes a {@code PartialObjectMetadata}.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -59,5 +62,16 @@ public @interface Watches {
 	 */
 	@SuppressWarnings("rawtypes")
 	Class<? extends Predicate>[] eventFilters() default {};
+
+	/**
+	 * Whether the watched kind is cached as metadata only
+	 * ({@code io.kubeboot.operator.model.PartialObjectMetadata}: owner references,
+	 * labels, annotations, finalizers and versions, without spec, status or data), the
+	 * counterpart of controller-runtime's {@code builder.OnlyMetadata}. The method then
+	 * takes a {@code PartialObjectMetadata}; read other objects of the kind with
+	 * {@code Cache.getMetadata} and {@code Cache.listMetadata}.
+	 * @return whether only the metadata is cached
+	 */
+	boolean metadataOnly() default false;
 
 }

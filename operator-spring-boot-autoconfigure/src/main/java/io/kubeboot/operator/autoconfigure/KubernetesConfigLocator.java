@@ -47,6 +47,12 @@ final class KubernetesConfigLocator {
 	static final String UNUSABLE_CONFIGURATION_ACTION = "Fix the kubeconfig file named above (kubectl config view "
 			+ "--minify shows the current context as kubectl reads it), or point KUBECONFIG at another one.";
 
+	/**
+	 * The server of the client of a training run without configuration: {@code .invalid}
+	 * never resolves (RFC 6761).
+	 */
+	static final String TRAINING_RUN_SERVER = "https://kubernetes.training-run.invalid";
+
 	private static final Logger logger = LoggerFactory.getLogger(KubernetesConfigLocator.class);
 
 	private final Function<String, @Nullable String> environment;
@@ -126,6 +132,18 @@ final class KubernetesConfigLocator {
 							+ "KUBECONFIG, ~/.kube/config or the in-cluster service account.",
 					ex);
 		}
+	}
+
+	/**
+	 * Builds a client for a {@linkplain TrainingRun training run} without configuration:
+	 * its server is an address that cannot resolve, as the run halts before anything
+	 * connects.
+	 * @return the client and a description of it
+	 */
+	static KubernetesClientSource forTrainingRun() {
+		ApiClient client = new ClientBuilder().setBasePath(TRAINING_RUN_SERVER).build();
+		return new KubernetesClientSource(client,
+				"none, a training run (spring.context.exit=onRefresh) that never connects", null);
 	}
 
 	private @Nullable KubernetesClientSource fromKubeconfigVariable(List<String> looked) {

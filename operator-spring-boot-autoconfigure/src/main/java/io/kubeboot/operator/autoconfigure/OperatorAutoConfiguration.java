@@ -60,7 +60,7 @@ public final class OperatorAutoConfiguration {
 	@ConditionalOnMissingBean
 	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
 			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers,
-			ObjectProvider<WebhookServer> webhookServer) {
+			ObjectProvider<WebhookServer> webhookServer, ConfigurableListableBeanFactory beanFactory) {
 		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
 		if (properties.getLeaderElection().isEnabled()) {
@@ -80,9 +80,11 @@ public final class OperatorAutoConfiguration {
 			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
+			.priorityQueue(properties.getController().isPriorityQueue())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		webhookServer.ifAvailable(builder::webhookServer);
+		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}
@@ -218,7 +220,8 @@ public final class OperatorAutoConfiguration {
 	 * The client for the cluster, unless the application defines one: from the
 	 * {@link KubernetesConnectionDetails} bean if there is one, else from the file named
 	 * by {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service
-	 * account. Without any of them start-up fails saying where it looked.
+	 * account. Without any of them start-up fails saying where it looked, except in a
+	 * {@linkplain TrainingRun training run}, which never connects.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnMissingBean(ApiClient.class)
@@ -231,8 +234,17 @@ public final class OperatorAutoConfiguration {
 			KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
 			// another locator only in tests, which cannot change this process's
 			// environment
-			KubernetesClientSource source = (details != null) ? KubernetesConfigLocator.fromConnectionDetails(details)
-					: locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
+			KubernetesClientSource source;
+			try {
+				source = (details != null) ? KubernetesConfigLocator.fromConnectionDetails(details)
+						: locator.getIfAvailable(KubernetesConfigLocator::forThisProcess).locate();
+			}
+			catch (KubernetesConfigurationException ex) {
+				if (!TrainingRun.isActive()) {
+					throw ex;
+				}
+				source = KubernetesConfigLocator.forTrainingRun();
+			}
 			logger.info("Kubernetes client configured: server={} source=\"{}\"", source.client().getBasePath(),
 					source.describe());
 			return source;

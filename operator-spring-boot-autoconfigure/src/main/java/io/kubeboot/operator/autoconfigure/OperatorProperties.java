@@ -80,7 +80,8 @@ public class OperatorProperties implements Validator {
 
 	/**
 	 * Whether cached objects drop metadata.managedFields, which reconcilers rarely read,
-	 * to save memory.
+	 * to save memory. client-java's JSON already leaves them out when it parses, so this
+	 * matters only with an ApiClient whose JSON was replaced.
 	 */
 	private boolean stripManagedFields = true;
 
@@ -452,6 +453,14 @@ public class OperatorProperties implements Validator {
 		private int maxConcurrentReconciles = 1;
 
 		/**
+		 * Whether a controller's work queue is a priority queue: requests that carry no
+		 * news (every object when the controller starts, resyncs, periodic triggers) wait
+		 * behind the changes seen on the watches. When false, the queue is first in,
+		 * first out.
+		 */
+		private boolean priorityQueue = true;
+
+		/**
 		 * Retry rate limiting.
 		 */
 		private final RateLimiter rateLimiter = new RateLimiter();
@@ -462,6 +471,14 @@ public class OperatorProperties implements Validator {
 
 		public void setMaxConcurrentReconciles(int maxConcurrentReconciles) {
 			this.maxConcurrentReconciles = maxConcurrentReconciles;
+		}
+
+		public boolean isPriorityQueue() {
+			return this.priorityQueue;
+		}
+
+		public void setPriorityQueue(boolean priorityQueue) {
+			this.priorityQueue = priorityQueue;
 		}
 
 		public RateLimiter getRateLimiter() {
@@ -918,12 +935,26 @@ public class OperatorProperties implements Validator {
 		 */
 		private @Nullable Integer maxConcurrentReconciles;
 
+		/**
+		 * Whether this controller's work queue is a priority queue, overriding
+		 * operator.controller.priority-queue.
+		 */
+		private @Nullable Boolean priorityQueue;
+
 		public @Nullable Integer getMaxConcurrentReconciles() {
 			return this.maxConcurrentReconciles;
 		}
 
 		public void setMaxConcurrentReconciles(@Nullable Integer maxConcurrentReconciles) {
 			this.maxConcurrentReconciles = maxConcurrentReconciles;
+		}
+
+		public @Nullable Boolean getPriorityQueue() {
+			return this.priorityQueue;
+		}
+
+		public void setPriorityQueue(@Nullable Boolean priorityQueue) {
+			this.priorityQueue = priorityQueue;
 		}
 
 		void validate(String path, Errors errors) {

@@ -12,16 +12,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import io.kubeboot.operator.annotation.RbacRule;
 import io.kubeboot.operator.annotation.Reconciler;
-import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -30,8 +33,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -89,6 +92,14 @@ final class ReconcilerBeans {
 				KindResolver.declaredKind(owned);
 				builder.owns(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
 			}
+			for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
+				if (Arrays.asList(annotation.owns()).contains(owned)) {
+					throw new IllegalStateException(owned.getSimpleName() + " is listed in both owns and "
+							+ "ownsMetadataOnly; keep it in one of them");
+				}
+				KindResolver.declaredKind(owned);
+				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
+			}
 			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
 			}
@@ -98,10 +109,16 @@ final class ReconcilerBeans {
 				String finalizer = resolve(annotation.finalizer());
 				builder.withFinalizer(finalizer, cleanerOf(bean, finalizer));
 			}
+			for (RbacRule rule : this.beanFactory.findAllAnnotationsOnBean(beanName, RbacRule.class, true)) {
+				builder.requires(permission(rule, annotation.value()));
+			}
 			String name = controllerName(annotation);
 			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
 			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
 				builder.maxConcurrentReconciles(overrides.getMaxConcurrentReconciles());
+			}
+			if (overrides != null && overrides.getPriorityQueue() != null) {
+				builder.priorityQueue(overrides.getPriorityQueue());
 			}
 			builder.complete(reconcilerOf(bean, beanName));
 			this.registered.add(name);
@@ -110,6 +127,28 @@ final class ReconcilerBeans {
 			throw new InvalidOperatorBeanException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * The permission an {@link RbacRule @RbacRule} declares; its kind defaults to the
+	 * reconciled kind.
+	 */
+	private static Permission permission(RbacRule rule, Class<? extends KubernetesObject> reconciled) {
+		Permission permission;
+		if (StringUtils.hasText(rule.resource())) {
+			permission = Permission.of(rule.group(), rule.resource(), rule.verbs());
+		}
+		else {
+			permission = Permission.of((rule.kind() != KubernetesObject.class) ? rule.kind() : reconciled,
+					rule.verbs());
+		}
+		if (StringUtils.hasText(rule.subresource())) {
+			permission = permission.subresource(rule.subresource());
+		}
+		if (rule.resourceNames().length > 0) {
+			permission = permission.resourceNames(rule.resourceNames());
+		}
+		return permission.because(rule.reason());
 	}
 
 	/**
@@ -137,7 +176,7 @@ final class ReconcilerBeans {
 			String reason;
 			if (ofManager.contains(name)) {
 				reason = key + " names a controller built in code, which properties do not configure (call "
-						+ "maxConcurrentReconciles on its ControllerBuilder); the controllers of @Reconciler beans are: "
+						+ "maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the controllers of @Reconciler beans are: "
 						+ (this.registered.isEmpty() ? "none" : controllers);
 			}
 			else {
@@ -260,9 +299,11 @@ final class ReconcilerBeans {
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private void addWatch(ControllerBuilder<?> builder, Object bean, Method declared, Watches watches) {
 		Class<? extends KubernetesObject> kind = watches.value();
-		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(kind)) {
-			throw new IllegalStateException("@Watches(" + kind.getSimpleName() + ") method " + declared.getName()
-					+ " must take exactly one parameter of type " + kind.getSimpleName());
+		Class<?> received = watches.metadataOnly() ? PartialObjectMetadata.class : kind;
+		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(received)) {
+			throw new IllegalStateException("@Watches(" + kind.getSimpleName()
+					+ (watches.metadataOnly() ? ", metadataOnly = true" : "") + ") method " + declared.getName()
+					+ " must take exactly one parameter of type " + received.getSimpleName());
 		}
 		Class<?> returnType = declared.getReturnType();
 		if (returnType != Request.class && !Collection.class.isAssignableFrom(returnType)
@@ -273,8 +314,14 @@ final class ReconcilerBeans {
 		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
 		ReflectionUtils.makeAccessible(method);
 		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
-		builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
-				eventFilter(watches.eventFilters()));
+		if (watches.metadataOnly()) {
+			builder.watchesMetadataOnly(kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
+					mapFunction, eventFilter(watches.eventFilters()));
+		}
+		else {
+			builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
+					eventFilter(watches.eventFilters()));
+		}
 	}
 
 	/**

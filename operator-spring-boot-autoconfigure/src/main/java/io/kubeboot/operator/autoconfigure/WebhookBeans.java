@@ -1,9 +1,11 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -57,6 +59,14 @@ final class WebhookBeans {
 			return certificate;
 		}
 		Path directory = Path.of(properties.getCertDir());
+		if (TrainingRun.isActive() && !Files.isRegularFile(directory.resolve(properties.getCertName()))) {
+			// nothing is served: the run halts before the webhook server starts
+			logger.info(
+					"Training run (spring.context.exit=onRefresh): the webhook certificate files are not "
+							+ "mounted, a self-signed certificate stands in for them: operator.webhook.cert-dir={}",
+					directory);
+			return ServingCertificate.selfSigned(List.of("localhost"));
+		}
 		try {
 			return ServingCertificate.fromFiles(directory.resolve(properties.getCertName()),
 					directory.resolve(properties.getKeyName()), properties.getCertCheckInterval(), metrics);

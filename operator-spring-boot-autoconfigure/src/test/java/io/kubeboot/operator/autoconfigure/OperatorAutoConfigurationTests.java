@@ -250,6 +250,38 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runShouldGiveControllersAPriorityQueue() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).priorityQueue()).isTrue());
+	}
+
+	@Test
+	void runWhenThePriorityQueueIsDisabledShouldGiveControllersAFirstInFirstOutQueue() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.controller.priority-queue=false")
+			.run((context) -> {
+				Manager manager = context.getBean(Manager.class);
+				assertThat(manager.controllerDefaults().priorityQueue()).isFalse();
+				assertThat(onlyController(manager).priorityQueue()).isFalse();
+			});
+	}
+
+	@Test
+	void runWithAControllerOverrideOfThePriorityQueueShouldUseIt() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.controller.priority-queue=false",
+					"operator.controllers.configmap.priority-queue=true")
+			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).priorityQueue()).isTrue());
+	}
+
+	@Test
+	void runWithAPriorityQueueThatIsNotABooleanShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.controller.priority-queue=sometimes")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'operator.controller.priority-queue'"));
+	}
+
+	@Test
 	void runWithPropertiesOfAnUnknownControllerShouldFailNamingThemAndTheControllers() {
 		this.contextRunner
 			.withUserConfiguration(InterfaceReconcilerConfiguration.class, MethodReconcilerConfiguration.class)
@@ -295,8 +327,8 @@ class OperatorAutoConfigurationTests {
 			.withPropertyValues("operator.controllers.secret.max-concurrent-reconciles=2")
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessage("operator.controllers.secret names a controller built in code, which properties do not "
-						+ "configure (call maxConcurrentReconciles on its ControllerBuilder); the controllers of "
-						+ "@Reconciler beans are: configmap"));
+						+ "configure (call maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the "
+						+ "controllers of " + "@Reconciler beans are: configmap"));
 	}
 
 	@Test

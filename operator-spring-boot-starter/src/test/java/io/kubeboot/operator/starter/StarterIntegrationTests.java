@@ -58,7 +58,7 @@ class StarterIntegrationTests {
 			assertThat(prometheus.statusCode()).isEqualTo(200);
 			assertThat(prometheus.body())
 				.contains("controller_runtime_reconcile_total{controller=\"configmap\",result=\"success\"}")
-				.contains("workqueue_depth{controller=\"configmap\",name=\"configmap\"}")
+				.contains("workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"0\"}")
 				.contains("rest_client_requests_total{");
 		}
 	}

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.kubeboot.operator.annotation.PeriodicTrigger;
+import io.kubeboot.operator.annotation.RbacRule;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.client.Client;
@@ -44,9 +45,19 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Buckets carry the {@link #FINALIZER}: a deleted bucket is deregistered by
  * {@link #cleanup} before the API server lets it go.
+ * <p>
+ * The {@link RbacRule @RbacRule}s declare the writes the controller cannot see: the
+ * status patch and the ConfigMaps' create-or-update. With what the controller derives
+ * itself (list and watch of buckets and of the labelled ConfigMaps, patch of buckets for
+ * the finalizer), they are the rules of {@code deploy/rbac.yaml}.
  */
 @Reconciler(value = StorageBucket.class, maxConcurrentReconciles = 4, owns = V1ConfigMap.class,
 		ownsLabelSelector = BucketConnection.SELECTOR, finalizer = StorageBucketReconciler.FINALIZER)
+@RbacRule(subresource = "status", verbs = "patch",
+		reason = "writes the bucket's status with a merge patch, and nothing else of a bucket")
+@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" },
+		reason = "keeps each bucket's <bucket>-connection ConfigMap with createOrUpdate; the garbage collector "
+				+ "deletes it with its bucket, so the operator never does")
 @PeriodicTrigger(interval = "${sample.buckets.probe-interval}")
 class StorageBucketReconciler {
 

@@ -1,11 +1,10 @@
 package io.kubeboot.operator.benchmarks.child;
 
-import java.util.Objects;
-
 import io.kubeboot.operator.benchmarks.model.Widget;
 
 /**
- * The reconcile every implementation runs: given the widget read from its cache, write
+ * The reconcile every implementation runs ({@link Workload}) on the client-java model of
+ * the widget: given the widget read from its cache, write
  * {@code status.observedGeneration} with a merge patch of the status subresource when it
  * differs from {@code metadata.generation}. Only the write differs between the
  * implementations ({@link StatusPatch}); what is reported to the harness is the same.
@@ -15,9 +14,9 @@ public final class WidgetWorkload {
 	/**
 	 * Reconciles in parallel per operator.
 	 */
-	public static final int WORKERS = 4;
+	public static final int WORKERS = Workload.WORKERS;
 
-	private final Probe probe;
+	private final Workload workload;
 
 	private final StatusPatch statusPatch;
 
@@ -27,7 +26,7 @@ public final class WidgetWorkload {
 	 * @param statusPatch how the implementation writes the status
 	 */
 	public WidgetWorkload(Probe probe, StatusPatch statusPatch) {
-		this.probe = probe;
+		this.workload = new Workload(probe);
 		this.statusPatch = statusPatch;
 	}
 
@@ -36,9 +35,7 @@ public final class WidgetWorkload {
 	 * @return the start time in epoch milliseconds, for {@link #reconcile}
 	 */
 	public long started() {
-		long now = System.currentTimeMillis();
-		this.probe.reconcileStarted(now);
-		return now;
+		return this.workload.started();
 	}
 
 	/**
@@ -52,17 +49,12 @@ public final class WidgetWorkload {
 		if (widget == null) {
 			return false;
 		}
-		String namespace = widget.getMetadata().getNamespace();
-		String name = widget.getMetadata().getName();
-		Long generation = widget.getMetadata().getGeneration();
 		Widget.Status status = widget.getStatus();
-		if (status != null && Objects.equals(status.getObservedGeneration(), generation)) {
-			return false;
-		}
-		this.statusPatch.patch(widget, generation);
-		this.probe.statusWritten(namespace + "/" + name,
-				(widget.getSpec() != null) ? widget.getSpec().getCreatedAt() : null, startedAt);
-		return true;
+		Widget.Spec spec = widget.getSpec();
+		return this.workload.reconcile(widget.getMetadata().getNamespace(), widget.getMetadata().getName(),
+				widget.getMetadata().getGeneration(), (status != null) ? status.getObservedGeneration() : null,
+				(spec != null) ? spec.getCreatedAt() : null, startedAt,
+				(generation) -> this.statusPatch.patch(widget, generation));
 	}
 
 }

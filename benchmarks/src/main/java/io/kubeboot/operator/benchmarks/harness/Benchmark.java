@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
+import io.kubeboot.operator.benchmarks.child.Probe;
+import io.kubeboot.operator.benchmarks.child.Workload;
 import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +38,16 @@ public final class Benchmark {
 	 * The longest wait for an operator to stop reconciling after a drain.
 	 */
 	private static final Duration SETTLE_DEADLINE = Duration.ofSeconds(60);
+
+	/**
+	 * Live changes are made while fewer than this share of the backlog has its status.
+	 */
+	private static final double LIVE_WINDOW = 0.8;
+
+	/**
+	 * The most live changes in one run.
+	 */
+	private static final int MAX_LIVE_CHANGES = 200;
 
 	private final BenchmarkConfig config;
 
@@ -70,6 +83,9 @@ public final class Benchmark {
 		if (this.config.runs("drain")) {
 			coldDrain();
 		}
+		if (this.config.runs("live")) {
+			liveChanges();
+		}
 		if (this.config.runs("burst")) {
 			burst();
 		}
@@ -78,6 +94,9 @@ public final class Benchmark {
 		}
 		if (this.config.runs("failover")) {
 			failover();
+		}
+		if (this.config.runs(CacheMemory.SCENARIO)) {
+			new CacheMemory(this.config, this.cluster, this.results).run();
 		}
 		if (this.config.runs("jmh")) {
 			MicroBenchmarks.run(this.config, this.results);
@@ -98,7 +117,10 @@ public final class Benchmark {
 				+ " (" + System.getProperty("java.vendor") + ")");
 		this.results.environment("kube-apiserver", this.cluster.serverVersion() + " with etcd, local, no fsync");
 		this.results.environment("operator JVM flags", String.join(" ", this.config.childJvmFlags()));
-		this.results.environment("workers per operator", "4");
+		this.results.environment("workers per operator", String.valueOf(Workload.WORKERS));
+		if (this.config.implementations().contains(Implementation.JOSDK)) {
+			this.results.environment("JOSDK", JosdkClassPath.describe());
+		}
 		this.results.environment("load average at the start (1/5/15 min)", loadAverage());
 		logger.info("Benchmark environment: {}", this.results.environment());
 	}
@@ -188,6 +210,60 @@ public final class Benchmark {
 		}
 	}
 
+	private void liveChanges() throws Exception {
+		for (int size : this.config.liveSizes()) {
+			for (int run = 1; run <= this.config.runs(size); run++) {
+				for (Implementation implementation : operators()) {
+					liveChangeRun(size, run, implementation);
+				}
+			}
+		}
+	}
+
+	/**
+	 * N widgets exist and the operator is spawned, as in the cold drain. From its first
+	 * reconcile on, while fewer than {@link #LIVE_WINDOW} of the widgets have their
+	 * status, the harness creates a widget named {@code live-...} every interval; the
+	 * operator reports the time from each create to the start of its reconcile.
+	 */
+	private void liveChangeRun(int size, int run, Implementation implementation) throws Exception {
+		String namespace = "live-%d-%s-%d".formatted(size, implementation.id(), run);
+		this.cluster.createNamespace(namespace);
+		this.cluster.createWidgets(namespace, size);
+		settle();
+		Duration timeout = timeout(size);
+		Duration interval = Duration.ofMillis(this.config.smoke() ? 50 : 200);
+		int changes = 0;
+		try (ChildProcess child = start(implementation, namespace,
+				settings(namespace).expectedStatuses(size).build())) {
+			long first = child.awaitTime("first-reconcile", timeout);
+			do {
+				this.cluster.createWidget(namespace, Probe.LIVE_PREFIX + "%03d".formatted(changes));
+				changes++;
+				Thread.sleep(interval.toMillis());
+			}
+			while (changes < MAX_LIVE_CHANGES
+					&& Integer.parseInt(child.ask("statuses", Duration.ofSeconds(30))[0]) < size * LIVE_WINDOW);
+			long drained = child.awaitTime("drained", timeout);
+			long[] latencies = new long[changes];
+			for (int i = 0; i < changes; i++) {
+				latencies[i] = Long.parseLong(child.await("live", timeout)[1]);
+			}
+			Arrays.sort(latencies);
+			this.results.add(Metric.LIVE_P50, size, implementation, Probe.percentile(latencies, 0.50));
+			this.results.add(Metric.LIVE_P99, size, implementation, Probe.percentile(latencies, 0.99));
+			this.results.add(Metric.LIVE_MAX, size, implementation, latencies[changes - 1]);
+			this.results.add(Metric.LIVE_CHANGES, size, implementation, changes);
+			this.results.add(Metric.LIVE_BACKLOG, size, implementation, drained - first);
+			logger.info(
+					"Live changes during a cold drain N={} run {} {}: {} changes, latency p50 {} ms p99 {} ms "
+							+ "max {} ms; backlog drained {} ms after the first reconcile",
+					size, run, implementation.id(), changes, Probe.percentile(latencies, 0.50),
+					Probe.percentile(latencies, 0.99), latencies[changes - 1], drained - first);
+		}
+		verifyAndDelete(namespace, size + changes);
+	}
+
 	private void burst() throws Exception {
 		for (int size : this.config.burstSizes()) {
 			for (int run = 1; run <= this.config.runs(size); run++) {
@@ -265,7 +341,8 @@ public final class Benchmark {
 			String[] memory = child.await("memory", Duration.ofSeconds(60));
 			double heap = Long.parseLong(memory[0]) / (1024.0 * 1024.0);
 			double rss = Long.parseLong(memory[1]) / (1024.0 * 1024.0);
-			classHistogram(child, "memory-%d-%s-%d".formatted(size, implementation.id(), run));
+			classHistogram(child, this.config.workDir()
+				.resolve("memory-%d-%s-%d.histogram.txt".formatted(size, implementation.id(), run)));
 			this.results.add(Metric.MEMORY_HEAP, size, implementation, heap);
 			this.results.add(Metric.MEMORY_RSS, size, implementation, rss);
 			logger.info("Memory N={} run {} {}: heap {} MiB, RSS {} MiB", size, run, implementation.id(),
@@ -287,8 +364,7 @@ public final class Benchmark {
 	 * Saves {@code jcmd <pid> GC.class_histogram} of a process into the work directory,
 	 * to see what its heap holds.
 	 */
-	private void classHistogram(ChildProcess child, String name) throws IOException, InterruptedException {
-		Path file = this.config.workDir().resolve(name + ".histogram.txt");
+	static void classHistogram(ChildProcess child, Path file) throws IOException, InterruptedException {
 		Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
 				String.valueOf(child.pid()), "GC.class_histogram")
 			.redirectErrorStream(true)
@@ -370,8 +446,8 @@ public final class Benchmark {
 		return environment;
 	}
 
-	private static SettingsBuilder settings(String namespace) {
-		return new SettingsBuilder(namespace);
+	private SettingsBuilder settings(String namespace) {
+		return new SettingsBuilder(namespace, this.config.priorityQueue());
 	}
 
 	private SettingsBuilder leaderElected(String namespace) {
@@ -424,8 +500,9 @@ public final class Benchmark {
 
 		private final Map<String, String> values = new HashMap<>();
 
-		SettingsBuilder(String namespace) {
+		SettingsBuilder(String namespace, boolean priorityQueue) {
 			this.values.put(ChildSettings.NAMESPACE, namespace);
+			this.values.put(ChildSettings.PRIORITY_QUEUE, String.valueOf(priorityQueue));
 		}
 
 		SettingsBuilder expectedStatuses(int count) {

@@ -12,10 +12,11 @@ import java.util.Set;
  * smoke test uses {@link #smoke(Path)}.
  *
  * @param smoke whether this is the smoke run (tiny sizes, one run, short leases)
- * @param scenarios the scenarios: {@code drain}, {@code burst}, {@code memory},
- * {@code failover}, {@code jmh}
+ * @param scenarios the scenarios: {@code drain}, {@code live}, {@code burst},
+ * {@code memory}, {@code failover}, {@code cache-memory}, {@code jmh}
  * @param implementations the implementations, in the order runs alternate
  * @param drainSizes object counts of the cold drain
+ * @param liveSizes object counts of the cold drain during which live changes are made
  * @param burstSizes object counts of the burst
  * @param memorySizes the two cached object counts of the memory scenario
  * @param failoverObjects objects in the namespace during failover
@@ -25,6 +26,8 @@ import java.util.Set;
  * @param fixedRuns runs per implementation and size in every scenario, or {@code 0} for
  * the defaults (5 up to 1,000 objects, 3 above; 3 for memory and failover)
  * @param jfr whether operator processes record a JFR profile into the work directory
+ * @param priorityQueue whether our implementations use their priority work queue (the
+ * default); {@code false} measures them with a first-in, first-out queue
  * @param childJvmFlags the JVM flags of every operator process
  * @param outputDir where the report ({@code BENCHMARKS.md}, or {@code results.md} for the
  * smoke run) and the plot ({@code drain.png}) go, and where {@code analysis.md} is read
@@ -32,9 +35,9 @@ import java.util.Set;
  * @param workDir where process logs and JFR recordings go
  */
 public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Implementation> implementations,
-		List<Integer> drainSizes, List<Integer> burstSizes, List<Integer> memorySizes, int failoverObjects,
-		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, int fixedRuns, boolean jfr,
-		List<String> childJvmFlags, Path outputDir, Path workDir) {
+		List<Integer> drainSizes, List<Integer> liveSizes, List<Integer> burstSizes, List<Integer> memorySizes,
+		int failoverObjects, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, int fixedRuns,
+		boolean jfr, boolean priorityQueue, List<String> childJvmFlags, Path outputDir, Path workDir) {
 
 	/**
 	 * The JVM flags of every operator process, ours, the baseline's and the raw program's
@@ -45,24 +48,28 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	/**
 	 * The full benchmark, adjusted by system properties: {@code benchmark.scenarios},
 	 * {@code benchmark.implementations}, {@code benchmark.drainSizes},
-	 * {@code benchmark.burstSizes}, {@code benchmark.memorySizes},
-	 * {@code benchmark.leaseDurations} ({@code 15s,10s,2s}), {@code benchmark.runs},
-	 * {@code benchmark.jfr}, {@code benchmark.outputDir}, {@code benchmark.workDir}.
+	 * {@code benchmark.liveSizes}, {@code benchmark.burstSizes},
+	 * {@code benchmark.memorySizes}, {@code benchmark.leaseDurations}
+	 * ({@code 15s,10s,2s}), {@code benchmark.runs}, {@code benchmark.jfr},
+	 * {@code benchmark.priorityQueue}, {@code benchmark.outputDir},
+	 * {@code benchmark.workDir}.
 	 * @return the configuration
 	 */
 	public static BenchmarkConfig fromSystemProperties() {
 		List<Duration> lease = leaseDurations("benchmark.leaseDurations",
 				System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
 		return new BenchmarkConfig(false,
-				new LinkedHashSet<>(
-						strings(System.getProperty("benchmark.scenarios", "drain,burst,memory,failover,jmh"))),
-				strings(System.getProperty("benchmark.implementations", "spring,baseline,manager,raw")).stream()
+				new LinkedHashSet<>(strings(System.getProperty("benchmark.scenarios",
+						"drain,live,burst,memory,failover,cache-memory,jmh"))),
+				strings(System.getProperty("benchmark.implementations", "spring,baseline,manager,josdk,raw")).stream()
 					.map(Implementation::of)
 					.toList(),
 				ints(System.getProperty("benchmark.drainSizes", "1000,5000")),
+				ints(System.getProperty("benchmark.liveSizes", "5000")),
 				ints(System.getProperty("benchmark.burstSizes", "1000,5000")),
 				ints(System.getProperty("benchmark.memorySizes", "1000,10000")), 100, lease.get(0), lease.get(1),
 				lease.get(2), Integer.getInteger("benchmark.runs", 0), Boolean.getBoolean("benchmark.jfr"),
+				!"false".equalsIgnoreCase(System.getProperty("benchmark.priorityQueue", "true").strip()),
 				CHILD_JVM_FLAGS, Path.of(System.getProperty("benchmark.outputDir", ".")).toAbsolutePath(),
 				Path.of(System.getProperty("benchmark.workDir", "target/benchmark")).toAbsolutePath());
 	}
@@ -75,10 +82,13 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 * @return the configuration
 	 */
 	public static BenchmarkConfig smoke(Path directory) {
-		return new BenchmarkConfig(true, new LinkedHashSet<>(List.of("drain", "burst", "memory", "failover", "jmh")),
-				List.of(Implementation.SPRING, Implementation.BASELINE, Implementation.MANAGER, Implementation.RAW),
-				List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3), Duration.ofSeconds(2),
-				Duration.ofMillis(500), 1, false, CHILD_JVM_FLAGS, directory, directory.resolve("work"));
+		return new BenchmarkConfig(true,
+				new LinkedHashSet<>(List.of("drain", "live", "burst", "memory", "failover", "jmh")),
+				List.of(Implementation.SPRING, Implementation.BASELINE, Implementation.MANAGER, Implementation.JOSDK,
+						Implementation.RAW),
+				List.of(100), List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3),
+				Duration.ofSeconds(2), Duration.ofMillis(500), 1, false, true, CHILD_JVM_FLAGS, directory,
+				directory.resolve("work"));
 	}
 
 	/**

@@ -66,7 +66,8 @@ final class ChildProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts an implementation's main class in a new JVM.
+	 * Starts an implementation's main class in a new JVM, on the harness's class path or,
+	 * for JOSDK, on its own.
 	 * @param implementation what to run
 	 * @param name a name for the log file
 	 * @param environment the {@code BENCH_*} settings and {@code KUBECONFIG}
@@ -77,7 +78,8 @@ final class ChildProcess implements AutoCloseable {
 	 */
 	static ChildProcess start(Implementation implementation, String name, Map<String, String> environment,
 			BenchmarkConfig config) throws IOException {
-		return start(implementation.mainClass(), name, environment, config.childJvmFlags(), config.jfr(),
+		String classPath = implementation.hasOwnClassPath() ? JosdkClassPath.get() : classPath();
+		return start(implementation.mainClass(), classPath, name, environment, config.childJvmFlags(), config.jfr(),
 				config.workDir());
 	}
 
@@ -94,6 +96,11 @@ final class ChildProcess implements AutoCloseable {
 	 */
 	static ChildProcess start(Class<?> mainClass, String name, Map<String, String> environment, List<String> jvmFlags,
 			boolean jfr, Path workDir) throws IOException {
+		return start(mainClass.getName(), classPath(), name, environment, jvmFlags, jfr, workDir);
+	}
+
+	private static ChildProcess start(String mainClass, String classPath, String name, Map<String, String> environment,
+			List<String> jvmFlags, boolean jfr, Path workDir) throws IOException {
 		Files.createDirectories(workDir);
 		Path log = workDir.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
@@ -104,8 +111,8 @@ final class ChildProcess implements AutoCloseable {
 					+ ",settings=profile,dumponexit=true");
 		}
 		command.add("-cp");
-		command.add(classPath());
-		command.add(mainClass.getName());
+		command.add(classPath);
+		command.add(mainClass);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().putAll(environment);
 		long spawnedAt = System.currentTimeMillis();

@@ -153,18 +153,27 @@ final class Cluster {
 	 * @throws Exception if one cannot be created
 	 */
 	void createWidgets(String namespace, int count) throws Exception {
-		inParallel(count, (index) -> {
-			Widget widget = new Widget();
-			widget.setMetadata(new V1ObjectMeta().namespace(namespace)
-				.name("widget-%05d".formatted(index))
-				.labels(Map.of("app.kubernetes.io/name", "widget", "benchmark", "operator")));
-			Widget.Spec spec = new Widget.Spec();
-			spec.setPayload(PAYLOAD);
-			spec.setReplicas(3);
-			spec.setCreatedAt(System.currentTimeMillis());
-			widget.setSpec(spec);
-			this.widgets.create(widget).throwsApiException();
-		});
+		inParallel(count, (index) -> createWidget(namespace, "widget-%05d".formatted(index)));
+	}
+
+	/**
+	 * Creates one widget, carrying the time its create request was sent in
+	 * {@code spec.createdAt}.
+	 * @param namespace the namespace
+	 * @param name the name
+	 * @throws ApiException if it cannot be created
+	 */
+	void createWidget(String namespace, String name) throws ApiException {
+		Widget widget = new Widget();
+		widget.setMetadata(new V1ObjectMeta().namespace(namespace)
+			.name(name)
+			.labels(Map.of("app.kubernetes.io/name", "widget", "benchmark", "operator")));
+		Widget.Spec spec = new Widget.Spec();
+		spec.setPayload(PAYLOAD);
+		spec.setReplicas(3);
+		spec.setCreatedAt(System.currentTimeMillis());
+		widget.setSpec(spec);
+		this.widgets.create(widget).throwsApiException();
 	}
 
 	/**

@@ -15,37 +15,50 @@ public enum Implementation {
 	/**
 	 * Ours: a Spring Boot application on the starter with one {@code @Reconciler}.
 	 */
-	SPRING("spring", "ours (Spring Boot starter)", SpringOperatorApplication.class, true, true),
+	SPRING("spring", "ours (Spring Boot starter)", SpringOperatorApplication.class.getName(), false, true, true),
 
 	/**
 	 * Ours without Spring: {@code Manager.builder(...)} directly.
 	 */
-	MANAGER("manager", "ours (Manager, no Spring)", ManagerOperatorMain.class, true, false),
+	MANAGER("manager", "ours (Manager, no Spring)", ManagerOperatorMain.class.getName(), false, true, false),
 
 	/**
 	 * client-java-extended's {@code ControllerManager}.
 	 */
-	BASELINE("baseline", "client-java-extended ControllerManager", BaselineOperatorMain.class, true, true),
+	BASELINE("baseline", "client-java-extended ControllerManager", BaselineOperatorMain.class.getName(), false, true,
+			true),
+
+	/**
+	 * The Java Operator SDK ({@code operator-framework} 5) with its fabric8 client, from
+	 * the module {@code benchmarks-josdk} and on its own class path
+	 * ({@link JosdkClassPath}).
+	 */
+	JOSDK("josdk", "Java Operator SDK (JOSDK)", "io.kubeboot.operator.benchmarks.josdk.JosdkOperatorMain", true, true,
+			true),
 
 	/**
 	 * No framework: list once, patch with four threads.
 	 */
-	RAW("raw", "raw client-java (ceiling)", RawDrainMain.class, false, false);
+	RAW("raw", "raw client-java (ceiling)", RawDrainMain.class.getName(), false, false, false);
 
 	private final String id;
 
 	private final String label;
 
-	private final Class<?> mainClass;
+	private final String mainClass;
+
+	private final boolean ownClassPath;
 
 	private final boolean operator;
 
 	private final boolean leaderElection;
 
-	Implementation(String id, String label, Class<?> mainClass, boolean operator, boolean leaderElection) {
+	Implementation(String id, String label, String mainClass, boolean ownClassPath, boolean operator,
+			boolean leaderElection) {
 		this.id = id;
 		this.label = label;
 		this.mainClass = mainClass;
+		this.ownClassPath = ownClassPath;
 		this.operator = operator;
 		this.leaderElection = leaderElection;
 	}
@@ -67,11 +80,20 @@ public enum Implementation {
 	}
 
 	/**
-	 * Returns the class whose {@code main} the child JVM runs.
-	 * @return the main class
+	 * Returns the name of the class whose {@code main} the child JVM runs.
+	 * @return the main class's name
 	 */
-	public Class<?> mainClass() {
+	public String mainClass() {
 		return this.mainClass;
+	}
+
+	/**
+	 * Whether the child JVM runs on a class path of its own ({@link JosdkClassPath})
+	 * rather than on the harness's, which holds the other implementations.
+	 * @return whether it has its own class path
+	 */
+	public boolean hasOwnClassPath() {
+		return this.ownClassPath;
 	}
 
 	/**

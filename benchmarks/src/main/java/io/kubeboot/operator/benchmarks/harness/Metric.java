@@ -27,6 +27,16 @@ public record Metric(String scenario, String name, boolean lowerIsBetter, int de
 
 	public static final Metric DRAIN_RECONCILES = new Metric("drain", "reconciles per object", true, 2);
 
+	public static final Metric LIVE_P50 = new Metric("live", "live change → reconcile latency p50 (ms)", true);
+
+	public static final Metric LIVE_P99 = new Metric("live", "live change → reconcile latency p99 (ms)", true);
+
+	public static final Metric LIVE_MAX = new Metric("live", "live change → reconcile latency max (ms)", true);
+
+	public static final Metric LIVE_CHANGES = new Metric("live", "live changes per run", false);
+
+	public static final Metric LIVE_BACKLOG = new Metric("live", "first reconcile → backlog drained (ms)", true);
+
 	public static final Metric BURST_DRAIN = new Metric("burst", "first create → all statuses written (ms)", true);
 
 	public static final Metric BURST_CREATE = new Metric("burst", "creating all objects took (ms)", true);

@@ -43,7 +43,8 @@ final class Report {
 
 	private static final Implementation[] OURS = { Implementation.SPRING, Implementation.MANAGER };
 
-	private static final Implementation[] REFERENCES = { Implementation.BASELINE, Implementation.RAW };
+	private static final Implementation[] REFERENCES = { Implementation.BASELINE, Implementation.JOSDK,
+			Implementation.RAW };
 
 	private Report() {
 	}
@@ -69,10 +70,20 @@ final class Report {
 				"N widgets exist; the operator process is spawned; times from the spawn. Reconciles per object: "
 						+ "the reconciles the process ran until it settled after the drain, divided by N; a status "
 						+ "write comes back on the watch and reconciles the object a second time unless an event "
-						+ "filter drops it, as the starter's default `GenerationChangedPredicate` does.");
+						+ "filter drops it, as the starter's default `GenerationChangedPredicate` and JOSDK's generation-aware "
+						+ "default do.");
 		if (drain && config.runs("drain")) {
 			out.append("![Cold drain time against N](drain.png)\n\n");
 		}
+		section(out, results, config, "live", "Live changes during a cold drain",
+				("N widgets exist and the operator process is spawned, as in the cold drain. From its first "
+						+ "reconcile on, while fewer than 80%% of the N widgets have their status, the harness creates "
+						+ "a new widget every %s; the latency is from the create request to the start of that "
+						+ "widget's reconcile, measured in the operator. p50, p99 and max are over the changes of one "
+						+ "run. Ours queue every object of the initial list at a low priority and a change at the "
+						+ "default one (the priority queue, %s in this run); client-java-extended's queue is first "
+						+ "in, first out, so a change waits behind what is left of the backlog.")
+					.formatted(config.smoke() ? "50 ms" : "200 ms", config.priorityQueue() ? "on" : "**off**"));
 		section(out, results, config, "burst", "Burst",
 				"The operator runs, synced and idle; N widgets are created with 8 threads; times from the first create.");
 		section(out, results, config, "memory", "Memory",
@@ -81,6 +92,7 @@ final class Report {
 				"Leader election on a Lease (%s / %s / %s); a warm standby; N = objects in the namespace.".formatted(
 						duration(config.leaseDuration()), duration(config.renewDeadline()),
 						duration(config.retryPeriod())));
+		results.sections().forEach(out::append);
 		targets(out, results, config);
 		if (!results.microbenchmarks().isEmpty()) {
 			out.append("## Work queue microbenchmarks (JMH)\n\n");
@@ -112,20 +124,25 @@ final class Report {
 				+ "kube-apiserver; the benchmark starts them itself):\n\n");
 		out.append("```\n").append(COMMAND).append("\n```\n\n");
 		out.append("It rewrites this document (`BENCHMARKS.md`) and `drain.png` in `benchmarks/`, and takes about "
-				+ "half an hour with the defaults. Nothing else should run on the machine meanwhile. "
+				+ "70 minutes with the defaults (20 of them the cache memory scenario). Nothing else should run on the machine meanwhile. "
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
-		out.append("- `-Dbenchmark.scenarios=drain,burst,memory,failover,jmh`: the scenarios to run "
+		out.append("- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,jmh`: the scenarios to run "
 				+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
-		out.append("- `-Dbenchmark.implementations=spring,baseline,manager,raw`: the implementations, "
+		out.append("- `-Dbenchmark.implementations=spring,baseline,manager,josdk,raw`: the implementations, "
 				+ "in the order the runs alternate (this run: `%s`)\n".formatted(
 						config.implementations().stream().map(Implementation::id).collect(Collectors.joining(","))));
 		out.append("- `-Dbenchmark.drainSizes=%s`: the object counts of the cold drain\n"
 			.formatted(sizes(config.drainSizes())));
+		out.append("- `-Dbenchmark.liveSizes=%s`: the object counts of the cold drain with live changes\n"
+			.formatted(sizes(config.liveSizes())));
 		out.append("- `-Dbenchmark.burstSizes=%s`: the object counts of the burst\n"
 			.formatted(sizes(config.burstSizes())));
 		out.append("- `-Dbenchmark.memorySizes=%s`: the two cached object counts of the memory scenario\n"
 			.formatted(sizes(config.memorySizes())));
+		out.append("- `-D%s=%s`: the two cached object counts of the cache memory scenario (`%s`)\n".formatted(
+				CacheMemory.SIZES_PROPERTY, System.getProperty(CacheMemory.SIZES_PROPERTY, "10000,100000"),
+				CacheMemory.SCENARIO));
 		out.append(("- `-Dbenchmark.leaseDurations=%s,%s,%s`: lease duration, renew deadline and retry period "
 				+ "of the failover scenario\n")
 			.formatted(seconds(config.leaseDuration()), seconds(config.renewDeadline()),
@@ -134,7 +151,10 @@ final class Report {
 				+ "default) means 5 up to 1,000 objects, 3 above, and 3 for memory and failover (this run: %s)\n"
 					.formatted((config.fixedRuns() > 0) ? String.valueOf(config.fixedRuns()) : "the default"));
 		out.append("- `-Dbenchmark.jfr=true`: every operator process records a JFR profile into the work "
-				+ "directory (`benchmarks/target/benchmark`) alongside its log\n\n");
+				+ "directory (`benchmarks/target/benchmark`) alongside its log\n");
+		out.append("- `-Dbenchmark.priorityQueue=false`: ours run with `operator.controller.priority-queue=false` "
+				+ "(a first-in, first-out work queue) (this run: %s)\n\n"
+					.formatted(config.priorityQueue() ? "the default, on" : "off"));
 		out.append("`analysis.md` in `benchmarks/` is written by hand after a run and included at the end "
 				+ "of this document.\n\n");
 	}
@@ -144,16 +164,19 @@ final class Report {
 		out.append(("Every operator runs %d workers against a `Widget` custom resource; the reconcile reads the "
 				+ "widget from the informer cache and patches `status.observedGeneration` (a merge patch of the "
 				+ "status subresource) when it differs from `metadata.generation`, ours through the starter's "
-				+ "`Client` (`client.status().patch(...)`), the others through client-java's `PatchUtils`. Four "
-				+ "implementations run the same reconcile: ours through the Spring Boot starter (`spring`), ours "
-				+ "through the plain `Manager` without Spring (`manager`), client-java-extended's "
-				+ "`ControllerManager` as the baseline (`baseline`), and raw client-java (`raw`: list once, no "
-				+ "cache or watch, write every status and exit) as the ceiling, which runs only the cold drain. The "
-				+ "failover scenario runs the implementations with leader election (`spring` and `baseline`). Every "
+				+ "`Client` (`client.status().patch(...)`), JOSDK through its fabric8 client, the others through "
+				+ "client-java's `PatchUtils`. Five implementations run the same reconcile: ours through the "
+				+ "Spring Boot starter (`spring`), ours through the plain `Manager` without Spring (`manager`), "
+				+ "client-java-extended's `ControllerManager` as the baseline (`baseline`), the Java Operator SDK "
+				+ "(`josdk`: JOSDK 5's `Operator` with one `Reconciler<Widget>` and the fabric8 client it creates, "
+				+ "on fabric8's default HTTP client, Vert.x; generation-aware, server-side apply off; on a class path of its "
+				+ "own, module `benchmarks-josdk`), and raw client-java (`raw`: list once, no cache or watch, write "
+				+ "every status and exit) as the ceiling, which runs only the cold drain. The failover scenario "
+				+ "runs the implementations with leader election (`spring`, `baseline` and `josdk`). Every "
 				+ "operator is a separate JVM with the same flags; runs alternate between the implementations so "
 				+ "that drift in the machine's load spreads over all of them. The tables give medians over several "
-				+ "runs (the count in brackets) and the ratios ours/baseline and ours/raw; below 1.00x is better "
-				+ "for times and memory, above 1.00x for throughput.\n\n")
+				+ "runs (the count in brackets) and the ratios ours/baseline, ours/josdk and ours/raw; below 1.00x "
+				+ "is better for times and memory, above 1.00x for throughput.\n\n")
 			.formatted(WidgetWorkload.WORKERS));
 	}
 
@@ -245,6 +268,8 @@ final class Report {
 			for (Implementation ours : OURS) {
 				ratioTarget(rows, results, ours, Implementation.BASELINE, Metric.DRAIN_ALL, big,
 						"cold drain N=%d, %s ≤ 0.90x baseline".formatted(big, ours.id()), 0.90, true);
+				ratioTarget(rows, results, ours, Implementation.JOSDK, Metric.DRAIN_ALL, big,
+						"cold drain N=%d, %s ≤ 0.90x josdk".formatted(big, ours.id()), 0.90, true);
 				ratioTarget(rows, results, ours, Implementation.RAW, Metric.DRAIN_ALL, big,
 						"cold drain N=%d, %s ≤ 1.15x raw".formatted(big, ours.id()), 1.15, true);
 				ratioTarget(rows, results, ours, Implementation.RAW, Metric.DRAIN_THROUGHPUT, big,
@@ -257,6 +282,11 @@ final class Report {
 				ratioTarget(rows, results, ours, Implementation.BASELINE, Metric.MEMORY_SLOPE, large,
 						"heap per cached object, %s ≤ baseline".formatted(ours.id()), 1.0, true);
 			}
+		}
+		if (!config.liveSizes().isEmpty()) {
+			int big = config.liveSizes().stream().mapToInt(Integer::intValue).max().getAsInt();
+			absoluteTarget(rows, results, Metric.LIVE_P99, big,
+					"live change during a cold drain N=%d reconciled ≤ 1000 ms at p99".formatted(big), 1000, false);
 		}
 		long killBound = config.leaseDuration().plus(config.retryPeriod().multipliedBy(2)).toMillis();
 		absoluteTarget(rows, results, Metric.FAILOVER_KILL, config.failoverObjects(),

@@ -21,6 +21,8 @@ public final class Results {
 
 	private final List<String> notes = new ArrayList<>();
 
+	private final List<String> sections = new ArrayList<>();
+
 	synchronized void add(Metric metric, int size, Implementation implementation, double value) {
 		this.values.computeIfAbsent(new Key(metric, size), (key) -> new LinkedHashMap<>())
 			.computeIfAbsent(implementation, (key) -> new ArrayList<>())
@@ -86,6 +88,22 @@ public final class Results {
 	 */
 	public synchronized List<String> microbenchmarks() {
 		return List.copyOf(this.microbenchmarks);
+	}
+
+	/**
+	 * Adds a section of the report that a scenario writes itself, in Markdown.
+	 * @param markdown the section, its heading included
+	 */
+	synchronized void section(String markdown) {
+		this.sections.add(markdown);
+	}
+
+	/**
+	 * Returns the sections scenarios wrote themselves.
+	 * @return the sections, in Markdown
+	 */
+	public synchronized List<String> sections() {
+		return List.copyOf(this.sections);
 	}
 
 	synchronized void note(String note) {

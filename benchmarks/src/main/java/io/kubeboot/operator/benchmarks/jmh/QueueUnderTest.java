@@ -5,13 +5,15 @@ import java.util.concurrent.Executors;
 
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubeboot.operator.workqueue.WorkQueue;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubeboot.operator.workqueue.WorkQueues;
 import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
 import io.kubernetes.client.extended.workqueue.ratelimiter.DefaultControllerRateLimiter;
 
 /**
- * The two rate-limiting work queues behind one interface: the starter's and
- * client-java-extended's, each with its default controller rate limiter.
+ * The two rate-limiting work queues behind one interface: the starter's (the priority
+ * queue its controllers use by default) and client-java-extended's, each with its default
+ * controller rate limiter.
  *
  * @param <T> the item type
  */
@@ -44,8 +46,8 @@ public interface QueueUnderTest<T> {
 
 	static <T> QueueUnderTest<T> create(String which) {
 		return switch (which) {
-			case KUBEBOOT -> new Kubeboot<>(
-					WorkQueues.newRateLimitingQueue("benchmark", RateLimiters.<T>defaultControllerRateLimiter()));
+			case KUBEBOOT -> new Kubeboot<>(WorkQueues.newPriorityQueue("benchmark",
+					RateLimiters.<T>defaultControllerRateLimiter(), WorkQueueMetrics.NOOP));
 			case CLIENT_JAVA_EXTENDED -> {
 				ExecutorService delayer = Executors.newSingleThreadExecutor();
 				yield new ClientJavaExtended<>(
@@ -56,7 +58,7 @@ public interface QueueUnderTest<T> {
 	}
 
 	/**
-	 * {@link WorkQueues#newRateLimitingQueue}.
+	 * {@link WorkQueues#newPriorityQueue}.
 	 */
 	record Kubeboot<T>(WorkQueue<T> queue) implements QueueUnderTest<T> {
 

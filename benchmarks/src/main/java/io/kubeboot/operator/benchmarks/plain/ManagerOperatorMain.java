@@ -36,7 +36,10 @@ public final class ManagerOperatorMain {
 		ChildSettings settings = ChildSettings.fromEnvironment();
 		Probe probe = Probe.start(settings);
 		ApiClient client = ClientBuilder.standard().build();
-		Manager manager = Manager.builder(client).namespace(settings.namespace()).build();
+		Manager manager = Manager.builder(client)
+			.namespace(settings.namespace())
+			.priorityQueue(settings.priorityQueue())
+			.build();
 		WidgetWorkload workload = new WidgetWorkload(probe, new ClientStatusPatch(manager.client()));
 		Controller.builder(manager, Widget.class)
 			.maxConcurrentReconciles(WidgetWorkload.WORKERS)

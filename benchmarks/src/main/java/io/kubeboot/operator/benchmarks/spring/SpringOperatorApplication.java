@@ -42,6 +42,9 @@ public class SpringOperatorApplication {
 	static List<String> operatorProperties(ChildSettings settings) {
 		List<String> properties = new ArrayList<>();
 		properties.add("--operator.namespace=" + settings.namespace());
+		if (!settings.priorityQueue()) {
+			properties.add("--operator.controller.priority-queue=false");
+		}
 		if (settings.leaderElection()) {
 			properties.add("--operator.leader-election.enabled=true");
 			properties.add("--operator.leader-election.namespace=" + settings.namespace());

@@ -16,13 +16,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks the API server whether this operator's identity may list and watch every resource
- * its caches hold, in the namespaces they hold it ({@code SelfSubjectAccessReview}), so
- * that missing RBAC is reported at once with the verbs, resources and namespaces instead
- * of only as the informers' {@code 403}s. If the reviews themselves cannot be made, the
- * check reports nothing: the informers still report a {@code 403}.
+ * Whether this operator's identity may list and watch every resource its caches hold, in
+ * the namespaces they hold it ({@code SelfSubjectAccessReview}), so that missing RBAC is
+ * reported with the verbs, resources and namespaces instead of only as the informers'
+ * {@code 403}s. The manager's start-up check asks for the first answer, together with
+ * everything else the operator needs; while RBAC denies something, the cache asks again
+ * here. If the reviews themselves cannot be made, the check reports nothing: the
+ * informers still report a {@code 403}.
  */
-final class CacheAccessCheck {
+public final class CacheAccessCheck {
 
 	private static final Logger logger = LoggerFactory.getLogger(CacheAccessCheck.class);
 
@@ -45,6 +47,21 @@ final class CacheAccessCheck {
 			if (verbs == null) {
 				return null;
 			}
+			denied.put(scope, verbs);
+		}
+		return describe(scopes, (scope, verb) -> denied.get(scope).contains(verb));
+	}
+
+	/**
+	 * Describes what RBAC denies the caches.
+	 * @param scopes the resources and namespaces the caches hold
+	 * @param verdicts whether RBAC denies a verb on one of them
+	 * @return what RBAC denies, for a person to read, or {@code null} if nothing
+	 */
+	static @Nullable String describe(List<Scope> scopes, Verdicts verdicts) {
+		Map<Scope, List<String>> denied = new LinkedHashMap<>();
+		for (Scope scope : scopes.stream().distinct().toList()) {
+			List<String> verbs = VERBS.stream().filter((verb) -> verdicts.isDenied(scope, verb)).toList();
 			if (!verbs.isEmpty()) {
 				denied.put(scope, verbs);
 			}
@@ -88,13 +105,29 @@ final class CacheAccessCheck {
 	}
 
 	/**
+	 * Whether RBAC denies the caches a verb.
+	 */
+	@FunctionalInterface
+	public interface Verdicts {
+
+		/**
+		 * Whether RBAC denies a verb on a resource in a namespace.
+		 * @param scope the resource and namespace
+		 * @param verb {@code list} or {@code watch}
+		 * @return {@code true} if denied
+		 */
+		boolean isDenied(Scope scope, String verb);
+
+	}
+
+	/**
 	 * One resource in one namespace, or in all.
 	 *
 	 * @param kind the resolved kind
 	 * @param namespace the namespace, {@code null} for all namespaces or a cluster-scoped
 	 * kind
 	 */
-	record Scope(ResourceKind<?> kind, @Nullable String namespace) {
+	public record Scope(ResourceKind<?> kind, @Nullable String namespace) {
 
 		String describe() {
 			if (!kind().namespaced()) {

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.ApiClients;
@@ -23,6 +24,7 @@ import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.WrittenVersions;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
@@ -81,6 +83,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final int listPageSize;
 
+	/**
+	 * Transforms by the class objects are stored as; the default under KubernetesObject.
+	 */
+	private final Map<Class<?>, CacheTransform<?>> transforms;
+
 	/** Shared by all informers: their objects repeat the same namespaces and labels. */
 	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
 
@@ -116,9 +123,13 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * timeout
 	 * @param listPageSize the most objects one list request asks for: lists are read in
 	 * pages of this size where the API server pages them (see {@code ListPager})
+	 * @param transforms the transforms applied to objects before they are cached, by the
+	 * class the objects are stored as ({@link PartialObjectMetadata} for every kind
+	 * cached as metadata only); the one under {@link KubernetesObject} applies to every
+	 * class without one of its own
 	 */
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
-			Duration silenceThreshold, int listPageSize) {
+			Duration silenceThreshold, int listPageSize, Map<Class<?>, CacheTransform<?>> transforms) {
 		if (silenceThreshold.compareTo(watchTimeout) <= 0) {
 			throw new IllegalArgumentException("watchSilenceThreshold (" + silenceThreshold
 					+ ") must be longer than watchTimeout (" + watchTimeout + ")");
@@ -127,6 +138,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			throw new IllegalArgumentException("listPageSize must be at least 1, was " + listPageSize);
 		}
 		this.listPageSize = listPageSize;
+		this.transforms = Map.copyOf(transforms);
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);
 		this.server = client.getBasePath();
@@ -149,21 +161,31 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * list class
 	 */
 	@Override
-	@SuppressWarnings("unchecked")
 	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector) {
 		KindResolver.declaredKind(type);
 		// here rather than when the cache starts, so that the mistake names the
 		// controller or the code that asked for the informer
 		KindResolver.listType(type);
-		InformerKey key = new InformerKey(type, namespace, labelSelector);
+		return register(new InformerKey(type, namespace, labelSelector, false));
+	}
+
+	@Override
+	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+			@Nullable String namespace, @Nullable String labelSelector) {
+		KindResolver.declaredKind(type);
+		return register(new InformerKey(type, namespace, labelSelector, true));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends KubernetesObject> ScopedInformer<T> register(InformerKey key) {
 		ScopedInformer<T> informer;
 		boolean startNow;
 		synchronized (this.informers) {
 			informer = (ScopedInformer<T>) this.informers.get(key);
 			if (informer == null) {
 				informer = new ScopedInformer<>(key);
-				informer.addEventHandler(new WriteObserver<>(this.written));
+				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
 				this.informers.put(key, informer);
 				for (Consumer<Informer<?>> listener : this.informerListeners) {
 					listener.accept(informer);
@@ -192,18 +214,17 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Starts the cache like {@link #start()}, retrying every second while API discovery
-	 * fails (the API server may still be starting), until the timeout. A failure is
-	 * logged at once, then again every 10 seconds or when it changes.
+	 * Resolves the kind of every registered informer against the API server's discovery,
+	 * retrying every second while discovery fails (the API server may still be starting),
+	 * until the timeout. A failure is logged at once, then again every 10 seconds or when
+	 * it changes.
 	 * @param timeout how long to keep trying
 	 * @throws ApiServerUnreachableException naming the server and the last error once the
 	 * timeout passed without an answer from the API server, or with error answers only
 	 * @throws KindNotServedException if a kind is not served by the API server
-	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
-	 * need
 	 * @throws InterruptedException if interrupted while waiting to retry
 	 */
-	public void start(Duration timeout) throws InterruptedException {
+	public void resolveAll(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		@Nullable String logged = null;
 		long loggedAt = 0;
@@ -211,7 +232,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		while (true) {
 			try {
 				attempts++;
-				start();
+				for (ScopedInformer<?> informer : scopedInformers()) {
+					resolve(informer.key().type());
+				}
 				return;
 			}
 			catch (ApiException ex) {
@@ -232,51 +255,72 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Resolves every registered kind, checks that RBAC lets this identity list and watch
-	 * each, and starts the informers. Does not wait for them to sync; see
-	 * {@link #waitForSync}.
-	 * @throws KindNotServedException if a kind is not served by the API server
-	 * @throws CacheAccessDeniedException if RBAC denies a list or watch the informers
-	 * need
-	 * @throws ApiException if discovery fails
+	 * Returns the resources and namespaces the registered informers list and watch, once
+	 * {@link #resolveAll resolved}.
+	 * @return the scopes, one per informer
+	 * @throws IllegalStateException if a kind was not resolved and discovery fails
 	 */
-	public void start() throws ApiException {
-		List<ScopedInformer<?>> toStart;
-		synchronized (this.informers) {
-			toStart = new ArrayList<>(this.informers.values());
-		}
+	public List<CacheAccessCheck.Scope> accessScopes() {
 		List<CacheAccessCheck.Scope> scopes = new ArrayList<>();
-		for (ScopedInformer<?> informer : toStart) {
-			ResourceKind<?> kind = resolve(informer.key().type());
+		for (ScopedInformer<?> informer : scopedInformers()) {
+			ResourceKind<?> kind = resolved(informer.key().type());
 			scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
 		}
+		return scopes;
+	}
+
+	/**
+	 * Starts every registered informer, once {@link #resolveAll resolved}, and the
+	 * watchdog. What RBAC denies the informers, as the manager's start-up check found, is
+	 * logged as an ERROR at once; {@link #waitForSync} checks it again until it is
+	 * granted. Does not wait for the informers to sync.
+	 * @param denied what the start-up check found RBAC to deny, or {@code null} if it
+	 * could not ask
+	 * @throws IllegalStateException if a kind registered meanwhile cannot be resolved
+	 */
+	public void start(CacheAccessCheck.@Nullable Verdicts denied) {
+		List<CacheAccessCheck.Scope> scopes = accessScopes();
 		this.accessScopes = scopes;
-		String denied = CacheAccessCheck.check(this.watchClient, scopes);
-		this.accessDenied = denied;
-		if (denied != null) {
+		String message = (denied != null) ? CacheAccessCheck.describe(scopes, denied) : null;
+		this.accessDenied = message;
+		if (message != null) {
 			// loud at once; start-up fails only if it is still so at the sync timeout,
 			// since RBAC is often applied moments after the operator starts
-			logger.error("{}; the caches cannot sync until it is granted", denied);
+			logger.error("{}; the caches cannot sync until it is granted", message);
 		}
+		List<ScopedInformer<?>> toStart = scopedInformers();
 		for (ScopedInformer<?> informer : toStart) {
-			startInformer(informer);
+			startResolved(informer);
 		}
 		synchronized (this.informers) {
 			this.started = true;
 			toStart = new ArrayList<>(this.informers.values());
 		}
 		for (ScopedInformer<?> informer : toStart) {
-			startInformer(informer); // registered while starting
+			startResolved(informer); // registered while starting
 		}
 		this.watchdog.start();
 	}
 
+	private void startResolved(ScopedInformer<?> informer) {
+		try {
+			startInformer(informer);
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException(
+					"Cannot start informer " + informer.key() + ": " + StatusMessages.describe(ex), ex);
+		}
+	}
+
 	/**
-	 * Replaces every synced informer that has heard nothing from the API server for
-	 * longer than the silence threshold. A watch that stalled without failing (a
-	 * half-open connection, a reflector that stopped looping) is otherwise noticed only
-	 * when its read times out, if ever.
+	 * Returns a kind resolved before, without asking the API server.
+	 * @param type the model class
+	 * @return the kind, or {@code null} if it was not resolved yet
 	 */
+	public @Nullable ResourceKind<?> resolvedKind(Class<?> type) {
+		return this.kinds.get(type);
+	}
+
 	/**
 	 * Resolves a model class against the API server, once per class.
 	 * @param <T> the model type
@@ -296,9 +340,15 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	@SuppressWarnings("unchecked")
 	private <T extends KubernetesObject> void startInformer(ScopedInformer<T> informer) throws ApiException {
-		ResourceKind<T> kind = (ResourceKind<T>) resolve(informer.key().type());
-		informer.start(kind, this.watchClient, this.resyncPeriod, this.stripManagedFields, this.watchTimeout,
-				this.listPageSize, this.deduplicator);
+		InformerKey key = informer.key();
+		ResourceKind<?> kind = resolve(key.type());
+		Class<T> stored = (Class<T>) (key.metadataOnly() ? PartialObjectMetadata.class : kind.type());
+		CacheTransform<?> transform = this.transforms.getOrDefault(stored, this.transforms.get(KubernetesObject.class));
+		StoreTransform<T> storeTransform = new StoreTransform<>(key, stored,
+				key.metadataOnly() ? kind.apiVersion() : null, key.metadataOnly() ? kind.kind() : null,
+				this.stripManagedFields, (CacheTransform<T>) transform, this.deduplicator);
+		informer.start(kind, stored, this.watchClient, this.resyncPeriod, storeTransform, this.watchTimeout,
+				this.listPageSize);
 	}
 
 	/**
@@ -428,7 +478,20 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
-		List<ScopedInformer<T>> candidates = informersOf(type);
+		return read(type, request, informersOf(type, false));
+	}
+
+	/**
+	 * Returns the cached metadata, never older than this process's own last write of the
+	 * object through the manager's client (waiting briefly for the cache to catch up).
+	 */
+	@Override
+	public Optional<PartialObjectMetadata> getMetadata(Class<? extends KubernetesObject> type, Request request) {
+		return read(type, request, informersOf(type, true));
+	}
+
+	private <T extends KubernetesObject> Optional<T> read(Class<?> type, Request request,
+			List<ScopedInformer<T>> candidates) {
 		try {
 			return Optional.ofNullable(this.written.read(type, request.namespace(), request.name(), () -> {
 				for (ScopedInformer<T> informer : candidates) {
@@ -448,8 +511,19 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
+		return list(informersOf(type, false), namespace);
+	}
+
+	@Override
+	public List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type,
+			@Nullable String namespace) {
+		return list(informersOf(type, true), namespace);
+	}
+
+	private static <T extends KubernetesObject> List<T> list(List<ScopedInformer<T>> informers,
+			@Nullable String namespace) {
 		Map<String, T> unique = new LinkedHashMap<>();
-		for (ScopedInformer<T> informer : informersOf(type)) {
+		for (ScopedInformer<T> informer : informers) {
 			List<T> objects = (namespace != null) ? informer.list(namespace) : informer.list();
 			for (T object : objects) {
 				unique.putIfAbsent(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), object);
@@ -459,16 +533,36 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	@SuppressWarnings("unchecked")
-	private <T extends KubernetesObject> List<ScopedInformer<T>> informersOf(Class<T> type) {
+	private <T extends KubernetesObject> List<ScopedInformer<T>> informersOf(Class<?> type, boolean metadataOnly) {
 		List<ScopedInformer<T>> found = new ArrayList<>();
+		boolean otherForm = false;
 		for (ScopedInformer<?> informer : scopedInformers()) {
 			if (informer.key().type() == type) {
-				found.add((ScopedInformer<T>) informer);
+				if (informer.key().metadataOnly() == metadataOnly) {
+					found.add((ScopedInformer<T>) informer);
+				}
+				else {
+					otherForm = true;
+				}
 			}
 		}
 		if (found.isEmpty()) {
-			throw new IllegalStateException("No informer caches " + type.getSimpleName()
-					+ ": reconcile, own or watch the kind in a controller, or register it with InformerCache.informer()");
+			String kind = type.getSimpleName();
+			if (otherForm) {
+				throw new IllegalStateException(metadataOnly
+						? "No informer caches the metadata of " + kind + ": it is "
+								+ "cached whole; read it with get or list, or cache its metadata only with "
+								+ "metadataInformer(), ownsMetadataOnly or watchesMetadataOnly"
+						: "No informer caches " + kind + " whole: it is cached as metadata only; read it with "
+								+ "getMetadata or listMetadata, or cache it whole: reconcile, own or watch the kind "
+								+ "without metadata only, or register it with informer()");
+			}
+			throw new IllegalStateException(metadataOnly
+					? "No informer caches the metadata of " + kind
+							+ ": own or watch the kind as metadata only in a controller (ownsMetadataOnly, "
+							+ "watchesMetadataOnly), or register it with metadataInformer()"
+					: "No informer caches " + kind + ": reconcile, own or watch the kind in a controller, or "
+							+ "register it with InformerCache.informer()");
 		}
 		return found;
 	}
@@ -477,22 +571,22 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Tells the written versions what an informer sees, so that a write is forgotten as
 	 * soon as the cache has it, whether or not anyone reads it.
 	 */
-	private record WriteObserver<T extends KubernetesObject>(
-			WrittenVersions written) implements ResourceEventHandler<T> {
+	private record WriteObserver<T extends KubernetesObject>(WrittenVersions written,
+			Class<?> type) implements ResourceEventHandler<T> {
 
 		@Override
 		public void onAdd(T object) {
-			this.written.observed(object, false);
+			this.written.observed(this.type, object, false);
 		}
 
 		@Override
 		public void onUpdate(T old, T object) {
-			this.written.observed(object, false);
+			this.written.observed(this.type, object, false);
 		}
 
 		@Override
 		public void onDelete(T object, boolean finalStateUnknown) {
-			this.written.observed(object, true);
+			this.written.observed(this.type, object, true);
 		}
 
 	}

@@ -75,6 +75,37 @@ final class MetadataDeduplicator {
 	}
 
 	/**
+	 * Replaces an object's metadata maps and lists with immutable copies, empty ones with
+	 * the shared empty instances: a map of two labels as parsed costs some 200 bytes, its
+	 * immutable copy some 70, and every object parsed carries empty lists of finalizers
+	 * and owner references and an empty map of annotations. For objects cached as
+	 * metadata only, whose metadata is all they are; the objects stay equal to what was
+	 * parsed.
+	 * @param metadata freshly parsed metadata, not yet shared with other threads
+	 */
+	void compact(V1ObjectMeta metadata) {
+		try {
+			metadata.setLabels(compact(metadata.getLabels()));
+			metadata.setAnnotations(compact(metadata.getAnnotations()));
+			metadata.setFinalizers(compact(metadata.getFinalizers()));
+			metadata.setOwnerReferences(compact(metadata.getOwnerReferences()));
+			metadata.setManagedFields(compact(metadata.getManagedFields()));
+		}
+		catch (NullPointerException ex) {
+			// a null key, value or element, which immutable copies refuse: the rest stays
+			// as parsed
+		}
+	}
+
+	private static <K, V> @Nullable Map<K, V> compact(@Nullable Map<K, V> map) {
+		return (map != null) ? Map.copyOf(map) : null;
+	}
+
+	private static <E> @Nullable List<E> compact(@Nullable List<E> list) {
+		return (list != null) ? List.copyOf(list) : null;
+	}
+
+	/**
 	 * Returns the pooled instance equal to a string, pooling this one if there is none.
 	 * @param value the string
 	 * @return an equal string, possibly the same

@@ -26,8 +26,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.cache.Cache;
 import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.informer.cache.DeltaFIFO;
 import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -65,12 +65,29 @@ import org.jspecify.annotations.Nullable;
  * for bookmarks, which advance the resourceVersion a watch resumes from while the watched
  * objects are quiet, and a watch whose connection breaks resumes from the last
  * resourceVersion seen instead of listing everything again (see {@code DecodingWatch}).
+ * <p>
+ * An informer of a kind's metadata only asks the API server for
+ * {@code PartialObjectMetadata} (lists as {@code PartialObjectMetadataList}), as
+ * client-go's metadata client does, and stores its objects as
+ * {@link io.kubeboot.operator.model.PartialObjectMetadata}; an API server that cannot
+ * send that form sends the whole objects, which decode into it all the same. Objects are
+ * stored in an {@link ObjectStore} after the {@link StoreTransform}.
  *
- * @param <T> the model type
+ * @param <T> the model type stored: the kind's model class, or
+ * {@code PartialObjectMetadata} for metadata only
  */
 public final class ScopedInformer<T extends KubernetesObject> implements Informer<T> {
 
 	private static final TooManyRequestsRetry THROTTLED = TooManyRequestsRetry.untilInterrupted();
+
+	private static final String JSON = "application/json";
+
+	/** Lists of metadata only, falling back to whole objects where not supported. */
+	private static final String METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+			+ JSON;
+
+	/** Watch events of metadata only, falling back to whole objects. */
+	private static final String METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1," + JSON;
 
 	private final InformerKey key;
 
@@ -82,15 +99,15 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private final AtomicLong undecodable = new AtomicLong();
 
-	private @Nullable ResourceKind<T> kind;
+	private @Nullable ResourceKind<?> kind;
+
+	private @Nullable Class<T> type;
 
 	private @Nullable ApiClient watchClient;
 
 	private Duration watchTimeout = Duration.ofMinutes(2);
 
-	private boolean stripManagedFields;
-
-	private MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+	private @Nullable StoreTransform<T> storeTransform;
 
 	/** Pages the lists of this informer and its replacements. */
 	private ListPager pager = new ListPager(ListPager.DEFAULT_PAGE_SIZE);
@@ -115,8 +132,14 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	/** The informer whose store serves reads. */
 	private volatile @Nullable SharedIndexInformer<T> informer;
 
+	/** The handlers registered with {@link #informer}. */
+	private @Nullable HandlerRegistrations<T> registrations;
+
 	/** The replacement being synced while the watchdog restarts this informer. */
 	private volatile @Nullable SharedIndexInformer<T> replacement;
+
+	/** The handlers of {@link #replacement}, registered once it is swapped in. */
+	private @Nullable HandlerRegistrations<T> replacementRegistrations;
 
 	/**
 	 * Which informer's list and watch may report: the latest one started. A replaced
@@ -145,6 +168,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * @return whether this informer holds such objects
 	 */
 	boolean holds(KubernetesObject object) {
+		// a write of the kind's model class: a metadata-only informer holds it too
 		return object.getClass() == this.key.type() && object.getMetadata() != null
 				&& (this.key.namespace() == null || this.key.namespace().equals(object.getMetadata().getNamespace()))
 				&& (this.selector == null || this.selector.matches(object.getMetadata().getLabels()));
@@ -161,7 +185,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/**
 	 * Adds an event handler. Handlers are called on the informer's single event thread,
-	 * in order, and must not block.
+	 * in order, and must not block. An
+	 * {@link io.kubeboot.operator.cache.InformerEventHandler} learns which adds come from
+	 * an initial list.
 	 * @param handler the handler
 	 */
 	@Override
@@ -169,7 +195,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.handlers.add(handler);
 		SharedIndexInformer<T> started = this.informer;
 		if (started != null) {
-			started.addEventHandler(handler);
+			Objects.requireNonNull(this.registrations).register(started, handler, true);
 		}
 	}
 
@@ -253,30 +279,45 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * @return the object, if cached
 	 */
 	@Override
+	@SuppressWarnings("unchecked")
 	public Optional<T> get(@Nullable String namespace, String name) {
 		SharedIndexInformer<T> started = this.informer;
 		if (started == null) {
 			return Optional.empty();
 		}
-		return Optional.ofNullable(started.getIndexer().getByKey((namespace != null) ? namespace + "/" + name : name));
+		return Optional.ofNullable(((ObjectStore<T>) started.getIndexer()).get(namespace, name));
 	}
 
-	synchronized void start(ResourceKind<T> kind, ApiClient watchClient, Duration resyncPeriod,
-			boolean stripManagedFields, Duration watchTimeout, int listPageSize, MetadataDeduplicator deduplicator) {
+	/**
+	 * Starts listing and watching.
+	 * @param kind the kind, as the API server serves it
+	 * @param type the class objects are stored as: the kind's model class, or
+	 * {@code PartialObjectMetadata} for an informer of metadata only
+	 * @param watchClient the client of lists and watches
+	 * @param resyncPeriod how often every cached object is delivered again, zero for
+	 * never
+	 * @param storeTransform what is done to each object before it is stored
+	 * @param watchTimeout the longest one watch request lasts
+	 * @param listPageSize the most objects one list request asks for
+	 */
+	synchronized void start(ResourceKind<?> kind, Class<T> type, ApiClient watchClient, Duration resyncPeriod,
+			StoreTransform<T> storeTransform, Duration watchTimeout, int listPageSize) {
 		if (this.informer != null || this.stopped) {
 			return;
 		}
 		this.pager = new ListPager(listPageSize);
-		this.deduplicator = deduplicator;
 		this.kind = kind;
+		this.type = type;
 		this.watchClient = watchClient;
-		this.stripManagedFields = stripManagedFields;
+		this.storeTransform = storeTransform;
 		this.watchTimeout = watchTimeout;
-		this.decoder = new ObjectDecoder<>(kind.type(), kind.kind(), watchClient.getJSON().getGson(), this::get,
+		this.decoder = new ObjectDecoder<>(type, kind.kind(), watchClient.getJSON().getGson(), this::get,
 				this.undecodable::incrementAndGet);
 		this.failures = new ListWatchFailures(this.key, kind, watchClient);
-		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation);
-		this.handlers.forEach(created::addEventHandler);
+		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation, registered);
+		this.handlers.forEach((handler) -> registered.register(created, handler, false));
+		this.registrations = registered;
 		this.informer = created;
 		this.lastActivityNanos = System.nanoTime();
 		created.run();
@@ -285,19 +326,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 	}
 
-	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation) {
-		ResourceKind<T> resolved = Objects.requireNonNull(this.kind);
-		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(resolved.type(),
-				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation), 0, new Cache<>(),
+	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation,
+			HandlerRegistrations<T> registered) {
+		ResourceKind<?> resolved = Objects.requireNonNull(this.kind);
+		ObjectStore<T> store = new ObjectStore<>();
+		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(
+				Objects.requireNonNull(this.type),
+				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation, registered), 0,
+				new DeltaFIFO(Caches::metaNamespaceKeyFunc, store), store,
 				(type, error) -> onError(generation, error, null));
-		MetadataDeduplicator deduplicator = this.deduplicator;
-		boolean strip = this.stripManagedFields;
-		created.setTransform((object) -> {
-			if (strip && object.getMetadata() != null) {
-				object.getMetadata().setManagedFields(null);
-			}
-			return deduplicator.deduplicate(object);
-		});
+		created.setTransform(Objects.requireNonNull(this.storeTransform));
 		return created;
 	}
 
@@ -356,7 +394,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 		int next = this.generation + 1;
 		this.generation = next; // the stalled informer's watch no longer reports
-		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next);
+		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
+		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next, registered);
+		this.replacementRegistrations = registered;
 		this.replacement = fresh;
 		this.restartStartedNanos = System.nanoTime();
 		this.lastActivityNanos = this.restartStartedNanos;
@@ -366,9 +406,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/**
 	 * Swaps in the replacement once it has synced and stops the informer it replaces. The
-	 * handlers then receive an add for every object of the fresh list and a delete for
-	 * every object that disappeared while the old watch was stalled, so deletions still
-	 * reach the controllers.
+	 * handlers then receive an add for every object of the fresh list (adds of an initial
+	 * list) and a delete for every object that disappeared while the old watch was
+	 * stalled, so deletions still reach the controllers.
 	 * @return {@code true} if the replacement was swapped in, {@code false} if there is
 	 * none or it has not synced yet
 	 */
@@ -378,12 +418,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		synchronized (this) {
 			fresh = this.replacement;
 			old = this.informer;
-			if (fresh == null || old == null || !fresh.hasSynced()) {
+			HandlerRegistrations<T> registered = this.replacementRegistrations;
+			if (fresh == null || old == null || registered == null || !fresh.hasSynced()) {
 				return false;
 			}
 			this.informer = fresh;
+			this.registrations = registered;
 			this.replacement = null;
-			this.handlers.forEach(fresh::addEventHandler);
+			this.replacementRegistrations = null;
+			SharedIndexInformer<T> swapped = fresh;
+			this.handlers.forEach((handler) -> registered.register(swapped, handler, true));
 		}
 		old.stop();
 		Set<String> present = new HashSet<>(fresh.getIndexer().listKeys());
@@ -404,6 +448,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		SharedIndexInformer<T> fresh = this.replacement;
 		if (fresh != null) {
 			this.replacement = null;
+			this.replacementRegistrations = null;
 			fresh.stop();
 		}
 	}
@@ -425,8 +470,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		}
 	}
 
-	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<T> kind, ApiClient client,
-			int generation) {
+	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<?> kind, ApiClient client, int generation,
+			HandlerRegistrations<T> registered) {
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
 		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
@@ -434,6 +479,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		ListPager pager = this.pager;
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
 		String labelSelector = this.key.labelSelector();
+		String listAccept = this.key.metadataOnly() ? METADATA_LIST : JSON;
+		String watchAccept = this.key.metadataOnly() ? METADATA : JSON;
 		return new ListerWatcher<>() {
 
 			@Override
@@ -441,6 +488,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				pause(failures.retryPause());
 				try {
 					KubernetesListObject complete = readList(params);
+					// before client-java hands the list's objects to the handlers
+					registered.listed(complete.getItems().size());
 					// the API server answered, but the informer has a watch again only
 					// once one opens: a list allowed while its watch is denied ends
 					// no outage
@@ -480,7 +529,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 							query.add(new Pair("labelSelector", labelSelector));
 						}
 						V1ListMeta page = THROTTLED.call(
-								() -> readPage(call(client, kind.collectionPath(namespace), query), list),
+								() -> readPage(call(client, kind.collectionPath(namespace), query, listAccept), list),
 								(answer, wait, retry) -> onError(generation, answer, "list"));
 						// a long list shows activity page by page
 						active(generation);
@@ -517,8 +566,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				query.add(new Pair("timeoutSeconds",
 						String.valueOf(ThreadLocalRandom.current().nextLong(most / 2, most + 1))));
 				try {
-					Watchable<T> watch = THROTTLED.call(
-							() -> DecodingWatch.open(call(client, kind.collectionPath(namespace), query), decoder),
+					Watchable<T> watch = THROTTLED.call(() -> DecodingWatch
+						.open(call(client, kind.collectionPath(namespace), query, watchAccept), decoder),
 							(answer, wait, retry) -> onError(generation, answer, "watch"));
 					connected(generation);
 					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
@@ -534,9 +583,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		};
 	}
 
-	private static Call call(ApiClient client, String path, List<Pair> query) throws ApiException {
+	private static Call call(ApiClient client, String path, List<Pair> query, String accept) throws ApiException {
 		// buildCall adds the credentials to the headers: they must be mutable
-		Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
+		Map<String, String> headers = new HashMap<>(Map.of("Accept", accept));
 		return client.buildCall(null, path, "GET", query, List.of(), null, headers, Map.of(), Map.of(),
 				new String[] { "BearerToken" }, null);
 	}

@@ -13,6 +13,7 @@ import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.CustomResourceList;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubernetes.client.Discovery;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -70,6 +71,12 @@ public final class KindResolver {
 	 * @throws IllegalArgumentException naming the class if it declares no kind
 	 */
 	public static DeclaredKind declaredKind(Class<?> type) {
+		if (type == PartialObjectMetadata.class) {
+			throw new IllegalArgumentException(
+					"PartialObjectMetadata is the metadata of any kind, not a kind: name the "
+							+ "kind (such as V1Secret.class) and ask for its metadata only (Cache.metadataInformer, "
+							+ "ownsMetadataOnly or watchesMetadataOnly of a controller)");
+		}
 		KubernetesKind annotation = type.getAnnotation(KubernetesKind.class);
 		if (annotation != null) {
 			return new DeclaredKind(annotation.group(), annotation.version(), annotation.kind(), annotation.plural());

@@ -65,10 +65,22 @@ public final class WrittenVersions {
 	 * @param deleted whether the cache saw its deletion
 	 */
 	public void observed(KubernetesObject object, boolean deleted) {
+		observed(object.getClass(), object, deleted);
+	}
+
+	/**
+	 * Tells that the cache saw an object of a kind change, whatever class it is cached as
+	 * (a kind cached as metadata only holds {@code PartialObjectMetadata}): drops the
+	 * entry of a write it has caught up with.
+	 * @param type the model class of the object's kind, as writes record it
+	 * @param object the object as the cache now holds it, or as it was when deleted
+	 * @param deleted whether the cache saw its deletion
+	 */
+	public void observed(Class<?> type, KubernetesObject object, boolean deleted) {
 		if (this.written.isEmpty()) {
 			return;
 		}
-		Key key = Key.of(object);
+		Key key = Key.of(type, object);
 		Written expected = (key != null) ? this.written.get(key) : null;
 		if (expected != null && (deleted || caughtUp(expected, object))) {
 			this.written.remove(key, expected);
@@ -196,10 +208,14 @@ public final class WrittenVersions {
 	private record Key(Class<?> type, @Nullable String namespace, String name) {
 
 		static @Nullable Key of(KubernetesObject object) {
+			return of(object.getClass(), object);
+		}
+
+		static @Nullable Key of(Class<?> type, KubernetesObject object) {
 			if (object.getMetadata() == null || object.getMetadata().getName() == null) {
 				return null;
 			}
-			return new Key(object.getClass(), object.getMetadata().getNamespace(), object.getMetadata().getName());
+			return new Key(type, object.getMetadata().getNamespace(), object.getMetadata().getName());
 		}
 
 	}

@@ -93,8 +93,10 @@ class ScopedInformerDecodingTests {
 		});
 		this.informer.start(
 				new ResourceKind<>(Gadget.class, Gadget.class, "test.kubeboot.io", "v1", "Gadget", "gadgets", true),
-				ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO, false, Duration.ofMinutes(1),
-				ListPager.DEFAULT_PAGE_SIZE, new MetadataDeduplicator());
+				Gadget.class, ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
+				new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,
+						new MetadataDeduplicator()),
+				Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE);
 
 		// the list: a decodes, b does not; the watch starts from the list's version
 		await().atMost(WAIT).until(this.informer::hasSynced);

@@ -112,8 +112,10 @@ class ScopedInformerPagingTests {
 		this.informer = new ScopedInformer<>(new InformerKey(Gadget.class, "ns", null));
 		this.informer.start(
 				new ResourceKind<>(Gadget.class, Gadget.class, "test.kubeboot.io", "v1", "Gadget", "gadgets", true),
-				ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO, false, Duration.ofMinutes(1), 3,
-				new MetadataDeduplicator());
+				Gadget.class, ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
+				new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,
+						new MetadataDeduplicator()),
+				Duration.ofMinutes(1), 3);
 	}
 
 	private void accept(WatchScript script) {

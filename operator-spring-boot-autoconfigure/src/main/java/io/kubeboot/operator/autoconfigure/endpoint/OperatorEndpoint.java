@@ -61,7 +61,8 @@ public class OperatorEndpoint {
 
 	private static CacheDescriptor describe(Informer<?> informer) {
 		return new CacheDescriptor(informer.key().type().getSimpleName(), informer.key().namespace(),
-				informer.key().labelSelector(), informer.hasSynced(), informer.list().size(), informer.lastError());
+				informer.key().labelSelector(), informer.key().metadataOnly(), informer.hasSynced(),
+				informer.list().size(), informer.lastError());
 	}
 
 	/**
@@ -104,12 +105,13 @@ public class OperatorEndpoint {
 	 * @param kind the model class's simple name
 	 * @param namespace the namespace, {@code null} for all
 	 * @param labelSelector the label selector, {@code null} for all objects
+	 * @param metadataOnly whether it holds the objects' metadata only
 	 * @param synced whether the first list has been stored
 	 * @param objects how many objects it holds
 	 * @param lastError the last list or watch error, {@code null} if none
 	 */
 	public record CacheDescriptor(String kind, @Nullable String namespace, @Nullable String labelSelector,
-			boolean synced, int objects, @Nullable String lastError) {
+			boolean metadataOnly, boolean synced, int objects, @Nullable String lastError) {
 	}
 
 	/**

@@ -52,6 +52,9 @@ class OperatorMetricsIntegrationTests {
 
 	private static final String QUEUE = "{controller=\"configmap\",name=\"configmap\"}";
 
+	/** The depth of the priority queue's default priority, where changes wait. */
+	private static final String DEPTH = "workqueue_depth{controller=\"configmap\",name=\"configmap\",priority=\"0\"}";
+
 	private final HttpClient http = HttpClient.newHttpClient();
 
 	private ConfigurableApplicationContext context;
@@ -95,9 +98,9 @@ class OperatorMetricsIntegrationTests {
 		for (int i = 1; i < CONFIG_MAPS; i++) {
 			createConfigMap(core, namespace, "fast-" + i);
 		}
-		// the only worker is busy: the others wait in the queue
-		await().atMost(WAIT)
-			.until(() -> scrape(port).contains("workqueue_depth" + QUEUE + " " + (CONFIG_MAPS - 1) + ".0"));
+		// the only worker is busy: the others wait in the queue, created objects at the
+		// priority queue's default priority
+		await().atMost(WAIT).until(() -> scrape(port).contains(DEPTH + " " + (CONFIG_MAPS - 1) + ".0"));
 		List<String> busy = scrape(port);
 		assertThat(busy).contains("controller_runtime_active_workers{controller=\"configmap\"} 1.0");
 		assertThat(value(busy, "workqueue_unfinished_work_seconds" + QUEUE)).isPositive();
@@ -105,8 +108,7 @@ class OperatorMetricsIntegrationTests {
 		reconciler.releaseSlow.countDown();
 
 		await().atMost(WAIT)
-			.until(() -> reconciler.reconciled.size() == CONFIG_MAPS
-					&& scrape(port).contains("workqueue_depth" + QUEUE + " 0.0"));
+			.until(() -> reconciler.reconciled.size() == CONFIG_MAPS && scrape(port).contains(DEPTH + " 0.0"));
 		await().atMost(WAIT)
 			.until(() -> scrape(port).contains("controller_runtime_active_workers{controller=\"configmap\"} 0.0"));
 		List<String> lines = scrape(port);
@@ -139,11 +141,13 @@ class OperatorMetricsIntegrationTests {
 			.startsWith("rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"PUT\"}")
 				|| line.startsWith("rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"PATCH\"}"));
 		// the informer series: its namespace, never an object's
-		assertThat(lines).contains("operator_informer_restarts_total{kind=\"ConfigMap\",namespace=\"" + namespace.name()
-				+ "\",selector=\"metrics-test=true\"} 0.0");
+		assertThat(lines)
+			.contains("operator_informer_restarts_total{kind=\"ConfigMap\",metadata_only=\"false\",namespace=\""
+					+ namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
 		assertThat(lines).anyMatch((line) -> line.startsWith("operator_informer_silence_seconds{kind=\"ConfigMap\""));
-		assertThat(lines).contains("operator_informer_undecodable_objects_total{kind=\"ConfigMap\",namespace=\""
-				+ namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
+		assertThat(lines)
+			.contains("operator_informer_undecodable_objects_total{kind=\"ConfigMap\",metadata_only=\"false\","
+					+ "namespace=\"" + namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
 		assertThat(lines).filteredOn((line) -> !line.startsWith("#") && !line.startsWith("operator_informer_"))
 			.noneMatch((line) -> line.contains("slow") || line.contains("fast-") || line.contains(namespace.name()));
 	}

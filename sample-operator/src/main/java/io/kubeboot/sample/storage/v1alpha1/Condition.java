@@ -3,6 +3,12 @@ package io.kubeboot.sample.storage.v1alpha1;
 import java.time.OffsetDateTime;
 import java.util.Objects;
 
+import io.kubeboot.operator.model.AllowedValues;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+
 /**
  * One aspect of a resource's state, following the Kubernetes API conventions for
  * conditions: the same fields as Go's {@code metav1.Condition}.
@@ -28,16 +34,36 @@ public class Condition {
 	 */
 	public static final String FALSE = "False";
 
+	/**
+	 * The status of a condition that may or may not hold.
+	 */
+	public static final String UNKNOWN = "Unknown";
+
+	// the validation of metav1.Condition
+
+	@NotNull
+	@Size(max = 316)
+	@Pattern(regexp = "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+			+ "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")
 	private String type;
 
+	@NotNull
+	@AllowedValues({ TRUE, FALSE, UNKNOWN })
 	private String status;
 
+	@PositiveOrZero
 	private Long observedGeneration;
 
+	@NotNull
 	private OffsetDateTime lastTransitionTime;
 
+	@NotNull
+	@Size(min = 1, max = 1024)
+	@Pattern(regexp = "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
 	private String reason;
 
+	@NotNull
+	@Size(max = 32768)
 	private String message;
 
 	/**
@@ -93,7 +119,8 @@ public class Condition {
 	}
 
 	/**
-	 * Why the condition has its status, as one UpperCamelCase word for programs.
+	 * Why the condition has its status, in UpperCamelCase, such as
+	 * {@code EndpointUnreachable}.
 	 * @return the reason
 	 */
 	public String getReason() {

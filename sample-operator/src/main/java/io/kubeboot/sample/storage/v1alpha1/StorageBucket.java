@@ -2,19 +2,34 @@ package io.kubeboot.sample.storage.v1alpha1;
 
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.model.PrinterColumn;
 
 /**
- * A bucket in an object store outside the cluster, described by the custom resource
- * {@code storagebuckets.storage.kubeboot.io} ({@code deploy/crd.yaml}). The operator
- * probes the bucket's endpoint periodically and records the result in {@link #getStatus()
- * status}.
+ * A bucket in an object store outside the cluster, probed periodically by the sample
+ * operator.
+ * <p>
+ * The custom resource {@code storagebuckets.storage.kubeboot.io}: the operator probes the
+ * bucket's endpoint periodically and records the result in {@link #getStatus() status}.
+ * Its CustomResourceDefinition, {@code deploy/crd.yaml}, is generated from this class and
+ * its spec and status classes when they compile: the first paragraph of their javadoc
+ * becomes the descriptions, their Jakarta Validation constraints the validation, and the
+ * annotations below the names and the columns of {@code kubectl get}.
  * <p>
  * The whole model is this annotated class and its spec and status classes:
  * {@link CustomResource} supplies the metadata, spec and status and their accessors, the
  * {@link KubernetesKind} annotation tells the framework which kind it is, and no list
  * class is needed.
  */
-@KubernetesKind(group = StorageBucket.GROUP, version = StorageBucket.VERSION, kind = StorageBucket.KIND)
+@KubernetesKind(group = StorageBucket.GROUP, version = StorageBucket.VERSION, kind = StorageBucket.KIND,
+		shortNames = "sb")
+@PrinterColumn(name = "Bucket", jsonPath = ".spec.bucketName")
+@PrinterColumn(name = "Available", jsonPath = ".status.conditions[?(@.type==\"Available\")].status")
+@PrinterColumn(name = "Endpoint", jsonPath = ".spec.endpoint")
+@PrinterColumn(name = "Age", type = PrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
+// the following only with kubectl get -o wide
+@PrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Available\")].reason", priority = 1)
+@PrinterColumn(name = "Region", jsonPath = ".spec.region", priority = 1)
+@PrinterColumn(name = "Last Probe", type = PrinterColumn.Type.DATE, jsonPath = ".status.lastProbeTime", priority = 1)
 public class StorageBucket extends CustomResource<StorageBucketSpec, StorageBucketStatus> {
 
 	/**

@@ -1,16 +1,30 @@
 package io.kubeboot.sample.storage.v1alpha1;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
 /**
  * What the user says about a bucket: where it lives and how to tell that it is healthy.
  */
 public class StorageBucketSpec {
 
+	@NotNull
+	@Size(min = 3, max = 63)
 	private String bucketName;
 
+	@NotNull
+	@Size(max = 2048)
+	@Pattern(regexp = "^https?://[^\\s]+$")
 	private String endpoint;
 
+	@Size(max = 63)
 	private String region;
 
+	@Min(1)
+	@Max(60)
 	private Integer probeTimeoutSeconds;
 
 	/**
@@ -27,8 +41,9 @@ public class StorageBucketSpec {
 	}
 
 	/**
-	 * The http(s) URL that answers the bucket's health check, such as
-	 * {@code https://objects.example.com/my-bucket/health}.
+	 * The http or https URL answering the bucket's health check, such as
+	 * {@code https://objects.example.com/my-bucket/health}; a 2xx or 3xx answer means
+	 * available.
 	 * @return the endpoint URL
 	 */
 	public String getEndpoint() {

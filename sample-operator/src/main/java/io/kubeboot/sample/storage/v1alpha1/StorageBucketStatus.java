@@ -5,15 +5,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.kubeboot.operator.model.ListType;
+import jakarta.validation.constraints.PositiveOrZero;
+
 /**
  * What the operator observed about a bucket, written through the status subresource.
  */
 public class StorageBucketStatus {
 
+	@PositiveOrZero
 	private Long observedGeneration;
 
 	private OffsetDateTime lastProbeTime;
 
+	@ListType(value = ListType.Type.MAP, mapKeys = "type")
 	private List<Condition> conditions = new ArrayList<>();
 
 	/**
@@ -32,8 +37,8 @@ public class StorageBucketStatus {
 
 	/**
 	 * When the endpoint was probed for this status. Probes that change nothing are not
-	 * written every time, so it may lag by up to
-	 * {@code sample.buckets.status-refresh-interval}.
+	 * written every time, so it may lag by up to the operator's
+	 * {@code sample.buckets.status-refresh-interval} (5m by default).
 	 * @return the probe time, or {@code null}
 	 */
 	public OffsetDateTime getLastProbeTime() {
@@ -46,7 +51,8 @@ public class StorageBucketStatus {
 	}
 
 	/**
-	 * The latest observations of the bucket's state, one per condition type.
+	 * The latest observations of the bucket's state, one per condition type; type
+	 * {@code Available} tells whether its endpoint answers.
 	 * @return the conditions, never {@code null} once built by this class
 	 */
 	public List<Condition> getConditions() {

@@ -1,5 +1,5 @@
 /**
  * The {@code storage.kubeboot.io/v1alpha1} API: the {@code StorageBucket} custom
- * resource, the Java side of {@code deploy/crd.yaml}.
+ * resource, from which the build generates {@code deploy/crd.yaml}.
  */
 package io.kubeboot.sample.storage.v1alpha1;

@@ -16,9 +16,11 @@ import java.util.Map;
  * @param leaseDuration the lease duration
  * @param renewDeadline the renew deadline
  * @param retryPeriod the retry period
+ * @param priorityQueue whether our implementations use the priority work queue (their
+ * default)
  */
 public record ChildSettings(String namespace, int expectedStatuses, int expectedReconciles, String leaseName,
-		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean priorityQueue) {
 
 	/**
 	 * The namespace to watch.
@@ -57,6 +59,11 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 	public static final String RETRY_PERIOD = "BENCH_RETRY_PERIOD_MS";
 
 	/**
+	 * {@code false} turns our implementations' priority work queue off.
+	 */
+	public static final String PRIORITY_QUEUE = "BENCH_PRIORITY_QUEUE";
+
+	/**
 	 * Reads the settings from the process environment.
 	 * @return the settings
 	 */
@@ -75,7 +82,8 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 				(leaseName != null && !leaseName.isBlank()) ? leaseName : null,
 				Duration.ofMillis(intValue(environment, LEASE_DURATION, 15_000)),
 				Duration.ofMillis(intValue(environment, RENEW_DEADLINE, 10_000)),
-				Duration.ofMillis(intValue(environment, RETRY_PERIOD, 2_000)));
+				Duration.ofMillis(intValue(environment, RETRY_PERIOD, 2_000)),
+				!"false".equalsIgnoreCase(environment.getOrDefault(PRIORITY_QUEUE, "true").strip()));
 	}
 
 	/**

@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * taken the moment the event happens (the harness runs on the same machine, so its clock
  * and the child's agree). Listens on standard input for commands: {@code memory} runs
  * full garbage collections and reports the heap used and the resident set size;
- * {@code reconciles} reports how many reconciles have begun so far.
+ * {@code reconciles} reports how many reconciles have begun so far; {@code statuses}
+ * reports how many distinct objects have had their status written.
  * <p>
  * Events: {@code jvm-start} (the JVM's own start time), {@code ready} (the framework
  * started; caches synced where the framework has them before it leads),
@@ -32,7 +33,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * those objects, in milliseconds), {@code memory} (heap bytes used after full GC, RSS
  * bytes), {@code reconciles} (the number of reconciles begun and when the last one began;
  * also reported when the process exits, so that a process that has finished can still be
- * asked).
+ * asked), {@code statuses} (the number of distinct objects whose status was written),
+ * {@code live} (an object named {@code live-...}, created while the operator drains a
+ * backlog, had its status written: its namespace/name and the milliseconds from its
+ * creation to the start of that reconcile). Live objects do not count toward
+ * {@code drained}.
  */
 public final class Probe {
 
@@ -40,6 +45,11 @@ public final class Probe {
 	 * The prefix of every line meant for the harness.
 	 */
 	public static final String PREFIX = "BENCH ";
+
+	/**
+	 * What the names of the objects created during a drain start with.
+	 */
+	public static final String LIVE_PREFIX = "live-";
 
 	private static final PrintStream out = System.out;
 
@@ -52,6 +62,8 @@ public final class Probe {
 	private final AtomicLong lastReconcile = new AtomicLong();
 
 	private final Set<String> written = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> liveWritten = ConcurrentHashMap.newKeySet();
 
 	private final long[] latencies;
 
@@ -117,6 +129,12 @@ public final class Probe {
 	 * @param reconcileStartedAt when the reconcile that wrote it began
 	 */
 	public void statusWritten(String key, Long createdAt, long reconcileStartedAt) {
+		if (key.substring(key.indexOf('/') + 1).startsWith(LIVE_PREFIX)) {
+			if (this.liveWritten.add(key) && createdAt != null) {
+				report("live " + key + " " + (reconcileStartedAt - createdAt));
+			}
+			return;
+		}
 		if (!this.written.add(key)) {
 			return;
 		}
@@ -147,7 +165,13 @@ public final class Probe {
 				+ sorted[count - 1]);
 	}
 
-	static long percentile(long[] sorted, double fraction) {
+	/**
+	 * Returns a nearest-rank percentile.
+	 * @param sorted the values in ascending order, at least one
+	 * @param fraction the percentile as a fraction, e.g. {@code 0.99}
+	 * @return the value
+	 */
+	public static long percentile(long[] sorted, double fraction) {
 		int rank = (int) Math.ceil(fraction * sorted.length);
 		return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
 	}
@@ -159,6 +183,7 @@ public final class Probe {
 				switch (line.strip()) {
 					case "memory" -> reportMemory();
 					case "reconciles" -> reportReconciles();
+					case "statuses" -> report("statuses " + this.written.size());
 					default -> {
 					}
 				}

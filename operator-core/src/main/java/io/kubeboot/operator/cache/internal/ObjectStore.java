@@ -1,0 +1,184 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.informer.cache.Indexer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An informer's store: the cached objects by namespace and name, and nothing else.
+ * client-java's {@code Cache} keeps each object under a {@code namespace/name} key built
+ * for it and again in a namespace index, some 115 bytes per object beyond the object
+ * itself; here the namespace is a map of names to objects, whose keys are the objects'
+ * own name strings, so the store costs one map entry per object and the namespace index
+ * is the map itself. Keys in client-java's form ({@code namespace/name}, or the name of a
+ * cluster-scoped object) are still understood and produced, for the informer's delta
+ * queue.
+ * <p>
+ * Reads never lock and see every write completed before they started; the informer's one
+ * event thread writes. Only the namespace index ({@link Caches#NAMESPACE_INDEX}) is
+ * supported: the framework adds no other.
+ *
+ * @param <T> the model type
+ */
+final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
+
+	/** The namespace of cluster-scoped objects in the map. */
+	private static final String CLUSTER = "";
+
+	private volatile Map<String, Map<String, T>> namespaces = new ConcurrentHashMap<>();
+
+	@Override
+	public synchronized void add(T object) {
+		this.namespaces.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
+			.put(nameOf(object), object);
+	}
+
+	@Override
+	public void update(T object) {
+		add(object);
+	}
+
+	@Override
+	public synchronized void delete(T object) {
+		String namespace = namespaceOf(object);
+		Map<String, T> names = this.namespaces.get(namespace);
+		if (names != null) {
+			names.remove(nameOf(object));
+			if (names.isEmpty()) {
+				this.namespaces.remove(namespace, names);
+			}
+		}
+	}
+
+	@Override
+	public synchronized void replace(List<T> objects, String resourceVersion) {
+		Map<String, Map<String, T>> replaced = new ConcurrentHashMap<>();
+		for (T object : objects) {
+			replaced.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
+				.put(nameOf(object), object);
+		}
+		this.namespaces = replaced;
+	}
+
+	@Override
+	public void resync() {
+		// nothing to do: the store is what the informer delivered
+	}
+
+	@Override
+	public List<String> listKeys() {
+		List<String> keys = new ArrayList<>();
+		this.namespaces.forEach((namespace, names) -> {
+			for (String name : names.keySet()) {
+				keys.add(namespace.isEmpty() ? name : namespace + "/" + name);
+			}
+		});
+		return keys;
+	}
+
+	@Override
+	public @Nullable T get(T object) {
+		Map<String, T> names = this.namespaces.get(namespaceOf(object));
+		return (names != null) ? names.get(nameOf(object)) : null;
+	}
+
+	@Override
+	public @Nullable T getByKey(String key) {
+		int slash = key.indexOf('/');
+		Map<String, T> names = this.namespaces.get((slash >= 0) ? key.substring(0, slash) : CLUSTER);
+		return (names != null) ? names.get((slash >= 0) ? key.substring(slash + 1) : key) : null;
+	}
+
+	/**
+	 * Returns a cached object by namespace and name, without building a key.
+	 * @param namespace the namespace, {@code null} for a cluster-scoped object
+	 * @param name the name
+	 * @return the object, or {@code null} if not cached
+	 */
+	@Nullable T get(@Nullable String namespace, String name) {
+		Map<String, T> names = this.namespaces.get((namespace != null) ? namespace : CLUSTER);
+		return (names != null) ? names.get(name) : null;
+	}
+
+	@Override
+	public List<T> list() {
+		List<T> objects = new ArrayList<>();
+		this.namespaces.values().forEach((names) -> objects.addAll(names.values()));
+		return objects;
+	}
+
+	/**
+	 * Returns how many objects are cached.
+	 * @return the number of objects
+	 */
+	int size() {
+		int size = 0;
+		for (Map<String, T> names : this.namespaces.values()) {
+			size += names.size();
+		}
+		return size;
+	}
+
+	@Override
+	public List<T> index(String indexName, T object) {
+		return byIndex(indexName, namespaceOf(object));
+	}
+
+	@Override
+	public List<String> indexKeys(String indexName, String indexedValue) {
+		requireNamespaceIndex(indexName);
+		Map<String, T> names = this.namespaces.get(indexedValue);
+		if (names == null) {
+			return new ArrayList<>();
+		}
+		List<String> keys = new ArrayList<>(names.size());
+		for (String name : names.keySet()) {
+			keys.add(indexedValue.isEmpty() ? name : indexedValue + "/" + name);
+		}
+		return keys;
+	}
+
+	@Override
+	public List<T> byIndex(String indexName, String indexedValue) {
+		requireNamespaceIndex(indexName);
+		Map<String, T> names = this.namespaces.get(indexedValue);
+		return (names != null) ? new ArrayList<>(names.values()) : new ArrayList<>();
+	}
+
+	@Override
+	public Map<String, Function<T, List<String>>> getIndexers() {
+		return Map.of(Caches.NAMESPACE_INDEX, Caches::metaNamespaceIndexFunc);
+	}
+
+	@Override
+	public void addIndexers(Map<String, Function<T, List<String>>> indexers) {
+		for (String name : indexers.keySet()) {
+			requireNamespaceIndex(name);
+		}
+	}
+
+	private static void requireNamespaceIndex(String indexName) {
+		if (!Caches.NAMESPACE_INDEX.equals(indexName)) {
+			throw new IllegalArgumentException(
+					"Index '" + indexName + "' does not exist: informers index their objects by namespace only");
+		}
+	}
+
+	private static String namespaceOf(KubernetesObject object) {
+		String namespace = object.getMetadata().getNamespace();
+		return (namespace != null) ? namespace : CLUSTER;
+	}
+
+	private static String nameOf(KubernetesObject object) {
+		return Objects.requireNonNull(object.getMetadata().getName(), "an object without a name cannot be cached");
+	}
+
+}

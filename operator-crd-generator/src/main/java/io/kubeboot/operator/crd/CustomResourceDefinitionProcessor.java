@@ -1,0 +1,132 @@
+package io.kubeboot.operator.crd;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.annotation.processing.RoundEnvironment;
+import javax.annotation.processing.SupportedAnnotationTypes;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+
+/**
+ * Writes the CustomResourceDefinition of every kind modelled by a class annotated with
+ * {@code io.kubeboot.operator.model.KubernetesKind} to the class output, as
+ * {@code META-INF/kubeboot/crds/<plural>.<group>.yaml}: one file per kind, with one
+ * version per class of that kind. The schema comes from the classes' fields as
+ * client-java's Gson reads and writes them, descriptions from their javadoc, validation
+ * from Jakarta Validation constraints and the schema annotations of
+ * {@code io.kubeboot.operator.model}.
+ * <p>
+ * Add it to the compiler's annotation processor path; it reads every annotation by name
+ * and brings no dependency into the application. Problems (a type a schema cannot
+ * describe, two storage versions of a kind, a class that refers to itself) are compiler
+ * errors on the element concerned, and no file is written for that kind. Kinds of
+ * Kubernetes' own API groups (no dot in the group, or under {@code k8s.io} or
+ * {@code kubernetes.io}) get no file.
+ */
+@SupportedAnnotationTypes(CustomResourceDefinitionProcessor.KUBERNETES_KIND)
+public class CustomResourceDefinitionProcessor extends AbstractProcessor {
+
+	static final String KUBERNETES_KIND = "io.kubeboot.operator.model.KubernetesKind";
+
+	private final Map<String, List<KindVersion>> kinds = new TreeMap<>();
+
+	private Diagnostics diagnostics;
+
+	private SchemaBuilder schemas;
+
+	@Override
+	public synchronized void init(ProcessingEnvironment processingEnv) {
+		super.init(processingEnv);
+		this.diagnostics = new Diagnostics(processingEnv.getMessager());
+		this.schemas = new SchemaBuilder(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
+				this.diagnostics);
+	}
+
+	@Override
+	public SourceVersion getSupportedSourceVersion() {
+		return SourceVersion.latestSupported();
+	}
+
+	@Override
+	public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+		for (TypeElement annotation : annotations) {
+			for (Element element : round.getElementsAnnotatedWith(annotation)) {
+				read(element);
+			}
+		}
+		if (round.processingOver()) {
+			for (List<KindVersion> versions : this.kinds.values()) {
+				CrdDocument document = new CrdDocument(versions);
+				if (document.check(this.diagnostics)) {
+					write(document, versions);
+				}
+			}
+			this.kinds.clear();
+		}
+		return false;
+	}
+
+	private void read(Element element) {
+		if (element.getKind() != ElementKind.CLASS && element.getKind() != ElementKind.RECORD) {
+			return;
+		}
+		TypeElement type = (TypeElement) element;
+		Annotation kind = kindAnnotation(type);
+		String group = kind.string("group");
+		if (!group.contains(".") || isKubernetesGroup(group)) {
+			this.processingEnv.getMessager()
+				.printMessage(Diagnostic.Kind.NOTE, "No CustomResourceDefinition for " + type.getQualifiedName()
+						+ ": its group '" + group + "' is one of Kubernetes' own", type);
+			return;
+		}
+		KindVersion version = KindVersion.read(type, kind, this.schemas, this.processingEnv.getElementUtils(),
+				this.diagnostics);
+		if (version != null) {
+			this.kinds.computeIfAbsent(group + "/" + version.kind(), (key) -> new ArrayList<>()).add(version);
+		}
+	}
+
+	private static boolean isKubernetesGroup(String group) {
+		return group.equals("k8s.io") || group.endsWith(".k8s.io") || group.equals("kubernetes.io")
+				|| group.endsWith(".kubernetes.io");
+	}
+
+	private Annotation kindAnnotation(TypeElement type) {
+		for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
+			Annotation annotation = Annotation.of(mirror, this.processingEnv.getElementUtils());
+			if (annotation.type().equals(KUBERNETES_KIND)) {
+				return annotation;
+			}
+		}
+		throw new IllegalStateException("No @KubernetesKind on " + type);
+	}
+
+	private void write(CrdDocument document, List<KindVersion> versions) {
+		Element[] origins = versions.stream().map(KindVersion::type).toArray(Element[]::new);
+		try {
+			FileObject file = this.processingEnv.getFiler()
+				.createResource(StandardLocation.CLASS_OUTPUT, "", document.path(), origins);
+			try (OutputStream out = file.openOutputStream()) {
+				out.write(document.yaml().getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		catch (IOException ex) {
+			this.diagnostics.error(origins[0], "Cannot write " + document.path() + ": " + ex.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,287 @@
+package io.kubeboot.operator.crd;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
+import io.kubernetes.client.openapi.models.V1CustomResourceDefinitionCondition;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The API server is the judge of a CustomResourceDefinition: a generated one, with every
+ * kind of field the processor writes, is accepted as a structural schema and established;
+ * objects are then checked, pruned and printed by it as the model says.
+ */
+@WithControlPlane
+class GeneratedCrdIntegrationTests {
+
+	private static final String GROUP = "crd-generator.kubeboot.io";
+
+	private static final String MODEL = """
+			package com.example.it.%s;
+
+			import io.kubeboot.operator.model.*;
+			import io.kubernetes.client.custom.IntOrString;
+			import io.kubernetes.client.custom.Quantity;
+			import jakarta.validation.constraints.*;
+			import java.time.OffsetDateTime;
+			import java.util.*;
+
+			/** A gadget for the API server to check. */
+			@KubernetesKind(group = "crd-generator.kubeboot.io", version = "%s", kind = "Gadget", shortNames = "gd",
+					categories = "kubeboot", storage = %s)
+			@PrinterColumn(name = "Size", type = PrinterColumn.Type.INTEGER, jsonPath = ".spec.size")
+			@PrinterColumn(name = "Phase", jsonPath = ".status.phase")
+			@PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\\"Ready\\")].status", priority = 1)
+			public class Gadget extends CustomResource<Gadget.Spec, Gadget.Status> {
+
+				public enum Mode { FAST, SLOW }
+
+				/** What the gadget should be. */
+				public static class Spec {
+					/** Its name: lower-case letters. */
+					@NotBlank @Size(max = 10) @Pattern(regexp = "^[a-z]+$") private String name;
+					@Min(1) @Max(10) private Integer size;
+					@DecimalMin(value = "0", inclusive = false) private Double ratio;
+					private Mode mode;
+					@ListType(ListType.Type.SET) @Size(max = 3) private List<@Size(max = 5) String> tags;
+					private Map<String, @PositiveOrZero Integer> counts;
+					private Quantity memory;
+					private IntOrString port;
+					private OffsetDateTime when;
+					@PreserveUnknownFields private Map<String, Object> settings;
+					private Part part;
+					private byte[] data;
+					@Format("hostname") private String host;
+				}
+
+				public static class Part {
+					@NotNull private String id;
+					private long weight;
+				}
+
+				/** What the gadget is. */
+				public static class Status {
+					@AllowedValues({ "Pending", "Ready" }) private String phase;
+					@ListType(value = ListType.Type.MAP, mapKeys = "type") private List<Condition> conditions;
+				}
+
+				public static class Condition {
+					@NotNull private String type;
+					@NotNull @AllowedValues({ "True", "False", "Unknown" }) private String status;
+				}
+
+			}
+			""";
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void theApiServerEstablishesTheGeneratedDefinitionAndChecksObjectsByIt(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Compilation compilation = Compilation.compile(this.directory, MODEL.formatted("v1", "v1", true),
+				MODEL.formatted("v1beta1", "v1beta1", false));
+		assertThat(compilation.success()).as(compilation.messages()).isTrue();
+		ApiClient admin = controlPlane.adminClient();
+		apply(admin, compilation.crd("gadgets." + GROUP));
+
+		V1CustomResourceDefinition crd = new ApiextensionsV1Api(admin).readCustomResourceDefinition("gadgets." + GROUP)
+			.execute();
+		assertThat(crd.getStatus().getConditions()).extracting(V1CustomResourceDefinitionCondition::getType)
+			.doesNotContain("NonStructuralSchema");
+		assertThat(crd.getStatus().getAcceptedNames().getShortNames()).containsExactly("gd");
+		assertThat(crd.getStatus().getAcceptedNames().getCategories()).containsExactly("kubeboot");
+		assertThat(crd.getStatus().getStoredVersions()).containsExactly("v1");
+
+		DynamicKubernetesApi gadgets = new DynamicKubernetesApi(GROUP, "v1", "gadgets", admin);
+		// unknown fields are pruned, except where the model preserves them; status is not
+		// written with the object
+		JsonObject valid = gadget("valid", """
+				{"name": "photos", "size": 3, "ratio": 0.5, "mode": "FAST", "tags": ["a", "b"], "counts": {"x": 1},
+				 "memory": "512Mi", "port": 8080, "when": "2024-01-01T10:00:00Z", "settings": {"any": {"thing": 1}},
+				 "part": {"id": "p", "weight": 7}, "data": "aGVsbG8=", "host": "example.com", "unknown": "pruned"}
+				""");
+		valid.add("status", JsonParser.parseString("{\"phase\": \"Ready\"}"));
+		KubernetesApiResponse<DynamicKubernetesObject> created = gadgets.create(namespaced(valid, namespace));
+		assertThat(created.isSuccess()).as(String.valueOf(created.getStatus())).isTrue();
+		JsonObject spec = created.getObject().getRaw().getAsJsonObject("spec");
+		assertThat(spec.has("unknown")).isFalse();
+		assertThat(spec.getAsJsonObject("settings").toString()).isEqualTo("{\"any\":{\"thing\":1}}");
+		assertThat(spec.get("port").getAsInt()).isEqualTo(8080);
+		assertThat(created.getObject().getRaw().has("status")).isFalse();
+
+		// the status subresource takes the status, checked by the schema
+		JsonObject object = created.getObject().getRaw();
+		object.add("status", JsonParser
+			.parseString("{\"phase\": \"Ready\", \"conditions\": [{\"type\": \"Ready\", \"status\": \"True\"}]}"));
+		Answer statusWritten = putStatus(admin, controlPlane, object);
+		assertThat(statusWritten.code()).as(statusWritten.body()).isEqualTo(200);
+		JsonObject written = JsonParser.parseString(statusWritten.body()).getAsJsonObject();
+		written.add("status", JsonParser.parseString("{\"phase\": \"Gone\"}"));
+		assertThat(refusal(putStatus(admin, controlPlane, written)))
+			.contains("status.phase: Unsupported value: \"Gone\": supported values: \"Pending\", \"Ready\"");
+		written.add("status", JsonParser.parseString("{\"conditions\": [{\"type\": \"Ready\"}]}"));
+		assertThat(refusal(putStatus(admin, controlPlane, written)))
+			.contains("status.conditions.status: Required value");
+
+		// kubectl get shows the printer columns
+		JsonObject table = table(admin, controlPlane, namespace);
+		assertThat(table.getAsJsonArray("columnDefinitions"))
+			.extracting((column) -> column.getAsJsonObject().get("name").getAsString())
+			.containsExactly("Name", "Size", "Phase", "Ready");
+		JsonArray cells = table.getAsJsonArray("rows").get(0).getAsJsonObject().getAsJsonArray("cells");
+		assertThat(cells).extracting(JsonElement::getAsString).containsExactly("valid", "3", "Ready", "True");
+
+		// what the schema refuses, with 422 and the field's path
+		assertRefused(gadgets, namespace, "{\"size\": 3}", "spec.name: Required value");
+		assertRefused(gadgets, namespace, "{\"name\": \"Photos\"}", "spec.name in body should match '^[a-z]+$'");
+		assertRefused(gadgets, namespace, "{\"name\": \"\"}", "spec.name in body should be at least 1 chars long");
+		assertRefused(gadgets, namespace, "{\"name\": \"abcdefghijk\"}",
+				"spec.name in body should be at most 10 chars long");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"size\": 11}",
+				"spec.size in body should be less than or equal to 10");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"ratio\": 0}",
+				"spec.ratio in body should be greater than 0");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"mode\": \"MEDIUM\"}",
+				"spec.mode: Unsupported value: \"MEDIUM\": supported values: \"FAST\", \"SLOW\"");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"tags\": [\"toolong\"]}",
+				"spec.tags in body should be at most 5 chars long");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"counts\": {\"x\": -1}}",
+				"spec.counts.x in body should be greater than or equal to 0");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"memory\": \"lots\"}",
+				"spec.memory in body should match");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"port\": true}", "spec.port");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"part\": {\"weight\": 1}}",
+				"spec.part.id: Required value");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"host\": \"not a host\"}",
+				"spec.host in body must be of type hostname");
+		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"when\": \"yesterday\"}",
+				"spec.when in body must be of type date-time");
+		KubernetesApiResponse<DynamicKubernetesObject> withoutSpec = gadgets
+			.create(namespaced(gadget("nospec", null), namespace));
+		assertThat(withoutSpec.getHttpStatusCode()).isEqualTo(422);
+		assertThat(withoutSpec.getStatus().getMessage()).contains("spec: Required value");
+
+		// the other version is served with its own schema
+		JsonObject betaGadget = gadget("beta", "{\"name\": \"Beta\"}");
+		betaGadget.addProperty("apiVersion", GROUP + "/v1beta1");
+		KubernetesApiResponse<DynamicKubernetesObject> beta = new DynamicKubernetesApi(GROUP, "v1beta1", "gadgets",
+				admin)
+			.create(namespaced(betaGadget, namespace));
+		assertThat(beta.getHttpStatusCode()).isEqualTo(422);
+		assertThat(beta.getStatus().getMessage()).contains("spec.name in body should match '^[a-z]+$'");
+	}
+
+	private static void apply(ApiClient admin, String yaml) {
+		Map<String, Object> document = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+		JsonObject crd = new Gson().toJsonTree(document).getAsJsonObject();
+		KubernetesApiResponse<DynamicKubernetesObject> created = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
+				"customresourcedefinitions", admin)
+			.create(new DynamicKubernetesObject(crd));
+		assertThat(created.isSuccess()).as(String.valueOf(created.getStatus())).isTrue();
+		ApiextensionsV1Api api = new ApiextensionsV1Api(admin);
+		await().atMost(Duration.ofSeconds(30)).until(() -> {
+			V1CustomResourceDefinition current = api.readCustomResourceDefinition("gadgets." + GROUP).execute();
+			return current.getStatus() != null && current.getStatus().getConditions() != null
+					&& current.getStatus()
+						.getConditions()
+						.stream()
+						.anyMatch((condition) -> "Established".equals(condition.getType())
+								&& "True".equals(condition.getStatus()));
+		});
+	}
+
+	private static void assertRefused(DynamicKubernetesApi gadgets, TestNamespace namespace, String spec,
+			String message) {
+		String name = "refused-" + System.nanoTime();
+		KubernetesApiResponse<DynamicKubernetesObject> response = gadgets
+			.create(namespaced(gadget(name, spec), namespace));
+		assertThat(response.getHttpStatusCode()).as(spec).isEqualTo(422);
+		assertThat(response.getStatus().getMessage()).as(spec).contains(message);
+	}
+
+	private static JsonObject gadget(String name, String spec) {
+		JsonObject gadget = new JsonObject();
+		gadget.addProperty("apiVersion", GROUP + "/v1");
+		gadget.addProperty("kind", "Gadget");
+		JsonObject metadata = new JsonObject();
+		metadata.addProperty("name", name);
+		gadget.add("metadata", metadata);
+		if (spec != null) {
+			gadget.add("spec", JsonParser.parseString(spec));
+		}
+		return gadget;
+	}
+
+	private static DynamicKubernetesObject namespaced(JsonObject gadget, TestNamespace namespace) {
+		gadget.getAsJsonObject("metadata").addProperty("namespace", namespace.name());
+		return new DynamicKubernetesObject(gadget);
+	}
+
+	/** The gadgets of the namespace as {@code kubectl get} asks for them: as a Table. */
+	private static JsonObject table(ApiClient admin, ControlPlane controlPlane, TestNamespace namespace)
+			throws IOException {
+		Answer answer = send(admin, controlPlane, new Request.Builder()
+			.url(controlPlane.apiServerUrl() + "/apis/" + GROUP + "/v1/namespaces/" + namespace.name() + "/gadgets")
+			.header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"));
+		assertThat(answer.code()).as(answer.body()).isEqualTo(200);
+		return JsonParser.parseString(answer.body()).getAsJsonObject();
+	}
+
+	/**
+	 * Replaces an object's status, as {@code kubectl replace --subresource status} does.
+	 */
+	private static Answer putStatus(ApiClient admin, ControlPlane controlPlane, JsonObject object) throws IOException {
+		JsonObject metadata = object.getAsJsonObject("metadata");
+		return send(admin, controlPlane,
+				new Request.Builder()
+					.url(controlPlane.apiServerUrl() + "/apis/" + GROUP + "/v1/namespaces/"
+							+ metadata.get("namespace").getAsString() + "/gadgets/" + metadata.get("name").getAsString()
+							+ "/status")
+					.put(RequestBody.create(object.toString(), MediaType.get("application/json"))));
+	}
+
+	private static Answer send(ApiClient admin, ControlPlane controlPlane, Request.Builder request) throws IOException {
+		request.header("Authorization", "Bearer " + controlPlane.token(ControlPlane.ADMIN));
+		try (Response response = admin.getHttpClient().newCall(request.build()).execute()) {
+			return new Answer(response.code(), response.body().string());
+		}
+	}
+
+	private static String refusal(Answer answer) {
+		assertThat(answer.code()).as(answer.body()).isEqualTo(422);
+		return JsonParser.parseString(answer.body()).getAsJsonObject().get("message").getAsString();
+	}
+
+	private record Answer(int code, String body) {
+
+	}
+
+}

@@ -1,0 +1,103 @@
+package io.kubeboot.sample;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.TestWebhooks;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code dashboards/operator.json} against a running operator: the sample in a JVM of its
+ * own, leading with leader election, its webhooks served from certificate files and
+ * called by the API server, a bucket reconciled with an Event. Every series a panel or a
+ * variable queries is in its {@code /actuator/prometheus}, with the labels the queries
+ * match on, group by and show; and every series of the framework is on a panel.
+ */
+@WithControlPlane
+class GrafanaDashboardIntegrationTests {
+
+	/** Start-up of a JVM, cache sync, leader election: generous for a loaded machine. */
+	private static final Duration START = Duration.ofSeconds(60);
+
+	private static final Duration RECONCILE = Duration.ofSeconds(30);
+
+	/** The name prefixes of the framework's series. */
+	private static final List<String> FRAMEWORK_PREFIXES = List.of("controller_runtime_", "workqueue_",
+			"leader_election_", "rest_client_", "certwatcher_", "operator_");
+
+	@Test
+	void everySeriesTheDashboardQueriesIsExportedWithTheLabelsItUses(ControlPlane controlPlane, TestNamespace namespace,
+			@TempDir Path certificates) throws Exception {
+		GrafanaDashboard dashboard = GrafanaDashboard.load();
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		StorageBuckets buckets = new StorageBuckets(controlPlane.adminClient(), namespace.name());
+		String caBundle = WebhookCertificateFiles.write(certificates);
+		try (BucketEndpoint endpoint = BucketEndpoint.start();
+				OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfig(),
+						with(SampleArguments.replica(namespace, "dashboard"),
+								"--operator.webhook.cert-dir=" + certificates))) {
+			await().atMost(START).until(() -> operator.logged("Successfully acquired lease"));
+			await().atMost(START).until(() -> operator.logged("Webhook server started"));
+			try (TestWebhooks webhooks = TestWebhooks
+				.builder(controlPlane.adminClient(), "https://127.0.0.1:" + operator.webhookPort(), caBundle)
+				.validating("/validate-storage-kubeboot-io-v1alpha1-storagebucket", StorageBucket.GROUP,
+						StorageBucket.VERSION, StorageBucket.PLURAL)
+				.mutating("/mutate-storage-kubeboot-io-v1alpha1-storagebucket", StorageBucket.GROUP,
+						StorageBucket.VERSION, StorageBucket.PLURAL)
+				.onlyIn(namespace)
+				.install()) {
+				// a bucket the API server sent through both webhooks (the defaulter wrote
+				// its probe timeout), once it applies their configuration
+				AtomicReference<String> bucket = new AtomicReference<>();
+				await().atMost(RECONCILE).pollInterval(Duration.ofMillis(500)).until(() -> {
+					bucket.set("bucket-" + System.nanoTime());
+					KubernetesApiResponse<StorageBucket> created = buckets
+						.tryCreate(new StorageBucket().metadata(new V1ObjectMeta().name(bucket.get()))
+							.spec(new StorageBucketSpec().bucketName(bucket.get())
+								.region("test-1")
+								.endpoint(endpoint.url())));
+					return created.isSuccess() && created.getObject().getSpec().getProbeTimeoutSeconds() != null;
+				});
+				// reconciled by the leader, with an Event
+				await().atMost(RECONCILE).until(() -> buckets.availableStatus(bucket.get()).equals("True"));
+				await().atMost(RECONCILE)
+					.until(() -> buckets.eventCount(bucket.get(), "Normal", "EndpointReachable") >= 1);
+
+				await().atMost(RECONCILE).untilAsserted(() -> {
+					PrometheusScrape scrape = PrometheusScrape.parse(operator.get("/actuator/prometheus"));
+					List<String> problems = dashboard.problems(scrape);
+					assertThat(problems)
+						.withFailMessage(() -> "Panels and variables of " + GrafanaDashboard.FILE
+								+ " that would show no data:\n  " + String.join("\n  ", problems) + "\n")
+						.isEmpty();
+					Set<String> notShown = dashboard.familiesNotShown(scrape, FRAMEWORK_PREFIXES);
+					assertThat(notShown).withFailMessage(
+							() -> "Series of the framework on no panel of " + GrafanaDashboard.FILE + ": " + notShown)
+						.isEmpty();
+				});
+			}
+		}
+	}
+
+	private static String[] with(String[] arguments, String argument) {
+		String[] all = Arrays.copyOf(arguments, arguments.length + 1);
+		all[arguments.length] = argument;
+		return all;
+	}
+
+}
