@@ -11,6 +11,7 @@ import java.util.Optional;
 import ${package}.v1alpha1.Condition;
 import ${package}.v1alpha1.${kind};
 import ${package}.v1alpha1.${kind}Status;
+import io.kubeboot.operator.annotation.RbacRule;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
@@ -35,9 +36,17 @@ import org.slf4j.LoggerFactory;
  * controller added lets it go: the place to release what the resource holds outside the
  * cluster. Its ConfigMap is deleted by Kubernetes' garbage collector, as an owned object.</li>
  * </ul>
+ * The {@link RbacRule @RbacRule}s declare the writes the framework cannot see; with what it
+ * does see (the kinds cached, the finalizer, the Lease, Events) they make
+ * {@code deploy/rbac.yaml}, which {@code GeneratedRbacTests} renders and compares.
  */
 @Reconciler(value = ${kind}.class, owns = V1ConfigMap.class, ownsLabelSelector = ${kind}Reconciler.MANAGED_BY,
 		finalizer = ${kind}Reconciler.FINALIZER)
+@RbacRule(subresource = "status", verbs = "patch", reason = "writes the status with a merge patch")
+@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, reason = "keeps the ConfigMap with createOrUpdate")
+@RbacRule(subresource = "finalizers", verbs = "update",
+		reason = "sets blockOwnerDeletion on the ConfigMap's owner reference, which clusters enforcing "
+				+ "OwnerReferencesPermissionEnforcement allow only to who may update the owner's finalizers")
 class ${kind}Reconciler {
 
 	/**

@@ -24,9 +24,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The operator against a real API server: {@code @WithControlPlane} starts a local
- * control plane (etcd and kube-apiserver) for the test run, applies the CRDs of
- * {@code operator.local-control-plane.crd-locations} ({@code deploy/crd.yaml}) and
- * connects the application to it. Each test works in a namespace of its own.
+ * control plane (etcd and kube-apiserver) for the test run, applies the CRD that the build
+ * generated from the model ({@code operator.local-control-plane.crd-locations}, by default
+ * the generated CRDs on the class path) and connects the application to it. Each test works in a namespace of its own.
  */
 @SpringBootTest
 @WithControlPlane

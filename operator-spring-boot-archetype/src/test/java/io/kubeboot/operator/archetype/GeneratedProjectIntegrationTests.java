@@ -118,6 +118,13 @@ class GeneratedProjectIntegrationTests {
 		assertThat(output).contains("BUILD SUCCESS");
 		Path report = project.resolve("target/surefire-reports/TEST-com.example.shop.WebsiteReconcilerTests.xml");
 		assertThat(report).content().contains("tests=\"3\"").contains("failures=\"0\"").contains("errors=\"0\"");
+		// deploy/crd.yaml and deploy/rbac.yaml are what the code produces, as generated
+		for (String tests : List.of("GeneratedCrdTests", "GeneratedRbacTests")) {
+			assertThat(project.resolve("target/surefire-reports/TEST-com.example.shop." + tests + ".xml")).content()
+				.contains("tests=\"1\"")
+				.contains("failures=\"0\"")
+				.contains("errors=\"0\"");
+		}
 		assertThat(project.resolve("target/shop-operator-0.1.0-SNAPSHOT.jar")).exists();
 	}
 
@@ -174,7 +181,9 @@ class GeneratedProjectIntegrationTests {
 			await().atMost(Duration.ofMinutes(2))
 				.until(() -> MavenRun.read(log).contains("Started OperatorApplication"));
 			assertThat(MavenRun.read(log)).contains("Applied CustomResourceDefinitions to the local control plane: "
-					+ "crds=[websites.shop.example.com] from=[" + project.resolve("deploy/crd.yaml").toRealPath()
+					+ "crds=[websites.shop.example.com] from=["
+					+ project.resolve("target/classes/META-INF/kubeboot/crds/websites.shop.example.com.yaml")
+						.toRealPath()
 					+ "]");
 
 			// kubectl --kubeconfig <the logged path> apply -f deploy/example.yaml

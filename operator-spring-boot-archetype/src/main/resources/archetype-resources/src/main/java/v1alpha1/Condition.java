@@ -3,6 +3,11 @@ package ${package}.v1alpha1;
 import java.time.OffsetDateTime;
 import java.util.Objects;
 
+import io.kubeboot.operator.model.AllowedValues;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
 /**
  * One aspect of a resource's state, with the fields of the Kubernetes API conventions'
  * conditions (Go's {@code metav1.Condition}).
@@ -14,16 +19,24 @@ public class Condition {
 	 */
 	public static final String READY = "Ready";
 
+	// required fields, and the values the API server accepts, in the CRD's schema
+
+	@NotBlank
+	@Size(max = 316)
 	private String type;
 
+	@NotNull
+	@AllowedValues({ "True", "False", "Unknown" })
 	private String status;
 
 	private Long observedGeneration;
 
 	private OffsetDateTime lastTransitionTime;
 
+	@Size(max = 1024)
 	private String reason;
 
+	@Size(max = 32768)
 	private String message;
 
 	/**

@@ -2,16 +2,29 @@ package ${package}.v1alpha1;
 
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.model.PrinterColumn;
 
 /**
- * A ${kind}, the custom resource {@code ${plural}.${group}} ({@code deploy/crd.yaml}): the
- * key-value pairs of its spec are kept in a ConfigMap of the same name, owned by it.
+ * Key-value pairs that the operator keeps in a ConfigMap of the same name.
  * <p>
- * The whole model is this annotated class and its spec and status classes:
- * {@link CustomResource} supplies {@code metadata}, {@code spec} and {@code status}, and
- * {@link KubernetesKind} tells the framework which kind it is.
+ * The custom resource {@code ${plural}.${group}}. The whole model is this annotated class
+ * and its spec and status classes: {@link CustomResource} supplies {@code metadata},
+ * {@code spec} and {@code status}, and {@link KubernetesKind} tells the framework which
+ * kind it is.
+ * <p>
+ * Its CustomResourceDefinition, {@code deploy/crd.yaml}, is generated from these classes
+ * when they compile (operator-crd-generator, on the compiler's processor path in
+ * {@code pom.xml}): the first paragraph of their javadoc becomes the schema's
+ * descriptions, their Jakarta Validation constraints its validation, and the
+ * {@link PrinterColumn}s below the columns of {@code kubectl get}. Change the model,
+ * build, and copy the generated file to {@code deploy/} ({@code GeneratedCrdTests} fails
+ * the build until you do).
  */
-@KubernetesKind(group = ${kind}.GROUP, version = ${kind}.VERSION, kind = ${kind}.KIND)
+@KubernetesKind(group = ${kind}.GROUP, version = ${kind}.VERSION, kind = ${kind}.KIND, plural = ${kind}.PLURAL)
+@PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@PrinterColumn(name = "Age", type = PrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
+// only with kubectl get -o wide
+@PrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", priority = 1)
 public class ${kind} extends CustomResource<${kind}Spec, ${kind}Status> {
 
 	/**

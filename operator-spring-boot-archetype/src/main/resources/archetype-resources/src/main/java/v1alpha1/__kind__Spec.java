@@ -3,15 +3,19 @@ package ${package}.v1alpha1;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import jakarta.validation.constraints.Size;
+
 /**
  * What the user asks for: the entries of the ConfigMap the operator keeps.
  */
 public class ${kind}Spec {
 
+	// the API server refuses a spec with more entries (maxProperties in the CRD's schema)
+	@Size(max = 100)
 	private Map<String, String> data = new LinkedHashMap<>();
 
 	/**
-	 * The key-value pairs to keep in the ConfigMap.
+	 * The key-value pairs to keep in the ConfigMap, at most 100.
 	 * @return the entries, never {@code null}
 	 */
 	public Map<String, String> getData() {

@@ -4,15 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.kubeboot.operator.model.ListType;
+import jakarta.validation.constraints.PositiveOrZero;
+
 /**
  * What the operator observed, written through the status subresource.
  */
 public class ${kind}Status {
 
+	@PositiveOrZero
 	private Long observedGeneration;
 
 	private String configMapName;
 
+	// one condition per type (x-kubernetes-list-type: map)
+	@ListType(value = ListType.Type.MAP, mapKeys = "type")
 	private List<Condition> conditions = new ArrayList<>();
 
 	/**
