@@ -119,6 +119,13 @@ public class OperatorProperties implements Validator {
 	private final Webhook webhook = new Webhook();
 
 	/**
+	 * The local control plane of operator-spring-boot-test, in tests annotated with
+	 * {@code @WithControlPlane} and in the development loop (spring-boot:test-run with
+	 * LocalControlPlaneConfiguration); ignored otherwise.
+	 */
+	private final LocalControlPlane localControlPlane = new LocalControlPlane();
+
+	/**
 	 * Per-controller settings, by controller name; they override the defaults and the
 	 * values given in the @Reconciler annotation. A name that is no @Reconciler
 	 * controller's fails start-up.
@@ -241,6 +248,10 @@ public class OperatorProperties implements Validator {
 		return this.webhook;
 	}
 
+	public LocalControlPlane getLocalControlPlane() {
+		return this.localControlPlane;
+	}
+
 	@Override
 	public boolean supports(Class<?> type) {
 		return OperatorProperties.class.isAssignableFrom(type);
@@ -276,6 +287,7 @@ public class OperatorProperties implements Validator {
 		properties.getHealth().validate("health", errors);
 		properties.getEvents().validate("events", errors);
 		properties.getWebhook().validate("webhook", errors);
+		properties.getLocalControlPlane().validate("local-control-plane", errors);
 		properties.getControllers().forEach((name, overrides) -> overrides.validate(controllerKey(name), errors));
 	}
 
@@ -339,6 +351,48 @@ public class OperatorProperties implements Validator {
 
 	private static boolean isPositive(Duration duration) {
 		return !duration.isNegative() && !duration.isZero();
+	}
+
+	/**
+	 * The local control plane (etcd and kube-apiserver of operator-spring-boot-test) that
+	 * tests annotated with {@code @WithControlPlane} and the development loop run the
+	 * operator against. Only the test support reads these properties; a deployed operator
+	 * ignores them.
+	 */
+	public static class LocalControlPlane {
+
+		/**
+		 * Where the CRD generator writes the CRDs of the application's
+		 * {@code @KubernetesKind} models.
+		 */
+		public static final String GENERATED_CRDS = "classpath*:META-INF/kubeboot/crds/*.yaml";
+
+		/**
+		 * The CustomResourceDefinitions applied to the local control plane before the
+		 * manager starts: Spring resource locations of YAML files holding CRDs only, such
+		 * as file:deploy/crd.yaml; a pattern may match no file, a location prefixed with
+		 * optional: may not exist.
+		 */
+		private List<String> crdLocations = new ArrayList<>(List.of(GENERATED_CRDS));
+
+		public List<String> getCrdLocations() {
+			return this.crdLocations;
+		}
+
+		public void setCrdLocations(List<String> crdLocations) {
+			this.crdLocations = crdLocations;
+		}
+
+		void validate(String path, Errors errors) {
+			for (int i = 0; i < this.crdLocations.size(); i++) {
+				String location = this.crdLocations.get(i);
+				if (location == null || location.isBlank()) {
+					reject(errors, path + ".crd-locations[" + i + "]", location, "blank",
+							"must not be blank: a location such as file:deploy/crd.yaml");
+				}
+			}
+		}
+
 	}
 
 	/**

@@ -59,9 +59,10 @@ import org.slf4j.LoggerFactory;
  * {@link ControlPlaneException} carrying the last lines of the relevant log.</li>
  * <li>{@link #close()} stops both processes and deletes {@link #workDir()}, unless the
  * environment variable or system property {@value #KEEP_PROPERTY} is {@code true}. A JVM
- * shutdown hook kills ({@code SIGKILL}) any process still alive when the JVM exits and
- * deletes the work directory; on Linux a watchdog process does both for a JVM that ends
- * without running its shutdown hooks, and a control plane starting later deletes the work
+ * shutdown hook kills ({@code SIGKILL}) any process still alive when the JVM exits (after
+ * the {@link Builder#exitGrace(Duration) exit grace}, zero by default) and deletes the
+ * work directory; on Linux a watchdog process does both for a JVM that ends without
+ * running its shutdown hooks, and a control plane starting later deletes the work
  * directories of JVMs that are gone.</li>
  * </ul>
  * The instance is thread-safe; the fault-control methods ({@link #stopApiServer()},
@@ -161,8 +162,9 @@ public final class ControlPlane implements AutoCloseable {
 			WorkDirectories.claim(this.workDir);
 			ProcessReaper.registerWorkDir(this.workDir);
 		}
-		this.etcd = new ManagedProcess("etcd", this.workDir.resolve("etcd.log"));
-		this.apiServer = new ManagedProcess("kube-apiserver", this.workDir.resolve("kube-apiserver.log"));
+		this.etcd = new ManagedProcess("etcd", this.workDir.resolve("etcd.log"), options.exitGrace);
+		this.apiServer = new ManagedProcess("kube-apiserver", this.workDir.resolve("kube-apiserver.log"),
+				options.exitGrace);
 	}
 
 	/**
@@ -396,7 +398,7 @@ public final class ControlPlane implements AutoCloseable {
 		assertOpen();
 		int index = this.additionalApiServers.size() + 1;
 		ManagedProcess process = new ManagedProcess("kube-apiserver-" + index,
-				this.workDir.resolve("kube-apiserver-" + index + ".log"));
+				this.workDir.resolve("kube-apiserver-" + index + ".log"), this.options.exitGrace);
 		long deadline = System.nanoTime() + this.options.startTimeout.toNanos();
 		for (int attempt = 1;; attempt++) {
 			int port = freePorts(1)[0];
@@ -818,6 +820,8 @@ public final class ControlPlane implements AutoCloseable {
 
 		private Boolean keepWorkDir;
 
+		private Duration exitGrace = Duration.ZERO;
+
 		private Builder() {
 		}
 
@@ -896,6 +900,27 @@ public final class ControlPlane implements AutoCloseable {
 		}
 
 		/**
+		 * Lets the owner of the control plane stop it when the JVM is asked to exit (a
+		 * Ctrl-C or a SIGTERM), for an application that closes it on the same shutdown
+		 * after stopping what uses it (a Spring application context, whose operator stops
+		 * its controllers and releases its Lease): etcd and kube-apiserver run in a
+		 * session of their own, so that a Ctrl-C in the terminal reaches the JVM only,
+		 * and the JVM's shutdown hook kills them only if they are still running after
+		 * this grace period. Defaults to zero: killed at once when the JVM exits, the
+		 * right thing for a test run.
+		 * @param exitGrace how long they may outlive the JVM's exit request
+		 * @return this builder
+		 */
+		public Builder exitGrace(Duration exitGrace) {
+			Objects.requireNonNull(exitGrace, "exitGrace");
+			if (exitGrace.isNegative()) {
+				throw new IllegalArgumentException("exitGrace must not be negative");
+			}
+			this.exitGrace = exitGrace;
+			return this;
+		}
+
+		/**
 		 * Starts a control plane with these options and waits until it is ready.
 		 * @return the running control plane
 		 * @throws ControlPlaneException if the binaries cannot be found or the control
@@ -908,6 +933,7 @@ public final class ControlPlane implements AutoCloseable {
 			copy.startTimeout = this.startTimeout;
 			copy.binaryDirectory = this.binaryDirectory;
 			copy.keepWorkDir = this.keepWorkDir;
+			copy.exitGrace = this.exitGrace;
 			return ControlPlane.start(copy);
 		}
 

@@ -22,11 +22,26 @@ final class ManagedProcess {
 
 	private final Path logFile;
 
+	private final Duration exitGrace;
+
 	private volatile Process process;
 
 	ManagedProcess(String name, Path logFile) {
+		this(name, logFile, Duration.ZERO);
+	}
+
+	/**
+	 * Creates a process that, with a positive {@code exitGrace}, runs in a session of its
+	 * own (a Ctrl-C in the JVM's terminal does not reach it) and is killed on JVM exit
+	 * only after that grace period.
+	 * @param name the name, for messages
+	 * @param logFile where its output goes
+	 * @param exitGrace how long it may outlive the JVM's exit request
+	 */
+	ManagedProcess(String name, Path logFile, Duration exitGrace) {
 		this.name = name;
 		this.logFile = logFile;
+		this.exitGrace = exitGrace;
 	}
 
 	String name() {
@@ -51,7 +66,8 @@ final class ManagedProcess {
 					"=== " + Instant.now() + " starting: " + String.join(" ", command) + System.lineSeparator(),
 					StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
 					java.nio.file.StandardOpenOption.APPEND);
-			ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile())
+			List<String> commandLine = (this.exitGrace.isZero()) ? command : ProcessReaper.detached(command);
+			ProcessBuilder builder = new ProcessBuilder(commandLine).directory(workingDirectory.toFile())
 				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.logFile.toFile()));
 			// etcd reads its configuration from ETCD_* variables too: keep only ours.
@@ -59,7 +75,7 @@ final class ManagedProcess {
 				.keySet()
 				.removeIf((key) -> key.startsWith("ETCD_") && !key.equals("ETCD_UNSUPPORTED_ARCH"));
 			Process started = builder.start();
-			ProcessReaper.register(started);
+			ProcessReaper.register(started, this.exitGrace);
 			started.getOutputStream().close();
 			this.process = started;
 		}

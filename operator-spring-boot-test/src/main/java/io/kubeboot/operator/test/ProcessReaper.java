@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +19,9 @@ import java.util.stream.Collectors;
  * <ul>
  * <li>A JVM shutdown hook forcibly kills every registered child process that is still
  * alive (for example when Maven ends a forked test JVM, or when a control plane was never
- * closed), then runs the registered clean-ups (deleting work directories).</li>
+ * closed), then runs the registered clean-ups (deleting work directories). A process
+ * registered with a grace period is given that long to exit first, for its owner to close
+ * it on the same shutdown.</li>
  * <li>On Linux, a small {@code sh} watchdog also covers a JVM that ends without running
  * its shutdown hooks ({@code SIGKILL}, {@code Runtime.halt}): it polls the JVM once a
  * second and, once the JVM is gone, kills the processes listed in a pid file, but only
@@ -43,7 +49,7 @@ final class ProcessReaper {
 			fi
 			""";
 
-	private static final Set<Process> processes = ConcurrentHashMap.newKeySet();
+	private static final Map<Process, Duration> processes = new ConcurrentHashMap<>();
 
 	private static final Set<Runnable> cleanups = ConcurrentHashMap.newKeySet();
 
@@ -58,19 +64,53 @@ final class ProcessReaper {
 	private ProcessReaper() {
 	}
 
-	static synchronized void register(Process process) {
+	/**
+	 * Registers a child process to kill on JVM exit.
+	 * @param process the process
+	 * @param exitGrace how long the shutdown hook lets it run before killing it, for its
+	 * owner to stop it on the same shutdown; zero to kill it at once
+	 */
+	static synchronized void register(Process process, Duration exitGrace) {
 		install();
-		processes.add(process);
+		processes.put(process, exitGrace);
 		update();
+	}
+
+	/**
+	 * Returns the command that runs a command in a session (and process group) of its
+	 * own, out of reach of a Ctrl-C in the JVM's terminal, if this system has one.
+	 * @param command the command
+	 * @return the command prefixed with {@code setsid}, or the command itself
+	 */
+	static List<String> detached(List<String> command) {
+		Path setsid = setsid();
+		if (setsid == null) {
+			return command;
+		}
+		List<String> detached = new ArrayList<>(command.size() + 1);
+		detached.add(setsid.toString());
+		detached.addAll(command);
+		return detached;
+	}
+
+	private static Path setsid() {
+		for (String directory : new String[] { "/usr/bin", "/bin" }) {
+			Path candidate = Path.of(directory, "setsid");
+			if (Files.isExecutable(candidate)) {
+				return candidate;
+			}
+		}
+		return null;
 	}
 
 	/**
 	 * Drops exited processes from the watchdog's pid file.
 	 */
 	static synchronized void update() {
-		processes.removeIf((candidate) -> !candidate.isAlive());
+		processes.keySet().removeIf((candidate) -> !candidate.isAlive());
 		if (pidFile != null) {
-			String pids = processes.stream()
+			String pids = processes.keySet()
+				.stream()
 				.map((process) -> Long.toString(process.pid()))
 				.collect(Collectors.joining(" "));
 			try {
@@ -137,8 +177,10 @@ final class ProcessReaper {
 		try {
 			pids = Files.createTempFile("kubeboot-watchdog-pids-", ".txt");
 			dirs = Files.createTempFile("kubeboot-watchdog-dirs-", ".txt");
-			new ProcessBuilder("sh", "-c", WATCHDOG_SCRIPT, "control-plane-watchdog",
-					Long.toString(ProcessHandle.current().pid()), pids.toString(), dirs.toString())
+			// in a session of its own: a Ctrl-C meant for the JVM must not end it while
+			// the JVM shuts down
+			new ProcessBuilder(detached(List.of("sh", "-c", WATCHDOG_SCRIPT, "control-plane-watchdog",
+					Long.toString(ProcessHandle.current().pid()), pids.toString(), dirs.toString())))
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 				.redirectError(ProcessBuilder.Redirect.DISCARD)
 				.start()
@@ -158,12 +200,24 @@ final class ProcessReaper {
 	}
 
 	private static void reap() {
-		for (Process process : processes) {
+		long started = System.nanoTime();
+		processes.forEach((process, grace) -> {
+			long remaining = grace.toNanos() - (System.nanoTime() - started);
+			if (remaining > 0) {
+				try {
+					process.waitFor(remaining, TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		});
+		for (Process process : processes.keySet()) {
 			if (process.isAlive()) {
 				process.destroyForcibly();
 			}
 		}
-		for (Process process : processes) {
+		for (Process process : processes.keySet()) {
 			try {
 				process.waitFor(5, TimeUnit.SECONDS);
 			}

@@ -16,9 +16,10 @@ import org.springframework.test.context.MergedContextConfiguration;
 
 /**
  * Registers the {@link KubernetesConnectionDetails} of the shared control plane (starting
- * it if needed) and the {@link LostLeaseInTest} policy in a test's application context.
- * All instances are equal, so test classes that differ in nothing else share a cached
- * context.
+ * it if needed, and applying the CRDs of
+ * {@code operator.local-control-plane.crd-locations} to it) and the
+ * {@link LostLeaseInTest} policy in a test's application context. All instances are
+ * equal, so test classes that differ in nothing else share a cached context.
  */
 class ControlPlaneContextCustomizer implements ContextCustomizer {
 
@@ -29,13 +30,15 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 	@Override
 	public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 		ControlPlane controlPlane = ControlPlaneExtension.controlPlane();
+		// before the manager starts: its kinds must be served
+		LocalControlPlaneCrds.apply(controlPlane, context.getEnvironment(), context, false);
 		String kubeconfig = read(controlPlane);
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton(CONNECTION_DETAILS_BEAN, new ControlPlaneConnectionDetails(kubeconfig));
 		beanFactory.registerSingleton(LOST_LEASE_BEAN, new LostLeaseInTest());
 	}
 
-	private static String read(ControlPlane controlPlane) {
+	static String read(ControlPlane controlPlane) {
 		try {
 			return Files.readString(controlPlane.kubeconfig(), StandardCharsets.UTF_8);
 		}
@@ -55,7 +58,7 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 	}
 
 	/**
-	 * The admin user's kubeconfig of the shared control plane.
+	 * The admin user's kubeconfig of a local control plane.
 	 */
 	record ControlPlaneConnectionDetails(String kubeconfig) implements KubernetesConnectionDetails {
 

@@ -1,0 +1,129 @@
+package ${package};
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import ${package}.v1alpha1.Condition;
+import ${package}.v1alpha1.${kind};
+import ${package}.v1alpha1.${kind}Status;
+import io.kubeboot.operator.annotation.RbacRule;
+import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.OwnerReferences;
+import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.events.EventRecorder;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps every ${kind}'s ConfigMap in line with its spec and reports that in its status.
+ * <ul>
+ * <li>{@code reconcile} runs whenever a ${kind} is created or its spec changes, and when
+ * someone changes or deletes its ConfigMap (owned objects reconcile their owner): it writes
+ * the ConfigMap if it differs from the spec (with an Event), then the {@code Ready}
+ * condition if it changed.
+ * It is idempotent: a reconcile that finds everything in place writes nothing.</li>
+ * <li>{@code cleanup} runs once a ${kind} is being deleted, before the finalizer that the
+ * controller added lets it go: the place to release what the resource holds outside the
+ * cluster. Its ConfigMap is deleted by Kubernetes' garbage collector, as an owned object.</li>
+ * </ul>
+ * The {@link RbacRule @RbacRule}s declare the writes the framework cannot see; with what it
+ * does see (the kinds cached, the finalizer, the Lease, Events) they make
+ * {@code deploy/rbac.yaml}, which {@code GeneratedRbacTests} renders and compares.
+ */
+@Reconciler(value = ${kind}.class, owns = V1ConfigMap.class, ownsLabelSelector = ${kind}Reconciler.MANAGED_BY,
+		finalizer = ${kind}Reconciler.FINALIZER)
+@RbacRule(subresource = "status", verbs = "patch", reason = "writes the status with a merge patch")
+@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, reason = "keeps the ConfigMap with createOrUpdate")
+@RbacRule(subresource = "finalizers", verbs = "update",
+		reason = "sets blockOwnerDeletion on the ConfigMap's owner reference, which clusters enforcing "
+				+ "OwnerReferencesPermissionEnforcement allow only to who may update the owner's finalizers")
+class ${kind}Reconciler {
+
+	/**
+	 * The finalizer that keeps a deleted ${kind} until {@code cleanup} returned done.
+	 */
+	static final String FINALIZER = "${group}/finalizer";
+
+	/**
+	 * The label of the ConfigMaps this operator writes; only those are cached and watched.
+	 */
+	static final String MANAGED_BY = "app.kubernetes.io/managed-by=${artifactId}";
+
+	private static final Logger logger = LoggerFactory.getLogger(${kind}Reconciler.class);
+
+	private final Client client;
+
+	private final EventRecorder events;
+
+	${kind}Reconciler(Client client, EventRecorder events) {
+		this.client = client;
+		this.events = events;
+	}
+
+	Result reconcile(Request request) {
+		Optional<${kind}> found = this.client.get(${kind}.class, request);
+		if (found.isEmpty()) {
+			return Result.done(); // deleted meanwhile
+		}
+		${kind} resource = found.get();
+		Map<String, String> data = (resource.getSpec() != null) ? resource.getSpec().getData() : Map.of();
+
+		// the desired state: a ConfigMap of the same name with the spec's data, controlled by
+		// the resource (the client writes it only if it differs)
+		V1ConfigMap configMap = new V1ConfigMap()
+			.metadata(new V1ObjectMeta().namespace(request.namespace()).name(request.name()));
+		Client.Written<V1ConfigMap> written = this.client.createOrUpdate(configMap, (desired) -> {
+			desired.getMetadata().putLabelsItem("app.kubernetes.io/managed-by", "${artifactId}");
+			desired.setData(new LinkedHashMap<>(data));
+			OwnerReferences.setController(this.client, resource, desired);
+		});
+		if (written.operation() != Client.Operation.UNCHANGED) {
+			String operation = written.operation().name().toLowerCase();
+			logger.info("ConfigMap {}: {} entries={}", operation, request, data.size());
+			// kubectl describe shows it with the resource
+			this.events.normal(resource, "ConfigMapWritten", "ConfigMap " + request.name() + " " + operation);
+		}
+
+		// the observed state, written only when it changed
+		Long generation = resource.getMetadata().getGeneration();
+		Condition ready = new Condition().type(Condition.READY)
+			.status("True")
+			.reason("ConfigMapUpToDate")
+			.message("ConfigMap " + request.name() + " holds " + data.size() + " entries")
+			.observedGeneration(generation);
+		${kind}Status current = resource.getStatus();
+		Condition previous = (current != null) ? current.condition(Condition.READY).orElse(null) : null;
+		if (ready.sameObservation(previous)) {
+			return Result.done();
+		}
+		ready.lastTransitionTime((previous != null && "True".equals(previous.getStatus()))
+				? previous.getLastTransitionTime() : OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS));
+		${kind}Status status = new ${kind}Status().observedGeneration(generation)
+			.configMapName(request.name())
+			.conditions(List.of(ready));
+		// a merge patch of the status subresource carrying the resourceVersion read: if the
+		// resource changed meanwhile, it fails with a conflict and is reconciled again at once
+		Patch patch = Patch.merge(Map.of("metadata",
+				Map.of("resourceVersion", resource.getMetadata().getResourceVersion()), "status", status));
+		this.client.status().patch(resource, patch);
+		return Result.done();
+	}
+
+	Result cleanup(Request request) {
+		// release here what the ${kind} holds outside the cluster; throwing (or returning
+		// Result.requeue()) keeps the finalizer and retries with backoff
+		logger.info("${kind} deleted: {}", request);
+		return Result.done();
+	}
+
+}
