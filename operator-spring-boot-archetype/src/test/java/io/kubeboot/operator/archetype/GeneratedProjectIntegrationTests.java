@@ -308,7 +308,8 @@ class GeneratedProjectIntegrationTests {
 			assertThat(MavenRun.read(log)).contains("Released leader lease")
 				.doesNotContain("Forbidden")
 				.doesNotContain("RBAC denies")
-				.doesNotContain(" ERROR ");
+				.doesNotContain(" ERROR ")
+				.doesNotContain("Failed to set up a Bean Validation provider");
 		}
 		finally {
 			operator.destroyForcibly().waitFor();
