@@ -126,7 +126,7 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	private T decode(JsonObject request, String field) {
 		if (!request.has(field) || !request.get(field).isJsonObject()) {
-			throw new IllegalArgumentException("the AdmissionReview has no " + field);
+			throw new MalformedReviewException("the AdmissionReview has no " + field);
 		}
 		try {
 			return this.gson.fromJson(request.get(field), this.type);
@@ -139,8 +139,8 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	private void deny(JsonObject response, Exception ex, JsonObject request) {
 		String message = (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
-		if (ex instanceof IllegalArgumentException && !(ex instanceof AdmissionDecodeException)) {
-			throw (IllegalArgumentException) ex; // a malformed review, not a denial
+		if (ex instanceof MalformedReviewException malformed) {
+			throw malformed; // the API server's review, not the object, is at fault: 400
 		}
 		if (!(ex instanceof AdmissionDeniedException) && !(ex instanceof AdmissionDecodeException)) {
 			this.onPanic.run();
@@ -162,6 +162,21 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 			warnings.forEach(array::add);
 			response.add("warnings", array);
 		}
+	}
+
+	/**
+	 * A review that lacks what its operation needs: answered 400, as a review that is not
+	 * JSON. Any other exception while the webhook's code runs, an
+	 * {@link IllegalArgumentException} of the user's included, denies the request.
+	 */
+	private static final class MalformedReviewException extends IllegalArgumentException {
+
+		private static final long serialVersionUID = 1L;
+
+		MalformedReviewException(String message) {
+			super(message);
+		}
+
 	}
 
 	/** An object that the model class cannot hold: denied with the reason. */

@@ -75,6 +75,61 @@ class AdmissionHandlerTests {
 	}
 
 	@Test
+	void illegalArgumentFromTheValidatorDeniesWithItsMessage() throws Exception {
+		// URI.create, Integer.parseInt and argument checks throw IllegalArgumentException
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+					@Override
+					public List<String> validateCreate(V1ConfigMap object) {
+						throw new IllegalArgumentException("data.endpoint must be an http(s) URL");
+					}
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("CREATE", "{}", null));
+		assertThat(response.get("allowed").getAsBoolean()).isFalse();
+		assertThat(response.getAsJsonObject("status").get("code").getAsInt()).isEqualTo(403);
+		assertThat(response.getAsJsonObject("status").get("message").getAsString())
+			.isEqualTo("data.endpoint must be an http(s) URL");
+		assertThat(this.panics).hasValue(1);
+	}
+
+	@Test
+	void illegalArgumentFromTheDefaulterDeniesWithItsMessage() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.mutating(V1ConfigMap.class, new JSON().getGson(),
+				(configMap) -> Integer.parseInt("ten"), this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("CREATE", "{}", null));
+		assertThat(response.get("allowed").getAsBoolean()).isFalse();
+		assertThat(response.getAsJsonObject("status").get("message").getAsString())
+			.isEqualTo("For input string: \"ten\"");
+	}
+
+	@Test
+	void deleteIsValidatedWithTheOldObject() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+					@Override
+					public List<String> validateDelete(V1ConfigMap object) throws AdmissionDeniedException {
+						throw new AdmissionDeniedException(
+								"ConfigMap " + object.getMetadata().getName() + " is protected");
+					}
+				}, this.panics::incrementAndGet);
+		JsonObject response = answer(handler, review("DELETE", "null", "{\"metadata\": {\"name\": \"keep\"}}"));
+		assertThat(response.get("allowed").getAsBoolean()).isFalse();
+		assertThat(response.getAsJsonObject("status").get("message").getAsString())
+			.isEqualTo("ConfigMap keep is protected");
+		assertThat(this.panics).hasValue(0);
+	}
+
+	@Test
+	void reviewWithoutTheObjectItsOperationNeedsIsMalformed() {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new Validator<>() {
+				}, this.panics::incrementAndGet);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> handler.handle(review("UPDATE", "{}", null).getBytes(StandardCharsets.UTF_8)))
+			.withMessage("the AdmissionReview has no oldObject");
+	}
+
+	@Test
 	void defaulterAnswersTheJsonPatchOfItsChangesOnly() throws Exception {
 		AdmissionHandler<Bucket> handler = AdmissionHandler.mutating(Bucket.class, new JSON().getGson(), (bucket) -> {
 			Map<String, Object> spec = new HashMap<>(bucket.getSpec());
