@@ -22,6 +22,8 @@ import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.Validator;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiResponse;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -81,6 +83,27 @@ class WebhookIntegrationTests {
 		spec.put("color", "red");
 		spec.put("size", "large");
 		assertThat(client.update(repainted).getSpec()).containsEntry("size", "large");
+	}
+
+	@Test
+	void warningsReachTheClientAndADeleteIsValidated(ApiClient admin, TestNamespace namespace) throws Exception {
+		Widgets.install(admin);
+		Manager manager = managerWithWebhooks(admin, namespace);
+		String ns = namespace.name();
+
+		// kubectl prints the Warning headers of the answer: "Warning: ..."
+		ApiResponse<Object> created = new CustomObjectsApi(admin).createNamespacedCustomObject("test.kubeboot.io", "v1",
+				ns, "widgets", Map.of("apiVersion", "test.kubeboot.io/v1", "kind", "Widget", "metadata",
+						Map.of("name", "yellow"), "spec", Map.of("color", "yellow")))
+			.executeWithHttpInfo();
+		assertThat(created.getHeaders().get("Warning"))
+			.anySatisfy((warning) -> assertThat(warning).contains("spec.color 'yellow' fades in the sun"));
+
+		Client client = manager.client();
+		Widget kept = client.create(widget(ns, "protected", Map.of("color", "red")));
+		assertThatExceptionOfType(ApiServerException.class).isThrownBy(() -> client.delete(kept))
+			.withMessageContaining("denied the request: widget protected is protected");
+		assertThat(client.uncached().get(Widget.class, Request.of(ns, "protected"))).isPresent();
 	}
 
 	@Test
@@ -167,7 +190,8 @@ class WebhookIntegrationTests {
 		assertThat(server.isServing()).isTrue();
 		TestWebhooks webhooks = TestWebhooks
 			.builder(admin, "https://127.0.0.1:" + server.port(), certificate.caBundlePem().orElseThrow())
-			.validating(AdmissionWebhook.validatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets")
+			.validating(AdmissionWebhook.validatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets", "CREATE",
+					"UPDATE", "DELETE")
 			.mutating(AdmissionWebhook.mutatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets")
 			.timeout(Duration.ofSeconds(2))
 			.failurePolicy(failurePolicy)
@@ -189,7 +213,8 @@ class WebhookIntegrationTests {
 	}
 
 	/**
-	 * Sizes small or large; the color never changes; "hang" hangs until the test ends.
+	 * Sizes small or large; the color never changes, and yellow gets a warning; "hang"
+	 * hangs until the test ends; "protected" cannot be deleted.
 	 */
 	private final class WidgetValidator implements Validator<Widget> {
 
@@ -199,6 +224,15 @@ class WebhookIntegrationTests {
 				WebhookIntegrationTests.this.release.await(30, TimeUnit.SECONDS);
 			}
 			checkSize(widget);
+			return "yellow".equals(widget.getSpec().get("color")) ? List.of("spec.color 'yellow' fades in the sun")
+					: List.of();
+		}
+
+		@Override
+		public List<String> validateDelete(Widget widget) throws AdmissionDeniedException {
+			if ("protected".equals(widget.getMetadata().getName())) {
+				throw new AdmissionDeniedException("widget protected is protected");
+			}
 			return List.of();
 		}
 
