@@ -80,6 +80,19 @@ public @interface Reconciler {
 	String ownsLabelSelector() default "";
 
 	/**
+	 * Which changes of {@link #owns() owned objects} ({@link #ownsMetadataOnly()}
+	 * included) reconcile their owner: an event passes when every predicate listed passes
+	 * it, such as {@code LabelsChangedPredicate.class}; by default every change does
+	 * (controller-runtime's {@code Owns(..., builder.WithPredicates(...))}). A predicate
+	 * class is taken from the application context if it has a bean of that type, and
+	 * created by it otherwise. A predicate of metadata-only kinds sees a
+	 * {@code PartialObjectMetadata}.
+	 * @return the predicate classes
+	 */
+	@SuppressWarnings("rawtypes")
+	Class<? extends Predicate>[] ownsEventFilters() default {};
+
+	/**
 	 * The controller's name, used in logs, metrics and properties
 	 * ({@code operator.controllers.<name>.*}); by default the lower-cased kind, as
 	 * controller-runtime does.

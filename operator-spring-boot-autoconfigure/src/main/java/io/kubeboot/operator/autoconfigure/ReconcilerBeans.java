@@ -88,9 +88,10 @@ final class ReconcilerBeans {
 			if (StringUtils.hasText(annotation.name())) {
 				builder.named(resolve(annotation.name()));
 			}
+			Predicate<KubernetesObject> ownedFilter = eventFilter(annotation.ownsEventFilters());
 			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 				KindResolver.declaredKind(owned);
-				builder.owns(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
+				builder.owns(owned, resolve(annotation.ownsLabelSelector()), ownedFilter);
 			}
 			for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
 				if (Arrays.asList(annotation.owns()).contains(owned)) {
@@ -98,7 +99,7 @@ final class ReconcilerBeans {
 							+ "ownsMetadataOnly; keep it in one of them");
 				}
 				KindResolver.declaredKind(owned);
-				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()), Predicates.all());
+				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()), ownedFilter);
 			}
 			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
