@@ -393,6 +393,14 @@ public final class Manager {
 	}
 
 	/**
+	 * Returns the longest one call of the manager's client may take.
+	 * @return the timeout
+	 */
+	public Duration clientTimeout() {
+		return this.settings.clientTimeout;
+	}
+
+	/**
 	 * Returns the requests per second the client and the caches may send on average.
 	 * @return the rate, {@code 0} for no limit
 	 */

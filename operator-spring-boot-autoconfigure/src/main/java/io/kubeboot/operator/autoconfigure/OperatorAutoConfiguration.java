@@ -78,6 +78,7 @@ public final class OperatorAutoConfiguration {
 			.namespace(properties.getNamespace())
 			.fieldManager(fieldManager(environment))
 			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())
+			.clientTimeout(properties.getClient().getTimeout())
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
 			.priorityQueue(properties.getController().isPriorityQueue())

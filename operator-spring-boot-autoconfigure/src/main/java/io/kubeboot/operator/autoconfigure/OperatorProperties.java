@@ -415,8 +415,22 @@ public class OperatorProperties implements Validator {
 		 */
 		private int burst = 10;
 
+		/**
+		 * The longest one call of the client may take, retries of throttled calls
+		 * included.
+		 */
+		private Duration timeout = Duration.ofSeconds(30);
+
 		public double getQps() {
 			return this.qps;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 		public void setQps(double qps) {
@@ -437,6 +451,9 @@ public class OperatorProperties implements Validator {
 			}
 			if (this.burst < 1) {
 				reject(errors, path + ".burst", this.burst, "notPositive", "must be at least 1");
+			}
+			if (this.timeout == null || this.timeout.isNegative() || this.timeout.isZero()) {
+				reject(errors, path + ".timeout", this.timeout, "notPositive", "must be positive");
 			}
 		}
 

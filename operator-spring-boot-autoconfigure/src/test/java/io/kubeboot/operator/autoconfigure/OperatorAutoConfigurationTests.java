@@ -196,11 +196,15 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(Manager.class).clientQps()).isZero();
 			assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(10);
+			assertThat(context.getBean(Manager.class).clientTimeout()).isEqualTo(Duration.ofSeconds(30));
 		});
-		this.contextRunner.withPropertyValues("operator.client.qps=20", "operator.client.burst=30").run((context) -> {
-			assertThat(context.getBean(Manager.class).clientQps()).isEqualTo(20);
-			assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(30);
-		});
+		this.contextRunner
+			.withPropertyValues("operator.client.qps=20", "operator.client.burst=30", "operator.client.timeout=5s")
+			.run((context) -> {
+				assertThat(context.getBean(Manager.class).clientQps()).isEqualTo(20);
+				assertThat(context.getBean(Manager.class).clientBurst()).isEqualTo(30);
+				assertThat(context.getBean(Manager.class).clientTimeout()).isEqualTo(Duration.ofSeconds(5));
+			});
 	}
 
 	@Test

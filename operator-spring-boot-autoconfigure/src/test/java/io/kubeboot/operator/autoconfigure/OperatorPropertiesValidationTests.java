@@ -48,6 +48,7 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.namespace", "Not_A_Namespace", Dns1123.LABEL_RULE),
 				invalid("operator.client.qps", "-1", "must be 0 (no limit) or a positive number"),
 				invalid("operator.client.burst", "0", "must be at least 1"),
+				invalid("operator.client.timeout", "0s", "must be positive"),
 				invalid("operator.controller.max-concurrent-reconciles", "0", "must be at least 1"),
 				invalid("operator.controller.rate-limiter.base-delay", "0s", "must be positive"),
 				invalid("operator.controller.rate-limiter.max-delay", "0s", "must be positive"),
