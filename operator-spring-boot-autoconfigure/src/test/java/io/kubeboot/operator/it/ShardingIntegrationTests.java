@@ -1,0 +1,228 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Filter-based sharding against a real kube-apiserver: several managers in one JVM, each
+ * with its own identity and shard Lease, reconcile ConfigMaps that requeue themselves
+ * every 200ms, and a journal of every reconcile's start and end shows who reconciled what
+ * and that no two replicas ever reconciled one object at once, also while the ring
+ * changes. Lease 3s, renew deadline 2s, retry period 0.5s.
+ */
+@WithControlPlane
+class ShardingIntegrationTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(3);
+
+	private static final Duration RENEW = Duration.ofSeconds(2);
+
+	private static final Duration RETRY = Duration.ofMillis(500);
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private static final int OBJECTS = 60;
+
+	private static final String RING = "widgets";
+
+	private final List<Replica> replicas = new ArrayList<>();
+
+	private final List<Entry> journal = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void stopReplicas() {
+		this.replicas.forEach((replica) -> replica.manager.stop());
+	}
+
+	@Test
+	void threeMembersEachReconcileTheirShareAndNothingElse(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		Replica c = replica("c", controlPlane, namespace);
+		for (Replica replica : this.replicas) {
+			replica.manager.start();
+		}
+		awaitRing(a, b, c);
+		// a window in which the ring stays as it is
+		long from = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(from).size() == OBJECTS);
+		Map<Request, Set<String>> by = reconcilersSince(from);
+		assertThat(by).hasSize(OBJECTS);
+		by.forEach((request, who) -> assertThat(who).as("reconcilers of %s", request).hasSize(1));
+		for (Replica replica : List.of(a, b, c)) {
+			Set<Request> mine = by.entrySet()
+				.stream()
+				.filter((e) -> e.getValue().contains(replica.identity))
+				.map(Map.Entry::getKey)
+				.collect(Collectors.toSet());
+			assertThat(mine).as("share of %s", replica.identity).isNotEmpty();
+			mine.forEach((request) -> assertThat(replica.ring.owns(V1ConfigMap.class, request)).isTrue());
+		}
+		// every Lease is labelled with the ring and acknowledges the three members
+		List<V1Lease> leases = new CoordinationV1Api(controlPlane.adminClient()).listNamespacedLease(namespace.name())
+			.labelSelector(ShardRing.RING_LABEL + "=" + RING)
+			.execute()
+			.getItems();
+		assertThat(leases).hasSize(3)
+			.allSatisfy((lease) -> assertThat(lease.getMetadata().getAnnotations().get(ShardRing.DRAINED_ANNOTATION))
+				.contains(a.identity)
+				.contains(b.identity)
+				.contains(c.identity));
+		assertNoOverlap();
+	}
+
+	@Test
+	void aJoiningMemberTakesItsShareAfterTheOthersDrainedAndAStoppedOneHandsItBack(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		a.manager.start();
+		b.manager.start();
+		awaitRing(a, b);
+		long before = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(before).size() == OBJECTS);
+		Replica c = replica("c", controlPlane, namespace);
+		c.manager.start();
+		awaitRing(a, b, c);
+		await().atMost(WAIT).until(() -> this.journal.stream().anyMatch((entry) -> entry.replica.equals(c.identity)));
+		long joined = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(joined).size() == OBJECTS);
+		Set<Request> ofC = reconcilersSince(joined).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofC).isNotEmpty();
+		c.manager.stop();
+		long stopped = System.nanoTime();
+		// c's objects go back to a and b, after c's last reconcile ended
+		await().atMost(WAIT).until(() -> {
+			Map<Request, Set<String>> since = reconcilersSince(stopped);
+			return ofC.stream().allMatch((request) -> since.containsKey(request));
+		});
+		Map<Request, Set<String>> after = reconcilersSince(stopped);
+		ofC.forEach((request) -> assertThat(after.get(request)).doesNotContain(c.identity));
+		assertNoOverlap();
+	}
+
+	private void awaitRing(Replica... members) {
+		Set<String> identities = new HashSet<>();
+		for (Replica member : members) {
+			identities.add(member.identity);
+		}
+		await().atMost(WAIT)
+			.until(() -> List.of(members)
+				.stream()
+				.allMatch((member) -> member.ring.isMember() && Set.copyOf(member.ring.members()).equals(identities)));
+	}
+
+	private Set<Request> reconciledSince(long nanos) {
+		return reconcilersSince(nanos).keySet();
+	}
+
+	private Map<Request, Set<String>> reconcilersSince(long nanos) {
+		Map<Request, Set<String>> by = new HashMap<>();
+		for (Entry entry : this.journal) {
+			if (entry.start >= nanos) {
+				by.computeIfAbsent(entry.request, (request) -> new HashSet<>()).add(entry.replica);
+			}
+		}
+		return by;
+	}
+
+	/**
+	 * The journal's reconciles of each object, in the order they started, never overlap:
+	 * each starts after the one before ended, whichever replica ran it.
+	 */
+	private void assertNoOverlap() {
+		Map<Request, List<Entry>> byObject = new HashMap<>();
+		this.journal.forEach((entry) -> byObject.computeIfAbsent(entry.request, (r) -> new ArrayList<>()).add(entry));
+		assertThat(byObject).hasSize(OBJECTS);
+		byObject.forEach((request, entries) -> {
+			entries.sort(Comparator.comparingLong(Entry::start));
+			for (int i = 1; i < entries.size(); i++) {
+				Entry previous = entries.get(i - 1);
+				Entry next = entries.get(i);
+				assertThat(next.start)
+					.as("%s: %s started while %s still reconciled it", request, next.replica, previous.replica)
+					.isGreaterThanOrEqualTo(previous.end);
+			}
+		});
+	}
+
+	private void createObjects(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		for (int i = 0; i < OBJECTS; i++) {
+			core.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("object-" + i).putLabelsItem("sharded", "yes")))
+				.execute();
+		}
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace) {
+		ApiClient client = controlPlane.adminClient();
+		String identity = name + "-" + System.nanoTime();
+		Manager manager = Manager.builder(client)
+			.namespace(namespace.name())
+			.gracefulShutdownTimeout(Duration.ofSeconds(10))
+			.build();
+		ShardRing ring = ShardRing.join(manager, client,
+				new ShardingConfig(namespace.name(), RING, identity, LEASE, RENEW, RETRY, 100));
+		Controller.builder(manager, V1ConfigMap.class)
+			.labelSelector("sharded=yes")
+			.maxConcurrentReconciles(4)
+			.sharded(ring)
+			.complete((request) -> {
+				long start = System.nanoTime();
+				try {
+					Thread.sleep(30);
+				}
+				finally {
+					this.journal.add(new Entry(request, identity, start, System.nanoTime()));
+				}
+				return Result.requeueAfter(Duration.ofMillis(200));
+			});
+		Replica replica = new Replica(identity, manager, ring);
+		this.replicas.add(replica);
+		return replica;
+	}
+
+	private record Replica(String identity, Manager manager, ShardRing ring) {
+	}
+
+	private record Entry(Request request, String replica, long start, long end) {
+	}
+
+}
