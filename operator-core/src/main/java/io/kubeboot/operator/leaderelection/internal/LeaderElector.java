@@ -97,7 +97,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @param listener told about transitions
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
-		this(client, config, listener, LeaseMetadata.none());
+		this(client, config, listener, LeaseMetadata.none(), true);
 	}
 
 	/**
@@ -108,13 +108,15 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @param config the election settings
 	 * @param listener told about transitions
 	 * @param metadata the labels and annotations every write of the Lease sets
+	 * @param watchLease whether to watch the Lease while campaigning, to take over a
+	 * released Lease at once (pointless for a Lease no other replica holds)
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener,
-			LeaseMetadata metadata) {
+			LeaseMetadata metadata, boolean watchLease) {
 		this(new LeaseLock(leaseClient(client, config), config.namespace(), config.name(), config.identity(), metadata),
 				config, listener, System::nanoTime,
-				new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)), config.namespace(),
-						config.name(), LEASE_WATCH_TIMEOUT));
+				watchLease ? new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)),
+						config.namespace(), config.name(), LEASE_WATCH_TIMEOUT) : LeaseWatch.none());
 	}
 
 	/**

@@ -18,6 +18,7 @@ import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.leaderelection.internal.LeaseMetadata;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -55,6 +56,8 @@ public final class ShardMember implements Runnable {
 	 */
 	public static final String DRAINED_ANNOTATION = "sharding.kubeboot.io/drained";
 
+	private static final String LEASE_GROUP = "coordination.k8s.io";
+
 	private static final Logger logger = LoggerFactory.getLogger(ShardMember.class);
 
 	private final ShardingConfig config;
@@ -84,7 +87,7 @@ public final class ShardMember implements Runnable {
 		this.config = config;
 		this.leaseConfig = config.leaseConfig();
 		this.elector = new LeaderElector(client, this.leaseConfig, new LeaderElectionListener() {
-		}, new Acknowledgement());
+		}, new Acknowledgement(), false);
 		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
 		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
 		this.gate.addExitListener(() -> {
@@ -122,6 +125,28 @@ public final class ShardMember implements Runnable {
 	@Override
 	public boolean needsLeaderElection() {
 		return false;
+	}
+
+	/**
+	 * Returns what membership needs RBAC to allow, in a role of its own
+	 * ({@code sharding}): {@code create} on leases, {@code get} and {@code update} on
+	 * this replica's Lease, {@code list} on leases (to read the ring).
+	 * @return the permissions
+	 */
+	@Override
+	public List<Permission> requiredPermissions() {
+		String namespace = this.config.namespace();
+		return List.of(
+				Permission.of(LEASE_GROUP, "leases", "create", "list")
+					.inNamespace(namespace)
+					.inRole("sharding")
+					.because("sharding creates this replica's Lease in ring " + this.config.ringName()
+							+ " and lists the ring's Leases to learn its members"),
+				Permission.of(LEASE_GROUP, "leases", "get", "update")
+					.resourceNames(this.config.leaseName())
+					.inNamespace(namespace)
+					.inRole("sharding")
+					.because("sharding renews this replica's Lease and writes its drain acknowledgement"));
 	}
 
 	@Override
