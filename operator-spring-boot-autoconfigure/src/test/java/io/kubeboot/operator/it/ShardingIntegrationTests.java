@@ -18,6 +18,7 @@ import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
@@ -26,6 +27,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +54,9 @@ class ShardingIntegrationTests {
 
 	private static final int OBJECTS = 60;
 
+	/** Scheduling slack on a loaded two-core machine. */
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
 	private static final String RING = "widgets";
 
 	private final List<Replica> replicas = new ArrayList<>();
@@ -60,7 +65,68 @@ class ShardingIntegrationTests {
 
 	@AfterEach
 	void stopReplicas() {
-		this.replicas.forEach((replica) -> replica.manager.stop());
+		this.replicas.forEach((replica) -> {
+			if (replica.proxy != null) {
+				replica.proxy.restore();
+			}
+			replica.manager.stop();
+			if (replica.proxy != null) {
+				replica.proxy.close();
+			}
+		});
+	}
+
+	/**
+	 * A member whose connection is cut (as after {@code kill -9}, or a network partition)
+	 * stops reconciling at its renew deadline; the others take its objects only once its
+	 * Lease expired, within lease duration + 2 x retry period of its last renewal.
+	 */
+	@Test
+	void aMemberCutOffStopsAtItsRenewDeadlineAndTheOthersTakeItsObjectsAfterItsLeaseExpired(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		Replica c = replica("c", controlPlane, namespace, TcpProxy.to(controlPlane.apiServerUrl()));
+		for (Replica replica : this.replicas) {
+			replica.manager.start();
+		}
+		awaitRing(a, b, c);
+		long settled = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
+		Set<Request> ofC = reconcilersSince(settled).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofC).isNotEmpty();
+		long cutAt = System.nanoTime();
+		c.proxy.cut();
+		await().atMost(WAIT).until(() -> {
+			Map<Request, Set<String>> since = reconcilersSince(cutAt);
+			return ofC.stream()
+				.allMatch((request) -> since.containsKey(request) && !since.get(request).equals(Set.of(c.identity)));
+		});
+		long takenOver = this.journal.stream()
+			.filter((entry) -> entry.start >= cutAt && ofC.contains(entry.request) && !entry.replica.equals(c.identity))
+			.mapToLong(Entry::start)
+			.min()
+			.orElseThrow();
+		long lastOfC = this.journal.stream()
+			.filter((entry) -> entry.replica.equals(c.identity))
+			.mapToLong(Entry::start)
+			.max()
+			.orElseThrow();
+		System.out.println("objects of a cut-off member taken over after "
+				+ Duration.ofNanos(takenOver - cutAt).toMillis() + " ms; its last reconcile started "
+				+ Duration.ofNanos(lastOfC - cutAt).toMillis() + " ms after the cut");
+		// c stopped by its renew deadline (counted from its last renewal, before the cut)
+		assertThat(Duration.ofNanos(lastOfC - cutAt)).isLessThan(RENEW.plus(SLACK));
+		// nobody took its objects before its Lease could have expired
+		assertThat(Duration.ofNanos(takenOver - cutAt)).isGreaterThan(LEASE.minus(RETRY))
+			.isLessThan(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK));
+		assertThat(c.ring.isMember()).isFalse();
+		assertNoOverlap();
 	}
 
 	@Test
@@ -192,7 +258,14 @@ class ShardingIntegrationTests {
 	}
 
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace) {
+		return replica(name, controlPlane, namespace, null);
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy) {
 		ApiClient client = controlPlane.adminClient();
+		if (proxy != null) {
+			client.setBasePath(proxy.url("https"));
+		}
 		String identity = name + "-" + System.nanoTime();
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
@@ -214,12 +287,12 @@ class ShardingIntegrationTests {
 				}
 				return Result.requeueAfter(Duration.ofMillis(200));
 			});
-		Replica replica = new Replica(identity, manager, ring);
+		Replica replica = new Replica(identity, manager, ring, proxy);
 		this.replicas.add(replica);
 		return replica;
 	}
 
-	private record Replica(String identity, Manager manager, ShardRing ring) {
+	private record Replica(String identity, Manager manager, ShardRing ring, @Nullable TcpProxy proxy) {
 	}
 
 	private record Entry(Request request, String replica, long start, long end) {
