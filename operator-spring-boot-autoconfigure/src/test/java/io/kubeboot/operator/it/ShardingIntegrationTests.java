@@ -203,6 +203,52 @@ class ShardingIntegrationTests {
 		assertNoOverlap();
 	}
 
+	/**
+	 * With a retry period of 20s a member that only read the ring periodically would
+	 * notice the stop up to 20s later; watching the ring's Leases it hands over at once.
+	 */
+	@Test
+	void aGracefulStopHandsItsObjectsOverWithinTwoSecondsWithoutWaitingForTheRetryPeriod(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		createObjects(controlPlane, namespace);
+		Duration retry = Duration.ofSeconds(20);
+		Replica a = replica("a", controlPlane, namespace, null, Duration.ofSeconds(60), Duration.ofSeconds(40), retry);
+		Replica b = replica("b", controlPlane, namespace, null, Duration.ofSeconds(60), Duration.ofSeconds(40), retry);
+		a.manager.start();
+		b.manager.start();
+		awaitRing(a, b);
+		long settled = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
+		Set<Request> ofB = reconcilersSince(settled).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains(b.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofB).isNotEmpty();
+		b.manager.stop();
+		long stopped = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconcilersSince(stopped).keySet().containsAll(ofB));
+		long handedOver = this.journal.stream()
+			.filter((entry) -> entry.start >= stopped && ofB.contains(entry.request))
+			.mapToLong(Entry::start)
+			.max()
+			.orElseThrow();
+		// the first reconcile by a of the last of b's objects
+		long lastFirst = ofB.stream()
+			.mapToLong((request) -> this.journal.stream()
+				.filter((entry) -> entry.start >= stopped && entry.request.equals(request))
+				.mapToLong(Entry::start)
+				.min()
+				.orElseThrow())
+			.max()
+			.orElseThrow();
+		System.out.println("objects of a stopped member handed over after "
+				+ Duration.ofNanos(lastFirst - stopped).toMillis() + " ms");
+		assertThat(handedOver).isGreaterThanOrEqualTo(lastFirst);
+		assertThat(Duration.ofNanos(lastFirst - stopped)).isLessThan(Duration.ofSeconds(2).plus(SLACK));
+		assertNoOverlap();
+	}
+
 	private void awaitRing(Replica... members) {
 		Set<String> identities = new HashSet<>();
 		for (Replica member : members) {
@@ -262,6 +308,11 @@ class ShardingIntegrationTests {
 	}
 
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy) {
+		return replica(name, controlPlane, namespace, proxy, LEASE, RENEW, RETRY);
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy,
+			Duration lease, Duration renew, Duration retry) {
 		ApiClient client = controlPlane.adminClient();
 		if (proxy != null) {
 			client.setBasePath(proxy.url("https"));
@@ -272,7 +323,7 @@ class ShardingIntegrationTests {
 			.gracefulShutdownTimeout(Duration.ofSeconds(10))
 			.build();
 		ShardRing ring = ShardRing.join(manager, client,
-				new ShardingConfig(namespace.name(), RING, identity, LEASE, RENEW, RETRY, 100));
+				new ShardingConfig(namespace.name(), RING, identity, lease, renew, retry, 100));
 		Controller.builder(manager, V1ConfigMap.class)
 			.labelSelector("sharded=yes")
 			.maxConcurrentReconciles(4)

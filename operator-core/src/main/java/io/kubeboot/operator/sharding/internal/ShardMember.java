@@ -7,15 +7,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.leaderelection.internal.LeaseMetadata;
+import io.kubeboot.operator.leaderelection.internal.LeaseWatch;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.rbac.Permission;
@@ -25,6 +28,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseList;
+import io.kubernetes.client.util.Watch;
 import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,9 +37,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One replica's membership in a ring: holds its own Lease with leader election's elector
  * (same timings, monotonic clock, renew deadline, connections of its own), reads the
- * ring's Leases every retry period (and at once after its own acknowledgement was
- * written) with a consistent list, and drives the {@link ShardGate}: the target view is
- * the ring of the Leases that are held and not expired, the claims are what their
+ * ring's Leases every retry period, at once after its own acknowledgement was written and
+ * whenever its watch of them sees a member come, go or acknowledge, with a consistent
+ * list, and drives the {@link ShardGate}: the target view is the ring of the Leases that
+ * are held and not expired, the claims are what their
  * {@code sharding.kubeboot.io/drained} annotations acknowledge. Once nothing in flight
  * would move away under a new view, that view is written to this replica's Lease as its
  * acknowledgement.
@@ -58,6 +63,9 @@ public final class ShardMember implements Runnable {
 
 	private static final String LEASE_GROUP = "coordination.k8s.io";
 
+	/** How long one watch of the ring's Leases lasts. */
+	private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
+
 	private static final Logger logger = LoggerFactory.getLogger(ShardMember.class);
 
 	private final ShardingConfig config;
@@ -71,6 +79,11 @@ public final class ShardMember implements Runnable {
 	private final ShardGate gate;
 
 	private final Semaphore wake = new Semaphore(0);
+
+	private final LeaseWatch ringWatch;
+
+	/** The holder and acknowledgement of each Lease last seen by the watch. */
+	private final Map<String, String> watched = new ConcurrentHashMap<>();
 
 	private final Map<String, Observed> observed = new HashMap<>();
 
@@ -90,11 +103,38 @@ public final class ShardMember implements Runnable {
 		}, new Acknowledgement(), false);
 		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
 		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
+		this.ringWatch = LeaseWatch.ofLabel(ApiClients.forWatches(client, WATCH_TIMEOUT.plusSeconds(30)),
+				config.namespace(), RING_LABEL + "=" + config.ringName(), WATCH_TIMEOUT, this::membershipChanged,
+				this.wake::release,
+				"Cannot watch the shard ring's Leases, changes are noticed only at the next read of the ring: "
+						+ "lease={}/{} error=\"{}\" (grant 'watch' on leases to hand objects over at once)");
 		this.gate.addExitListener(() -> {
 			if (this.drainWaiting) {
 				this.wake.release();
 			}
 		});
+	}
+
+	/**
+	 * Whether a watch event of the ring's Leases may change the ring or a claim: a Lease
+	 * added or deleted, or another holder or acknowledgement. Renewals alone do not wake
+	 * the reader (expiry is a matter of time, noticed at its periodic read).
+	 */
+	private boolean membershipChanged(Watch.Response<V1Lease> event) {
+		V1Lease lease = event.object;
+		if (lease == null || lease.getMetadata() == null || lease.getMetadata().getName() == null) {
+			return false;
+		}
+		String name = lease.getMetadata().getName();
+		if ("DELETED".equals(event.type)) {
+			this.watched.remove(name);
+			return true;
+		}
+		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
+		String ack = (lease.getMetadata().getAnnotations() != null)
+				? lease.getMetadata().getAnnotations().get(DRAINED_ANNOTATION) : null;
+		String state = holder + "|" + ack;
+		return !state.equals(this.watched.put(name, state));
 	}
 
 	/**
@@ -137,11 +177,11 @@ public final class ShardMember implements Runnable {
 	public List<Permission> requiredPermissions() {
 		String namespace = this.config.namespace();
 		return List.of(
-				Permission.of(LEASE_GROUP, "leases", "create", "list")
+				Permission.of(LEASE_GROUP, "leases", "create", "list", "watch")
 					.inNamespace(namespace)
 					.inRole("sharding")
 					.because("sharding creates this replica's Lease in ring " + this.config.ringName()
-							+ " and lists the ring's Leases to learn its members"),
+							+ " and lists and watches the ring's Leases to learn its members"),
 				Permission.of(LEASE_GROUP, "leases", "get", "update")
 					.resourceNames(this.config.leaseName())
 					.inNamespace(namespace)
@@ -166,6 +206,7 @@ public final class ShardMember implements Runnable {
 		bridge.start();
 		Thread observer = new Thread(() -> observe(stopped), "sharding-" + this.config.ringName() + "-observer");
 		observer.start();
+		this.ringWatch.start();
 		logger.info("Joining shard ring: ring={} lease={}/{} identity={}", this.config.ringName(),
 				this.config.namespace(), this.config.leaseName(), this.config.identity());
 		try {
@@ -184,6 +225,7 @@ public final class ShardMember implements Runnable {
 		}
 		finally {
 			stopped.countDown();
+			this.ringWatch.stop();
 			observer.interrupt();
 			leave(observer);
 			bridge.interrupt();
