@@ -16,6 +16,7 @@ import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
@@ -41,12 +42,14 @@ import org.slf4j.LoggerFactory;
  * after its start is reconciled next. A request is requeued (after an error, a conflict
  * or a delay) at the priority it was handed out with.
  * <p>
- * A controller is a leader-only {@link Runnable}: the manager starts it once the caches
- * have synced (and, with leader election, once elected). Each start uses a fresh queue,
- * seeded with every cached object, so a controller stopped on a lost lease and started
- * again misses nothing. {@link #start} blocks until stopped; on stop no new reconcile
- * begins and the ones in flight finish (the manager interrupts them after its graceful
- * shutdown timeout).
+ * A controller is a leader-only {@link Runnable} unless sharded
+ * ({@link ControllerBuilder#sharded}: then it runs on every replica and reconciles only
+ * the objects its ring gives this replica): the manager starts it once the caches have
+ * synced (and, with leader election, once elected). Each start uses a fresh queue, seeded
+ * with every cached object, so a controller stopped on a lost lease and started again
+ * misses nothing. {@link #start} blocks until stopped; on stop no new reconcile begins
+ * and the ones in flight finish (the manager interrupts them after its graceful shutdown
+ * timeout).
  */
 public final class Controller implements Runnable {
 
@@ -85,6 +88,9 @@ public final class Controller implements Runnable {
 	private final List<Permission> permissions;
 
 	private volatile @Nullable WorkQueue<Request> queue;
+
+	/** The ring this controller shares its objects over, {@code null} if not sharded. */
+	private @Nullable ShardRing ring;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
@@ -370,18 +376,57 @@ public final class Controller implements Runnable {
 
 	private void addToQueue(Request request, int priority) {
 		WorkQueue<Request> current = this.queue;
-		if (current != null) {
+		if (current != null && owned(request)) {
 			current.add(request, priority);
 		}
 	}
 
 	/**
-	 * Controllers run only on the leader.
-	 * @return {@code true}
+	 * Shares this controller's objects over a ring; called by the builder before the
+	 * controller is added to the manager.
+	 */
+	void shard(ShardRing shardRing) {
+		this.ring = shardRing;
+		// the keys this replica gains (from a new view, or once their old owner drained
+		// them) are reconciled now: their requests were dropped while not owned
+		shardRing.gate().addListener((before, after) -> {
+			WorkQueue<Request> current = this.queue;
+			if (current == null) {
+				return;
+			}
+			for (Request request : cachedRequests()) {
+				String key = ShardRing.key(this.forType, request);
+				if (!before.test(key) && after.test(key)) {
+					current.add(request, WorkQueue.LOW_PRIORITY);
+				}
+			}
+		});
+	}
+
+	/**
+	 * Returns the ring this controller shares its objects over.
+	 * @return the ring, {@code null} if not sharded
+	 */
+	public @Nullable ShardRing shardRing() {
+		return this.ring;
+	}
+
+	/**
+	 * Whether this replica may reconcile a request now: always unless sharded.
+	 */
+	private boolean owned(Request request) {
+		ShardRing shardRing = this.ring;
+		return shardRing == null || shardRing.gate().permits(ShardRing.key(this.forType, request));
+	}
+
+	/**
+	 * Controllers run only on the leader, unless sharded: then on every replica, each
+	 * reconciling the objects the ring gives it.
+	 * @return {@code true} unless sharded
 	 */
 	@Override
 	public boolean needsLeaderElection() {
-		return true;
+		return this.ring == null;
 	}
 
 	@Override
@@ -399,7 +444,11 @@ public final class Controller implements Runnable {
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
-		this.sources.forEach((source) -> source.replay(current::add));
+		this.sources.forEach((source) -> source.replay((request, priority) -> {
+			if (owned(request)) {
+				current.add(request, priority);
+			}
+		}));
 		this.sourceRunner.startAll(current);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
@@ -477,10 +526,21 @@ public final class Controller implements Runnable {
 			if (request == null) {
 				return;
 			}
+			ShardRing shardRing = this.ring;
+			String key = (shardRing != null) ? ShardRing.key(this.forType, request) : null;
+			if (shardRing != null && key != null && !shardRing.gate().enter(key)) {
+				// not this replica's (any more, or not yet): its owner reconciles it
+				current.forget(request);
+				current.done(request);
+				continue;
+			}
 			try {
 				this.runner.reconcile(current, request);
 			}
 			finally {
+				if (shardRing != null && key != null) {
+					shardRing.gate().exit(key);
+				}
 				current.done(request);
 			}
 		}

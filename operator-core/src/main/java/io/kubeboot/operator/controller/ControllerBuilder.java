@@ -22,6 +22,7 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
@@ -90,6 +91,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	private @Nullable String finalizer;
 
 	private @Nullable Cleaner cleaner;
+
+	private @Nullable ShardRing shardRing;
 
 	ControllerBuilder(Manager manager, Class<T> forType) {
 		this.manager = Objects.requireNonNull(manager, "manager must not be null");
@@ -401,8 +404,24 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Shares the reconciled objects over a ring of replicas instead of reconciling all of
+	 * them on the leader: the controller runs on every replica, each caching every object
+	 * and reconciling only those the ring gives it ({@code group/kind/namespace/name}
+	 * hashed onto the ring; owned and watched objects map to their owner's request as
+	 * usual, so they follow it). An object moves between replicas only after its old
+	 * owner stopped taking it and finished its reconcile in flight, or after the old
+	 * owner's Lease expired.
+	 * @param ring the ring this replica joined
+	 * @return this builder
+	 */
+	public ControllerBuilder<T> sharded(ShardRing ring) {
+		this.shardRing = Objects.requireNonNull(ring, "ring must not be null");
+		return this;
+	}
+
+	/**
 	 * Builds the controller and adds it to the manager as a leader-only runnable named
-	 * {@code controller-<name>}.
+	 * {@code controller-<name>} (an every-replica one if {@link #sharded}).
 	 * @param reconciler the reconciler
 	 * @return the controller, a handle for enqueuing requests and reading its state
 	 * @throws IllegalArgumentException if the manager has a controller of the same name
@@ -424,6 +443,9 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources));
 		this.requestSources.forEach(controller::watch);
+		if (this.shardRing != null) {
+			controller.shard(this.shardRing);
+		}
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
 		}

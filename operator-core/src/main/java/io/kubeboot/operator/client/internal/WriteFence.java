@@ -96,6 +96,15 @@ public final class WriteFence {
 		this.open = false;
 	}
 
+	/**
+	 * Whether writes are allowed now: the fence was opened and less than its validity has
+	 * passed since the last renewal began.
+	 * @return {@code true} while open
+	 */
+	public boolean isOpen() {
+		return remainingNanos() > 0;
+	}
+
 	private Duration verify() {
 		long remaining = remainingNanos();
 		if (remaining <= 0) {

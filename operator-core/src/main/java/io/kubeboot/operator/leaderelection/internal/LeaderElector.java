@@ -6,6 +6,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -53,6 +54,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	private static final double JITTER = 0.2;
 
+	/** How often a renewal wait checks for {@link #renewSoon}. */
+	private static final long RENEW_NOW_CHECK_NANOS = Duration.ofMillis(20).toNanos();
+
 	/** How long one watch of the Lease lasts while campaigning. */
 	private static final Duration LEASE_WATCH_TIMEOUT = Duration.ofMinutes(1);
 
@@ -82,6 +86,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	private final WriteFence fence;
 
+	/** Released to renew at once rather than at the next retry period. */
+	private final Semaphore renewNow = new Semaphore(0);
+
 	/**
 	 * Creates an elector that talks to the API server of the given client.
 	 * @param client the application's client; Lease requests use a derived client with
@@ -90,10 +97,26 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @param listener told about transitions
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
-		this(new LeaseLock(leaseClient(client, config), config.namespace(), config.name(), config.identity()), config,
-				listener, System::nanoTime,
-				new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)), config.namespace(),
-						config.name(), LEASE_WATCH_TIMEOUT));
+		this(client, config, listener, LeaseMetadata.none(), true);
+	}
+
+	/**
+	 * Creates an elector whose Lease carries labels and annotations of its own, such as a
+	 * shard Lease.
+	 * @param client the application's client; Lease requests use a derived client with
+	 * connections of their own (see {@link #leaseClient})
+	 * @param config the election settings
+	 * @param listener told about transitions
+	 * @param metadata the labels and annotations every write of the Lease sets
+	 * @param watchLease whether to watch the Lease while campaigning, to take over a
+	 * released Lease at once (pointless for a Lease no other replica holds)
+	 */
+	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener,
+			LeaseMetadata metadata, boolean watchLease) {
+		this(new LeaseLock(leaseClient(client, config), config.namespace(), config.name(), config.identity(), metadata),
+				config, listener, System::nanoTime,
+				watchLease ? new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)),
+						config.namespace(), config.name(), LEASE_WATCH_TIMEOUT) : LeaseWatch.none());
 	}
 
 	/**
@@ -102,8 +125,11 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * a new one instead of queueing behind a connection that went silent (a half-open
 	 * connection, or an HTTP/2 connection shared with the application's calls), and the
 	 * application's calls cannot hold up a renewal. Each request sets its own timeout.
+	 * @param client the application's client
+	 * @param config the timings, for the default timeouts
+	 * @return the client of Lease requests
 	 */
-	private static ApiClient leaseClient(ApiClient client, LeaderElectionConfig config) {
+	public static ApiClient leaseClient(ApiClient client, LeaderElectionConfig config) {
 		return new DelegatingAuthApiClient(client,
 				(builder) -> builder.readTimeout(config.requestTimeout())
 					.callTimeout(config.requestTimeout())
@@ -133,6 +159,15 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 */
 	public WriteFence writeFence() {
 		return this.fence;
+	}
+
+	/**
+	 * Asks the holder to renew the Lease at once instead of at its next retry period, so
+	 * that annotations that changed reach the Lease soon. Does nothing while this replica
+	 * does not hold the Lease (the next acquisition attempt writes them anyway).
+	 */
+	public void renewSoon() {
+		this.renewNow.release();
 	}
 
 	/**
@@ -246,7 +281,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 			while (true) {
 				long untilDeadline = this.lastRenewNanos + deadlineNanos - this.nanoTime.getAsLong();
 				long wait = Math.min(this.config.retryPeriod().toNanos(), Math.max(0, untilDeadline));
-				if (stop.await(wait, TimeUnit.NANOSECONDS)) {
+				if (awaitStopOrRenewNow(stop, wait)) {
 					return false;
 				}
 				if (this.nanoTime.getAsLong() - this.lastRenewNanos >= deadlineNanos) {
@@ -273,6 +308,27 @@ public final class LeaderElector implements LeaderElectionStatus {
 		}
 		finally {
 			this.leading = false;
+		}
+	}
+
+	/**
+	 * Waits for the stop signal, a {@link #renewSoon} or the timeout.
+	 * @return {@code true} if the stop signal fired
+	 */
+	private boolean awaitStopOrRenewNow(CountDownLatch stop, long timeoutNanos) throws InterruptedException {
+		long deadline = System.nanoTime() + timeoutNanos;
+		while (true) {
+			long remaining = deadline - System.nanoTime();
+			if (stop.await(Math.min(Math.max(0, remaining), RENEW_NOW_CHECK_NANOS), TimeUnit.NANOSECONDS)) {
+				return true;
+			}
+			if (this.renewNow.tryAcquire()) {
+				this.renewNow.drainPermits();
+				return false;
+			}
+			if (remaining <= 0) {
+				return false;
+			}
 		}
 	}
 

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.client.internal.StatusMessages;
@@ -43,6 +45,8 @@ class LeaseLock {
 
 	private final String identity;
 
+	private final LeaseMetadata metadata;
+
 	private volatile @Nullable V1Lease latest;
 
 	private volatile @Nullable String lastError;
@@ -58,6 +62,20 @@ class LeaseLock {
 	 * @param identity this replica's identity
 	 */
 	LeaseLock(ApiClient client, String namespace, String name, String identity) {
+		this(client, namespace, name, identity, LeaseMetadata.none());
+	}
+
+	/**
+	 * Creates a lock whose writes carry labels and annotations.
+	 * @param client the client to send the requests with; their timeouts are set per
+	 * request
+	 * @param namespace the Lease's namespace
+	 * @param name the Lease's name
+	 * @param identity this replica's identity
+	 * @param metadata the labels and annotations every write sets
+	 */
+	LeaseLock(ApiClient client, String namespace, String name, String identity, LeaseMetadata metadata) {
+		this.metadata = metadata;
 		this.client = client;
 		this.api = new CoordinationV1Api(client);
 		this.namespace = namespace;
@@ -91,13 +109,14 @@ class LeaseLock {
 	 * @return whether it was created; see {@link #lastError()} if not
 	 */
 	boolean create(LeaderElectionRecord record, Duration timeout) {
+		Map<String, String> annotations = this.metadata.annotations();
 		try {
-			this.latest = execute(this.api
-				.createNamespacedLease(this.namespace,
-						new V1Lease().metadata(new V1ObjectMeta().name(this.name).namespace(this.namespace))
-							.spec(toSpec(record)))
-				.buildCall(null), timeout);
-			written();
+			V1ObjectMeta meta = decorate(new V1ObjectMeta().name(this.name).namespace(this.namespace), annotations);
+			this.latest = execute(
+					this.api.createNamespacedLease(this.namespace, new V1Lease().metadata(meta).spec(toSpec(record)))
+						.buildCall(null),
+					timeout);
+			written(annotations);
 			return true;
 		}
 		catch (ApiException ex) {
@@ -117,11 +136,13 @@ class LeaseLock {
 		if (base == null) {
 			return false;
 		}
+		Map<String, String> annotations = this.metadata.annotations();
 		try {
-			V1Lease lease = new V1Lease().metadata(base.getMetadata()).spec(toSpec(record));
+			V1ObjectMeta meta = (base.getMetadata() != null) ? base.getMetadata() : new V1ObjectMeta();
+			V1Lease lease = new V1Lease().metadata(decorate(copy(meta), annotations)).spec(toSpec(record));
 			this.latest = execute(this.api.replaceNamespacedLease(this.name, this.namespace, lease).buildCall(null),
 					timeout);
-			written();
+			written(annotations);
 			return true;
 		}
 		catch (ApiException ex) {
@@ -143,9 +164,44 @@ class LeaseLock {
 		}
 	}
 
-	private void written() {
+	private void written(Map<String, String> annotations) {
 		this.lastError = null;
 		this.lastWriteUnanswered = false;
+		this.metadata.written(annotations);
+	}
+
+	private V1ObjectMeta decorate(V1ObjectMeta meta, Map<String, String> annotations) {
+		Map<String, String> labels = this.metadata.labels();
+		if (!labels.isEmpty()) {
+			Map<String, String> merged = new LinkedHashMap<>((meta.getLabels() != null) ? meta.getLabels() : Map.of());
+			merged.putAll(labels);
+			meta.setLabels(merged);
+		}
+		if (!annotations.isEmpty()) {
+			Map<String, String> merged = new LinkedHashMap<>(
+					(meta.getAnnotations() != null) ? meta.getAnnotations() : Map.of());
+			merged.putAll(annotations);
+			meta.setAnnotations(merged);
+		}
+		return meta;
+	}
+
+	/**
+	 * Copies the fields of the metadata a replace sends back, so that decorating it does
+	 * not change the Lease last read.
+	 */
+	private static V1ObjectMeta copy(V1ObjectMeta meta) {
+		return new V1ObjectMeta().name(meta.getName())
+			.namespace(meta.getNamespace())
+			.resourceVersion(meta.getResourceVersion())
+			.uid(meta.getUid())
+			.labels(meta.getLabels())
+			.annotations(meta.getAnnotations())
+			.ownerReferences(meta.getOwnerReferences())
+			.finalizers(meta.getFinalizers())
+			.managedFields(meta.getManagedFields())
+			.creationTimestamp(meta.getCreationTimestamp())
+			.generation(meta.getGeneration());
 	}
 
 	private boolean failed(String verb, ApiException ex) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import com.google.gson.reflect.TypeToken;
 import io.kubeboot.operator.client.internal.StatusMessages;
@@ -21,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * Watches the Lease while this replica campaigns, so that a standby tries to acquire it
  * as soon as a leader released it on a graceful shutdown instead of at its next retry.
  * Polling every retry period stays the fallback: a watch that fails or is forbidden by
- * RBAC only costs that speed.
+ * RBAC only costs that speed. {@link #ofLabel} watches the Leases of a label instead (the
+ * members of a shard ring), waking on the events a predicate picks.
  */
-class LeaseWatch {
+public class LeaseWatch {
 
 	private static final Logger logger = LoggerFactory.getLogger(LeaseWatch.class);
 
@@ -38,9 +40,17 @@ class LeaseWatch {
 
 	private final String namespace;
 
-	private final String name;
+	private final @Nullable String name;
+
+	private final @Nullable String labelSelector;
 
 	private final Duration watchTimeout;
+
+	private final Predicate<Watch.Response<V1Lease>> wakesOn;
+
+	private final Runnable onChange;
+
+	private final String forbiddenLog;
 
 	private volatile @Nullable Thread thread;
 
@@ -57,10 +67,41 @@ class LeaseWatch {
 	 * @param watchTimeout how long one watch request lasts before it is renewed
 	 */
 	LeaseWatch(@Nullable ApiClient client, String namespace, String name, Duration watchTimeout) {
+		this(client, namespace, name, null, watchTimeout, LeaseWatch::isUpForGrabs, () -> {
+		}, "Cannot watch the Lease, a standby notices a release only at its next retry: "
+				+ "lease={}/{} error=\"{}\" (grant 'watch' on leases to take over at once)");
+	}
+
+	private LeaseWatch(@Nullable ApiClient client, String namespace, @Nullable String name,
+			@Nullable String labelSelector, Duration watchTimeout, Predicate<Watch.Response<V1Lease>> wakesOn,
+			Runnable onChange, String forbiddenLog) {
 		this.client = client;
 		this.namespace = namespace;
 		this.name = name;
+		this.labelSelector = labelSelector;
 		this.watchTimeout = watchTimeout;
+		this.wakesOn = wakesOn;
+		this.onChange = onChange;
+		this.forbiddenLog = forbiddenLog;
+	}
+
+	/**
+	 * A watch of every Lease with a label.
+	 * @param client the client to watch with, with a read timeout longer than
+	 * {@code watchTimeout}
+	 * @param namespace the Leases' namespace
+	 * @param labelSelector the label selector, such as
+	 * {@code sharding.kubeboot.io/ring=x}
+	 * @param watchTimeout how long one watch request lasts before it is renewed
+	 * @param wakesOn which events count as a change
+	 * @param onChange called on every change, on the watch's thread
+	 * @param forbiddenLog the INFO message logged once if RBAC forbids the watch, with
+	 * placeholders for the namespace, the selector and the error
+	 * @return the watch, not started
+	 */
+	public static LeaseWatch ofLabel(ApiClient client, String namespace, String labelSelector, Duration watchTimeout,
+			Predicate<Watch.Response<V1Lease>> wakesOn, Runnable onChange, String forbiddenLog) {
+		return new LeaseWatch(client, namespace, null, labelSelector, watchTimeout, wakesOn, onChange, forbiddenLog);
 	}
 
 	/**
@@ -74,12 +115,13 @@ class LeaseWatch {
 	/**
 	 * Starts watching in a daemon thread, unless already watching or forbidden.
 	 */
-	synchronized void start() {
+	public synchronized void start() {
 		if (this.client == null || this.thread != null || this.forbidden) {
 			return;
 		}
 		this.changes.drainPermits();
-		Thread started = new Thread(this::run, "leader-election-lease-watch");
+		Thread started = new Thread(this::run,
+				(this.name != null) ? "leader-election-lease-watch" : "lease-watch-" + this.labelSelector);
 		started.setDaemon(true);
 		this.thread = started;
 		started.start();
@@ -88,7 +130,7 @@ class LeaseWatch {
 	/**
 	 * Stops watching.
 	 */
-	synchronized void stop() {
+	public synchronized void stop() {
 		Thread started = this.thread;
 		this.thread = null;
 		if (started != null) {
@@ -127,7 +169,8 @@ class LeaseWatch {
 		while (Thread.currentThread() == this.thread) {
 			try (Watch<V1Lease> opened = Watch.createWatch(this.client,
 					api.listNamespacedLease(this.namespace)
-						.fieldSelector("metadata.name=" + this.name)
+						.fieldSelector((this.name != null) ? "metadata.name=" + this.name : null)
+						.labelSelector(this.labelSelector)
 						.resourceVersion(resourceVersion)
 						.timeoutSeconds((int) Math.max(1, this.watchTimeout.toSeconds()))
 						.watch(true)
@@ -146,18 +189,17 @@ class LeaseWatch {
 					if (event.object != null && event.object.getMetadata() != null) {
 						resourceVersion = event.object.getMetadata().getResourceVersion();
 					}
-					if (isUpForGrabs(event)) {
+					if (this.wakesOn.test(event)) {
 						this.changes.release();
+						this.onChange.run();
 					}
 				}
 			}
 			catch (ApiException ex) {
 				if (ex.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
 					this.forbidden = true;
-					logger.info(
-							"Cannot watch the Lease, a standby notices a release only at its next retry: "
-									+ "lease={}/{} error=\"{}\" (grant 'watch' on leases to take over at once)",
-							this.namespace, this.name, StatusMessages.describe(ex));
+					logger.info(this.forbiddenLog, this.namespace, (this.name != null) ? this.name : this.labelSelector,
+							StatusMessages.describe(ex));
 					return;
 				}
 				backOff(ex);
@@ -185,8 +227,8 @@ class LeaseWatch {
 		if (Thread.currentThread() != this.thread) {
 			return; // stopped: the watch was closed under us
 		}
-		logger.debug("Lease watch failed, retrying: lease={}/{} error=\"{}\"", this.namespace, this.name,
-				StatusMessages.describe(ex));
+		logger.debug("Lease watch failed, retrying: lease={}/{} error=\"{}\"", this.namespace,
+				(this.name != null) ? this.name : this.labelSelector, StatusMessages.describe(ex));
 		try {
 			Thread.sleep(FAILURE_BACKOFF.toMillis());
 		}

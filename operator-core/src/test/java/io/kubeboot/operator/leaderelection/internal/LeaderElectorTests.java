@@ -326,6 +326,19 @@ class LeaderElectorTests {
 		assertThat(running).isNotDone();
 	}
 
+	@Test
+	void renewSoonRenewsBeforeTheRetryPeriodEnds() throws Exception {
+		// a retry period far longer than the test waits: only renewSoon can renew in time
+		LeaderElectionConfig slow = new LeaderElectionConfig("default", "operator-lease", ME, Duration.ofSeconds(60),
+				Duration.ofSeconds(50), Duration.ofSeconds(40), true, LostLeasePolicy.RE_ELECT);
+		this.elector = elector(slow);
+		assertThat(this.elector.acquire(this.stop)).isTrue();
+		int writes = this.lock.writes().size();
+		this.executor.submit(() -> this.elector.renewUntilLost(this.stop));
+		this.elector.renewSoon();
+		eventually().until(() -> this.lock.writes().size() > writes);
+	}
+
 	private LeaderElector elector(LeaderElectionConfig config) {
 		LeaderElectionListener listener = new LeaderElectionListener() {
 

@@ -1,0 +1,134 @@
+package io.kubeboot.operator.sharding;
+
+import java.util.List;
+import java.util.Objects;
+
+import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
+import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.internal.HashRing;
+import io.kubeboot.operator.sharding.internal.ShardGate;
+import io.kubeboot.operator.sharding.internal.ShardMember;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+
+/**
+ * This replica's membership in a ring of replicas that share the objects of sharded
+ * controllers (filter-based: every replica caches every object and reconciles only the
+ * ones the ring gives it). Join a ring, then opt controllers in with
+ * {@code ControllerBuilder.sharded(ring)}:
+ *
+ * <pre class="code">
+ * ShardRing ring = ShardRing.join(manager, apiClient, new ShardingConfig("operators", "widgets", identity,
+ *         Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), ShardingConfig.DEFAULT_VIRTUAL_NODES));
+ * Controller.builder(manager, Widget.class).sharded(ring).complete(reconciler);
+ * </pre>
+ *
+ * Each replica holds a Lease of its own, labelled {@value #RING_LABEL}{@code =<ring>} and
+ * renewed like the leader Lease; an object ({@code group/kind/namespace/name}) belongs to
+ * a live member by consistent hashing with virtual nodes. When the members change, an
+ * object moves from a live replica only after that replica acknowledged, in its Lease's
+ * {@value #DRAINED_ANNOTATION} annotation, a view under which it no longer owns the
+ * object, with no reconcile of it in flight; from a replica that stopped renewing only
+ * once its Lease expired. A replica past its renew deadline reconciles nothing. Sharded
+ * controllers run on every replica; leader-only runnables and unsharded controllers keep
+ * using leader election beside the ring. See ARCHITECTURE.md for the protocol.
+ * <p>
+ * Thread-safe.
+ */
+public final class ShardRing {
+
+	/** The label naming the ring on every member's Lease. */
+	public static final String RING_LABEL = ShardMember.RING_LABEL;
+
+	/** The annotation holding the view a member acknowledged (drained up to). */
+	public static final String DRAINED_ANNOTATION = ShardMember.DRAINED_ANNOTATION;
+
+	private final ShardingConfig config;
+
+	private final ShardMember member;
+
+	private ShardRing(ShardingConfig config, ShardMember member) {
+		this.config = config;
+		this.member = member;
+	}
+
+	/**
+	 * Joins a ring: adds this replica's membership to the manager as an every-replica
+	 * runnable named {@code sharding-<ring>}, which holds the Lease while the manager
+	 * runs and releases it on stop, once the sharded controllers' reconciles in flight
+	 * finished.
+	 * @param manager the manager
+	 * @param client the client to reach the API server with (Lease requests use
+	 * connections of their own)
+	 * @param config the ring settings
+	 * @return the membership, to hand to sharded controllers
+	 */
+	public static ShardRing join(Manager manager, ApiClient client, ShardingConfig config) {
+		Objects.requireNonNull(config, "config must not be null");
+		ShardMember member = new ShardMember(client, config);
+		manager.add("sharding-" + config.ringName(), member);
+		return new ShardRing(config, member);
+	}
+
+	/**
+	 * Returns the settings.
+	 * @return the configuration
+	 */
+	public ShardingConfig config() {
+		return this.config;
+	}
+
+	/**
+	 * Returns the members this replica saw live at its last read of the ring.
+	 * @return their identities, sorted
+	 */
+	public List<String> members() {
+		return this.member.members();
+	}
+
+	/**
+	 * Whether this replica holds its Lease within the renew deadline.
+	 * @return {@code true} while a member
+	 */
+	public boolean isMember() {
+		return this.member.isMember();
+	}
+
+	/**
+	 * Whether this replica may reconcile an object of a kind now.
+	 * @param kind the reconciled model class
+	 * @param request the object
+	 * @return {@code true} if it is this replica's and no other member still claims it
+	 */
+	public boolean owns(Class<? extends KubernetesObject> kind, Request request) {
+		return this.member.gate().permits(key(kind, request));
+	}
+
+	/**
+	 * Returns the key an object has on the ring: {@code group/kind/namespace/name}.
+	 * @param kind the model class
+	 * @param request the object
+	 * @return the key
+	 */
+	public static String key(Class<? extends KubernetesObject> kind, Request request) {
+		DeclaredKind declared = KindResolver.declaredKind(kind);
+		return HashRing.key(declared.group(), declared.kind(), request.namespace(), request.name());
+	}
+
+	/**
+	 * Returns the gate sharded controllers pass their reconciles through. Not an API: for
+	 * the {@code controller} package.
+	 * @return the gate
+	 */
+	public ShardGate gate() {
+		return this.member.gate();
+	}
+
+	@Override
+	public String toString() {
+		return "ShardRing[" + this.config.ringName() + ", " + this.config.identity() + "]";
+	}
+
+}

@@ -1,0 +1,81 @@
+package io.kubeboot.operator.sharding;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+
+/**
+ * How a replica takes part in a ring of sharded controllers: the ring it joins, where its
+ * Lease lives, and the timings it renews that Lease with, which follow leader election's
+ * rules ({@code leaseDuration > renewDeadline > retryPeriod > 0}): a replica stops
+ * reconciling its share once it has not renewed for {@code renewDeadline}; the others
+ * take its objects over only after they have seen its Lease unchanged for
+ * {@code leaseDuration}.
+ *
+ * @param namespace the namespace of the ring's Leases
+ * @param ringName the ring's name, a label value (at most 63 characters): the Leases of
+ * its members carry it in the label {@value ShardRing#RING_LABEL}
+ * @param identity this replica's identity, unique among the replicas (no commas)
+ * @param leaseDuration how long the others wait after the last observed change of this
+ * replica's Lease before they count it dead (controller-runtime's leader election: 15s)
+ * @param renewDeadline how long this replica keeps trying to renew before it stops
+ * reconciling (10s)
+ * @param retryPeriod how often this replica renews its Lease and reads the others' (2s)
+ * @param virtualNodes the tokens each member places on the hash ring (100); every member
+ * of a ring must use the same number
+ */
+public record ShardingConfig(String namespace, String ringName, String identity, Duration leaseDuration,
+		Duration renewDeadline, Duration retryPeriod, int virtualNodes) {
+
+	/** The tokens each member places on the ring unless configured. */
+	public static final int DEFAULT_VIRTUAL_NODES = 100;
+
+	private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+
+	public ShardingConfig {
+		if (ringName == null || !LABEL_VALUE.matcher(ringName).matches()) {
+			throw new IllegalArgumentException("ringName must be a label value (at most 63 letters, digits, '-', "
+					+ "'_' or '.', starting and ending with a letter or digit), was '" + ringName + "'");
+		}
+		if (identity != null && identity.contains(",")) {
+			throw new IllegalArgumentException("identity must not contain ',', was '" + identity + "'");
+		}
+		if (virtualNodes < 1) {
+			throw new IllegalArgumentException("virtualNodes must be at least 1, was " + virtualNodes);
+		}
+		// the same rules as leader election's: checked by its configuration
+		new LeaderElectionConfig(namespace, "shard", identity, leaseDuration, renewDeadline, retryPeriod, true,
+				LostLeasePolicy.RE_ELECT);
+	}
+
+	/**
+	 * Returns the name of this replica's Lease: the ring's name and the identity, lower
+	 * case, with every character a Lease name cannot hold replaced by {@code -}, and a
+	 * hash of the identity appended if anything was replaced or cut.
+	 * @return the Lease name
+	 */
+	public String leaseName() {
+		String wanted = this.ringName + "-" + this.identity;
+		String cleaned = wanted.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
+		if (cleaned.equals(wanted) && cleaned.length() <= 253 && Character.isLetterOrDigit(cleaned.charAt(0))
+				&& Character.isLetterOrDigit(cleaned.charAt(cleaned.length() - 1))) {
+			return cleaned;
+		}
+		String hash = Integer.toHexString(this.identity.hashCode());
+		String head = cleaned.substring(0, Math.min(cleaned.length(), 240)).replaceAll("[-.]+$", "");
+		return head + "-" + hash;
+	}
+
+	/**
+	 * Returns the settings of this replica's Lease as leader election sees them: a Lease
+	 * only this replica ever holds, released on a graceful stop.
+	 * @return the Lease settings
+	 */
+	public LeaderElectionConfig leaseConfig() {
+		return new LeaderElectionConfig(this.namespace, leaseName(), this.identity, this.leaseDuration,
+				this.renewDeadline, this.retryPeriod, true, LostLeasePolicy.RE_ELECT);
+	}
+
+}

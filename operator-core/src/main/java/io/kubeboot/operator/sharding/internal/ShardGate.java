@@ -1,0 +1,313 @@
+package io.kubeboot.operator.sharding.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides which keys this replica may reconcile now, and counts the reconciles in flight
+ * per key so that a key is handed over only once drained. A key is permitted when every
+ * view of the ring that is in play gives it to this replica, and no other live member's
+ * acknowledged view gives it to that member:
+ * <ul>
+ * <li>the target: the ring of the members this replica sees live now;</li>
+ * <li>the pending acknowledgement: the view handed to the Lease writer, which may have
+ * reached the Lease already;</li>
+ * <li>the published acknowledgement: the view the Lease was last written with;</li>
+ * <li>the claims of the others: the views their Leases acknowledge, read by a consistent
+ * list that began after this replica's published acknowledgement was written (so the keys
+ * that acknowledgement claims are the only ones this read can permit).</li>
+ * </ul>
+ * A change of the target narrows the permitted keys at once; a wider acknowledgement
+ * widens them only once written and followed by a fresh read of the others, which then
+ * see this replica's claim if they read after it (the reads are linearizable). Of two
+ * members that claim one key, at least one sees the other's claim, so they never both
+ * reconcile it. The gate is also closed while this replica's Lease is past its renew
+ * deadline.
+ * <p>
+ * Thread-safe. Listeners hear every change of the permitted keys, as the snapshots before
+ * and after, on the thread that made the change.
+ */
+public final class ShardGate {
+
+	private final String self;
+
+	private final BooleanSupplier leaseValid;
+
+	private final Map<String, Integer> inFlight = new HashMap<>();
+
+	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+	private final List<Runnable> exitListeners = new CopyOnWriteArrayList<>();
+
+	private @Nullable HashRing target;
+
+	private @Nullable HashRing pending;
+
+	private @Nullable HashRing published;
+
+	private Claims others = new Claims(Map.of(), null);
+
+	private volatile Permits permits;
+
+	/**
+	 * Creates a closed gate.
+	 * @param self this replica's identity
+	 * @param leaseValid whether this replica's Lease is within its renew deadline
+	 */
+	public ShardGate(String self, BooleanSupplier leaseValid) {
+		this.self = self;
+		this.leaseValid = leaseValid;
+		this.permits = new Permits(self, List.of(), Map.of());
+	}
+
+	/**
+	 * Whether a key may be reconciled now.
+	 * @param key the key ({@link HashRing#key})
+	 * @return {@code true} if this replica owns it and may act on it
+	 */
+	public boolean permits(String key) {
+		return this.leaseValid.getAsBoolean() && this.permits.test(key);
+	}
+
+	/**
+	 * Returns the keys permitted now, without the Lease's validity, for comparing before
+	 * and after a change.
+	 * @return the snapshot
+	 */
+	public Permits snapshot() {
+		return this.permits;
+	}
+
+	/**
+	 * Starts a reconcile of a key if it is permitted; {@link #exit} must follow.
+	 * @param key the key
+	 * @return {@code true} if the reconcile may run
+	 */
+	public synchronized boolean enter(String key) {
+		if (!permits(key)) {
+			return false;
+		}
+		this.inFlight.merge(key, 1, Integer::sum);
+		return true;
+	}
+
+	/**
+	 * Ends a reconcile started with {@link #enter}.
+	 * @param key the key
+	 */
+	public void exit(String key) {
+		synchronized (this) {
+			this.inFlight.computeIfPresent(key, (k, count) -> (count > 1) ? count - 1 : null);
+			notifyAll();
+		}
+		this.exitListeners.forEach(Runnable::run);
+	}
+
+	/**
+	 * Whether every reconcile in flight is of a key the view gives this replica, so that
+	 * the view may be acknowledged.
+	 * @param view the view
+	 * @return {@code true} if nothing in flight would move away under the view
+	 */
+	public synchronized boolean drainedFor(HashRing view) {
+		return this.inFlight.keySet().stream().allMatch((key) -> this.self.equals(view.owner(key)));
+	}
+
+	/**
+	 * Waits until no reconcile is in flight.
+	 * @param timeout the longest wait; negative waits forever
+	 * @return {@code true} if none is in flight
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public synchronized boolean awaitIdle(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + (timeout.isNegative() ? Long.MAX_VALUE / 2 : timeout.toNanos());
+		while (!this.inFlight.isEmpty()) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				return false;
+			}
+			wait(Math.max(1, left / 1_000_000));
+		}
+		return true;
+	}
+
+	/**
+	 * Sets the ring of the members seen live now (this replica included while it holds
+	 * its Lease), and the claims of the others.
+	 * @param view the target view
+	 * @param claims the other members' acknowledged views, with the acknowledgement of
+	 * this replica that was published when they were read
+	 */
+	public void observe(HashRing view, Claims claims) {
+		update(() -> {
+			this.target = view;
+			this.others = claims;
+		});
+	}
+
+	/**
+	 * Records the view handed to the Lease writer as this replica's acknowledgement.
+	 * @param view the view, drained ({@link #drainedFor})
+	 */
+	public void pending(HashRing view) {
+		update(() -> this.pending = view);
+	}
+
+	/**
+	 * Records the acknowledgement the Lease was written with.
+	 * @param view the view
+	 */
+	public void published(HashRing view) {
+		update(() -> this.published = view);
+	}
+
+	/**
+	 * Permits nothing from now on, until the next {@link #observe}: on stop, or when the
+	 * Lease was lost.
+	 */
+	public void close() {
+		update(() -> this.target = null);
+	}
+
+	/**
+	 * Returns the acknowledgement the Lease was last written with.
+	 * @return the view, {@code null} before the first write
+	 */
+	public synchronized @Nullable HashRing published() {
+		return this.published;
+	}
+
+	/**
+	 * Returns the acknowledgement last handed to the Lease writer.
+	 * @return the view, {@code null} before the first
+	 */
+	public synchronized @Nullable HashRing pending() {
+		return this.pending;
+	}
+
+	/**
+	 * Returns the ring of the members seen live.
+	 * @return the view, {@code null} while closed
+	 */
+	public synchronized @Nullable HashRing target() {
+		return this.target;
+	}
+
+	/**
+	 * Adds a listener of changes of the permitted keys.
+	 * @param listener the listener
+	 */
+	public void addListener(Listener listener) {
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * Adds a listener called after every {@link #exit}, to notice a finished drain.
+	 * @param listener the listener
+	 */
+	public void addExitListener(Runnable listener) {
+		this.exitListeners.add(listener);
+	}
+
+	private void update(Runnable change) {
+		Permits before;
+		Permits after;
+		synchronized (this) {
+			before = this.permits;
+			change.run();
+			List<HashRing> views = new ArrayList<>();
+			if (this.target != null && this.published != null && this.others.readAfter() != null) {
+				views.add(this.target);
+				views.add(this.published);
+				views.add(this.others.readAfter());
+				if (this.pending != null) {
+					views.add(this.pending);
+				}
+			}
+			after = new Permits(this.self, views, this.others.views());
+			this.permits = after;
+		}
+		if (!after.equals(before)) {
+			this.listeners.forEach((listener) -> listener.changed(before, after));
+		}
+	}
+
+	/**
+	 * The other members' acknowledged views, and this replica's published acknowledgement
+	 * when they were read.
+	 *
+	 * @param views each live member's acknowledged view, by identity
+	 * @param readAfter this replica's published acknowledgement when the read began,
+	 * {@code null} if none was
+	 */
+	public record Claims(Map<String, HashRing> views, @Nullable HashRing readAfter) {
+
+		public Claims {
+			views = Map.copyOf(views);
+		}
+
+	}
+
+	/**
+	 * The keys this replica may reconcile: those every view gives it and no other
+	 * member's acknowledgement claims.
+	 *
+	 * @param self this replica's identity
+	 * @param views the views that must all give a key to this replica; none permits
+	 * nothing
+	 * @param others the other members' acknowledged views, by identity
+	 */
+	public record Permits(String self, List<HashRing> views, Map<String, HashRing> others) {
+
+		public Permits {
+			views = List.copyOf(views);
+			others = Map.copyOf(others);
+		}
+
+		/**
+		 * Whether a key is permitted.
+		 * @param key the key
+		 * @return {@code true} if permitted
+		 */
+		public boolean test(String key) {
+			if (this.views.isEmpty()) {
+				return false;
+			}
+			for (HashRing view : this.views) {
+				if (!this.self.equals(view.owner(key))) {
+					return false;
+				}
+			}
+			for (Map.Entry<String, HashRing> other : this.others.entrySet()) {
+				if (other.getKey().equals(other.getValue().owner(key))) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+	/**
+	 * Hears changes of the permitted keys.
+	 */
+	@FunctionalInterface
+	public interface Listener {
+
+		/**
+		 * Called after the permitted keys changed.
+		 * @param before what was permitted
+		 * @param after what is permitted now
+		 */
+		void changed(Permits before, Permits after);
+
+	}
+
+}

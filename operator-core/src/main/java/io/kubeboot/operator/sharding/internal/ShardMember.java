@@ -1,0 +1,396 @@
+package io.kubeboot.operator.sharding.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
+import io.kubeboot.operator.leaderelection.internal.LeaderElector;
+import io.kubeboot.operator.leaderelection.internal.LeaseMetadata;
+import io.kubeboot.operator.leaderelection.internal.LeaseWatch;
+import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseList;
+import io.kubernetes.client.util.Watch;
+import okhttp3.Call;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One replica's membership in a ring: holds its own Lease with leader election's elector
+ * (same timings, monotonic clock, renew deadline, connections of its own), reads the
+ * ring's Leases every retry period, at once after its own acknowledgement was written and
+ * whenever its watch of them sees a member come, go or acknowledge, with a consistent
+ * list, and drives the {@link ShardGate}: the target view is the ring of the Leases that
+ * are held and not expired, the claims are what their
+ * {@code sharding.kubeboot.io/drained} annotations acknowledge. Once nothing in flight
+ * would move away under a new view, that view is written to this replica's Lease as its
+ * acknowledgement.
+ * <p>
+ * An every-replica runnable. On stop it closes the gate, waits for the reconciles in
+ * flight (until the manager interrupts it after the graceful shutdown timeout, in which
+ * case the Lease is left to expire) and releases the Lease, so the others take its keys
+ * over at their next read.
+ */
+public final class ShardMember implements Runnable {
+
+	/** The label naming the ring on every member's Lease. */
+	public static final String RING_LABEL = "sharding.kubeboot.io/ring";
+
+	/**
+	 * The annotation with the view a member acknowledged:
+	 * {@code <virtualNodes>:<member>,...} or empty for none.
+	 */
+	public static final String DRAINED_ANNOTATION = "sharding.kubeboot.io/drained";
+
+	private static final String LEASE_GROUP = "coordination.k8s.io";
+
+	/** How long one watch of the ring's Leases lasts. */
+	private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
+
+	private static final Logger logger = LoggerFactory.getLogger(ShardMember.class);
+
+	private final ShardingConfig config;
+
+	private final LeaderElectionConfig leaseConfig;
+
+	private final LeaderElector elector;
+
+	private final ApiClient leaseClient;
+
+	private final ShardGate gate;
+
+	private final Semaphore wake = new Semaphore(0);
+
+	private final LeaseWatch ringWatch;
+
+	/** The holder and acknowledgement of each Lease last seen by the watch. */
+	private final Map<String, String> watched = new ConcurrentHashMap<>();
+
+	private final Map<String, Observed> observed = new HashMap<>();
+
+	private volatile boolean drainWaiting;
+
+	private volatile List<String> members = List.of();
+
+	/**
+	 * Creates a member.
+	 * @param client the application's client; Lease requests use connections of their own
+	 * @param config the ring settings
+	 */
+	public ShardMember(ApiClient client, ShardingConfig config) {
+		this.config = config;
+		this.leaseConfig = config.leaseConfig();
+		this.elector = new LeaderElector(client, this.leaseConfig, new LeaderElectionListener() {
+		}, new Acknowledgement(), false);
+		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
+		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
+		this.ringWatch = LeaseWatch.ofLabel(ApiClients.forWatches(client, WATCH_TIMEOUT.plusSeconds(30)),
+				config.namespace(), RING_LABEL + "=" + config.ringName(), WATCH_TIMEOUT, this::membershipChanged,
+				this.wake::release,
+				"Cannot watch the shard ring's Leases, changes are noticed only at the next read of the ring: "
+						+ "lease={}/{} error=\"{}\" (grant 'watch' on leases to hand objects over at once)");
+		this.gate.addExitListener(() -> {
+			if (this.drainWaiting) {
+				this.wake.release();
+			}
+		});
+	}
+
+	/**
+	 * Whether a watch event of the ring's Leases may change the ring or a claim: a Lease
+	 * added or deleted, or another holder or acknowledgement. Renewals alone do not wake
+	 * the reader (expiry is a matter of time, noticed at its periodic read).
+	 */
+	private boolean membershipChanged(Watch.Response<V1Lease> event) {
+		V1Lease lease = event.object;
+		if (lease == null || lease.getMetadata() == null || lease.getMetadata().getName() == null) {
+			return false;
+		}
+		String name = lease.getMetadata().getName();
+		if ("DELETED".equals(event.type)) {
+			this.watched.remove(name);
+			return true;
+		}
+		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
+		String ack = (lease.getMetadata().getAnnotations() != null)
+				? lease.getMetadata().getAnnotations().get(DRAINED_ANNOTATION) : null;
+		String state = holder + "|" + ack;
+		return !state.equals(this.watched.put(name, state));
+	}
+
+	/**
+	 * Returns the gate of the sharded controllers.
+	 * @return the gate
+	 */
+	public ShardGate gate() {
+		return this.gate;
+	}
+
+	/**
+	 * Returns the members seen live at the last read, this replica included while it
+	 * holds its Lease.
+	 * @return the identities, sorted
+	 */
+	public List<String> members() {
+		return this.members;
+	}
+
+	/**
+	 * Whether this replica holds its Lease within the renew deadline.
+	 * @return {@code true} while a member
+	 */
+	public boolean isMember() {
+		return this.elector.isLeader() && this.elector.writeFence().isOpen();
+	}
+
+	@Override
+	public boolean needsLeaderElection() {
+		return false;
+	}
+
+	/**
+	 * Returns what membership needs RBAC to allow, in a role of its own
+	 * ({@code sharding}): {@code create} on leases, {@code get} and {@code update} on
+	 * this replica's Lease, {@code list} on leases (to read the ring).
+	 * @return the permissions
+	 */
+	@Override
+	public List<Permission> requiredPermissions() {
+		String namespace = this.config.namespace();
+		return List.of(
+				Permission.of(LEASE_GROUP, "leases", "create", "list", "watch")
+					.inNamespace(namespace)
+					.inRole("sharding")
+					.because("sharding creates this replica's Lease in ring " + this.config.ringName()
+							+ " and lists and watches the ring's Leases to learn its members"),
+				Permission.of(LEASE_GROUP, "leases", "get", "update")
+					.resourceNames(this.config.leaseName())
+					.inNamespace(namespace)
+					.inRole("sharding")
+					.because("sharding renews this replica's Lease and writes its drain acknowledgement"));
+	}
+
+	@Override
+	public void start(StopSignal stop) throws Exception {
+		CountDownLatch stopped = new CountDownLatch(1);
+		Thread bridge = new Thread(() -> {
+			try {
+				stop.await();
+			}
+			catch (InterruptedException ex) {
+				// stopping anyway
+			}
+			stopped.countDown();
+			this.wake.release();
+		}, "sharding-" + this.config.ringName() + "-stop");
+		bridge.setDaemon(true);
+		bridge.start();
+		Thread observer = new Thread(() -> observe(stopped), "sharding-" + this.config.ringName() + "-observer");
+		observer.start();
+		this.ringWatch.start();
+		logger.info("Joining shard ring: ring={} lease={}/{} identity={}", this.config.ringName(),
+				this.config.namespace(), this.config.leaseName(), this.config.identity());
+		try {
+			while (stopped.getCount() > 0) {
+				if (!this.elector.acquire(stopped)) {
+					break;
+				}
+				this.wake.release();
+				if (this.elector.renewUntilLost(stopped)) {
+					// the gate closed with the fence at the renew deadline
+					logger.error("Shard lease lost, reconciling nothing until it is renewed: ring={} identity={}",
+							this.config.ringName(), this.config.identity());
+					this.wake.release();
+				}
+			}
+		}
+		finally {
+			stopped.countDown();
+			this.ringWatch.stop();
+			observer.interrupt();
+			leave(observer);
+			bridge.interrupt();
+		}
+	}
+
+	/**
+	 * Closes the gate, waits for the reconciles in flight and releases the Lease. If
+	 * interrupted first (the graceful shutdown timeout), the Lease is left to expire.
+	 */
+	private void leave(Thread observer) throws InterruptedException {
+		observer.join();
+		this.gate.close();
+		if (!this.gate.awaitIdle(Duration.ofMillis(-1))) {
+			return;
+		}
+		this.gate.pending(new HashRing(List.of(), this.config.virtualNodes()));
+		this.elector.release();
+		logger.info("Left shard ring: ring={} identity={}", this.config.ringName(), this.config.identity());
+	}
+
+	private void observe(CountDownLatch stopped) {
+		CoordinationV1Api api = new CoordinationV1Api(this.leaseClient);
+		while (stopped.getCount() > 0) {
+			try {
+				observeOnce(api);
+				this.wake.tryAcquire(this.config.retryPeriod().toNanos(), TimeUnit.NANOSECONDS);
+				this.wake.drainPermits();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+		}
+	}
+
+	private void observeOnce(CoordinationV1Api api) {
+		HashRing readAfter = this.gate.published();
+		V1LeaseList leases;
+		try {
+			// no resourceVersion: a consistent read, which sees every write that
+			// completed
+			// before it began
+			Call call = api.listNamespacedLease(this.config.namespace())
+				.labelSelector(RING_LABEL + "=" + this.config.ringName())
+				.buildCall(null);
+			call.timeout().timeout(this.leaseConfig.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+			leases = this.leaseClient.<V1LeaseList>execute(call, V1LeaseList.class).getData();
+		}
+		catch (ApiException ex) {
+			logger.warn("Reading the shard ring failed: ring={} identity={} error=\"{}\"", this.config.ringName(),
+					this.config.identity(), StatusMessages.describe(ex));
+			return;
+		}
+		long now = System.nanoTime();
+		List<String> live = new ArrayList<>();
+		Map<String, HashRing> claims = new HashMap<>();
+		Map<String, Observed> seen = new HashMap<>();
+		for (V1Lease lease : leases.getItems()) {
+			String name = Objects.requireNonNull(lease.getMetadata()).getName();
+			String version = lease.getMetadata().getResourceVersion();
+			Observed before = this.observed.get(name);
+			Observed current = (before != null && Objects.equals(before.version, version)) ? before
+					: new Observed(version, now);
+			seen.put(name, current);
+			String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
+			if (holder == null || holder.isEmpty() || holder.equals(this.config.identity())) {
+				continue;
+			}
+			Integer seconds = lease.getSpec().getLeaseDurationSeconds();
+			Duration duration = (seconds != null && seconds > 0) ? Duration.ofSeconds(seconds)
+					: this.config.leaseDuration();
+			if (now - current.sinceNanos >= duration.toNanos()) {
+				continue; // expired: its holder stopped reconciling by its renew deadline
+			}
+			live.add(holder);
+			HashRing claim = decode(holder, (lease.getMetadata().getAnnotations() != null)
+					? lease.getMetadata().getAnnotations().get(DRAINED_ANNOTATION) : null);
+			if (claim != null) {
+				claims.put(holder, claim);
+			}
+		}
+		this.observed.clear();
+		this.observed.putAll(seen);
+		if (isMember()) {
+			live.add(this.config.identity());
+		}
+		HashRing view = new HashRing(live, this.config.virtualNodes());
+		if (!view.members().equals(this.members)) {
+			logger.info("Shard ring changed: ring={} identity={} members={}", this.config.ringName(),
+					this.config.identity(), view.members());
+			this.members = view.members();
+		}
+		this.gate.observe(view, new ShardGate.Claims(claims, readAfter));
+		if (!view.equals(this.gate.pending())) {
+			boolean drained = this.gate.drainedFor(view);
+			this.drainWaiting = !drained;
+			if (drained) {
+				this.gate.pending(view);
+				this.elector.renewSoon();
+			}
+		}
+	}
+
+	/**
+	 * Reads an acknowledgement: {@code null} (claims nothing) if absent or empty; a ring
+	 * of the holder alone (claims every key) if malformed, which is safe but holds its
+	 * keys back until it writes a readable one.
+	 */
+	static @Nullable HashRing decode(String holder, @Nullable String value) {
+		if (value == null || value.isEmpty()) {
+			return null;
+		}
+		int colon = value.indexOf(':');
+		try {
+			int virtualNodes = Integer.parseInt(value.substring(0, colon));
+			String list = value.substring(colon + 1);
+			return new HashRing(list.isEmpty() ? List.of() : Arrays.asList(list.split(",")), virtualNodes);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Unreadable shard acknowledgement, counting every key as claimed: holder={} value=\"{}\"",
+					holder, value);
+			return new HashRing(List.of(holder), 1);
+		}
+	}
+
+	static String encode(@Nullable HashRing view) {
+		return (view != null && !view.members().isEmpty())
+				? view.virtualNodes() + ":" + String.join(",", view.members()) : "";
+	}
+
+	/**
+	 * Writes the pending acknowledgement with every write of the Lease, and records it as
+	 * published once written.
+	 */
+	private final class Acknowledgement implements LeaseMetadata {
+
+		@Override
+		public Map<String, String> labels() {
+			return Map.of(RING_LABEL, ShardMember.this.config.ringName());
+		}
+
+		@Override
+		public Map<String, String> annotations() {
+			return Map.of(DRAINED_ANNOTATION, encode(ShardMember.this.gate.pending()));
+		}
+
+		@Override
+		public void written(Map<String, String> annotations) {
+			HashRing decoded = decode(ShardMember.this.config.identity(), annotations.get(DRAINED_ANNOTATION));
+			HashRing written = (decoded != null) ? decoded
+					: new HashRing(List.of(), ShardMember.this.config.virtualNodes());
+			if (!written.equals(ShardMember.this.gate.published())) {
+				ShardMember.this.gate.published(written);
+				ShardMember.this.wake.release();
+			}
+		}
+
+	}
+
+	private record Observed(@Nullable String version, long sinceNanos) {
+	}
+
+	@Override
+	public String toString() {
+		return "ShardMember[" + this.config.ringName() + ", " + this.config.identity() + "]";
+	}
+
+}

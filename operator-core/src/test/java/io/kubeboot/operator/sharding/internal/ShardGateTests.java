@@ -1,0 +1,138 @@
+package io.kubeboot.operator.sharding.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+import io.kubeboot.operator.sharding.internal.ShardGate.Claims;
+import io.kubeboot.operator.sharding.internal.ShardGate.Permits;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ShardGateTests {
+
+	private static final List<String> KEYS = IntStream.range(0, 300)
+		.mapToObj((i) -> HashRing.key("example.com", "Widget", "default", "w-" + i))
+		.toList();
+
+	private static final HashRing AB = ring("a", "b");
+
+	private static final HashRing ABC = ring("a", "b", "c");
+
+	private static final HashRing A = ring("a");
+
+	private final AtomicBoolean leaseValid = new AtomicBoolean(true);
+
+	private final ShardGate gate = new ShardGate("a", this.leaseValid::get);
+
+	@Test
+	void permitsNothingBeforeItsAcknowledgementWasWrittenAndTheOthersReadAfterIt() {
+		this.gate.observe(AB, new Claims(Map.of("b", AB), null));
+		assertThat(permitted()).isEmpty();
+		this.gate.pending(AB);
+		assertThat(permitted()).isEmpty();
+		this.gate.published(AB);
+		assertThat(permitted()).as("the others were read before the acknowledgement was written").isEmpty();
+		this.gate.observe(AB, new Claims(Map.of("b", AB), AB));
+		assertThat(permitted()).isNotEmpty().allMatch((key) -> "a".equals(AB.owner(key)));
+		assertThat(permitted()).hasSize(owned(AB, "a").size());
+	}
+
+	@Test
+	void aNewMemberNarrowsThePermittedKeysAtOnceAndTheDrainWaitsForReconcilesInFlight() {
+		settle(AB, Map.of("b", AB));
+		String moving = owned(AB, "a").stream().filter((key) -> "c".equals(ABC.owner(key))).findFirst().orElseThrow();
+		assertThat(this.gate.enter(moving)).isTrue();
+		this.gate.observe(ABC, new Claims(Map.of("b", AB), AB));
+		assertThat(this.gate.permits(moving)).isFalse();
+		assertThat(this.gate.enter(moving)).isFalse();
+		assertThat(this.gate.drainedFor(ABC)).isFalse();
+		this.gate.exit(moving);
+		assertThat(this.gate.drainedFor(ABC)).isTrue();
+	}
+
+	@Test
+	void keysOfALeavingMemberArePermittedOnlyOnceItsAcknowledgementNoLongerClaimsThem() {
+		settle(AB, Map.of("b", AB));
+		List<String> ofB = owned(AB, "b");
+		// b is gone from the view, but its Lease still claims its keys
+		this.gate.observe(A, new Claims(Map.of("b", AB), AB));
+		this.gate.pending(A);
+		this.gate.published(A);
+		this.gate.observe(A, new Claims(Map.of("b", AB), A));
+		assertThat(permitted()).doesNotContainAnyElementsOf(ofB);
+		// b released its Lease (or it expired): it claims nothing
+		this.gate.observe(A, new Claims(Map.of(), A));
+		assertThat(permitted()).containsAll(ofB).hasSize(KEYS.size());
+	}
+
+	@Test
+	void aWiderAcknowledgementPermitsItsNewKeysOnlyAfterAFreshReadOfTheOthers() {
+		settle(AB, Map.of("b", AB));
+		this.gate.observe(A, new Claims(Map.of(), AB));
+		this.gate.pending(A);
+		this.gate.published(A);
+		assertThat(permitted()).as("read before the wider acknowledgement was written").hasSize(owned(AB, "a").size());
+		this.gate.observe(A, new Claims(Map.of(), A));
+		assertThat(permitted()).hasSize(KEYS.size());
+	}
+
+	@Test
+	void aLeasePastItsRenewDeadlinePermitsNothing() {
+		settle(AB, Map.of("b", AB));
+		String mine = owned(AB, "a").get(0);
+		this.leaseValid.set(false);
+		assertThat(this.gate.permits(mine)).isFalse();
+		assertThat(this.gate.enter(mine)).isFalse();
+	}
+
+	@Test
+	void listenersHearTheKeysGained() {
+		settle(AB, Map.of("b", AB));
+		List<Permits[]> changes = new ArrayList<>();
+		this.gate.addListener((before, after) -> changes.add(new Permits[] { before, after }));
+		this.gate.observe(A, new Claims(Map.of(), AB));
+		this.gate.pending(A);
+		this.gate.published(A);
+		this.gate.observe(A, new Claims(Map.of(), A));
+		Permits[] last = changes.get(changes.size() - 1);
+		List<String> gained = KEYS.stream().filter((key) -> !last[0].test(key) && last[1].test(key)).toList();
+		assertThat(gained).containsExactlyInAnyOrderElementsOf(owned(AB, "b"));
+	}
+
+	@Test
+	void closedItPermitsNothingAndAwaitIdleWaitsForTheLastReconcile() throws InterruptedException {
+		settle(AB, Map.of("b", AB));
+		String mine = owned(AB, "a").get(0);
+		assertThat(this.gate.enter(mine)).isTrue();
+		this.gate.close();
+		assertThat(permitted()).isEmpty();
+		assertThat(this.gate.awaitIdle(Duration.ofMillis(10))).isFalse();
+		this.gate.exit(mine);
+		assertThat(this.gate.awaitIdle(Duration.ofMillis(10))).isTrue();
+	}
+
+	private void settle(HashRing view, Map<String, HashRing> others) {
+		this.gate.observe(view, new Claims(others, null));
+		this.gate.pending(view);
+		this.gate.published(view);
+		this.gate.observe(view, new Claims(others, view));
+	}
+
+	private List<String> permitted() {
+		return KEYS.stream().filter(this.gate::permits).toList();
+	}
+
+	private static List<String> owned(HashRing ring, String member) {
+		return KEYS.stream().filter((key) -> member.equals(ring.owner(key))).toList();
+	}
+
+	private static HashRing ring(String... members) {
+		return new HashRing(List.of(members), 100);
+	}
+
+}

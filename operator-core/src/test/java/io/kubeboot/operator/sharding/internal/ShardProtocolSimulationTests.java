@@ -1,0 +1,194 @@
+package io.kubeboot.operator.sharding.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import io.kubeboot.operator.sharding.internal.ShardGate.Claims;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The drain handshake under random interleavings: members join, leave gracefully, read
+ * the ring, write their acknowledgements and start and end reconciles in random order,
+ * against a store that is read and written atomically (as the API server's consistent
+ * reads and writes are). No key may ever be in flight on two members at once, and once
+ * the ring settles every key is permitted to exactly one member.
+ */
+class ShardProtocolSimulationTests {
+
+	private static final List<String> KEYS = IntStream.range(0, 40)
+		.mapToObj((i) -> HashRing.key("", "ConfigMap", "default", "object-" + i))
+		.toList();
+
+	private static final List<String> NAMES = List.of("a", "b", "c", "d");
+
+	@Test
+	void noKeyIsEverInFlightOnTwoMembersAndTheSettledRingPermitsEachKeyOnce() {
+		for (int seed = 0; seed < 300; seed++) {
+			new Simulation(new Random(seed)).run(3000);
+		}
+	}
+
+	private static final class Simulation {
+
+		private final Random random;
+
+		/** The store: each live member's written acknowledgement ({@code null}: none). */
+		private final Map<String, HashRing> leases = new HashMap<>();
+
+		private final Map<String, Member> members = new HashMap<>();
+
+		Simulation(Random random) {
+			this.random = random;
+			NAMES.forEach((name) -> this.members.put(name, new Member(name)));
+		}
+
+		void run(int steps) {
+			join(this.members.get("a"));
+			for (int step = 0; step < steps; step++) {
+				Member member = this.members.get(NAMES.get(this.random.nextInt(NAMES.size())));
+				switch (this.random.nextInt(10)) {
+					case 0 -> {
+						if (!member.live && this.random.nextInt(3) == 0) {
+							join(member);
+						}
+					}
+					case 1 -> {
+						if (member.live && this.random.nextInt(3) == 0) {
+							member.leaving = true;
+							member.gate.close();
+						}
+					}
+					case 2, 3 -> observe(member);
+					case 4 -> write(member);
+					case 5, 6, 7 -> enter(member, KEYS.get(this.random.nextInt(KEYS.size())));
+					default -> exit(member);
+				}
+				if (member.leaving && member.inFlight.isEmpty()) {
+					this.leases.remove(member.name);
+					member.reset();
+				}
+			}
+			// settle: finish everything in flight, then let every live member read and
+			// write
+			// until nothing changes
+			this.members.values().forEach((member) -> new ArrayList<>(member.inFlight).forEach((key) -> {
+				member.inFlight.remove(key);
+				member.gate.exit(key);
+			}));
+			this.members.values().stream().filter((member) -> member.leaving).forEach((member) -> {
+				this.leases.remove(member.name);
+				member.reset();
+			});
+			if (this.members.values().stream().noneMatch((member) -> member.live)) {
+				join(this.members.get("a"));
+			}
+			for (int round = 0; round < 4; round++) {
+				this.members.values().forEach(this::observe);
+				this.members.values().forEach(this::write);
+			}
+			this.members.values().forEach(this::observe);
+			for (String key : KEYS) {
+				long permitted = this.members.values().stream().filter((member) -> member.gate.permits(key)).count();
+				assertThat(permitted).as("members permitted %s", key).isEqualTo(1);
+			}
+		}
+
+		private void join(Member member) {
+			member.live = true;
+			this.leases.put(member.name, null);
+		}
+
+		private void observe(Member member) {
+			if (!member.live) {
+				return;
+			}
+			HashRing readAfter = member.gate.published();
+			Map<String, HashRing> claims = new HashMap<>();
+			Set<String> live = new HashSet<>();
+			this.leases.forEach((name, ack) -> {
+				if (!name.equals(member.name)) {
+					live.add(name);
+					if (ack != null) {
+						claims.put(name, ack);
+					}
+				}
+			});
+			if (!member.leaving) {
+				live.add(member.name);
+			}
+			HashRing view = new HashRing(live, 20);
+			if (member.leaving) {
+				member.gate.close();
+			}
+			else {
+				member.gate.observe(view, new Claims(claims, readAfter));
+			}
+			if (!view.equals(member.gate.pending()) && member.gate.drainedFor(view)) {
+				member.gate.pending(view);
+			}
+		}
+
+		private void write(Member member) {
+			HashRing pending = member.gate.pending();
+			if (member.live && pending != null) {
+				this.leases.put(member.name, pending);
+				member.gate.published(pending);
+			}
+		}
+
+		private void enter(Member member, String key) {
+			if (member.inFlight.contains(key) || !member.gate.enter(key)) {
+				return;
+			}
+			for (Member other : this.members.values()) {
+				assertThat(other == member || !other.inFlight.contains(key))
+					.as("%s entered %s while %s had it in flight", member.name, key, other.name)
+					.isTrue();
+			}
+			member.inFlight.add(key);
+		}
+
+		private void exit(Member member) {
+			if (member.inFlight.isEmpty()) {
+				return;
+			}
+			String key = member.inFlight.remove(this.random.nextInt(member.inFlight.size()));
+			member.gate.exit(key);
+		}
+
+	}
+
+	private static final class Member {
+
+		private final String name;
+
+		private ShardGate gate;
+
+		private final List<String> inFlight = new ArrayList<>();
+
+		private boolean live;
+
+		private boolean leaving;
+
+		Member(String name) {
+			this.name = name;
+			this.gate = new ShardGate(name, () -> true);
+		}
+
+		void reset() {
+			this.gate = new ShardGate(this.name, () -> true);
+			this.live = false;
+			this.leaving = false;
+		}
+
+	}
+
+}

@@ -1,0 +1,352 @@
+package io.kubeboot.operator.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TcpProxy;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Filter-based sharding against a real kube-apiserver: several managers in one JVM, each
+ * with its own identity and shard Lease, reconcile ConfigMaps that requeue themselves
+ * every 200ms, and a journal of every reconcile's start and end shows who reconciled what
+ * and that no two replicas ever reconciled one object at once, also while the ring
+ * changes. Lease 3s, renew deadline 2s, retry period 0.5s.
+ */
+@WithControlPlane
+class ShardingIntegrationTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(3);
+
+	private static final Duration RENEW = Duration.ofSeconds(2);
+
+	private static final Duration RETRY = Duration.ofMillis(500);
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private static final int OBJECTS = 60;
+
+	/** Scheduling slack on a loaded two-core machine. */
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
+	private static final String RING = "widgets";
+
+	private final List<Replica> replicas = new ArrayList<>();
+
+	private final List<Entry> journal = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void stopReplicas() {
+		this.replicas.forEach((replica) -> {
+			if (replica.proxy != null) {
+				replica.proxy.restore();
+			}
+			replica.manager.stop();
+			if (replica.proxy != null) {
+				replica.proxy.close();
+			}
+		});
+	}
+
+	/**
+	 * A member whose connection is cut (as after {@code kill -9}, or a network partition)
+	 * stops reconciling at its renew deadline; the others take its objects only once its
+	 * Lease expired, within lease duration + 2 x retry period of its last renewal.
+	 */
+	@Test
+	void aMemberCutOffStopsAtItsRenewDeadlineAndTheOthersTakeItsObjectsAfterItsLeaseExpired(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		Replica c = replica("c", controlPlane, namespace, TcpProxy.to(controlPlane.apiServerUrl()));
+		for (Replica replica : this.replicas) {
+			replica.manager.start();
+		}
+		awaitRing(a, b, c);
+		long settled = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
+		Set<Request> ofC = reconcilersSince(settled).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofC).isNotEmpty();
+		long cutAt = System.nanoTime();
+		c.proxy.cut();
+		await().atMost(WAIT).until(() -> {
+			Map<Request, Set<String>> since = reconcilersSince(cutAt);
+			return ofC.stream()
+				.allMatch((request) -> since.containsKey(request) && !since.get(request).equals(Set.of(c.identity)));
+		});
+		long takenOver = this.journal.stream()
+			.filter((entry) -> entry.start >= cutAt && ofC.contains(entry.request) && !entry.replica.equals(c.identity))
+			.mapToLong(Entry::start)
+			.min()
+			.orElseThrow();
+		long lastOfC = this.journal.stream()
+			.filter((entry) -> entry.replica.equals(c.identity))
+			.mapToLong(Entry::start)
+			.max()
+			.orElseThrow();
+		System.out.println("objects of a cut-off member taken over after "
+				+ Duration.ofNanos(takenOver - cutAt).toMillis() + " ms; its last reconcile started "
+				+ Duration.ofNanos(lastOfC - cutAt).toMillis() + " ms after the cut");
+		// c stopped by its renew deadline (counted from its last renewal, before the cut)
+		assertThat(Duration.ofNanos(lastOfC - cutAt)).isLessThan(RENEW.plus(SLACK));
+		// nobody took its objects before its Lease could have expired
+		assertThat(Duration.ofNanos(takenOver - cutAt)).isGreaterThan(LEASE.minus(RETRY))
+			.isLessThan(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK));
+		assertThat(c.ring.isMember()).isFalse();
+		assertNoOverlap();
+	}
+
+	@Test
+	void threeMembersEachReconcileTheirShareAndNothingElse(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		Replica c = replica("c", controlPlane, namespace);
+		for (Replica replica : this.replicas) {
+			replica.manager.start();
+		}
+		awaitRing(a, b, c);
+		// a window in which the ring stays as it is
+		long from = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(from).size() == OBJECTS);
+		Map<Request, Set<String>> by = reconcilersSince(from);
+		assertThat(by).hasSize(OBJECTS);
+		by.forEach((request, who) -> assertThat(who).as("reconcilers of %s", request).hasSize(1));
+		for (Replica replica : List.of(a, b, c)) {
+			Set<Request> mine = by.entrySet()
+				.stream()
+				.filter((e) -> e.getValue().contains(replica.identity))
+				.map(Map.Entry::getKey)
+				.collect(Collectors.toSet());
+			assertThat(mine).as("share of %s", replica.identity).isNotEmpty();
+			mine.forEach((request) -> assertThat(replica.ring.owns(V1ConfigMap.class, request)).isTrue());
+		}
+		// every Lease is labelled with the ring and acknowledges the three members
+		List<V1Lease> leases = new CoordinationV1Api(controlPlane.adminClient()).listNamespacedLease(namespace.name())
+			.labelSelector(ShardRing.RING_LABEL + "=" + RING)
+			.execute()
+			.getItems();
+		assertThat(leases).hasSize(3)
+			.allSatisfy((lease) -> assertThat(lease.getMetadata().getAnnotations().get(ShardRing.DRAINED_ANNOTATION))
+				.contains(a.identity)
+				.contains(b.identity)
+				.contains(c.identity));
+		assertNoOverlap();
+	}
+
+	@Test
+	void aJoiningMemberTakesItsShareAfterTheOthersDrainedAndAStoppedOneHandsItBack(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace);
+		Replica b = replica("b", controlPlane, namespace);
+		a.manager.start();
+		b.manager.start();
+		awaitRing(a, b);
+		long before = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(before).size() == OBJECTS);
+		Replica c = replica("c", controlPlane, namespace);
+		c.manager.start();
+		awaitRing(a, b, c);
+		await().atMost(WAIT).until(() -> this.journal.stream().anyMatch((entry) -> entry.replica.equals(c.identity)));
+		long joined = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(joined).size() == OBJECTS);
+		Set<Request> ofC = reconcilersSince(joined).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofC).isNotEmpty();
+		c.manager.stop();
+		long stopped = System.nanoTime();
+		// c's objects go back to a and b, after c's last reconcile ended
+		await().atMost(WAIT).until(() -> {
+			Map<Request, Set<String>> since = reconcilersSince(stopped);
+			return ofC.stream().allMatch((request) -> since.containsKey(request));
+		});
+		Map<Request, Set<String>> after = reconcilersSince(stopped);
+		ofC.forEach((request) -> assertThat(after.get(request)).doesNotContain(c.identity));
+		assertNoOverlap();
+	}
+
+	/**
+	 * With a retry period of 20s a member that only read the ring periodically would
+	 * notice the stop up to 20s later; watching the ring's Leases it hands over at once.
+	 */
+	@Test
+	void aGracefulStopHandsItsObjectsOverWithinTwoSecondsWithoutWaitingForTheRetryPeriod(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		createObjects(controlPlane, namespace);
+		Duration retry = Duration.ofSeconds(20);
+		Replica a = replica("a", controlPlane, namespace, null, Duration.ofSeconds(60), Duration.ofSeconds(40), retry);
+		Replica b = replica("b", controlPlane, namespace, null, Duration.ofSeconds(60), Duration.ofSeconds(40), retry);
+		a.manager.start();
+		b.manager.start();
+		awaitRing(a, b);
+		long settled = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
+		Set<Request> ofB = reconcilersSince(settled).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains(b.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofB).isNotEmpty();
+		b.manager.stop();
+		long stopped = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconcilersSince(stopped).keySet().containsAll(ofB));
+		long handedOver = this.journal.stream()
+			.filter((entry) -> entry.start >= stopped && ofB.contains(entry.request))
+			.mapToLong(Entry::start)
+			.max()
+			.orElseThrow();
+		// the first reconcile by a of the last of b's objects
+		long lastFirst = ofB.stream()
+			.mapToLong((request) -> this.journal.stream()
+				.filter((entry) -> entry.start >= stopped && entry.request.equals(request))
+				.mapToLong(Entry::start)
+				.min()
+				.orElseThrow())
+			.max()
+			.orElseThrow();
+		System.out.println("objects of a stopped member handed over after "
+				+ Duration.ofNanos(lastFirst - stopped).toMillis() + " ms");
+		assertThat(handedOver).isGreaterThanOrEqualTo(lastFirst);
+		assertThat(Duration.ofNanos(lastFirst - stopped)).isLessThan(Duration.ofSeconds(2).plus(SLACK));
+		assertNoOverlap();
+	}
+
+	private void awaitRing(Replica... members) {
+		Set<String> identities = new HashSet<>();
+		for (Replica member : members) {
+			identities.add(member.identity);
+		}
+		await().atMost(WAIT)
+			.until(() -> List.of(members)
+				.stream()
+				.allMatch((member) -> member.ring.isMember() && Set.copyOf(member.ring.members()).equals(identities)));
+	}
+
+	private Set<Request> reconciledSince(long nanos) {
+		return reconcilersSince(nanos).keySet();
+	}
+
+	private Map<Request, Set<String>> reconcilersSince(long nanos) {
+		Map<Request, Set<String>> by = new HashMap<>();
+		for (Entry entry : this.journal) {
+			if (entry.start >= nanos) {
+				by.computeIfAbsent(entry.request, (request) -> new HashSet<>()).add(entry.replica);
+			}
+		}
+		return by;
+	}
+
+	/**
+	 * The journal's reconciles of each object, in the order they started, never overlap:
+	 * each starts after the one before ended, whichever replica ran it.
+	 */
+	private void assertNoOverlap() {
+		Map<Request, List<Entry>> byObject = new HashMap<>();
+		this.journal.forEach((entry) -> byObject.computeIfAbsent(entry.request, (r) -> new ArrayList<>()).add(entry));
+		assertThat(byObject).hasSize(OBJECTS);
+		byObject.forEach((request, entries) -> {
+			entries.sort(Comparator.comparingLong(Entry::start));
+			for (int i = 1; i < entries.size(); i++) {
+				Entry previous = entries.get(i - 1);
+				Entry next = entries.get(i);
+				assertThat(next.start)
+					.as("%s: %s started while %s still reconciled it", request, next.replica, previous.replica)
+					.isGreaterThanOrEqualTo(previous.end);
+			}
+		});
+	}
+
+	private void createObjects(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		for (int i = 0; i < OBJECTS; i++) {
+			core.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("object-" + i).putLabelsItem("sharded", "yes")))
+				.execute();
+		}
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace) {
+		return replica(name, controlPlane, namespace, null);
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy) {
+		return replica(name, controlPlane, namespace, proxy, LEASE, RENEW, RETRY);
+	}
+
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy,
+			Duration lease, Duration renew, Duration retry) {
+		ApiClient client = controlPlane.adminClient();
+		if (proxy != null) {
+			client.setBasePath(proxy.url("https"));
+		}
+		String identity = name + "-" + System.nanoTime();
+		Manager manager = Manager.builder(client)
+			.namespace(namespace.name())
+			.gracefulShutdownTimeout(Duration.ofSeconds(10))
+			.build();
+		ShardRing ring = ShardRing.join(manager, client,
+				new ShardingConfig(namespace.name(), RING, identity, lease, renew, retry, 100));
+		Controller.builder(manager, V1ConfigMap.class)
+			.labelSelector("sharded=yes")
+			.maxConcurrentReconciles(4)
+			.sharded(ring)
+			.complete((request) -> {
+				long start = System.nanoTime();
+				try {
+					Thread.sleep(30);
+				}
+				finally {
+					this.journal.add(new Entry(request, identity, start, System.nanoTime()));
+				}
+				return Result.requeueAfter(Duration.ofMillis(200));
+			});
+		Replica replica = new Replica(identity, manager, ring, proxy);
+		this.replicas.add(replica);
+		return replica;
+	}
+
+	private record Replica(String identity, Manager manager, ShardRing ring, @Nullable TcpProxy proxy) {
+	}
+
+	private record Entry(Request request, String replica, long start, long end) {
+	}
+
+}
