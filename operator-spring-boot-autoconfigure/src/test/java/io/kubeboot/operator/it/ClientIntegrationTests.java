@@ -1,6 +1,8 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +10,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.client.ApiServerException.AlreadyExistsException;
 import io.kubeboot.operator.client.ApiServerException.ConflictException;
 import io.kubeboot.operator.client.ApiServerException.InvalidException;
@@ -22,11 +28,24 @@ import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentCondition;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -231,6 +250,158 @@ class ClientIntegrationTests {
 				.orElse(false));
 		assertThat(outcomes).startsWith(ControllerMetrics.Outcome.CONFLICT, ControllerMetrics.Outcome.SUCCESS)
 			.doesNotContain(ControllerMetrics.Outcome.ERROR);
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void mainObjectOfACustomResourceIsAppliedAndPatchedWithTimesInWholeSeconds(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Widgets.install(admin);
+		Client client = manager(admin, namespace).client();
+		String ns = namespace.name();
+		OffsetDateTime since = OffsetDateTime.of(2026, 3, 1, 14, 30, 15, 123_456_789, ZoneOffset.ofHours(2));
+		Widget applied = client.apply(new Widget().metadata(new V1ObjectMeta().name("w").namespace(ns))
+			.spec(Map.of("size", "large", "since", since)));
+		assertThat(applied.getSpec()).containsEntry("size", "large");
+		// what the API server stores: a custom resource keeps the string it was sent
+		Map<String, Object> stored = rawWidget(admin, ns, "w");
+		assertThat((Map<String, Object>) stored.get("spec")).containsEntry("since", "2026-03-01T12:30:15Z");
+		assertThat((List<Map<String, Object>>) ((Map<String, Object>) stored.get("metadata")).get("managedFields"))
+			.anySatisfy((entry) -> assertThat(entry).containsEntry("manager", "client-tests")
+				.containsEntry("operation", "Apply"));
+		assertThatExceptionOfType(ConflictException.class).isThrownBy(() -> Client
+			.create(admin, client, "someone-else", Duration.ofSeconds(10))
+			.apply(new Widget().metadata(new V1ObjectMeta().name("w").namespace(ns)).spec(Map.of("size", "small"))));
+
+		Widget merged = client.patch(applied, Patch.merge(Map.of("spec", Map.of("size", "small"))));
+		assertThat(merged.getSpec()).containsEntry("size", "small").containsEntry("since", "2026-03-01T12:30:15Z");
+		assertThat(merged.getMetadata().getGeneration()).isEqualTo(applied.getMetadata().getGeneration() + 1);
+		Widget changed = client.uncached().get(Widget.class, Request.of(ns, "w")).orElseThrow();
+		changed.getMetadata().putLabelsItem("team", "a");
+		changed.getSpec().put("since", since.plusDays(1));
+		Widget patched = client.patch(merged, Patch.mergeFrom(merged, changed));
+		assertThat(patched.getMetadata().getLabels()).containsEntry("team", "a");
+		assertThat((Map<String, Object>) rawWidget(admin, ns, "w").get("spec")).containsEntry("size", "small")
+			.containsEntry("since", "2026-03-02T12:30:15Z");
+	}
+
+	@Test
+	void statusOfABuiltInKindIsUpdatedAndPatchedWithoutTouchingItsSpec(ApiClient admin, TestNamespace namespace) {
+		Client client = manager(admin, namespace).client();
+		String ns = namespace.name();
+		V1Deployment created = client.create(new V1Deployment().metadata(new V1ObjectMeta().namespace(ns).name("web"))
+			.spec(new V1DeploymentSpec().replicas(1)
+				.selector(new V1LabelSelector().matchLabels(Map.of("app", "web")))
+				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(Map.of("app", "web")))
+					.spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("web:1")))))));
+		OffsetDateTime now = OffsetDateTime.of(2026, 3, 1, 12, 0, 7, 900_000_000, ZoneOffset.UTC);
+		created.getSpec().replicas(5); // a status write does not change the spec
+		V1Deployment updated = client.status()
+			.update(created.status(new V1DeploymentStatus().observedGeneration(1L)
+				.replicas(0)
+				.addConditionsItem(new V1DeploymentCondition().type("Available")
+					.status("False")
+					.reason("Testing")
+					.lastTransitionTime(now))));
+		assertThat(updated.getStatus().getObservedGeneration()).isEqualTo(1L);
+		assertThat(updated.getStatus().getConditions()).singleElement()
+			.satisfies((condition) -> assertThat(condition.getLastTransitionTime())
+				.isEqualTo(OffsetDateTime.of(2026, 3, 1, 12, 0, 7, 0, ZoneOffset.UTC)));
+		V1Deployment stored = client.uncached().get(V1Deployment.class, Request.of(ns, "web")).orElseThrow();
+		assertThat(stored.getSpec().getReplicas()).isEqualTo(1);
+		assertThat(stored.getStatus().getConditions()).extracting(V1DeploymentCondition::getReason)
+			.containsExactly("Testing");
+
+		V1Deployment patched = client.status()
+			.patch(updated, Patch.merge(Map.of("status", Map.of("observedGeneration", 2, "readyReplicas", 0))));
+		assertThat(patched.getStatus().getObservedGeneration()).isEqualTo(2L);
+		assertThat(patched.getStatus().getConditions()).extracting(V1DeploymentCondition::getReason)
+			.containsExactly("Testing");
+		assertThat(patched.getSpec().getReplicas()).isEqualTo(1);
+		assertThatExceptionOfType(ConflictException.class)
+			.isThrownBy(() -> client.status().update(created.status(new V1DeploymentStatus().replicas(0))));
+	}
+
+	@Test
+	void conflictInAReconcileIsLoggedAtInfoWithoutAStackTraceAndRetriedWithoutBackoff(ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		Logger controllerLogger = (Logger) LoggerFactory.getLogger(Controller.class);
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		controllerLogger.addAppender(logs);
+		try {
+			AtomicInteger backoffs = new AtomicInteger();
+			Manager manager = Manager.builder(admin).namespace(namespace.name()).rateLimiter(() -> {
+				RateLimiter<Request> delegate = RateLimiters.defaultControllerRateLimiter();
+				return new RateLimiter<>() {
+
+					@Override
+					public Duration when(Request item) {
+						backoffs.incrementAndGet();
+						return delegate.when(item);
+					}
+
+					@Override
+					public void forget(Request item) {
+						delegate.forget(item);
+					}
+
+					@Override
+					public int numRequeues(Request item) {
+						return delegate.numRequeues(item);
+					}
+
+				};
+			}).build();
+			this.managers.add(manager);
+			Client client = manager.client();
+			String ns = namespace.name();
+			int conflicts = 5;
+			AtomicInteger reconciles = new AtomicInteger();
+			Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+				V1ConfigMap current = client.uncached().get(V1ConfigMap.class, request).orElseThrow();
+				if (reconciles.incrementAndGet() <= conflicts) {
+					// based on a version someone else has written since
+					client.patch(current, Patch.merge(Map.of("data", Map.of("round", "r" + reconciles.get()))));
+				}
+				client.update(current.data(Map.of("by", "reconciler")));
+				return Result.done();
+			});
+			manager.start();
+			client.create(configMap(ns, "contended"));
+			await().atMost(WAIT)
+				.until(() -> client.uncached()
+					.get(V1ConfigMap.class, Request.of(ns, "contended"))
+					.map((cm) -> cm.getData() != null && "reconciler".equals(cm.getData().get("by")))
+					.orElse(false));
+			// later reconciles (the watch bringing back the writes) succeed
+			assertThat(reconciles.get()).isGreaterThan(conflicts);
+			// requeued at once each time: the rate limiter was never asked for a delay
+			assertThat(backoffs).hasValue(0);
+			List<ILoggingEvent> conflictLogs;
+			synchronized (logs) {
+				conflictLogs = new ArrayList<>(logs.list);
+			}
+			conflictLogs.removeIf((event) -> !event.getFormattedMessage().startsWith("Write conflict"));
+			assertThat(conflictLogs).hasSize(conflicts).allSatisfy((event) -> {
+				assertThat(event.getLevel()).isEqualTo(Level.INFO);
+				assertThat(event.getThrowableProxy()).isNull();
+				assertThat(event.getFormattedMessage())
+					.startsWith("Write conflict, requeued: controller=configmap request=" + ns
+							+ "/contended error=\"PUT /api/v1/namespaces/" + ns
+							+ "/configmaps/contended failed: 409 Conflict: ");
+			});
+		}
+		finally {
+			controllerLogger.detachAppender(logs);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> rawWidget(ApiClient admin, String namespace, String name) throws ApiException {
+		return (Map<String, Object>) new CustomObjectsApi(admin)
+			.getNamespacedCustomObject("test.kubeboot.io", "v1", namespace, "widgets", name)
+			.execute();
 	}
 
 	private static V1ConfigMap labelled(String namespace, String app) {

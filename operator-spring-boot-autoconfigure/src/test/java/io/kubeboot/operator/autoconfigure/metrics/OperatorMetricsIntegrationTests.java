@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
@@ -140,6 +141,21 @@ class OperatorMetricsIntegrationTests {
 		assertThat(lines).anyMatch((line) -> line
 			.startsWith("rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"PUT\"}")
 				|| line.startsWith("rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"PATCH\"}"));
+		// the Client's writes are counted too, by method and code; nothing else deletes
+		String deletes = "rest_client_requests_total{code=\"200\",host=\"" + host + "\",method=\"DELETE\"}";
+		String missing = "rest_client_requests_total{code=\"404\",host=\"" + host + "\",method=\"DELETE\"}";
+		assertThat(lines).noneMatch((line) -> line.startsWith(deletes) || line.startsWith(missing));
+		String creates = "rest_client_requests_total{code=\"201\",host=\"" + host + "\",method=\"POST\"}";
+		double createdBefore = value(lines, creates);
+		Client operatorClient = this.context.getBean(Client.class);
+		V1ConfigMap written = operatorClient.create(new V1ConfigMap()
+			.metadata(new V1ObjectMeta().namespace(namespace.name()).name("written-by-the-client")));
+		assertThat(operatorClient.delete(written)).isTrue();
+		assertThat(operatorClient.delete(written)).isFalse();
+		List<String> afterWrites = scrape(port);
+		assertThat(value(afterWrites, creates)).isGreaterThanOrEqualTo(createdBefore + 1);
+		assertThat(value(afterWrites, deletes)).isEqualTo(1.0);
+		assertThat(value(afterWrites, missing)).isEqualTo(1.0);
 		// the informer series: its namespace, never an object's
 		assertThat(lines)
 			.contains("operator_informer_restarts_total{kind=\"ConfigMap\",metadata_only=\"false\",namespace=\""
