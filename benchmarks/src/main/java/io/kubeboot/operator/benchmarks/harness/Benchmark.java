@@ -55,6 +55,10 @@ public final class Benchmark {
 
 	private final Results results = new Results();
 
+	private final ChildJdk jdk;
+
+	private AotCache aotCache;
+
 	/**
 	 * Creates a benchmark on a running control plane.
 	 * @param config what to run
@@ -63,6 +67,7 @@ public final class Benchmark {
 	public Benchmark(BenchmarkConfig config, ControlPlane controlPlane) {
 		this.config = config;
 		this.cluster = new Cluster(controlPlane);
+		this.jdk = ChildJdk.fromProperty(config.javaHome().toString());
 	}
 
 	/**
@@ -77,6 +82,9 @@ public final class Benchmark {
 		Files.createDirectories(this.config.workDir());
 		describeEnvironment();
 		this.cluster.installCrd();
+		if (this.config.implementations().contains(Implementation.SPRING_AOT)) {
+			trainAotCache();
+		}
 		if (!this.config.smoke()) {
 			warmUp();
 		}
@@ -96,7 +104,7 @@ public final class Benchmark {
 			failover();
 		}
 		if (this.config.runs(CacheMemory.SCENARIO)) {
-			new CacheMemory(this.config, this.cluster, this.results).run();
+			new CacheMemory(this.config, this.cluster, this.results, this.jdk).run();
 		}
 		if (this.config.runs("jmh")) {
 			MicroBenchmarks.run(this.config, this.results);
@@ -113,8 +121,11 @@ public final class Benchmark {
 		this.results.environment("memory", memTotal());
 		this.results.environment("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
 				+ System.getProperty("os.arch"));
-		this.results.environment("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
-				+ " (" + System.getProperty("java.vendor") + ")");
+		this.results.environment("JDK of the harness", ChildJdk.harness().description());
+		this.results.environment("JDK of the operator processes",
+				this.jdk.description() + " at " + this.jdk.home() + ((this.jdk.home().equals(ChildJdk.harness().home()))
+						? " (the harness's)" : " (-D" + ChildJdk.PROPERTY + ")"));
+		this.results.environment("operator class path", OperatorClassPath.get().describe());
 		this.results.environment("kube-apiserver", this.cluster.serverVersion() + " with etcd, local, no fsync");
 		this.results.environment("operator JVM flags", String.join(" ", this.config.childJvmFlags()));
 		this.results.environment("workers per operator", String.valueOf(Workload.WORKERS));
@@ -123,6 +134,30 @@ public final class Benchmark {
 		}
 		this.results.environment("load average at the start (1/5/15 min)", loadAverage());
 		logger.info("Benchmark environment: {}", this.results.environment());
+	}
+
+	/**
+	 * Writes the AOT cache of {@link Implementation#SPRING_AOT} with one training run, or
+	 * records why it is skipped.
+	 */
+	private void trainAotCache() throws Exception {
+		String unavailable = AotCache.unavailable(this.jdk, OperatorClassPath.get());
+		if (unavailable != null) {
+			this.results.skip(Implementation.SPRING_AOT, unavailable);
+			logger.warn("Skipping {}: {}", Implementation.SPRING_AOT.id(), unavailable);
+			return;
+		}
+		this.aotCache = AotCache.train(this.jdk, OperatorClassPath.get(), this.config.childJvmFlags(),
+				this.config.workDir());
+		this.results.environment("AOT cache of " + Implementation.SPRING_AOT.id(), this.aotCache.describe());
+	}
+
+	/**
+	 * Returns the selected implementations that run, in the order runs alternate.
+	 */
+	private List<Implementation> implementations() {
+		Map<Implementation, String> skipped = this.results.skipped();
+		return this.config.implementations().stream().filter((each) -> !skipped.containsKey(each)).toList();
 	}
 
 	/**
@@ -135,7 +170,7 @@ public final class Benchmark {
 		this.cluster.createWidgets("warm-up", 1000);
 		this.cluster.observeAll("warm-up");
 		this.cluster.deleteWidgets("warm-up");
-		for (Implementation implementation : this.config.implementations()) {
+		for (Implementation implementation : implementations()) {
 			coldDrainRun(200, 0, implementation, false);
 		}
 		logger.info("Warmed up");
@@ -144,7 +179,7 @@ public final class Benchmark {
 	private void coldDrain() throws Exception {
 		for (int size : this.config.drainSizes()) {
 			for (int run = 1; run <= this.config.runs(size); run++) {
-				for (Implementation implementation : this.config.implementations()) {
+				for (Implementation implementation : implementations()) {
 					coldDrainRun(size, run, implementation, true);
 				}
 			}
@@ -341,7 +376,7 @@ public final class Benchmark {
 			String[] memory = child.await("memory", Duration.ofSeconds(60));
 			double heap = Long.parseLong(memory[0]) / (1024.0 * 1024.0);
 			double rss = Long.parseLong(memory[1]) / (1024.0 * 1024.0);
-			classHistogram(child, this.config.workDir()
+			classHistogram(this.jdk, child, this.config.workDir()
 				.resolve("memory-%d-%s-%d.histogram.txt".formatted(size, implementation.id(), run)));
 			this.results.add(Metric.MEMORY_HEAP, size, implementation, heap);
 			this.results.add(Metric.MEMORY_RSS, size, implementation, rss);
@@ -362,10 +397,10 @@ public final class Benchmark {
 
 	/**
 	 * Saves {@code jcmd <pid> GC.class_histogram} of a process into the work directory,
-	 * to see what its heap holds.
+	 * to see what its heap holds, with the {@code jcmd} of the JDK it runs on.
 	 */
-	static void classHistogram(ChildProcess child, Path file) throws IOException, InterruptedException {
-		Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+	static void classHistogram(ChildJdk jdk, ChildProcess child, Path file) throws IOException, InterruptedException {
+		Process jcmd = new ProcessBuilder(jdk.home().resolve("bin").resolve("jcmd").toString(),
 				String.valueOf(child.pid()), "GC.class_histogram")
 			.redirectErrorStream(true)
 			.redirectOutput(file.toFile())
@@ -377,7 +412,7 @@ public final class Benchmark {
 
 	private void failover() throws Exception {
 		for (int run = 1; run <= this.config.failoverRuns(); run++) {
-			for (Implementation implementation : this.config.implementations()) {
+			for (Implementation implementation : implementations()) {
 				if (implementation.isLeaderElectionMeasured()) {
 					failoverRun(run, implementation);
 				}
@@ -419,7 +454,7 @@ public final class Benchmark {
 	}
 
 	private List<Implementation> operators() {
-		return this.config.implementations().stream().filter(Implementation::isOperator).toList();
+		return implementations().stream().filter(Implementation::runsBeyondColdDrain).toList();
 	}
 
 	private void verifyAndDelete(String namespace, int size) throws Exception {
@@ -433,7 +468,8 @@ public final class Benchmark {
 
 	private ChildProcess start(Implementation implementation, String name, Map<String, String> settings)
 			throws IOException {
-		return ChildProcess.start(implementation, name, environment(settings), this.config);
+		List<String> extraFlags = implementation.usesAotCache() ? this.aotCache.runFlags() : List.of();
+		return ChildProcess.start(implementation, name, environment(settings), this.config, this.jdk, extraFlags);
 	}
 
 	private LazyChild startLater(Implementation implementation, String name, Map<String, String> settings) {

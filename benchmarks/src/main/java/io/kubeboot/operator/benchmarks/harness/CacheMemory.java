@@ -42,15 +42,18 @@ final class CacheMemory {
 
 	private final Results results;
 
+	private final ChildJdk jdk;
+
 	private final List<Integer> sizes;
 
 	/** Heap in bytes after full GC, by variant, size, run. */
 	private final Map<Variant, Map<Integer, List<Double>>> heaps = new LinkedHashMap<>();
 
-	CacheMemory(BenchmarkConfig config, Cluster cluster, Results results) {
+	CacheMemory(BenchmarkConfig config, Cluster cluster, Results results, ChildJdk jdk) {
 		this.config = config;
 		this.cluster = cluster;
 		this.results = results;
+		this.jdk = jdk;
 		this.sizes = config.smoke() ? List.of(100, 200)
 				: BenchmarkConfig.strings(System.getProperty(SIZES_PROPERTY, "10000,100000"))
 					.stream()
@@ -97,8 +100,8 @@ final class CacheMemory {
 		environment.putAll(variant.environment);
 		Duration timeout = Duration.ofSeconds(90).plusMillis(size * 30L);
 		String name = "%s-%d-%s-%d".formatted(SCENARIO, size, variant.id, run);
-		try (ChildProcess child = ChildProcess.start(variant.mainClass, name, environment, this.config.childJvmFlags(),
-				this.config.jfr(), this.config.workDir())) {
+		try (ChildProcess child = ChildProcess.start(this.jdk.java(), variant.mainClass, name, environment,
+				this.config.childJvmFlags(), this.config.jfr(), this.config.workDir())) {
 			child.await("ready", timeout);
 			if (variant.awaitsReconciles) {
 				child.await("reconciled", timeout);
@@ -109,7 +112,7 @@ final class CacheMemory {
 			String[] memory = child.await("memory", Duration.ofSeconds(60));
 			double heap = Long.parseLong(memory[0]);
 			if (size == this.sizes.get(1)) {
-				Benchmark.classHistogram(child, this.config.workDir().resolve(name + ".histogram.txt"));
+				Benchmark.classHistogram(this.jdk, child, this.config.workDir().resolve(name + ".histogram.txt"));
 			}
 			this.heaps.computeIfAbsent(variant, (key) -> new LinkedHashMap<>())
 				.computeIfAbsent(size, (key) -> new ArrayList<>())

@@ -66,25 +66,32 @@ final class ChildProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts an implementation's main class in a new JVM, on the harness's class path or,
-	 * for JOSDK, on its own.
+	 * Starts an implementation's main class in a new JVM, on the JDK and with the JVM
+	 * flags of the benchmark, on the {@linkplain OperatorClassPath operators' class path}
+	 * or, for JOSDK, on its own.
 	 * @param implementation what to run
 	 * @param name a name for the log file
 	 * @param environment the {@code BENCH_*} settings and {@code KUBECONFIG}
 	 * @param config the benchmark configuration (JVM flags, work directory)
+	 * @param jdk the JDK to run on
+	 * @param extraFlags JVM flags to add to the benchmark's
 	 * @return the started process; {@link #spawnedAt()} is the wall-clock time just
 	 * before the operating system was asked to start it
 	 * @throws IOException if it cannot be started
 	 */
 	static ChildProcess start(Implementation implementation, String name, Map<String, String> environment,
-			BenchmarkConfig config) throws IOException {
-		String classPath = implementation.hasOwnClassPath() ? JosdkClassPath.get() : classPath();
-		return start(implementation.mainClass(), classPath, name, environment, config.childJvmFlags(), config.jfr(),
+			BenchmarkConfig config, ChildJdk jdk, List<String> extraFlags) throws IOException {
+		String classPath = implementation.hasOwnClassPath() ? JosdkClassPath.get()
+				: OperatorClassPath.get().classPath();
+		List<String> flags = new ArrayList<>(config.childJvmFlags());
+		flags.addAll(extraFlags);
+		return start(jdk.java(), implementation.mainClass(), classPath, name, environment, flags, config.jfr(),
 				config.workDir());
 	}
 
 	/**
-	 * Starts a main class of this module in a new JVM.
+	 * Starts a main class of this module in a new JVM on the harness's JDK and class
+	 * path.
 	 * @param mainClass the class whose {@code main} to run
 	 * @param name a name for the log file
 	 * @param environment environment variables to add
@@ -96,15 +103,33 @@ final class ChildProcess implements AutoCloseable {
 	 */
 	static ChildProcess start(Class<?> mainClass, String name, Map<String, String> environment, List<String> jvmFlags,
 			boolean jfr, Path workDir) throws IOException {
-		return start(mainClass.getName(), classPath(), name, environment, jvmFlags, jfr, workDir);
+		return start(ChildJdk.harness().java(), mainClass.getName(), OperatorClassPath.harness(), name, environment,
+				jvmFlags, jfr, workDir);
 	}
 
-	private static ChildProcess start(String mainClass, String classPath, String name, Map<String, String> environment,
+	/**
+	 * Starts a main class of this module in a new JVM on the harness's class path.
+	 * @param java the {@code java} launcher
+	 * @param mainClass the class whose {@code main} to run
+	 * @param name a name for the log file
+	 * @param environment environment variables to add
+	 * @param jvmFlags the JVM flags
+	 * @param jfr whether to record a JFR profile into the work directory
+	 * @param workDir where the log (and the recording) go
+	 * @return the started process
+	 * @throws IOException if it cannot be started
+	 */
+	static ChildProcess start(Path java, Class<?> mainClass, String name, Map<String, String> environment,
 			List<String> jvmFlags, boolean jfr, Path workDir) throws IOException {
+		return start(java, mainClass.getName(), OperatorClassPath.harness(), name, environment, jvmFlags, jfr, workDir);
+	}
+
+	private static ChildProcess start(Path java, String mainClass, String classPath, String name,
+			Map<String, String> environment, List<String> jvmFlags, boolean jfr, Path workDir) throws IOException {
 		Files.createDirectories(workDir);
 		Path log = workDir.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.add(java.toString());
 		command.addAll(jvmFlags);
 		if (jfr) {
 			command.add("-XX:StartFlightRecording=filename=" + workDir.resolve(name + ".jfr")
@@ -119,13 +144,6 @@ final class ChildProcess implements AutoCloseable {
 		Process process = builder.start();
 		running.add(process);
 		return new ChildProcess(name, process, spawnedAt, log);
-	}
-
-	private static String classPath() {
-		// Surefire runs tests from a manifest-only jar and keeps the real class path here
-		String testClassPath = System.getProperty("surefire.test.class.path");
-		return (testClassPath != null && !testClassPath.isBlank()) ? testClassPath
-				: System.getProperty("java.class.path");
 	}
 
 	/**

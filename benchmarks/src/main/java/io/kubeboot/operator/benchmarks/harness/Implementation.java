@@ -8,7 +8,8 @@ import io.kubeboot.operator.benchmarks.raw.RawDrainMain;
 import io.kubeboot.operator.benchmarks.spring.SpringOperatorApplication;
 
 /**
- * The programs compared, each run as a separate JVM with identical JVM flags.
+ * The programs compared, each run as a separate JVM with identical JVM flags
+ * ({@code spring-aot} adds JDK 25's AOT cache to them).
  */
 public enum Implementation {
 
@@ -16,6 +17,17 @@ public enum Implementation {
 	 * Ours: a Spring Boot application on the starter with one {@code @Reconciler}.
 	 */
 	SPRING("spring", "ours (Spring Boot starter)", SpringOperatorApplication.class.getName(), false, true, true),
+
+	/**
+	 * The same application as {@link #SPRING}, with the same class path and JVM flags,
+	 * started with JDK 25's AOT cache ({@code -XX:AOTMode=on -XX:AOTCache=...}) that one
+	 * training run ({@code -XX:AOTCacheOutput=... -Dspring.context.exit=onRefresh}, no
+	 * cluster) wrote before its first run ({@link AotCache}). Only the cold drain runs
+	 * it, which measures start-up; it needs the operator processes on JDK 25 or later
+	 * ({@code benchmark.javaHome}) and is reported as skipped otherwise.
+	 */
+	SPRING_AOT("spring-aot", "ours (Spring Boot starter, JDK 25 AOT cache)", SpringOperatorApplication.class.getName(),
+			false, true, false),
 
 	/**
 	 * Ours without Spring: {@code Manager.builder(...)} directly.
@@ -103,6 +115,23 @@ public enum Implementation {
 	 */
 	public boolean isOperator() {
 		return this.operator;
+	}
+
+	/**
+	 * Whether it starts with JDK 25's AOT cache ({@link #SPRING_AOT}).
+	 * @return whether it uses the AOT cache
+	 */
+	public boolean usesAotCache() {
+		return this == SPRING_AOT;
+	}
+
+	/**
+	 * Whether the scenarios after the cold drain (live changes, burst, memory) run it:
+	 * every operator except {@link #SPRING_AOT}, whose cache only changes start-up.
+	 * @return whether those scenarios run it
+	 */
+	public boolean runsBeyondColdDrain() {
+		return this.operator && !usesAotCache();
 	}
 
 	/**

@@ -36,6 +36,7 @@ final class MicroBenchmarks {
 		}
 		Options options = new OptionsBuilder()
 			.include(WorkQueueBenchmark.class.getName() + "|" + WorkQueueSingleThreadBenchmark.class.getName())
+			.jvm(config.javaHome().resolve("bin").resolve("java").toString())
 			.jvmArgs(config.childJvmFlags().toArray(String[]::new))
 			.shouldFailOnError(true)
 			.build();

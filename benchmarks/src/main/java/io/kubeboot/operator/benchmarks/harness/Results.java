@@ -23,6 +23,8 @@ public final class Results {
 
 	private final List<String> sections = new ArrayList<>();
 
+	private final Map<Implementation, String> skipped = new LinkedHashMap<>();
+
 	synchronized void add(Metric metric, int size, Implementation implementation, double value) {
 		this.values.computeIfAbsent(new Key(metric, size), (key) -> new LinkedHashMap<>())
 			.computeIfAbsent(implementation, (key) -> new ArrayList<>())
@@ -104,6 +106,18 @@ public final class Results {
 	 */
 	public synchronized List<String> sections() {
 		return List.copyOf(this.sections);
+	}
+
+	synchronized void skip(Implementation implementation, String reason) {
+		this.skipped.put(implementation, reason);
+	}
+
+	/**
+	 * Returns the implementations that were selected but could not run, with the reason.
+	 * @return the reasons by implementation
+	 */
+	public synchronized Map<Implementation, String> skipped() {
+		return new LinkedHashMap<>(this.skipped);
 	}
 
 	synchronized void note(String note) {

@@ -27,7 +27,7 @@ class CacheMemorySmokeIntegrationTests {
 		try (ControlPlane controlPlane = ControlPlane.start()) {
 			Cluster cluster = new Cluster(controlPlane);
 			cluster.installCrd();
-			perObject = new CacheMemory(config, cluster, results).run();
+			perObject = new CacheMemory(config, cluster, results, ChildJdk.harness()).run();
 		}
 		assertThat(perObject).containsOnlyKeys(CacheMemory.Variant.values());
 		assertThat(perObject.values()).allSatisfy((values) -> assertThat(values).hasSize(1));
