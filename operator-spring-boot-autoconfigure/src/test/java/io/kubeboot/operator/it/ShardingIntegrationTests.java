@@ -331,6 +331,8 @@ class ShardingIntegrationTests {
 			.complete((request) -> {
 				long start = System.nanoTime();
 				try {
+					// simulated work, not a wait: a second replica reconciling
+					// the same object meanwhile shows as an overlap
 					Thread.sleep(30);
 				}
 				finally {
