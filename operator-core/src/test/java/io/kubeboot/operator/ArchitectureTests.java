@@ -1,16 +1,24 @@
 package io.kubeboot.operator;
 
 import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.kubeboot.operator.manager.Manager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +74,38 @@ class ArchitectureTests {
 			.onlyBeAccessed()
 			.byClassesThat()
 			.resideInAPackage("io.kubeboot.operator..");
+		rule.check(core);
+	}
+
+	/**
+	 * An API method that takes or returns an internal type makes that type part of the
+	 * API in all but name.
+	 */
+	@Test
+	void thePublicApiShowsNoInternalType() {
+		ArchRule rule = codeUnits().that()
+			.arePublic()
+			.and()
+			.areDeclaredInClassesThat()
+			.arePublic()
+			.and()
+			.areDeclaredInClassesThat()
+			.resideOutsideOfPackage("..internal..")
+			.should(new ArchCondition<JavaCodeUnit>("take or return no type of an internal package") {
+
+				@Override
+				public void check(JavaCodeUnit codeUnit, ConditionEvents events) {
+					List<JavaClass> types = new ArrayList<>(codeUnit.getRawParameterTypes());
+					types.add(codeUnit.getRawReturnType());
+					for (JavaClass type : types) {
+						if (type.getPackageName().contains(".internal")) {
+							events.add(SimpleConditionEvent.violated(codeUnit,
+									codeUnit.getFullName() + " shows the internal type " + type.getName()));
+						}
+					}
+				}
+
+			});
 		rule.check(core);
 	}
 

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.manager.StopSignal;
@@ -17,6 +18,8 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.internal.ShardGate;
+import io.kubeboot.operator.sharding.internal.ShardRings;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
@@ -91,6 +94,9 @@ public final class Controller implements Runnable {
 
 	/** The ring this controller shares its objects over, {@code null} if not sharded. */
 	private @Nullable ShardRing ring;
+
+	/** The gate of the ring's reconciles, {@code null} if not sharded. */
+	private @Nullable ShardGate gate;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
@@ -386,10 +392,12 @@ public final class Controller implements Runnable {
 	 * controller is added to the manager.
 	 */
 	void shard(ShardRing shardRing) {
+		ShardGate shardGate = ShardRings.gate(shardRing);
 		this.ring = shardRing;
+		this.gate = shardGate;
 		// the keys this replica gains (from a new view, or once their old owner drained
 		// them) are reconciled now: their requests were dropped while not owned
-		shardRing.gate().addListener((before, after) -> {
+		shardGate.addListener((before, after) -> {
 			WorkQueue<Request> current = this.queue;
 			if (current == null) {
 				return;
@@ -415,8 +423,29 @@ public final class Controller implements Runnable {
 	 * Whether this replica may reconcile a request now: always unless sharded.
 	 */
 	private boolean owned(Request request) {
-		ShardRing shardRing = this.ring;
-		return shardRing == null || shardRing.gate().permits(ShardRing.key(this.forType, request));
+		ShardGate shardGate = this.gate;
+		return shardGate == null || shardGate.permits(ShardRing.key(this.forType, request));
+	}
+
+	/**
+	 * Returns how many objects of the reconciled kind in the cache this replica is
+	 * responsible for now: all of them while its workers run (on the leader), none on a
+	 * standby, and its share of the ring if sharded (none while it is no member).
+	 * Computed on each call, in time proportional to the cached objects.
+	 * @return the number of objects
+	 */
+	public int assignedObjects() {
+		ShardGate shardGate = this.gate;
+		if (shardGate == null) {
+			return isRunning() ? this.sources.get(0).informer().list().size() : 0;
+		}
+		int assigned = 0;
+		for (Request request : cachedRequests()) {
+			if (shardGate.permits(ShardRing.key(this.forType, request))) {
+				assigned++;
+			}
+		}
+		return assigned;
 	}
 
 	/**
@@ -451,8 +480,15 @@ public final class Controller implements Runnable {
 		}));
 		this.sourceRunner.startAll(current);
 		List<Thread> workers = new ArrayList<>();
+		ShardRing shardRing = this.ring;
+		// a sharded controller's writes are fenced by its replica's shard Lease, as
+		// leader-only work's by the leader Lease: none after the renew deadline
+		WriteFence fence = (shardRing != null) ? ShardRings.member(shardRing).writeFence() : null;
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
 			Thread worker = new Thread(() -> {
+				if (fence != null) {
+					WriteFence.enter(fence);
+				}
 				try {
 					work(current);
 				}
@@ -526,9 +562,9 @@ public final class Controller implements Runnable {
 			if (request == null) {
 				return;
 			}
-			ShardRing shardRing = this.ring;
-			String key = (shardRing != null) ? ShardRing.key(this.forType, request) : null;
-			if (shardRing != null && key != null && !shardRing.gate().enter(key)) {
+			ShardGate shardGate = this.gate;
+			String key = (shardGate != null) ? ShardRing.key(this.forType, request) : null;
+			if (shardGate != null && key != null && !shardGate.enter(key)) {
 				// not this replica's (any more, or not yet): its owner reconciles it
 				current.forget(request);
 				current.done(request);
@@ -538,8 +574,8 @@ public final class Controller implements Runnable {
 				this.runner.reconcile(current, request);
 			}
 			finally {
-				if (shardRing != null && key != null) {
-					shardRing.gate().exit(key);
+				if (shardGate != null && key != null) {
+					shardGate.exit(key);
 				}
 				current.done(request);
 			}

@@ -14,6 +14,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.micrometer.core.instrument.Counter;
@@ -31,7 +32,10 @@ import org.jspecify.annotations.Nullable;
  * registry, plus this project's informer series {@code operator_informer_restarts_total},
  * {@code operator_informer_silence_seconds} and
  * {@code operator_informer_undecodable_objects_total} (labels {@code kind},
- * {@code namespace}, {@code selector}). No series has a label per reconciled object.
+ * {@code namespace}, {@code selector}),
+ * {@code operator_controller_assigned_objects{controller}} and, for the shard rings bound
+ * with {@link #bindTo(ShardRing)}, {@code operator_shard_ring_members{ring}} and
+ * {@code operator_shard_ring_member{ring}}. No series has a label per reconciled object.
  * <p>
  * Use one instance per manager:
  *
@@ -136,8 +140,36 @@ public final class OperatorMetrics {
 	 * @return the controller's metrics, the same instance for the same name
 	 */
 	public ControllerMetrics controllerMetrics(String controller) {
-		return this.controllers.computeIfAbsent(controller, (name) -> new MicrometerControllerMetrics(this.registry,
-				name, () -> readController(name, Controller::maxConcurrentReconciles)));
+		return this.controllers.computeIfAbsent(controller, (name) -> {
+			Gauge.builder("operator.controller.assigned.objects", () -> readController(name, Controller::assignedObjects))
+				.description("Cached objects of the controller's kind this replica reconciles now: all of them on the "
+						+ "leader, none on a standby, its share of the shard ring if sharded")
+				.tag("controller", name)
+				.register(this.registry);
+			return new MicrometerControllerMetrics(this.registry, name,
+					() -> readController(name, Controller::maxConcurrentReconciles));
+		});
+	}
+
+	/**
+	 * Registers the gauges of a shard ring this replica joined:
+	 * {@code operator_shard_ring_members{ring}}, the live members it saw at its last read
+	 * of the ring, and {@code operator_shard_ring_member{ring}}, {@code 1} while it holds
+	 * its Lease within the renew deadline, else {@code 0}.
+	 * @param ring the ring
+	 */
+	public void bindTo(ShardRing ring) {
+		Objects.requireNonNull(ring, "ring must not be null");
+		Tags tags = Tags.of("ring", ring.config().ringName());
+		Gauge.builder("operator.shard.ring.members", ring, (bound) -> bound.members().size())
+			.description("Live members of the shard ring at this replica's last read of the ring, itself included")
+			.tags(tags)
+			.register(this.registry);
+		Gauge.builder("operator.shard.ring.member", ring, (bound) -> bound.isMember() ? 1 : 0)
+			.description("Whether this replica is a member of the shard ring (holds its Lease within the renew "
+					+ "deadline): 1 member, 0 not")
+			.tags(tags)
+			.register(this.registry);
 	}
 
 	/**

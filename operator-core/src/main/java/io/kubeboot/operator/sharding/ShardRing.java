@@ -1,17 +1,20 @@
 package io.kubeboot.operator.sharding;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.internal.HashRing;
-import io.kubeboot.operator.sharding.internal.ShardGate;
 import io.kubeboot.operator.sharding.internal.ShardMember;
+import io.kubeboot.operator.sharding.internal.ShardRings;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This replica's membership in a ring of replicas that share the objects of sharded
@@ -58,7 +61,9 @@ public final class ShardRing {
 	 * Joins a ring: adds this replica's membership to the manager as an every-replica
 	 * runnable named {@code sharding-<ring>}, which holds the Lease while the manager
 	 * runs and releases it on stop, once the sharded controllers' reconciles in flight
-	 * finished.
+	 * finished, and a readiness check named {@code shard-ring-<ring>}, which fails while
+	 * this replica is not a member (before its Lease is first held, and after it was not
+	 * renewed within the renew deadline).
 	 * @param manager the manager
 	 * @param client the client to reach the API server with (Lease requests use
 	 * connections of their own)
@@ -69,7 +74,26 @@ public final class ShardRing {
 		Objects.requireNonNull(config, "config must not be null");
 		ShardMember member = new ShardMember(client, config);
 		manager.add("sharding-" + config.ringName(), member);
-		return new ShardRing(config, member);
+		ShardRing ring = new ShardRing(config, member);
+		ShardRings.register(ring, member);
+		manager.addCheck(Check.readiness(checkName(config.ringName()), () -> {
+			if (!member.isMember()) {
+				String why = member.isLeaving() ? " is given back: this replica is leaving the ring"
+						: (member.wasMember() ? " was not renewed within the renew deadline" : " is not held yet");
+				throw new IllegalStateException("not a member of shard ring " + config.ringName() + ": its Lease "
+						+ config.namespace() + "/" + config.leaseName() + why);
+			}
+		}));
+		return ring;
+	}
+
+	/**
+	 * The name of a ring's readiness check: {@code shard-ring-<ring>}, lower case, with
+	 * every character a check name cannot hold replaced by {@code -}.
+	 */
+	static String checkName(String ringName) {
+		String cleaned = ringName.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+		return "shard-ring" + (cleaned.isEmpty() ? "" : "-" + cleaned);
 	}
 
 	/**
@@ -107,6 +131,15 @@ public final class ShardRing {
 	}
 
 	/**
+	 * Returns the error of the last request about the ring's Leases that failed, if the
+	 * Lease has not been renewed since.
+	 * @return the error, {@code null} if none
+	 */
+	public @Nullable String lastError() {
+		return this.member.lastError();
+	}
+
+	/**
 	 * Returns the key an object has on the ring: {@code group/kind/namespace/name}.
 	 * @param kind the model class
 	 * @param request the object
@@ -115,15 +148,6 @@ public final class ShardRing {
 	public static String key(Class<? extends KubernetesObject> kind, Request request) {
 		DeclaredKind declared = KindResolver.declaredKind(kind);
 		return HashRing.key(declared.group(), declared.kind(), request.namespace(), request.name());
-	}
-
-	/**
-	 * Returns the gate sharded controllers pass their reconciles through. Not an API: for
-	 * the {@code controller} package.
-	 * @return the gate
-	 */
-	public ShardGate gate() {
-		return this.member.gate();
 	}
 
 	@Override

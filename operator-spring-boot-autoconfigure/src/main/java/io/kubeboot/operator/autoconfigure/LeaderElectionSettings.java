@@ -47,8 +47,7 @@ final class LeaderElectionSettings {
 		}
 		String namespace = StringUtils.hasText(properties.getNamespace()) ? properties.getNamespace()
 				: podNamespace(namespaceFile);
-		String identity = StringUtils.hasText(properties.getIdentity()) ? properties.getIdentity()
-				: hostName() + "_" + UUID.randomUUID();
+		String identity = StringUtils.hasText(properties.getIdentity()) ? properties.getIdentity() : generatedIdentity();
 		return new LeaderElectionConfig(namespace, leaseName, identity, properties.getLeaseDuration(),
 				properties.getRenewDeadline(), properties.getRetryPeriod(), properties.isReleaseOnShutdown(),
 				properties.getLostLeasePolicy());
@@ -67,6 +66,15 @@ final class LeaderElectionSettings {
 			// not in a pod
 		}
 		return "default";
+	}
+
+	/**
+	 * Returns an identity for this replica: the host name (the pod's name), an underscore
+	 * and a random UUID, unique even among processes on one host.
+	 * @return the identity
+	 */
+	static String generatedIdentity() {
+		return hostName() + "_" + UUID.randomUUID();
 	}
 
 	private static String hostName() {

@@ -14,6 +14,8 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.manager.Runnable;
 import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -127,6 +129,25 @@ public final class OperatorAutoConfiguration {
 				metrics.getIfAvailable(() -> WebhookMetrics.NOOP));
 	}
 
+	/**
+	 * This replica's membership in the shard ring of {@code operator.sharding.*}, which
+	 * the controllers named in {@code operator.sharding.controllers} are sharded over.
+	 * @param manager the manager it joins with
+	 * @param apiClient the client
+	 * @param properties the properties
+	 * @param environment the environment, for the application name
+	 * @return the membership
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty("operator.sharding.enabled")
+	ShardRing operatorShardRing(Manager manager, ApiClient apiClient, OperatorProperties properties,
+			Environment environment) {
+		ShardingConfig config = ShardingSettings.from(properties.getSharding(), properties.getLeaderElection(),
+				environment.getProperty("spring.application.name"), LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE);
+		return ShardRing.join(manager, apiClient, config);
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	Cache operatorCache(Manager manager) {
@@ -168,9 +189,11 @@ public final class OperatorAutoConfiguration {
 		return () -> {
 			Manager manager = beanFactory.getBean(Manager.class);
 			OperatorProperties properties = beanFactory.getBean(OperatorProperties.class);
-			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment, properties);
+			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment, properties,
+					beanFactory.getBeanProvider(ShardRing.class).getIfAvailable());
 			reconcilers.registerAll(manager);
 			reconcilers.checkControllerProperties(manager);
+			reconcilers.checkShardedControllers(manager);
 			manager.webhookServer().ifPresent((server) -> WebhookBeans.registerAll(beanFactory, server));
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);

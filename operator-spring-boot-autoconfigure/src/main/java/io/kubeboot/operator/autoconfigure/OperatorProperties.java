@@ -107,6 +107,11 @@ public class OperatorProperties implements Validator {
 	private final LeaderElection leaderElection = new LeaderElection();
 
 	/**
+	 * Sharding of controllers across replicas.
+	 */
+	private final Sharding sharding = new Sharding();
+
+	/**
 	 * Health of the manager, as liveness and readiness.
 	 */
 	private final Health health = new Health();
@@ -232,6 +237,10 @@ public class OperatorProperties implements Validator {
 		return this.controllers;
 	}
 
+	public Sharding getSharding() {
+		return this.sharding;
+	}
+
 	public LeaderElection getLeaderElection() {
 		return this.leaderElection;
 	}
@@ -284,6 +293,7 @@ public class OperatorProperties implements Validator {
 		properties.getClient().validate("client", errors);
 		properties.getController().validate("controller", errors);
 		properties.getLeaderElection().validate("leader-election", errors);
+		properties.getSharding().validate("sharding", errors);
 		properties.getHealth().validate("health", errors);
 		properties.getEvents().validate("events", errors);
 		properties.getWebhook().validate("webhook", errors);
@@ -347,6 +357,36 @@ public class OperatorProperties implements Validator {
 			}
 		}
 		return millis + "ms";
+	}
+
+	/**
+	 * Validates the timings of a Lease, leader election's or a shard's:
+	 * {@code lease-duration > renew-deadline > retry-period > 0}, lease-duration at least
+	 * 1s (a Lease holds whole seconds).
+	 */
+	private static void validateLeaseTimings(String path, Duration leaseDuration, Duration renewDeadline,
+			Duration retryPeriod, Errors errors) {
+		boolean valid = true;
+		if (!isPositive(leaseDuration) || leaseDuration.toMillis() < 1000) {
+			reject(errors, path + ".lease-duration", leaseDuration, "tooShort", "must be at least 1s");
+			valid = false;
+		}
+		if (!isPositive(renewDeadline)) {
+			reject(errors, path + ".renew-deadline", renewDeadline, "notPositive", "must be positive");
+			valid = false;
+		}
+		if (!isPositive(retryPeriod)) {
+			reject(errors, path + ".retry-period", retryPeriod, "notPositive", "must be positive");
+			valid = false;
+		}
+		if (valid && renewDeadline.compareTo(leaseDuration) >= 0) {
+			reject(errors, path + ".renew-deadline", renewDeadline, "notLessThanLease",
+					"must be less than " + key(path + ".lease-duration", leaseDuration));
+		}
+		if (valid && retryPeriod.compareTo(renewDeadline) >= 0) {
+			reject(errors, path + ".retry-period", retryPeriod, "notLessThanRenew",
+					"must be less than " + key(path + ".renew-deadline", renewDeadline));
+		}
 	}
 
 	private static boolean isPositive(Duration duration) {
@@ -727,27 +767,7 @@ public class OperatorProperties implements Validator {
 		}
 
 		void validate(String path, Errors errors) {
-			boolean valid = true;
-			if (!isPositive(this.leaseDuration) || this.leaseDuration.toMillis() < 1000) {
-				reject(errors, path + ".lease-duration", this.leaseDuration, "tooShort", "must be at least 1s");
-				valid = false;
-			}
-			if (!isPositive(this.renewDeadline)) {
-				reject(errors, path + ".renew-deadline", this.renewDeadline, "notPositive", "must be positive");
-				valid = false;
-			}
-			if (!isPositive(this.retryPeriod)) {
-				reject(errors, path + ".retry-period", this.retryPeriod, "notPositive", "must be positive");
-				valid = false;
-			}
-			if (valid && this.renewDeadline.compareTo(this.leaseDuration) >= 0) {
-				reject(errors, path + ".renew-deadline", this.renewDeadline, "notLessThanLease",
-						"must be less than " + key(path + ".lease-duration", this.leaseDuration));
-			}
-			if (valid && this.retryPeriod.compareTo(this.renewDeadline) >= 0) {
-				reject(errors, path + ".retry-period", this.retryPeriod, "notLessThanRenew",
-						"must be less than " + key(path + ".renew-deadline", this.renewDeadline));
-			}
+			validateLeaseTimings(path, this.leaseDuration, this.renewDeadline, this.retryPeriod, errors);
 			if (this.namespace != null && !this.namespace.isEmpty() && !Dns1123.isLabel(this.namespace)) {
 				reject(errors, path + ".namespace", this.namespace, "invalid", Dns1123.LABEL_RULE);
 			}
@@ -756,6 +776,176 @@ public class OperatorProperties implements Validator {
 			}
 			else if (this.leaseName != null && !Dns1123.isSubdomain(this.leaseName)) {
 				reject(errors, path + ".lease-name", this.leaseName, "invalid", Dns1123.SUBDOMAIN_RULE);
+			}
+		}
+
+	}
+
+	/**
+	 * Sharding: the sharded controllers run on every replica, and each replica reconciles
+	 * only its share of their objects, handed over between replicas so that no two ever
+	 * reconcile one object at once.
+	 */
+	public static class Sharding {
+
+		/**
+		 * Whether this replica joins a shard ring, holding a Lease of its own, and shards
+		 * the controllers named in controllers (all controllers of the @Reconciler beans
+		 * if none is named).
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Name of the ring, a label value every replica of the operator shares. Defaults
+		 * to spring.application.name, else "operator".
+		 */
+		private @Nullable String ring;
+
+		/**
+		 * Namespace of the ring's Leases. Defaults to
+		 * operator.leader-election.namespace, else the pod's namespace (from its service
+		 * account), else "default".
+		 */
+		private @Nullable String namespace;
+
+		/**
+		 * Identity of this replica in the ring, unique among the replicas. Defaults to
+		 * operator.leader-election.identity, else the host name, an underscore and a
+		 * random UUID.
+		 */
+		private @Nullable String identity;
+
+		/**
+		 * How long the others wait, after they last saw this replica's Lease change,
+		 * before they take its objects over.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/**
+		 * How long this replica keeps trying to renew its Lease before it stops
+		 * reconciling its share. Must be less than lease-duration.
+		 */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/**
+		 * How often this replica renews its Lease and reads the ring. Must be less than
+		 * renew-deadline.
+		 */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * Tokens each replica places on the hash ring; more spread the objects more
+		 * evenly. Every replica of a ring must use the same number.
+		 */
+		private int virtualNodes = 100;
+
+		/**
+		 * Names of the controllers to shard: the lower-cased kind they reconcile, or the
+		 * name given in the @Reconciler annotation. Empty shards the controllers of all
+		 * the @Reconciler beans. The others run on the leader, with leader election.
+		 */
+		private List<String> controllers = new ArrayList<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getRing() {
+			return this.ring;
+		}
+
+		public void setRing(@Nullable String ring) {
+			this.ring = ring;
+		}
+
+		public @Nullable String getNamespace() {
+			return this.namespace;
+		}
+
+		public void setNamespace(@Nullable String namespace) {
+			this.namespace = namespace;
+		}
+
+		public @Nullable String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(@Nullable String identity) {
+			this.identity = identity;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+		public int getVirtualNodes() {
+			return this.virtualNodes;
+		}
+
+		public void setVirtualNodes(int virtualNodes) {
+			this.virtualNodes = virtualNodes;
+		}
+
+		public List<String> getControllers() {
+			return this.controllers;
+		}
+
+		public void setControllers(List<String> controllers) {
+			this.controllers = controllers;
+		}
+
+		void validate(String path, Errors errors) {
+			validateLeaseTimings(path, this.leaseDuration, this.renewDeadline, this.retryPeriod, errors);
+			if (this.ring != null && !ShardingSettings.isLabelValue(this.ring)) {
+				reject(errors, path + ".ring", this.ring, "invalid", ShardingSettings.LABEL_VALUE_RULE);
+			}
+			if (this.namespace != null && !this.namespace.isEmpty() && !Dns1123.isLabel(this.namespace)) {
+				reject(errors, path + ".namespace", this.namespace, "invalid", Dns1123.LABEL_RULE);
+			}
+			if (this.identity != null && this.identity.isBlank()) {
+				reject(errors, path + ".identity", this.identity, "blank", "must not be blank");
+			}
+			else if (this.identity != null && this.identity.contains(",")) {
+				reject(errors, path + ".identity", this.identity, "comma",
+						"must not contain ',' (the ring's Leases list identities separated by commas)");
+			}
+			if (this.virtualNodes < 1 || this.virtualNodes > 1000) {
+				reject(errors, path + ".virtual-nodes", this.virtualNodes, "outOfRange", "must be between 1 and 1000");
+			}
+			for (int i = 0; i < this.controllers.size(); i++) {
+				if (this.controllers.get(i) == null || this.controllers.get(i).isBlank()) {
+					reject(errors, path + ".controllers[" + i + "]", this.controllers.get(i), "blank",
+							"must name a controller");
+				}
+			}
+			if (!this.enabled && !this.controllers.isEmpty()) {
+				reject(errors, path + ".controllers", String.join(",", this.controllers), "shardingOff",
+						"names controllers to shard, but operator." + path
+								+ ".enabled is false: set it to true, or remove the names");
 			}
 		}
 

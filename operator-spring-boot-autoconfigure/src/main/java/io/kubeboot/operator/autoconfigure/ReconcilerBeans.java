@@ -28,8 +28,11 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.sharding.ShardRing;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -54,19 +57,24 @@ import org.springframework.util.StringUtils;
  */
 final class ReconcilerBeans {
 
+	private static final Logger logger = LoggerFactory.getLogger(ReconcilerBeans.class);
+
 	private final ConfigurableListableBeanFactory beanFactory;
 
 	private final Environment environment;
 
 	private final OperatorProperties properties;
 
+	private final @Nullable ShardRing ring;
+
 	private final List<String> registered = new ArrayList<>();
 
-	ReconcilerBeans(ConfigurableListableBeanFactory beanFactory, Environment environment,
-			OperatorProperties properties) {
+	ReconcilerBeans(ConfigurableListableBeanFactory beanFactory, Environment environment, OperatorProperties properties,
+			@Nullable ShardRing ring) {
 		this.beanFactory = beanFactory;
 		this.environment = environment;
 		this.properties = properties;
+		this.ring = ring;
 	}
 
 	void registerAll(Manager manager) {
@@ -120,6 +128,10 @@ final class ReconcilerBeans {
 			}
 			if (overrides != null && overrides.getPriorityQueue() != null) {
 				builder.priorityQueue(overrides.getPriorityQueue());
+			}
+			List<String> sharded = this.properties.getSharding().getControllers();
+			if (this.ring != null && (sharded.isEmpty() || sharded.contains(name))) {
+				builder.sharded(this.ring);
 			}
 			builder.complete(reconcilerOf(bean, beanName));
 			this.registered.add(name);
@@ -195,6 +207,56 @@ final class ReconcilerBeans {
 		throw new InvalidOperatorPropertyException(String.join("\n", reasons), problems,
 				"Use the name of a controller in operator.controllers.<name>.*: the lower-cased kind it reconciles, "
 						+ "or the name given in @Reconciler(name = ...); or remove the properties.");
+	}
+
+	/**
+	 * Fails if {@code operator.sharding.controllers} names a controller that was not
+	 * registered from a {@code @Reconciler} bean, and warns when sharding leaves
+	 * controllers unsharded without leader election, which then run on every replica.
+	 * @param manager the manager the controllers were registered with
+	 * @throws InvalidOperatorPropertyException naming each such name and the controllers
+	 * there are
+	 */
+	void checkShardedControllers(Manager manager) {
+		if (this.ring == null) {
+			return;
+		}
+		List<String> named = this.properties.getSharding().getControllers();
+		List<Problem> problems = new ArrayList<>();
+		for (int i = 0; i < named.size(); i++) {
+			if (!this.registered.contains(named.get(i))) {
+				String key = "operator.sharding.controllers[" + i + "]";
+				String reason = key + " names no controller of a @Reconciler bean; " + (this.registered.isEmpty()
+						? "the application has none" : "the controllers are: " + String.join(", ", this.registered));
+				problems.add(new Problem(key, named.get(i), origin(ConfigurationPropertyName.of(key)), reason));
+			}
+		}
+		if (!problems.isEmpty()) {
+			throw new InvalidOperatorPropertyException(
+					String.join("\n", problems.stream().map(Problem::reason).toList()), problems,
+					"Name the controllers to shard in operator.sharding.controllers: the lower-cased kind they "
+							+ "reconcile, or the name given in @Reconciler(name = ...); or leave it empty to shard "
+							+ "them all.");
+		}
+		List<String> unsharded = Controller.of(manager)
+			.stream()
+			.filter((controller) -> controller.shardRing() == null)
+			.map(Controller::name)
+			.toList();
+		if (!unsharded.isEmpty() && !this.properties.getLeaderElection().isEnabled()) {
+			logger.warn("Controllers not sharded run on every replica, as leader election is off: controllers={} "
+					+ "(set operator.leader-election.enabled=true to run them on one replica at a time)", unsharded);
+		}
+	}
+
+	private @Nullable Origin origin(ConfigurationPropertyName name) {
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty property = source.getConfigurationProperty(name);
+			if (property != null) {
+				return Origin.from(property);
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -8,10 +8,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -126,7 +131,69 @@ class ShardingIntegrationTests {
 		assertThat(Duration.ofNanos(takenOver - cutAt)).isGreaterThan(LEASE.minus(RETRY))
 			.isLessThan(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK));
 		assertThat(c.ring.isMember()).isFalse();
+		assertThat(readiness(c).run().reason()).isEqualTo("not a member of shard ring widgets: its Lease "
+				+ namespace.name() + "/" + c.ring.config().leaseName() + " was not renewed within the renew deadline");
+		assertThat(readiness(a).run().ok()).isTrue();
 		assertNoOverlap();
+		// a Lease not renewed for two lease durations is deleted by the first live member
+		await().atMost(WAIT).until(() -> !leaseNames(controlPlane, namespace).contains(c.ring.config().leaseName()));
+		assertThat(Duration.ofNanos(System.nanoTime() - cutAt)).isGreaterThan(LEASE.multipliedBy(2).minus(RETRY));
+		assertThat(leaseNames(controlPlane, namespace)).contains(a.ring.config().leaseName(),
+				b.ring.config().leaseName());
+	}
+
+	/**
+	 * A reconcile still running when its replica's membership lapsed cannot write: the
+	 * shard Lease fences the sharded controller's writes as the leader Lease fences
+	 * leader-only work's.
+	 */
+	@Test
+	void aReconcileInFlightPastTheRenewDeadlineCannotWrite(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("fenced").putLabelsItem("sharded", "yes")))
+			.execute();
+		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		ApiClient client = controlPlane.adminClient();
+		client.setBasePath(proxy.url("https"));
+		Manager manager = Manager.builder(client)
+			.namespace(namespace.name())
+			.gracefulShutdownTimeout(Duration.ofSeconds(10))
+			.build();
+		ShardRing ring = ShardRing.join(manager, client,
+				new ShardingConfig(namespace.name(), RING, "alone", LEASE, RENEW, RETRY, 100));
+		CountDownLatch inFlight = new CountDownLatch(1);
+		CountDownLatch lapsed = new CountDownLatch(1);
+		CompletableFuture<Throwable> write = new CompletableFuture<>();
+		Controller.builder(manager, V1ConfigMap.class).labelSelector("sharded=yes").sharded(ring).complete((request) -> {
+			if (write.isDone()) {
+				return Result.done();
+			}
+			inFlight.countDown();
+			lapsed.await();
+			try {
+				V1ConfigMap object = new V1ConfigMap()
+					.metadata(new V1ObjectMeta().name(request.name()).namespace(request.namespace()));
+				manager.client().patch(object, Patch.merge(Map.of("data", Map.of("written", "late"))));
+				write.complete(null);
+			}
+			catch (RuntimeException ex) {
+				write.complete(ex);
+			}
+			return Result.done();
+		});
+		this.replicas.add(new Replica("alone", manager, ring, proxy));
+		manager.start();
+		assertThat(inFlight.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		proxy.cut();
+		await().atMost(WAIT).until(() -> !ring.isMember());
+		lapsed.countDown();
+		Throwable refused = write.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(refused).isInstanceOf(IllegalStateException.class)
+			.hasMessageStartingWith("This replica is no longer a member of shard ring widgets (Lease last renewed ")
+			.hasMessageEndingWith("a write of a sharded controller is refused so that it cannot race the objects' "
+					+ "next owner");
 	}
 
 	@Test
@@ -201,6 +268,9 @@ class ShardingIntegrationTests {
 		Map<Request, Set<String>> after = reconcilersSince(stopped);
 		ofC.forEach((request) -> assertThat(after.get(request)).doesNotContain(c.identity));
 		assertNoOverlap();
+		// the Lease c released is deleted once it stayed released for a lease duration
+		await().atMost(WAIT).until(() -> !leaseNames(controlPlane, namespace).contains(c.ring.config().leaseName()));
+		assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isGreaterThan(LEASE.minus(RETRY));
 	}
 
 	/**
@@ -247,6 +317,24 @@ class ShardingIntegrationTests {
 		assertThat(handedOver).isGreaterThanOrEqualTo(lastFirst);
 		assertThat(Duration.ofNanos(lastFirst - stopped)).isLessThan(Duration.ofSeconds(2).plus(SLACK));
 		assertNoOverlap();
+	}
+
+	private static List<String> leaseNames(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		return new CoordinationV1Api(controlPlane.adminClient()).listNamespacedLease(namespace.name())
+			.labelSelector(ShardRing.RING_LABEL + "=" + RING)
+			.execute()
+			.getItems()
+			.stream()
+			.map((lease) -> lease.getMetadata().getName())
+			.toList();
+	}
+
+	private static Check readiness(Replica replica) {
+		return replica.manager.checks()
+			.stream()
+			.filter((check) -> check.name().equals("shard-ring-" + RING) && check.probe() == Check.Probe.READINESS)
+			.findFirst()
+			.orElseThrow();
 	}
 
 	private void awaitRing(Replica... members) {

@@ -29,6 +29,8 @@ public final class WriteFence {
 
 	private final Duration validity;
 
+	private final Subject subject;
+
 	private volatile long renewedAtNanos;
 
 	private volatile boolean open;
@@ -40,8 +42,20 @@ public final class WriteFence {
 	 * @param nanoTime the monotonic clock
 	 */
 	public WriteFence(Duration validity, LongSupplier nanoTime) {
+		this(validity, nanoTime, Subject.LEADER);
+	}
+
+	/**
+	 * Creates a closed fence whose refusals say what it fences.
+	 * @param validity how long after a renewal began writes stay allowed: the renew
+	 * deadline
+	 * @param nanoTime the monotonic clock
+	 * @param subject what the fence guards, for its messages
+	 */
+	public WriteFence(Duration validity, LongSupplier nanoTime, Subject subject) {
 		this.validity = validity;
 		this.nanoTime = nanoTime;
+		this.subject = subject;
 	}
 
 	/**
@@ -74,8 +88,8 @@ public final class WriteFence {
 	public static void failed(Throwable failure) {
 		WriteFence fence = CURRENT.get();
 		if (fence != null && fence.remainingNanos() <= 0) {
-			throw new LeadershipLostException(fence.describe()
-					+ ": a write of leader-only work still unanswered when the renew deadline passed was cancelled "
+			throw new LeadershipLostException(fence.describe() + ": a write of " + fence.subject.work()
+					+ " still unanswered when the renew deadline passed was cancelled "
 					+ "(the API server may have applied it before)", failure);
 		}
 	}
@@ -108,9 +122,8 @@ public final class WriteFence {
 	private Duration verify() {
 		long remaining = remainingNanos();
 		if (remaining <= 0) {
-			throw new LeadershipLostException(
-					describe() + ": a write of leader-only work is refused so that it cannot race the next leader",
-					null);
+			throw new LeadershipLostException(describe() + ": a write of " + this.subject.work()
+					+ " is refused so that it cannot race " + this.subject.successor(), null);
 		}
 		return Duration.ofNanos(remaining);
 	}
@@ -121,8 +134,32 @@ public final class WriteFence {
 
 	private String describe() {
 		long since = this.nanoTime.getAsLong() - this.renewedAtNanos;
-		return "This replica no longer leads (Lease last renewed " + Duration.ofNanos(since).toMillis()
+		return "This replica " + this.subject.lost() + " (Lease last renewed " + Duration.ofNanos(since).toMillis()
 				+ "ms ago, renew deadline " + this.validity + ")";
+	}
+
+	/**
+	 * What a fence guards, as its refusals say it.
+	 *
+	 * @param lost what the replica no longer is, after "This replica"
+	 * @param work the fenced work, after "a write of"
+	 * @param successor who takes over, after "so that it cannot race"
+	 */
+	public record Subject(String lost, String work, String successor) {
+
+		/** Leader-only work, fenced by the leader Lease. */
+		public static final Subject LEADER = new Subject("no longer leads", "leader-only work", "the next leader");
+
+		/**
+		 * The reconciles of sharded controllers, fenced by this replica's shard Lease.
+		 * @param ring the ring's name
+		 * @return the subject
+		 */
+		public static Subject shard(String ring) {
+			return new Subject("is no longer a member of shard ring " + ring, "a sharded controller",
+					"the objects' next owner");
+		}
+
 	}
 
 	/**

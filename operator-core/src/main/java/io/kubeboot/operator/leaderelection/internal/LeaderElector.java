@@ -86,6 +86,8 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	private final WriteFence fence;
 
+	private final Wording wording;
+
 	/** Released to renew at once rather than at the next retry period. */
 	private final Semaphore renewNow = new Semaphore(0);
 
@@ -97,7 +99,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @param listener told about transitions
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener) {
-		this(client, config, listener, LeaseMetadata.none(), true);
+		this(client, config, listener, LeaseMetadata.none(), true, Wording.LEADER);
 	}
 
 	/**
@@ -110,13 +112,15 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @param metadata the labels and annotations every write of the Lease sets
 	 * @param watchLease whether to watch the Lease while campaigning, to take over a
 	 * released Lease at once (pointless for a Lease no other replica holds)
+	 * @param wording how the log messages name the Lease and its loss
 	 */
 	public LeaderElector(ApiClient client, LeaderElectionConfig config, LeaderElectionListener listener,
-			LeaseMetadata metadata, boolean watchLease) {
+			LeaseMetadata metadata, boolean watchLease, Wording wording) {
 		this(new LeaseLock(leaseClient(client, config), config.namespace(), config.name(), config.identity(), metadata),
 				config, listener, System::nanoTime,
 				watchLease ? new LeaseWatch(ApiClients.forWatches(client, LEASE_WATCH_TIMEOUT.plusSeconds(30)),
-						config.namespace(), config.name(), LEASE_WATCH_TIMEOUT) : LeaseWatch.none());
+						config.namespace(), config.name(), LEASE_WATCH_TIMEOUT) : LeaseWatch.none(),
+				wording);
 	}
 
 	/**
@@ -138,17 +142,18 @@ public final class LeaderElector implements LeaderElectionStatus {
 	}
 
 	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime) {
-		this(lock, config, listener, nanoTime, LeaseWatch.none());
+		this(lock, config, listener, nanoTime, LeaseWatch.none(), Wording.LEADER);
 	}
 
 	LeaderElector(LeaseLock lock, LeaderElectionConfig config, LeaderElectionListener listener, LongSupplier nanoTime,
-			LeaseWatch leaseWatch) {
+			LeaseWatch leaseWatch, Wording wording) {
+		this.wording = wording;
 		this.lock = lock;
 		this.config = config;
 		this.listener = listener;
 		this.nanoTime = nanoTime;
 		this.leaseWatch = leaseWatch;
-		this.fence = new WriteFence(config.renewDeadline(), nanoTime);
+		this.fence = new WriteFence(config.renewDeadline(), nanoTime, wording.fence());
 	}
 
 	/**
@@ -229,7 +234,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public boolean acquire(CountDownLatch stop) throws InterruptedException {
-		logger.info("Attempting to acquire leader lease: lease={} identity={}", this.lock.describe(),
+		logger.info("Attempting to acquire " + this.wording.lease() + ": lease={} identity={}", this.lock.describe(),
 				this.config.identity());
 		this.leaseWatch.start();
 		try {
@@ -244,7 +249,8 @@ public final class LeaderElector implements LeaderElectionStatus {
 					this.lastRenewNanos = this.nanoTime.getAsLong();
 					this.everLed = true;
 					this.leading = true;
-					logger.info("Successfully acquired lease: lease={} identity={}", this.lock.describe(),
+					logger.info("Successfully acquired " + this.wording.acquired() + ": lease={} identity={}",
+							this.lock.describe(),
 							this.config.identity());
 					return true;
 				}
@@ -286,7 +292,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 				}
 				if (this.nanoTime.getAsLong() - this.lastRenewNanos >= deadlineNanos) {
 					logger.error(
-							"Failed to renew lease within the renew deadline, leadership lost: lease={} "
+							"Failed to renew lease within the renew deadline, " + this.wording.lost() + ": lease={} "
 									+ "identity={} renewDeadline={} lastError=\"{}\"",
 							this.lock.describe(), this.config.identity(), this.config.renewDeadline(), this.lastError);
 					return true;
@@ -300,7 +306,8 @@ public final class LeaderElector implements LeaderElectionStatus {
 				}
 				else if (attempt == Attempt.HELD_BY_OTHER) {
 					this.fence.close();
-					logger.error("Lease is held by another replica, leadership lost: lease={} identity={} holder={}",
+					logger.error("Lease is held by another replica, " + this.wording.lost()
+							+ ": lease={} identity={} holder={}",
 							this.lock.describe(), this.config.identity(), this.observedHolder);
 					return true;
 				}
@@ -349,10 +356,11 @@ public final class LeaderElector implements LeaderElectionStatus {
 		this.fence.close();
 		if (this.lock.update(released, this.config.requestTimeout())) {
 			setObserved(released);
-			logger.info("Released leader lease: lease={} identity={}", this.lock.describe(), this.config.identity());
+			logger.info("Released " + this.wording.lease() + ": lease={} identity={}", this.lock.describe(),
+					this.config.identity());
 		}
 		else {
-			logger.warn("Could not release leader lease, it will expire instead: lease={} error=\"{}\"",
+			logger.warn("Could not release " + this.wording.lease() + ", it will expire instead: lease={} error=\"{}\"",
 					this.lock.describe(), this.lock.lastError());
 		}
 	}
@@ -363,15 +371,15 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * to learn whether the write landed.
 	 */
 	private void giveBack() {
-		logger.info("Stopped while acquiring the leader lease, giving it back: lease={} identity={}",
+		logger.info("Stopped while acquiring the " + this.wording.lease() + ", giving it back: lease={} identity={}",
 				this.lock.describe(), this.config.identity());
 		if (this.lock.lastWriteUnanswered()) {
 			try {
 				setObserved(this.lock.get(this.config.requestTimeout()));
 			}
 			catch (ApiException ex) {
-				logger.warn("Could not check the leader lease after an unanswered request, it will expire instead: "
-						+ "lease={} error=\"{}\"", this.lock.describe(), StatusMessages.describe(ex));
+				logger.warn("Could not check the " + this.wording.lease()
+						+ " after an unanswered request, it will expire instead: lease={} error=\"{}\"", this.lock.describe(), StatusMessages.describe(ex));
 				return;
 			}
 		}
@@ -461,7 +469,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 	private Attempt failure(@Nullable String error) {
 		this.lastError = error;
 		if (error != null) {
-			logger.warn("Leader election request failed: lease={} identity={} error=\"{}\"", this.lock.describe(),
+			logger.warn(this.wording.requestFailed() + ": lease={} identity={} error=\"{}\"", this.lock.describe(),
 					this.config.identity(), error);
 		}
 		return Attempt.FAILED;
@@ -473,7 +481,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 		String holder = record.getHolderIdentity();
 		if (!holder.isEmpty() && !holder.equals(this.observedHolder)) {
 			this.observedHolder = holder;
-			logger.info("New leader observed: lease={} holder={}", this.lock.describe(), holder);
+			if (this.wording.observeHolders()) {
+				logger.info("New leader observed: lease={} holder={}", this.lock.describe(), holder);
+			}
 			this.listener.newLeader(holder);
 		}
 	}
@@ -493,6 +503,35 @@ public final class LeaderElector implements LeaderElectionStatus {
 	private enum Attempt {
 
 		HELD, HELD_BY_OTHER, FAILED
+
+	}
+
+	/**
+	 * How the log messages name a Lease and its loss.
+	 *
+	 * @param lease the Lease in messages such as {@code Released leader lease}
+	 * @param acquired the Lease in {@code Successfully acquired ...}
+	 * @param lost what losing it means, as in {@code ..., leadership lost}
+	 * @param requestFailed the message of a failed request about it
+	 * @param observeHolders whether a new holder is logged ({@code New leader observed})
+	 * @param fence what the Lease's write fence guards, for its refusals
+	 */
+	public record Wording(String lease, String acquired, String lost, String requestFailed, boolean observeHolders,
+			WriteFence.Subject fence) {
+
+		/** Leader election's messages. */
+		public static final Wording LEADER = new Wording("leader lease", "lease", "leadership lost",
+				"Leader election request failed", true, WriteFence.Subject.LEADER);
+
+		/**
+		 * A shard Lease's: only its own replica ever holds it.
+		 * @param ring the ring's name
+		 * @return the wording
+		 */
+		public static Wording shard(String ring) {
+			return new Wording("shard lease", "shard lease", "shard membership lost", "Shard lease request failed",
+					false, WriteFence.Subject.shard(ring));
+		}
 
 	}
 

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
@@ -26,8 +27,10 @@ import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseList;
+import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.util.Watch;
 import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
@@ -91,6 +94,10 @@ public final class ShardMember implements Runnable {
 
 	private volatile List<String> members = List.of();
 
+	private volatile @Nullable String readError;
+
+	private volatile boolean leaving;
+
 	/**
 	 * Creates a member.
 	 * @param client the application's client; Lease requests use connections of their own
@@ -100,7 +107,7 @@ public final class ShardMember implements Runnable {
 		this.config = config;
 		this.leaseConfig = config.leaseConfig();
 		this.elector = new LeaderElector(client, this.leaseConfig, new LeaderElectionListener() {
-		}, new Acknowledgement(), false);
+		}, new Acknowledgement(), false, LeaderElector.Wording.shard(config.ringName()));
 		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
 		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
 		this.ringWatch = LeaseWatch.ofLabel(ApiClients.forWatches(client, WATCH_TIMEOUT.plusSeconds(30)),
@@ -162,6 +169,41 @@ public final class ShardMember implements Runnable {
 		return this.elector.isLeader() && this.elector.writeFence().isOpen();
 	}
 
+	/**
+	 * Returns the fence of the sharded controllers' writes: open a renew deadline after
+	 * each successful renewal of this replica's Lease began.
+	 * @return the fence
+	 */
+	public WriteFence writeFence() {
+		return this.elector.writeFence();
+	}
+
+	/**
+	 * Whether this replica is leaving the ring, or left it: its membership was stopped.
+	 * @return {@code true} once stopping
+	 */
+	public boolean isLeaving() {
+		return this.leaving;
+	}
+
+	/**
+	 * Whether this replica ever held its Lease.
+	 * @return {@code true} once it did
+	 */
+	public boolean wasMember() {
+		return this.elector.sinceLastRenewal() != null;
+	}
+
+	/**
+	 * Returns the last error of a request about the ring's Leases: this replica's Lease
+	 * (until renewed again) or the read of the ring (until read again).
+	 * @return the error, {@code null} if none
+	 */
+	public @Nullable String lastError() {
+		String ofLease = this.elector.lastError();
+		return (ofLease != null) ? ofLease : this.readError;
+	}
+
 	@Override
 	public boolean needsLeaderElection() {
 		return false;
@@ -169,19 +211,21 @@ public final class ShardMember implements Runnable {
 
 	/**
 	 * Returns what membership needs RBAC to allow, in a role of its own
-	 * ({@code sharding}): {@code create} on leases, {@code get} and {@code update} on
-	 * this replica's Lease, {@code list} on leases (to read the ring).
+	 * ({@code sharding}): {@code create}, {@code list}, {@code watch} and {@code delete}
+	 * on leases (to join, to read the ring, and to delete the Leases of members gone for
+	 * good), {@code get} and {@code update} on this replica's Lease.
 	 * @return the permissions
 	 */
 	@Override
 	public List<Permission> requiredPermissions() {
 		String namespace = this.config.namespace();
 		return List.of(
-				Permission.of(LEASE_GROUP, "leases", "create", "list", "watch")
+				Permission.of(LEASE_GROUP, "leases", "create", "list", "watch", "delete")
 					.inNamespace(namespace)
 					.inRole("sharding")
 					.because("sharding creates this replica's Lease in ring " + this.config.ringName()
-							+ " and lists and watches the ring's Leases to learn its members"),
+							+ ", lists and watches the ring's Leases to learn its members, and deletes the Leases "
+							+ "of members gone for good"),
 				Permission.of(LEASE_GROUP, "leases", "get", "update")
 					.resourceNames(this.config.leaseName())
 					.inNamespace(namespace)
@@ -237,6 +281,7 @@ public final class ShardMember implements Runnable {
 	 * interrupted first (the graceful shutdown timeout), the Lease is left to expire.
 	 */
 	private void leave(Thread observer) throws InterruptedException {
+		this.leaving = true;
 		observer.join();
 		this.gate.close();
 		if (!this.gate.awaitIdle(Duration.ofMillis(-1))) {
@@ -266,8 +311,7 @@ public final class ShardMember implements Runnable {
 		V1LeaseList leases;
 		try {
 			// no resourceVersion: a consistent read, which sees every write that
-			// completed
-			// before it began
+			// completed before it began
 			Call call = api.listNamespacedLease(this.config.namespace())
 				.labelSelector(RING_LABEL + "=" + this.config.ringName())
 				.buildCall(null);
@@ -275,11 +319,14 @@ public final class ShardMember implements Runnable {
 			leases = this.leaseClient.<V1LeaseList>execute(call, V1LeaseList.class).getData();
 		}
 		catch (ApiException ex) {
+			this.readError = StatusMessages.describe(ex);
 			logger.warn("Reading the shard ring failed: ring={} identity={} error=\"{}\"", this.config.ringName(),
-					this.config.identity(), StatusMessages.describe(ex));
+					this.config.identity(), this.readError);
 			return;
 		}
+		this.readError = null;
 		long now = System.nanoTime();
+		List<Departed> departed = new ArrayList<>();
 		List<String> live = new ArrayList<>();
 		Map<String, HashRing> claims = new HashMap<>();
 		Map<String, Observed> seen = new HashMap<>();
@@ -291,14 +338,22 @@ public final class ShardMember implements Runnable {
 					: new Observed(version, now);
 			seen.put(name, current);
 			String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
-			if (holder == null || holder.isEmpty() || holder.equals(this.config.identity())) {
+			if (name.equals(this.config.leaseName()) || this.config.identity().equals(holder)) {
 				continue;
 			}
-			Integer seconds = lease.getSpec().getLeaseDurationSeconds();
+			Integer seconds = (lease.getSpec() != null) ? lease.getSpec().getLeaseDurationSeconds() : null;
 			Duration duration = (seconds != null && seconds > 0) ? Duration.ofSeconds(seconds)
 					: this.config.leaseDuration();
-			if (now - current.sinceNanos >= duration.toNanos()) {
-				continue; // expired: its holder stopped reconciling by its renew deadline
+			long unchanged = now - current.sinceNanos;
+			boolean released = holder == null || holder.isEmpty();
+			// a released Lease carries a duration of 1s; the ring's own lease duration
+			// is how long it stays before it is deleted
+			Duration keep = released ? this.config.leaseDuration() : duration.multipliedBy(2);
+			if (unchanged >= keep.toNanos()) {
+				departed.add(new Departed(name, version, released ? "" : holder, Duration.ofNanos(unchanged)));
+			}
+			if (released || unchanged >= duration.toNanos()) {
+				continue; // released, or expired: its holder stopped reconciling by its renew deadline
 			}
 			live.add(holder);
 			HashRing claim = decode(holder, (lease.getMetadata().getAnnotations() != null)
@@ -326,6 +381,40 @@ public final class ShardMember implements Runnable {
 				this.gate.pending(view);
 				this.elector.renewSoon();
 			}
+		}
+		if (!departed.isEmpty() && isMember() && !view.members().isEmpty()
+				&& this.config.identity().equals(view.members().get(0))) {
+			departed.forEach((lease) -> delete(api, lease));
+		}
+	}
+
+	/**
+	 * Deletes the Lease of a member gone for good, unless it changed since it was read:
+	 * one released for a lease duration (a graceful stop), or one not renewed for two
+	 * (a replica that died, or one cut off for that long, which rejoins with a new Lease
+	 * when it can). Only the first live member in identity order deletes, so that the
+	 * ring's Leases of identities that never come back (an identity with a random part,
+	 * as the default one) do not pile up.
+	 */
+	private void delete(CoordinationV1Api api, Departed lease) {
+		V1DeleteOptions options = new V1DeleteOptions()
+			.preconditions(new V1Preconditions().resourceVersion(lease.version()));
+		try {
+			Call call = api.deleteNamespacedLease(lease.name(), this.config.namespace()).body(options).buildCall(null);
+			call.timeout().timeout(this.leaseConfig.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+			// the response (the deleted Lease or a Status) is not read
+			this.leaseClient.execute(call);
+			logger.info("Deleted the Lease of a departed shard member: ring={} lease={}/{} holder={} unchangedFor={}",
+					this.config.ringName(), this.config.namespace(), lease.name(),
+					lease.holder().isEmpty() ? "none" : lease.holder(), lease.unchanged());
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404 || ex.getCode() == 409) {
+				// deleted by another member, or renewed since it was read
+				return;
+			}
+			logger.warn("Could not delete the Lease of a departed shard member: ring={} lease={}/{} error=\"{}\"",
+					this.config.ringName(), this.config.namespace(), lease.name(), StatusMessages.describe(ex));
 		}
 	}
 
@@ -386,6 +475,9 @@ public final class ShardMember implements Runnable {
 	}
 
 	private record Observed(@Nullable String version, long sinceNanos) {
+	}
+
+	private record Departed(String name, @Nullable String version, String holder, Duration unchanged) {
 	}
 
 	@Override

@@ -1,13 +1,19 @@
 package io.kubeboot.operator.autoconfigure.endpoint;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.ShardingConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -15,20 +21,32 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code /actuator/operator}: the manager's state, its controllers (kind, scope, queue
- * depth, workers), its caches, its runnables and the leader election, read from memory
- * without calling the API server.
+ * depth, workers, assigned objects), its caches, its runnables, the leader election and
+ * the shard rings, read from memory without calling the API server.
  */
 @Endpoint(id = "operator")
 public class OperatorEndpoint {
 
 	private final Manager manager;
 
+	private final List<ShardRing> rings;
+
 	/**
 	 * Creates the endpoint.
 	 * @param manager the manager to describe
 	 */
 	public OperatorEndpoint(Manager manager) {
+		this(manager, List.of());
+	}
+
+	/**
+	 * Creates the endpoint of a manager whose replica joined shard rings.
+	 * @param manager the manager to describe
+	 * @param rings the rings joined (those of its sharded controllers are added)
+	 */
+	public OperatorEndpoint(Manager manager, List<ShardRing> rings) {
 		this.manager = manager;
+		this.rings = List.copyOf(rings);
 	}
 
 	/**
@@ -47,16 +65,30 @@ public class OperatorEndpoint {
 					elector.config().identity(), elector.isLeader(), elector.observedLeader(),
 					(since != null) ? since.toMillis() : null, elector.lastError());
 		}
-		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), election, controllers,
-				this.manager.runnableNamesExcept(Controller.class), caches);
+		Set<ShardRing> joined = Collections.newSetFromMap(new IdentityHashMap<>());
+		List<ShardRingDescriptor> sharding = Stream
+			.concat(this.rings.stream(), Controller.of(this.manager).stream().map(Controller::shardRing))
+			.filter((ring) -> ring != null && joined.add(ring))
+			.map(OperatorEndpoint::describe)
+			.toList();
+		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), election, sharding,
+				controllers, this.manager.runnableNamesExcept(Controller.class), caches);
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
 		InformerKey primary = controller.watches().get(0);
+		ShardRing ring = controller.shardRing();
 		return new ControllerDescriptor(controller.name(), primary.type().getSimpleName(), primary.namespace(),
 				primary.labelSelector(), controller.watches().stream().skip(1).map(InformerKey::toString).toList(),
-				controller.isRunning(), controller.queueDepth(), controller.activeWorkers(), controller.liveWorkers(),
-				controller.maxConcurrentReconciles());
+				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
+				controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
+				controller.assignedObjects());
+	}
+
+	private static ShardRingDescriptor describe(ShardRing ring) {
+		ShardingConfig config = ring.config();
+		return new ShardRingDescriptor(config.ringName(), config.namespace() + "/" + config.leaseName(),
+				config.identity(), ring.isMember(), ring.members(), config.virtualNodes(), ring.lastError());
 	}
 
 	private static CacheDescriptor describe(Informer<?> informer) {
@@ -71,12 +103,13 @@ public class OperatorEndpoint {
 	 * @param state the manager's state
 	 * @param leading whether this replica runs the controllers now
 	 * @param leaderElection the leader election, {@code null} when it is off
+	 * @param sharding the shard rings this replica joined, empty if none
 	 * @param controllers the controllers
 	 * @param runnables the names of the runnables that are not controllers
 	 * @param caches the informer caches
 	 */
 	public record ManagerDescriptor(String state, boolean leading, @Nullable LeaderElectionDescriptor leaderElection,
-			List<ControllerDescriptor> controllers, List<String> runnables,
+			List<ShardRingDescriptor> sharding, List<ControllerDescriptor> controllers, List<String> runnables,
 			List<CacheDescriptor> caches) implements OperationResponseBody {
 	}
 
@@ -88,15 +121,33 @@ public class OperatorEndpoint {
 	 * @param namespace the watched namespace, {@code null} for all
 	 * @param labelSelector the label selector, {@code null} for all objects
 	 * @param alsoWatches the other informers whose events reach it
-	 * @param running whether its workers run (only on the leader)
+	 * @param shardRing the ring it is sharded over, {@code null} if not sharded
+	 * @param running whether its workers run (on the leader; on every replica if sharded)
 	 * @param queueDepth requests waiting for a worker
 	 * @param activeWorkers workers inside a reconcile now
 	 * @param workers live worker threads
 	 * @param maxConcurrentReconciles configured workers
+	 * @param assignedObjects the cached objects of its kind this replica reconciles now:
+	 * all on the leader, none on a standby, its share of the ring if sharded
 	 */
 	public record ControllerDescriptor(String name, String kind, @Nullable String namespace,
-			@Nullable String labelSelector, List<String> alsoWatches, boolean running, int queueDepth,
-			int activeWorkers, int workers, int maxConcurrentReconciles) {
+			@Nullable String labelSelector, List<String> alsoWatches, @Nullable String shardRing, boolean running,
+			int queueDepth, int activeWorkers, int workers, int maxConcurrentReconciles, int assignedObjects) {
+	}
+
+	/**
+	 * A shard ring this replica joined.
+	 *
+	 * @param ring the ring's name
+	 * @param lease this replica's Lease, {@code namespace/name}
+	 * @param identity this replica's identity
+	 * @param member whether this replica holds its Lease within the renew deadline
+	 * @param members the live members seen at the last read of the ring
+	 * @param virtualNodes the tokens each member places on the hash ring
+	 * @param lastError the last error about the ring's Leases, {@code null} if none
+	 */
+	public record ShardRingDescriptor(String ring, String lease, String identity, boolean member,
+			List<String> members, int virtualNodes, @Nullable String lastError) {
 	}
 
 	/**

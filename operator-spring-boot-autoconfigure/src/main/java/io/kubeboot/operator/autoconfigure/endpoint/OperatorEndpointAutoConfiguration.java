@@ -2,6 +2,8 @@ package io.kubeboot.operator.autoconfigure.endpoint;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.sharding.ShardRing;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -22,8 +24,8 @@ public final class OperatorEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OperatorEndpoint operatorEndpoint(Manager manager) {
-		return new OperatorEndpoint(manager);
+	OperatorEndpoint operatorEndpoint(Manager manager, ObjectProvider<ShardRing> rings) {
+		return new OperatorEndpoint(manager, rings.orderedStream().toList());
 	}
 
 }

@@ -6,6 +6,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.micrometer.OperatorMetrics;
 import io.kubeboot.operator.micrometer.RestClientMetricsInterceptor;
+import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,7 +26,8 @@ import org.springframework.context.annotation.Lazy;
  * {@link MeterRegistry} (with Spring Boot Actuator, the one behind
  * {@code /actuator/prometheus}): the {@link OperatorMetrics} of the auto-configured
  * {@link Manager} (installed by a {@link ManagerBuilderCustomizer} and bound to every
- * {@code Manager} bean) and {@code rest_client_requests_total} for every
+ * {@code Manager} bean, and to every {@link ShardRing} bean) and
+ * {@code rest_client_requests_total} for every
  * {@link ApiClient} bean, the application's own included.
  */
 @AutoConfiguration(after = OperatorAutoConfiguration.class,
@@ -71,6 +73,9 @@ public final class OperatorMetricsAutoConfiguration {
 				}
 				else if (bean instanceof Manager manager) {
 					metrics.getObject().bindTo(manager);
+				}
+				else if (bean instanceof ShardRing ring) {
+					metrics.getObject().bindTo(ring);
 				}
 				return bean;
 			}

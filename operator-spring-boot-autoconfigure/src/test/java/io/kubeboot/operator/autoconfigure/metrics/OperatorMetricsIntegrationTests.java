@@ -128,7 +128,9 @@ class OperatorMetricsIntegrationTests {
 				"workqueue_work_duration_seconds_count" + QUEUE + " " + CONFIG_MAPS,
 				"workqueue_unfinished_work_seconds" + QUEUE + " 0.0",
 				"workqueue_longest_running_processor_seconds" + QUEUE + " 0.0",
-				"leader_election_master_status{name=\"operator-leader\"} 1.0");
+				"leader_election_master_status{name=\"operator-leader\"} 1.0",
+				// the leader reconciles every cached object of the controller's kind
+				"operator_controller_assigned_objects{controller=\"configmap\"} " + CONFIG_MAPS + ".0");
 		assertThat(lines).anyMatch((line) -> line
 			.startsWith("controller_runtime_reconcile_time_seconds_bucket{controller=\"configmap\",le=\"0.005\"} "));
 		assertThat(lines).anyMatch((line) -> line
