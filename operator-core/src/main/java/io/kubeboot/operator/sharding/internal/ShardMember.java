@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -94,6 +95,8 @@ public final class ShardMember implements Runnable {
 
 	private volatile List<String> members = List.of();
 
+	private final List<java.lang.Runnable> membersListeners = new CopyOnWriteArrayList<>();
+
 	private volatile @Nullable String readError;
 
 	private volatile boolean leaving;
@@ -159,6 +162,23 @@ public final class ShardMember implements Runnable {
 	 */
 	public List<String> members() {
 		return this.members;
+	}
+
+	/**
+	 * Adds a listener called, on the thread that reads the ring, whenever the live
+	 * members seen change.
+	 * @param listener the listener
+	 */
+	public void addMembersListener(java.lang.Runnable listener) {
+		this.membersListeners.add(listener);
+	}
+
+	/**
+	 * Removes a listener added with {@link #addMembersListener}.
+	 * @param listener the listener
+	 */
+	public void removeMembersListener(java.lang.Runnable listener) {
+		this.membersListeners.remove(listener);
 	}
 
 	/**
@@ -372,6 +392,7 @@ public final class ShardMember implements Runnable {
 			logger.info("Shard ring changed: ring={} identity={} members={}", this.config.ringName(),
 					this.config.identity(), view.members());
 			this.members = view.members();
+			this.membersListeners.forEach(java.lang.Runnable::run);
 		}
 		this.gate.observe(view, new ShardGate.Claims(claims, readAfter));
 		if (!view.equals(this.gate.pending())) {

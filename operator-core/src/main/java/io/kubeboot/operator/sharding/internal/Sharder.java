@@ -1,0 +1,277 @@
+package io.kubeboot.operator.sharding.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.google.gson.Gson;
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerEventHandler;
+import io.kubeboot.operator.client.ApiServerException;
+import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
+import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.model.PartialObjectMetadata;
+import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.workqueue.RateLimiters;
+import io.kubeboot.operator.workqueue.WorkQueue;
+import io.kubeboot.operator.workqueue.WorkQueues;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sharder of the label-based mode: a leader-only runnable that keeps the shard label
+ * of every object of the sharded kinds naming the member the ring gives it to
+ * ({@link Assignment}). It caches the metadata of those kinds only while it runs, so
+ * the replicas that do not lead cache nothing but their own share. It looks at an object
+ * when it is added or changed, at every object when the ring changes, and at every object
+ * once per {@link #RESYNC}. Its writes are leader-only work, fenced by the leader Lease.
+ */
+public final class Sharder implements Runnable {
+
+	/** How often every object is looked at although nothing changed. */
+	static final Duration RESYNC = Duration.ofMinutes(5);
+
+	private static final Logger logger = LoggerFactory.getLogger(Sharder.class);
+
+	private static final Gson GSON = new Gson();
+
+	private final ShardMember member;
+
+	private final ShardingConfig config;
+
+	private final Cache cache;
+
+	private final Client client;
+
+	private final String shardKey;
+
+	private final String drainKey;
+
+	private final List<Target> targets = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Creates the sharder of a ring.
+	 * @param member this replica's membership, whose view of the ring it follows
+	 * @param config the ring's settings
+	 * @param cache the manager's cache, for the metadata informers
+	 * @param client the manager's client, for the label writes
+	 */
+	public Sharder(ShardMember member, ShardingConfig config, Cache cache, Client client) {
+		this.member = member;
+		this.config = config;
+		this.cache = cache;
+		this.client = client;
+		this.shardKey = ShardLabels.shardKey(config.ringName());
+		this.drainKey = ShardLabels.drainKey(config.ringName());
+	}
+
+	/**
+	 * Adds the objects of a kind a sharded controller reconciles. Call before the manager
+	 * starts.
+	 * @param kind the model class
+	 * @param namespace the controller's namespace, {@code null} for all
+	 * @param labelSelector the controller's own selector, {@code null} for all objects
+	 */
+	public void shard(Class<? extends KubernetesObject> kind, @Nullable String namespace,
+			@Nullable String labelSelector) {
+		this.targets.add(new Target(kind, namespace, labelSelector));
+	}
+
+	@Override
+	public boolean needsLeaderElection() {
+		return true;
+	}
+
+	/**
+	 * Returns what the sharder needs RBAC to allow: {@code list}, {@code watch} and
+	 * {@code patch} of every sharded kind, where its controller works.
+	 * @return the permissions
+	 */
+	@Override
+	public List<Permission> requiredPermissions() {
+		List<Permission> permissions = new ArrayList<>();
+		for (Target target : this.targets) {
+			Permission permission = Permission.of(target.kind(), "list", "watch", "patch")
+				.because("the sharder of ring " + this.config.ringName() + " labels every "
+						+ target.kind().getSimpleName() + " with the member that reconciles it");
+			permissions.add((target.namespace() != null) ? permission.inNamespace(target.namespace()) : permission);
+		}
+		return permissions;
+	}
+
+	@Override
+	public void start(StopSignal stop) throws Exception {
+		WorkQueue<Item> queue = WorkQueues.newRateLimitingQueue("sharder-" + this.config.ringName(),
+				RateLimiters.defaultControllerRateLimiter());
+		List<Informer<PartialObjectMetadata>> informers = new ArrayList<>();
+		for (Target target : this.targets) {
+			Informer<PartialObjectMetadata> informer = this.cache.metadataInformer(target.kind(), target.namespace(),
+					target.labelSelector());
+			informer.addEventHandler(new InformerEventHandler<>() {
+
+				@Override
+				public void onAdd(PartialObjectMetadata object, boolean inInitialList) {
+					queue.add(new Item(target, Request.of(object)));
+				}
+
+				@Override
+				public void onUpdate(PartialObjectMetadata oldObject, PartialObjectMetadata newObject) {
+					queue.add(new Item(target, Request.of(newObject)));
+				}
+
+				@Override
+				public void onDelete(PartialObjectMetadata object, boolean deletedFinalStateUnknown) {
+					// nothing to assign
+				}
+
+			});
+			informers.add(informer);
+		}
+		java.lang.Runnable all = () -> {
+			for (int i = 0; i < this.targets.size(); i++) {
+				Target target = this.targets.get(i);
+				informers.get(i).list().forEach((object) -> queue.add(new Item(target, Request.of(object)),
+						WorkQueue.LOW_PRIORITY));
+			}
+		};
+		this.member.addMembersListener(all);
+		Thread worker = new Thread(() -> work(queue, informers), "sharder-" + this.config.ringName());
+		worker.start();
+		logger.info("Sharder started: ring={} kinds={}", this.config.ringName(),
+				this.targets.stream().map((target) -> target.kind().getSimpleName()).toList());
+		try {
+			while (!stop.await(RESYNC)) {
+				all.run();
+			}
+		}
+		finally {
+			this.member.removeMembersListener(all);
+			queue.shutDown();
+			worker.interrupt();
+			worker.join();
+		}
+	}
+
+	private void work(WorkQueue<Item> queue, List<Informer<PartialObjectMetadata>> informers) {
+		while (true) {
+			Item item;
+			try {
+				item = queue.get();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			if (item == null) {
+				return;
+			}
+			try {
+				assign(item, informers.get(this.targets.indexOf(item.target())));
+				queue.forget(item);
+			}
+			catch (ApiServerException.NotFoundException ex) {
+				queue.forget(item);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Sharder could not label an object, retrying: ring={} object={} error=\"{}\"",
+						this.config.ringName(), item.request(), ex.getMessage());
+				queue.addRateLimited(item);
+			}
+			finally {
+				queue.done(item);
+			}
+		}
+	}
+
+	private void assign(Item item, Informer<PartialObjectMetadata> informer) {
+		PartialObjectMetadata object = informer.get(item.request().namespace(), item.request().name()).orElse(null);
+		if (object == null || object.getMetadata() == null || object.getMetadata().getDeletionTimestamp() != null) {
+			return;
+		}
+		Map<String, String> labels = (object.getMetadata().getLabels() != null) ? object.getMetadata().getLabels()
+				: Map.of();
+		List<String> members = this.member.members();
+		HashRing ring = new HashRing(members, this.config.virtualNodes());
+		DeclaredKind kind = KindResolver.declaredKind(item.target().kind());
+		String owner = ring.owner(
+				HashRing.key(kind.group(), kind.kind(), item.request().namespace(), item.request().name()));
+		Set<String> live = new HashSet<>();
+		members.forEach((identity) -> live.add(ShardLabels.shardId(identity)));
+		String ownerId = (owner != null) ? ShardLabels.shardId(owner) : null;
+		String current = labels.get(this.shardKey);
+		boolean draining = labels.containsKey(this.drainKey);
+		switch (Assignment.decide(current, draining, ownerId, live)) {
+			case ASSIGN -> {
+				patch(item, labels, Map.of(this.shardKey, ownerId), draining ? List.of(this.drainKey) : List.of());
+				logger.debug("Assigned: ring={} object={} shard={} from={}", this.config.ringName(), item.request(),
+						ownerId, current);
+			}
+			case DRAIN -> {
+				patch(item, labels, Map.of(this.drainKey, ShardLabels.DRAIN_VALUE), List.of());
+				logger.debug("Draining: ring={} object={} shard={} for={}", this.config.ringName(), item.request(),
+						current, ownerId);
+			}
+			case NONE -> {
+			}
+		}
+	}
+
+	/**
+	 * Sets and removes labels with a JSON patch, which (unlike a merge patch written from
+	 * a map) says exactly what is removed.
+	 */
+	private void patch(Item item, Map<String, String> labels, Map<String, @Nullable String> set, List<String> remove) {
+		List<Map<String, Object>> operations = new ArrayList<>();
+		if (labels.isEmpty()) {
+			operations.add(Map.of("op", "add", "path", "/metadata/labels", "value", set));
+		}
+		else {
+			set.forEach((key, value) -> operations.add(Map.of("op", "add", "path", labelPath(key), "value", value)));
+		}
+		remove.forEach((key) -> operations.add(Map.of("op", "remove", "path", labelPath(key))));
+		this.client.patch(typed(item), Patch.json(GSON.toJson(operations)));
+	}
+
+	static String labelPath(String key) {
+		return "/metadata/labels/" + key.replace("~", "~0").replace("/", "~1");
+	}
+
+	private KubernetesObject typed(Item item) {
+		V1ObjectMeta metadata = new V1ObjectMeta().namespace(item.request().namespace()).name(item.request().name());
+		try {
+			KubernetesObject object = item.target().kind().getDeclaredConstructor().newInstance();
+			item.target().kind().getMethod("setMetadata", V1ObjectMeta.class).invoke(object, metadata);
+			return object;
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException(item.target().kind().getName()
+					+ " needs a public no-argument constructor and setMetadata(V1ObjectMeta) to be sharded by label", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "Sharder[" + this.config.ringName() + "]";
+	}
+
+	private record Target(Class<? extends KubernetesObject> kind, @Nullable String namespace,
+			@Nullable String labelSelector) {
+	}
+
+	private record Item(Target target, Request request) {
+	}
+
+}
