@@ -1,0 +1,173 @@
+package io.kubeboot.operator.sharding.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.google.gson.Gson;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one replica of the label-based mode knows of its share: which cached objects carry
+ * its shard label, which of them it was asked to give back, which it gave back (so a copy
+ * its cache still holds is never reconciled again), and which were deleted while they
+ * were its own (so their deletion is reconciled, while an object that merely moved to
+ * another replica, which its cache also sees disappear, is not).
+ * <p>
+ * Thread-safe.
+ */
+public final class LabelShare {
+
+	private static final Gson GSON = new Gson();
+
+	private final String shardKey;
+
+	private final String drainKey;
+
+	private final String self;
+
+	/** Objects given back, by key, with the resourceVersion they had when acknowledged. */
+	private final Map<String, String> released = new ConcurrentHashMap<>();
+
+	/**
+	 * Objects deleted while labelled as this replica's, by key: {@code true} if the
+	 * informer only inferred the deletion (the object was missing from a relist), which
+	 * may also mean it moved while the watch was down.
+	 */
+	private final Map<String, Boolean> tombstones = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates the share of a replica in a ring.
+	 * @param ring the ring's name
+	 * @param identity the replica's identity
+	 */
+	public LabelShare(String ring, String identity) {
+		this.shardKey = ShardLabels.shardKey(ring);
+		this.drainKey = ShardLabels.drainKey(ring);
+		this.self = ShardLabels.shardId(identity);
+	}
+
+	/**
+	 * Returns the selector of this replica's cache: the controller's own and its shard
+	 * label.
+	 * @param labelSelector the controller's selector, {@code null} for all objects
+	 * @return the selector
+	 */
+	public String selector(@Nullable String labelSelector) {
+		String own = this.shardKey + "=" + this.self;
+		return (labelSelector == null || labelSelector.isBlank()) ? own : labelSelector + "," + own;
+	}
+
+	/**
+	 * Whether an object carries this replica's shard label.
+	 * @param object the object
+	 * @return {@code true} if it is assigned to this replica
+	 */
+	public boolean isMine(KubernetesObject object) {
+		return this.self.equals(label(object, this.shardKey));
+	}
+
+	/**
+	 * Whether an object of this replica's carries the drain label.
+	 * @param object the object
+	 * @return {@code true} if this replica is asked to give it back
+	 */
+	public boolean isDraining(KubernetesObject object) {
+		return isMine(object) && label(object, this.drainKey) != null;
+	}
+
+	/**
+	 * Whether an update asks this replica to give the object back, which must reach the
+	 * controller whatever its event filters say.
+	 * @param oldObject the object before
+	 * @param newObject the object after
+	 * @return {@code true} if the drain label was added
+	 */
+	public boolean drainRequested(KubernetesObject oldObject, KubernetesObject newObject) {
+		return isDraining(newObject) && !isDraining(oldObject);
+	}
+
+	/**
+	 * Records that an object left the cache: a deletion if it still carried this
+	 * replica's label, else a move, which is no news for the reconciler.
+	 * @param key the object's key
+	 * @param finalState the object as last seen
+	 * @param finalStateUnknown whether the informer inferred the deletion from a relist
+	 * @return {@code true} if the deletion is to be reconciled
+	 */
+	public boolean left(String key, KubernetesObject finalState, boolean finalStateUnknown) {
+		if (this.released.remove(key) != null || !isMine(finalState)) {
+			return false;
+		}
+		this.tombstones.put(key, finalStateUnknown);
+		return true;
+	}
+
+	/**
+	 * Takes the tombstone of an object no longer cached, if it was deleted while this
+	 * replica's.
+	 * @param key the object's key
+	 * @return {@code null} if there is none (the object moved away, or was never this
+	 * replica's), else whether the deletion was only inferred
+	 */
+	public @Nullable Boolean takeTombstone(String key) {
+		return this.tombstones.remove(key);
+	}
+
+	/**
+	 * Whether a cached object may be reconciled: it carries this replica's label, is not
+	 * being drained, and is not the copy of an object already given back.
+	 * @param key the object's key
+	 * @param object the cached object
+	 * @return {@code true} if the reconciler may see it
+	 */
+	public boolean mayReconcile(String key, KubernetesObject object) {
+		if (!isMine(object) || isDraining(object)) {
+			return false;
+		}
+		String given = this.released.get(key);
+		return given == null || !given.equals(resourceVersion(object));
+	}
+
+	/**
+	 * Records that an object was given back.
+	 * @param key the object's key
+	 * @param object the object as it was when given back
+	 */
+	public void released(String key, KubernetesObject object) {
+		this.released.put(key, Objects.requireNonNullElse(resourceVersion(object), ""));
+	}
+
+	/**
+	 * Returns the JSON patch that gives an object back: it tests that the shard label
+	 * still names this replica (else the sharder already moved it, and the patch fails)
+	 * and removes the shard and the drain label.
+	 * @return the JSON patch
+	 */
+	public String releasePatch() {
+		return GSON.toJson(List.of(
+				Map.of("op", "test", "path", Sharder.labelPath(this.shardKey), "value", this.self),
+				Map.of("op", "remove", "path", Sharder.labelPath(this.shardKey)),
+				Map.of("op", "remove", "path", Sharder.labelPath(this.drainKey))));
+	}
+
+	/**
+	 * Returns this replica's shard id.
+	 * @return the value of its shard label
+	 */
+	public String self() {
+		return this.self;
+	}
+
+	private static @Nullable String label(KubernetesObject object, String key) {
+		Map<String, String> labels = (object.getMetadata() != null) ? object.getMetadata().getLabels() : null;
+		return (labels != null) ? labels.get(key) : null;
+	}
+
+	private static @Nullable String resourceVersion(KubernetesObject object) {
+		return (object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null;
+	}
+
+}
