@@ -147,10 +147,8 @@ public final class LabelShare {
 	 * @return the JSON patch
 	 */
 	public String releasePatch() {
-		return GSON.toJson(List.of(
-				Map.of("op", "test", "path", Sharder.labelPath(this.shardKey), "value", this.self),
-				Map.of("op", "remove", "path", Sharder.labelPath(this.shardKey)),
-				Map.of("op", "remove", "path", Sharder.labelPath(this.drainKey))));
+		return GSON.toJson(List.of(Sharder.operation("test", this.shardKey, this.self),
+				Sharder.operation("remove", this.shardKey, null), Sharder.operation("remove", this.drainKey, null)));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.kubeboot.operator.sharding.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -233,20 +234,37 @@ public final class Sharder implements Runnable {
 	 * Sets and removes labels with a JSON patch, which (unlike a merge patch written from
 	 * a map) says exactly what is removed.
 	 */
-	private void patch(Item item, Map<String, String> labels, Map<String, @Nullable String> set, List<String> remove) {
+	private void patch(Item item, Map<String, String> labels, Map<String, String> set, List<String> remove) {
 		List<Map<String, Object>> operations = new ArrayList<>();
 		if (labels.isEmpty()) {
-			operations.add(Map.of("op", "add", "path", "/metadata/labels", "value", set));
+			Map<String, Object> add = new LinkedHashMap<>();
+			add.put("op", "add");
+			add.put("path", "/metadata/labels");
+			add.put("value", set);
+			operations.add(add);
 		}
 		else {
-			set.forEach((key, value) -> operations.add(Map.of("op", "add", "path", labelPath(key), "value", value)));
+			set.forEach((key, value) -> operations.add(operation("add", key, value)));
 		}
-		remove.forEach((key) -> operations.add(Map.of("op", "remove", "path", labelPath(key))));
+		remove.forEach((key) -> operations.add(operation("remove", key, null)));
 		this.client.patch(typed(item), Patch.json(GSON.toJson(operations)));
 	}
 
-	static String labelPath(String key) {
-		return "/metadata/labels/" + key.replace("~", "~0").replace("/", "~1");
+	/**
+	 * Returns one operation of a JSON patch on a label, its members in the usual order.
+	 * @param op the operation: {@code add}, {@code remove}, {@code test}
+	 * @param key the label's key
+	 * @param value the value, {@code null} for none
+	 * @return the operation
+	 */
+	static Map<String, Object> operation(String op, String key, @Nullable String value) {
+		Map<String, Object> operation = new LinkedHashMap<>();
+		operation.put("op", op);
+		operation.put("path", "/metadata/labels/" + key.replace("~", "~0").replace("/", "~1"));
+		if (value != null) {
+			operation.put("value", value);
+		}
+		return operation;
 	}
 
 	private KubernetesObject typed(Item item) {
