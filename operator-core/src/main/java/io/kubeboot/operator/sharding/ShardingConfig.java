@@ -25,9 +25,12 @@ import io.kubeboot.operator.leaderelection.LostLeasePolicy;
  * @param retryPeriod how often this replica renews its Lease and reads the others' (2s)
  * @param virtualNodes the tokens each member places on the hash ring (100); every member
  * of a ring must use the same number
+ * @param mode how the objects are shared: every replica caches every object and
+ * reconciles its own ({@link Mode#FILTER}), or a sharder on the leader labels each object
+ * with its replica and every replica caches only its own ({@link Mode#LABEL})
  */
 public record ShardingConfig(String namespace, String ringName, String identity, Duration leaseDuration,
-		Duration renewDeadline, Duration retryPeriod, int virtualNodes) {
+		Duration renewDeadline, Duration retryPeriod, int virtualNodes, Mode mode) {
 
 	/** The tokens each member places on the ring unless configured. */
 	public static final int DEFAULT_VIRTUAL_NODES = 100;
@@ -42,12 +45,47 @@ public record ShardingConfig(String namespace, String ringName, String identity,
 		if (identity != null && identity.contains(",")) {
 			throw new IllegalArgumentException("identity must not contain ',', was '" + identity + "'");
 		}
+		java.util.Objects.requireNonNull(mode, "mode must not be null");
 		if (virtualNodes < 1) {
 			throw new IllegalArgumentException("virtualNodes must be at least 1, was " + virtualNodes);
 		}
 		// the same rules as leader election's: checked by its configuration
 		new LeaderElectionConfig(namespace, "shard", identity, leaseDuration, renewDeadline, retryPeriod, true,
 				LostLeasePolicy.RE_ELECT);
+	}
+
+	/**
+	 * Creates the settings of the filter-based mode.
+	 * @param namespace the namespace of the ring's Leases
+	 * @param ringName the ring's name
+	 * @param identity this replica's identity
+	 * @param leaseDuration the lease duration
+	 * @param renewDeadline the renew deadline
+	 * @param retryPeriod the retry period
+	 * @param virtualNodes the tokens each member places on the hash ring
+	 */
+	public ShardingConfig(String namespace, String ringName, String identity, Duration leaseDuration,
+			Duration renewDeadline, Duration retryPeriod, int virtualNodes) {
+		this(namespace, ringName, identity, leaseDuration, renewDeadline, retryPeriod, virtualNodes, Mode.FILTER);
+	}
+
+	/**
+	 * How the objects of the sharded controllers are shared.
+	 */
+	public enum Mode {
+
+		/**
+		 * Every replica caches every object and reconciles the ones the ring gives it;
+		 * nothing is written to the objects.
+		 */
+		FILTER,
+
+		/**
+		 * A sharder on the leader labels every object with the replica the ring gives it
+		 * to, and every replica caches only the objects labelled with its own id.
+		 */
+		LABEL
+
 	}
 
 	/**
