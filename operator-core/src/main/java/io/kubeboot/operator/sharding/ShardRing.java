@@ -11,6 +11,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.internal.HashRing;
 import io.kubeboot.operator.sharding.internal.ShardMember;
+import io.kubeboot.operator.sharding.internal.Sharder;
 import io.kubeboot.operator.sharding.internal.ShardRings;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -76,6 +77,15 @@ public final class ShardRing {
 		manager.add("sharding-" + config.ringName(), member);
 		ShardRing ring = new ShardRing(config, member);
 		ShardRings.register(ring, member);
+		if (config.mode() == ShardingConfig.Mode.LABEL) {
+			if (manager.leaderElection() == null) {
+				throw new IllegalArgumentException("Shard ring " + config.ringName()
+						+ " is label-based: its sharder runs on the leader, so the manager needs leader election");
+			}
+			Sharder sharder = new Sharder(member, config, manager.cache(), manager.client());
+			manager.add("sharder-" + config.ringName(), sharder);
+			ShardRings.register(ring, sharder);
+		}
 		manager.addCheck(Check.readiness(checkName(config.ringName()), () -> {
 			if (!member.isMember()) {
 				String why = member.isLeaving() ? " is given back: this replica is leaving the ring"

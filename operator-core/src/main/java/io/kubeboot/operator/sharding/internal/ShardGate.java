@@ -99,7 +99,22 @@ public final class ShardGate {
 	}
 
 	/**
-	 * Ends a reconcile started with {@link #enter}.
+	 * Starts a reconcile of a key in the label-based mode, where the labels decide what
+	 * is this replica's: permitted while this replica's Lease is valid and the gate is
+	 * open; {@link #exit} must follow.
+	 * @param key the key
+	 * @return {@code true} if the reconcile may run
+	 */
+	public synchronized boolean enterOpen(String key) {
+		if (!this.leaseValid.getAsBoolean() || this.target == null) {
+			return false;
+		}
+		this.inFlight.merge(key, 1, Integer::sum);
+		return true;
+	}
+
+	/**
+	 * Ends a reconcile started with {@link #enter} or {@link #enterOpen}.
 	 * @param key the key
 	 */
 	public void exit(String key) {

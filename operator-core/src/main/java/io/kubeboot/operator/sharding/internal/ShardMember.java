@@ -82,6 +82,8 @@ public final class ShardMember implements Runnable {
 
 	private final ShardGate gate;
 
+	private final @Nullable LabelShare labelShare;
+
 	private final Semaphore wake = new Semaphore(0);
 
 	private final LeaseWatch ringWatch;
@@ -113,6 +115,8 @@ public final class ShardMember implements Runnable {
 		}, new Acknowledgement(), false, LeaderElector.Wording.shard(config.ringName()));
 		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
 		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
+		this.labelShare = (config.mode() == ShardingConfig.Mode.LABEL)
+				? new LabelShare(config.ringName(), config.identity()) : null;
 		this.ringWatch = LeaseWatch.ofLabel(ApiClients.forWatches(client, WATCH_TIMEOUT.plusSeconds(30)),
 				config.namespace(), RING_LABEL + "=" + config.ringName(), WATCH_TIMEOUT, this::membershipChanged,
 				this.wake::release,
@@ -145,6 +149,14 @@ public final class ShardMember implements Runnable {
 				? lease.getMetadata().getAnnotations().get(DRAINED_ANNOTATION) : null;
 		String state = holder + "|" + ack;
 		return !state.equals(this.watched.put(name, state));
+	}
+
+	/**
+	 * Returns what this replica knows of its labelled share, in the label-based mode.
+	 * @return the share, {@code null} in the filter-based mode
+	 */
+	public @Nullable LabelShare labelShare() {
+		return this.labelShare;
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.WeakHashMap;
 
 import io.kubeboot.operator.sharding.ShardRing;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The membership behind each {@link ShardRing}, for the code of this project that needs
@@ -14,6 +15,8 @@ import io.kubeboot.operator.sharding.ShardRing;
 public final class ShardRings {
 
 	private static final Map<ShardRing, ShardMember> members = Collections.synchronizedMap(new WeakHashMap<>());
+
+	private static final Map<ShardRing, Sharder> sharders = Collections.synchronizedMap(new WeakHashMap<>());
 
 	private ShardRings() {
 	}
@@ -25,6 +28,24 @@ public final class ShardRings {
 	 */
 	public static void register(ShardRing ring, ShardMember member) {
 		members.put(ring, member);
+	}
+
+	/**
+	 * Records the sharder of a ring of the label-based mode.
+	 * @param ring the ring
+	 * @param sharder its sharder
+	 */
+	public static void register(ShardRing ring, Sharder sharder) {
+		sharders.put(ring, sharder);
+	}
+
+	/**
+	 * Returns the sharder of a ring of the label-based mode.
+	 * @param ring the ring
+	 * @return its sharder, {@code null} in the filter-based mode
+	 */
+	public static @Nullable Sharder sharder(ShardRing ring) {
+		return sharders.get(ring);
 	}
 
 	/**
