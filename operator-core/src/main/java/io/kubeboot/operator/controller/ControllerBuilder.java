@@ -23,6 +23,9 @@ import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.internal.LabelShare;
+import io.kubeboot.operator.sharding.internal.ShardRings;
+import io.kubeboot.operator.sharding.internal.Sharder;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
@@ -430,8 +433,15 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Objects.requireNonNull(reconciler, "reconciler must not be null");
 		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : this.defaults.namespace();
 		List<EventSource<?>> sources = new ArrayList<>();
-		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, this.labelSelector),
-				(object) -> List.of(Request.of(object)), this.eventFilter));
+		LabelShare share = (this.shardRing != null) ? ShardRings.member(this.shardRing).labelShare() : null;
+		// sharded by label, a replica caches only the objects labelled with its id
+		String selector = (share != null) ? share.selector(this.labelSelector) : this.labelSelector;
+		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, selector),
+				(object) -> List.of(Request.of(object)), this.eventFilter, share));
+		Sharder sharder = (this.shardRing != null) ? ShardRings.sharder(this.shardRing) : null;
+		if (sharder != null) {
+			sharder.shard(this.forType, ns, this.labelSelector);
+		}
 		this.otherKinds.forEach((other) -> sources.add(other.source().apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
@@ -475,6 +485,12 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			needed.add(listAndWatch(key,
 					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
 							+ " objects" + labelled(other.labelSelector()) + ": its informer lists and watches them"));
+		}
+		if (this.shardRing != null && ShardRings.member(this.shardRing).labelShare() != null) {
+			needed.add(Permission.of(this.forType, "get", "patch")
+				.because("controller " + name + " gives " + kind + " objects back to the sharder of ring "
+						+ this.shardRing.config().ringName() + " by removing their shard labels, and reads "
+						+ "uncached whether an object missing from a relist was deleted or moved"));
 		}
 		if (this.finalizer != null) {
 			needed.add(Permission.of(this.forType, "patch")

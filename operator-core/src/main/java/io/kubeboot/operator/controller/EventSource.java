@@ -13,8 +13,10 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.internal.LabelShare;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,15 +43,29 @@ final class EventSource<T extends KubernetesObject> {
 
 	private final Predicate<? super T> predicate;
 
+	/** The replica's labelled share, for the reconciled kind in the label-based mode. */
+	private final @Nullable LabelShare share;
+
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction) {
 		this(controller, informer, mapFunction, Predicates.all());
 	}
 
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, Predicate<? super T> predicate) {
+		this(controller, informer, mapFunction, predicate, null);
+	}
+
+	/**
+	 * Creates the source of the reconciled kind of a controller sharded by label: a drain
+	 * request passes whatever the event filter says, and an object that left the cache
+	 * because it moved to another replica is no deletion.
+	 */
+	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, Predicate<? super T> predicate,
+			@Nullable LabelShare share) {
 		this.controller = controller;
 		this.informer = informer;
 		this.mapFunction = mapFunction;
 		this.predicate = predicate;
+		this.share = share;
 	}
 
 	Informer<T> informer() {
@@ -69,7 +85,9 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
-				if (passes("update", newObject, () -> EventSource.this.predicate.update(oldObject, newObject))) {
+				LabelShare labelled = EventSource.this.share;
+				if ((labelled != null && labelled.drainRequested(oldObject, newObject))
+						|| passes("update", newObject, () -> EventSource.this.predicate.update(oldObject, newObject))) {
 					// both: an owner reference or a mapped field may have moved from one
 					// request to another. Each request once: a worker that took the first
 					// add before the second would see the key dirty and reconcile it
@@ -84,6 +102,12 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
+				LabelShare labelled = EventSource.this.share;
+				if (labelled != null && !labelled.left(Controller.shareKey(Request.of(object)), object,
+						deletedFinalStateUnknown)) {
+					// it moved to another replica: no news for this one's reconciler
+					return;
+				}
 				if (passes("delete", object, () -> EventSource.this.predicate.delete(object))) {
 					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY));
 				}
