@@ -9,6 +9,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.ApiServerException;
+import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.Runnable;
@@ -18,6 +21,7 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.internal.LabelShare;
 import io.kubeboot.operator.sharding.internal.ShardGate;
 import io.kubeboot.operator.sharding.internal.ShardRings;
 import io.kubeboot.operator.source.Channel;
@@ -97,6 +101,12 @@ public final class Controller implements Runnable {
 
 	/** The gate of the ring's reconciles, {@code null} if not sharded. */
 	private @Nullable ShardGate gate;
+
+	/** This replica's labelled share, {@code null} unless sharded by label. */
+	private @Nullable LabelShare share;
+
+	/** The client that gives objects back, {@code null} unless sharded. */
+	private @Nullable Client client;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
@@ -391,12 +401,16 @@ public final class Controller implements Runnable {
 	 * Shares this controller's objects over a ring; called by the builder before the
 	 * controller is added to the manager.
 	 */
-	void shard(ShardRing shardRing) {
+	void shard(ShardRing shardRing, Client writer) {
 		ShardGate shardGate = ShardRings.gate(shardRing);
+		this.client = writer;
+		LabelShare labelShare = ShardRings.member(shardRing).labelShare();
 		this.ring = shardRing;
 		this.gate = shardGate;
+		this.share = labelShare;
 		// the keys this replica gains (from a new view, or once their old owner drained
-		// them) are reconciled now: their requests were dropped while not owned
+		// them) are reconciled now: their requests were dropped while not owned; by label,
+		// the cache holds only this replica's objects, dropped while its gate was closed
 		shardGate.addListener((before, after) -> {
 			WorkQueue<Request> current = this.queue;
 			if (current == null) {
@@ -404,11 +418,20 @@ public final class Controller implements Runnable {
 			}
 			for (Request request : cachedRequests()) {
 				String key = ShardRing.key(this.forType, request);
-				if (!before.test(key) && after.test(key)) {
+				if (labelShare != null || (!before.test(key) && after.test(key))) {
 					current.add(request, WorkQueue.LOW_PRIORITY);
 				}
 			}
 		});
+	}
+
+	/**
+	 * The key of an object in a {@link LabelShare}: one share per reconciled kind.
+	 * @param request the object
+	 * @return {@code namespace/name}
+	 */
+	static String shareKey(Request request) {
+		return request.namespace() + "/" + request.name();
 	}
 
 	/**
@@ -424,7 +447,11 @@ public final class Controller implements Runnable {
 	 */
 	private boolean owned(Request request) {
 		ShardGate shardGate = this.gate;
-		return shardGate == null || shardGate.permits(ShardRing.key(this.forType, request));
+		if (shardGate == null) {
+			return true;
+		}
+		// by label, what the cache holds is this replica's: the worker decides
+		return (this.share != null) || shardGate.permits(ShardRing.key(this.forType, request));
 	}
 
 	/**
@@ -438,6 +465,17 @@ public final class Controller implements Runnable {
 		ShardGate shardGate = this.gate;
 		if (shardGate == null) {
 			return isRunning() ? this.sources.get(0).informer().list().size() : 0;
+		}
+		LabelShare labelShare = this.share;
+		if (labelShare != null) {
+			int assigned = 0;
+			for (KubernetesObject object : this.sources.get(0).informer().list()) {
+				Request request = Request.of(object);
+				if (labelShare.mayReconcile(shareKey(request), object) && shardGate.isOpen()) {
+					assigned++;
+				}
+			}
+			return assigned;
 		}
 		int assigned = 0;
 		for (Request request : cachedRequests()) {
@@ -563,6 +601,10 @@ public final class Controller implements Runnable {
 				return;
 			}
 			ShardGate shardGate = this.gate;
+			if (shardGate != null && this.share != null) {
+				workLabelled(current, request, shardGate, this.share);
+				continue;
+			}
 			String key = (shardGate != null) ? ShardRing.key(this.forType, request) : null;
 			if (shardGate != null && key != null && !shardGate.enter(key)) {
 				// not this replica's (any more, or not yet): its owner reconciles it
@@ -579,6 +621,85 @@ public final class Controller implements Runnable {
 				}
 				current.done(request);
 			}
+		}
+	}
+
+	/**
+	 * Handles a request of a controller sharded by label: an object of this replica's is
+	 * reconciled; one it is asked to give back is given back instead, once, with no
+	 * reconcile of it in flight (the queue hands a request to one worker at a time); an
+	 * object no longer cached is reconciled only if it was deleted while this replica's,
+	 * never when it moved to another replica.
+	 */
+	private void workLabelled(WorkQueue<Request> current, Request request, ShardGate shardGate, LabelShare labelShare) {
+		String key = shareKey(request);
+		if (!shardGate.enterOpen(key)) {
+			current.forget(request);
+			current.done(request);
+			return;
+		}
+		try {
+			KubernetesObject cached = this.sources.get(0).informer().get(request.namespace(), request.name()).orElse(null);
+			if (cached != null && labelShare.isDraining(cached)) {
+				giveBack(current, request, labelShare, key, cached);
+			}
+			else if (cached != null) {
+				if (labelShare.mayReconcile(key, cached)) {
+					this.runner.reconcile(current, request);
+				}
+				else {
+					current.forget(request);
+				}
+			}
+			else {
+				Boolean inferred = labelShare.takeTombstone(key);
+				if (inferred != null && (!inferred || deletedForGood(request))) {
+					this.runner.reconcile(current, request);
+				}
+				else {
+					current.forget(request);
+				}
+			}
+		}
+		finally {
+			shardGate.exit(key);
+			current.done(request);
+		}
+	}
+
+	private void giveBack(WorkQueue<Request> current, Request request, LabelShare labelShare, String key,
+			KubernetesObject cached) {
+		try {
+			Objects.requireNonNull(this.client).patch(cached, Patch.json(labelShare.releasePatch()));
+			labelShare.released(key, cached);
+			current.forget(request);
+			logger.debug("Gave an object back to the sharder: controller={} object={}", this.name, request);
+		}
+		catch (ApiServerException ex) {
+			if (ex.code() == 422 || ex.code() == 404) {
+				// the sharder moved it already, or it is gone: not this replica's either way
+				labelShare.released(key, cached);
+				current.forget(request);
+				return;
+			}
+			logger.warn("Could not give an object back to the sharder, retrying: controller={} object={} error=\"{}\"",
+					this.name, request, ex.getMessage());
+			current.addRateLimited(request);
+		}
+	}
+
+	/**
+	 * Whether an object the informer found missing from a relist is gone, rather than
+	 * moved to another replica while the watch was down: read uncached.
+	 */
+	private boolean deletedForGood(Request request) {
+		try {
+			return Objects.requireNonNull(this.client).uncached().get(this.forType, request).isEmpty();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not tell whether an object missing from a relist was deleted or moved, skipping it: "
+					+ "controller={} object={} error=\"{}\"", this.name, request, ex.getMessage());
+			return false;
 		}
 	}
 

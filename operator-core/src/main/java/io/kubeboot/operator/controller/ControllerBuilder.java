@@ -454,7 +454,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources));
 		this.requestSources.forEach(controller::watch);
 		if (this.shardRing != null) {
-			controller.shard(this.shardRing);
+			controller.shard(this.shardRing, this.manager.client());
 		}
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);

@@ -77,6 +77,20 @@ public final class ShardGate {
 	}
 
 	/**
+	 * Whether the gate is open at all: this replica's Lease is valid and it read the
+	 * ring since it last closed. What the label-based mode asks.
+	 * @return {@code true} if open
+	 */
+	public boolean isOpen() {
+		if (!this.leaseValid.getAsBoolean()) {
+			return false;
+		}
+		synchronized (this) {
+			return this.target != null;
+		}
+	}
+
+	/**
 	 * Returns the keys permitted now, without the Lease's validity, for comparing before
 	 * and after a change.
 	 * @return the snapshot
