@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.sharding.ShardingConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.BindingResult;
@@ -294,6 +295,12 @@ public class OperatorProperties implements Validator {
 		properties.getController().validate("controller", errors);
 		properties.getLeaderElection().validate("leader-election", errors);
 		properties.getSharding().validate("sharding", errors);
+		if (properties.getSharding().isEnabled() && properties.getSharding().getMode() == ShardingConfig.Mode.LABEL
+				&& !properties.getLeaderElection().isEnabled()) {
+			reject(errors, "sharding.mode", "label", "needsLeaderElection",
+					"needs operator.leader-election.enabled=true: the sharder that labels the objects runs on the "
+							+ "leader");
+		}
 		properties.getHealth().validate("health", errors);
 		properties.getEvents().validate("events", errors);
 		properties.getWebhook().validate("webhook", errors);
@@ -840,6 +847,14 @@ public class OperatorProperties implements Validator {
 		private int virtualNodes = 100;
 
 		/**
+		 * How the objects are shared: "label" (a sharder on the leader labels every
+		 * object with its replica, and each replica caches only its own; needs leader
+		 * election) or "filter" (every replica caches every object and reconciles its
+		 * own; writes nothing to the objects).
+		 */
+		private ShardingConfig.Mode mode = ShardingConfig.Mode.FILTER;
+
+		/**
 		 * Names of the controllers to shard: the lower-cased kind they reconcile, or the
 		 * name given in the @Reconciler annotation. Empty shards the controllers of all
 		 * the @Reconciler beans. The others run on the leader, with leader election.
@@ -908,6 +923,14 @@ public class OperatorProperties implements Validator {
 
 		public void setVirtualNodes(int virtualNodes) {
 			this.virtualNodes = virtualNodes;
+		}
+
+		public ShardingConfig.Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(ShardingConfig.Mode mode) {
+			this.mode = mode;
 		}
 
 		public List<String> getControllers() {

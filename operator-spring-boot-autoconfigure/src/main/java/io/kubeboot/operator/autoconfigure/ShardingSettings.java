@@ -55,7 +55,7 @@ final class ShardingSettings {
 				: (StringUtils.hasText(election.getIdentity()) ? election.getIdentity()
 						: LeaderElectionSettings.generatedIdentity());
 		return new ShardingConfig(namespace, ring, identity, sharding.getLeaseDuration(), sharding.getRenewDeadline(),
-				sharding.getRetryPeriod(), sharding.getVirtualNodes());
+				sharding.getRetryPeriod(), sharding.getVirtualNodes(), sharding.getMode());
 	}
 
 }
