@@ -130,8 +130,7 @@ class ShardingAutoConfigurationTests {
 			.withPropertyValues("operator.sharding.enabled=true", "operator.sharding.controllers=configmap,secrets")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).rootCause()
-					.isInstanceOf(InvalidOperatorPropertyException.class)
+				assertThat(context.getStartupFailure()).isInstanceOf(InvalidOperatorPropertyException.class)
 					.hasMessage("operator.sharding.controllers[1] names no controller of a @Reconciler bean; the "
 							+ "controllers are: configmap, secret");
 			});
