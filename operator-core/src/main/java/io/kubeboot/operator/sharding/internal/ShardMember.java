@@ -353,7 +353,7 @@ public final class ShardMember implements Runnable {
 				departed.add(new Departed(name, version, released ? "" : holder, Duration.ofNanos(unchanged)));
 			}
 			if (released || unchanged >= duration.toNanos()) {
-				// released, or expired: its holder stopped reconciling by its renew deadline
+				// released, or expired: its holder stopped by its renew deadline
 				continue;
 			}
 			live.add(holder);
