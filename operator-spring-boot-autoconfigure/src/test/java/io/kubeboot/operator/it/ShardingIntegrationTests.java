@@ -173,6 +173,9 @@ class ShardingIntegrationTests {
 				if (write.isDone()) {
 					return Result.done();
 				}
+				// the client resolves the kind once, with a read nothing fences: before
+				// the cut
+				manager.client().isNamespaced(V1ConfigMap.class);
 				inFlight.countDown();
 				lapsed.await();
 				try {
