@@ -30,8 +30,9 @@ public record ShardingChaosConfig(int replicas, int objects, Duration leaseDurat
 	public static final Duration HANDOVER_TARGET = Duration.ofSeconds(2);
 
 	/**
-	 * How far each replica's share of the objects may be from a fair one, as a fraction
-	 * of it (issue 15: 33% +- 10%, read as {@code HashRingTests} reads it).
+	 * How far each replica's share of the objects may be from a fair one, in shares of
+	 * all objects (issue 15: 33% +- 10%, read as percentage points: 23.3% to 43.3% with 3
+	 * replicas).
 	 */
 	public static final double SHARE_TOLERANCE = 0.10;
 

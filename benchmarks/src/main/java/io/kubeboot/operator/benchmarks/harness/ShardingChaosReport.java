@@ -182,6 +182,10 @@ public final class ShardingChaosReport {
 		return "%.1f%%".formatted(fraction * 100);
 	}
 
+	private static String points(double fraction) {
+		return "%.1f points".formatted(fraction * 100);
+	}
+
 	/**
 	 * One phase's line of the table.
 	 */
@@ -203,12 +207,12 @@ public final class ShardingChaosReport {
 
 		/**
 		 * Returns how far the share furthest from a fair one is from it.
-		 * @return the distance as a fraction of a fair share
+		 * @return the distance in shares of all objects (0.05 is 5 percentage points)
 		 */
 		double largestDeviation() {
-			double fair = (double) this.objects / this.members.size();
+			double fair = 1.0 / this.members.size();
 			return this.members.stream()
-				.mapToDouble((member) -> Math.abs(this.counts.getOrDefault(member, 0) - fair) / fair)
+				.mapToDouble((member) -> Math.abs((double) this.counts.getOrDefault(member, 0) / this.objects - fair))
 				.max()
 				.orElse(0);
 		}
@@ -285,12 +289,12 @@ public final class ShardingChaosReport {
 		 */
 		void settled(String phase, Shares shares, boolean target) {
 			double fair = 1.0 / shares.members().size();
-			String deviation = "largest deviation from a fair share (" + percent(fair) + "): "
-					+ percent(shares.largestDeviation()) + " of it";
+			String deviation = "largest distance from a fair share (" + percent(fair) + "): "
+					+ points(shares.largestDeviation());
 			String goal = "";
 			if (target) {
 				boolean met = shares.largestDeviation() <= ShardingChaosConfig.SHARE_TOLERANCE;
-				goal = "each within " + percent(ShardingChaosConfig.SHARE_TOLERANCE) + " of a fair share: "
+				goal = "each within " + percent(fair) + " +- " + points(ShardingChaosConfig.SHARE_TOLERANCE) + ": "
 						+ (met ? "met" : "missed");
 				if (!met) {
 					this.missedTargets.add(phase + ": " + deviation);
