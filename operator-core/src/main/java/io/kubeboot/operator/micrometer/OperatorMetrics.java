@@ -141,7 +141,9 @@ public final class OperatorMetrics {
 	 */
 	public ControllerMetrics controllerMetrics(String controller) {
 		return this.controllers.computeIfAbsent(controller, (name) -> {
-			Gauge.builder("operator.controller.assigned.objects", () -> readController(name, Controller::assignedObjects))
+			Gauge
+				.builder("operator.controller.assigned.objects",
+						() -> readController(name, Controller::assignedObjects))
 				.description("Cached objects of the controller's kind this replica reconciles now: all of them on the "
 						+ "leader, none on a standby, its share of the shard ring if sharded")
 				.tag("controller", name)

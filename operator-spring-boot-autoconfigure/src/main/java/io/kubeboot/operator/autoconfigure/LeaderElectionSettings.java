@@ -47,7 +47,8 @@ final class LeaderElectionSettings {
 		}
 		String namespace = StringUtils.hasText(properties.getNamespace()) ? properties.getNamespace()
 				: podNamespace(namespaceFile);
-		String identity = StringUtils.hasText(properties.getIdentity()) ? properties.getIdentity() : generatedIdentity();
+		String identity = StringUtils.hasText(properties.getIdentity()) ? properties.getIdentity()
+				: generatedIdentity();
 		return new LeaderElectionConfig(namespace, leaseName, identity, properties.getLeaseDuration(),
 				properties.getRenewDeadline(), properties.getRetryPeriod(), properties.isReleaseOnShutdown(),
 				properties.getLostLeasePolicy());

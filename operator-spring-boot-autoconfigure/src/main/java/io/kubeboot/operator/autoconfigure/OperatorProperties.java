@@ -809,9 +809,8 @@ public class OperatorProperties implements Validator {
 		private @Nullable String ring;
 
 		/**
-		 * Namespace of the ring's Leases. Defaults to
-		 * operator.leader-election.namespace, else the pod's namespace (from its service
-		 * account), else "default".
+		 * Namespace of the ring's Leases. Defaults to operator.leader-election.namespace,
+		 * else the pod's namespace (from its service account), else "default".
 		 */
 		private @Nullable String namespace;
 

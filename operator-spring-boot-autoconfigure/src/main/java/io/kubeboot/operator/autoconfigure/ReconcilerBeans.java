@@ -244,8 +244,10 @@ final class ReconcilerBeans {
 			.map(Controller::name)
 			.toList();
 		if (!unsharded.isEmpty() && !this.properties.getLeaderElection().isEnabled()) {
-			logger.warn("Controllers not sharded run on every replica, as leader election is off: controllers={} "
-					+ "(set operator.leader-election.enabled=true to run them on one replica at a time)", unsharded);
+			logger.warn(
+					"Controllers not sharded run on every replica, as leader election is off: controllers={} "
+							+ "(set operator.leader-election.enabled=true to run them on one replica at a time)",
+					unsharded);
 		}
 	}
 

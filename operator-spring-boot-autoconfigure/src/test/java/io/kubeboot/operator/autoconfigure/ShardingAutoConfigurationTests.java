@@ -50,8 +50,8 @@ class ShardingAutoConfigurationTests {
 	void withoutShardingNoRingIsJoinedAndNoControllerIsSharded() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).doesNotHaveBean(ShardRing.class);
-			assertThat(Controller.of(context.getBean(Manager.class))).allSatisfy(
-					(controller) -> assertThat(controller.shardRing()).isNull());
+			assertThat(Controller.of(context.getBean(Manager.class)))
+				.allSatisfy((controller) -> assertThat(controller.shardRing()).isNull());
 		});
 	}
 
@@ -229,8 +229,7 @@ class ShardingAutoConfigurationTests {
 					assertThat(controller.shardRing()).isNull();
 				});
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				assertThat(registry.get("operator.shard.ring.members").tag("ring", "buckets").gauge().value())
-					.isZero();
+				assertThat(registry.get("operator.shard.ring.members").tag("ring", "buckets").gauge().value()).isZero();
 				assertThat(registry.get("operator.shard.ring.member").tag("ring", "buckets").gauge().value()).isZero();
 				assertThat(registry.get("operator.controller.assigned.objects")
 					.tag("controller", "configmap")

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,30 +11,35 @@ import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal.Event;
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.benchmarks.child.Probe;
 import io.kubeboot.operator.benchmarks.model.Widget;
-import io.kubeboot.operator.cache.Cache;
-import io.kubeboot.operator.client.Client;
-import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.util.ClientBuilder;
 
 /**
- * One operator replica of the chaos run: the plain {@link Manager} with leader election,
- * whose reconciler copies {@code spec.value} of a widget into
- * {@code status.observedValue} and journals every reconcile's start and end and every
- * change of leadership ({@link ReconcileJournal}). Reads the {@code BENCH_*} settings of
- * every operator process under test ({@link ChildSettings}, the Lease name required) and
- * its own: {@value #REPLICA} (its identity), {@value #JOURNAL} (the journal file),
- * {@value #LOST_LEASE} ({@code exit} or {@code re-elect}) and {@value #WORK_MS} (how long
- * a reconcile works before it writes).
+ * One operator replica of the chaos runs, on the plain {@link Manager}, reconciling
+ * widgets with a {@link ChaosReconciler} that journals every reconcile's start and end
+ * ({@link ReconcileJournal}). In one of two modes:
+ * <ul>
+ * <li>leader election (the Lease {@link ChildSettings#LEASE_NAME} set): one replica
+ * reconciles at a time; changes of leadership are journaled too;</li>
+ * <li>sharded ({@value #SHARD_RING} set): the replica joins that shard ring
+ * ({@link ShardRing}) and its controller is sharded, without leader election: every
+ * replica reconciles its share, each widget again {@value #REQUEUE_MS} milliseconds after
+ * its last reconcile.</li>
+ * </ul>
+ * Reads the {@code BENCH_*} settings of every operator process under test
+ * ({@link ChildSettings}: the namespace and the Lease timings, which a sharded replica
+ * uses for its shard Lease) and its own: {@value #REPLICA} (its identity),
+ * {@value #JOURNAL} (the journal file), {@value #WORK_MS} (how long a reconcile works),
+ * with leader election {@value #LOST_LEASE} ({@code exit} or {@code re-elect}).
  */
 public final class ChaosReplicaMain {
 
@@ -55,14 +59,31 @@ public final class ChaosReplicaMain {
 	public static final String LOST_LEASE = "CHAOS_LOST_LEASE";
 
 	/**
-	 * Milliseconds a reconcile works before it writes the status.
+	 * Milliseconds a reconcile works: before it writes the status with leader election,
+	 * on every reconcile when sharded.
 	 */
 	public static final String WORK_MS = "CHAOS_WORK_MS";
 
 	/**
-	 * Reconciles in parallel per replica.
+	 * The shard ring to join; set, the replica is sharded instead of leader-elected.
+	 */
+	public static final String SHARD_RING = "CHAOS_SHARD_RING";
+
+	/**
+	 * Milliseconds after which a sharded replica reconciles a widget again.
+	 */
+	public static final String REQUEUE_MS = "CHAOS_REQUEUE_MS";
+
+	/**
+	 * Reconciles in parallel per replica with leader election.
 	 */
 	static final int WORKERS = 4;
+
+	/**
+	 * Reconciles in parallel per sharded replica: more, as each one mostly sleeps and a
+	 * replica must take over a departed one's share while it keeps reconciling its own.
+	 */
+	public static final int SHARDED_WORKERS = 16;
 
 	private final ReconcileJournal journal;
 
@@ -89,32 +110,19 @@ public final class ChaosReplicaMain {
 
 	private static void run(Map<String, String> environment) throws Exception {
 		ChildSettings settings = ChildSettings.fromEnvironment();
-		if (!settings.leaderElection()) {
-			throw new IllegalStateException(ChildSettings.LEASE_NAME + " is not set");
+		String ring = environment.get(SHARD_RING);
+		boolean sharded = ring != null && !ring.isBlank();
+		if (sharded == settings.leaderElection()) {
+			throw new IllegalStateException(
+					"Set one of " + ChildSettings.LEASE_NAME + " (leader election) and " + SHARD_RING + " (sharded)");
 		}
 		String replica = required(environment, REPLICA);
-		LostLeasePolicy policy = switch (required(environment, LOST_LEASE)) {
-			case "exit" -> LostLeasePolicy.EXIT;
-			case "re-elect" -> LostLeasePolicy.RE_ELECT;
-			default -> throw new IllegalStateException(LOST_LEASE + " must be exit or re-elect");
-		};
 		Duration work = Duration.ofMillis(Long.parseLong(environment.getOrDefault(WORK_MS, "5")));
 		Probe probe = Probe.start(settings);
 		ApiClient client = ClientBuilder.standard().build();
 		ReconcileJournal journal = ReconcileJournal.open(Path.of(required(environment, JOURNAL)), replica);
-		ChaosReplicaMain main = new ChaosReplicaMain(journal, replica);
-		LeaderElectionConfig election = new LeaderElectionConfig(settings.namespace(), settings.leaseName(), replica,
-				settings.leaseDuration(), settings.renewDeadline(), settings.retryPeriod(), true, policy);
-		Manager manager = Manager.builder(client)
-			.namespace(settings.namespace())
-			.leaderElection(election)
-			.leaderElectionListener(main.listener(new CoordinationV1Api(client), election))
-			.build();
-		Cache cache = manager.cache();
-		Client writer = manager.client();
-		Controller.builder(manager, Widget.class)
-			.maxConcurrentReconciles(WORKERS)
-			.complete((request) -> main.reconcile(request, cache, writer, work));
+		Manager manager = sharded ? shardedReplica(settings, environment, ring, replica, client, journal, work)
+				: leaderElectedReplica(settings, environment, replica, client, journal, work);
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
 			manager.stop();
@@ -125,47 +133,39 @@ public final class ChaosReplicaMain {
 		stopped.await();
 	}
 
-	private Result reconcile(Request request, Cache cache, Client writer, Duration work) throws Exception {
-		long started = ReconcileJournal.now();
-		String term = this.term;
-		long id = this.journal.nextId();
-		String key = request.namespace() + "/" + request.name();
-		Widget widget = cache.get(Widget.class, request).orElse(null);
-		Long value = (widget != null) ? valueOf(widget) : null;
-		Long generation = (widget != null) ? widget.getMetadata().getGeneration() : null;
-		this.journal.append(started, term, Event.START, key, id, (value != null) ? value : "-",
-				(generation != null) ? generation : "-");
-		String outcome = "error";
-		try {
-			if (widget == null) {
-				outcome = "gone";
-				return Result.done();
-			}
-			Widget.Status status = widget.getStatus();
-			if (status != null && Objects.equals(status.getObservedValue(), value)
-					&& Objects.equals(status.getObservedGeneration(), generation)) {
-				outcome = "skip";
-				return Result.done();
-			}
-			Thread.sleep(work.toMillis());
-			writer.status()
-				.patch(widget, Patch
-					.merge(Map.of("status", Map.of("observedValue", value, "observedGeneration", generation))));
-			outcome = "wrote";
-			return Result.done();
-		}
-		catch (Exception ex) {
-			outcome = "error:" + ex.getClass().getSimpleName();
-			throw ex;
-		}
-		finally {
-			this.journal.append(ReconcileJournal.now(), term, Event.END, key, id, outcome);
-		}
+	private static Manager leaderElectedReplica(ChildSettings settings, Map<String, String> environment, String replica,
+			ApiClient client, ReconcileJournal journal, Duration work) {
+		LostLeasePolicy policy = switch (required(environment, LOST_LEASE)) {
+			case "exit" -> LostLeasePolicy.EXIT;
+			case "re-elect" -> LostLeasePolicy.RE_ELECT;
+			default -> throw new IllegalStateException(LOST_LEASE + " must be exit or re-elect");
+		};
+		ChaosReplicaMain main = new ChaosReplicaMain(journal, replica);
+		LeaderElectionConfig election = new LeaderElectionConfig(settings.namespace(), settings.leaseName(), replica,
+				settings.leaseDuration(), settings.renewDeadline(), settings.retryPeriod(), true, policy);
+		Manager manager = Manager.builder(client)
+			.namespace(settings.namespace())
+			.leaderElection(election)
+			.leaderElectionListener(main.listener(new CoordinationV1Api(client), election))
+			.build();
+		Controller.builder(manager, Widget.class)
+			.maxConcurrentReconciles(WORKERS)
+			.complete(ChaosReconciler.onWrites(journal, manager.cache(), manager.client(), work, () -> main.term));
+		return manager;
 	}
 
-	private static long valueOf(Widget widget) {
-		Long value = (widget.getSpec() != null) ? widget.getSpec().getValue() : null;
-		return (value != null) ? value : 0L;
+	private static Manager shardedReplica(ChildSettings settings, Map<String, String> environment, String ring,
+			String replica, ApiClient client, ReconcileJournal journal, Duration work) {
+		Duration requeueAfter = Duration.ofMillis(Long.parseLong(required(environment, REQUEUE_MS)));
+		Manager manager = Manager.builder(client).namespace(settings.namespace()).build();
+		ShardRing shardRing = ShardRing.join(manager, client,
+				new ShardingConfig(settings.namespace(), ring, replica, settings.leaseDuration(),
+						settings.renewDeadline(), settings.retryPeriod(), ShardingConfig.DEFAULT_VIRTUAL_NODES));
+		Controller.builder(manager, Widget.class)
+			.maxConcurrentReconciles(SHARDED_WORKERS)
+			.sharded(shardRing)
+			.complete(ChaosReconciler.periodic(journal, manager.cache(), manager.client(), work, requeueAfter));
+		return manager;
 	}
 
 	private LeaderElectionListener listener(CoordinationV1Api leases, LeaderElectionConfig election) {

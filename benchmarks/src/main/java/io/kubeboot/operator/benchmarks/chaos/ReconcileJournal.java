@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The journal of one replica of the chaos run: one line per reconcile start and end and
  * per change of leadership, each appended with a single write to the file, so that a
  * {@code kill -9} loses nothing written before it. Times are wall-clock epoch
- * microseconds, which every process on one machine shares.
+ * microseconds, which every process on one machine shares, so the journals of several
+ * replicas (and the harness's own times) can be compared ({@code System.nanoTime} could
+ * not: its origin differs from one JVM to the next). A step of the wall clock during a
+ * run would distort them; the runs assume none.
  * <p>
  * A line is {@code <time> <replica> <term> <event> <values...>}, separated by spaces:
  * <ul>
@@ -27,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code LEAD}.</li>
  * <li>{@code UNLEAD <lost>}: it stopped leading and its controllers have stopped.</li>
  * <li>{@code START <key> <id> <specValue> <generation>}: a reconcile began (the term is
- * {@code -} outside a term); {@code <id>} numbers the reconciles of the replica.</li>
+ * {@code -} outside a term, and always in a sharded replica, which has no terms);
+ * {@code <id>} numbers the reconciles of the replica.</li>
  * <li>{@code END <key> <id> <outcome>}: it ended: {@code wrote}, {@code skip},
  * {@code gone} or {@code error:<exception>}.</li>
  * </ul>
@@ -117,16 +121,65 @@ public final class ReconcileJournal implements AutoCloseable {
 	 * @throws IOException if it cannot be read
 	 */
 	public static List<Entry> read(Path file) throws IOException {
-		List<Entry> entries = new ArrayList<>();
-		String content = Files.readString(file, StandardCharsets.UTF_8);
-		int end = content.lastIndexOf('\n');
-		if (end < 0) {
+		return new Reader(file).readNew();
+	}
+
+	/**
+	 * Reads a journal while its replica may still append to it: each call returns the
+	 * lines completed since the last one, so a harness can follow a run without reading
+	 * the whole file again. A line not yet complete is returned once it is. Not
+	 * thread-safe.
+	 */
+	public static final class Reader {
+
+		private final Path file;
+
+		private long position;
+
+		/**
+		 * Creates a reader at the start of a journal, which need not exist yet.
+		 * @param file the file
+		 */
+		public Reader(Path file) {
+			this.file = file;
+		}
+
+		/**
+		 * Reads the lines completed since the last call.
+		 * @return their entries in the order written, empty if the file does not exist
+		 * yet
+		 * @throws IOException if it cannot be read
+		 */
+		public List<Entry> readNew() throws IOException {
+			List<Entry> entries = new ArrayList<>();
+			if (!Files.exists(this.file)) {
+				return entries;
+			}
+			byte[] bytes;
+			try (FileChannel channel = FileChannel.open(this.file, StandardOpenOption.READ)) {
+				long size = channel.size();
+				if (size <= this.position) {
+					return entries;
+				}
+				ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(size - this.position, Integer.MAX_VALUE - 8));
+				channel.position(this.position);
+				while (buffer.hasRemaining() && channel.read(buffer) > 0) {
+					// until the size seen or the end of the file
+				}
+				bytes = Arrays.copyOf(buffer.array(), buffer.position());
+			}
+			int start = 0;
+			for (int index = 0; index < bytes.length; index++) {
+				if (bytes[index] == '\n') {
+					entries.add(Entry.parse(new String(bytes, start, index - start, StandardCharsets.UTF_8)));
+					start = index + 1;
+				}
+			}
+			// a line written only in part stays for the next call
+			this.position += start;
 			return entries;
 		}
-		for (String line : content.substring(0, end).split("\n")) {
-			entries.add(Entry.parse(line));
-		}
-		return entries;
+
 	}
 
 	/**

@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What the chaos run does. The full run reads system properties ({@code chaos.*}); the
- * smoke test uses {@link #smoke(Path)}.
+ * What the leader-election chaos run does ({@link ChaosRun}). The full run reads system
+ * properties ({@code chaos.*}); the smoke test uses {@link #smoke(Path)}.
  *
  * @param replicas operator replicas kept running
  * @param objects widgets in the namespace
@@ -56,20 +56,34 @@ public record ChaosConfig(int replicas, int objects, Duration duration, Duration
 	 * {@code chaos.faultInterval} (30s), {@code chaos.seed} (the current time),
 	 * {@code chaos.updateRate} (20 per second), {@code chaos.leaseDurations} (4s,3s,1s),
 	 * {@code chaos.lostLease} (mixed), {@code chaos.workTime} (5ms),
-	 * {@code chaos.convergeTimeout} (5m), {@code chaos.workDir} (target/chaos).
+	 * {@code chaos.convergeTimeout} (5m), {@code chaos.workDir} (target/chaos). An empty
+	 * value means the default.
 	 * @return the configuration
 	 */
 	public static ChaosConfig fromSystemProperties() {
 		List<Duration> lease = BenchmarkConfig.leaseDurations("chaos.leaseDurations",
-				System.getProperty("chaos.leaseDurations", "4s,3s,1s"));
-		return new ChaosConfig(Integer.getInteger("chaos.replicas", 3), Integer.getInteger("chaos.objects", 2000),
-				BenchmarkConfig.duration(System.getProperty("chaos.duration", "10m")),
-				BenchmarkConfig.duration(System.getProperty("chaos.faultInterval", "30s")),
-				Long.getLong("chaos.seed", System.currentTimeMillis()), Integer.getInteger("chaos.updateRate", 20),
-				lease.get(0), lease.get(1), lease.get(2), System.getProperty("chaos.lostLease", "mixed"),
-				BenchmarkConfig.duration(System.getProperty("chaos.workTime", "0.005s")),
-				BenchmarkConfig.duration(System.getProperty("chaos.convergeTimeout", "5m")), REPLICA_JVM_FLAGS,
-				Path.of(System.getProperty("chaos.workDir", "target/chaos")).toAbsolutePath());
+				property("chaos.leaseDurations", "4s,3s,1s"));
+		return new ChaosConfig(Integer.parseInt(property("chaos.replicas", "3")),
+				Integer.parseInt(property("chaos.objects", "2000")),
+				BenchmarkConfig.duration(property("chaos.duration", "10m")),
+				BenchmarkConfig.duration(property("chaos.faultInterval", "30s")),
+				Long.parseLong(property("chaos.seed", String.valueOf(System.currentTimeMillis()))),
+				Integer.parseInt(property("chaos.updateRate", "20")), lease.get(0), lease.get(1), lease.get(2),
+				property("chaos.lostLease", "mixed"), BenchmarkConfig.duration(property("chaos.workTime", "0.005s")),
+				BenchmarkConfig.duration(property("chaos.convergeTimeout", "5m")), REPLICA_JVM_FLAGS,
+				Path.of(property("chaos.workDir", "target/chaos")).toAbsolutePath());
+	}
+
+	/**
+	 * Returns a system property of the chaos runs; the build passes every one, empty
+	 * where the scenario's default applies.
+	 * @param name the property
+	 * @param defaultValue its value if unset or empty
+	 * @return the value
+	 */
+	static String property(String name, String defaultValue) {
+		String value = System.getProperty(name);
+		return (value != null && !value.isBlank()) ? value.strip() : defaultValue;
 	}
 
 	/**

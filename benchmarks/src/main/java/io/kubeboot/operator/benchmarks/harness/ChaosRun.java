@@ -1,10 +1,7 @@
 package io.kubeboot.operator.benchmarks.harness;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -15,10 +12,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
+import io.kubeboot.operator.benchmarks.chaos.ChaosReplicaMain;
 import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal.Entry;
 import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal;
+import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.benchmarks.harness.ChaosReplicas.Replica;
 import io.kubeboot.operator.benchmarks.model.Widget;
 import io.kubeboot.operator.test.ControlPlane;
@@ -88,15 +86,8 @@ public final class ChaosRun {
 	 */
 	public ChaosReport run() throws Exception {
 		ChaosReport.Builder report = new ChaosReport.Builder(this.config);
-		report.environment("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-		report.environment("CPUs (nproc)", String.valueOf(Runtime.getRuntime().availableProcessors()));
-		report.environment("memory", Benchmark.memTotal());
-		report.environment("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-				+ System.getProperty("os.arch"));
-		report.environment("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " ("
-				+ System.getProperty("java.vendor") + ")");
-		report.environment("load average at the start (1/5/15 min)", Benchmark.loadAverage());
-		prepareWorkDir();
+		RunFacts.atStart().forEach(report::environment);
+		RunFacts.prepareWorkDir(this.config.workDir());
 		this.cluster.installCrd();
 		report.environment("kube-apiserver", this.cluster.serverVersion() + " with etcd, local, no fsync");
 		this.cluster.createNamespace(NAMESPACE);
@@ -105,13 +96,19 @@ public final class ChaosRun {
 		for (int index = 0; index < this.config.objects(); index++) {
 			names.add("widget-%05d".formatted(index));
 		}
-		ChaosReplicas replicas = new ChaosReplicas(this.config, this.cluster.clientEnvironment(), NAMESPACE, LEASE);
+		Map<String, String> environment = ChaosReplicas.environment(this.cluster.clientEnvironment(), NAMESPACE,
+				this.config.leaseDuration(), this.config.renewDeadline(), this.config.retryPeriod(),
+				this.config.workTime());
+		environment.put(ChildSettings.LEASE_NAME, LEASE);
+		ChaosReplicas replicas = new ChaosReplicas(environment,
+				(index) -> Map.of(ChaosReplicaMain.LOST_LEASE, this.config.lostLeaseOf(index)),
+				this.config.replicaJvmFlags(), this.config.workDir());
 		ChaosDriver driver = new ChaosDriver(this.cluster, NAMESPACE, names, this.config.updatesPerSecond(),
 				this.config.seed());
 		Thread leaseWatcher = daemon("chaos-lease-watcher", this::watchLease);
 		Thread keeper = daemon("chaos-replica-keeper", () -> keep(replicas));
 		try {
-			replicas.startAll(START_TIMEOUT);
+			replicas.startAll(this.config.replicas(), START_TIMEOUT);
 			leaseWatcher.start();
 			keeper.start();
 			logger.info("Chaos started: replicas={} objects={} duration={} faultInterval={} seed={}",
@@ -135,23 +132,11 @@ public final class ChaosRun {
 			this.watchingLease = false;
 			leaseWatcher.join();
 		}
-		report.environment("load average at the end (1/5/15 min)", Benchmark.loadAverage());
+		report.environment("load average at the end (1/5/15 min)", RunFacts.loadAverage());
 		report.replicas(replicas.started(), replicas.exitedOnTheirOwn(), this.leaseHolders.keySet().size());
 		report.finalState(finalState(names, driver));
 		report.journals(analyse(replicas));
 		return report.build();
-	}
-
-	private void prepareWorkDir() throws Exception {
-		Files.createDirectories(this.config.workDir());
-		try (Stream<Path> files = Files.list(this.config.workDir())) {
-			for (Path file : files.toList()) {
-				String name = file.getFileName().toString();
-				if (name.startsWith("journal-") || name.startsWith("replica-")) {
-					Files.delete(file);
-				}
-			}
-		}
 	}
 
 	private void injectFaults(ChaosReplicas replicas, long deadline) throws Exception {
@@ -201,6 +186,7 @@ public final class ChaosRun {
 			if (leader != null) {
 				logger.info("Fault: killing the leader: replica={}", leader.id());
 				replicas.kill(leader);
+				replicas.start();
 				count("leader kills (SIGKILL)");
 				return;
 			}

@@ -238,6 +238,20 @@ final class Cluster {
 		return new CoordinationV1Api(this.admin).readNamespacedLease(name, namespace).execute();
 	}
 
+	/**
+	 * Lists the Leases of a namespace that carry a label.
+	 * @param namespace the namespace
+	 * @param labelSelector the label selector, e.g. {@code ring=widgets}
+	 * @return the Leases
+	 * @throws ApiException if they cannot be listed
+	 */
+	List<V1Lease> leases(String namespace, String labelSelector) throws ApiException {
+		return new CoordinationV1Api(this.admin).listNamespacedLease(namespace)
+			.labelSelector(labelSelector)
+			.execute()
+			.getItems();
+	}
+
 	List<Widget> list(String namespace) throws ApiException {
 		return this.widgets.list(namespace).throwsApiException().getObject().getItems();
 	}

@@ -250,8 +250,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 					this.everLed = true;
 					this.leading = true;
 					logger.info("Successfully acquired " + this.wording.acquired() + ": lease={} identity={}",
-							this.lock.describe(),
-							this.config.identity());
+							this.lock.describe(), this.config.identity());
 					return true;
 				}
 				long jittered = (long) (this.config.retryPeriod().toNanos()
@@ -306,8 +305,9 @@ public final class LeaderElector implements LeaderElectionStatus {
 				}
 				else if (attempt == Attempt.HELD_BY_OTHER) {
 					this.fence.close();
-					logger.error("Lease is held by another replica, " + this.wording.lost()
-							+ ": lease={} identity={} holder={}",
+					logger.error(
+							"Lease is held by another replica, " + this.wording.lost()
+									+ ": lease={} identity={} holder={}",
 							this.lock.describe(), this.config.identity(), this.observedHolder);
 					return true;
 				}
@@ -378,8 +378,10 @@ public final class LeaderElector implements LeaderElectionStatus {
 				setObserved(this.lock.get(this.config.requestTimeout()));
 			}
 			catch (ApiException ex) {
-				logger.warn("Could not check the " + this.wording.lease()
-						+ " after an unanswered request, it will expire instead: lease={} error=\"{}\"", this.lock.describe(), StatusMessages.describe(ex));
+				logger.warn(
+						"Could not check the " + this.wording.lease()
+								+ " after an unanswered request, it will expire instead: lease={} error=\"{}\"",
+						this.lock.describe(), StatusMessages.describe(ex));
 				return;
 			}
 		}

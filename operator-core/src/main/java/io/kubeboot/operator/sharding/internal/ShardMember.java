@@ -385,7 +385,8 @@ public final class ShardMember implements Runnable {
 				departed.add(new Departed(name, version, released ? "" : holder, Duration.ofNanos(unchanged)));
 			}
 			if (released || unchanged >= duration.toNanos()) {
-				continue; // released, or expired: its holder stopped reconciling by its renew deadline
+				// released, or expired: its holder stopped by its renew deadline
+				continue;
 			}
 			live.add(holder);
 			HashRing claim = decode(holder, (lease.getMetadata().getAnnotations() != null)
@@ -423,8 +424,8 @@ public final class ShardMember implements Runnable {
 
 	/**
 	 * Deletes the Lease of a member gone for good, unless it changed since it was read:
-	 * one released for a lease duration (a graceful stop), or one not renewed for two
-	 * (a replica that died, or one cut off for that long, which rejoins with a new Lease
+	 * one released for a lease duration (a graceful stop), or one not renewed for two (a
+	 * replica that died, or one cut off for that long, which rejoins with a new Lease
 	 * when it can). Only the first live member in identity order deletes, so that the
 	 * ring's Leases of identities that never come back (an identity with a random part,
 	 * as the default one) do not pile up.

@@ -146,8 +146,8 @@ public class OperatorEndpoint {
 	 * @param virtualNodes the tokens each member places on the hash ring
 	 * @param lastError the last error about the ring's Leases, {@code null} if none
 	 */
-	public record ShardRingDescriptor(String ring, String lease, String identity, boolean member,
-			List<String> members, int virtualNodes, @Nullable String lastError) {
+	public record ShardRingDescriptor(String ring, String lease, String identity, boolean member, List<String> members,
+			int virtualNodes, @Nullable String lastError) {
 	}
 
 	/**

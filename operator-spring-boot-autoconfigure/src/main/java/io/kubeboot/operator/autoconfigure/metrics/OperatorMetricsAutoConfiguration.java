@@ -27,8 +27,8 @@ import org.springframework.context.annotation.Lazy;
  * {@code /actuator/prometheus}): the {@link OperatorMetrics} of the auto-configured
  * {@link Manager} (installed by a {@link ManagerBuilderCustomizer} and bound to every
  * {@code Manager} bean, and to every {@link ShardRing} bean) and
- * {@code rest_client_requests_total} for every
- * {@link ApiClient} bean, the application's own included.
+ * {@code rest_client_requests_total} for every {@link ApiClient} bean, the application's
+ * own included.
  */
 @AutoConfiguration(after = OperatorAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
