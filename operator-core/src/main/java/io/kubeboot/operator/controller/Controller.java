@@ -409,7 +409,8 @@ public final class Controller implements Runnable {
 		this.gate = shardGate;
 		this.share = labelShare;
 		// the keys this replica gains (from a new view, or once their old owner drained
-		// them) are reconciled now: their requests were dropped while not owned; by label,
+		// them) are reconciled now: their requests were dropped while not owned; by
+		// label,
 		// the cache holds only this replica's objects, dropped while its gate was closed
 		shardGate.addListener((before, after) -> {
 			WorkQueue<Request> current = this.queue;
@@ -639,7 +640,10 @@ public final class Controller implements Runnable {
 			return;
 		}
 		try {
-			KubernetesObject cached = this.sources.get(0).informer().get(request.namespace(), request.name()).orElse(null);
+			KubernetesObject cached = this.sources.get(0)
+				.informer()
+				.get(request.namespace(), request.name())
+				.orElse(null);
 			if (cached != null && labelShare.isDraining(cached)) {
 				giveBack(current, request, labelShare, key, cached);
 			}
@@ -669,22 +673,29 @@ public final class Controller implements Runnable {
 
 	private void giveBack(WorkQueue<Request> current, Request request, LabelShare labelShare, String key,
 			KubernetesObject cached) {
+		// recorded before the write: the watch may tell that the object left the cache
+		// before the write returns, and that is a move, not a deletion
+		labelShare.released(key, cached);
 		try {
 			Objects.requireNonNull(this.client).patch(cached, Patch.json(labelShare.releasePatch()));
-			labelShare.released(key, cached);
 			current.forget(request);
 			logger.debug("Gave an object back to the sharder: controller={} object={}", this.name, request);
 		}
 		catch (ApiServerException ex) {
 			if (ex.code() == 422 || ex.code() == 404) {
-				// the sharder moved it already, or it is gone: not this replica's either way
-				labelShare.released(key, cached);
+				// the sharder moved it already, or it is gone: not this replica's either
+				// way
 				current.forget(request);
 				return;
 			}
+			labelShare.kept(key);
 			logger.warn("Could not give an object back to the sharder, retrying: controller={} object={} error=\"{}\"",
 					this.name, request, ex.getMessage());
 			current.addRateLimited(request);
+		}
+		catch (RuntimeException ex) {
+			labelShare.kept(key);
+			throw ex;
 		}
 	}
 

@@ -103,8 +103,8 @@ final class EventSource<T extends KubernetesObject> {
 			@Override
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
 				LabelShare labelled = EventSource.this.share;
-				if (labelled != null && !labelled.left(Controller.shareKey(Request.of(object)), object,
-						deletedFinalStateUnknown)) {
+				if (labelled != null
+						&& !labelled.left(Controller.shareKey(Request.of(object)), object, deletedFinalStateUnknown)) {
 					// it moved to another replica: no news for this one's reconciler
 					return;
 				}

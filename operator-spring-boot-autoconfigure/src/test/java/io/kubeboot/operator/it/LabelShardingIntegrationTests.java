@@ -20,6 +20,8 @@ import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.sharding.internal.HashRing;
+import io.kubeboot.operator.sharding.internal.ShardLabels;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
@@ -39,9 +41,9 @@ import static org.awaitility.Awaitility.await;
  * shard id, reconcile them with a requeue every 200ms; a journal of every reconcile's
  * start and end shows who reconciled what, that no two replicas ever reconciled one
  * object at once, and that no reconcile ever found its object missing from the cache
- * (nothing is deleted here: a missing object would be a move taken for a deletion).
- * The controllers' event filter drops every update, so the drain requests reach them
- * only because they pass any filter. Lease 3s, renew deadline 2s, retry period 0.5s.
+ * (nothing is deleted here: a missing object would be a move taken for a deletion). The
+ * controllers' event filter drops every update, so the drain requests reach them only
+ * because they pass any filter. Lease 3s, renew deadline 2s, retry period 0.5s.
  */
 @WithControlPlane
 class LabelShardingIntegrationTests {
@@ -59,6 +61,8 @@ class LabelShardingIntegrationTests {
 	private static final String RING = "labelled";
 
 	private static final String SHARD_LABEL = "shard.sharding.kubeboot.io/" + RING;
+
+	private static final String DRAIN_LABEL = "drain.sharding.kubeboot.io/" + RING;
 
 	private final List<Replica> replicas = new ArrayList<>();
 
@@ -124,18 +128,27 @@ class LabelShardingIntegrationTests {
 		assertNoOverlapAndNothingMissing();
 	}
 
+	/**
+	 * Whether the ring is settled on these members and every object is labelled with the
+	 * member the ring gives it to, with no drain pending.
+	 */
 	private boolean labelled(ControlPlane controlPlane, TestNamespace namespace, Replica... members) {
-		Set<String> ids = new HashSet<>();
+		List<String> ids = new ArrayList<>();
 		for (Replica member : members) {
 			if (!member.ring.isMember() || member.ring.members().size() != members.length) {
 				return false;
 			}
 			ids.add(member.identity);
 		}
+		HashRing ring = new HashRing(ids, 100);
 		try {
-			Map<String, String> labels = shardLabels(controlPlane, namespace);
-			return labels.size() == OBJECTS && ids.containsAll(labels.values())
-					&& Set.copyOf(labels.values()).size() == members.length;
+			List<V1ConfigMap> objects = objects(controlPlane, namespace);
+			return objects.size() == OBJECTS && objects.stream().allMatch((object) -> {
+				Map<String, String> labels = object.getMetadata().getLabels();
+				String owner = ring
+					.owner(HashRing.key(null, "ConfigMap", namespace.name(), object.getMetadata().getName()));
+				return ShardLabels.shardId(owner).equals(labels.get(SHARD_LABEL)) && !labels.containsKey(DRAIN_LABEL);
+			});
 		}
 		catch (Exception ex) {
 			return false;
@@ -146,17 +159,20 @@ class LabelShardingIntegrationTests {
 	private static Map<String, String> shardLabels(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
 		Map<String, String> labels = new HashMap<>();
-		new CoreV1Api(controlPlane.adminClient()).listNamespacedConfigMap(namespace.name())
+		objects(controlPlane, namespace).forEach((object) -> {
+			String shard = object.getMetadata().getLabels().get(SHARD_LABEL);
+			if (shard != null) {
+				labels.put(object.getMetadata().getName(), shard);
+			}
+		});
+		return labels;
+	}
+
+	private static List<V1ConfigMap> objects(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		return new CoreV1Api(controlPlane.adminClient()).listNamespacedConfigMap(namespace.name())
 			.labelSelector("sharded=yes")
 			.execute()
-			.getItems()
-			.forEach((object) -> {
-				String shard = object.getMetadata().getLabels().get(SHARD_LABEL);
-				if (shard != null) {
-					labels.put(object.getMetadata().getName(), shard);
-				}
-			});
-		return labels;
+			.getItems();
 	}
 
 	private Map<Request, Set<String>> reconcilersSince(long nanos) {

@@ -28,7 +28,9 @@ public final class LabelShare {
 
 	private final String self;
 
-	/** Objects given back, by key, with the resourceVersion they had when acknowledged. */
+	/**
+	 * Objects given back, by key, with the resourceVersion they had when acknowledged.
+	 */
 	private final Map<String, String> released = new ConcurrentHashMap<>();
 
 	/**
@@ -132,12 +134,21 @@ public final class LabelShare {
 	}
 
 	/**
-	 * Records that an object was given back.
+	 * Records that an object is given back, before the write that gives it back.
 	 * @param key the object's key
 	 * @param object the object as it was when given back
 	 */
 	public void released(String key, KubernetesObject object) {
 		this.released.put(key, Objects.requireNonNullElse(resourceVersion(object), ""));
+	}
+
+	/**
+	 * Forgets that an object was being given back: the write failed, it is still this
+	 * replica's.
+	 * @param key the object's key
+	 */
+	public void kept(String key) {
+		this.released.remove(key);
 	}
 
 	/**

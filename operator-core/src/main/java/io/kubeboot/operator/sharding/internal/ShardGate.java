@@ -77,8 +77,8 @@ public final class ShardGate {
 	}
 
 	/**
-	 * Whether the gate is open at all: this replica's Lease is valid and it read the
-	 * ring since it last closed. What the label-based mode asks.
+	 * Whether the gate is open at all: this replica's Lease is valid and it read the ring
+	 * since it last closed. What the label-based mode asks.
 	 * @return {@code true} if open
 	 */
 	public boolean isOpen() {

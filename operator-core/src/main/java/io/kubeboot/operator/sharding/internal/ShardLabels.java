@@ -4,8 +4,8 @@ import java.util.regex.Pattern;
 
 /**
  * The labels of the label-based mode: {@code shard.sharding.kubeboot.io/<ring>} names the
- * member an object is assigned to, by its shard id; {@code drain.sharding.kubeboot.io/<ring>}
- * asks that member to give the object back.
+ * member an object is assigned to, by its shard id;
+ * {@code drain.sharding.kubeboot.io/<ring>} asks that member to give the object back.
  */
 public final class ShardLabels {
 
@@ -54,8 +54,8 @@ public final class ShardLabels {
 			return identity;
 		}
 		String cleaned = identity.replaceAll("[^-A-Za-z0-9_.]", "-");
-		String head = cleaned.substring(0, Math.min(cleaned.length(), 46)).replaceAll("^[^A-Za-z0-9]+|[^A-Za-z0-9]+$",
-				"");
+		String head = cleaned.substring(0, Math.min(cleaned.length(), 46))
+			.replaceAll("^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "");
 		String hash = Long.toHexString(HashRing.hash(identity));
 		return head.isEmpty() ? "s-" + hash : head + "-" + hash;
 	}

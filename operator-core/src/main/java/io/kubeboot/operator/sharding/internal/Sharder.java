@@ -36,10 +36,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The sharder of the label-based mode: a leader-only runnable that keeps the shard label
  * of every object of the sharded kinds naming the member the ring gives it to
- * ({@link Assignment}). It caches the metadata of those kinds only while it runs, so
- * the replicas that do not lead cache nothing but their own share. It looks at an object
- * when it is added or changed, at every object when the ring changes, and at every object
- * once per {@link #RESYNC}. Its writes are leader-only work, fenced by the leader Lease.
+ * ({@link Assignment}). It caches the metadata of those kinds only while it runs, so the
+ * replicas that do not lead cache nothing but their own share. It looks at an object when
+ * it is added or changed, at every object when the ring changes, and at every object once
+ * per {@link #RESYNC}. Its writes are leader-only work, fenced by the leader Lease.
  */
 public final class Sharder implements Runnable {
 
@@ -145,8 +145,9 @@ public final class Sharder implements Runnable {
 		java.lang.Runnable all = () -> {
 			for (int i = 0; i < this.targets.size(); i++) {
 				Target target = this.targets.get(i);
-				informers.get(i).list().forEach((object) -> queue.add(new Item(target, Request.of(object)),
-						WorkQueue.LOW_PRIORITY));
+				informers.get(i)
+					.list()
+					.forEach((object) -> queue.add(new Item(target, Request.of(object)), WorkQueue.LOW_PRIORITY));
 			}
 		};
 		this.member.addMembersListener(all);
@@ -199,7 +200,8 @@ public final class Sharder implements Runnable {
 
 	private void assign(Item item, Informer<PartialObjectMetadata> informer) {
 		PartialObjectMetadata object = informer.get(item.request().namespace(), item.request().name()).orElse(null);
-		if (object == null || object.getMetadata() == null || object.getMetadata().getDeletionTimestamp() != null) {
+		// an object being deleted is assigned too: its finalizers need a replica
+		if (object == null || object.getMetadata() == null) {
 			return;
 		}
 		Map<String, String> labels = (object.getMetadata().getLabels() != null) ? object.getMetadata().getLabels()
@@ -207,8 +209,8 @@ public final class Sharder implements Runnable {
 		List<String> members = this.member.members();
 		HashRing ring = new HashRing(members, this.config.virtualNodes());
 		DeclaredKind kind = KindResolver.declaredKind(item.target().kind());
-		String owner = ring.owner(
-				HashRing.key(kind.group(), kind.kind(), item.request().namespace(), item.request().name()));
+		String owner = ring
+			.owner(HashRing.key(kind.group(), kind.kind(), item.request().namespace(), item.request().name()));
 		Set<String> live = new HashSet<>();
 		members.forEach((identity) -> live.add(ShardLabels.shardId(identity)));
 		String ownerId = (owner != null) ? ShardLabels.shardId(owner) : null;
@@ -276,7 +278,8 @@ public final class Sharder implements Runnable {
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new IllegalStateException(item.target().kind().getName()
-					+ " needs a public no-argument constructor and setMetadata(V1ObjectMeta) to be sharded by label", ex);
+					+ " needs a public no-argument constructor and setMetadata(V1ObjectMeta) to be sharded by label",
+					ex);
 		}
 	}
 

@@ -51,6 +51,24 @@ class LabelShareTests {
 	}
 
 	@Test
+	void theWatchTellingOfTheGiveBackBeforeTheWriteReturnedIsNoDeletion() {
+		// the API server's watch tells that an object left a selector with its content
+		// before the change: still labelled as this replica's
+		this.share.released("k", object("7", SHARD, "pod-a", DRAIN, "true"));
+		assertThat(this.share.left("k", object("8", SHARD, "pod-a", DRAIN, "true"), false)).isFalse();
+		assertThat(this.share.takeTombstone("k")).isNull();
+	}
+
+	@Test
+	void anObjectKeptAfterAFailedGiveBackIsThisReplicasAgain() {
+		V1ConfigMap draining = object("7", SHARD, "pod-a", DRAIN, "true");
+		this.share.released("k", draining);
+		this.share.kept("k");
+		assertThat(this.share.left("k", draining, false)).as("deleted while its own").isTrue();
+		assertThat(this.share.takeTombstone("k")).isFalse();
+	}
+
+	@Test
 	void anObjectThatMovedAwayIsNoDeletionButOneDeletedWhileOwnIs() {
 		assertThat(this.share.left("moved", object("5", SHARD, "pod-b"), false)).isFalse();
 		assertThat(this.share.takeTombstone("moved")).isNull();
