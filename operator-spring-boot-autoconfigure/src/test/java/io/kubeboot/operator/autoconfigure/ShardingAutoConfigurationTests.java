@@ -137,6 +137,39 @@ class ShardingAutoConfigurationTests {
 	}
 
 	@Test
+	void theLabelModeLabelsTheObjectsFromTheLeader() {
+		this.contextRunner
+			.withPropertyValues("operator.sharding.enabled=true", "operator.sharding.mode=label",
+					"operator.leader-election.enabled=true", "operator.leader-election.namespace=operators",
+					"operator.sharding.identity=pod-1")
+			.run((context) -> {
+				ShardRing ring = context.getBean(ShardRing.class);
+				assertThat(ring.config().mode()).isEqualTo(ShardingConfig.Mode.LABEL);
+				Manager manager = context.getBean(Manager.class);
+				assertThat(manager.runnableNamesExcept(Controller.class))
+					.contains("sharder-" + ring.config().ringName());
+				assertThat(manager.requiredPermissions()).anySatisfy((Permission permission) -> {
+					assertThat(permission.verbs()).contains("list", "watch", "patch");
+					assertThat(permission.reason()).isEqualTo(
+							"the sharder of ring operator labels every ConfigMap with the member that reconciles it");
+				});
+			});
+	}
+
+	@Test
+	void theLabelModeWithoutLeaderElectionFailsStartUpNamingTheProperty() {
+		this.contextRunner.withPropertyValues("operator.sharding.enabled=true", "operator.sharding.mode=label")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(
+						new OperatorPropertiesFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+					.contains("Property: operator.sharding.mode")
+					.contains("Reason: needs operator.leader-election.enabled=true: the sharder that labels the "
+							+ "objects runs on the leader");
+			});
+	}
+
+	@Test
 	void controllersNamedWhileShardingIsOffFailStartUp() {
 		this.contextRunner.withPropertyValues("operator.sharding.controllers=configmap").run((context) -> {
 			assertThat(context).hasFailed();
@@ -218,6 +251,7 @@ class ShardingAutoConfigurationTests {
 					assertThat(ring.member()).isFalse();
 					assertThat(ring.members()).isEmpty();
 					assertThat(ring.virtualNodes()).isEqualTo(100);
+					assertThat(ring.mode()).isEqualTo("filter");
 				});
 				assertThat(described.controllers()).anySatisfy((controller) -> {
 					assertThat(controller.name()).isEqualTo("configmap");

@@ -23,12 +23,14 @@ import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubeboot.operator.sharding.internal.HashRing;
 import io.kubeboot.operator.sharding.internal.ShardLabels;
 import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +58,8 @@ class LabelShardingIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
 
+	private static final Duration SLACK = Duration.ofMillis(1500);
+
 	private static final int OBJECTS = 60;
 
 	private static final String RING = "labelled";
@@ -70,7 +74,15 @@ class LabelShardingIntegrationTests {
 
 	@AfterEach
 	void stopReplicas() {
-		this.replicas.forEach((replica) -> replica.manager.stop());
+		this.replicas.forEach((replica) -> {
+			if (replica.proxy != null) {
+				replica.proxy.restore();
+			}
+			replica.manager.stop();
+			if (replica.proxy != null) {
+				replica.proxy.close();
+			}
+		});
 	}
 
 	@Test
@@ -125,6 +137,60 @@ class LabelShardingIntegrationTests {
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
 		await().atMost(WAIT).until(() -> reconcilersSince(stopped).size() == OBJECTS);
 		assertThat(reconcilersSince(stopped).values()).allSatisfy((who) -> assertThat(who).doesNotContain(c.identity));
+		assertNoOverlapAndNothingMissing();
+	}
+
+	/**
+	 * A member whose connection is cut (as after {@code kill -9}, or a network partition)
+	 * stops reconciling at its renew deadline; the sharder relabels its objects only once
+	 * its Lease expired, without waiting for a give-back that cannot come.
+	 */
+	@Test
+	void theObjectsOfAMemberCutOffAreRelabelledOnceItsLeaseExpired(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		createObjects(controlPlane, namespace);
+		Replica a = replica("a", controlPlane, namespace, null);
+		startQuietly(a);
+		// a leads: the sharder must outlive the cut
+		await().atMost(WAIT).until(() -> a.manager.isLeader());
+		Replica b = replica("b", controlPlane, namespace, null);
+		Replica c = replica("c", controlPlane, namespace, TcpProxy.to(controlPlane.apiServerUrl()));
+		startQuietly(b);
+		startQuietly(c);
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
+		Set<String> ofC = shardLabels(controlPlane, namespace).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().equals(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofC).isNotEmpty();
+		long cutAt = System.nanoTime();
+		c.proxy.cut();
+		await().atMost(WAIT).until(() -> {
+			Set<String> since = reconcilersSince(cutAt).entrySet()
+				.stream()
+				.filter((e) -> !e.getValue().equals(Set.of(c.identity)))
+				.map((e) -> e.getKey().name())
+				.collect(Collectors.toSet());
+			return since.containsAll(ofC);
+		});
+		long takenOver = this.journal.stream()
+			.filter((entry) -> entry.start >= cutAt && ofC.contains(entry.request.name())
+					&& !entry.replica.equals(c.identity))
+			.mapToLong(Entry::start)
+			.min()
+			.orElseThrow();
+		long lastOfC = this.journal.stream()
+			.filter((entry) -> entry.replica.equals(c.identity))
+			.mapToLong(Entry::start)
+			.max()
+			.orElseThrow();
+		// c stopped by its renew deadline (counted from its last renewal, before the cut)
+		assertThat(Duration.ofNanos(lastOfC - cutAt)).isLessThan(RENEW.plus(SLACK));
+		// nobody took its objects before its Lease could have expired
+		assertThat(Duration.ofNanos(takenOver - cutAt)).isGreaterThan(LEASE.minus(RETRY))
+			.isLessThan(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK));
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
 		assertNoOverlapAndNothingMissing();
 	}
 
@@ -222,7 +288,15 @@ class LabelShardingIntegrationTests {
 	}
 
 	private Replica replica(String identity, ControlPlane controlPlane, TestNamespace namespace) {
+		return replica(identity, controlPlane, namespace, null);
+	}
+
+	private Replica replica(String identity, ControlPlane controlPlane, TestNamespace namespace,
+			@Nullable TcpProxy proxy) {
 		ApiClient client = controlPlane.adminClient();
+		if (proxy != null) {
+			client.setBasePath(proxy.url("https"));
+		}
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
 			.gracefulShutdownTimeout(Duration.ofSeconds(10))
@@ -256,12 +330,13 @@ class LabelShardingIntegrationTests {
 				}
 				return Result.requeueAfter(Duration.ofMillis(200));
 			});
-		Replica replica = new Replica(identity, manager, ring, controller);
+		Replica replica = new Replica(identity, manager, ring, controller, proxy);
 		this.replicas.add(replica);
 		return replica;
 	}
 
-	private record Replica(String identity, Manager manager, ShardRing ring, Controller controller) {
+	private record Replica(String identity, Manager manager, ShardRing ring, Controller controller,
+			@Nullable TcpProxy proxy) {
 	}
 
 	private record Entry(Request request, String replica, long start, long end, boolean missing) {

@@ -108,7 +108,7 @@ public final class Sharder implements Runnable {
 		for (Target target : this.targets) {
 			Permission permission = Permission.of(target.kind(), "list", "watch", "patch")
 				.because("the sharder of ring " + this.config.ringName() + " labels every "
-						+ target.kind().getSimpleName() + " with the member that reconciles it");
+						+ KindResolver.declaredKind(target.kind()).kind() + " with the member that reconciles it");
 			permissions.add((target.namespace() != null) ? permission.inNamespace(target.namespace()) : permission);
 		}
 		return permissions;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -88,7 +89,8 @@ public class OperatorEndpoint {
 	private static ShardRingDescriptor describe(ShardRing ring) {
 		ShardingConfig config = ring.config();
 		return new ShardRingDescriptor(config.ringName(), config.namespace() + "/" + config.leaseName(),
-				config.identity(), ring.isMember(), ring.members(), config.virtualNodes(), ring.lastError());
+				config.identity(), ring.isMember(), ring.members(), config.virtualNodes(),
+				config.mode().name().toLowerCase(Locale.ROOT), ring.lastError());
 	}
 
 	private static CacheDescriptor describe(Informer<?> informer) {
@@ -144,10 +146,11 @@ public class OperatorEndpoint {
 	 * @param member whether this replica holds its Lease within the renew deadline
 	 * @param members the live members seen at the last read of the ring
 	 * @param virtualNodes the tokens each member places on the hash ring
+	 * @param mode how the objects are shared: {@code label} or {@code filter}
 	 * @param lastError the last error about the ring's Leases, {@code null} if none
 	 */
 	public record ShardRingDescriptor(String ring, String lease, String identity, boolean member, List<String> members,
-			int virtualNodes, @Nullable String lastError) {
+			int virtualNodes, String mode, @Nullable String lastError) {
 	}
 
 	/**
