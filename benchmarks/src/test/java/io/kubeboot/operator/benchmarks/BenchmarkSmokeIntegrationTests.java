@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.kubeboot.operator.benchmarks.harness.Benchmark;
 import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
@@ -28,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BenchmarkSmokeIntegrationTests {
 
 	@Test
-	@Timeout(480)
+	@Timeout(600)
 	void everyScenarioProducesNumbers() throws Exception {
 		Path directory = Path.of("target", "benchmark-smoke").toAbsolutePath();
 		BenchmarkConfig config = BenchmarkConfig.smoke(directory);
@@ -72,6 +74,16 @@ class BenchmarkSmokeIntegrationTests {
 			assertPositive(results, Metric.FAILOVER_KILL, config.failoverObjects(), implementation);
 			assertPositive(results, Metric.FAILOVER_GRACEFUL, config.failoverObjects(), implementation);
 		}
+		// the sharded scenario: 3 replicas in the label-based mode share the 100 widgets
+		Matcher threeReplicas = Pattern
+			.compile("\\| 3 \\| [0-9.]+ \\| -?[0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| (\\d+) / (\\d+) / (\\d+) \\|")
+			.matcher(report);
+		assertThat(report).contains("## Sharded: label-based sharding with 1 and 3 replicas")
+			.containsPattern("\\| 3 \\| -?[0-9.]+ smallest, -?[0-9.]+ mean, -?[0-9.]+ largest \\|");
+		assertThat(threeReplicas.find()).as("a drain by 3 replicas in %s", report).isTrue();
+		assertThat(Integer.parseInt(threeReplicas.group(1)) + Integer.parseInt(threeReplicas.group(2))
+				+ Integer.parseInt(threeReplicas.group(3)))
+			.isEqualTo(100);
 		assertThat(results.microbenchmarks()).hasSize(3);
 		assertThat(directory.resolve("results.md")).isRegularFile();
 		assertThat(Files.size(directory.resolve("drain.png"))).isPositive();

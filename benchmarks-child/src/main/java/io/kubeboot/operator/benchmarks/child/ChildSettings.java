@@ -18,9 +18,12 @@ import java.util.Map;
  * @param retryPeriod the retry period
  * @param priorityQueue whether our implementations use the priority work queue (their
  * default)
+ * @param sharding the sharding mode of our Spring implementation, {@code null} for none
+ * @param identity the replica's identity, {@code null} for a generated one
  */
 public record ChildSettings(String namespace, int expectedStatuses, int expectedReconciles, String leaseName,
-		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean priorityQueue) {
+		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean priorityQueue, String sharding,
+		String identity) {
 
 	/**
 	 * The namespace to watch.
@@ -64,6 +67,18 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 	public static final String PRIORITY_QUEUE = "BENCH_PRIORITY_QUEUE";
 
 	/**
+	 * The sharding mode of our Spring implementation ({@code label} or {@code filter});
+	 * the controller is sharded over the ring {@code benchmark} when set.
+	 */
+	public static final String SHARDING = "BENCH_SHARDING";
+
+	/**
+	 * The identity of the replica in leader election and in the ring; generated when not
+	 * set.
+	 */
+	public static final String IDENTITY = "BENCH_IDENTITY";
+
+	/**
 	 * Reads the settings from the process environment.
 	 * @return the settings
 	 */
@@ -83,7 +98,8 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 				Duration.ofMillis(intValue(environment, LEASE_DURATION, 15_000)),
 				Duration.ofMillis(intValue(environment, RENEW_DEADLINE, 10_000)),
 				Duration.ofMillis(intValue(environment, RETRY_PERIOD, 2_000)),
-				!"false".equalsIgnoreCase(environment.getOrDefault(PRIORITY_QUEUE, "true").strip()));
+				!"false".equalsIgnoreCase(environment.getOrDefault(PRIORITY_QUEUE, "true").strip()),
+				blankToNull(environment.get(SHARDING)), blankToNull(environment.get(IDENTITY)));
 	}
 
 	/**
@@ -92,6 +108,10 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 	 */
 	public boolean leaderElection() {
 		return this.leaseName != null;
+	}
+
+	private static String blankToNull(String value) {
+		return (value != null && !value.isBlank()) ? value.strip() : null;
 	}
 
 	private static int intValue(Map<String, String> environment, String name, int defaultValue) {

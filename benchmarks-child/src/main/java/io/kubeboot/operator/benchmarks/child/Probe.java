@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the child's agree). Listens on standard input for commands: {@code memory} runs
  * full garbage collections and reports the heap used and the resident set size;
  * {@code reconciles} reports how many reconciles have begun so far; {@code statuses}
- * reports how many distinct objects have had their status written.
+ * reports how many distinct objects have had their status written; {@code cpu} reports
+ * the process's CPU time in nanoseconds.
  * <p>
  * Events: {@code jvm-start} (the JVM's own start time), {@code ready} (the framework
  * started; caches synced where the framework has them before it leads),
@@ -184,6 +185,7 @@ public final class Probe {
 					case "memory" -> reportMemory();
 					case "reconciles" -> reportReconciles();
 					case "statuses" -> report("statuses " + this.written.size());
+					case "cpu" -> report("cpu " + processCpuNanos());
 					default -> {
 					}
 				}

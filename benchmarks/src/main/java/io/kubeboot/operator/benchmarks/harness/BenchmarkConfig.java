@@ -14,7 +14,7 @@ import java.util.Set;
  *
  * @param smoke whether this is the smoke run (tiny sizes, one run, short leases)
  * @param scenarios the scenarios: {@code drain}, {@code live}, {@code burst},
- * {@code memory}, {@code failover}, {@code cache-memory}, {@code jmh}
+ * {@code memory}, {@code failover}, {@code cache-memory}, {@code sharded}, {@code jmh}
  * @param implementations the implementations, in the order runs alternate
  * @param drainSizes object counts of the cold drain
  * @param liveSizes object counts of the cold drain during which live changes are made
@@ -70,7 +70,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 				System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
 		return new BenchmarkConfig(false,
 				new LinkedHashSet<>(strings(System.getProperty("benchmark.scenarios",
-						"drain,live,burst,memory,failover,cache-memory,jmh"))),
+						"drain,live,burst,memory,failover,cache-memory,sharded,jmh"))),
 				strings(System.getProperty("benchmark.implementations", DEFAULT_IMPLEMENTATIONS)).stream()
 					.map(Implementation::of)
 					.toList(),
@@ -95,7 +95,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 */
 	public static BenchmarkConfig smoke(Path directory) {
 		return new BenchmarkConfig(true,
-				new LinkedHashSet<>(List.of("drain", "live", "burst", "memory", "failover", "jmh")),
+				new LinkedHashSet<>(List.of("drain", "live", "burst", "memory", "failover", "sharded", "jmh")),
 				List.of(Implementation.SPRING, Implementation.SPRING_AOT, Implementation.BASELINE,
 						Implementation.MANAGER, Implementation.JOSDK, Implementation.RAW),
 				List.of(100), List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3),

@@ -132,17 +132,19 @@ final class Report {
 				+ "kube-apiserver; the benchmark starts them itself):\n\n");
 		out.append("```\n").append(COMMAND).append("\n```\n\n");
 		out.append("It rewrites this document (`BENCHMARKS.md`) and `drain.png` in `benchmarks/`, and takes about "
-				+ "70 minutes with the defaults (20 of them the cache memory scenario). Nothing else should run on the machine meanwhile. "
+				+ "110 minutes with the defaults on two cores (drain 25, live 12, burst 20, memory 8, failover 10, cache "
+				+ "memory 20, sharded 5, JMH 5). Nothing else should run on the machine meanwhile. "
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
-		out.append("- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,jmh`: the scenarios to run "
-				+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
+		out.append(
+				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,sharded,jmh`: the scenarios to run "
+						+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
 		out.append(("- `-Dbenchmark.implementations=%s`: the implementations, in the order the runs alternate "
 				+ "(this run: `%s`)\n")
 			.formatted(BenchmarkConfig.DEFAULT_IMPLEMENTATIONS,
 					config.implementations().stream().map(Implementation::id).collect(Collectors.joining(","))));
-		out.append("- `-Dbenchmark.drainSizes=%s`: the object counts of the cold drain\n"
-			.formatted(sizes(config.drainSizes())));
+		out.append("- `-Dbenchmark.drainSizes=%s`: the object counts of the cold drain; the sharded drain uses the "
+				+ "largest\n".formatted(sizes(config.drainSizes())));
 		out.append("- `-Dbenchmark.liveSizes=%s`: the object counts of the cold drain with live changes\n"
 			.formatted(sizes(config.liveSizes())));
 		out.append("- `-Dbenchmark.burstSizes=%s`: the object counts of the burst\n"
@@ -166,6 +168,8 @@ final class Report {
 		out.append("- `-Dbenchmark.extraJvmFlags=\"-XX:TieredStopAtLevel=1\"`: JVM flags added to every operator "
 				+ "process's `%s`, separated by spaces (this run: `%s`)\n".formatted(
 						String.join(" ", BenchmarkConfig.CHILD_JVM_FLAGS), String.join(" ", config.childJvmFlags())));
+		out.append("- `-Dbenchmark.outputDir=...`: where the report and `drain.png` are written, `benchmarks/` by "
+				+ "default (a run on another JDK can keep this one)\n");
 		out.append("- `-Dbenchmark.jfr=true`: every operator process records a JFR profile into the work "
 				+ "directory (`benchmarks/target/benchmark`) alongside its log\n");
 		out.append("- `-Dbenchmark.priorityQueue=false`: ours run with `operator.controller.priority-queue=false` "

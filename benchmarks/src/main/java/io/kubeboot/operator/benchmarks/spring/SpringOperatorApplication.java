@@ -53,6 +53,15 @@ public class SpringOperatorApplication {
 			properties.add("--operator.leader-election.renew-deadline=" + settings.renewDeadline().toMillis() + "ms");
 			properties.add("--operator.leader-election.retry-period=" + settings.retryPeriod().toMillis() + "ms");
 		}
+		if (settings.identity() != null) {
+			properties.add("--operator.leader-election.identity=" + settings.identity());
+		}
+		if (settings.sharding() != null) {
+			properties.add("--operator.sharding.enabled=true");
+			properties.add("--operator.sharding.mode=" + settings.sharding());
+			properties.add("--operator.sharding.ring=benchmark");
+			properties.add("--operator.sharding.namespace=" + settings.namespace());
+		}
 		return properties;
 	}
 

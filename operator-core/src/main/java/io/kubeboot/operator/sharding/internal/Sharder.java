@@ -46,6 +46,12 @@ public final class Sharder implements Runnable {
 	/** How often every object is looked at although nothing changed. */
 	static final Duration RESYNC = Duration.ofMinutes(5);
 
+	/**
+	 * The threads writing labels: a write takes a round trip, and a ring change moves
+	 * many objects at once (the work queue never hands one object to two of them).
+	 */
+	static final int WORKERS = 4;
+
 	private static final Logger logger = LoggerFactory.getLogger(Sharder.class);
 
 	private static final Gson GSON = new Gson();
@@ -151,8 +157,12 @@ public final class Sharder implements Runnable {
 			}
 		};
 		this.member.addMembersListener(all);
-		Thread worker = new Thread(() -> work(queue, informers), "sharder-" + this.config.ringName());
-		worker.start();
+		List<Thread> workers = new ArrayList<>();
+		for (int i = 0; i < WORKERS; i++) {
+			Thread worker = new Thread(() -> work(queue, informers), "sharder-" + this.config.ringName() + "-" + i);
+			worker.start();
+			workers.add(worker);
+		}
 		logger.info("Sharder started: ring={} kinds={}", this.config.ringName(),
 				this.targets.stream().map((target) -> target.kind().getSimpleName()).toList());
 		try {
@@ -163,8 +173,12 @@ public final class Sharder implements Runnable {
 		finally {
 			this.member.removeMembersListener(all);
 			queue.shutDown();
-			worker.interrupt();
-			worker.join();
+			for (Thread worker : workers) {
+				worker.interrupt();
+			}
+			for (Thread worker : workers) {
+				worker.join();
+			}
 		}
 	}
 
