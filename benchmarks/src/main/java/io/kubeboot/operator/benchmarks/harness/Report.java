@@ -154,6 +154,9 @@ final class Report {
 		out.append("- `-D%s=%s`: the two cached object counts of the cache memory scenario (`%s`)\n".formatted(
 				CacheMemory.SIZES_PROPERTY, System.getProperty(CacheMemory.SIZES_PROPERTY, "10000,100000"),
 				CacheMemory.SCENARIO));
+		out.append("- `-D%s=%s`: the widgets of the sharded scenario's heap part (`%s`)\n".formatted(
+				ShardedDrain.HEAP_SIZE_PROPERTY, System.getProperty(ShardedDrain.HEAP_SIZE_PROPERTY, "10000"),
+				ShardedDrain.SCENARIO));
 		out.append(("- `-Dbenchmark.leaseDurations=%s,%s,%s`: lease duration, renew deadline and retry period "
 				+ "of the failover scenario\n")
 			.formatted(seconds(config.leaseDuration()), seconds(config.renewDeadline()),
