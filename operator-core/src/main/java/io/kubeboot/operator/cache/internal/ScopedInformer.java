@@ -483,6 +483,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		String watchAccept = this.key.metadataOnly() ? METADATA : JSON;
 		return new ListerWatcher<>() {
 
+			/** The last list returned, until the reflector has stored its objects. */
+			private @Nullable KubernetesListObject listed;
+
 			@Override
 			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
 				pause(failures.retryPause());
@@ -490,6 +493,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 					KubernetesListObject complete = readList(params);
 					// before client-java hands the list's objects to the handlers
 					registered.listed(complete.getItems().size());
+					this.listed = complete;
 					// the API server answered, but the informer has a watch again only
 					// once one opens: a list allowed while its watch is denied ends
 					// no outage
@@ -506,6 +510,20 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				catch (RuntimeException ex) {
 					onError(generation, ex, "list");
 					throw ex;
+				}
+			}
+
+			/**
+			 * Empties the last list once its objects are stored (client-java watches only
+			 * after that): client-java's reflector keeps the list in a local variable for
+			 * as long as its watch loop runs, so the list would keep every object as
+			 * first listed alive, long after the cache replaced or dropped it.
+			 */
+			private void forgetListed() {
+				KubernetesListObject done = this.listed;
+				this.listed = null;
+				if (done != null) {
+					done.getItems().clear();
 				}
 			}
 
@@ -547,6 +565,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 			@Override
 			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
+				forgetListed();
 				List<Pair> query = new ArrayList<>();
 				query.add(new Pair("watch", "true"));
 				if (params.resourceVersion != null && !params.resourceVersion.isEmpty()) {
