@@ -1,10 +1,10 @@
 package io.kubeboot.operator.sharding;
 
 import java.time.Duration;
-import java.util.regex.Pattern;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
+import io.kubeboot.operator.sharding.internal.ShardLabels;
 
 /**
  * How a replica takes part in a ring of sharded controllers: the ring it joins, where its
@@ -35,10 +35,8 @@ public record ShardingConfig(String namespace, String ringName, String identity,
 	/** The tokens each member places on the ring unless configured. */
 	public static final int DEFAULT_VIRTUAL_NODES = 100;
 
-	private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-
 	public ShardingConfig {
-		if (ringName == null || !LABEL_VALUE.matcher(ringName).matches()) {
+		if (!isValidRingName(ringName)) {
 			throw new IllegalArgumentException("ringName must be a label value (at most 63 letters, digits, '-', "
 					+ "'_' or '.', starting and ending with a letter or digit), was '" + ringName + "'");
 		}
@@ -114,6 +112,17 @@ public record ShardingConfig(String namespace, String ringName, String identity,
 	public LeaderElectionConfig leaseConfig() {
 		return new LeaderElectionConfig(this.namespace, leaseName(), this.identity, this.leaseDuration,
 				this.renewDeadline, this.retryPeriod, true, LostLeasePolicy.RE_ELECT);
+	}
+
+	/**
+	 * Whether a name can name a ring: it is a label value (at most 63 letters, digits,
+	 * '-', '_' or '.', starting and ending with a letter or digit), since it labels the
+	 * ring's Leases.
+	 * @param name the name
+	 * @return {@code true} if it can
+	 */
+	public static boolean isValidRingName(String name) {
+		return ShardLabels.isLabelValue(name);
 	}
 
 }

@@ -2,7 +2,6 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.sharding.ShardingConfig;
@@ -18,13 +17,11 @@ final class ShardingSettings {
 	static final String LABEL_VALUE_RULE = "must be a label value: at most 63 letters, digits, '-', '_' or '.', "
 			+ "starting and ending with a letter or digit";
 
-	private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-
 	private ShardingSettings() {
 	}
 
 	static boolean isLabelValue(String value) {
-		return LABEL_VALUE.matcher(value).matches();
+		return ShardingConfig.isValidRingName(value);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -403,11 +404,19 @@ public final class Benchmark {
 	 * to see what its heap holds, with the {@code jcmd} of the JDK it runs on.
 	 */
 	static void classHistogram(ChildJdk jdk, ChildProcess child, Path file) throws IOException, InterruptedException {
-		Process jcmd = new ProcessBuilder(jdk.home().resolve("bin").resolve("jcmd").toString(),
-				String.valueOf(child.pid()), "GC.class_histogram")
-			.redirectErrorStream(true)
-			.redirectOutput(file.toFile())
-			.start();
+		jcmd(jdk, child, file, "GC.class_histogram");
+	}
+
+	/**
+	 * Runs {@code jcmd <pid> <command...>} on a process, with the {@code jcmd} of the JDK
+	 * it runs on, its output into a file.
+	 */
+	static void jcmd(ChildJdk jdk, ChildProcess child, Path file, String... command)
+			throws IOException, InterruptedException {
+		List<String> line = new ArrayList<>(
+				List.of(jdk.home().resolve("bin").resolve("jcmd").toString(), String.valueOf(child.pid())));
+		line.addAll(List.of(command));
+		Process jcmd = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(file.toFile()).start();
 		if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
 			jcmd.destroyForcibly();
 		}

@@ -132,8 +132,8 @@ final class Report {
 				+ "kube-apiserver; the benchmark starts them itself):\n\n");
 		out.append("```\n").append(COMMAND).append("\n```\n\n");
 		out.append("It rewrites this document (`BENCHMARKS.md`) and `drain.png` in `benchmarks/`, and takes about "
-				+ "110 minutes with the defaults on two cores (drain 25, live 12, burst 20, memory 8, failover 10, cache "
-				+ "memory 20, sharded 5, JMH 5). Nothing else should run on the machine meanwhile. "
+				+ "two hours with the defaults on two cores (drain 25 minutes, live 12, burst 20, memory 8, failover 10, "
+				+ "cache memory 20, sharded 22, JMH 5). Nothing else should run on the machine meanwhile. "
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
 		out.append(

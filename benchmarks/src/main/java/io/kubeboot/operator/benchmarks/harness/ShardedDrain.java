@@ -97,7 +97,8 @@ final class ShardedDrain {
 				heap(heapNamespace, replicas, run);
 			}
 		}
-		this.cluster.deleteWidgets(heapNamespace);
+		// left in place: the control plane goes with the run, and deleting 10,000 widgets
+		// at once can outlast the API server's request timeout
 		this.results.section(section());
 	}
 
@@ -139,7 +140,9 @@ final class ShardedDrain {
 		try (ChildProcess child = start(namespace, "replica-1", namespace + "-replica-1")) {
 			child.await("ready", timeout(this.heapSize));
 			settle();
-			this.idleHeaps.add(heap(child));
+			double heap = heap(child);
+			this.idleHeaps.add(heap);
+			logger.info("Sharded idle replica run {}: {} MiB after full GC", run, "%.1f".formatted(mebibytes(heap)));
 		}
 	}
 
@@ -155,8 +158,16 @@ final class ShardedDrain {
 			List<Double> replicaHeaps = new ArrayList<>();
 			for (int i = 0; i < children.size(); i++) {
 				replicaHeaps.add(heap(children.get(i)));
-				Benchmark.classHistogram(this.jdk, children.get(i), this.config.workDir()
-					.resolve("%s-%d-%d-replica-%d.histogram.txt".formatted(namespace, replicas, run, i + 1)));
+				String name = "%s-%d-%d-replica-%d".formatted(namespace, replicas, run, i + 1);
+				Benchmark.classHistogram(this.jdk, children.get(i),
+						this.config.workDir().resolve(name + ".histogram.txt"));
+				if (this.config.jfr()) {
+					// what holds the heap: the old object samples with their paths to GC
+					// roots
+					Benchmark.jcmd(this.jdk, children.get(i), this.config.workDir().resolve(name + ".roots.txt"),
+							"JFR.dump", "path-to-gc-roots=true",
+							"filename=" + this.config.workDir().resolve(name + ".roots.jfr"));
+				}
 			}
 			this.heaps.computeIfAbsent(replicas, (key) -> new ArrayList<>()).add(replicaHeaps);
 			logger.info("Sharded heap N={} replicas {} run {}: {} MiB after full GC", this.heapSize, replicas, run,

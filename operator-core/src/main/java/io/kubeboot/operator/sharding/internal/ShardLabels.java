@@ -20,6 +20,16 @@ public final class ShardLabels {
 
 	private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
 
+	/**
+	 * Whether a string is a label value: at most 63 letters, digits, '-', '_' or '.',
+	 * starting and ending with a letter or digit.
+	 * @param value the string
+	 * @return {@code true} if it is
+	 */
+	public static boolean isLabelValue(String value) {
+		return value != null && LABEL_VALUE.matcher(value).matches();
+	}
+
 	private ShardLabels() {
 	}
 
@@ -50,7 +60,7 @@ public final class ShardLabels {
 	 * @return the shard id, a label value
 	 */
 	public static String shardId(String identity) {
-		if (LABEL_VALUE.matcher(identity).matches()) {
+		if (isLabelValue(identity)) {
 			return identity;
 		}
 		String cleaned = identity.replaceAll("[^-A-Za-z0-9_.]", "-");
