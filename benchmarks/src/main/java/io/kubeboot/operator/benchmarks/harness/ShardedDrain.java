@@ -1,5 +1,8 @@
 package io.kubeboot.operator.benchmarks.harness;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,6 +65,12 @@ final class ShardedDrain {
 	 * Heaps after full GC in bytes, per replica count, one list (per replica) per run.
 	 */
 	private final Map<Integer, List<List<Double>>> heaps = new TreeMap<>();
+
+	/**
+	 * Widgets live in each replica's heap (its class histogram), per replica count, last
+	 * run.
+	 */
+	private final Map<Integer, List<Long>> widgetsInHeap = new TreeMap<>();
 
 	private final List<Double> idleHeaps = new ArrayList<>();
 
@@ -156,11 +165,13 @@ final class ShardedDrain {
 			awaitSettled(namespace, children, this.heapSize);
 			settle();
 			List<Double> replicaHeaps = new ArrayList<>();
+			List<Long> widgets = new ArrayList<>();
 			for (int i = 0; i < children.size(); i++) {
 				replicaHeaps.add(heap(children.get(i)));
 				String name = "%s-%d-%d-replica-%d".formatted(namespace, replicas, run, i + 1);
-				Benchmark.classHistogram(this.jdk, children.get(i),
-						this.config.workDir().resolve(name + ".histogram.txt"));
+				Path histogram = this.config.workDir().resolve(name + ".histogram.txt");
+				Benchmark.classHistogram(this.jdk, children.get(i), histogram);
+				widgets.add(instances(histogram, Widget.class.getName()));
 				if (this.config.jfr()) {
 					// what holds the heap: the old object samples with their paths to GC
 					// roots
@@ -170,6 +181,7 @@ final class ShardedDrain {
 				}
 			}
 			this.heaps.computeIfAbsent(replicas, (key) -> new ArrayList<>()).add(replicaHeaps);
+			this.widgetsInHeap.put(replicas, widgets);
 			logger.info("Sharded heap N={} replicas {} run {}: {} MiB after full GC", this.heapSize, replicas, run,
 					replicaHeaps.stream()
 						.map((heap) -> "%.1f".formatted(mebibytes(heap)))
@@ -260,6 +272,20 @@ final class ShardedDrain {
 		return ChildProcess.start(Implementation.SPRING, name, environment, this.config, this.jdk, List.of());
 	}
 
+	/**
+	 * Returns the live instances of a class in a {@code GC.class_histogram}, {@code -1}
+	 * if the histogram has no line for it.
+	 */
+	static long instances(Path histogram, String className) throws IOException {
+		for (String line : Files.readAllLines(histogram)) {
+			String[] columns = line.strip().split("\\s+");
+			if (columns.length >= 4 && columns[0].endsWith(":") && columns[3].equals(className)) {
+				return Long.parseLong(columns[1]);
+			}
+		}
+		return -1;
+	}
+
 	private static double heap(ChildProcess child) throws Exception {
 		child.send("memory");
 		return Long.parseLong(child.await("memory", Duration.ofSeconds(60))[0]);
@@ -312,7 +338,8 @@ final class ShardedDrain {
 		out.append(("**Heap of %d widgets**: each replica's heap after full GC once the labels settled, less an "
 				+ "idle replica's (%s MiB: no widget), which is what its share of the widgets costs it.\n\n")
 			.formatted(this.heapSize, idle.isPresent() ? "%.1f".formatted(mebibytes(idle.getAsDouble())) : "?"));
-		out.append("| replicas | heap above an idle replica, per replica (MiB) | vs 1 replica |\n|---|---|---|\n");
+		out.append("| replicas | heap above an idle replica, per replica (MiB) | vs 1 replica | widgets in each "
+				+ "replica's heap (class histogram, last run) |\n|---|---|---|---|\n");
 		Double single = null;
 		for (int replicas : REPLICAS) {
 			List<List<Double>> above = new ArrayList<>();
@@ -329,13 +356,14 @@ final class ShardedDrain {
 				.orElse(0);
 			if (replicas == 1) {
 				single = mean;
-				out.append("| 1 | %.1f | 1.00x |\n".formatted(mebibytes(mean)));
+				out.append("| 1 | %.1f | 1.00x | %s |\n".formatted(mebibytes(mean), widgetsInHeap(1)));
 			}
 			else {
-				out.append("| %d | %.1f smallest, %.1f mean, %.1f largest | %s |\n".formatted(replicas,
+				out.append("| %d | %.1f smallest, %.1f mean, %.1f largest | %s | %s |\n".formatted(replicas,
 						mebibytes(smallest), mebibytes(mean), mebibytes(largest),
 						(single != null && single > 0) ? "%.2fx smallest, %.2fx mean, %.2fx largest"
-							.formatted(smallest / single, mean / single, largest / single) : ""));
+							.formatted(smallest / single, mean / single, largest / single) : "",
+						widgetsInHeap(replicas)));
 			}
 		}
 		out.append('\n');
@@ -346,6 +374,13 @@ final class ShardedDrain {
 				+ "where each replica has a core of its own and the API server others, a drain would take about "
 				+ "the busiest replica's CPU time, until the API server's write rate bounds it.\n\n");
 		return out.toString();
+	}
+
+	private String widgetsInHeap(int replicas) {
+		return this.widgetsInHeap.getOrDefault(replicas, List.of())
+			.stream()
+			.map(String::valueOf)
+			.collect(Collectors.joining(" / "));
 	}
 
 	private static String seconds(List<Double> millis) {
