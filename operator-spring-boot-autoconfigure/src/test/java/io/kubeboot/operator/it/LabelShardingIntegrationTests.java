@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -20,8 +21,6 @@ import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
-import io.kubeboot.operator.sharding.internal.HashRing;
-import io.kubeboot.operator.sharding.internal.ShardLabels;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.test.TestNamespace;
@@ -199,21 +198,23 @@ class LabelShardingIntegrationTests {
 	 * member the ring gives it to, with no drain pending.
 	 */
 	private boolean labelled(ControlPlane controlPlane, TestNamespace namespace, Replica... members) {
-		List<String> ids = new ArrayList<>();
 		for (Replica member : members) {
 			if (!member.ring.isMember() || member.ring.members().size() != members.length) {
 				return false;
 			}
-			ids.add(member.identity);
 		}
-		HashRing ring = new HashRing(ids, 100);
 		try {
 			List<V1ConfigMap> objects = objects(controlPlane, namespace);
 			return objects.size() == OBJECTS && objects.stream().allMatch((object) -> {
 				Map<String, String> labels = object.getMetadata().getLabels();
-				String owner = ring
-					.owner(HashRing.key(null, "ConfigMap", namespace.name(), object.getMetadata().getName()));
-				return ShardLabels.shardId(owner).equals(labels.get(SHARD_LABEL)) && !labels.containsKey(DRAIN_LABEL);
+				Request request = Request.of(namespace.name(), object.getMetadata().getName());
+				// the identities are label values, so the shard ids are the identities
+				List<String> owners = Stream.of(members)
+					.filter((member) -> member.ring.owns(V1ConfigMap.class, request))
+					.map(Replica::identity)
+					.toList();
+				return owners.size() == 1 && owners.get(0).equals(labels.get(SHARD_LABEL))
+						&& !labels.containsKey(DRAIN_LABEL);
 			});
 		}
 		catch (Exception ex) {
