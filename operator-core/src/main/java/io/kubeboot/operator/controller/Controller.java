@@ -451,8 +451,10 @@ public final class Controller implements Runnable {
 		if (shardGate == null) {
 			return true;
 		}
-		// by label, what the cache holds is this replica's: the worker decides
-		return (this.share != null) || shardGate.permits(ShardRing.key(this.forType, request));
+		// by label, what the cache holds is this replica's: the worker decides; by
+		// filter, a key of this replica's view is kept while its Lease is not valid for
+		// a moment, and the worker holds it back until it is
+		return (this.share != null) || shardGate.snapshot().test(ShardRing.key(this.forType, request));
 	}
 
 	/**
@@ -608,8 +610,14 @@ public final class Controller implements Runnable {
 			}
 			String key = (shardGate != null) ? ShardRing.key(this.forType, request) : null;
 			if (shardGate != null && key != null && !shardGate.enter(key)) {
-				// not this replica's (any more, or not yet): its owner reconciles it
 				current.forget(request);
+				ShardRing shardRing = this.ring;
+				if (shardRing != null && shardGate.snapshot().test(key)) {
+					// this replica's, but its Lease is not valid now (a renewal late or
+					// failed): dropped, it would wait for a resync once the Lease is back
+					current.addAfter(request, shardRing.config().retryPeriod());
+				}
+				// else not this replica's (any more, or not yet): its owner reconciles it
 				current.done(request);
 				continue;
 			}
