@@ -471,10 +471,12 @@ public final class Controller implements Runnable {
 		}
 		LabelShare labelShare = this.share;
 		if (labelShare != null) {
+			if (!shardGate.isOpen()) {
+				return 0;
+			}
 			int assigned = 0;
 			for (KubernetesObject object : this.sources.get(0).informer().list()) {
-				Request request = Request.of(object);
-				if (labelShare.mayReconcile(shareKey(request), object) && shardGate.isOpen()) {
+				if (labelShare.mayReconcile(shareKey(Request.of(object)), object)) {
 					assigned++;
 				}
 			}

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * unassigned again. From a member that is not live (its Lease released, or unchanged for
  * a lease duration: it stopped reconciling by its renew deadline) it moves at once.
  */
-public enum Assignment {
+enum Assignment {
 
 	/** Leave the object as it is. */
 	NONE,
@@ -31,8 +31,7 @@ public enum Assignment {
 	 * @param live the ids of the live members
 	 * @return what to do
 	 */
-	public static Assignment decide(@Nullable String current, boolean draining, @Nullable String owner,
-			Set<String> live) {
+	static Assignment decide(@Nullable String current, boolean draining, @Nullable String owner, Set<String> live) {
 		if (owner == null) {
 			return NONE;
 		}
