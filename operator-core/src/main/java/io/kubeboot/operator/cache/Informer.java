@@ -73,10 +73,11 @@ public interface Informer<T extends KubernetesObject> {
 	@Nullable String lastError();
 
 	/**
-	 * Returns for how long this informer has been without a working watch: its list or
-	 * watch failing (a list allowed while its watch is refused included), or its watch
-	 * ended and not yet replaced.
-	 * @return the duration, or {@code null} while a watch is open
+	 * Returns for how long this informer has been without a working watch: since it
+	 * started until its first watch opened, its list or watch failing (a list allowed
+	 * while its watch is refused included), or its watch ended and not yet replaced.
+	 * @return the duration, or {@code null} while a watch is open and before the informer
+	 * started
 	 */
 	@Nullable Duration failingFor();
 

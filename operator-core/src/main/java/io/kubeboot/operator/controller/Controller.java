@@ -613,13 +613,11 @@ public final class Controller implements Runnable {
 			String key = (shardGate != null) ? ShardRing.key(this.forType, request) : null;
 			if (shardGate != null && key != null && !shardGate.enter(key)) {
 				current.forget(request);
-				ShardRing shardRing = this.ring;
-				if (shardRing != null && shardGate.snapshot().test(key)) {
-					// this replica's, but its Lease is not valid now (a renewal late or
-					// failed): dropped, it would wait for a resync once the Lease is back
-					current.addAfter(request, shardRing.config().retryPeriod());
-				}
-				// else not this replica's (any more, or not yet): its owner reconciles it
+				// if this replica's, its Lease is not valid now (a renewal late or
+				// failed) or the gate is suspended (the Lease lost, the ring not read
+				// since it is held again): it waits; else not this replica's (any more,
+				// or not yet): its owner reconciles it
+				retryWhileLeaseNotValid(current, request, shardGate.snapshot().test(key));
 				current.done(request);
 				continue;
 			}
@@ -646,6 +644,10 @@ public final class Controller implements Runnable {
 		String key = shareKey(request);
 		if (!shardGate.enterOpen(key)) {
 			current.forget(request);
+			// as by filter; what the cache holds is this replica's while its view
+			// counts it, and a gate whose view counts it again queues every cached
+			// object
+			retryWhileLeaseNotValid(current, request, shardGate.countsSelf());
 			current.done(request);
 			return;
 		}
@@ -666,8 +668,12 @@ public final class Controller implements Runnable {
 				}
 			}
 			else {
+				// an object leaves the cache alike when it is deleted and when the
+				// sharder moved it without a give-back (this replica's Lease expired in
+				// the sharder's view: it was cut off, and is back): only an uncached
+				// read tells them apart
 				Boolean inferred = labelShare.takeTombstone(key);
-				if (inferred != null && (!inferred || deletedForGood(request))) {
+				if (inferred != null && deletedForGood(request)) {
 					this.runner.reconcile(current, request);
 				}
 				else {
@@ -678,6 +684,19 @@ public final class Controller implements Runnable {
 		finally {
 			shardGate.exit(key);
 			current.done(request);
+		}
+	}
+
+	/**
+	 * Queues a request of this replica's again after a retry period when its worker found
+	 * the shard Lease not valid or the gate suspended: no change of the permitted keys
+	 * need follow once the Lease is valid again, so the request waits instead of being
+	 * dropped.
+	 */
+	private void retryWhileLeaseNotValid(WorkQueue<Request> current, Request request, boolean mine) {
+		ShardRing shardRing = this.ring;
+		if (mine && shardRing != null) {
+			current.addAfter(request, shardRing.config().retryPeriod());
 		}
 	}
 
@@ -710,8 +729,8 @@ public final class Controller implements Runnable {
 	}
 
 	/**
-	 * Whether an object the informer found missing from a relist is gone, rather than
-	 * moved to another replica while the watch was down: read uncached.
+	 * Whether an object that left the cache (a deletion on the watch, or one inferred
+	 * from a relist) is gone, rather than moved to another replica: read uncached.
 	 */
 	private boolean deletedForGood(Request request) {
 		try {

@@ -85,6 +85,9 @@ public final class Manager {
 
 	private volatile @Nullable LeaderElectionRunner election;
 
+	/** The informers synced at start, {@code null} until the caches synced. */
+	private volatile @Nullable Set<InformerKey> startupInformers;
+
 	Manager(ApiClient apiClient, ManagerSettings settings) {
 		this.settings = settings;
 		this.checks = new CopyOnWriteArrayList<>(settings.checks);
@@ -334,6 +337,21 @@ public final class Manager {
 	}
 
 	/**
+	 * Whether readiness waits for an informer's sync: for every informer until the caches
+	 * synced at start, and then for those only. While an informer registered later (by a
+	 * leader-only runnable once elected, say) lists, a replica that is serving stays
+	 * ready; readiness follows its watch like every other's, so that it goes down once
+	 * the informer has been without a watch, its first included, for longer than the
+	 * watch failure threshold.
+	 * @param informer an informer of the cache
+	 * @return {@code true} if its sync counts for readiness
+	 */
+	boolean syncCountsForReadiness(Informer<?> informer) {
+		Set<InformerKey> startup = this.startupInformers;
+		return startup == null || startup.contains(informer.key());
+	}
+
+	/**
 	 * Returns what this replica knows about the leader election.
 	 * @return the status, or {@code null} when leader election is off
 	 */
@@ -459,6 +477,7 @@ public final class Manager {
 					this.settings.leaderElection, this.settings.cacheSyncTimeout);
 			this.cache.start(access.check(requiredPermissions()));
 			this.cache.waitForSync(this.settings.cacheSyncTimeout);
+			this.startupInformers = Set.copyOf(this.cache.informers().stream().map(Informer::key).toList());
 			logger.info("Caches synced: informers={}", this.cache.informers().size());
 			synchronized (this.lifecycleMonitor) {
 				if (this.state != ManagerState.STARTING) {

@@ -23,10 +23,12 @@ import org.jspecify.annotations.Nullable;
  * when a check added to the manager fails, such as the {@code workers} check of each
  * controller (a running controller lost worker threads).
  * <p>
- * Readiness (serve me) fails until the manager has started and every cache has synced,
- * while an informer's list or watch has been failing for longer than the configured
- * bound, and when a readiness check added to the manager fails. A standby replica is
- * ready: leadership is not part of readiness.
+ * Readiness (serve me) fails until the manager has started and every cache has synced
+ * (those it started with: an informer registered later, such as a leader-only runnable's
+ * once elected, does not take a serving replica out while it syncs), while an informer's
+ * list or watch has been failing for longer than the configured bound, and when a
+ * readiness check added to the manager fails. A standby replica is ready: leadership is
+ * not part of readiness.
  */
 public final class ManagerHealth {
 
@@ -71,7 +73,7 @@ public final class ManagerHealth {
 				: HealthCheck.failed("manager", "manager is " + state));
 		List<String> unsynced = this.manager.informers()
 			.stream()
-			.filter((informer) -> !informer.hasSynced())
+			.filter((informer) -> !informer.hasSynced() && this.manager.syncCountsForReadiness(informer))
 			.map((informer) -> informer.key().toString())
 			.toList();
 		checks.add(unsynced.isEmpty() ? HealthCheck.passed("caches")

@@ -10,6 +10,7 @@ import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.internal.HashRing;
+import io.kubeboot.operator.sharding.internal.ShardLabels;
 import io.kubeboot.operator.sharding.internal.ShardMember;
 import io.kubeboot.operator.sharding.internal.Sharder;
 import io.kubeboot.operator.sharding.internal.ShardRings;
@@ -158,6 +159,41 @@ public final class ShardRing {
 	public static String key(Class<? extends KubernetesObject> kind, Request request) {
 		DeclaredKind declared = KindResolver.declaredKind(kind);
 		return HashRing.key(declared.group(), declared.kind(), request.namespace(), request.name());
+	}
+
+	/**
+	 * Returns the key of a ring's shard label in the label-based mode,
+	 * {@code shard.sharding.kubeboot.io/<ring>}: its value names the member an object is
+	 * assigned to ({@link #shardId}), so
+	 * {@code kubectl get widgets -l shard.sharding.kubeboot.io/widgets=<shard id>} lists
+	 * a member's share.
+	 * @param ringName the ring's name
+	 * @return the label's key
+	 */
+	public static String shardLabel(String ringName) {
+		return ShardLabels.shardKey(ringName);
+	}
+
+	/**
+	 * Returns the key of a ring's drain label in the label-based mode,
+	 * {@code drain.sharding.kubeboot.io/<ring>}: present (value {@code true}) while the
+	 * sharder waits for the member named by the shard label to give the object back.
+	 * @param ringName the ring's name
+	 * @return the label's key
+	 */
+	public static String drainLabel(String ringName) {
+		return ShardLabels.drainKey(ringName);
+	}
+
+	/**
+	 * Returns the value of the shard label that assigns an object to a member: the
+	 * identity itself if it is a label value, else a label value made from it (characters
+	 * a label value cannot hold replaced, cut, and a hash of the identity appended).
+	 * @param identity the member's identity
+	 * @return the shard id
+	 */
+	public static String shardId(String identity) {
+		return ShardLabels.shardId(identity);
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.google.gson.JsonParser;
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
@@ -237,6 +238,31 @@ class ChangesWhileRunningIntegrationTests {
 		finally {
 			uninstallGizmos(admin);
 		}
+	}
+
+	/**
+	 * An informer registered once the manager runs (a leader-only runnable's once
+	 * elected, as the label-based sharder's) does not take a serving replica out of its
+	 * Service while it syncs; its watch failing for long does, as any other's. Here it
+	 * never syncs: its user may not list the kind.
+	 */
+	@Test
+	void anInformerRegisteredWhileRunningCountsForReadinessByItsWatchNotByItsSync(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Manager manager = built(Manager.builder(controlPlane.clientFor(READER))
+			.namespace(namespace.name())
+			.watchTimeout(WATCH_TIMEOUT));
+		manager.start();
+		ManagerHealth health = new ManagerHealth(manager, WATCH_FAILURE_THRESHOLD);
+		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
+		Informer<V1ConfigMap> late = manager.cache().informer(V1ConfigMap.class, namespace.name(), null);
+		assertThat(late.hasSynced()).isFalse();
+		assertThat(ManagerHealth.allPassed(health.readiness())).as(ManagerHealth.failures(health.readiness())).isTrue();
+		await().atMost(WAIT).until(() -> !ManagerHealth.allPassed(health.readiness()));
+		assertThat(late.hasSynced()).isFalse();
+		assertThat(ManagerHealth.failures(health.readiness()))
+			.startsWith("watches: V1ConfigMap[namespace=" + namespace.name() + "] without a watch for ")
+			.doesNotContain("caches");
 	}
 
 	@Test

@@ -2,9 +2,7 @@ package io.kubeboot.operator.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +16,6 @@ import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubeboot.operator.test.ControlPlane;
@@ -28,7 +25,6 @@ import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,13 +59,13 @@ class LabelShardingIntegrationTests {
 
 	private static final String RING = "labelled";
 
-	private static final String SHARD_LABEL = "shard.sharding.kubeboot.io/" + RING;
+	private static final String SHARD_LABEL = ShardRing.shardLabel(RING);
 
-	private static final String DRAIN_LABEL = "drain.sharding.kubeboot.io/" + RING;
+	private static final String DRAIN_LABEL = ShardRing.drainLabel(RING);
 
 	private final List<Replica> replicas = new ArrayList<>();
 
-	private final List<Entry> journal = new CopyOnWriteArrayList<>();
+	private final ShardingJournal journal = new ShardingJournal();
 
 	@AfterEach
 	void stopReplicas() {
@@ -87,16 +83,16 @@ class LabelShardingIntegrationTests {
 	@Test
 	void everyReplicaCachesAndReconcilesOnlyTheObjectsLabelledWithItsId(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Replica a = replica("a", controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		Replica c = replica("c", controlPlane, namespace);
 		this.replicas.forEach((replica) -> startQuietly(replica));
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
 		long settled = System.nanoTime();
-		await().atMost(WAIT).until(() -> reconcilersSince(settled).size() == OBJECTS);
+		await().atMost(WAIT).until(() -> this.journal.reconcilersSince(settled).size() == OBJECTS);
 		Map<String, String> labels = shardLabels(controlPlane, namespace);
-		Map<Request, Set<String>> by = reconcilersSince(settled);
+		Map<Request, Set<String>> by = this.journal.reconcilersSince(settled);
 		for (Replica replica : List.of(a, b, c)) {
 			Set<String> mine = labels.entrySet()
 				.stream()
@@ -119,7 +115,7 @@ class LabelShardingIntegrationTests {
 	@Test
 	void aJoiningReplicaGetsItsShareThroughDrainsAndAStoppedOneHandsItsShareBack(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Replica a = replica("a", controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		startQuietly(a);
@@ -129,13 +125,15 @@ class LabelShardingIntegrationTests {
 		startQuietly(c);
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
 		long joined = System.nanoTime();
-		await().atMost(WAIT).until(() -> reconcilersSince(joined).size() == OBJECTS);
-		assertThat(reconcilersSince(joined).values()).anySatisfy((who) -> assertThat(who).contains(c.identity));
+		await().atMost(WAIT).until(() -> this.journal.reconcilersSince(joined).size() == OBJECTS);
+		assertThat(this.journal.reconcilersSince(joined).values())
+			.anySatisfy((who) -> assertThat(who).contains(c.identity));
 		c.manager.stop();
 		long stopped = System.nanoTime();
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
-		await().atMost(WAIT).until(() -> reconcilersSince(stopped).size() == OBJECTS);
-		assertThat(reconcilersSince(stopped).values()).allSatisfy((who) -> assertThat(who).doesNotContain(c.identity));
+		await().atMost(WAIT).until(() -> this.journal.reconcilersSince(stopped).size() == OBJECTS);
+		assertThat(this.journal.reconcilersSince(stopped).values())
+			.allSatisfy((who) -> assertThat(who).doesNotContain(c.identity));
 		assertNoOverlapAndNothingMissing();
 	}
 
@@ -147,7 +145,7 @@ class LabelShardingIntegrationTests {
 	@Test
 	void theObjectsOfAMemberCutOffAreRelabelledOnceItsLeaseExpired(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Replica a = replica("a", controlPlane, namespace, null);
 		startQuietly(a);
 		// a leads: the sharder must outlive the cut
@@ -166,22 +164,23 @@ class LabelShardingIntegrationTests {
 		long cutAt = System.nanoTime();
 		c.proxy.cut();
 		await().atMost(WAIT).until(() -> {
-			Set<String> since = reconcilersSince(cutAt).entrySet()
+			Set<String> since = this.journal.reconcilersSince(cutAt)
+				.entrySet()
 				.stream()
 				.filter((e) -> !e.getValue().equals(Set.of(c.identity)))
 				.map((e) -> e.getKey().name())
 				.collect(Collectors.toSet());
 			return since.containsAll(ofC);
 		});
-		long takenOver = this.journal.stream()
-			.filter((entry) -> entry.start >= cutAt && ofC.contains(entry.request.name())
-					&& !entry.replica.equals(c.identity))
-			.mapToLong(Entry::start)
+		long takenOver = this.journal.entries()
+			.filter((entry) -> entry.start() >= cutAt && ofC.contains(entry.request().name())
+					&& !entry.replica().equals(c.identity))
+			.mapToLong(ShardingJournal.Entry::start)
 			.min()
 			.orElseThrow();
-		long lastOfC = this.journal.stream()
-			.filter((entry) -> entry.replica.equals(c.identity))
-			.mapToLong(Entry::start)
+		long lastOfC = this.journal.entries()
+			.filter((entry) -> entry.replica().equals(c.identity))
+			.mapToLong(ShardingJournal.Entry::start)
 			.max()
 			.orElseThrow();
 		// c stopped by its renew deadline (counted from its last renewal, before the cut)
@@ -190,6 +189,88 @@ class LabelShardingIntegrationTests {
 		assertThat(Duration.ofNanos(takenOver - cutAt)).isGreaterThan(LEASE.minus(RETRY))
 			.isLessThan(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK));
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
+		assertNoOverlapAndNothingMissing();
+	}
+
+	/**
+	 * A member whose shard Lease renewals come late (the API server answers them 700ms
+	 * late) is past its renew deadline for a moment, its fence closed, and reconciles all
+	 * its objects once its Lease is valid again: the requests that came due meanwhile
+	 * waited instead of being dropped. Before, they were dropped and waited for a change
+	 * of the ring, which a late renewal does not bring. Only the shard Lease requests go
+	 * through the proxy: the cache's watch and the leader Lease are not delayed.
+	 */
+	@Test
+	void aMemberRenewedLateReconcilesItsObjectsAgainOnceItsLeaseIsValid(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
+		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		Replica a = replica("a", controlPlane, namespace, proxy, true, LEASE, RENEW, Duration.ofMillis(1500));
+		startQuietly(a);
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a));
+		long settled = System.nanoTime();
+		await().atMost(WAIT).until(() -> this.journal.reconcilersSince(settled).size() == OBJECTS);
+		this.journal.lapseAndAwaitAllReconciled(proxy, a.ring, OBJECTS, WAIT);
+		assertNoOverlapAndNothingMissing();
+	}
+
+	/**
+	 * The leader, whose sharder assigns the objects, keeps its own objects while its
+	 * shard Lease renewals come late: the API server's answers to its Lease requests
+	 * arrive 550ms late, so a renewal (a read and a write, about 1.15s) takes more than
+	 * half and less than all of what the renew deadline (3s) leaves after the retry
+	 * period (1.5s): the fence closes before each renewal lands, for about 0.8s of every
+	 * 2.65s, and the Lease is never lost. It counts itself a member until its Lease
+	 * expires, as the others do (lease duration 8s). Before, its view dropped itself at
+	 * every read of the ring that fell into a closed fence, and its sharder moved all its
+	 * objects to the other replica without a give-back, and back.
+	 */
+	@Test
+	void aLeaderWhoseRenewalsComeLateKeepsItsObjects(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
+		Duration lease = Duration.ofSeconds(8);
+		Duration renew = Duration.ofSeconds(3);
+		Duration retry = Duration.ofMillis(1500);
+		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		Replica a = replica("a", controlPlane, namespace, proxy, true, lease, renew, retry);
+		startQuietly(a);
+		await().atMost(WAIT).until(() -> a.manager.isLeader());
+		Replica b = replica("b", controlPlane, namespace, null, false, lease, renew, retry);
+		startQuietly(b);
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
+		Map<String, String> before = shardLabels(controlPlane, namespace);
+		Set<String> ofA = before.entrySet()
+			.stream()
+			.filter((e) -> e.getValue().equals(a.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofA).isNotEmpty();
+		long delayed = System.nanoTime();
+		proxy.delay(Duration.ofMillis(550));
+		List<List<String>> viewsOfA = new CopyOnWriteArrayList<>();
+		int[] lapses = { 0 };
+		boolean[] member = { true };
+		// eight times the fence closes and opens again; a's view is sampled meanwhile
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(10)).until(() -> {
+			viewsOfA.add(a.ring.members());
+			boolean now = a.ring.isMember();
+			if (member[0] && !now) {
+				lapses[0]++;
+			}
+			member[0] = now;
+			return lapses[0] >= 8 && now;
+		});
+		proxy.restore();
+		assertThat(viewsOfA).as("a's views of the ring while its renewals came late")
+			.allSatisfy((view) -> assertThat(view).contains(a.identity));
+		assertThat(shardLabels(controlPlane, namespace)).isEqualTo(before);
+		assertThat(this.journal.reconcilersSince(delayed)
+			.entrySet()
+			.stream()
+			.filter((e) -> ofA.contains(e.getKey().name()))
+			.flatMap((e) -> e.getValue().stream())
+			.collect(Collectors.toSet())).as("who reconciled a's objects").containsOnly(a.identity);
 		assertNoOverlapAndNothingMissing();
 	}
 
@@ -237,45 +318,14 @@ class LabelShardingIntegrationTests {
 
 	private static List<V1ConfigMap> objects(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		return new CoreV1Api(controlPlane.adminClient()).listNamespacedConfigMap(namespace.name())
-			.labelSelector("sharded=yes")
+			.labelSelector(ShardingJournal.SELECTOR)
 			.execute()
 			.getItems();
 	}
 
-	private Map<Request, Set<String>> reconcilersSince(long nanos) {
-		Map<Request, Set<String>> by = new HashMap<>();
-		for (Entry entry : this.journal) {
-			if (entry.start >= nanos) {
-				by.computeIfAbsent(entry.request, (request) -> new HashSet<>()).add(entry.replica);
-			}
-		}
-		return by;
-	}
-
 	private void assertNoOverlapAndNothingMissing() {
-		assertThat(this.journal).as("reconciles that found their object missing from the cache")
-			.noneMatch(Entry::missing);
-		Map<Request, List<Entry>> byObject = new HashMap<>();
-		this.journal.forEach((entry) -> byObject.computeIfAbsent(entry.request, (r) -> new ArrayList<>()).add(entry));
-		byObject.forEach((request, entries) -> {
-			entries.sort(Comparator.comparingLong(Entry::start));
-			for (int i = 1; i < entries.size(); i++) {
-				Entry previous = entries.get(i - 1);
-				Entry next = entries.get(i);
-				assertThat(next.start)
-					.as("%s: %s started while %s still reconciled it", request, next.replica, previous.replica)
-					.isGreaterThanOrEqualTo(previous.end);
-			}
-		});
-	}
-
-	private void createObjects(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
-		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
-		for (int i = 0; i < OBJECTS; i++) {
-			core.createNamespacedConfigMap(namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("object-" + i).putLabelsItem("sharded", "yes")))
-				.execute();
-		}
+		this.journal.assertNothingMissing();
+		this.journal.assertNoOverlap(OBJECTS);
 	}
 
 	private static void startQuietly(Replica replica) {
@@ -294,9 +344,22 @@ class LabelShardingIntegrationTests {
 
 	private Replica replica(String identity, ControlPlane controlPlane, TestNamespace namespace,
 			@Nullable TcpProxy proxy) {
+		return replica(identity, controlPlane, namespace, proxy, false, LEASE, RENEW, RETRY);
+	}
+
+	/**
+	 * A replica whose shard Lease requests, and unless {@code onlyTheShardLease} all its
+	 * requests, go through the proxy; its ring uses the timings given.
+	 */
+	private Replica replica(String identity, ControlPlane controlPlane, TestNamespace namespace,
+			@Nullable TcpProxy proxy, boolean onlyTheShardLease, Duration lease, Duration renew, Duration retry) {
 		ApiClient client = controlPlane.adminClient();
+		ApiClient shardLeaseClient = controlPlane.adminClient();
 		if (proxy != null) {
-			client.setBasePath(proxy.url("https"));
+			shardLeaseClient.setBasePath(proxy.url("https"));
+			if (!onlyTheShardLease) {
+				client = shardLeaseClient;
+			}
 		}
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
@@ -304,10 +367,10 @@ class LabelShardingIntegrationTests {
 			.leaderElection(new LeaderElectionConfig(namespace.name(), "labelled-leader", identity, LEASE, RENEW, RETRY,
 					true, LostLeasePolicy.RE_ELECT))
 			.build();
-		ShardRing ring = ShardRing.join(manager, client, new ShardingConfig(namespace.name(), RING, identity, LEASE,
-				RENEW, RETRY, 100, ShardingConfig.Mode.LABEL));
+		ShardRing ring = ShardRing.join(manager, shardLeaseClient, new ShardingConfig(namespace.name(), RING, identity,
+				lease, renew, retry, 100, ShardingConfig.Mode.LABEL));
 		Controller controller = Controller.builder(manager, V1ConfigMap.class)
-			.labelSelector("sharded=yes")
+			.labelSelector(ShardingJournal.SELECTOR)
 			.withEventFilter(new Predicate<V1ConfigMap>() {
 
 				@Override
@@ -318,19 +381,8 @@ class LabelShardingIntegrationTests {
 			})
 			.maxConcurrentReconciles(4)
 			.sharded(ring)
-			.complete((request) -> {
-				long start = System.nanoTime();
-				boolean missing = manager.cache().get(V1ConfigMap.class, request).isEmpty();
-				try {
-					// simulated work, not a wait: a second replica reconciling
-					// the same object meanwhile shows as an overlap
-					Thread.sleep(30);
-				}
-				finally {
-					this.journal.add(new Entry(request, identity, start, System.nanoTime(), missing));
-				}
-				return Result.requeueAfter(Duration.ofMillis(200));
-			});
+			.complete((request) -> this.journal.reconcile(request, identity,
+					() -> manager.cache().get(V1ConfigMap.class, request).isEmpty()));
 		Replica replica = new Replica(identity, manager, ring, controller, proxy);
 		this.replicas.add(replica);
 		return replica;
@@ -338,9 +390,6 @@ class LabelShardingIntegrationTests {
 
 	private record Replica(String identity, Manager manager, ShardRing ring, Controller controller,
 			@Nullable TcpProxy proxy) {
-	}
-
-	private record Entry(Request request, String replica, long start, long end, boolean missing) {
 	}
 
 }

@@ -2,14 +2,11 @@ package io.kubeboot.operator.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -66,7 +63,7 @@ class ShardingIntegrationTests {
 
 	private final List<Replica> replicas = new ArrayList<>();
 
-	private final List<Entry> journal = new CopyOnWriteArrayList<>();
+	private final ShardingJournal journal = new ShardingJournal();
 
 	@AfterEach
 	void stopReplicas() {
@@ -89,7 +86,7 @@ class ShardingIntegrationTests {
 	@Test
 	void aMemberCutOffStopsAtItsRenewDeadlineAndTheOthersTakeItsObjectsAfterItsLeaseExpired(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Replica a = replica("a", controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		Replica c = replica("c", controlPlane, namespace, TcpProxy.to(controlPlane.apiServerUrl()));
@@ -99,7 +96,8 @@ class ShardingIntegrationTests {
 		awaitRing(a, b, c);
 		long settled = System.nanoTime();
 		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
-		Set<Request> ofC = reconcilersSince(settled).entrySet()
+		Set<Request> ofC = this.journal.reconcilersSince(settled)
+			.entrySet()
 			.stream()
 			.filter((e) -> e.getValue().contains(c.identity))
 			.map(Map.Entry::getKey)
@@ -108,18 +106,19 @@ class ShardingIntegrationTests {
 		long cutAt = System.nanoTime();
 		c.proxy.cut();
 		await().atMost(WAIT).until(() -> {
-			Map<Request, Set<String>> since = reconcilersSince(cutAt);
+			Map<Request, Set<String>> since = this.journal.reconcilersSince(cutAt);
 			return ofC.stream()
 				.allMatch((request) -> since.containsKey(request) && !since.get(request).equals(Set.of(c.identity)));
 		});
-		long takenOver = this.journal.stream()
-			.filter((entry) -> entry.start >= cutAt && ofC.contains(entry.request) && !entry.replica.equals(c.identity))
-			.mapToLong(Entry::start)
+		long takenOver = this.journal.entries()
+			.filter((entry) -> entry.start() >= cutAt && ofC.contains(entry.request())
+					&& !entry.replica().equals(c.identity))
+			.mapToLong(ShardingJournal.Entry::start)
 			.min()
 			.orElseThrow();
-		long lastOfC = this.journal.stream()
-			.filter((entry) -> entry.replica.equals(c.identity))
-			.mapToLong(Entry::start)
+		long lastOfC = this.journal.entries()
+			.filter((entry) -> entry.replica().equals(c.identity))
+			.mapToLong(ShardingJournal.Entry::start)
 			.max()
 			.orElseThrow();
 		System.out.println("objects of a cut-off member taken over after "
@@ -134,12 +133,36 @@ class ShardingIntegrationTests {
 		assertThat(readiness(c).run().reason()).isEqualTo("not a member of shard ring widgets: its Lease "
 				+ namespace.name() + "/" + c.ring.config().leaseName() + " was not renewed within the renew deadline");
 		assertThat(readiness(a).run().ok()).isTrue();
-		assertNoOverlap();
+		this.journal.assertNoOverlap(OBJECTS);
 		// a Lease not renewed for two lease durations is deleted by the first live member
 		await().atMost(WAIT).until(() -> !leaseNames(controlPlane, namespace).contains(c.ring.config().leaseName()));
 		assertThat(Duration.ofNanos(System.nanoTime() - cutAt)).isGreaterThan(LEASE.multipliedBy(2).minus(RETRY));
 		assertThat(leaseNames(controlPlane, namespace)).contains(a.ring.config().leaseName(),
 				b.ring.config().leaseName());
+	}
+
+	/**
+	 * A member whose renewals time out for a moment (the API server answers its Lease
+	 * requests 700ms late) is past its renew deadline, its fence closed, and reconciles
+	 * all its objects once it holds its Lease again: the requests that came due meanwhile
+	 * waited instead of being dropped. Before, they waited for a change of the ring or a
+	 * resync, and the ring does not change: this replica counts itself in its view until
+	 * a lease duration after its last renewal. Only the Lease requests go through the
+	 * proxy, so the cache's watch is not delayed and no relist queues the objects again.
+	 */
+	@Test
+	void aMemberRenewedLateReconcilesItsObjectsAgainOnceItsLeaseIsValid(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
+		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		Replica a = replica("a", controlPlane, namespace, proxy, true, LEASE, RENEW, Duration.ofMillis(1500));
+		a.manager.start();
+		awaitRing(a);
+		long settled = System.nanoTime();
+		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
+		this.journal.lapseAndAwaitAllReconciled(proxy, a.ring, OBJECTS, WAIT);
+		assertThat(a.ring.members()).containsExactly(a.identity);
+		this.journal.assertNoOverlap(OBJECTS);
 	}
 
 	/**
@@ -167,7 +190,7 @@ class ShardingIntegrationTests {
 		CountDownLatch lapsed = new CountDownLatch(1);
 		CompletableFuture<Throwable> write = new CompletableFuture<>();
 		Controller.builder(manager, V1ConfigMap.class)
-			.labelSelector("sharded=yes")
+			.labelSelector(ShardingJournal.SELECTOR)
 			.sharded(ring)
 			.complete((request) -> {
 				if (write.isDone()) {
@@ -205,7 +228,7 @@ class ShardingIntegrationTests {
 	@Test
 	void threeMembersEachReconcileTheirShareAndNothingElse(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Replica a = replica("a", controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		Replica c = replica("c", controlPlane, namespace);
@@ -216,7 +239,7 @@ class ShardingIntegrationTests {
 		// a window in which the ring stays as it is
 		long from = System.nanoTime();
 		await().atMost(WAIT).until(() -> reconciledSince(from).size() == OBJECTS);
-		Map<Request, Set<String>> by = reconcilersSince(from);
+		Map<Request, Set<String>> by = this.journal.reconcilersSince(from);
 		assertThat(by).hasSize(OBJECTS);
 		by.forEach((request, who) -> assertThat(who).as("reconcilers of %s", request).hasSize(1));
 		for (Replica replica : List.of(a, b, c)) {
@@ -238,13 +261,13 @@ class ShardingIntegrationTests {
 				.contains(a.identity)
 				.contains(b.identity)
 				.contains(c.identity));
-		assertNoOverlap();
+		this.journal.assertNoOverlap(OBJECTS);
 	}
 
 	@Test
 	void aJoiningMemberTakesItsShareAfterTheOthersDrainedAndAStoppedOneHandsItBack(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Replica a = replica("a", controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		a.manager.start();
@@ -255,10 +278,12 @@ class ShardingIntegrationTests {
 		Replica c = replica("c", controlPlane, namespace);
 		c.manager.start();
 		awaitRing(a, b, c);
-		await().atMost(WAIT).until(() -> this.journal.stream().anyMatch((entry) -> entry.replica.equals(c.identity)));
+		await().atMost(WAIT)
+			.until(() -> this.journal.entries().anyMatch((entry) -> entry.replica().equals(c.identity)));
 		long joined = System.nanoTime();
 		await().atMost(WAIT).until(() -> reconciledSince(joined).size() == OBJECTS);
-		Set<Request> ofC = reconcilersSince(joined).entrySet()
+		Set<Request> ofC = this.journal.reconcilersSince(joined)
+			.entrySet()
 			.stream()
 			.filter((e) -> e.getValue().contains(c.identity))
 			.map(Map.Entry::getKey)
@@ -268,12 +293,12 @@ class ShardingIntegrationTests {
 		long stopped = System.nanoTime();
 		// c's objects go back to a and b, after c's last reconcile ended
 		await().atMost(WAIT).until(() -> {
-			Map<Request, Set<String>> since = reconcilersSince(stopped);
+			Map<Request, Set<String>> since = this.journal.reconcilersSince(stopped);
 			return ofC.stream().allMatch((request) -> since.containsKey(request));
 		});
-		Map<Request, Set<String>> after = reconcilersSince(stopped);
+		Map<Request, Set<String>> after = this.journal.reconcilersSince(stopped);
 		ofC.forEach((request) -> assertThat(after.get(request)).doesNotContain(c.identity));
-		assertNoOverlap();
+		this.journal.assertNoOverlap(OBJECTS);
 		// the Lease c released is deleted once it stayed released for a lease duration
 		await().atMost(WAIT).until(() -> !leaseNames(controlPlane, namespace).contains(c.ring.config().leaseName()));
 		assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isGreaterThan(LEASE.minus(RETRY));
@@ -286,7 +311,7 @@ class ShardingIntegrationTests {
 	@Test
 	void aGracefulStopHandsItsObjectsOverWithinTwoSecondsWithoutWaitingForTheRetryPeriod(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		createObjects(controlPlane, namespace);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		Duration retry = Duration.ofSeconds(20);
 		Replica a = replica("a", controlPlane, namespace, null, Duration.ofSeconds(60), Duration.ofSeconds(40), retry);
 		Replica b = replica("b", controlPlane, namespace, null, Duration.ofSeconds(60), Duration.ofSeconds(40), retry);
@@ -295,7 +320,8 @@ class ShardingIntegrationTests {
 		awaitRing(a, b);
 		long settled = System.nanoTime();
 		await().atMost(WAIT).until(() -> reconciledSince(settled).size() == OBJECTS);
-		Set<Request> ofB = reconcilersSince(settled).entrySet()
+		Set<Request> ofB = this.journal.reconcilersSince(settled)
+			.entrySet()
 			.stream()
 			.filter((e) -> e.getValue().contains(b.identity))
 			.map(Map.Entry::getKey)
@@ -303,17 +329,17 @@ class ShardingIntegrationTests {
 		assertThat(ofB).isNotEmpty();
 		b.manager.stop();
 		long stopped = System.nanoTime();
-		await().atMost(WAIT).until(() -> reconcilersSince(stopped).keySet().containsAll(ofB));
-		long handedOver = this.journal.stream()
-			.filter((entry) -> entry.start >= stopped && ofB.contains(entry.request))
-			.mapToLong(Entry::start)
+		await().atMost(WAIT).until(() -> this.journal.reconcilersSince(stopped).keySet().containsAll(ofB));
+		long handedOver = this.journal.entries()
+			.filter((entry) -> entry.start() >= stopped && ofB.contains(entry.request()))
+			.mapToLong(ShardingJournal.Entry::start)
 			.max()
 			.orElseThrow();
 		// the first reconcile by a of the last of b's objects
 		long lastFirst = ofB.stream()
-			.mapToLong((request) -> this.journal.stream()
-				.filter((entry) -> entry.start >= stopped && entry.request.equals(request))
-				.mapToLong(Entry::start)
+			.mapToLong((request) -> this.journal.entries()
+				.filter((entry) -> entry.start() >= stopped && entry.request().equals(request))
+				.mapToLong(ShardingJournal.Entry::start)
 				.min()
 				.orElseThrow())
 			.max()
@@ -322,7 +348,7 @@ class ShardingIntegrationTests {
 				+ Duration.ofNanos(lastFirst - stopped).toMillis() + " ms");
 		assertThat(handedOver).isGreaterThanOrEqualTo(lastFirst);
 		assertThat(Duration.ofNanos(lastFirst - stopped)).isLessThan(Duration.ofSeconds(2).plus(SLACK));
-		assertNoOverlap();
+		this.journal.assertNoOverlap(OBJECTS);
 	}
 
 	private static List<String> leaseNames(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
@@ -355,46 +381,7 @@ class ShardingIntegrationTests {
 	}
 
 	private Set<Request> reconciledSince(long nanos) {
-		return reconcilersSince(nanos).keySet();
-	}
-
-	private Map<Request, Set<String>> reconcilersSince(long nanos) {
-		Map<Request, Set<String>> by = new HashMap<>();
-		for (Entry entry : this.journal) {
-			if (entry.start >= nanos) {
-				by.computeIfAbsent(entry.request, (request) -> new HashSet<>()).add(entry.replica);
-			}
-		}
-		return by;
-	}
-
-	/**
-	 * The journal's reconciles of each object, in the order they started, never overlap:
-	 * each starts after the one before ended, whichever replica ran it.
-	 */
-	private void assertNoOverlap() {
-		Map<Request, List<Entry>> byObject = new HashMap<>();
-		this.journal.forEach((entry) -> byObject.computeIfAbsent(entry.request, (r) -> new ArrayList<>()).add(entry));
-		assertThat(byObject).hasSize(OBJECTS);
-		byObject.forEach((request, entries) -> {
-			entries.sort(Comparator.comparingLong(Entry::start));
-			for (int i = 1; i < entries.size(); i++) {
-				Entry previous = entries.get(i - 1);
-				Entry next = entries.get(i);
-				assertThat(next.start)
-					.as("%s: %s started while %s still reconciled it", request, next.replica, previous.replica)
-					.isGreaterThanOrEqualTo(previous.end);
-			}
-		});
-	}
-
-	private void createObjects(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
-		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
-		for (int i = 0; i < OBJECTS; i++) {
-			core.createNamespacedConfigMap(namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("object-" + i).putLabelsItem("sharded", "yes")))
-				.execute();
-		}
+		return this.journal.reconcilersSince(nanos).keySet();
 	}
 
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace) {
@@ -407,42 +394,41 @@ class ShardingIntegrationTests {
 
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy,
 			Duration lease, Duration renew, Duration retry) {
+		return replica(name, controlPlane, namespace, proxy, false, lease, renew, retry);
+	}
+
+	/**
+	 * A replica whose Lease requests, and unless {@code onlyTheLease} all its requests,
+	 * go through the proxy.
+	 */
+	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace, @Nullable TcpProxy proxy,
+			boolean onlyTheLease, Duration lease, Duration renew, Duration retry) {
 		ApiClient client = controlPlane.adminClient();
+		ApiClient leaseClient = controlPlane.adminClient();
 		if (proxy != null) {
-			client.setBasePath(proxy.url("https"));
+			leaseClient.setBasePath(proxy.url("https"));
+			if (!onlyTheLease) {
+				client = leaseClient;
+			}
 		}
 		String identity = name + "-" + System.nanoTime();
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
 			.gracefulShutdownTimeout(Duration.ofSeconds(10))
 			.build();
-		ShardRing ring = ShardRing.join(manager, client,
+		ShardRing ring = ShardRing.join(manager, leaseClient,
 				new ShardingConfig(namespace.name(), RING, identity, lease, renew, retry, 100));
 		Controller.builder(manager, V1ConfigMap.class)
-			.labelSelector("sharded=yes")
+			.labelSelector(ShardingJournal.SELECTOR)
 			.maxConcurrentReconciles(4)
 			.sharded(ring)
-			.complete((request) -> {
-				long start = System.nanoTime();
-				try {
-					// simulated work, not a wait: a second replica reconciling
-					// the same object meanwhile shows as an overlap
-					Thread.sleep(30);
-				}
-				finally {
-					this.journal.add(new Entry(request, identity, start, System.nanoTime()));
-				}
-				return Result.requeueAfter(Duration.ofMillis(200));
-			});
+			.complete((request) -> this.journal.reconcile(request, identity, () -> false));
 		Replica replica = new Replica(identity, manager, ring, proxy);
 		this.replicas.add(replica);
 		return replica;
 	}
 
 	private record Replica(String identity, Manager manager, ShardRing ring, @Nullable TcpProxy proxy) {
-	}
-
-	private record Entry(Request request, String replica, long start, long end) {
 	}
 
 }

@@ -9,8 +9,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -18,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * server and {@link #cut()} the connection to simulate a crashed or partitioned replica
  * while other clients keep working. While cut, open connections are closed and new ones
  * are closed as soon as they are accepted; while hung, every connection is accepted but
- * never answered. Thread-safe.
+ * never answered; while delayed, what the target sends arrives late. Thread-safe.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -35,6 +39,10 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile boolean hung;
 
 	private volatile boolean closed;
+
+	private volatile long delayNanos;
+
+	private final Object delayLifted = new Object();
 
 	private TcpProxy(InetSocketAddress target) throws IOException {
 		this.target = target;
@@ -105,12 +113,31 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Forwards new connections again, after {@link #cut()} or {@link #hang()}.
-	 * Connections that were stalled or hung stay silent.
+	 * Holds every chunk the target sends, on open and new connections, for a while before
+	 * forwarding it, as a slow or distant API server would answer: a response arrives
+	 * that much later (a TLS handshake, which waits for several answers, a multiple of
+	 * it), while chunks that follow each other are not spaced out. Until
+	 * {@link #restore()}, which forwards what is held at once, or a delay of zero.
+	 * @param delay how long each chunk is held
+	 */
+	public void delay(Duration delay) {
+		synchronized (this.delayLifted) {
+			this.delayNanos = delay.toNanos();
+			this.delayLifted.notifyAll();
+		}
+	}
+
+	/**
+	 * Forwards new connections again, after {@link #cut()} or {@link #hang()}, and
+	 * without delay. Connections that were stalled or hung stay silent.
 	 */
 	public void restore() {
 		this.cut = false;
 		this.hung = false;
+		synchronized (this.delayLifted) {
+			this.delayNanos = 0;
+			this.delayLifted.notifyAll();
+		}
 	}
 
 	@Override
@@ -137,8 +164,8 @@ public final class TcpProxy implements AutoCloseable {
 					// read after registering: a concurrent hang() stalls it either way
 					stalled.set(true);
 				}
-				pump(client, upstream, stalled);
-				pump(upstream, client, stalled);
+				pump(client, upstream, stalled, false);
+				pump(upstream, client, stalled, true);
 			}
 			catch (IOException ex) {
 				// closed, or the target refused: the client sees a closed connection
@@ -146,15 +173,25 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to, AtomicBoolean stalled) {
-		Thread thread = new Thread(() -> {
+	/**
+	 * Forwards what one side sends to the other: what the client sends at once, what the
+	 * target sends through a queue, each chunk stamped when it arrived and forwarded once
+	 * the delay set then has passed (so a delay adds latency without throttling, and
+	 * {@link #restore()} forwards what is held at once).
+	 */
+	private void pump(Socket from, Socket to, AtomicBoolean stalled, boolean fromTarget) {
+		BlockingQueue<Chunk> held = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> {
 			byte[] buffer = new byte[16 * 1024];
 			try {
 				InputStream in = from.getInputStream();
 				OutputStream out = to.getOutputStream();
 				int read;
 				while ((read = in.read(buffer)) >= 0) {
-					if (!stalled.get()) {
+					if (fromTarget) {
+						held.add(new Chunk(Arrays.copyOf(buffer, read), System.nanoTime() + this.delayNanos));
+					}
+					else if (!stalled.get()) {
 						out.write(buffer, 0, read);
 						out.flush();
 					}
@@ -164,16 +201,74 @@ public final class TcpProxy implements AutoCloseable {
 				// either side closed
 			}
 			finally {
-				if (!stalled.get() || this.closed) {
-					closeQuietly(from);
-					closeQuietly(to);
-					this.sockets.remove(from);
-					this.sockets.remove(to);
+				if (fromTarget) {
+					held.add(Chunk.END);
+				}
+				else {
+					closeBoth(from, to, stalled);
 				}
 			}
 		}, "tcp-proxy-pump");
-		thread.setDaemon(true);
-		thread.start();
+		reader.setDaemon(true);
+		reader.start();
+		if (fromTarget) {
+			Thread writer = new Thread(() -> forward(held, from, to, stalled), "tcp-proxy-delay");
+			writer.setDaemon(true);
+			writer.start();
+		}
+	}
+
+	private void forward(BlockingQueue<Chunk> held, Socket from, Socket to, AtomicBoolean stalled) {
+		try {
+			OutputStream out = to.getOutputStream();
+			while (true) {
+				Chunk chunk = held.take();
+				if (chunk == Chunk.END) {
+					return;
+				}
+				awaitDue(chunk.dueNanos());
+				if (!stalled.get()) {
+					out.write(chunk.bytes());
+					out.flush();
+				}
+			}
+		}
+		catch (IOException ex) {
+			// either side closed
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			closeBoth(from, to, stalled);
+		}
+	}
+
+	/**
+	 * Waits until a chunk is due, or the delay was lifted.
+	 */
+	private void awaitDue(long dueNanos) throws InterruptedException {
+		synchronized (this.delayLifted) {
+			long left;
+			while (this.delayNanos > 0 && (left = dueNanos - System.nanoTime()) > 0) {
+				this.delayLifted.wait(Math.max(1, left / 1_000_000));
+			}
+		}
+	}
+
+	private void closeBoth(Socket from, Socket to, AtomicBoolean stalled) {
+		if (!stalled.get() || this.closed) {
+			closeQuietly(from);
+			closeQuietly(to);
+			this.sockets.remove(from);
+			this.sockets.remove(to);
+		}
+	}
+
+	private record Chunk(byte[] bytes, long dueNanos) {
+
+		static final Chunk END = new Chunk(new byte[0], 0);
+
 	}
 
 	private static void closeQuietly(AutoCloseable closeable) {

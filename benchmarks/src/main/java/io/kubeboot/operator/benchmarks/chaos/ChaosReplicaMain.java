@@ -16,6 +16,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubernetes.client.openapi.ApiClient;
@@ -31,9 +32,11 @@ import io.kubernetes.client.util.ClientBuilder;
  * <li>leader election (the Lease {@link ChildSettings#LEASE_NAME} set): one replica
  * reconciles at a time; changes of leadership are journaled too;</li>
  * <li>sharded ({@value #SHARD_RING} set): the replica joins that shard ring
- * ({@link ShardRing}) and its controller is sharded, without leader election: every
- * replica reconciles its share, each widget again {@value #REQUEUE_MS} milliseconds after
- * its last reconcile.</li>
+ * ({@link ShardRing}) and its controller is sharded: every replica reconciles its share,
+ * each widget again {@value #REQUEUE_MS} milliseconds after its last reconcile. In the
+ * filter-based mode ({@value #SHARD_MODE} {@code filter}, the default) without leader
+ * election; in the label-based one ({@code label}) with it (the Lease
+ * {@link ChildSettings#LEASE_NAME}), as the leader runs the sharder.</li>
  * </ul>
  * Reads the {@code BENCH_*} settings of every operator process under test
  * ({@link ChildSettings}: the namespace and the Lease timings, which a sharded replica
@@ -75,6 +78,12 @@ public final class ChaosReplicaMain {
 	public static final String REQUEUE_MS = "CHAOS_REQUEUE_MS";
 
 	/**
+	 * How a sharded replica shares the widgets: {@code filter} (the default) or
+	 * {@code label} ({@link ShardingConfig.Mode}).
+	 */
+	public static final String SHARD_MODE = "CHAOS_SHARD_MODE";
+
+	/**
 	 * Reconciles in parallel per replica with leader election.
 	 */
 	static final int WORKERS = 4;
@@ -112,16 +121,21 @@ public final class ChaosReplicaMain {
 		ChildSettings settings = ChildSettings.fromEnvironment();
 		String ring = environment.get(SHARD_RING);
 		boolean sharded = ring != null && !ring.isBlank();
-		if (sharded == settings.leaderElection()) {
+		ShardingConfig.Mode mode = shardMode(environment);
+		if (!sharded && !settings.leaderElection()) {
 			throw new IllegalStateException(
-					"Set one of " + ChildSettings.LEASE_NAME + " (leader election) and " + SHARD_RING + " (sharded)");
+					"Set " + ChildSettings.LEASE_NAME + " (leader election), " + SHARD_RING + " (sharded) or both");
+		}
+		if (sharded && settings.leaderElection() != (mode == ShardingConfig.Mode.LABEL)) {
+			throw new IllegalStateException("A sharded replica uses leader election (" + ChildSettings.LEASE_NAME
+					+ ") in the label-based mode and only in it; " + SHARD_MODE + " is " + mode);
 		}
 		String replica = required(environment, REPLICA);
 		Duration work = Duration.ofMillis(Long.parseLong(environment.getOrDefault(WORK_MS, "5")));
 		Probe probe = Probe.start(settings);
 		ApiClient client = ClientBuilder.standard().build();
 		ReconcileJournal journal = ReconcileJournal.open(Path.of(required(environment, JOURNAL)), replica);
-		Manager manager = sharded ? shardedReplica(settings, environment, ring, replica, client, journal, work)
+		Manager manager = sharded ? shardedReplica(settings, environment, ring, mode, replica, client, journal, work)
 				: leaderElectedReplica(settings, environment, replica, client, journal, work);
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -155,12 +169,20 @@ public final class ChaosReplicaMain {
 	}
 
 	private static Manager shardedReplica(ChildSettings settings, Map<String, String> environment, String ring,
-			String replica, ApiClient client, ReconcileJournal journal, Duration work) {
+			ShardingConfig.Mode mode, String replica, ApiClient client, ReconcileJournal journal, Duration work) {
 		Duration requeueAfter = Duration.ofMillis(Long.parseLong(required(environment, REQUEUE_MS)));
-		Manager manager = Manager.builder(client).namespace(settings.namespace()).build();
+		ManagerBuilder builder = Manager.builder(client).namespace(settings.namespace());
+		if (mode == ShardingConfig.Mode.LABEL) {
+			// the sharder runs on the leader; a replica that loses the leader Lease stays
+			// a member of the ring and stands for election again
+			builder.leaderElection(new LeaderElectionConfig(settings.namespace(), settings.leaseName(), replica,
+					settings.leaseDuration(), settings.renewDeadline(), settings.retryPeriod(), true,
+					LostLeasePolicy.RE_ELECT));
+		}
+		Manager manager = builder.build();
 		ShardRing shardRing = ShardRing.join(manager, client,
 				new ShardingConfig(settings.namespace(), ring, replica, settings.leaseDuration(),
-						settings.renewDeadline(), settings.retryPeriod(), ShardingConfig.DEFAULT_VIRTUAL_NODES));
+						settings.renewDeadline(), settings.retryPeriod(), ShardingConfig.DEFAULT_VIRTUAL_NODES, mode));
 		Controller.builder(manager, Widget.class)
 			.maxConcurrentReconciles(SHARDED_WORKERS)
 			.sharded(shardRing)
@@ -220,6 +242,27 @@ public final class ChaosReplicaMain {
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	private static ShardingConfig.Mode shardMode(Map<String, String> environment) {
+		String mode = environment.getOrDefault(SHARD_MODE, "");
+		return mode.isBlank() ? ShardingConfig.Mode.FILTER : shardMode(SHARD_MODE, mode);
+	}
+
+	/**
+	 * Reads a shard mode as the chaos run spells it: {@code filter} or {@code label}.
+	 * @param name where the value was set (a variable or a system property), for the
+	 * error
+	 * @param value the value
+	 * @return the mode
+	 * @throws IllegalArgumentException if the value is neither
+	 */
+	public static ShardingConfig.Mode shardMode(String name, String value) {
+		return switch (value.strip()) {
+			case "filter" -> ShardingConfig.Mode.FILTER;
+			case "label" -> ShardingConfig.Mode.LABEL;
+			default -> throw new IllegalArgumentException(name + " must be filter or label, was " + value);
+		};
 	}
 
 	private static String required(Map<String, String> environment, String name) {

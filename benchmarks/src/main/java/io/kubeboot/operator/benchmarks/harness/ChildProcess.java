@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.benchmarks.chaos.ReconcileJournal;
 import io.kubeboot.operator.benchmarks.child.Probe;
+import io.kubeboot.operator.benchmarks.spring.SpringOperatorApplication;
 
 /**
  * An operator process under test: a separate JVM started with the benchmark's JVM flags,
@@ -52,6 +53,9 @@ final class ChildProcess implements AutoCloseable {
 	private final Writer commands;
 
 	private final CompletableFuture<Long> exited;
+
+	/** Whether the reader has read the process's output to its end (guarded by this). */
+	private boolean outputEnded;
 
 	private ChildProcess(String name, Process process, long spawnedAt, Path log) {
 		this.name = name;
@@ -126,18 +130,34 @@ final class ChildProcess implements AutoCloseable {
 
 	private static ChildProcess start(Path java, String mainClass, String classPath, String name,
 			Map<String, String> environment, List<String> jvmFlags, boolean jfr, Path workDir) throws IOException {
-		Files.createDirectories(workDir);
-		Path log = workDir.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
 		command.add(java.toString());
 		command.addAll(jvmFlags);
 		if (jfr) {
 			command.add("-XX:StartFlightRecording=filename=" + workDir.resolve(name + ".jfr")
 					+ ",settings=profile,dumponexit=true");
+			// the Spring implementations record their start-up steps too
+			command.add("-D" + SpringOperatorApplication.JFR_PROPERTY + "=true");
 		}
 		command.add("-cp");
 		command.add(classPath);
 		command.add(mainClass);
+		return start(name, command, environment, workDir);
+	}
+
+	/**
+	 * Starts a command whose output goes to {@code <name>.log} in the work directory.
+	 * @param name a name for the log file
+	 * @param command the command line
+	 * @param environment environment variables to add
+	 * @param workDir where the log goes
+	 * @return the started process
+	 * @throws IOException if it cannot be started
+	 */
+	static ChildProcess start(String name, List<String> command, Map<String, String> environment, Path workDir)
+			throws IOException {
+		Files.createDirectories(workDir);
+		Path log = workDir.resolve(name + ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().putAll(environment);
 		long spawnedAt = System.currentTimeMillis();
@@ -200,23 +220,23 @@ final class ChildProcess implements AutoCloseable {
 			if (queue != null && !queue.isEmpty()) {
 				return queue.removeFirst();
 			}
-			long left = deadline - System.nanoTime();
-			if (!this.process.isAlive() && left > 0) {
-				// give the reader a moment to deliver the last lines
-				wait(Math.min(200, TimeUnit.NANOSECONDS.toMillis(left) + 1));
-				queue = this.events.get(event);
-				if (queue != null && !queue.isEmpty()) {
-					return queue.removeFirst();
-				}
-				throw new IllegalStateException(this.name + " exited with status " + this.process.exitValue()
+			if (this.outputEnded) {
+				// everything the process wrote has been read: the event will not come
+				throw new IllegalStateException(this.name + " exited with status " + exitStatus()
 						+ " before reporting '" + event + "'; see " + this.log);
 			}
+			long left = deadline - System.nanoTime();
 			if (left <= 0) {
 				throw new IllegalStateException(this.name + " did not report '" + event + "' within "
 						+ timeout.toSeconds() + " s; see " + this.log);
 			}
 			wait(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 100));
 		}
+	}
+
+	private String exitStatus() throws InterruptedException {
+		// the output ends when the process closes it, normally as it exits
+		return this.process.waitFor(5, TimeUnit.SECONDS) ? String.valueOf(this.process.exitValue()) : "unknown";
 	}
 
 	/**
@@ -331,6 +351,7 @@ final class ChildProcess implements AutoCloseable {
 			// the process went away
 		}
 		synchronized (this) {
+			this.outputEnded = true;
 			notifyAll();
 		}
 	}

@@ -143,8 +143,9 @@ final class Report {
 				+ "(this run: `%s`)\n")
 			.formatted(BenchmarkConfig.DEFAULT_IMPLEMENTATIONS,
 					config.implementations().stream().map(Implementation::id).collect(Collectors.joining(","))));
-		out.append("- `-Dbenchmark.drainSizes=%s`: the object counts of the cold drain; the sharded drain uses the "
-				+ "largest\n".formatted(sizes(config.drainSizes())));
+		out.append(("- `-Dbenchmark.drainSizes=%s`: the object counts of the cold drain; the sharded drain uses the "
+				+ "largest\n")
+			.formatted(sizes(config.drainSizes())));
 		out.append("- `-Dbenchmark.liveSizes=%s`: the object counts of the cold drain with live changes\n"
 			.formatted(sizes(config.liveSizes())));
 		out.append("- `-Dbenchmark.burstSizes=%s`: the object counts of the burst\n"
@@ -173,8 +174,9 @@ final class Report {
 						String.join(" ", BenchmarkConfig.CHILD_JVM_FLAGS), String.join(" ", config.childJvmFlags())));
 		out.append("- `-Dbenchmark.outputDir=...`: where the report and `drain.png` are written, `benchmarks/` by "
 				+ "default (a run on another JDK can keep this one)\n");
-		out.append("- `-Dbenchmark.jfr=true`: every operator process records a JFR profile into the work "
-				+ "directory (`benchmarks/target/benchmark`) alongside its log\n");
+		out.append(
+				"- `-Dbenchmark.jfr=true`: every operator process records a JFR profile (the Spring ones with their start-up steps, Spring's `FlightRecorderApplicationStartup`) into the work "
+						+ "directory (`benchmarks/target/benchmark`) alongside its log\n");
 		out.append("- `-Dbenchmark.priorityQueue=false`: ours run with `operator.controller.priority-queue=false` "
 				+ "(a first-in, first-out work queue) (this run: %s)\n\n"
 					.formatted(config.priorityQueue() ? "the default, on" : "off"));

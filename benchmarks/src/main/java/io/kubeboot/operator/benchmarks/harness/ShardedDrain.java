@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import io.kubeboot.operator.benchmarks.child.ChildSettings;
 import io.kubeboot.operator.benchmarks.model.Widget;
+import io.kubeboot.operator.sharding.ShardRing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,10 +40,13 @@ final class ShardedDrain {
 	/** The system property of the heap part's widget count, 10000 by default. */
 	static final String HEAP_SIZE_PROPERTY = "benchmark.shardedHeapSize";
 
-	/** The shard label the sharder writes, for the ring {@code benchmark}. */
-	static final String SHARD_LABEL = "shard.sharding.kubeboot.io/benchmark";
+	/**
+	 * The shard label the sharder writes, for the ring {@code benchmark} (set by
+	 * {@code SpringOperatorApplication}).
+	 */
+	static final String SHARD_LABEL = ShardRing.shardLabel("benchmark");
 
-	static final String DRAIN_LABEL = "drain.sharding.kubeboot.io/benchmark";
+	static final String DRAIN_LABEL = ShardRing.drainLabel("benchmark");
 
 	private static final List<Integer> REPLICAS = List.of(1, 3);
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.benchmarks.chaos.ChaosReplicaMain;
+import io.kubeboot.operator.sharding.ShardingConfig;
 
 /**
  * What a sharding run measured and found: a table of its phases, whether every phase
@@ -148,9 +149,9 @@ public final class ShardingChaosReport {
 	public String parameters() {
 		Map<String, String> lines = new LinkedHashMap<>(this.environment);
 		lines.put("parameters",
-				"replicas %d (then %d, then %d), objects %d, lease %s / renew %s / retry %s, work %d ms per reconcile, requeued after %s, %d workers per replica, phase timeout %s, replica JVM %s"
-					.formatted(this.config.replicas(), this.config.replicas() + 1, this.config.replicas() - 1,
-							this.config.objects(), seconds(this.config.leaseDuration()),
+				"mode %s, replicas %d (then %d, then %d), objects %d, lease %s / renew %s / retry %s, work %d ms per reconcile, requeued after %s, %d workers per replica, phase timeout %s, replica JVM %s"
+					.formatted(modeDescription(), this.config.replicas(), this.config.replicas() + 1,
+							this.config.replicas() - 1, this.config.objects(), seconds(this.config.leaseDuration()),
 							seconds(this.config.renewDeadline()), seconds(this.config.retryPeriod()),
 							this.config.workTime().toMillis(), seconds(this.config.requeueAfter()),
 							ChaosReplicaMain.SHARDED_WORKERS, seconds(this.config.phaseTimeout()),
@@ -158,6 +159,12 @@ public final class ShardingChaosReport {
 		StringBuilder text = new StringBuilder();
 		lines.forEach((name, value) -> text.append("- ").append(name).append(": ").append(value).append('\n'));
 		return text.toString();
+	}
+
+	private String modeDescription() {
+		return (this.config.mode() == ShardingConfig.Mode.LABEL)
+				? "label-based (with leader election on the same timings: the leader runs the sharder)"
+				: "filter-based (no leader election)";
 	}
 
 	private List<String> failuresAndMisses() {
@@ -244,9 +251,16 @@ public final class ShardingChaosReport {
 	record Handover(List<String> leaving, List<String> survivors, int objects, long firstMicros, long lastMicros) {
 
 		String describe() {
-			return "the " + this.objects + " objects of " + String.join(" and ", this.leaving)
+			String text = "the " + this.objects + " objects of " + String.join(" and ", this.leaving)
 					+ " reconciled by the others: the first after " + seconds(this.firstMicros) + ", all after "
 					+ seconds(this.lastMicros);
+			long spread = this.lastMicros - this.firstMicros;
+			if (this.objects > 1 && spread > 0) {
+				// in the label-based mode, the rate of the sharder's moves
+				text += " (%.0f objects/s from the first to the last)"
+					.formatted((this.objects - 1) * 1_000_000.0 / spread);
+			}
+			return text;
 		}
 
 	}

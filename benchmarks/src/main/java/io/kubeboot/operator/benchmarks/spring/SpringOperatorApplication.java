@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.metrics.jfr.FlightRecorderApplicationStartup;
 
 /**
  * "Ours": a minimal Spring Boot application on the starter with one
@@ -23,6 +24,11 @@ import org.springframework.context.event.EventListener;
 @SpringBootApplication
 public class SpringOperatorApplication {
 
+	/**
+	 * The system property the harness sets when it records a JFR profile of the process.
+	 */
+	public static final String JFR_PROPERTY = "benchmark.jfr";
+
 	private static Probe probe;
 
 	public static void main(String[] args) {
@@ -31,7 +37,13 @@ public class SpringOperatorApplication {
 			probe = Probe.start(settings);
 			List<String> arguments = new ArrayList<>(List.of(args));
 			arguments.addAll(operatorProperties(settings));
-			SpringApplication.run(SpringOperatorApplication.class, arguments.toArray(String[]::new));
+			SpringApplication application = new SpringApplication(SpringOperatorApplication.class);
+			if (Boolean.getBoolean(JFR_PROPERTY)) {
+				// the start-up steps (each bean's instantiation, each configuration
+				// class's processing) as JFR events beside the profile
+				application.setApplicationStartup(new FlightRecorderApplicationStartup());
+			}
+			application.run(arguments.toArray(String[]::new));
 		}
 		catch (Throwable ex) {
 			ex.printStackTrace();

@@ -219,8 +219,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	/**
-	 * Returns for how long this informer has been without a working watch: its list or
-	 * watch failing, or its watch ended and not yet replaced.
+	 * Returns for how long this informer has been without a working watch: since it
+	 * started until its first watch opened, its list or watch failing, or its watch ended
+	 * and not yet replaced.
 	 * @return the duration, or {@code null} while a watch is open
 	 */
 	@Override
@@ -320,6 +321,10 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.registrations = registered;
 		this.informer = created;
 		this.lastActivityNanos = System.nanoTime();
+		// without a watch until the first list and watch went through: an informer
+		// registered while the manager runs holds readiness down only once that takes
+		// longer than the watch failure threshold
+		this.disconnectedSinceNanos = System.nanoTime();
 		created.run();
 		if (!resyncPeriod.isZero()) {
 			this.resync = new Resync<>(this.key, resyncPeriod, this::list, this.handlers);

@@ -9,7 +9,10 @@ import org.jspecify.annotations.Nullable;
  * and the ring. An object moves from a live member only through that member: the sharder
  * asks it to give the object back (the drain label) and assigns the object once it is
  * unassigned again. From a member that is not live (its Lease released, or unchanged for
- * a lease duration: it stopped reconciling by its renew deadline) it moves at once.
+ * a lease duration: it stopped reconciling by its renew deadline) it moves at once; if
+ * that member takes its Lease again before its cache saw the move, it may reconcile such
+ * an object once more beside the new owner (see ARCHITECTURE.md, the label-based mode's
+ * limits).
  */
 enum Assignment {
 

@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * see this replica's claim if they read after it (the reads are linearizable). Of two
  * members that claim one key, at least one sees the other's claim, so they never both
  * reconcile it. The gate is also closed while this replica's Lease is past its renew
- * deadline.
+ * deadline, and suspended once the Lease was lost, until a read of the ring that began
+ * after it was taken again.
  * <p>
  * Thread-safe. Listeners hear every change of the permitted keys, as the snapshots before
  * and after, on the thread that made the change.
@@ -57,6 +58,18 @@ public final class ShardGate {
 	private volatile Permits permits;
 
 	/**
+	 * Counts the closings and suspensions, so that a read of the ring begun before one is
+	 * not applied.
+	 */
+	private long epoch;
+
+	/**
+	 * Whether the gate permits nothing until a read of the ring begun while this replica
+	 * held its Lease again: set when the Lease was lost.
+	 */
+	private volatile boolean suspended;
+
+	/**
 	 * Creates a closed gate.
 	 * @param self this replica's identity
 	 * @param leaseValid whether this replica's Lease is within its renew deadline
@@ -73,12 +86,13 @@ public final class ShardGate {
 	 * @return {@code true} if this replica owns it and may act on it
 	 */
 	public boolean permits(String key) {
-		return this.leaseValid.getAsBoolean() && this.permits.test(key);
+		return this.leaseValid.getAsBoolean() && !this.suspended && this.permits.test(key);
 	}
 
 	/**
-	 * Whether the gate is open at all: this replica's Lease is valid and it read the ring
-	 * since it last closed. What the label-based mode asks.
+	 * Whether the gate is open at all: this replica's Lease is valid, it read the ring
+	 * since it last closed, and it is not suspended (since the Lease was lost, no read
+	 * that began while it was held again was applied). What the label-based mode asks.
 	 * @return {@code true} if open
 	 */
 	public boolean isOpen() {
@@ -86,7 +100,7 @@ public final class ShardGate {
 			return false;
 		}
 		synchronized (this) {
-			return this.target != null;
+			return this.target != null && !this.suspended;
 		}
 	}
 
@@ -120,7 +134,7 @@ public final class ShardGate {
 	 * @return {@code true} if the reconcile may run
 	 */
 	public synchronized boolean enterOpen(String key) {
-		if (!this.leaseValid.getAsBoolean() || this.target == null) {
+		if (!this.leaseValid.getAsBoolean() || this.target == null || this.suspended) {
 			return false;
 		}
 		this.inFlight.merge(key, 1, Integer::sum);
@@ -168,17 +182,60 @@ public final class ShardGate {
 	}
 
 	/**
-	 * Sets the ring of the members seen live now (this replica included while it holds
-	 * its Lease), and the claims of the others.
+	 * Returns how many times the gate was closed or suspended: taken before a read of the
+	 * ring, and handed to {@link #observe} with what it read.
+	 * @return the epoch
+	 */
+	public synchronized long epoch() {
+		return this.epoch;
+	}
+
+	/**
+	 * Sets the ring of the members seen live and the claims of the others, unless the
+	 * gate was closed or suspended since the read began: what such a read saw may be
+	 * older than the loss of the Lease or the stop. Ends a suspension if this replica
+	 * held its Lease when the read began: such a read began after the write that took the
+	 * Lease again, so it sees every claim written before.
 	 * @param view the target view
 	 * @param claims the other members' acknowledged views, with the acknowledgement of
 	 * this replica that was published when they were read
+	 * @param readEpoch the {@link #epoch} when the read began
+	 * @param leaseHeld whether this replica held its Lease when the read began
+	 * @return {@code true} if applied, {@code false} if the read is older than the last
+	 * closing or suspension
 	 */
-	public void observe(HashRing view, Claims claims) {
+	public boolean observe(HashRing view, Claims claims, long readEpoch, boolean leaseHeld) {
+		boolean[] applied = { false };
 		update(() -> {
-			this.target = view;
-			this.others = claims;
+			if (readEpoch == this.epoch) {
+				this.target = view;
+				this.others = claims;
+				if (leaseHeld) {
+					this.suspended = false;
+				}
+				applied[0] = true;
+			}
 		});
+		return applied[0];
+	}
+
+	/**
+	 * Permits nothing from now on, keeping what was permitted (so that the requests of
+	 * this replica's keys wait rather than being dropped), until a read of the ring that
+	 * began while this replica held its Lease again: when the Lease was lost. A read that
+	 * began before may predate keys the others took once the Lease expired.
+	 */
+	public synchronized void suspend() {
+		this.suspended = true;
+		this.epoch++;
+	}
+
+	/**
+	 * Whether the view of the last read counts this replica.
+	 * @return {@code true} if the gate has a view with this replica in it
+	 */
+	public synchronized boolean countsSelf() {
+		return this.target != null && this.target.members().contains(this.self);
 	}
 
 	/**
@@ -198,11 +255,14 @@ public final class ShardGate {
 	}
 
 	/**
-	 * Permits nothing from now on, until the next {@link #observe}: on stop, or when the
-	 * Lease was lost.
+	 * Permits nothing from now on, until the next {@link #observe} of a read begun after
+	 * this: on stop.
 	 */
 	public void close() {
-		update(() -> this.target = null);
+		update(() -> {
+			this.target = null;
+			this.epoch++;
+		});
 	}
 
 	/**

@@ -168,8 +168,9 @@ public final class ShardMember implements Runnable {
 	}
 
 	/**
-	 * Returns the members seen live at the last read, this replica included while it
-	 * holds its Lease.
+	 * Returns the members seen live at the last read, this replica included until a lease
+	 * duration after its last renewal (also while its fence is closed by a late renewal,
+	 * or its Lease was lost and not yet taken again).
 	 * @return the identities, sorted
 	 */
 	public List<String> members() {
@@ -292,7 +293,10 @@ public final class ShardMember implements Runnable {
 				}
 				this.wake.release();
 				if (this.elector.renewUntilLost(stopped)) {
-					// the gate closed with the fence at the renew deadline
+					// the fence closed at the renew deadline; the gate is suspended too,
+					// so that once the Lease is held again nothing is permitted before a
+					// read of the ring that began after that
+					this.gate.suspend();
 					logger.error("Shard lease lost, reconciling nothing until it is renewed: ring={} identity={}",
 							this.config.ringName(), this.config.identity());
 					this.wake.release();
@@ -340,6 +344,15 @@ public final class ShardMember implements Runnable {
 
 	private void observeOnce(CoordinationV1Api api) {
 		HashRing readAfter = this.gate.published();
+		long epoch = this.gate.epoch();
+		boolean leaseHeld = this.elector.isLeader();
+		// this replica counts itself in until a lease duration after its last renewal (by
+		// its own clock), as the others count it: a renewal late for a moment, or a Lease
+		// lost and taken again soon, changes no view (the fence and the gate's suspension
+		// stop its reconciles), so its keys wait instead of being dropped and the sharder
+		// on this replica does not move its objects away and back
+		Duration sinceRenewal = this.elector.sinceLastRenewal();
+		boolean countsSelf = sinceRenewal != null && sinceRenewal.compareTo(this.config.leaseDuration()) < 0;
 		V1LeaseList leases;
 		try {
 			// no resourceVersion: a consistent read, which sees every write that
@@ -397,17 +410,21 @@ public final class ShardMember implements Runnable {
 		}
 		this.observed.clear();
 		this.observed.putAll(seen);
-		if (isMember()) {
+		if (countsSelf) {
 			live.add(this.config.identity());
 		}
 		HashRing view = new HashRing(live, this.config.virtualNodes());
+		if (!this.gate.observe(view, new ShardGate.Claims(claims, readAfter), epoch, leaseHeld)) {
+			// the Lease was lost while reading: what was read may predate it
+			this.wake.release();
+			return;
+		}
 		if (!view.members().equals(this.members)) {
 			logger.info("Shard ring changed: ring={} identity={} members={}", this.config.ringName(),
 					this.config.identity(), view.members());
 			this.members = view.members();
 			this.membersListeners.forEach(java.lang.Runnable::run);
 		}
-		this.gate.observe(view, new ShardGate.Claims(claims, readAfter));
 		if (!view.equals(this.gate.pending())) {
 			boolean drained = this.gate.drainedFor(view);
 			this.drainWaiting = !drained;

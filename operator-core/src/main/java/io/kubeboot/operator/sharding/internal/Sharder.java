@@ -48,9 +48,10 @@ public final class Sharder implements Runnable {
 
 	/**
 	 * The threads writing labels: a write takes a round trip, and a ring change moves
-	 * many objects at once (the work queue never hands one object to two of them).
+	 * many objects at once (the work queue never hands one object to two of them); the
+	 * time a departed replica's objects take to move is their count over the write rate.
 	 */
-	static final int WORKERS = 4;
+	static final int WORKERS = 16;
 
 	private static final Logger logger = LoggerFactory.getLogger(Sharder.class);
 

@@ -31,13 +31,13 @@ class ShardGateTests {
 
 	@Test
 	void permitsNothingBeforeItsAcknowledgementWasWrittenAndTheOthersReadAfterIt() {
-		this.gate.observe(AB, new Claims(Map.of("b", AB), null));
+		this.gate.observe(AB, new Claims(Map.of("b", AB), null), this.gate.epoch(), true);
 		assertThat(permitted()).isEmpty();
 		this.gate.pending(AB);
 		assertThat(permitted()).isEmpty();
 		this.gate.published(AB);
 		assertThat(permitted()).as("the others were read before the acknowledgement was written").isEmpty();
-		this.gate.observe(AB, new Claims(Map.of("b", AB), AB));
+		this.gate.observe(AB, new Claims(Map.of("b", AB), AB), this.gate.epoch(), true);
 		assertThat(permitted()).isNotEmpty().allMatch((key) -> "a".equals(AB.owner(key)));
 		assertThat(permitted()).hasSize(owned(AB, "a").size());
 	}
@@ -47,7 +47,7 @@ class ShardGateTests {
 		settle(AB, Map.of("b", AB));
 		String moving = owned(AB, "a").stream().filter((key) -> "c".equals(ABC.owner(key))).findFirst().orElseThrow();
 		assertThat(this.gate.enter(moving)).isTrue();
-		this.gate.observe(ABC, new Claims(Map.of("b", AB), AB));
+		this.gate.observe(ABC, new Claims(Map.of("b", AB), AB), this.gate.epoch(), true);
 		assertThat(this.gate.permits(moving)).isFalse();
 		assertThat(this.gate.enter(moving)).isFalse();
 		assertThat(this.gate.drainedFor(ABC)).isFalse();
@@ -60,24 +60,24 @@ class ShardGateTests {
 		settle(AB, Map.of("b", AB));
 		List<String> ofB = owned(AB, "b");
 		// b is gone from the view, but its Lease still claims its keys
-		this.gate.observe(A, new Claims(Map.of("b", AB), AB));
+		this.gate.observe(A, new Claims(Map.of("b", AB), AB), this.gate.epoch(), true);
 		this.gate.pending(A);
 		this.gate.published(A);
-		this.gate.observe(A, new Claims(Map.of("b", AB), A));
+		this.gate.observe(A, new Claims(Map.of("b", AB), A), this.gate.epoch(), true);
 		assertThat(permitted()).doesNotContainAnyElementsOf(ofB);
 		// b released its Lease (or it expired): it claims nothing
-		this.gate.observe(A, new Claims(Map.of(), A));
+		this.gate.observe(A, new Claims(Map.of(), A), this.gate.epoch(), true);
 		assertThat(permitted()).containsAll(ofB).hasSize(KEYS.size());
 	}
 
 	@Test
 	void aWiderAcknowledgementPermitsItsNewKeysOnlyAfterAFreshReadOfTheOthers() {
 		settle(AB, Map.of("b", AB));
-		this.gate.observe(A, new Claims(Map.of(), AB));
+		this.gate.observe(A, new Claims(Map.of(), AB), this.gate.epoch(), true);
 		this.gate.pending(A);
 		this.gate.published(A);
 		assertThat(permitted()).as("read before the wider acknowledgement was written").hasSize(owned(AB, "a").size());
-		this.gate.observe(A, new Claims(Map.of(), A));
+		this.gate.observe(A, new Claims(Map.of(), A), this.gate.epoch(), true);
 		assertThat(permitted()).hasSize(KEYS.size());
 	}
 
@@ -95,10 +95,10 @@ class ShardGateTests {
 		settle(AB, Map.of("b", AB));
 		List<Permits[]> changes = new ArrayList<>();
 		this.gate.addListener((before, after) -> changes.add(new Permits[] { before, after }));
-		this.gate.observe(A, new Claims(Map.of(), AB));
+		this.gate.observe(A, new Claims(Map.of(), AB), this.gate.epoch(), true);
 		this.gate.pending(A);
 		this.gate.published(A);
-		this.gate.observe(A, new Claims(Map.of(), A));
+		this.gate.observe(A, new Claims(Map.of(), A), this.gate.epoch(), true);
 		Permits[] last = changes.get(changes.size() - 1);
 		List<String> gained = KEYS.stream().filter((key) -> !last[0].test(key) && last[1].test(key)).toList();
 		assertThat(gained).containsExactlyInAnyOrderElementsOf(owned(AB, "b"));
@@ -116,11 +116,55 @@ class ShardGateTests {
 		assertThat(this.gate.awaitIdle(Duration.ofMillis(10))).isTrue();
 	}
 
+	@Test
+	void aSuspendedGatePermitsNothingUntilAReadBegunWhileTheLeaseWasHeldAgain() {
+		settle(AB, Map.of("b", AB));
+		long before = this.gate.epoch();
+		this.gate.suspend();
+		// what was permitted is kept, for the workers to tell their keys from others'
+		assertThat(this.gate.snapshot().test(owned(AB, "a").get(0))).isTrue();
+		assertThat(this.gate.countsSelf()).isTrue();
+		assertThat(permitted()).isEmpty();
+		assertThat(this.gate.isOpen()).isFalse();
+		assertThat(this.gate.enterOpen(owned(AB, "a").get(0))).isFalse();
+		// begun before the Lease was lost: not applied
+		assertThat(this.gate.observe(AB, new Claims(Map.of("b", AB), AB), before, true)).isFalse();
+		assertThat(permitted()).isEmpty();
+		// begun while the Lease was not held: applied, still suspended
+		assertThat(this.gate.observe(AB, new Claims(Map.of("b", AB), AB), this.gate.epoch(), false)).isTrue();
+		assertThat(permitted()).isEmpty();
+		// begun once the Lease was held again
+		assertThat(this.gate.observe(AB, new Claims(Map.of("b", AB), AB), this.gate.epoch(), true)).isTrue();
+		assertThat(permitted()).isEqualTo(owned(AB, "a"));
+		assertThat(this.gate.isOpen()).isTrue();
+	}
+
+	@Test
+	void aReadBegunBeforeTheGateClosedIsNotApplied() {
+		settle(AB, Map.of("b", AB));
+		long before = this.gate.epoch();
+		this.gate.close();
+		assertThat(this.gate.observe(AB, new Claims(Map.of("b", AB), AB), before, true)).isFalse();
+		assertThat(this.gate.target()).isNull();
+		assertThat(this.gate.countsSelf()).isFalse();
+		assertThat(permitted()).isEmpty();
+	}
+
+	@Test
+	void aViewWithoutThisReplicaDoesNotCountIt() {
+		settle(AB, Map.of("b", AB));
+		assertThat(this.gate.countsSelf()).isTrue();
+		HashRing b = ring("b");
+		this.gate.observe(b, new Claims(Map.of("b", AB), AB), this.gate.epoch(), true);
+		assertThat(this.gate.countsSelf()).isFalse();
+		assertThat(permitted()).isEmpty();
+	}
+
 	private void settle(HashRing view, Map<String, HashRing> others) {
-		this.gate.observe(view, new Claims(others, null));
+		this.gate.observe(view, new Claims(others, null), this.gate.epoch(), true);
 		this.gate.pending(view);
 		this.gate.published(view);
-		this.gate.observe(view, new Claims(others, view));
+		this.gate.observe(view, new Claims(others, view), this.gate.epoch(), true);
 	}
 
 	private List<String> permitted() {
