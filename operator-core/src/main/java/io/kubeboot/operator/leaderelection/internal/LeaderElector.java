@@ -80,6 +80,12 @@ public final class LeaderElector implements LeaderElectionStatus {
 
 	private volatile long lastRenewNanos;
 
+	/**
+	 * When the last successful acquisition or renewal began: its write landed later, so
+	 * the others count the Lease expired no earlier than a lease duration after this.
+	 */
+	private volatile long lastWriteBeganNanos;
+
 	private volatile boolean everLed;
 
 	private volatile @Nullable String lastError;
@@ -246,6 +252,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 						return false;
 					}
 					this.fence.renewed(attemptStart);
+					this.lastWriteBeganNanos = attemptStart;
 					this.lastRenewNanos = this.nanoTime.getAsLong();
 					this.everLed = true;
 					this.leading = true;
@@ -284,12 +291,19 @@ public final class LeaderElector implements LeaderElectionStatus {
 		long deadlineNanos = this.config.renewDeadline().toNanos();
 		try {
 			while (true) {
-				long untilDeadline = this.lastRenewNanos + deadlineNanos - this.nanoTime.getAsLong();
-				long wait = Math.min(this.config.retryPeriod().toNanos(), Math.max(0, untilDeadline));
+				// a renewal must land by the renew deadline, and before the others may
+				// count the Lease expired: a lease duration after the last successful
+				// write began (one that landed later would renew a Lease whose work was
+				// taken over meanwhile). Past either, the Lease is lost
+				long renewBy = this.lastRenewNanos + deadlineNanos;
+				long landBy = this.lastWriteBeganNanos + recordedLeaseDuration().toNanos();
+				long cutOff = (landBy - renewBy < 0) ? landBy : renewBy;
+				long untilCutOff = cutOff - this.nanoTime.getAsLong();
+				long wait = Math.min(this.config.retryPeriod().toNanos(), Math.max(0, untilCutOff));
 				if (awaitStopOrRenewNow(stop, wait)) {
 					return false;
 				}
-				if (this.nanoTime.getAsLong() - this.lastRenewNanos >= deadlineNanos) {
+				if (this.nanoTime.getAsLong() - cutOff >= 0) {
 					logger.error(
 							"Failed to renew lease within the renew deadline, " + this.wording.lost() + ": lease={} "
 									+ "identity={} renewDeadline={} lastError=\"{}\"",
@@ -297,10 +311,10 @@ public final class LeaderElector implements LeaderElectionStatus {
 					return true;
 				}
 				long attemptStart = this.nanoTime.getAsLong();
-				long renewBy = this.lastRenewNanos + deadlineNanos;
-				Attempt attempt = tryAcquireOrRenew(() -> timeoutUntil(renewBy));
+				Attempt attempt = tryAcquireOrRenew(() -> timeoutUntil(cutOff));
 				if (attempt == Attempt.HELD) {
 					this.fence.renewed(attemptStart);
+					this.lastWriteBeganNanos = attemptStart;
 					this.lastRenewNanos = this.nanoTime.getAsLong();
 				}
 				else if (attempt == Attempt.HELD_BY_OTHER) {
@@ -395,7 +409,7 @@ public final class LeaderElector implements LeaderElectionStatus {
 	private Attempt tryAcquireOrRenew(Supplier<Duration> timeout) {
 		Date now = new Date();
 		LeaderElectionRecord desired = new LeaderElectionRecord(this.config.identity(),
-				(int) this.config.leaseDuration().toSeconds(), now, now, 0);
+				(int) recordedLeaseDuration().toSeconds(), now, now, 0);
 		LeaderElectionRecord current;
 		try {
 			current = this.lock.get(timeout.get());
@@ -438,6 +452,17 @@ public final class LeaderElector implements LeaderElectionStatus {
 		setObserved(desired);
 		this.lastError = null;
 		return Attempt.HELD;
+	}
+
+	/**
+	 * Returns the lease duration as the Lease records it, in whole seconds rounded up:
+	 * the others wait no less than the configured duration before they take over.
+	 * @return the recorded duration
+	 */
+	Duration recordedLeaseDuration() {
+		Duration duration = this.config.leaseDuration();
+		long seconds = duration.toSeconds();
+		return Duration.ofSeconds((duration.toNanos() > Duration.ofSeconds(seconds).toNanos()) ? seconds + 1 : seconds);
 	}
 
 	/**

@@ -141,6 +141,31 @@ class LeaderElectorTests {
 	}
 
 	@Test
+	void noRenewalMayLandLaterThanALeaseDurationAfterTheLastSuccessfulWriteBegan() throws Exception {
+		// the acquisition took 14s from its start to its answer: the others may count the
+		// Lease expired 15s after it began, 1s after it returned, long before the renew
+		// deadline 10s after it
+		this.lock.beforeWrite(() -> this.clock.advance(Duration.ofSeconds(14)));
+		assertThat(this.elector.acquire(this.stop)).isTrue();
+		this.lock.beforeWrite(() -> {
+		});
+		// every renewal hangs for 250ms of the fake clock and fails
+		this.lock.hanging((timeout) -> this.clock.advance(Duration.ofMillis(250)));
+		assertThat(this.executor.submit(() -> this.elector.renewUntilLost(this.stop))
+			.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(this.elector.sinceLastRenewal()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(this.elector.isLeader()).isFalse();
+	}
+
+	@Test
+	void aLeaseDurationOfAFractionOfASecondIsRecordedRoundedUp() throws Exception {
+		this.elector = elector(new LeaderElectionConfig("default", "operator-lease", ME, Duration.ofMillis(2500),
+				Duration.ofSeconds(2), Duration.ofSeconds(1), true, LostLeasePolicy.RE_ELECT));
+		assertThat(this.elector.acquire(this.stop)).isTrue();
+		assertThat(this.lock.record().getLeaseDurationSeconds()).isEqualTo(3);
+	}
+
+	@Test
 	void aStopWhileTheLeaseIsBeingAcquiredGivesItBack() throws Exception {
 		this.lock.set(FakeLeaseLock.record("", new Date(), 3));
 		this.lock.beforeWrite(this.stop::countDown);
