@@ -89,8 +89,10 @@ public final class ShardRing {
 		}
 		manager.addCheck(Check.readiness(checkName(config.ringName()), () -> {
 			if (!member.isMember()) {
-				String why = member.isLeaving() ? " is given back: this replica is leaving the ring"
-						: (member.wasMember() ? " was not renewed within the renew deadline" : " is not held yet");
+				String why = member.isLeaving() ? " is given back: this replica is leaving the ring" : member
+					.isAwaitingReconciles()
+							? " was lost while reconciles begun under it still run; it is taken again once they ended"
+							: (member.wasMember() ? " was not renewed within the renew deadline" : " is not held yet");
 				throw new IllegalStateException("not a member of shard ring " + config.ringName() + ": its Lease "
 						+ config.namespace() + "/" + config.leaseName() + why);
 			}

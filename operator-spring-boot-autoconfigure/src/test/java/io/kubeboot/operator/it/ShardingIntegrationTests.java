@@ -173,6 +173,50 @@ class ShardingIntegrationTests {
 	@Test
 	void aReconcileInFlightPastTheRenewDeadlineCannotWrite(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
+		Blocked blocked = blockedReconcile(controlPlane, namespace);
+		blocked.proxy.cut();
+		await().atMost(WAIT).until(() -> !blocked.ring.isMember());
+		blocked.lapsed.countDown();
+		assertRefused(blocked.write.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+	}
+
+	/**
+	 * A member that lost its Lease while a reconcile was running takes it again only once
+	 * that reconcile ended: holding the Lease opens the fence, and the reconcile's writes
+	 * would pass it although its object may have been taken over meanwhile.
+	 */
+	@Test
+	void aMemberTakesItsLeaseAgainOnlyOnceTheReconcilesBegunUnderTheLostOneEnded(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Blocked blocked = blockedReconcile(controlPlane, namespace);
+		blocked.proxy.cut();
+		await().atMost(WAIT).until(() -> !blocked.ring.isMember());
+		blocked.proxy.restore();
+		Check readiness = readiness(new Replica("alone", blocked.manager, blocked.ring, blocked.proxy));
+		await().atMost(WAIT)
+			.until(() -> ("not a member of shard ring widgets: its Lease " + namespace.name() + "/"
+					+ blocked.ring.config().leaseName()
+					+ " was lost while reconciles begun under it still run; it is taken again once they ended")
+				.equals(readiness.run().reason()));
+		assertThat(blocked.ring.isMember()).isFalse();
+		blocked.lapsed.countDown();
+		assertRefused(blocked.write.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+		await().atMost(WAIT).until(blocked.ring::isMember);
+	}
+
+	private static void assertRefused(Throwable refused) {
+		assertThat(refused).isInstanceOf(IllegalStateException.class)
+			.hasMessageStartingWith("This replica is no longer a member of shard ring widgets (Lease last renewed ")
+			.hasMessageEndingWith(
+					"a write of a sharded controller is refused so that it cannot race the objects' " + "next owner");
+	}
+
+	/**
+	 * A single member, all its requests through a proxy, whose reconciler blocks in its
+	 * first reconcile until {@code lapsed} and then writes, completing {@code write} with
+	 * the write's failure (or {@code null}).
+	 */
+	private Blocked blockedReconcile(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
 		core.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name("fenced").putLabelsItem("sharded", "yes")))
@@ -215,14 +259,11 @@ class ShardingIntegrationTests {
 		this.replicas.add(new Replica("alone", manager, ring, proxy));
 		manager.start();
 		assertThat(inFlight.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-		proxy.cut();
-		await().atMost(WAIT).until(() -> !ring.isMember());
-		lapsed.countDown();
-		Throwable refused = write.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(refused).isInstanceOf(IllegalStateException.class)
-			.hasMessageStartingWith("This replica is no longer a member of shard ring widgets (Lease last renewed ")
-			.hasMessageEndingWith(
-					"a write of a sharded controller is refused so that it cannot race the objects' " + "next owner");
+		return new Blocked(manager, ring, proxy, lapsed, write);
+	}
+
+	private record Blocked(Manager manager, ShardRing ring, TcpProxy proxy, CountDownLatch lapsed,
+			CompletableFuture<Throwable> write) {
 	}
 
 	@Test

@@ -103,6 +103,8 @@ public final class ShardMember implements Runnable {
 
 	private volatile boolean leaving;
 
+	private volatile boolean awaitingReconciles;
+
 	/**
 	 * Creates a member.
 	 * @param client the application's client; Lease requests use connections of their own
@@ -300,6 +302,9 @@ public final class ShardMember implements Runnable {
 					logger.error("Shard lease lost, reconciling nothing until it is renewed: ring={} identity={}",
 							this.config.ringName(), this.config.identity());
 					this.wake.release();
+					if (!awaitReconcilesBegunUnderTheLostLease(stopped)) {
+						break;
+					}
 				}
 			}
 		}
@@ -310,6 +315,41 @@ public final class ShardMember implements Runnable {
 			leave(observer);
 			bridge.interrupt();
 		}
+	}
+
+	/**
+	 * Waits until the reconciles that began while the Lease was held have ended: once the
+	 * Lease is held again the fence opens, and their writes would pass it although their
+	 * objects may have been taken over meanwhile.
+	 * @return {@code false} if stopped first
+	 */
+	private boolean awaitReconcilesBegunUnderTheLostLease(CountDownLatch stopped) throws InterruptedException {
+		if (this.gate.awaitIdle(Duration.ZERO)) {
+			return true;
+		}
+		this.awaitingReconciles = true;
+		logger.warn("Shard lease lost while reconciles begun under it still run; taking it again once they ended: "
+				+ "ring={} identity={}", this.config.ringName(), this.config.identity());
+		try {
+			while (!this.gate.awaitIdle(this.config.retryPeriod())) {
+				if (stopped.getCount() == 0) {
+					return false;
+				}
+			}
+			return true;
+		}
+		finally {
+			this.awaitingReconciles = false;
+		}
+	}
+
+	/**
+	 * Whether this replica lost its Lease and waits for the reconciles that began under
+	 * it to end before it takes the Lease again.
+	 * @return {@code true} while waiting
+	 */
+	public boolean isAwaitingReconciles() {
+		return this.awaitingReconciles;
 	}
 
 	/**
@@ -354,6 +394,10 @@ public final class ShardMember implements Runnable {
 		Duration sinceRenewal = this.elector.sinceLastRenewal();
 		boolean countsSelf = sinceRenewal != null && sinceRenewal.compareTo(this.config.leaseDuration()) < 0;
 		V1LeaseList leases;
+		// a Lease counts as unchanged only up to when the read was sent (its answer may
+		// come late, and the Lease may have been renewed meanwhile), and a new version
+		// counts from when the answer came (it may have been written just before)
+		long sent = System.nanoTime();
 		try {
 			// no resourceVersion: a consistent read, which sees every write that
 			// completed before it began
@@ -370,7 +414,7 @@ public final class ShardMember implements Runnable {
 			return;
 		}
 		this.readError = null;
-		long now = System.nanoTime();
+		long received = System.nanoTime();
 		List<Departed> departed = new ArrayList<>();
 		List<String> live = new ArrayList<>();
 		Map<String, HashRing> claims = new HashMap<>();
@@ -380,7 +424,7 @@ public final class ShardMember implements Runnable {
 			String version = lease.getMetadata().getResourceVersion();
 			Observed before = this.observed.get(name);
 			Observed current = (before != null && Objects.equals(before.version, version)) ? before
-					: new Observed(version, now);
+					: new Observed(version, received);
 			seen.put(name, current);
 			String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
 			if (name.equals(this.config.leaseName()) || this.config.identity().equals(holder)) {
@@ -389,7 +433,7 @@ public final class ShardMember implements Runnable {
 			Integer seconds = (lease.getSpec() != null) ? lease.getSpec().getLeaseDurationSeconds() : null;
 			Duration duration = (seconds != null && seconds > 0) ? Duration.ofSeconds(seconds)
 					: this.config.leaseDuration();
-			long unchanged = now - current.sinceNanos;
+			long unchanged = sent - current.sinceNanos;
 			boolean released = holder == null || holder.isEmpty();
 			// a released Lease carries a duration of 1s; the ring's own lease duration
 			// is how long it stays before it is deleted
