@@ -401,10 +401,9 @@ public final class Controller implements Runnable {
 	 * Shares this controller's objects over a ring; called by the builder before the
 	 * controller is added to the manager.
 	 */
-	void shard(ShardRing shardRing, Client writer) {
+	void shard(ShardRing shardRing, Client writer, @Nullable LabelShare labelShare) {
 		ShardGate shardGate = ShardRings.gate(shardRing);
 		this.client = writer;
-		LabelShare labelShare = ShardRings.member(shardRing).labelShare();
 		this.ring = shardRing;
 		this.gate = shardGate;
 		this.share = labelShare;
@@ -424,6 +423,17 @@ public final class Controller implements Runnable {
 				}
 			}
 		});
+		if (labelShare != null) {
+			// a new term of this replica's makes the cached objects stamped with it its
+			// own, and the sharder's stamps may have arrived before its Lease write's
+			// answer did
+			ShardRings.member(shardRing).addMembersListener(() -> {
+				WorkQueue<Request> current = this.queue;
+				if (current != null) {
+					cachedRequests().forEach((request) -> current.add(request, WorkQueue.LOW_PRIORITY));
+				}
+			});
+		}
 	}
 
 	/**
@@ -706,7 +716,7 @@ public final class Controller implements Runnable {
 		// before the write returns, and that is a move, not a deletion
 		labelShare.released(key, cached);
 		try {
-			Objects.requireNonNull(this.client).patch(cached, Patch.json(labelShare.releasePatch()));
+			Objects.requireNonNull(this.client).patch(cached, Patch.json(labelShare.releasePatch(cached)));
 			current.forget(request);
 			logger.debug("Gave an object back to the sharder: controller={} object={}", this.name, request);
 		}

@@ -433,7 +433,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Objects.requireNonNull(reconciler, "reconciler must not be null");
 		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : this.defaults.namespace();
 		List<EventSource<?>> sources = new ArrayList<>();
-		LabelShare share = (this.shardRing != null) ? ShardRings.member(this.shardRing).labelShare() : null;
+		LabelShare share = (this.shardRing != null) ? ShardRings.member(this.shardRing).newLabelShare() : null;
 		// sharded by label, a replica caches only the objects labelled with its id
 		String selector = (share != null) ? share.selector(this.labelSelector) : this.labelSelector;
 		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, selector),
@@ -454,7 +454,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources));
 		this.requestSources.forEach(controller::watch);
 		if (this.shardRing != null) {
-			controller.shard(this.shardRing, this.manager.client());
+			controller.shard(this.shardRing, this.manager.client(), share);
 		}
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
@@ -486,7 +486,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
 							+ " objects" + labelled(other.labelSelector()) + ": its informer lists and watches them"));
 		}
-		if (this.shardRing != null && ShardRings.member(this.shardRing).labelShare() != null) {
+		if (this.shardRing != null && ShardRings.member(this.shardRing).labelBased()) {
 			needed.add(Permission.of(this.forType, "get", "patch")
 				.because("controller " + name + " gives " + kind + " objects back to the sharder of ring "
 						+ this.shardRing.config().ringName() + " by removing their shard labels, and reads "

@@ -86,7 +86,8 @@ final class EventSource<T extends KubernetesObject> {
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
 				LabelShare labelled = EventSource.this.share;
-				if ((labelled != null && labelled.drainRequested(oldObject, newObject))
+				if ((labelled != null
+						&& (labelled.drainRequested(oldObject, newObject) || labelled.gained(oldObject, newObject)))
 						|| passes("update", newObject, () -> EventSource.this.predicate.update(oldObject, newObject))) {
 					// both: an owner reference or a mapped field may have moved from one
 					// request to another. Each request once: a worker that took the first

@@ -188,6 +188,28 @@ public final class ShardRing {
 	}
 
 	/**
+	 * Returns the key of a ring's term annotation in the label-based mode,
+	 * {@code term.sharding.kubeboot.io/<ring>}: the term of the member named by the shard
+	 * label when the sharder assigned the object to it. A member reconciles only objects
+	 * of its current term, which is new each time it starts and each time it takes its
+	 * Lease again after the others may have counted it gone (see {@link #term()}).
+	 * @param ringName the ring's name
+	 * @return the annotation's key
+	 */
+	public static String termAnnotation(String ringName) {
+		return ShardLabels.termKey(ringName);
+	}
+
+	/**
+	 * Returns this replica's current term: the value of the annotation
+	 * {@code sharding.kubeboot.io/term} of its last answered write of its Lease.
+	 * @return the term, {@code null} before this replica held its Lease
+	 */
+	public @Nullable String term() {
+		return this.member.term();
+	}
+
+	/**
 	 * Returns the value of the shard label that assigns an object to a member: the
 	 * identity itself if it is a label value, else a label value made from it (characters
 	 * a label value cannot hold replaced, cut, and a hash of the identity appended).

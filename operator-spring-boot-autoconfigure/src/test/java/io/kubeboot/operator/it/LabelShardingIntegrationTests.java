@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -63,6 +64,8 @@ class LabelShardingIntegrationTests {
 
 	private static final String DRAIN_LABEL = ShardRing.drainLabel(RING);
 
+	private static final String TERM_ANNOTATION = ShardRing.termAnnotation(RING);
+
 	private final List<Replica> replicas = new ArrayList<>();
 
 	private final ShardingJournal journal = new ShardingJournal();
@@ -70,13 +73,9 @@ class LabelShardingIntegrationTests {
 	@AfterEach
 	void stopReplicas() {
 		this.replicas.forEach((replica) -> {
-			if (replica.proxy != null) {
-				replica.proxy.restore();
-			}
+			replica.proxies.forEach(TcpProxy::restore);
 			replica.manager.stop();
-			if (replica.proxy != null) {
-				replica.proxy.close();
-			}
+			replica.proxies.forEach(TcpProxy::close);
 		});
 	}
 
@@ -162,7 +161,7 @@ class LabelShardingIntegrationTests {
 			.collect(Collectors.toSet());
 		assertThat(ofC).isNotEmpty();
 		long cutAt = System.nanoTime();
-		c.proxy.cut();
+		c.proxies.forEach(TcpProxy::cut);
 		await().atMost(WAIT).until(() -> {
 			Set<String> since = this.journal.reconcilersSince(cutAt)
 				.entrySet()
@@ -205,7 +204,7 @@ class LabelShardingIntegrationTests {
 			TestNamespace namespace) throws Exception {
 		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
 		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
-		Replica a = replica("a", controlPlane, namespace, proxy, true, LEASE, RENEW, Duration.ofMillis(1500));
+		Replica a = replica("a", controlPlane, namespace, null, proxy, LEASE, RENEW, Duration.ofMillis(1500));
 		startQuietly(a);
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a));
 		long settled = System.nanoTime();
@@ -233,10 +232,10 @@ class LabelShardingIntegrationTests {
 		Duration renew = Duration.ofSeconds(3);
 		Duration retry = Duration.ofMillis(1500);
 		TcpProxy proxy = TcpProxy.to(controlPlane.apiServerUrl());
-		Replica a = replica("a", controlPlane, namespace, proxy, true, lease, renew, retry);
+		Replica a = replica("a", controlPlane, namespace, null, proxy, lease, renew, retry);
 		startQuietly(a);
 		await().atMost(WAIT).until(() -> a.manager.isLeader());
-		Replica b = replica("b", controlPlane, namespace, null, false, lease, renew, retry);
+		Replica b = replica("b", controlPlane, namespace, null, null, lease, renew, retry);
 		startQuietly(b);
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
 		Map<String, String> before = shardLabels(controlPlane, namespace);
@@ -275,8 +274,78 @@ class LabelShardingIntegrationTests {
 	}
 
 	/**
+	 * A member cut off for longer than its lease duration, whose objects were moved to
+	 * the others meanwhile, that holds its Lease again before its cache saw the moves,
+	 * reconciles none of the objects its cache still labels as its own: they carry its
+	 * earlier term. Its shard Lease and its other requests go through two proxies, and
+	 * only the Lease's is restored at first; once its cache is back, it reconciles its
+	 * new share, stamped with its new term. Before terms, it reconciled its old objects
+	 * beside their new owners, its writes no longer fenced.
+	 */
+	@Test
+	void aMemberBackFromALongPartitionReconcilesNoneOfTheObjectsMovedMeanwhile(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
+		Replica a = replica("a", controlPlane, namespace, null);
+		startQuietly(a);
+		await().atMost(WAIT).until(() -> a.manager.isLeader());
+		Replica b = replica("b", controlPlane, namespace, null);
+		TcpProxy cacheProxy = TcpProxy.to(controlPlane.apiServerUrl());
+		TcpProxy leaseProxy = TcpProxy.to(controlPlane.apiServerUrl());
+		Replica c = replica("c", controlPlane, namespace, cacheProxy, leaseProxy, LEASE, RENEW, RETRY);
+		startQuietly(b);
+		startQuietly(c);
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
+		String firstTerm = c.ring.term();
+		Set<String> ofC = shardLabels(controlPlane, namespace).entrySet()
+			.stream()
+			.filter((e) -> e.getValue().equals(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofC).isNotEmpty();
+		cacheProxy.cut();
+		leaseProxy.cut();
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
+		// its cache still holds its objects as they were before the cut
+		assertThat(c.controller.cachedRequests().stream().map(Request::name).collect(Collectors.toSet()))
+			.isEqualTo(ofC);
+		long leaseBack = System.nanoTime();
+		leaseProxy.restore();
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
+		assertThat(c.ring.term()).isNotEqualTo(firstTerm);
+		Map<String, String> labels = shardLabels(controlPlane, namespace);
+		Set<String> ofCNow = labels.entrySet()
+			.stream()
+			.filter((e) -> e.getValue().equals(c.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		assertThat(ofCNow).isNotEmpty();
+		// a and b reconciled their shares since: c had the time to reconcile what its
+		// cache holds (its new share it cannot see yet)
+		long settled = System.nanoTime();
+		await().atMost(WAIT)
+			.until(() -> this.journal.reconcilersSince(settled).keySet().size() >= labels.size() - ofCNow.size());
+		long cacheBack = System.nanoTime();
+		cacheProxy.restore();
+		await().atMost(WAIT)
+			.until(() -> this.journal.reconcilersSince(cacheBack)
+				.entrySet()
+				.stream()
+				.filter((e) -> e.getValue().contains(c.identity))
+				.map((e) -> e.getKey().name())
+				.collect(Collectors.toSet())
+				.containsAll(ofCNow));
+		assertThat(this.journal.entries()
+			.filter((entry) -> entry.replica().equals(c.identity) && entry.start() >= leaseBack
+					&& entry.start() < cacheBack)
+			.map((entry) -> entry.request().name())
+			.toList()).as("reconciled by c after it held its Lease again, before its cache was back").isEmpty();
+		assertNoOverlapAndNothingMissing();
+	}
+
+	/**
 	 * Whether the ring is settled on these members and every object is labelled with the
-	 * member the ring gives it to, with no drain pending.
+	 * member the ring gives it to, in that member's current term, with no drain pending.
 	 */
 	private boolean labelled(ControlPlane controlPlane, TestNamespace namespace, Replica... members) {
 		for (Replica member : members) {
@@ -290,11 +359,14 @@ class LabelShardingIntegrationTests {
 				Map<String, String> labels = object.getMetadata().getLabels();
 				Request request = Request.of(namespace.name(), object.getMetadata().getName());
 				// the identities are label values, so the shard ids are the identities
-				List<String> owners = Stream.of(members)
+				List<Replica> owners = Stream.of(members)
 					.filter((member) -> member.ring.owns(V1ConfigMap.class, request))
-					.map(Replica::identity)
 					.toList();
-				return owners.size() == 1 && owners.get(0).equals(labels.get(SHARD_LABEL))
+				Map<String, String> annotations = (object.getMetadata().getAnnotations() != null)
+						? object.getMetadata().getAnnotations() : Map.of();
+				return owners.size() == 1 && owners.get(0).identity.equals(labels.get(SHARD_LABEL))
+						&& owners.get(0).ring.term() != null
+						&& owners.get(0).ring.term().equals(annotations.get(TERM_ANNOTATION))
 						&& !labels.containsKey(DRAIN_LABEL);
 			});
 		}
@@ -344,22 +416,24 @@ class LabelShardingIntegrationTests {
 
 	private Replica replica(String identity, ControlPlane controlPlane, TestNamespace namespace,
 			@Nullable TcpProxy proxy) {
-		return replica(identity, controlPlane, namespace, proxy, false, LEASE, RENEW, RETRY);
+		return replica(identity, controlPlane, namespace, proxy, proxy, LEASE, RENEW, RETRY);
 	}
 
 	/**
-	 * A replica whose shard Lease requests, and unless {@code onlyTheShardLease} all its
-	 * requests, go through the proxy; its ring uses the timings given.
+	 * A replica whose shard Lease requests go through one proxy and all its other
+	 * requests (its cache, the leader Lease, its writes) through another, or the same;
+	 * its ring uses the timings given.
 	 */
 	private Replica replica(String identity, ControlPlane controlPlane, TestNamespace namespace,
-			@Nullable TcpProxy proxy, boolean onlyTheShardLease, Duration lease, Duration renew, Duration retry) {
+			@Nullable TcpProxy clientProxy, @Nullable TcpProxy shardLeaseProxy, Duration lease, Duration renew,
+			Duration retry) {
 		ApiClient client = controlPlane.adminClient();
 		ApiClient shardLeaseClient = controlPlane.adminClient();
-		if (proxy != null) {
-			shardLeaseClient.setBasePath(proxy.url("https"));
-			if (!onlyTheShardLease) {
-				client = shardLeaseClient;
-			}
+		if (clientProxy != null) {
+			client.setBasePath(clientProxy.url("https"));
+		}
+		if (shardLeaseProxy != null) {
+			shardLeaseClient.setBasePath(shardLeaseProxy.url("https"));
 		}
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
@@ -383,13 +457,14 @@ class LabelShardingIntegrationTests {
 			.sharded(ring)
 			.complete((request) -> this.journal.reconcile(request, identity,
 					() -> manager.cache().get(V1ConfigMap.class, request).isEmpty()));
-		Replica replica = new Replica(identity, manager, ring, controller, proxy);
+		Replica replica = new Replica(identity, manager, ring, controller,
+				Stream.of(clientProxy, shardLeaseProxy).filter(Objects::nonNull).distinct().toList());
 		this.replicas.add(replica);
 		return replica;
 	}
 
 	private record Replica(String identity, Manager manager, ShardRing ring, Controller controller,
-			@Nullable TcpProxy proxy) {
+			List<TcpProxy> proxies) {
 	}
 
 }

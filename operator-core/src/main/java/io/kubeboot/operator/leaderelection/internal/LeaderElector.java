@@ -460,7 +460,15 @@ public final class LeaderElector implements LeaderElectionStatus {
 	 * @return the recorded duration
 	 */
 	Duration recordedLeaseDuration() {
-		Duration duration = this.config.leaseDuration();
+		return recordedLeaseDuration(this.config.leaseDuration());
+	}
+
+	/**
+	 * Returns a lease duration as a Lease records it, in whole seconds rounded up.
+	 * @param duration the configured duration
+	 * @return the recorded duration
+	 */
+	public static Duration recordedLeaseDuration(Duration duration) {
 		long seconds = duration.toSeconds();
 		return Duration.ofSeconds((duration.toNanos() > Duration.ofSeconds(seconds).toNanos()) ? seconds + 1 : seconds);
 	}

@@ -109,7 +109,7 @@ class LeaseLock {
 	 * @return whether it was created; see {@link #lastError()} if not
 	 */
 	boolean create(LeaderElectionRecord record, Duration timeout) {
-		Map<String, String> annotations = this.metadata.annotations();
+		Map<String, String> annotations = this.metadata.annotations(timeout);
 		try {
 			V1ObjectMeta meta = decorate(new V1ObjectMeta().name(this.name).namespace(this.namespace), annotations);
 			this.latest = execute(
@@ -136,7 +136,7 @@ class LeaseLock {
 		if (base == null) {
 			return false;
 		}
-		Map<String, String> annotations = this.metadata.annotations();
+		Map<String, String> annotations = this.metadata.annotations(timeout);
 		try {
 			V1ObjectMeta meta = (base.getMetadata() != null) ? base.getMetadata() : new V1ObjectMeta();
 			V1Lease lease = new V1Lease().metadata(decorate(copy(meta), annotations)).spec(toSpec(record));

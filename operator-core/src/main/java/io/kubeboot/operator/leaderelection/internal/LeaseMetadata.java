@@ -1,5 +1,6 @@
 package io.kubeboot.operator.leaderelection.internal;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -19,13 +20,14 @@ public interface LeaseMetadata {
 	/**
 	 * The annotations to set with the next write, read just before it is sent; other
 	 * annotations are kept.
+	 * @param timeout how long the write may take: it is cut off then, landed or not
 	 * @return the annotations
 	 */
-	Map<String, String> annotations();
+	Map<String, String> annotations(Duration timeout);
 
 	/**
 	 * Called after a create or update that carried the given annotations succeeded.
-	 * @param annotations what {@link #annotations()} returned for that write
+	 * @param annotations what {@link #annotations(Duration)} returned for that write
 	 */
 	default void written(Map<String, String> annotations) {
 	}
@@ -43,7 +45,7 @@ public interface LeaseMetadata {
 			}
 
 			@Override
-			public Map<String, String> annotations() {
+			public Map<String, String> annotations(Duration timeout) {
 				return Map.of();
 			}
 

@@ -4,17 +4,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import com.google.gson.Gson;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one replica of the label-based mode knows of its share: which cached objects carry
- * its shard label, which of them it was asked to give back, which it gave back (so a copy
- * its cache still holds is never reconciled again), and which were deleted while they
- * were its own (so their deletion is reconciled, while an object that merely moved to
- * another replica, which its cache also sees disappear, is not).
+ * What one controller of a replica of the label-based mode knows of its share: which
+ * cached objects carry its shard label and the replica's current {@linkplain MemberTerm
+ * term}, which of them it was asked to give back, which it gave back (so a copy its cache
+ * still holds is never reconciled again), and which were deleted while they were its own
+ * (so their deletion is reconciled, while an object that merely moved to another replica,
+ * which its cache also sees disappear, is not).
  * <p>
  * Thread-safe.
  */
@@ -27,6 +29,10 @@ public final class LabelShare {
 	private final String drainKey;
 
 	private final String self;
+
+	private final String termKey;
+
+	private final Supplier<@Nullable String> term;
 
 	/**
 	 * Objects given back, by key, with the resourceVersion they had when acknowledged.
@@ -44,11 +50,14 @@ public final class LabelShare {
 	 * Creates the share of a replica in a ring.
 	 * @param ring the ring's name
 	 * @param identity the replica's identity
+	 * @param term the replica's current term, {@code null} before it held its Lease
 	 */
-	public LabelShare(String ring, String identity) {
+	public LabelShare(String ring, String identity, Supplier<@Nullable String> term) {
 		this.shardKey = ShardLabels.shardKey(ring);
 		this.drainKey = ShardLabels.drainKey(ring);
+		this.termKey = ShardLabels.termKey(ring);
 		this.self = ShardLabels.shardId(identity);
+		this.term = term;
 	}
 
 	/**
@@ -63,12 +72,27 @@ public final class LabelShare {
 	}
 
 	/**
-	 * Whether an object carries this replica's shard label.
+	 * Whether an object carries this replica's shard label and its current term: one
+	 * assigned in an earlier term may have been moved to another replica while this one
+	 * counted as gone, and its cache may not have seen the move yet.
 	 * @param object the object
 	 * @return {@code true} if it is assigned to this replica
 	 */
 	public boolean isMine(KubernetesObject object) {
-		return this.self.equals(label(object, this.shardKey));
+		String current = this.term.get();
+		return current != null && this.self.equals(label(object, this.shardKey))
+				&& current.equals(annotation(object, this.termKey));
+	}
+
+	/**
+	 * Whether an update makes an object this replica's (a new term stamped on it), which
+	 * must reach the controller whatever its event filters say.
+	 * @param oldObject the object before
+	 * @param newObject the object after
+	 * @return {@code true} if it is this replica's now and was not before
+	 */
+	public boolean gained(KubernetesObject oldObject, KubernetesObject newObject) {
+		return isMine(newObject) && !isMine(oldObject);
 	}
 
 	/**
@@ -153,12 +177,15 @@ public final class LabelShare {
 
 	/**
 	 * Returns the JSON patch that gives an object back: it tests that the shard label
-	 * still names this replica (else the sharder already moved it, and the patch fails)
-	 * and removes the shard and the drain label.
+	 * still names this replica in the term the object was drained in (else the sharder
+	 * already moved it, and the patch fails) and removes the shard and the drain label.
+	 * @param object the object as drained
 	 * @return the JSON patch
 	 */
-	public String releasePatch() {
+	public String releasePatch(KubernetesObject object) {
 		return GSON.toJson(List.of(Sharder.operation("test", this.shardKey, this.self),
+				Sharder.annotationOperation("test", this.termKey,
+						Objects.requireNonNullElse(annotation(object, this.termKey), "")),
 				Sharder.operation("remove", this.shardKey, null), Sharder.operation("remove", this.drainKey, null)));
 	}
 
@@ -173,6 +200,11 @@ public final class LabelShare {
 	private static @Nullable String label(KubernetesObject object, String key) {
 		Map<String, String> labels = (object.getMetadata() != null) ? object.getMetadata().getLabels() : null;
 		return (labels != null) ? labels.get(key) : null;
+	}
+
+	private static @Nullable String annotation(KubernetesObject object, String key) {
+		Map<String, String> annotations = (object.getMetadata() != null) ? object.getMetadata().getAnnotations() : null;
+		return (annotations != null) ? annotations.get(key) : null;
 	}
 
 	private static @Nullable String resourceVersion(KubernetesObject object) {

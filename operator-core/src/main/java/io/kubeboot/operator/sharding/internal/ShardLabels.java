@@ -5,7 +5,9 @@ import java.util.regex.Pattern;
 /**
  * The labels of the label-based mode: {@code shard.sharding.kubeboot.io/<ring>} names the
  * member an object is assigned to, by its shard id;
- * {@code drain.sharding.kubeboot.io/<ring>} asks that member to give the object back.
+ * {@code drain.sharding.kubeboot.io/<ring>} asks that member to give the object back. The
+ * annotation {@code term.sharding.kubeboot.io/<ring>} names the member's
+ * {@linkplain MemberTerm term} the object was assigned in.
  */
 public final class ShardLabels {
 
@@ -14,6 +16,9 @@ public final class ShardLabels {
 
 	/** The prefix of the drain label's key; the ring's name follows. */
 	public static final String DRAIN_PREFIX = "drain.sharding.kubeboot.io/";
+
+	/** The prefix of the term annotation's key; the ring's name follows. */
+	public static final String TERM_PREFIX = "term.sharding.kubeboot.io/";
 
 	/** The drain label's value. */
 	public static final String DRAIN_VALUE = "true";
@@ -49,6 +54,15 @@ public final class ShardLabels {
 	 */
 	public static String drainKey(String ring) {
 		return DRAIN_PREFIX + ring;
+	}
+
+	/**
+	 * Returns the key of a ring's term annotation.
+	 * @param ring the ring's name
+	 * @return the key
+	 */
+	public static String termKey(String ring) {
+		return TERM_PREFIX + ring;
 	}
 
 	/**

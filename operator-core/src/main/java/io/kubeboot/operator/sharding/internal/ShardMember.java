@@ -65,6 +65,9 @@ public final class ShardMember implements Runnable {
 	 */
 	public static final String DRAINED_ANNOTATION = "sharding.kubeboot.io/drained";
 
+	/** The annotation with the member's {@linkplain MemberTerm term}. */
+	public static final String TERM_ANNOTATION = "sharding.kubeboot.io/term";
+
 	private static final String LEASE_GROUP = "coordination.k8s.io";
 
 	/** How long one watch of the ring's Leases lasts. */
@@ -82,7 +85,7 @@ public final class ShardMember implements Runnable {
 
 	private final ShardGate gate;
 
-	private final @Nullable LabelShare labelShare;
+	private final MemberTerm term;
 
 	private final Semaphore wake = new Semaphore(0);
 
@@ -95,9 +98,9 @@ public final class ShardMember implements Runnable {
 
 	private volatile boolean drainWaiting;
 
-	private volatile List<String> members = List.of();
+	private volatile View view = new View(List.of(), Map.of(), 0);
 
-	private final List<java.lang.Runnable> membersListeners = new CopyOnWriteArrayList<>();
+	private final List<java.lang.Runnable> viewListeners = new CopyOnWriteArrayList<>();
 
 	private volatile @Nullable String readError;
 
@@ -117,8 +120,7 @@ public final class ShardMember implements Runnable {
 		}, new Acknowledgement(), false, LeaderElector.Wording.shard(config.ringName()));
 		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
 		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
-		this.labelShare = (config.mode() == ShardingConfig.Mode.LABEL)
-				? new LabelShare(config.ringName(), config.identity()) : null;
+		this.term = new MemberTerm(LeaderElector.recordedLeaseDuration(this.leaseConfig.leaseDuration()));
 		this.ringWatch = LeaseWatch.ofLabel(ApiClients.forWatches(client, WATCH_TIMEOUT.plusSeconds(30)),
 				config.namespace(), RING_LABEL + "=" + config.ringName(), WATCH_TIMEOUT, this::membershipChanged,
 				this.wake::release,
@@ -154,11 +156,46 @@ public final class ShardMember implements Runnable {
 	}
 
 	/**
-	 * Returns what this replica knows of its labelled share, in the label-based mode.
+	 * Returns a new record of what a controller of this replica knows of its labelled
+	 * share, in the label-based mode: one per controller, since kinds sharded over one
+	 * ring may share names.
 	 * @return the share, {@code null} in the filter-based mode
 	 */
-	public @Nullable LabelShare labelShare() {
-		return this.labelShare;
+	public @Nullable LabelShare newLabelShare() {
+		return (this.config.mode() == ShardingConfig.Mode.LABEL)
+				? new LabelShare(this.config.ringName(), this.config.identity(), this.term::held) : null;
+	}
+
+	/**
+	 * Whether the ring is label-based.
+	 * @return {@code true} in the label-based mode
+	 */
+	public boolean labelBased() {
+		return this.config.mode() == ShardingConfig.Mode.LABEL;
+	}
+
+	/**
+	 * Returns the term of this replica's last answered write of its Lease.
+	 * @return the term, {@code null} before its first
+	 */
+	public @Nullable String term() {
+		return this.term.held();
+	}
+
+	/**
+	 * Returns the members seen live at the last read with their terms, and when that read
+	 * was sent.
+	 * @return the view
+	 */
+	View view() {
+		return this.view;
+	}
+
+	/**
+	 * Asks for a read of the ring now rather than at the next retry period.
+	 */
+	void readSoon() {
+		this.wake.release();
 	}
 
 	/**
@@ -176,16 +213,17 @@ public final class ShardMember implements Runnable {
 	 * @return the identities, sorted
 	 */
 	public List<String> members() {
-		return this.members;
+		return this.view.members();
 	}
 
 	/**
-	 * Adds a listener called, on the thread that reads the ring, whenever the live
-	 * members seen change.
+	 * Adds a listener called whenever the live members seen or their terms change, on the
+	 * thread that reads the ring, or this replica's own term, on the thread that renews
+	 * its Lease.
 	 * @param listener the listener
 	 */
 	public void addMembersListener(java.lang.Runnable listener) {
-		this.membersListeners.add(listener);
+		this.viewListeners.add(listener);
 	}
 
 	/**
@@ -193,7 +231,7 @@ public final class ShardMember implements Runnable {
 	 * @param listener the listener
 	 */
 	public void removeMembersListener(java.lang.Runnable listener) {
-		this.membersListeners.remove(listener);
+		this.viewListeners.remove(listener);
 	}
 
 	/**
@@ -418,6 +456,7 @@ public final class ShardMember implements Runnable {
 		List<Departed> departed = new ArrayList<>();
 		List<String> live = new ArrayList<>();
 		Map<String, HashRing> claims = new HashMap<>();
+		Map<String, String> terms = new HashMap<>();
 		Map<String, Observed> seen = new HashMap<>();
 		for (V1Lease lease : leases.getItems()) {
 			String name = Objects.requireNonNull(lease.getMetadata()).getName();
@@ -446,16 +485,25 @@ public final class ShardMember implements Runnable {
 				continue;
 			}
 			live.add(holder);
-			HashRing claim = decode(holder, (lease.getMetadata().getAnnotations() != null)
-					? lease.getMetadata().getAnnotations().get(DRAINED_ANNOTATION) : null);
+			Map<String, String> annotations = (lease.getMetadata().getAnnotations() != null)
+					? lease.getMetadata().getAnnotations() : Map.of();
+			String termOfHolder = annotations.get(TERM_ANNOTATION);
+			if (termOfHolder != null) {
+				terms.put(holder, termOfHolder);
+			}
+			HashRing claim = decode(holder, annotations.get(DRAINED_ANNOTATION));
 			if (claim != null) {
 				claims.put(holder, claim);
 			}
 		}
 		this.observed.clear();
 		this.observed.putAll(seen);
+		String ownTerm = this.term.held();
 		if (countsSelf) {
 			live.add(this.config.identity());
+			if (ownTerm != null) {
+				terms.put(this.config.identity(), ownTerm);
+			}
 		}
 		HashRing view = new HashRing(live, this.config.virtualNodes());
 		if (!this.gate.observe(view, new ShardGate.Claims(claims, readAfter), epoch, leaseHeld)) {
@@ -463,11 +511,14 @@ public final class ShardMember implements Runnable {
 			this.wake.release();
 			return;
 		}
-		if (!view.members().equals(this.members)) {
+		View before = this.view;
+		this.view = new View(view.members(), Map.copyOf(terms), sent);
+		if (!view.members().equals(before.members())) {
 			logger.info("Shard ring changed: ring={} identity={} members={}", this.config.ringName(),
 					this.config.identity(), view.members());
-			this.members = view.members();
-			this.membersListeners.forEach(java.lang.Runnable::run);
+		}
+		if (!view.members().equals(before.members()) || !terms.equals(before.terms())) {
+			this.viewListeners.forEach(java.lang.Runnable::run);
 		}
 		if (!view.equals(this.gate.pending())) {
 			boolean drained = this.gate.drainedFor(view);
@@ -552,12 +603,21 @@ public final class ShardMember implements Runnable {
 		}
 
 		@Override
-		public Map<String, String> annotations() {
-			return Map.of(DRAINED_ANNOTATION, encode(ShardMember.this.gate.pending()));
+		public Map<String, String> annotations(Duration timeout) {
+			return Map.of(DRAINED_ANNOTATION, encode(ShardMember.this.gate.pending()), TERM_ANNOTATION,
+					ShardMember.this.term.forWrite(System.nanoTime(), timeout));
 		}
 
 		@Override
 		public void written(Map<String, String> annotations) {
+			if (ShardMember.this.term.written(annotations.get(TERM_ANNOTATION))) {
+				logger.info("Shard term: ring={} identity={} term={}", ShardMember.this.config.ringName(),
+						ShardMember.this.config.identity(), annotations.get(TERM_ANNOTATION));
+				// the objects stamped with the new term are this replica's from now
+				// on; the others' views learn it at their next read
+				ShardMember.this.viewListeners.forEach(java.lang.Runnable::run);
+				ShardMember.this.wake.release();
+			}
 			HashRing decoded = decode(ShardMember.this.config.identity(), annotations.get(DRAINED_ANNOTATION));
 			HashRing written = (decoded != null) ? decoded
 					: new HashRing(List.of(), ShardMember.this.config.virtualNodes());
@@ -570,6 +630,17 @@ public final class ShardMember implements Runnable {
 	}
 
 	private record Observed(@Nullable String version, long sinceNanos) {
+	}
+
+	/**
+	 * The members seen live at a read of the ring.
+	 *
+	 * @param members their identities, sorted
+	 * @param terms the term of each, where its Lease has one
+	 * @param readSentNanos when the read was sent: it saw every write of a Lease that
+	 * completed before
+	 */
+	record View(List<String> members, Map<String, String> terms, long readSentNanos) {
 	}
 
 	private record Departed(String name, @Nullable String version, String holder, Duration unchanged) {

@@ -2,11 +2,11 @@ package io.kubeboot.operator.sharding.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.google.gson.Gson;
@@ -53,6 +53,12 @@ public final class Sharder implements Runnable {
 	 */
 	static final int WORKERS = 16;
 
+	/**
+	 * How long a move waits for a newer view of the ring before it is decided again (a
+	 * read is asked for at once).
+	 */
+	static final Duration DEFERRED = Duration.ofMillis(100);
+
 	private static final Logger logger = LoggerFactory.getLogger(Sharder.class);
 
 	private static final Gson GSON = new Gson();
@@ -68,6 +74,14 @@ public final class Sharder implements Runnable {
 	private final String shardKey;
 
 	private final String drainKey;
+
+	private final String termKey;
+
+	/**
+	 * When the informer delivered each object's current labels, on the monotonic clock: a
+	 * move away from a member waits for a view of the ring read after that.
+	 */
+	private final Map<Item, Long> seen = new ConcurrentHashMap<>();
 
 	private final List<Target> targets = new CopyOnWriteArrayList<>();
 
@@ -85,6 +99,7 @@ public final class Sharder implements Runnable {
 		this.client = client;
 		this.shardKey = ShardLabels.shardKey(config.ringName());
 		this.drainKey = ShardLabels.drainKey(config.ringName());
+		this.termKey = ShardLabels.termKey(config.ringName());
 	}
 
 	/**
@@ -133,17 +148,22 @@ public final class Sharder implements Runnable {
 
 				@Override
 				public void onAdd(PartialObjectMetadata object, boolean inInitialList) {
-					queue.add(new Item(target, Request.of(object)));
+					Item item = new Item(target, Request.of(object));
+					Sharder.this.seen.put(item, System.nanoTime());
+					queue.add(item);
 				}
 
 				@Override
 				public void onUpdate(PartialObjectMetadata oldObject, PartialObjectMetadata newObject) {
-					queue.add(new Item(target, Request.of(newObject)));
+					Item item = new Item(target, Request.of(newObject));
+					Sharder.this.seen.put(item, System.nanoTime());
+					queue.add(item);
 				}
 
 				@Override
 				public void onDelete(PartialObjectMetadata object, boolean deletedFinalStateUnknown) {
 					// nothing to assign
+					Sharder.this.seen.remove(new Item(target, Request.of(object)));
 				}
 
 			});
@@ -180,6 +200,7 @@ public final class Sharder implements Runnable {
 			for (Thread worker : workers) {
 				worker.join();
 			}
+			this.seen.clear();
 		}
 	}
 
@@ -196,11 +217,33 @@ public final class Sharder implements Runnable {
 				return;
 			}
 			try {
-				assign(item, informers.get(this.targets.indexOf(item.target())));
-				queue.forget(item);
+				if (assign(item, informers.get(this.targets.indexOf(item.target())))) {
+					queue.forget(item);
+				}
+				else {
+					// the view of the ring predates the object's labels: again once a
+					// read began after them
+					queue.forget(item);
+					this.member.readSoon();
+					queue.addAfter(item, DEFERRED);
+				}
 			}
 			catch (ApiServerException.NotFoundException ex) {
 				queue.forget(item);
+			}
+			catch (ApiServerException ex) {
+				if (ex.code() != 409 && ex.code() != 422) {
+					logger.warn("Sharder could not label an object, retrying: ring={} object={} error=\"{}\"",
+							this.config.ringName(), item.request(), ex.getMessage());
+					queue.addRateLimited(item);
+				}
+				else {
+					// changed since the cache saw it (a write's test failed): the watch
+					// brings the change, and with it the object again
+					logger.debug("Object changed before its label was written: ring={} object={} error=\"{}\"",
+							this.config.ringName(), item.request(), ex.getMessage());
+					queue.forget(item);
+				}
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Sharder could not label an object, retrying: ring={} object={} error=\"{}\"",
@@ -213,58 +256,94 @@ public final class Sharder implements Runnable {
 		}
 	}
 
-	private void assign(Item item, Informer<PartialObjectMetadata> informer) {
+	/**
+	 * Labels an object as the ring says.
+	 * @return {@code false} if a move had to wait for a newer view of the ring
+	 */
+	private boolean assign(Item item, Informer<PartialObjectMetadata> informer) {
 		PartialObjectMetadata object = informer.get(item.request().namespace(), item.request().name()).orElse(null);
 		// an object being deleted is assigned too: its finalizers need a replica
 		if (object == null || object.getMetadata() == null) {
-			return;
+			return true;
 		}
-		Map<String, String> labels = (object.getMetadata().getLabels() != null) ? object.getMetadata().getLabels()
-				: Map.of();
-		List<String> members = this.member.members();
-		HashRing ring = new HashRing(members, this.config.virtualNodes());
+		V1ObjectMeta metadata = object.getMetadata();
+		Map<String, String> labels = (metadata.getLabels() != null) ? metadata.getLabels() : Map.of();
+		Map<String, String> annotations = (metadata.getAnnotations() != null) ? metadata.getAnnotations() : Map.of();
+		ShardMember.View view = this.member.view();
+		HashRing ring = new HashRing(view.members(), this.config.virtualNodes());
 		DeclaredKind kind = KindResolver.declaredKind(item.target().kind());
 		String owner = ring
 			.owner(HashRing.key(kind.group(), kind.kind(), item.request().namespace(), item.request().name()));
-		Set<String> live = new HashSet<>();
-		members.forEach((identity) -> live.add(ShardLabels.shardId(identity)));
+		Map<String, String> live = new HashMap<>();
+		view.terms().forEach((identity, term) -> live.put(ShardLabels.shardId(identity), term));
 		String ownerId = (owner != null) ? ShardLabels.shardId(owner) : null;
 		String current = labels.get(this.shardKey);
 		boolean draining = labels.containsKey(this.drainKey);
-		switch (Assignment.decide(current, draining, ownerId, live)) {
-			case ASSIGN -> {
-				patch(item, labels, Map.of(this.shardKey, ownerId), draining ? List.of(this.drainKey) : List.of());
-				logger.debug("Assigned: ring={} object={} shard={} from={}", this.config.ringName(), item.request(),
-						ownerId, current);
+		Assignment decision = Assignment.decide(current, annotations.get(this.termKey), draining, ownerId, live);
+		if (decision == Assignment.MOVE) {
+			Long seenAt = this.seen.get(item);
+			if (seenAt != null && view.readSentNanos() - seenAt < 0) {
+				return false;
+			}
+		}
+		String version = metadata.getResourceVersion();
+		switch (decision) {
+			case ASSIGN, MOVE -> {
+				patch(item, version, labels, Map.of(this.shardKey, ownerId),
+						draining ? List.of(this.drainKey) : List.of(), annotations,
+						Map.of(this.termKey, live.get(ownerId)));
+				logger.debug("Assigned: ring={} object={} shard={} term={} from={}", this.config.ringName(),
+						item.request(), ownerId, live.get(ownerId), current);
 			}
 			case DRAIN -> {
-				patch(item, labels, Map.of(this.drainKey, ShardLabels.DRAIN_VALUE), List.of());
+				patch(item, version, labels, Map.of(this.drainKey, ShardLabels.DRAIN_VALUE), List.of(), annotations,
+						Map.of());
 				logger.debug("Draining: ring={} object={} shard={} for={}", this.config.ringName(), item.request(),
 						current, ownerId);
 			}
 			case NONE -> {
 			}
 		}
+		return true;
 	}
 
 	/**
-	 * Sets and removes labels with a JSON patch, which (unlike a merge patch written from
-	 * a map) says exactly what is removed.
+	 * Sets and removes labels and sets annotations with a JSON patch, which (unlike a
+	 * merge patch written from a map) says exactly what is removed, and which first tests
+	 * that the object is still the version the decision was made on: a cache that is
+	 * behind must not overwrite a newer assignment.
 	 */
-	private void patch(Item item, Map<String, String> labels, Map<String, String> set, List<String> remove) {
+	private void patch(Item item, @Nullable String version, Map<String, String> labels, Map<String, String> set,
+			List<String> remove, Map<String, String> annotations, Map<String, String> annotate) {
 		List<Map<String, Object>> operations = new ArrayList<>();
-		if (labels.isEmpty()) {
+		if (version != null) {
+			Map<String, Object> test = new LinkedHashMap<>();
+			test.put("op", "test");
+			test.put("path", "/metadata/resourceVersion");
+			test.put("value", version);
+			operations.add(test);
+		}
+		add(operations, "/metadata/labels", labels.isEmpty(), set);
+		remove.forEach((key) -> operations.add(operation("remove", key, null)));
+		add(operations, "/metadata/annotations", annotations.isEmpty(), annotate);
+		this.client.patch(typed(item), Patch.json(GSON.toJson(operations)));
+	}
+
+	private static void add(List<Map<String, Object>> operations, String path, boolean absent,
+			Map<String, String> entries) {
+		if (entries.isEmpty()) {
+			return;
+		}
+		if (absent) {
 			Map<String, Object> add = new LinkedHashMap<>();
 			add.put("op", "add");
-			add.put("path", "/metadata/labels");
-			add.put("value", set);
+			add.put("path", path);
+			add.put("value", entries);
 			operations.add(add);
 		}
 		else {
-			set.forEach((key, value) -> operations.add(operation("add", key, value)));
+			entries.forEach((key, value) -> operations.add(entry("add", path, key, value)));
 		}
-		remove.forEach((key) -> operations.add(operation("remove", key, null)));
-		this.client.patch(typed(item), Patch.json(GSON.toJson(operations)));
 	}
 
 	/**
@@ -275,9 +354,24 @@ public final class Sharder implements Runnable {
 	 * @return the operation
 	 */
 	static Map<String, Object> operation(String op, String key, @Nullable String value) {
+		return entry(op, "/metadata/labels", key, value);
+	}
+
+	/**
+	 * Returns one operation of a JSON patch on an annotation.
+	 * @param op the operation: {@code add}, {@code remove}, {@code test}
+	 * @param key the annotation's key
+	 * @param value the value, {@code null} for none
+	 * @return the operation
+	 */
+	static Map<String, Object> annotationOperation(String op, String key, @Nullable String value) {
+		return entry(op, "/metadata/annotations", key, value);
+	}
+
+	private static Map<String, Object> entry(String op, String path, String key, @Nullable String value) {
 		Map<String, Object> operation = new LinkedHashMap<>();
 		operation.put("op", op);
-		operation.put("path", "/metadata/labels/" + key.replace("~", "~0").replace("/", "~1"));
+		operation.put("path", path + "/" + key.replace("~", "~0").replace("/", "~1"));
 		if (value != null) {
 			operation.put("value", value);
 		}

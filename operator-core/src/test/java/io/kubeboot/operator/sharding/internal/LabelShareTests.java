@@ -15,7 +15,11 @@ class LabelShareTests {
 
 	private static final String DRAIN = "drain.sharding.kubeboot.io/widgets";
 
-	private final LabelShare share = new LabelShare("widgets", "pod-a");
+	private static final String TERM = "term.sharding.kubeboot.io/widgets";
+
+	private volatile String term = "t1";
+
+	private final LabelShare share = new LabelShare("widgets", "pod-a", () -> this.term);
 
 	@Test
 	void theCacheSelectsTheControllersSelectorAndTheOwnShardLabel() {
@@ -28,6 +32,30 @@ class LabelShareTests {
 		assertThat(this.share.mayReconcile("k", object("1", SHARD, "pod-a"))).isTrue();
 		assertThat(this.share.mayReconcile("k", object("1", SHARD, "pod-b"))).isFalse();
 		assertThat(this.share.mayReconcile("k", object("1", SHARD, "pod-a", DRAIN, "true"))).isFalse();
+	}
+
+	@Test
+	void onlyObjectsOfTheCurrentTermAreOwn() {
+		V1ConfigMap ofT1 = object("1", SHARD, "pod-a");
+		assertThat(this.share.mayReconcile("k", ofT1)).isTrue();
+		// this replica counted as gone and took its Lease again in a new term: what it
+		// was assigned before may have moved, whatever its cache still says
+		this.term = "t2";
+		assertThat(this.share.isMine(ofT1)).isFalse();
+		assertThat(this.share.mayReconcile("k", ofT1)).isFalse();
+		assertThat(this.share.isDraining(object("1", SHARD, "pod-a", DRAIN, "true"))).isFalse();
+		assertThat(this.share.left("k", ofT1, false)).as("not deleted while its own").isFalse();
+		V1ConfigMap stamped = withTerm(object("2", SHARD, "pod-a"), "t2");
+		assertThat(this.share.mayReconcile("k", stamped)).isTrue();
+		assertThat(this.share.gained(ofT1, stamped)).as("passes the event filters").isTrue();
+		assertThat(this.share.gained(stamped, withTerm(object("3", SHARD, "pod-a"), "t2"))).isFalse();
+		assertThat(this.share.mayReconcile("k", withTerm(object("2", SHARD, "pod-a"), null))).isFalse();
+	}
+
+	@Test
+	void nothingIsOwnBeforeTheLeaseWasHeld() {
+		this.term = null;
+		assertThat(this.share.mayReconcile("k", withTerm(object("1", SHARD, "pod-a"), null))).isFalse();
 	}
 
 	@Test
@@ -80,11 +108,14 @@ class LabelShareTests {
 	}
 
 	@Test
-	void givingBackTestsTheOwnLabelAndRemovesBoth() {
-		assertThat(this.share.releasePatch()).isEqualTo("[{\"op\":\"test\",\"path\":\"/metadata/labels/"
-				+ "shard.sharding.kubeboot.io~1widgets\",\"value\":\"pod-a\"},{\"op\":\"remove\",\"path\":"
-				+ "\"/metadata/labels/shard.sharding.kubeboot.io~1widgets\"},{\"op\":\"remove\",\"path\":"
-				+ "\"/metadata/labels/drain.sharding.kubeboot.io~1widgets\"}]");
+	void givingBackTestsTheOwnLabelAndTermAndRemovesBothLabels() {
+		assertThat(this.share.releasePatch(object("1", SHARD, "pod-a", DRAIN, "true")))
+			.isEqualTo("[{\"op\":\"test\",\"path\":\"/metadata/labels/"
+					+ "shard.sharding.kubeboot.io~1widgets\",\"value\":\"pod-a\"},{\"op\":\"test\",\"path\":"
+					+ "\"/metadata/annotations/term.sharding.kubeboot.io~1widgets\",\"value\":\"t1\"},"
+					+ "{\"op\":\"remove\",\"path\":"
+					+ "\"/metadata/labels/shard.sharding.kubeboot.io~1widgets\"},{\"op\":\"remove\",\"path\":"
+					+ "\"/metadata/labels/drain.sharding.kubeboot.io~1widgets\"}]");
 	}
 
 	private static V1ConfigMap object(String resourceVersion, String... labels) {
@@ -92,7 +123,19 @@ class LabelShareTests {
 		for (int i = 0; i < labels.length; i += 2) {
 			map.put(labels[i], labels[i + 1]);
 		}
-		return new V1ConfigMap().metadata(new V1ObjectMeta().name("o").resourceVersion(resourceVersion).labels(map));
+		// stamped with the term t1, the replica's at the start of each test
+		return new V1ConfigMap().metadata(new V1ObjectMeta().name("o")
+			.resourceVersion(resourceVersion)
+			.labels(map)
+			.annotations(new HashMap<>(Map.of(TERM, "t1"))));
+	}
+
+	private static V1ConfigMap withTerm(V1ConfigMap object, String term) {
+		object.getMetadata().getAnnotations().remove(TERM);
+		if (term != null) {
+			object.getMetadata().getAnnotations().put(TERM, term);
+		}
+		return object;
 	}
 
 }
