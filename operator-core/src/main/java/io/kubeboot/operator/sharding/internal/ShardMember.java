@@ -521,7 +521,10 @@ public final class ShardMember implements Runnable {
 			this.viewListeners.forEach(java.lang.Runnable::run);
 		}
 		if (!view.equals(this.gate.pending())) {
-			boolean drained = this.gate.drainedFor(view);
+			// by label, objects move by the drain labels, not by these acknowledgements
+			// (the keys in flight are not even ring keys): acknowledged at once, so
+			// that ShardRing.owns follows the ring without waiting for an idle moment
+			boolean drained = labelBased() || this.gate.drainedFor(view);
 			this.drainWaiting = !drained;
 			if (drained) {
 				this.gate.pending(view);

@@ -2,6 +2,7 @@ package io.kubeboot.operator.sharding.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,7 +157,11 @@ public final class Sharder implements Runnable {
 				@Override
 				public void onUpdate(PartialObjectMetadata oldObject, PartialObjectMetadata newObject) {
 					Item item = new Item(target, Request.of(newObject));
-					Sharder.this.seen.put(item, System.nanoTime());
+					if (!assignment(oldObject).equals(assignment(newObject))) {
+						// only a change of the assignment counts: an object written
+						// often must not keep its move waiting for a newer view
+						Sharder.this.seen.put(item, System.nanoTime());
+					}
 					queue.add(item);
 				}
 
@@ -254,6 +259,17 @@ public final class Sharder implements Runnable {
 				queue.done(item);
 			}
 		}
+	}
+
+	/**
+	 * Returns what an object's assignment consists of: its shard label and its term.
+	 */
+	private List<@Nullable String> assignment(PartialObjectMetadata object) {
+		V1ObjectMeta metadata = object.getMetadata();
+		Map<String, String> labels = (metadata != null) ? metadata.getLabels() : null;
+		Map<String, String> annotations = (metadata != null) ? metadata.getAnnotations() : null;
+		return Arrays.asList((labels != null) ? labels.get(this.shardKey) : null,
+				(annotations != null) ? annotations.get(this.termKey) : null);
 	}
 
 	/**
