@@ -38,7 +38,10 @@ import io.kubernetes.client.common.KubernetesObject;
 public interface CacheTransform<T extends KubernetesObject> {
 
 	/**
-	 * Transforms an object before it is cached.
+	 * Transforms an object before it is cached. With sharding by label, the labels and
+	 * annotations whose keys begin with {@code shard.sharding.kubeboot.io/},
+	 * {@code drain.sharding.kubeboot.io/} and {@code term.sharding.kubeboot.io/} must be
+	 * kept: the sharder and the sharded controllers decide by them.
 	 * @param object a freshly decoded object, not yet shared
 	 * @return the object to cache: the same, changed in place, or another of its class
 	 */

@@ -427,7 +427,7 @@ public final class Controller implements Runnable {
 			// a new term of this replica's makes the cached objects stamped with it its
 			// own, and the sharder's stamps may have arrived before its Lease write's
 			// answer did
-			ShardRings.member(shardRing).addMembersListener(() -> {
+			ShardRings.member(shardRing).addTermListener(() -> {
 				WorkQueue<Request> current = this.queue;
 				if (current != null) {
 					cachedRequests().forEach((request) -> current.add(request, WorkQueue.LOW_PRIORITY));

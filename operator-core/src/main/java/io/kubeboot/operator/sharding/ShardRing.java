@@ -134,10 +134,15 @@ public final class ShardRing {
 	}
 
 	/**
-	 * Whether this replica may reconcile an object of a kind now.
+	 * Whether this replica may reconcile an object of a kind now, by the ring: in the
+	 * filter-based mode, it is this replica's and no other member still claims it. In the
+	 * label-based mode the labels decide, and this tells only where the ring puts the
+	 * object: another replica may still reconcile it until it gave it back and the
+	 * sharder labelled it for this one.
 	 * @param kind the reconciled model class
 	 * @param request the object
-	 * @return {@code true} if it is this replica's and no other member still claims it
+	 * @return {@code true} if the ring gives it to this replica (and, by filter, no other
+	 * member still claims it)
 	 */
 	public boolean owns(Class<? extends KubernetesObject> kind, Request request) {
 		return this.member.gate().permits(key(kind, request));

@@ -11,10 +11,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.ShardRing;
@@ -66,6 +68,13 @@ class LabelShardingIntegrationTests {
 
 	private static final String TERM_ANNOTATION = ShardRing.termAnnotation(RING);
 
+	/**
+	 * An annotation of every object that the caches drop (a transform), as a user may
+	 * drop {@code kubectl.kubernetes.io/last-applied-configuration}: the sharder's writes
+	 * must keep it.
+	 */
+	private static final String NOTE = "example.com/note";
+
 	private final List<Replica> replicas = new ArrayList<>();
 
 	private final ShardingJournal journal = new ShardingJournal();
@@ -82,7 +91,7 @@ class LabelShardingIntegrationTests {
 	@Test
 	void everyReplicaCachesAndReconcilesOnlyTheObjectsLabelledWithItsId(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS, Map.of(NOTE, "kept"));
 		Replica a = replica("a", controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		Replica c = replica("c", controlPlane, namespace);
@@ -108,6 +117,10 @@ class LabelShardingIntegrationTests {
 				.map((e) -> e.getKey().name())
 				.collect(Collectors.toSet())).isEqualTo(mine);
 		}
+		// the sharder wrote labels and terms without touching what its cache does not
+		// hold
+		assertThat(objects(controlPlane, namespace))
+			.allSatisfy((object) -> assertThat(object.getMetadata().getAnnotations()).containsEntry(NOTE, "kept"));
 		assertNoOverlapAndNothingMissing();
 	}
 
@@ -437,6 +450,7 @@ class LabelShardingIntegrationTests {
 		}
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
+			.cacheTransform(PartialObjectMetadata.class, CacheTransform.removeAnnotations(NOTE))
 			.gracefulShutdownTimeout(Duration.ofSeconds(10))
 			.leaderElection(new LeaderElectionConfig(namespace.name(), "labelled-leader", identity, LEASE, RENEW, RETRY,
 					true, LostLeasePolicy.RE_ELECT))

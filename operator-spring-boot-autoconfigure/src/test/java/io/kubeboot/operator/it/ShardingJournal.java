@@ -148,10 +148,17 @@ final class ShardingJournal {
 	 * @throws Exception if a create fails
 	 */
 	static void createObjects(ControlPlane controlPlane, TestNamespace namespace, int count) throws Exception {
+		createObjects(controlPlane, namespace, count, Map.of());
+	}
+
+	static void createObjects(ControlPlane controlPlane, TestNamespace namespace, int count,
+			Map<String, String> annotations) throws Exception {
 		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
 		for (int i = 0; i < count; i++) {
 			core.createNamespacedConfigMap(namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("object-" + i).putLabelsItem("sharded", "yes")))
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("object-" + i)
+						.putLabelsItem("sharded", "yes")
+						.annotations(annotations.isEmpty() ? null : new HashMap<>(annotations))))
 				.execute();
 		}
 	}

@@ -278,10 +278,11 @@ public final class LeaderElector implements LeaderElectionStatus {
 	}
 
 	/**
-	 * Renews the Lease every retry period until it is lost or the stop signal fires. Call
-	 * only after {@link #acquire} returned {@code true}. Every renewal request is cut off
-	 * at the renew deadline at the latest, so a request that hangs cannot keep this
-	 * replica leading past it.
+	 * * Renews the Lease every retry period until it is lost or the stop signal fires.
+	 * Call only after {@link #acquire} returned {@code true}. Every renewal request is
+	 * cut off at the renew deadline at the latest, so a request that hangs cannot keep
+	 * this replica leading past it, and a lease duration after the last successful write
+	 * began, when the others may count the Lease expired; past either the Lease is lost.
 	 * @param stop ends the renewing once counted down (the Lease is kept; see
 	 * {@link #release})
 	 * @return {@code true} if the Lease was lost, {@code false} if stopped
@@ -304,6 +305,13 @@ public final class LeaderElector implements LeaderElectionStatus {
 					return false;
 				}
 				if (this.nanoTime.getAsLong() - cutOff >= 0) {
+					if (cutOff == landBy && landBy != renewBy) {
+						logger.error(
+								"Failed to renew lease before the others may count it expired, " + this.wording.lost()
+										+ ": lease={} identity={} leaseDuration={} lastError=\"{}\"",
+								this.lock.describe(), this.config.identity(), recordedLeaseDuration(), this.lastError);
+						return true;
+					}
 					logger.error(
 							"Failed to renew lease within the renew deadline, " + this.wording.lost() + ": lease={} "
 									+ "identity={} renewDeadline={} lastError=\"{}\"",

@@ -109,13 +109,16 @@ class LeaseLock {
 	 * @return whether it was created; see {@link #lastError()} if not
 	 */
 	boolean create(LeaderElectionRecord record, Duration timeout) {
+		// the request is cut off at this deadline, however long building it takes: the
+		// annotations may depend on when the write lands at the latest
+		long deadline = System.nanoTime() + timeout.toNanos();
 		Map<String, String> annotations = this.metadata.annotations(timeout);
 		try {
 			V1ObjectMeta meta = decorate(new V1ObjectMeta().name(this.name).namespace(this.namespace), annotations);
 			this.latest = execute(
 					this.api.createNamespacedLease(this.namespace, new V1Lease().metadata(meta).spec(toSpec(record)))
 						.buildCall(null),
-					timeout);
+					deadline, timeout);
 			written(annotations);
 			return true;
 		}
@@ -136,12 +139,13 @@ class LeaseLock {
 		if (base == null) {
 			return false;
 		}
+		long deadline = System.nanoTime() + timeout.toNanos();
 		Map<String, String> annotations = this.metadata.annotations(timeout);
 		try {
 			V1ObjectMeta meta = (base.getMetadata() != null) ? base.getMetadata() : new V1ObjectMeta();
 			V1Lease lease = new V1Lease().metadata(decorate(copy(meta), annotations)).spec(toSpec(record));
 			this.latest = execute(this.api.replaceNamespacedLease(this.name, this.namespace, lease).buildCall(null),
-					timeout);
+					deadline, timeout);
 			written(annotations);
 			return true;
 		}
@@ -151,7 +155,11 @@ class LeaseLock {
 	}
 
 	private V1Lease execute(Call call, Duration timeout) throws ApiException {
-		call.timeout().timeout(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
+		return execute(call, System.nanoTime() + timeout.toNanos(), timeout);
+	}
+
+	private V1Lease execute(Call call, long deadlineNanos, Duration timeout) throws ApiException {
+		call.timeout().timeout(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		try {
 			return this.client.<V1Lease>execute(call, V1Lease.class).getData();
 		}

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * unchanged for a lease duration: it stopped reconciling by its renew deadline), or live
  * in another term than the object's (it counted as gone meanwhile, and reconciles only
  * objects of its new term), it moves at once, but only on a view of the ring read after
- * the object's labels were seen: an older view may not know the member's new term or the
- * member itself yet.
+ * the sharder first saw the object's current assignment (shard label and term): an older
+ * view may not know the member's new term or the member itself yet.
  */
 enum Assignment {
 

@@ -102,6 +102,8 @@ public final class ShardMember implements Runnable {
 
 	private final List<java.lang.Runnable> viewListeners = new CopyOnWriteArrayList<>();
 
+	private final List<java.lang.Runnable> termListeners = new CopyOnWriteArrayList<>();
+
 	private volatile @Nullable String readError;
 
 	private volatile boolean leaving;
@@ -149,9 +151,9 @@ public final class ShardMember implements Runnable {
 			return true;
 		}
 		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
-		String ack = (lease.getMetadata().getAnnotations() != null)
-				? lease.getMetadata().getAnnotations().get(DRAINED_ANNOTATION) : null;
-		String state = holder + "|" + ack;
+		Map<String, String> annotations = (lease.getMetadata().getAnnotations() != null)
+				? lease.getMetadata().getAnnotations() : Map.of();
+		String state = holder + "|" + annotations.get(DRAINED_ANNOTATION) + "|" + annotations.get(TERM_ANNOTATION);
 		return !state.equals(this.watched.put(name, state));
 	}
 
@@ -217,13 +219,21 @@ public final class ShardMember implements Runnable {
 	}
 
 	/**
-	 * Adds a listener called whenever the live members seen or their terms change, on the
-	 * thread that reads the ring, or this replica's own term, on the thread that renews
-	 * its Lease.
+	 * * Adds a listener called, on the thread that reads the ring, whenever the live
+	 * members seen or their terms change.
 	 * @param listener the listener
 	 */
 	public void addMembersListener(java.lang.Runnable listener) {
 		this.viewListeners.add(listener);
+	}
+
+	/**
+	 * Adds a listener called, on the thread that renews the Lease, when this replica's
+	 * term changes.
+	 * @param listener the listener
+	 */
+	public void addTermListener(java.lang.Runnable listener) {
+		this.termListeners.add(listener);
 	}
 
 	/**
@@ -518,7 +528,7 @@ public final class ShardMember implements Runnable {
 					this.config.identity(), view.members());
 		}
 		if (!view.members().equals(before.members()) || !terms.equals(before.terms())) {
-			this.viewListeners.forEach(java.lang.Runnable::run);
+			callAll(this.viewListeners);
 		}
 		if (!view.equals(this.gate.pending())) {
 			// by label, objects move by the drain labels, not by these acknowledgements
@@ -564,6 +574,22 @@ public final class ShardMember implements Runnable {
 			}
 			logger.warn("Could not delete the Lease of a departed shard member: ring={} lease={}/{} error=\"{}\"",
 					this.config.ringName(), this.config.namespace(), lease.name(), StatusMessages.describe(ex));
+		}
+	}
+
+	/**
+	 * Calls listeners; one that fails is logged, and neither the others nor the caller
+	 * (the reader of the ring, or a write of the Lease) are affected.
+	 */
+	private void callAll(List<java.lang.Runnable> listeners) {
+		for (java.lang.Runnable listener : listeners) {
+			try {
+				listener.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A shard ring listener failed: ring={} identity={} listener={}", this.config.ringName(),
+						this.config.identity(), listener, ex);
+			}
 		}
 	}
 
@@ -618,7 +644,7 @@ public final class ShardMember implements Runnable {
 						ShardMember.this.config.identity(), annotations.get(TERM_ANNOTATION));
 				// the objects stamped with the new term are this replica's from now
 				// on; the others' views learn it at their next read
-				ShardMember.this.viewListeners.forEach(java.lang.Runnable::run);
+				callAll(ShardMember.this.termListeners);
 				ShardMember.this.wake.release();
 			}
 			HashRing decoded = decode(ShardMember.this.config.identity(), annotations.get(DRAINED_ANNOTATION));

@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.google.gson.Gson;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
@@ -62,8 +63,6 @@ public final class Sharder implements Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Sharder.class);
 
-	private static final Gson GSON = new Gson();
-
 	private final ShardMember member;
 
 	private final ShardingConfig config;
@@ -79,10 +78,11 @@ public final class Sharder implements Runnable {
 	private final String termKey;
 
 	/**
-	 * When the informer delivered each object's current labels, on the monotonic clock: a
-	 * move away from a member waits for a view of the ring read after that.
+	 * Each object's assignment (shard label and term) and when the sharder first saw it,
+	 * on the monotonic clock: a move away from a member waits for a view of the ring read
+	 * after that.
 	 */
-	private final Map<Item, Long> seen = new ConcurrentHashMap<>();
+	private final Map<Item, Seen> seen = new ConcurrentHashMap<>();
 
 	private final List<Target> targets = new CopyOnWriteArrayList<>();
 
@@ -150,18 +150,14 @@ public final class Sharder implements Runnable {
 				@Override
 				public void onAdd(PartialObjectMetadata object, boolean inInitialList) {
 					Item item = new Item(target, Request.of(object));
-					Sharder.this.seen.put(item, System.nanoTime());
+					seen(item, object);
 					queue.add(item);
 				}
 
 				@Override
 				public void onUpdate(PartialObjectMetadata oldObject, PartialObjectMetadata newObject) {
 					Item item = new Item(target, Request.of(newObject));
-					if (!assignment(oldObject).equals(assignment(newObject))) {
-						// only a change of the assignment counts: an object written
-						// often must not keep its move waiting for a newer view
-						Sharder.this.seen.put(item, System.nanoTime());
-					}
+					seen(item, newObject);
 					queue.add(item);
 				}
 
@@ -236,20 +232,6 @@ public final class Sharder implements Runnable {
 			catch (ApiServerException.NotFoundException ex) {
 				queue.forget(item);
 			}
-			catch (ApiServerException ex) {
-				if (ex.code() != 409 && ex.code() != 422) {
-					logger.warn("Sharder could not label an object, retrying: ring={} object={} error=\"{}\"",
-							this.config.ringName(), item.request(), ex.getMessage());
-					queue.addRateLimited(item);
-				}
-				else {
-					// changed since the cache saw it (a write's test failed): the watch
-					// brings the change, and with it the object again
-					logger.debug("Object changed before its label was written: ring={} object={} error=\"{}\"",
-							this.config.ringName(), item.request(), ex.getMessage());
-					queue.forget(item);
-				}
-			}
 			catch (RuntimeException ex) {
 				logger.warn("Sharder could not label an object, retrying: ring={} object={} error=\"{}\"",
 						this.config.ringName(), item.request(), ex.getMessage());
@@ -259,6 +241,19 @@ public final class Sharder implements Runnable {
 				queue.done(item);
 			}
 		}
+	}
+
+	/**
+	 * Records when an object's assignment was first seen: only a change of it counts, so
+	 * that an object written often does not keep its move waiting for a newer view.
+	 * Called by the event handlers and by the workers, which may read an object from the
+	 * cache before its handler ran.
+	 * @return the record
+	 */
+	private Seen seen(Item item, PartialObjectMetadata object) {
+		List<@Nullable String> assignment = assignment(object);
+		return this.seen.compute(item, (key, before) -> (before != null && before.assignment().equals(assignment))
+				? before : new Seen(assignment, System.nanoTime()));
 	}
 
 	/**
@@ -296,24 +291,27 @@ public final class Sharder implements Runnable {
 		String current = labels.get(this.shardKey);
 		boolean draining = labels.containsKey(this.drainKey);
 		Assignment decision = Assignment.decide(current, annotations.get(this.termKey), draining, ownerId, live);
-		if (decision == Assignment.MOVE) {
-			Long seenAt = this.seen.get(item);
-			if (seenAt != null && view.readSentNanos() - seenAt < 0) {
-				return false;
-			}
+		if (decision == Assignment.MOVE && view.readSentNanos() - seen(item, object).nanos() < 0) {
+			return false;
 		}
 		String version = metadata.getResourceVersion();
 		switch (decision) {
 			case ASSIGN, MOVE -> {
-				patch(item, version, labels, Map.of(this.shardKey, ownerId),
-						draining ? List.of(this.drainKey) : List.of(), annotations,
-						Map.of(this.termKey, live.get(ownerId)));
+				JsonObject labelChanges = new JsonObject();
+				labelChanges.addProperty(this.shardKey, ownerId);
+				if (draining) {
+					labelChanges.add(this.drainKey, JsonNull.INSTANCE);
+				}
+				JsonObject annotationChanges = new JsonObject();
+				annotationChanges.addProperty(this.termKey, live.get(ownerId));
+				patch(item, informer, version, labelChanges, annotationChanges);
 				logger.debug("Assigned: ring={} object={} shard={} term={} from={}", this.config.ringName(),
 						item.request(), ownerId, live.get(ownerId), current);
 			}
 			case DRAIN -> {
-				patch(item, version, labels, Map.of(this.drainKey, ShardLabels.DRAIN_VALUE), List.of(), annotations,
-						Map.of());
+				JsonObject labelChanges = new JsonObject();
+				labelChanges.addProperty(this.drainKey, ShardLabels.DRAIN_VALUE);
+				patch(item, informer, version, labelChanges, null);
 				logger.debug("Draining: ring={} object={} shard={} for={}", this.config.ringName(), item.request(),
 						current, ownerId);
 			}
@@ -324,41 +322,41 @@ public final class Sharder implements Runnable {
 	}
 
 	/**
-	 * Sets and removes labels and sets annotations with a JSON patch, which (unlike a
-	 * merge patch written from a map) says exactly what is removed, and which first tests
-	 * that the object is still the version the decision was made on: a cache that is
-	 * behind must not overwrite a newer assignment.
+	 * Sets and removes labels and sets annotations with a JSON merge patch, which touches
+	 * only the keys it names (the cache may hold the object transformed, its annotations
+	 * dropped), and which carries the resourceVersion the decision was made on: a cache
+	 * that is behind must not overwrite a newer assignment (the API server answers 409).
+	 * A conflict or failed validation with the cache still at that version is retried
+	 * with backoff; with the cache past it, the watch brought the object again already.
 	 */
-	private void patch(Item item, @Nullable String version, Map<String, String> labels, Map<String, String> set,
-			List<String> remove, Map<String, String> annotations, Map<String, String> annotate) {
-		List<Map<String, Object>> operations = new ArrayList<>();
+	private void patch(Item item, Informer<PartialObjectMetadata> informer, @Nullable String version, JsonObject labels,
+			@Nullable JsonObject annotations) {
+		JsonObject metadata = new JsonObject();
 		if (version != null) {
-			Map<String, Object> test = new LinkedHashMap<>();
-			test.put("op", "test");
-			test.put("path", "/metadata/resourceVersion");
-			test.put("value", version);
-			operations.add(test);
+			metadata.addProperty("resourceVersion", version);
 		}
-		add(operations, "/metadata/labels", labels.isEmpty(), set);
-		remove.forEach((key) -> operations.add(operation("remove", key, null)));
-		add(operations, "/metadata/annotations", annotations.isEmpty(), annotate);
-		this.client.patch(typed(item), Patch.json(GSON.toJson(operations)));
-	}
-
-	private static void add(List<Map<String, Object>> operations, String path, boolean absent,
-			Map<String, String> entries) {
-		if (entries.isEmpty()) {
-			return;
+		metadata.add("labels", labels);
+		if (annotations != null) {
+			metadata.add("annotations", annotations);
 		}
-		if (absent) {
-			Map<String, Object> add = new LinkedHashMap<>();
-			add.put("op", "add");
-			add.put("path", path);
-			add.put("value", entries);
-			operations.add(add);
+		JsonObject body = new JsonObject();
+		body.add("metadata", metadata);
+		try {
+			// a JsonObject writes its nulls, which remove
+			this.client.patch(typed(item), Patch.merge(body.toString()));
 		}
-		else {
-			entries.forEach((key, value) -> operations.add(entry("add", path, key, value)));
+		catch (ApiServerException ex) {
+			if (ex.code() == 409 || ex.code() == 422) {
+				String cached = informer.get(item.request().namespace(), item.request().name())
+					.map((object) -> (object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null)
+					.orElse(null);
+				if (cached != null && !cached.equals(version)) {
+					logger.debug("Object changed before its label was written: ring={} object={} error=\"{}\"",
+							this.config.ringName(), item.request(), ex.getMessage());
+					return;
+				}
+			}
+			throw ex;
 		}
 	}
 
@@ -418,6 +416,9 @@ public final class Sharder implements Runnable {
 	}
 
 	private record Item(Target target, Request request) {
+	}
+
+	private record Seen(List<@Nullable String> assignment, long nanos) {
 	}
 
 }
