@@ -102,11 +102,7 @@ class LabelShardingIntegrationTests {
 		Map<String, String> labels = shardLabels(controlPlane, namespace);
 		Map<Request, Set<String>> by = this.journal.reconcilersSince(settled);
 		for (Replica replica : List.of(a, b, c)) {
-			Set<String> mine = labels.entrySet()
-				.stream()
-				.filter((e) -> e.getValue().equals(replica.identity))
-				.map(Map.Entry::getKey)
-				.collect(Collectors.toSet());
+			Set<String> mine = shareOf(labels, replica);
 			assertThat(mine).as("share of %s", replica.identity).isNotEmpty();
 			// its cache holds its share and nothing else
 			assertThat(replica.controller.cachedRequests().stream().map(Request::name).collect(Collectors.toSet()))
@@ -167,11 +163,7 @@ class LabelShardingIntegrationTests {
 		startQuietly(b);
 		startQuietly(c);
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
-		Set<String> ofC = shardLabels(controlPlane, namespace).entrySet()
-			.stream()
-			.filter((e) -> e.getValue().equals(c.identity))
-			.map(Map.Entry::getKey)
-			.collect(Collectors.toSet());
+		Set<String> ofC = shareOf(shardLabels(controlPlane, namespace), c);
 		assertThat(ofC).isNotEmpty();
 		long cutAt = System.nanoTime();
 		c.proxies.forEach(TcpProxy::cut);
@@ -252,11 +244,7 @@ class LabelShardingIntegrationTests {
 		startQuietly(b);
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
 		Map<String, String> before = shardLabels(controlPlane, namespace);
-		Set<String> ofA = before.entrySet()
-			.stream()
-			.filter((e) -> e.getValue().equals(a.identity))
-			.map(Map.Entry::getKey)
-			.collect(Collectors.toSet());
+		Set<String> ofA = shareOf(before, a);
 		assertThat(ofA).isNotEmpty();
 		long delayed = System.nanoTime();
 		proxy.delay(Duration.ofMillis(550));
@@ -310,11 +298,7 @@ class LabelShardingIntegrationTests {
 		startQuietly(c);
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
 		String firstTerm = c.ring.term();
-		Set<String> ofC = shardLabels(controlPlane, namespace).entrySet()
-			.stream()
-			.filter((e) -> e.getValue().equals(c.identity))
-			.map(Map.Entry::getKey)
-			.collect(Collectors.toSet());
+		Set<String> ofC = shareOf(shardLabels(controlPlane, namespace), c);
 		assertThat(ofC).isNotEmpty();
 		cacheProxy.cut();
 		leaseProxy.cut();
@@ -327,11 +311,7 @@ class LabelShardingIntegrationTests {
 		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b, c));
 		assertThat(c.ring.term()).isNotEqualTo(firstTerm);
 		Map<String, String> labels = shardLabels(controlPlane, namespace);
-		Set<String> ofCNow = labels.entrySet()
-			.stream()
-			.filter((e) -> e.getValue().equals(c.identity))
-			.map(Map.Entry::getKey)
-			.collect(Collectors.toSet());
+		Set<String> ofCNow = shareOf(labels, c);
 		assertThat(ofCNow).isNotEmpty();
 		// a and b reconciled their shares since: c had the time to reconcile what its
 		// cache holds (its new share it cannot see yet)
@@ -386,6 +366,15 @@ class LabelShardingIntegrationTests {
 		catch (Exception ex) {
 			return false;
 		}
+	}
+
+	/** The names of the objects whose shard label names the replica. */
+	private static Set<String> shareOf(Map<String, String> shardLabels, Replica replica) {
+		return shardLabels.entrySet()
+			.stream()
+			.filter((e) -> e.getValue().equals(replica.identity))
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
 	}
 
 	/** The shard label of every object that has one, by name. */
