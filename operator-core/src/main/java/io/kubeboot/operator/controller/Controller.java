@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerKey;
@@ -411,28 +412,34 @@ public final class Controller implements Runnable {
 		// them) are reconciled now: their requests were dropped while not owned; by
 		// label,
 		// the cache holds only this replica's objects, dropped while its gate was closed
-		shardGate.addListener((before, after) -> {
-			WorkQueue<Request> current = this.queue;
-			if (current == null) {
-				return;
+		shardGate.addListener((before, after) -> queueCached((request) -> {
+			if (labelShare != null) {
+				return true;
 			}
-			for (Request request : cachedRequests()) {
-				String key = ShardRing.key(this.forType, request);
-				if (labelShare != null || (!before.test(key) && after.test(key))) {
-					current.add(request, WorkQueue.LOW_PRIORITY);
-				}
-			}
-		});
+			String key = ShardRing.key(this.forType, request);
+			return !before.test(key) && after.test(key);
+		}));
 		if (labelShare != null) {
 			// a new term of this replica's makes the cached objects stamped with it its
 			// own, and the sharder's stamps may have arrived before its Lease write's
 			// answer did
-			ShardRings.member(shardRing).addTermListener(() -> {
-				WorkQueue<Request> current = this.queue;
-				if (current != null) {
-					cachedRequests().forEach((request) -> current.add(request, WorkQueue.LOW_PRIORITY));
-				}
-			});
+			ShardRings.member(shardRing).addTermListener(() -> queueCached((request) -> true));
+		}
+	}
+
+	/**
+	 * Queues the cached objects a test selects, at low priority, once the controller
+	 * runs.
+	 */
+	private void queueCached(Predicate<Request> which) {
+		WorkQueue<Request> current = this.queue;
+		if (current == null) {
+			return;
+		}
+		for (Request request : cachedRequests()) {
+			if (which.test(request)) {
+				current.add(request, WorkQueue.LOW_PRIORITY);
+			}
 		}
 	}
 

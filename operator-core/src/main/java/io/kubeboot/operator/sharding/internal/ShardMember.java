@@ -164,8 +164,7 @@ public final class ShardMember implements Runnable {
 	 * @return the share, {@code null} in the filter-based mode
 	 */
 	public @Nullable LabelShare newLabelShare() {
-		return (this.config.mode() == ShardingConfig.Mode.LABEL)
-				? new LabelShare(this.config.ringName(), this.config.identity(), this.term::held) : null;
+		return labelBased() ? new LabelShare(this.config.ringName(), this.config.identity(), this.term::held) : null;
 	}
 
 	/**
