@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Starts a throwaway local control plane (etcd + kube-apiserver) and the sample operator against it.
+# Starts a throwaway local control plane (etcd + kube-apiserver of the newest supported Kubernetes, or
+# of KUBERNETES_VERSION) and the sample operator against it.
 # Ctrl-C stops both and deletes the control plane's data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-control-plane.sh
+source scripts/control-plane/versions.env
+version=${KUBERNETES_VERSION:-$KUBERNETES_NEWEST}
+scripts/install-control-plane.sh --kubectl "$version"
+export OPERATOR_TEST_KUBERNETES_VERSION=$version
+assets=${OPERATOR_CONTROL_PLANE_DIR:-$HOME/.cache/operator-spring-boot/control-plane}/k8s/$version-linux-$(go env GOARCH)
+# the kubectl of the same version, before any other on the PATH
+export PATH=$assets:$PATH
 
 echo "[sample] building the project (tests skipped)" >&2
 mvn -q -B install -DskipTests
@@ -29,6 +36,7 @@ done
 [[ -f "$work/kubeconfig" ]] || { echo "[sample] the control plane did not start within 90s; see $work/control-plane.log" >&2; exit 1; }
 
 export KUBECONFIG=$PWD/$work/kubeconfig
+kubectl version >&2
 kubectl apply -f sample-operator/deploy/crd.yaml >/dev/null
 kubectl wait --for condition=established --timeout=60s crd/storagebuckets.storage.kubeboot.io >/dev/null
 kubectl apply -f sample-operator/deploy/examples.yaml >/dev/null

@@ -1,7 +1,31 @@
 #!/usr/bin/env bash
-# Runs every test of the project, integration tests included, against a real local control plane.
-# Installs what it needs first (Debian packages, and kube-apiserver built once into a cache).
+# Runs every test of the project, integration tests included, against real local control planes:
+# the whole suite on the newest supported Kubernetes minor, then the subset below on the oldest.
+# Installs what it needs first (kube-apiserver, etcd and kubectl built once per version into a cache).
+# Extra arguments go to both Maven runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-control-plane.sh
-mvn -B verify "$@"
+source scripts/control-plane/versions.env
+scripts/install-control-plane.sh "$KUBERNETES_NEWEST" "$KUBERNETES_OLDEST"
+
+# install, not only verify: the second run below takes the modules it does not build from there
+OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_NEWEST mvn -B install "$@"
+
+# On the oldest supported minor: leader election, the client (CRUD, SSA, status), finalizers,
+# webhooks, streaming and paged lists, a sharding smoke test and the sample end to end.
+oldest_subset=(
+  ControlPlaneVersionsIntegrationTests
+  LeaderElectionIntegrationTests
+  ClientIntegrationTests
+  FinalizerIntegrationTests
+  WebhookIntegrationTests
+  StreamingListIntegrationTests
+  PagedListIntegrationTests
+  ShardingChaosSmokeIntegrationTests
+  StorageBucketEndToEndIntegrationTests
+)
+echo "[test] the subset on Kubernetes $KUBERNETES_OLDEST: ${oldest_subset[*]}"
+subset=$(IFS=,; echo "${oldest_subset[*]}")
+OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_OLDEST mvn -B verify \
+  -pl operator-spring-boot-test,operator-spring-boot-autoconfigure,sample-operator,benchmarks-child,benchmarks-josdk,benchmarks \
+  -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test="$subset" -Dfailsafe.failIfNoSpecifiedTests=false "$@"

@@ -25,7 +25,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The manifests in {@code deploy/}, read as JSON objects (so a test can adjust them) and
  * created through {@link DynamicKubernetesApi}, as {@code kubectl create -f} would. The
  * typed client-java models are avoided on purpose: the CRD model writes empty collections
- * that kube-apiserver 1.20 rejects in a schema.
+ * that kube-apiserver rejected in a schema (1.20 did).
  */
 final class Manifests {
 

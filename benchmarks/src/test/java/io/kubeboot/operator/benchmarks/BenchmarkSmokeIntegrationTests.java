@@ -74,6 +74,11 @@ class BenchmarkSmokeIntegrationTests {
 			assertPositive(results, Metric.FAILOVER_KILL, config.failoverObjects(), implementation);
 			assertPositive(results, Metric.FAILOVER_GRACEFUL, config.failoverObjects(), implementation);
 		}
+		// the streamed list scenario: both variants synced their caches
+		for (String variant : List.of("streamed", "paged")) {
+			assertThat(report).containsPattern("\\| ours, " + variant
+					+ " list \\| [0-9.]+ \\(\\d+\\) \\| [0-9.]+ \\(\\d+\\) \\| [0-9.]+ \\(\\d+\\) \\|");
+		}
 		// the sharded scenario: 3 replicas in the label-based mode share the 100 widgets
 		Matcher threeReplicas = Pattern
 			.compile("\\| 3 \\| [0-9.]+ \\| -?[0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| (\\d+) / (\\d+) / (\\d+) \\|")

@@ -185,16 +185,48 @@ final class DefaultClient implements Client {
 			body.add("preconditions", preconditions);
 		}
 		try {
-			this.calls.send("DELETE", kind.objectPath(namespace(kind, object), name(object), false), List.of(),
-					RestCalls.bytes(body.toString()), "application/json", null);
+			JsonElement answer = this.calls.send("DELETE",
+					kind.objectPath(namespace(kind, object), name(object), false), List.of(),
+					RestCalls.bytes(body.toString()), "application/json", JsonElement.class);
 			if (this.tracking != null && this.tracking.holds(object)) {
-				this.tracking.writtenVersions().deleted(object);
+				String pending = pendingDeletionVersion(answer);
+				if (pending != null) {
+					// still there, marked for deletion until its finalizers are gone:
+					// the cache catches up once it sees that version, not once it goes
+					this.tracking.writtenVersions().wrote(object, pending);
+				}
+				else {
+					this.tracking.writtenVersions().deleted(object);
+				}
 			}
 			return true;
 		}
 		catch (ApiServerException.NotFoundException ex) {
 			return false;
 		}
+	}
+
+	/**
+	 * The resourceVersion of an object a delete left in place, marked for deletion (it
+	 * has finalizers, or a foreground deletion waits for its dependents), or {@code null}
+	 * if the answer says it is gone.
+	 */
+	private static @Nullable String pendingDeletionVersion(@Nullable JsonElement answer) {
+		if (answer == null || !answer.isJsonObject()) {
+			return null;
+		}
+		JsonObject object = answer.getAsJsonObject();
+		JsonElement kind = object.get("kind");
+		JsonElement metadata = object.get("metadata");
+		if (kind == null || "Status".equals(kind.getAsString()) || metadata == null || !metadata.isJsonObject()) {
+			return null;
+		}
+		JsonObject meta = metadata.getAsJsonObject();
+		JsonElement finalizers = meta.get("finalizers");
+		JsonElement version = meta.get("resourceVersion");
+		boolean pending = meta.has("deletionTimestamp") && finalizers != null && finalizers.isJsonArray()
+				&& !finalizers.getAsJsonArray().isEmpty();
+		return (pending && version != null) ? version.getAsString() : null;
 	}
 
 	private <T extends KubernetesObject> T patch(T object, Patch patch, boolean status) {
@@ -220,7 +252,15 @@ final class DefaultClient implements Client {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
 		}
 		if (this.tracking != null && this.tracking.holds(stored)) {
-			this.tracking.writtenVersions().wrote(stored);
+			V1ObjectMeta metadata = stored.getMetadata();
+			if (metadata.getDeletionTimestamp() != null
+					&& (metadata.getFinalizers() == null || metadata.getFinalizers().isEmpty())) {
+				// its last finalizer removed: the API server deleted it
+				this.tracking.writtenVersions().deleted(stored);
+			}
+			else {
+				this.tracking.writtenVersions().wrote(stored);
+			}
 		}
 		return stored;
 	}
@@ -341,10 +381,10 @@ final class DefaultClient implements Client {
 		byte[] apply(KubernetesObject object, ResourceKind<?> kind) {
 			JsonObject body = withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
 			if (body.has("metadata")) {
-				body.getAsJsonObject("metadata").remove("managedFields"); // rejected by
-																			// apply
+				// rejected by apply
+				body.getAsJsonObject("metadata").remove("managedFields");
 			}
-			return RestCalls.bytes(body.toString());
+			return RestCalls.bytes(ApplyBodies.withoutEmptyCollections(body).toString());
 		}
 
 		<T> T copy(T object, Class<T> type) {

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.internal.RetryAfter;
+import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
@@ -66,8 +67,11 @@ final class ReconcileRunner {
 			outcome = Outcome.CONFLICT;
 			current.forget(request);
 			current.add(request, priority);
-			logger.info("Write conflict, requeued: controller={} request={} error=\"{}\"", this.name, request,
-					ex.getMessage());
+			// a cache behind this process's own write is no conflict: say which it was
+			logger.info("{}, requeued: controller={} request={} error=\"{}\"",
+					(ex instanceof WrittenVersions.CacheBehindException) ? "Cache behind this process's own write"
+							: "Write conflict",
+					this.name, request, ex.getMessage());
 		}
 		catch (ApiServerException.TooManyRequestsException ex) {
 			// the API server asked to come back later: its Retry-After, not the growing

@@ -97,7 +97,8 @@ public final class Manager {
 				? RateLimitInterceptor.limit(apiClient, settings.clientQps, settings.clientBurst) : apiClient;
 		this.limitedClient = limited;
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
-				settings.watchSilenceThreshold, settings.listPageSize, settings.cacheTransforms);
+				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
+				settings.cacheTransforms);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
@@ -441,6 +442,14 @@ public final class Manager {
 	 */
 	public int listPageSize() {
 		return this.settings.listPageSize;
+	}
+
+	/**
+	 * Returns whether the caches stream their lists where the API server can.
+	 * @return whether lists are streamed
+	 */
+	public boolean streamingLists() {
+		return this.settings.streamingLists;
 	}
 
 	/**

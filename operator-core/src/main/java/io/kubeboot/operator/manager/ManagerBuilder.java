@@ -211,6 +211,20 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * Whether the caches stream their lists where the API server can (default
+	 * {@code true}): a watch that first sends every current object (Kubernetes'
+	 * WatchList, on by default from 1.34) instead of list requests, read object by object
+	 * as the server sends them. An API server that cannot is asked for pages of
+	 * {@link #listPageSize(int)} instead, after its first refusal.
+	 * @param streamingLists whether to stream lists
+	 * @return this builder
+	 */
+	public ManagerBuilder streamingLists(boolean streamingLists) {
+		this.settings.streamingLists = streamingLists;
+		return this;
+	}
+
+	/**
 	 * Where work queues report, by controller name (default: nowhere).
 	 * @param metrics creates the metrics of one queue
 	 * @return this builder

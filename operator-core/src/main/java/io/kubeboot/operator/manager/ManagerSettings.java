@@ -38,6 +38,8 @@ final class ManagerSettings {
 
 	int listPageSize = InformerCache.DEFAULT_LIST_PAGE_SIZE;
 
+	boolean streamingLists = true;
+
 	@Nullable String namespace;
 
 	int maxConcurrentReconciles = 1;
@@ -85,6 +87,7 @@ final class ManagerSettings {
 		copy.watchTimeout = this.watchTimeout;
 		copy.watchSilenceThreshold = this.watchSilenceThreshold;
 		copy.listPageSize = this.listPageSize;
+		copy.streamingLists = this.streamingLists;
 		copy.namespace = this.namespace;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 		copy.priorityQueue = this.priorityQueue;

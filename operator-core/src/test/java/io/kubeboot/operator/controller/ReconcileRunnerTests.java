@@ -3,7 +3,11 @@ package io.kubeboot.operator.controller;
 import java.time.Duration;
 import java.util.stream.Stream;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.client.ApiServerException;
+import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
@@ -12,10 +16,14 @@ import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubeboot.operator.workqueue.WorkQueues;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,6 +75,34 @@ class ReconcileRunnerTests {
 
 		assertThat(this.queue.get()).isEqualTo(AGAIN);
 		assertThat(this.queue.get()).isEqualTo(OTHER);
+	}
+
+	@Test
+	void aCacheBehindOwnWriteIsLoggedAsSuchNotAsAWriteConflict() throws Exception {
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(Controller.class);
+		logger.addAppender(logs);
+		WrittenVersions written = new WrittenVersions(Duration.ofMillis(1));
+		V1ConfigMap wrote = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name("again"));
+		written.wrote(wrote, "5");
+		try {
+			this.queue.add(AGAIN, WorkQueue.DEFAULT_PRIORITY);
+			reconcileNext((request) -> {
+				written.read(V1ConfigMap.class, "default", "again",
+						() -> new V1ConfigMap().metadata(new V1ObjectMeta().resourceVersion("4")));
+				return Result.done();
+			});
+		}
+		finally {
+			logger.detachAppender(logs);
+		}
+		assertThat(logs.list).singleElement()
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.asString()
+			.startsWith("Cache behind this process's own write, requeued: controller=test request=default/again "
+					+ "error=\"The cache has not seen this process's last write of V1ConfigMap default/again");
+		assertThat(this.queue.get()).isEqualTo(AGAIN);
 	}
 
 	private void reconcileNext(Reconciler reconciler) throws InterruptedException {

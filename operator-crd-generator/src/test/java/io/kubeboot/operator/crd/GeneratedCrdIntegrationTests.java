@@ -149,7 +149,7 @@ class GeneratedCrdIntegrationTests {
 			.contains("status.phase: Unsupported value: \"Gone\": supported values: \"Pending\", \"Ready\"");
 		written.add("status", JsonParser.parseString("{\"conditions\": [{\"type\": \"Ready\"}]}"));
 		assertThat(refusal(putStatus(admin, controlPlane, written)))
-			.contains("status.conditions.status: Required value");
+			.contains("status.conditions[0].status: Required value");
 
 		// kubectl get shows the printer columns
 		JsonObject table = table(admin, controlPlane, namespace);
@@ -164,7 +164,7 @@ class GeneratedCrdIntegrationTests {
 		assertRefused(gadgets, namespace, "{\"name\": \"Photos\"}", "spec.name in body should match '^[a-z]+$'");
 		assertRefused(gadgets, namespace, "{\"name\": \"\"}", "spec.name in body should be at least 1 chars long");
 		assertRefused(gadgets, namespace, "{\"name\": \"abcdefghijk\"}",
-				"spec.name in body should be at most 10 chars long");
+				"spec.name: Too long: may not be more than 10 bytes");
 		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"size\": 11}",
 				"spec.size in body should be less than or equal to 10");
 		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"ratio\": 0}",
@@ -172,7 +172,7 @@ class GeneratedCrdIntegrationTests {
 		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"mode\": \"MEDIUM\"}",
 				"spec.mode: Unsupported value: \"MEDIUM\": supported values: \"FAST\", \"SLOW\"");
 		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"tags\": [\"toolong\"]}",
-				"spec.tags in body should be at most 5 chars long");
+				"spec.tags[0]: Too long: may not be more than 5 bytes");
 		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"counts\": {\"x\": -1}}",
 				"spec.counts.x in body should be greater than or equal to 0");
 		assertRefused(gadgets, namespace, "{\"name\": \"a\", \"memory\": \"lots\"}",

@@ -77,6 +77,7 @@ public final class OperatorAutoConfiguration {
 			.watchTimeout(properties.getWatchTimeout())
 			.watchSilenceThreshold(properties.getWatchSilenceThreshold())
 			.listPageSize(properties.getListPageSize())
+			.streamingLists(properties.isStreamingLists())
 			.namespace(properties.getNamespace())
 			.fieldManager(fieldManager(environment))
 			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())

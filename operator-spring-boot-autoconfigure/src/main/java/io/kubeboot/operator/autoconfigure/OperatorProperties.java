@@ -74,6 +74,13 @@ public class OperatorProperties implements Validator {
 	private int listPageSize = 500;
 
 	/**
+	 * Whether the caches stream their lists (Kubernetes' WatchList, on by default from
+	 * 1.34) where the API server can, instead of reading them in pages. An API server
+	 * that cannot is asked for pages after its first refusal.
+	 */
+	private boolean streamingLists = true;
+
+	/**
 	 * Namespace every controller watches unless it names its own. Empty watches all
 	 * namespaces.
 	 */
@@ -200,6 +207,14 @@ public class OperatorProperties implements Validator {
 
 	public void setListPageSize(int listPageSize) {
 		this.listPageSize = listPageSize;
+	}
+
+	public boolean isStreamingLists() {
+		return this.streamingLists;
+	}
+
+	public void setStreamingLists(boolean streamingLists) {
+		this.streamingLists = streamingLists;
 	}
 
 	public @Nullable String getNamespace() {

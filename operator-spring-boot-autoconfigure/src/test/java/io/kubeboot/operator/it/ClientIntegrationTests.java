@@ -5,6 +5,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -159,6 +160,22 @@ class ClientIntegrationTests {
 					Client.ApplyOption.FORCE);
 		assertThat(applied.getStatus()).containsEntry("observed", 1.0);
 		assertThat(applied.getSpec()).isEqualTo(Map.of("size", "large"));
+		// the API server records each status write against the status subresource: the
+		// apply owns the field it applied, the update and the patch the ones they wrote
+		// (read as a plain map: client-java's models leave managedFields out)
+		Map<?, ?> read = (Map<?, ?>) new CustomObjectsApi(admin)
+			.getNamespacedCustomObject("test.kubeboot.io", "v1", ns, "widgets", "w")
+			.execute();
+		List<?> managedFields = (List<?>) ((Map<?, ?>) read.get("metadata")).get("managedFields");
+		assertThat(managedFields).map(Map.class::cast).anySatisfy((entry) -> {
+			assertThat(entry.get("operation")).isEqualTo("Apply");
+			assertThat(entry.get("subresource")).isEqualTo("status");
+			assertThat(String.valueOf(entry.get("fieldsV1"))).contains("f:observed").doesNotContain("f:spec");
+		}).anySatisfy((entry) -> {
+			assertThat(entry.get("operation")).isEqualTo("Update");
+			assertThat(entry.get("subresource")).isEqualTo("status");
+			assertThat(String.valueOf(entry.get("fieldsV1"))).contains("f:phase");
+		});
 		assertThatExceptionOfType(ConflictException.class)
 			.isThrownBy(() -> client.status().update(created.status(Map.of("phase", "stale"))));
 	}
@@ -205,6 +222,31 @@ class ClientIntegrationTests {
 		}
 		client.delete(widget);
 		assertThat(manager.cache().get(Widget.class, Request.of(ns, "fresh"))).isEmpty();
+	}
+
+	@Test
+	void aReadRightAfterDeletingAnObjectWithAFinalizerSeesItMarkedForDeletion(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Widgets.install(admin);
+		Manager manager = manager(admin, namespace);
+		Controller.builder(manager, Widget.class).complete((request) -> Result.done());
+		manager.start();
+		Client client = manager.client();
+		String ns = namespace.name();
+		for (Client.Propagation propagation : List.of(Client.Propagation.BACKGROUND, Client.Propagation.FOREGROUND)) {
+			String name = "held-" + propagation.name().toLowerCase(Locale.ROOT);
+			Widget widget = client.create(new Widget()
+				.metadata(new V1ObjectMeta().name(name).namespace(ns).finalizers(List.of("test.kubeboot.io/hold")))
+				.spec(Map.of("size", "large")));
+			client.delete(widget, propagation);
+			// it stays, marked for deletion: the read returns it once the cache has that
+			// version (it used to wait 5 s for it to leave the cache, and fail)
+			Widget marked = manager.cache().get(Widget.class, Request.of(ns, name)).orElseThrow();
+			assertThat(marked.getMetadata().getDeletionTimestamp()).isNotNull();
+			marked.getMetadata().setFinalizers(List.of());
+			client.update(marked);
+			assertThat(manager.cache().get(Widget.class, Request.of(ns, name))).isEmpty();
+		}
 	}
 
 	@Test

@@ -123,14 +123,35 @@ class MetadataOnlyCacheIntegrationTests {
 		await().atMost(WAIT).until(() -> reconciles.get("app").get() > beforeDelete);
 		assertThat(manager.cache().getMetadata(V1Secret.class, Request.of(ns, "app-secret"))).isEmpty();
 
-		// on the wire: every list and watch of Secrets asked for metadata only, and the
-		// API server sent metadata only, never the data
+		// on the wire: every list and watch of Secrets asked for metadata only (the list
+		// streamed, as a watch), and the API server sent metadata only, never the data
 		assertThat(wire.accepts).isNotEmpty()
-			.allSatisfy((accept) -> assertThat(accept).startsWith("application/json;as=PartialObjectMetadata"));
-		assertThat(wire.accepts).anySatisfy((accept) -> assertThat(accept).contains("as=PartialObjectMetadataList;"));
-		assertThat(wire.text()).contains("\"kind\":\"PartialObjectMetadataList\"")
-			.contains("\"kind\":\"PartialObjectMetadata\"")
+			.allSatisfy((accept) -> assertThat(accept).startsWith("application/json;as=PartialObjectMetadata;"));
+		assertThat(wire.text()).contains("\"kind\":\"PartialObjectMetadata\"")
+			.contains("k8s.io/initial-events-end")
 			.doesNotContain(SECRET_VALUE);
+	}
+
+	@Test
+	void aKindCachedAsMetadataOnlyAndListedInPagesAsksForMetadataListsOnly(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		String ns = namespace.name();
+		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
+		V1ConfigMap owner = admin
+			.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("app")))
+			.execute();
+		admin.createNamespacedSecret(ns, secret(ns, "app-secret", owner)).execute();
+		Wire wire = new Wire("/api/v1/namespaces/" + ns + "/secrets");
+		Manager manager = Manager.builder(wire.client(controlPlane.adminClient()))
+			.namespace(ns)
+			.streamingLists(false)
+			.build();
+		this.managers.add(manager);
+		manager.cache().metadataInformer(V1Secret.class, ns, null);
+		manager.start();
+		assertThat(manager.cache().getMetadata(V1Secret.class, Request.of(ns, "app-secret"))).isPresent();
+		assertThat(wire.accepts).first().asString().startsWith("application/json;as=PartialObjectMetadataList;");
+		assertThat(wire.text()).contains("\"kind\":\"PartialObjectMetadataList\"").doesNotContain(SECRET_VALUE);
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.Client;
@@ -83,6 +84,26 @@ class WebhookIntegrationTests {
 		spec.put("color", "red");
 		spec.put("size", "large");
 		assertThat(client.update(repainted).getSpec()).containsEntry("size", "large");
+	}
+
+	@Test
+	void matchConditionsDecideWhichRequestsReachTheWebhooks(ApiClient admin, TestNamespace namespace) throws Exception {
+		Widgets.install(admin);
+		Manager manager = managerWithWebhooks(admin, namespace, "Fail", (webhooks) -> webhooks
+			// a DELETE has no object, only an oldObject
+			.matchCondition("not-exempt", "request.operation == 'DELETE' || !has(object.metadata.labels)"
+					+ " || !('exempt' in object.metadata.labels)"));
+		Client client = manager.client();
+		String ns = namespace.name();
+		assertThatExceptionOfType(ApiServerException.class)
+			.isThrownBy(() -> client.create(widget(ns, "checked", Map.of("size", "huge"))))
+			.withMessageContaining("denied the request: spec.size must be small or large, not 'huge'");
+		// an exempt widget reaches neither the validator nor the defaulter
+		Widget exempt = widget(ns, "exempt", Map.of("size", "huge"));
+		exempt.getMetadata().setLabels(Map.of("exempt", "true"));
+		assertThat(client.create(exempt).getSpec()).containsOnly(Map.entry("size", "huge"));
+		Widget defaulted = client.create(widget(ns, "defaulted", Map.of("color", "red")));
+		assertThat(defaulted.getSpec()).containsEntry("size", "small");
 	}
 
 	@Test
@@ -168,6 +189,11 @@ class WebhookIntegrationTests {
 
 	private Manager managerWithWebhooks(ApiClient admin, TestNamespace namespace, String failurePolicy)
 			throws Exception {
+		return managerWithWebhooks(admin, namespace, failurePolicy, UnaryOperator.identity());
+	}
+
+	private Manager managerWithWebhooks(ApiClient admin, TestNamespace namespace, String failurePolicy,
+			UnaryOperator<TestWebhooks.Builder> customizer) throws Exception {
 		ServingCertificate certificate = ServingCertificate.selfSigned(List.of("127.0.0.1", "localhost"));
 		this.cleanUp.add(certificate);
 		WebhookServer server = WebhookServer.builder(certificate)
@@ -188,14 +214,15 @@ class WebhookIntegrationTests {
 		this.cleanUp.add(manager::stop);
 		manager.start();
 		assertThat(server.isServing()).isTrue();
-		TestWebhooks webhooks = TestWebhooks
-			.builder(admin, "https://127.0.0.1:" + server.port(), certificate.caBundlePem().orElseThrow())
-			.validating(AdmissionWebhook.validatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets", "CREATE",
-					"UPDATE", "DELETE")
-			.mutating(AdmissionWebhook.mutatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets")
-			.timeout(Duration.ofSeconds(2))
-			.failurePolicy(failurePolicy)
-			.onlyIn(namespace)
+		TestWebhooks webhooks = customizer
+			.apply(TestWebhooks
+				.builder(admin, "https://127.0.0.1:" + server.port(), certificate.caBundlePem().orElseThrow())
+				.validating(AdmissionWebhook.validatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets",
+						"CREATE", "UPDATE", "DELETE")
+				.mutating(AdmissionWebhook.mutatingPath(Widget.class), "test.kubeboot.io", "v1", "widgets")
+				.timeout(Duration.ofSeconds(2))
+				.failurePolicy(failurePolicy)
+				.onlyIn(namespace))
 			.install();
 		this.cleanUp.add(webhooks);
 		// the API server applies new webhook configurations within about a second

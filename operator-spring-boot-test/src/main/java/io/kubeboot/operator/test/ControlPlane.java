@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -90,6 +92,13 @@ public final class ControlPlane implements AutoCloseable {
 	public static final String KEEP_PROPERTY = "OPERATOR_TEST_KEEP_CONTROL_PLANE";
 
 	/**
+	 * Environment variable (or system property) naming the Kubernetes version to start
+	 * when none is {@link Builder#kubernetesVersion(String) asked for}: a release or a
+	 * prefix of one, such as {@code 1.34}. Unset: the newest installed.
+	 */
+	public static final String VERSION_PROPERTY = "OPERATOR_TEST_KUBERNETES_VERSION";
+
+	/**
 	 * The default time allowed for starting etcd and the API server until ready.
 	 */
 	public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
@@ -99,6 +108,8 @@ public final class ControlPlane implements AutoCloseable {
 	private static final String SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local";
 
 	private static final String CLUSTER_NAME = "kubeboot-test";
+
+	private static final Pattern GIT_VERSION = Pattern.compile("\"gitVersion\"\\s*:\\s*\"([^\"]+)\"");
 
 	private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
@@ -111,6 +122,10 @@ public final class ControlPlane implements AutoCloseable {
 	private static final int START_ATTEMPTS = 3;
 
 	private final ControlPlaneBinaries binaries;
+
+	private final KubernetesVersion binaryVersion;
+
+	private volatile KubernetesVersion version;
 
 	private final Builder options;
 
@@ -146,8 +161,14 @@ public final class ControlPlane implements AutoCloseable {
 
 	private ControlPlane(Builder options) throws IOException {
 		this.options = options;
-		this.binaries = (options.binaryDirectory != null) ? ControlPlaneBinaries.in(options.binaryDirectory)
-				: ControlPlaneBinaries.locate();
+		// a binary directory given explicitly is checked against a version asked for
+		// explicitly only, never against the run's default
+		this.binaries = (options.binaryDirectory != null)
+				? ControlPlaneBinaries.in(options.binaryDirectory, options.kubernetesVersion) : ControlPlaneBinaries
+					.locate((options.kubernetesVersion != null) ? options.kubernetesVersion : versionByDefault());
+		// the flags an API server accepts depend on its version
+		this.binaryVersion = ControlPlaneBinaries.versionOf(this.binaries.kubeApiServer());
+		this.version = this.binaryVersion;
 		this.keepWorkDir = (options.keepWorkDir != null) ? options.keepWorkDir : keepByDefault();
 		Path temporaryDirectory = Path.of(System.getProperty("java.io.tmpdir"));
 		WorkDirectories.deleteAbandoned(temporaryDirectory);
@@ -220,8 +241,12 @@ public final class ControlPlane implements AutoCloseable {
 		for (String user : users()) {
 			writeKubeconfig(user);
 		}
-		logger.info("Started local control plane (etcd {}, kube-apiserver {}) in {} ms; work directory {}",
-				etcdEndpoint(), apiServerUrl(), Duration.ofNanos(System.nanoTime() - started).toMillis(), this.workDir);
+		this.version = readVersion(apiServerUrl());
+		logger.info(
+				"Started local control plane (Kubernetes {}; etcd {}, kube-apiserver {}) in {} ms from {}; "
+						+ "work directory {}",
+				this.version, etcdEndpoint(), apiServerUrl(), Duration.ofNanos(System.nanoTime() - started).toMillis(),
+				this.binaries.directory(), this.workDir);
 	}
 
 	/**
@@ -231,6 +256,23 @@ public final class ControlPlane implements AutoCloseable {
 	 */
 	public URI apiServerUrl() {
 		return URI.create("https://127.0.0.1:" + this.apiServerPort);
+	}
+
+	/**
+	 * Returns the API server's version, as its {@code /version} endpoint reports it.
+	 * @return the Kubernetes version
+	 */
+	public KubernetesVersion kubernetesVersion() {
+		return this.version;
+	}
+
+	/**
+	 * Returns the directory the {@code etcd} and {@code kube-apiserver} executables were
+	 * taken from.
+	 * @return the binary directory
+	 */
+	public Path binaryDirectory() {
+		return this.binaries.directory();
 	}
 
 	/**
@@ -612,7 +654,13 @@ public final class ControlPlane implements AutoCloseable {
 		flag(flags, "--bind-address=127.0.0.1");
 		flag(flags, "--secure-port=" + port);
 		flag(flags, "--advertise-address=127.0.0.1");
-		flag(flags, "--insecure-port=0");
+		// no endpoints for the kubernetes Service: newer versions refuse a loopback
+		// address there, and no test reaches the API server through that Service
+		flag(flags, "--endpoint-reconciler-type=none");
+		if (!this.binaryVersion.isAtLeast(1, 24)) {
+			// removed in 1.24, where no insecure port is served any more
+			flag(flags, "--insecure-port=0");
+		}
 		flag(flags, "--tls-cert-file=" + this.pki.servingCertificate());
 		flag(flags, "--tls-private-key-file=" + this.pki.servingKey());
 		flag(flags, "--client-ca-file=" + this.pki.caCertificate());
@@ -774,6 +822,23 @@ public final class ControlPlane implements AutoCloseable {
 		}
 	}
 
+	private KubernetesVersion readVersion(URI server) {
+		HttpResponse<String> response = get(server.resolve("/version"), token(ADMIN));
+		if (response == null || response.statusCode() != 200) {
+			throw new ControlPlaneException("Cannot read the API server's version: " + describe("/version", response));
+		}
+		Matcher gitVersion = GIT_VERSION.matcher(response.body());
+		if (!gitVersion.find()) {
+			throw new ControlPlaneException("The API server's /version has no gitVersion: " + response.body());
+		}
+		return KubernetesVersion.parse(gitVersion.group(1));
+	}
+
+	private static String versionByDefault() {
+		String value = System.getProperty(VERSION_PROPERTY, System.getenv(VERSION_PROPERTY));
+		return (value == null || value.isBlank()) ? null : value.strip();
+	}
+
 	private static boolean keepByDefault() {
 		String value = System.getProperty(KEEP_PROPERTY, System.getenv(KEEP_PROPERTY));
 		return Boolean.parseBoolean(value);
@@ -817,6 +882,8 @@ public final class ControlPlane implements AutoCloseable {
 		private Duration startTimeout = DEFAULT_START_TIMEOUT;
 
 		private Path binaryDirectory;
+
+		private String kubernetesVersion;
 
 		private Boolean keepWorkDir;
 
@@ -889,6 +956,26 @@ public final class ControlPlane implements AutoCloseable {
 		}
 
 		/**
+		 * Asks for a Kubernetes version: a release such as {@code 1.34.4} or a prefix of
+		 * one such as {@code 1.34}, which takes the newest installed patch. Defaults to
+		 * {@value ControlPlane#VERSION_PROPERTY}, and to the newest installed version
+		 * when that is not set either. {@code scripts/install-control-plane.sh 1.34.4}
+		 * installs a version.
+		 * @param kubernetesVersion the version asked for
+		 * @return this builder
+		 */
+		public Builder kubernetesVersion(String kubernetesVersion) {
+			Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
+			if (!kubernetesVersion.matches("\\d+\\.\\d+(\\.\\d+)?")) {
+				throw new IllegalArgumentException(
+						"kubernetesVersion must be a release such as 1.34.4 or a minor such as 1.34, was '"
+								+ kubernetesVersion + "'");
+			}
+			this.kubernetesVersion = kubernetesVersion;
+			return this;
+		}
+
+		/**
 		 * Sets whether {@link ControlPlane#close()} keeps the work directory. Defaults to
 		 * the value of {@value ControlPlane#KEEP_PROPERTY}.
 		 * @param keep whether to keep the work directory
@@ -932,6 +1019,7 @@ public final class ControlPlane implements AutoCloseable {
 			copy.etcdFlags.addAll(this.etcdFlags);
 			copy.startTimeout = this.startTimeout;
 			copy.binaryDirectory = this.binaryDirectory;
+			copy.kubernetesVersion = this.kubernetesVersion;
 			copy.keepWorkDir = this.keepWorkDir;
 			copy.exitGrace = this.exitGrace;
 			return ControlPlane.start(copy);

@@ -1,7 +1,11 @@
 package io.kubeboot.operator.test;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,9 +61,10 @@ public class ControlPlaneExtension implements BeforeAllCallback, ParameterResolv
 
 	private static final Object lock = new Object();
 
-	private static ControlPlane shared;
+	/** The shared control planes, by the version asked for ("" for the default). */
+	private static final Map<String, ControlPlane> shared = new HashMap<>();
 
-	private static ControlPlaneException startFailure;
+	private static final Map<String, ControlPlaneException> startFailures = new HashMap<>();
 
 	private static final ExecutorService deleter = Executors.newSingleThreadExecutor((runnable) -> {
 		Thread thread = new Thread(runnable, "test-namespace-deleter");
@@ -77,33 +83,69 @@ public class ControlPlaneExtension implements BeforeAllCallback, ParameterResolv
 	 * @throws ControlPlaneException if it cannot be started (also on later calls)
 	 */
 	public static ControlPlane controlPlane() {
+		return controlPlane("");
+	}
+
+	/**
+	 * Returns the control plane of the given Kubernetes version shared by this JVM,
+	 * starting it if needed, as {@link WithControlPlane#kubernetesVersion()} asks for it.
+	 * @param kubernetesVersion a release such as {@code 1.34.4}, a minor such as
+	 * {@code 1.34}, or empty for the default version
+	 * @return the running shared control plane of that version
+	 * @throws ControlPlaneException if it cannot be started (also on later calls)
+	 */
+	public static ControlPlane controlPlane(String kubernetesVersion) {
 		synchronized (lock) {
+			ControlPlaneException startFailure = startFailures.get(kubernetesVersion);
 			if (startFailure != null) {
 				throw new ControlPlaneException(
 						"The shared control plane failed to start earlier in this JVM: " + startFailure.getMessage(),
 						startFailure);
 			}
-			if (shared == null || shared.isClosed()) {
+			ControlPlane controlPlane = shared.get(kubernetesVersion);
+			if (controlPlane == null || controlPlane.isClosed()) {
 				try {
-					shared = ControlPlane.start();
+					ControlPlane.Builder builder = ControlPlane.builder();
+					if (!kubernetesVersion.isEmpty()) {
+						builder.kubernetesVersion(kubernetesVersion);
+					}
+					controlPlane = builder.start();
+					shared.put(kubernetesVersion, controlPlane);
 				}
 				catch (ControlPlaneException ex) {
-					startFailure = ex;
+					startFailures.put(kubernetesVersion, ex);
 					throw ex;
 				}
 			}
-			return shared;
+			return controlPlane;
 		}
 	}
 
-	private static void closeShared() {
-		ControlPlane closing;
-		synchronized (lock) {
-			closing = shared;
-			shared = null;
+	/**
+	 * The version a test class asks for through {@link WithControlPlane}, empty for the
+	 * default.
+	 * @param testClass the test class, or {@code null}
+	 * @return the version asked for, or empty
+	 */
+	public static String kubernetesVersion(Class<?> testClass) {
+		// a @Nested class takes its enclosing class's
+		for (Class<?> type = testClass; type != null; type = type.getEnclosingClass()) {
+			Optional<WithControlPlane> annotation = AnnotationSupport.findAnnotation(type, WithControlPlane.class);
+			if (annotation.isPresent()) {
+				return annotation.get().kubernetesVersion();
+			}
 		}
-		if (closing != null) {
-			closing.close();
+		return "";
+	}
+
+	private static void closeShared() {
+		List<ControlPlane> closing;
+		synchronized (lock) {
+			closing = new ArrayList<>(shared.values());
+			shared.clear();
+		}
+		for (ControlPlane controlPlane : closing) {
+			controlPlane.close();
 		}
 	}
 
@@ -122,7 +164,7 @@ public class ControlPlaneExtension implements BeforeAllCallback, ParameterResolv
 	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
 		registerSharedCloser(extensionContext);
 		Class<?> type = parameterContext.getParameter().getType();
-		ControlPlane controlPlane = controlPlane();
+		ControlPlane controlPlane = controlPlane(kubernetesVersion(extensionContext.getTestClass().orElse(null)));
 		if (type == ControlPlane.class) {
 			return controlPlane;
 		}

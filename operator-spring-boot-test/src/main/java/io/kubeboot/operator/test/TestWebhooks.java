@@ -16,6 +16,7 @@ import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1MatchCondition;
 import io.kubernetes.client.openapi.models.V1MutatingWebhook;
 import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -115,6 +116,8 @@ public final class TestWebhooks implements AutoCloseable {
 
 		private TestNamespace namespace;
 
+		private final List<V1MatchCondition> matchConditions = new ArrayList<>();
+
 		private Builder(ApiClient admin, String baseUrl, String caBundlePem) {
 			this.admin = Objects.requireNonNull(admin, "admin");
 			this.baseUrl = baseUrl.replaceAll("/+$", "");
@@ -172,6 +175,19 @@ public final class TestWebhooks implements AutoCloseable {
 		}
 
 		/**
+		 * Adds a match condition to every webhook: a CEL expression over {@code object},
+		 * {@code oldObject}, {@code request} and {@code authorizer} that must be true for
+		 * the API server to call the webhook (GA in Kubernetes 1.30).
+		 * @param name the condition's name, unique among the webhook's
+		 * @param expression the CEL expression
+		 * @return this builder
+		 */
+		public Builder matchCondition(String name, String expression) {
+			this.matchConditions.add(new V1MatchCondition().name(name).expression(expression));
+			return this;
+		}
+
+		/**
 		 * Restricts the webhooks to one namespace, which gets a label to select it by.
 		 * @param namespace the namespace
 		 * @return this builder
@@ -212,7 +228,8 @@ public final class TestWebhooks implements AutoCloseable {
 						.sideEffects("None")
 						.failurePolicy(this.failurePolicy)
 						.timeoutSeconds(seconds)
-						.namespaceSelector(selector));
+						.namespaceSelector(selector)
+						.matchConditions(this.matchConditions.isEmpty() ? null : List.copyOf(this.matchConditions)));
 				}
 				api.createValidatingWebhookConfiguration(
 						new V1ValidatingWebhookConfiguration().metadata(new V1ObjectMeta().name(name)).webhooks(hooks))
@@ -228,7 +245,8 @@ public final class TestWebhooks implements AutoCloseable {
 						.sideEffects("None")
 						.failurePolicy(this.failurePolicy)
 						.timeoutSeconds(seconds)
-						.namespaceSelector(selector));
+						.namespaceSelector(selector)
+						.matchConditions(this.matchConditions.isEmpty() ? null : List.copyOf(this.matchConditions)));
 				}
 				api.createMutatingWebhookConfiguration(
 						new V1MutatingWebhookConfiguration().metadata(new V1ObjectMeta().name(name)).webhooks(hooks))

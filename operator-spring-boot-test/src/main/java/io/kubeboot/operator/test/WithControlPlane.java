@@ -37,6 +37,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@value ControlPlane#ADMIN} user, is closed after the test class (so its operator stops
  * and releases its Lease before the control plane stops), and a lost Lease fails the test
  * instead of halting the JVM.
+ * <p>
+ * {@link #kubernetesVersion()} chooses the Kubernetes version; test classes that ask for
+ * the same version share one control plane.
  */
 @Target({ ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
@@ -44,5 +47,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Inherited
 @ExtendWith(ControlPlaneExtension.class)
 public @interface WithControlPlane {
+
+	/**
+	 * The Kubernetes version to run against: a release such as {@code 1.34.4} or a minor
+	 * such as {@code 1.34} (its newest installed patch). Empty, the default: the
+	 * {@value ControlPlane#VERSION_PROPERTY} environment variable or system property,
+	 * else the newest version installed.
+	 * @return the version asked for, or empty
+	 */
+	String kubernetesVersion() default "";
 
 }

@@ -79,6 +79,50 @@ class ControlPlaneBinariesTests {
 					Path.of("/home/u/.cache/operator-spring-boot/control-plane"));
 	}
 
+	@Test
+	void theInstallScriptsLayoutGivesTheNewestVersionOrTheOneAskedFor() throws IOException {
+		Path cache = Files.createDirectory(this.temp.resolve("cache"));
+		for (String version : List.of("1.34.4", "1.37.2", "1.34.10", "1.36.3")) {
+			Path directory = Files.createDirectories(cache.resolve("k8s").resolve(version + "-linux-amd64"));
+			executable(directory.resolve("etcd"));
+			executable(directory.resolve("kube-apiserver"));
+		}
+		// only etcd: skipped
+		executable(Files.createDirectories(cache.resolve("k8s/1.38.0-linux-amd64")).resolve("etcd"));
+		List<Candidate> candidates = List.of(new Candidate("test", cache));
+		assertThat(locate(candidates, null).directory()).isEqualTo(cache.resolve("k8s/1.37.2-linux-amd64"));
+		assertThat(locate(candidates, "1.34").directory()).isEqualTo(cache.resolve("k8s/1.34.10-linux-amd64"));
+		assertThat(locate(candidates, "1.34.4").directory()).isEqualTo(cache.resolve("k8s/1.34.4-linux-amd64"));
+		assertThatExceptionOfType(ControlPlaneException.class).isThrownBy(() -> locate(candidates, "1.33"))
+			.withMessageContaining("of Kubernetes 1.33")
+			.withMessageContaining("test (" + cache + "): no version 1.33 installed under k8s/")
+			.withMessageContaining("run scripts/install-control-plane.sh 1.33.x");
+	}
+
+	@Test
+	void aDirectoryOfAnotherVersionThanTheOneAskedForIsSkipped() throws IOException {
+		Path assets = Files.createDirectory(this.temp.resolve("assets"));
+		executable(assets.resolve("etcd"));
+		executable(assets.resolve("kube-apiserver"));
+		Path other = Files.createDirectory(this.temp.resolve("other"));
+		executable(other.resolve("etcd"));
+		executable(other.resolve("kube-apiserver"));
+		List<Candidate> candidates = List.of(new Candidate("assets", assets), new Candidate("other", other));
+		ControlPlaneBinaries binaries = ControlPlaneBinaries.locate(candidates, "1.34",
+				(binary) -> KubernetesVersion.parse(binary.startsWith(assets) ? "v1.37.2" : "v1.34.4"));
+		assertThat(binaries.directory()).isEqualTo(other.toAbsolutePath());
+		assertThatExceptionOfType(ControlPlaneException.class)
+			.isThrownBy(() -> ControlPlaneBinaries.locate(candidates.subList(0, 1), "1.34",
+					(binary) -> KubernetesVersion.parse("v1.37.2")))
+			.withMessageContaining("assets (" + assets + "): holds Kubernetes v1.37.2, not 1.34");
+	}
+
+	private static ControlPlaneBinaries locate(List<Candidate> candidates, String version) {
+		return ControlPlaneBinaries.locate(candidates, version, (binary) -> {
+			throw new AssertionError("no --version needed for " + binary);
+		});
+	}
+
 	private static void executable(Path file) throws IOException {
 		Files.writeString(file, "#!/bin/sh\n");
 		Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));

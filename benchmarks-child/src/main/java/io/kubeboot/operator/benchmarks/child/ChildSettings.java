@@ -20,10 +20,11 @@ import java.util.Map;
  * default)
  * @param sharding the sharding mode of our Spring implementation, {@code null} for none
  * @param identity the replica's identity, {@code null} for a generated one
+ * @param streamingLists whether our implementations' caches stream their lists
  */
 public record ChildSettings(String namespace, int expectedStatuses, int expectedReconciles, String leaseName,
 		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean priorityQueue, String sharding,
-		String identity) {
+		String identity, boolean streamingLists) {
 
 	/**
 	 * The namespace to watch.
@@ -79,6 +80,12 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 	public static final String IDENTITY = "BENCH_IDENTITY";
 
 	/**
+	 * {@code false} turns our implementations' streaming lists off: their caches list in
+	 * pages.
+	 */
+	public static final String STREAMING_LISTS = "BENCH_STREAMING_LISTS";
+
+	/**
 	 * Reads the settings from the process environment.
 	 * @return the settings
 	 */
@@ -99,7 +106,8 @@ public record ChildSettings(String namespace, int expectedStatuses, int expected
 				Duration.ofMillis(intValue(environment, RENEW_DEADLINE, 10_000)),
 				Duration.ofMillis(intValue(environment, RETRY_PERIOD, 2_000)),
 				!"false".equalsIgnoreCase(environment.getOrDefault(PRIORITY_QUEUE, "true").strip()),
-				blankToNull(environment.get(SHARDING)), blankToNull(environment.get(IDENTITY)));
+				blankToNull(environment.get(SHARDING)), blankToNull(environment.get(IDENTITY)),
+				!"false".equalsIgnoreCase(environment.getOrDefault(STREAMING_LISTS, "true").strip()));
 	}
 
 	/**

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * full garbage collections and reports the heap used and the resident set size;
  * {@code reconciles} reports how many reconciles have begun so far; {@code statuses}
  * reports how many distinct objects have had their status written; {@code cpu} reports
- * the process's CPU time in nanoseconds.
+ * the process's CPU time in nanoseconds; {@code peak} reports the sum of the heap pools'
+ * peak usage since the start and the process's CPU time.
  * <p>
  * Events: {@code jvm-start} (the JVM's own start time), {@code ready} (the framework
  * started; caches synced where the framework has them before it leads),
@@ -186,6 +189,7 @@ public final class Probe {
 					case "reconciles" -> reportReconciles();
 					case "statuses" -> report("statuses " + this.written.size());
 					case "cpu" -> report("cpu " + processCpuNanos());
+					case "peak" -> report("peak " + peakHeapBytes() + " " + processCpuNanos());
 					default -> {
 					}
 				}
@@ -212,6 +216,20 @@ public final class Probe {
 		}
 		long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
 		report("memory " + heap + " " + residentSetBytes());
+	}
+
+	/**
+	 * The sum of the heap pools' peak usage since the start: with the serial collector,
+	 * the most its young and old generations each held, garbage included.
+	 */
+	private static long peakHeapBytes() {
+		long peak = 0;
+		for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+			if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+				peak += pool.getPeakUsage().getUsed();
+			}
+		}
+		return peak;
 	}
 
 	private static long processCpuNanos() {

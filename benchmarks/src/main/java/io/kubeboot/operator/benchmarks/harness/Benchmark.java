@@ -107,6 +107,9 @@ public final class Benchmark {
 		if (this.config.runs(CacheMemory.SCENARIO)) {
 			new CacheMemory(this.config, this.cluster, this.results, this.jdk).run();
 		}
+		if (this.config.runs(StreamedLists.SCENARIO)) {
+			new StreamedLists(this.config, this.cluster, this.results, this.jdk).run();
+		}
 		if (this.config.runs(ShardedDrain.SCENARIO)) {
 			new ShardedDrain(this.config, this.cluster, this.results, this.jdk).run();
 		}

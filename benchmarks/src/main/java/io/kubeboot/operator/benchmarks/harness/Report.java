@@ -137,7 +137,7 @@ final class Report {
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
 		out.append(
-				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,sharded,jmh`: the scenarios to run "
+				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,lists,sharded,jmh`: the scenarios to run "
 						+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
 		out.append(("- `-Dbenchmark.implementations=%s`: the implementations, in the order the runs alternate "
 				+ "(this run: `%s`)\n")
@@ -155,6 +155,9 @@ final class Report {
 		out.append("- `-D%s=%s`: the two cached object counts of the cache memory scenario (`%s`)\n".formatted(
 				CacheMemory.SIZES_PROPERTY, System.getProperty(CacheMemory.SIZES_PROPERTY, "10000,100000"),
 				CacheMemory.SCENARIO));
+		out.append("- `-D%s=%s`: the cached object count of the streamed list scenario (`%s`)\n".formatted(
+				StreamedLists.SIZE_PROPERTY, System.getProperty(StreamedLists.SIZE_PROPERTY, "100000"),
+				StreamedLists.SCENARIO));
 		out.append("- `-D%s=%s`: the widgets of the sharded scenario's heap part (`%s`)\n".formatted(
 				ShardedDrain.HEAP_SIZE_PROPERTY, System.getProperty(ShardedDrain.HEAP_SIZE_PROPERTY, "10000"),
 				ShardedDrain.SCENARIO));

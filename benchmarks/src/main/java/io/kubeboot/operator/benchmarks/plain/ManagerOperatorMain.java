@@ -39,6 +39,7 @@ public final class ManagerOperatorMain {
 		Manager manager = Manager.builder(client)
 			.namespace(settings.namespace())
 			.priorityQueue(settings.priorityQueue())
+			.streamingLists(settings.streamingLists())
 			.build();
 		WidgetWorkload workload = new WidgetWorkload(probe, new ClientStatusPatch(manager.client()));
 		Controller.builder(manager, Widget.class)

@@ -83,6 +83,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final int listPageSize;
 
+	private final boolean streamingLists;
+
 	/**
 	 * Transforms by the class objects are stored as; the default under KubernetesObject.
 	 */
@@ -123,13 +125,16 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * timeout
 	 * @param listPageSize the most objects one list request asks for: lists are read in
 	 * pages of this size where the API server pages them (see {@code ListPager})
+	 * @param streamingLists whether to stream lists where the API server can (see
+	 * {@code StreamingList})
 	 * @param transforms the transforms applied to objects before they are cached, by the
 	 * class the objects are stored as ({@link PartialObjectMetadata} for every kind
 	 * cached as metadata only); the one under {@link KubernetesObject} applies to every
 	 * class without one of its own
 	 */
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
-			Duration silenceThreshold, int listPageSize, Map<Class<?>, CacheTransform<?>> transforms) {
+			Duration silenceThreshold, int listPageSize, boolean streamingLists,
+			Map<Class<?>, CacheTransform<?>> transforms) {
 		if (silenceThreshold.compareTo(watchTimeout) <= 0) {
 			throw new IllegalArgumentException("watchSilenceThreshold (" + silenceThreshold
 					+ ") must be longer than watchTimeout (" + watchTimeout + ")");
@@ -138,6 +143,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			throw new IllegalArgumentException("listPageSize must be at least 1, was " + listPageSize);
 		}
 		this.listPageSize = listPageSize;
+		this.streamingLists = streamingLists;
 		this.transforms = Map.copyOf(transforms);
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);
@@ -348,7 +354,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				key.metadataOnly() ? kind.apiVersion() : null, key.metadataOnly() ? kind.kind() : null,
 				this.stripManagedFields, (CacheTransform<T>) transform, this.deduplicator);
 		informer.start(kind, stored, this.watchClient, this.resyncPeriod, storeTransform, this.watchTimeout,
-				this.listPageSize);
+				this.listPageSize, this.streamingLists);
 	}
 
 	/**

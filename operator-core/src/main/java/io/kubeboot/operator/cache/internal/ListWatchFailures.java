@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * <li>RBAC denying the list or watch ({@code 403}) is logged once per outage at ERROR,
  * naming the verbs RBAC denies, the resource and the namespace; the kind no longer served
  * ({@code 404}: its CustomResourceDefinition deleted) likewise, naming the kind; any
- * other error at WARN, once per minute for each distinct message;</li>
+ * other error at WARN, once per minute for each distinct message, a {@code 429} only once
+ * the outage has lasted {@link #THROTTLED_LOG_GRACE} (kube-apiserver answers so for about
+ * a second while the watch cache of a kind initializes, as after a CRD was created);</li>
  * <li>after an answer that does not change by itself (a {@code 4xx} other than
  * {@code 410 Gone}) the informer waits longer before each new list, doubling from the
  * reflector's one second to {@link #MAX_RETRY_INTERVAL}, as client-go's reflector backs
@@ -28,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * its watch is denied would otherwise read every object every second); an unreachable API
  * server and {@code 5xx} answers are retried every second, so that the informer is back
  * within a second of an outage's end;</li>
- * <li>the end of an outage is logged once at INFO.</li>
+ * <li>the end of an outage whose failures were logged is logged once at INFO.</li>
  * </ul>
  * Thread-safe; shared by an informer and the replacements the watchdog starts for it.
  */
@@ -45,6 +47,12 @@ final class ListWatchFailures {
 	private static final Duration REFLECTOR_PERIOD = Duration.ofSeconds(1);
 
 	private static final long ERROR_LOG_INTERVAL_NANOS = Duration.ofMinutes(1).toNanos();
+
+	/** How long an informer may be throttled (429) before it is logged. */
+	static final Duration THROTTLED_LOG_GRACE = Duration.ofSeconds(5);
+
+	/** Whether a failure of the current outage was logged. */
+	private boolean outageLogged;
 
 	/** Errors whose last log is remembered; a message that varies endlessly is not. */
 	private static final int MAX_REMEMBERED_ERRORS = 16;
@@ -117,7 +125,7 @@ final class ListWatchFailures {
 				logNotServed = !this.notServedLogged;
 				this.notServedLogged = true;
 			}
-			else {
+			else if (code != 429 || System.nanoTime() - this.failingSinceNanos >= THROTTLED_LOG_GRACE.toNanos()) {
 				long now = System.nanoTime();
 				Long logged = this.loggedAt.get(description);
 				if (logged == null || now - logged > ERROR_LOG_INTERVAL_NANOS) {
@@ -128,6 +136,7 @@ final class ListWatchFailures {
 					logOther = true;
 				}
 			}
+			this.outageLogged |= logDenied || logNotServed || logOther;
 		}
 		if (logDenied) {
 			logger.error(
@@ -152,7 +161,8 @@ final class ListWatchFailures {
 	void recovered() {
 		long since;
 		synchronized (this) {
-			since = this.failingSinceNanos;
+			since = this.outageLogged ? this.failingSinceNanos : 0;
+			this.outageLogged = false;
 			this.failingSinceNanos = 0;
 			this.lastingFailures = 0;
 			this.deniedLogged = false;

@@ -61,6 +61,13 @@ final class ObjectDecoder<T extends KubernetesObject> {
 
 	private static final String ERROR = "ERROR";
 
+	private static final String ADDED = "ADDED";
+
+	/** Marks the bookmark that ends a streamed list's initial events. */
+	static final String INITIAL_EVENTS_END_ANNOTATION = "k8s.io/initial-events-end";
+
+	private static final String INITIAL_EVENTS_END = "true";
+
 	private final Class<T> type;
 
 	private final String kind;
@@ -185,6 +192,58 @@ final class ObjectDecoder<T extends KubernetesObject> {
 				this.list.metadata.setContinue(metadata.getContinue());
 			}
 			return metadata;
+		}
+
+		/**
+		 * Reads one event of a streamed list (a watch with {@code sendInitialEvents}): an
+		 * {@code ADDED} event adds its object, the bookmark that ends the initial events
+		 * gives the list its resourceVersion.
+		 * @param line the line: a JSON watch event
+		 * @return whether the line ended the initial events
+		 * @throws StreamedListException if the server sent an error or an event that has
+		 * no place in a list
+		 */
+		boolean readStreamedEvent(String line) {
+			JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+			String eventType = string(event, "type");
+			JsonElement object = event.get("object");
+			if (eventType == null || object == null || !object.isJsonObject()) {
+				throw new StreamedListException("Watch event without a type or an object: " + abbreviate(line), null);
+			}
+			JsonObject json = object.getAsJsonObject();
+			if (ERROR.equals(eventType) || isStatus(json)) {
+				throw new StreamedListException("The API server ended the streamed list",
+						ObjectDecoder.this.gson.fromJson(json, V1Status.class));
+			}
+			if (BOOKMARK.equals(eventType)) {
+				ObjectRef ref = ObjectRef.of(json);
+				if (!INITIAL_EVENTS_END.equals(annotation(json, INITIAL_EVENTS_END_ANNOTATION))) {
+					return false;
+				}
+				startStreamedList(json);
+				this.list.metadata = new V1ListMeta().resourceVersion(ref.resourceVersion());
+				return true;
+			}
+			if (!ADDED.equals(eventType)) {
+				// the initial events are the state at one resourceVersion, all added
+				throw new StreamedListException(
+						"A streamed list sent a " + eventType + " event before its initial events ended", null);
+			}
+			startStreamedList(json);
+			T item = decodeItem(json, this.stillSkipped);
+			if (item != null) {
+				this.list.items.add(item);
+			}
+			return false;
+		}
+
+		private void startStreamedList(JsonObject object) {
+			if (this.empty) {
+				String kind = string(object, "kind");
+				this.list.apiVersion = string(object, "apiVersion");
+				this.list.kind = (kind != null) ? kind + "List" : null;
+				this.empty = false;
+			}
 		}
 
 		/**
@@ -399,6 +458,15 @@ final class ObjectDecoder<T extends KubernetesObject> {
 			}
 		}
 		return message.replace('"', '\'');
+	}
+
+	private static @Nullable String annotation(JsonObject json, String name) {
+		JsonElement metadata = json.get("metadata");
+		if (metadata == null || !metadata.isJsonObject()) {
+			return null;
+		}
+		JsonElement annotations = metadata.getAsJsonObject().get("annotations");
+		return (annotations != null && annotations.isJsonObject()) ? string(annotations.getAsJsonObject(), name) : null;
 	}
 
 	private static String abbreviate(String line) {

@@ -39,6 +39,8 @@ import okhttp3.Call;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One informer: a list-and-watch of one kind in one namespace (or all) with one label
@@ -61,10 +63,13 @@ import org.jspecify.annotations.Nullable;
  * and every other object keeps flowing. If an earlier version of it decoded, that version
  * stays cached until the object decodes again or is deleted (see {@code ObjectDecoder}).
  * <p>
- * Lists are read in pages (see {@code ListPager} for which lists and why). Watches ask
- * for bookmarks, which advance the resourceVersion a watch resumes from while the watched
- * objects are quiet, and a watch whose connection breaks resumes from the last
- * resourceVersion seen instead of listing everything again (see {@code DecodingWatch}).
+ * Lists are streamed where the API server can (see {@code StreamingList}); a streamed
+ * list that fails is read in pages that time, and lists are read in pages from then on
+ * once the server refused to stream (see {@code ListPager} for which lists are paged and
+ * why). Watches ask for bookmarks, which advance the resourceVersion a watch resumes from
+ * while the watched objects are quiet, and a watch whose connection breaks resumes from
+ * the last resourceVersion seen instead of listing everything again (see
+ * {@code DecodingWatch}).
  * <p>
  * An informer of a kind's metadata only asks the API server for
  * {@code PartialObjectMetadata} (lists as {@code PartialObjectMetadataList}), as
@@ -78,9 +83,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScopedInformer<T extends KubernetesObject> implements Informer<T> {
 
+	private static final Logger logger = LoggerFactory.getLogger(ScopedInformer.class);
+
 	private static final TooManyRequestsRetry THROTTLED = TooManyRequestsRetry.untilInterrupted();
 
 	private static final String JSON = "application/json";
+
+	/**
+	 * No compression: kube-apiserver may compress a streamed list as a series of gzip
+	 * members, which OkHttp's transparent gzip cannot read past the first.
+	 */
+	private static final String IDENTITY = "identity";
 
 	/** Lists of metadata only, falling back to whole objects where not supported. */
 	private static final String METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
@@ -111,6 +124,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	/** Pages the lists of this informer and its replacements. */
 	private ListPager pager = new ListPager(ListPager.DEFAULT_PAGE_SIZE);
+
+	/** Streams the lists of this informer and its replacements, where the server can. */
+	private StreamingList streaming = new StreamingList(false);
 
 	/** Reads lists and watch events, shared by this informer and its replacements. */
 	private @Nullable ObjectDecoder<T> decoder;
@@ -300,13 +316,15 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * @param storeTransform what is done to each object before it is stored
 	 * @param watchTimeout the longest one watch request lasts
 	 * @param listPageSize the most objects one list request asks for
+	 * @param streamingLists whether to stream lists where the API server can
 	 */
 	synchronized void start(ResourceKind<?> kind, Class<T> type, ApiClient watchClient, Duration resyncPeriod,
-			StoreTransform<T> storeTransform, Duration watchTimeout, int listPageSize) {
+			StoreTransform<T> storeTransform, Duration watchTimeout, int listPageSize, boolean streamingLists) {
 		if (this.informer != null || this.stopped) {
 			return;
 		}
 		this.pager = new ListPager(listPageSize);
+		this.streaming = new StreamingList(streamingLists);
 		this.kind = kind;
 		this.type = type;
 		this.watchClient = watchClient;
@@ -482,6 +500,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
 		ListWatchFailures failures = Objects.requireNonNull(this.failures);
 		ListPager pager = this.pager;
+		StreamingList streaming = this.streaming;
 		String namespace = kind.namespaced() ? this.key.namespace() : null;
 		String labelSelector = this.key.labelSelector();
 		String listAccept = this.key.metadataOnly() ? METADATA_LIST : JSON;
@@ -532,8 +551,39 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				}
 			}
 
+			/**
+			 * Streams one list; {@code false} if it was not: the caller reads it in
+			 * pages.
+			 */
+			private boolean stream(CallGeneratorParams params, ObjectDecoder<T>.PagedList list) throws ApiException {
+				try {
+					// no retry on 429: a kind whose watch cache initializes (a CRD just
+					// created) answers so, while its paged list is served from etcd
+					return streaming.read(params.resourceVersion, labelSelector,
+							(query) -> open(call(client, kind.collectionPath(namespace), query, watchAccept, IDENTITY)),
+							list, kind.kind());
+				}
+				catch (ApiException | RuntimeException ex) {
+					if (ScopedInformer.this.stopped || isInterruption(ex)) {
+						throw ex;
+					}
+					// as client-go: a list that makes progress beats a stream that fails
+					// every time (a watch that RBAC denies while it allows the list)
+					logger.debug("Streamed list failed, listing in pages this time: informer={} error=\"{}\"",
+							ScopedInformer.this.key, StatusMessages.describe(ex));
+					return false;
+				}
+			}
+
 			private KubernetesListObject readList(CallGeneratorParams params) throws ApiException {
 				ObjectDecoder<T>.PagedList list = decoder.newList();
+				if (streaming.enabled()) {
+					if (stream(params, list)) {
+						active(generation);
+						return list.finish();
+					}
+					list.discard();
+				}
 				pager.list(params.resourceVersion, new ListPager.PageReader() {
 
 					@Override
@@ -608,10 +658,39 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	private static Call call(ApiClient client, String path, List<Pair> query, String accept) throws ApiException {
+		return call(client, path, query, accept, null);
+	}
+
+	private static Call call(ApiClient client, String path, List<Pair> query, String accept,
+			@Nullable String acceptEncoding) throws ApiException {
 		// buildCall adds the credentials to the headers: they must be mutable
 		Map<String, String> headers = new HashMap<>(Map.of("Accept", accept));
+		if (acceptEncoding != null) {
+			headers.put("Accept-Encoding", acceptEncoding);
+		}
 		return client.buildCall(null, path, "GET", query, List.of(), null, headers, Map.of(), Map.of(),
 				new String[] { "BearerToken" }, null);
+	}
+
+	private static Response open(Call call) throws ApiException {
+		Response response;
+		try {
+			response = call.execute();
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
+		}
+		if (!response.isSuccessful()) {
+			try (response) {
+				ResponseBody body = response.body();
+				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
+						(body != null) ? body.string() : null);
+			}
+			catch (IOException ex) {
+				throw new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
+			}
+		}
+		return response;
 	}
 
 	private static V1ListMeta readPage(Call call, ObjectDecoder<?>.PagedList list) throws ApiException {

@@ -48,6 +48,20 @@ public final class WrittenVersions {
 	}
 
 	/**
+	 * Records a write of an object answered with its resourceVersion alone, such as a
+	 * delete that left the object marked for deletion.
+	 * @param object the object written
+	 * @param resourceVersion the resourceVersion the API server answered with
+	 */
+	public void wrote(KubernetesObject object, String resourceVersion) {
+		Key key = Key.of(object);
+		Long version = parse(resourceVersion);
+		if (key != null && version != null) {
+			this.written.merge(key, new Written(version, null), (old, now) -> (old.version >= now.version) ? old : now);
+		}
+	}
+
+	/**
 	 * Records a delete.
 	 * @param deleted the object that was deleted
 	 */
@@ -117,6 +131,12 @@ public final class WrittenVersions {
 		}
 		long deadline = System.nanoTime() + this.wait.toNanos();
 		while (!caughtUp(expected, cached)) {
+			Written current = this.written.get(key);
+			if (current == null) {
+				// the cache saw the write or the object's deletion meanwhile
+				return lookup.get();
+			}
+			expected = current;
 			if (System.nanoTime() - deadline >= 0) {
 				// once: the object may have been deleted by someone else meanwhile
 				this.written.remove(key, expected);
@@ -143,7 +163,10 @@ public final class WrittenVersions {
 	}
 
 	private static @Nullable Long version(KubernetesObject object) {
-		String version = (object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null;
+		return parse((object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null);
+	}
+
+	private static @Nullable Long parse(@Nullable String version) {
 		try {
 			return (version != null) ? Long.parseLong(version) : null;
 		}

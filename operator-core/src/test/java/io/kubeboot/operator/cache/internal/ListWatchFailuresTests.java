@@ -115,6 +115,21 @@ class ListWatchFailuresTests {
 	}
 
 	@Test
+	void aBriefThrottlingIsNotLoggedNorItsEnd() {
+		// as while the watch cache of a CRD created a moment ago initializes
+		this.failures.failed(new ApiException(429, "throttled"), "429 Too Many Requests: storage is (re)initializing",
+				"list");
+		this.failures.failed(new ApiException(429, "throttled"), "429 Too Many Requests: storage is (re)initializing",
+				"watch");
+		this.failures.recovered();
+		assertThat(messages()).isEmpty();
+		// a failure of another sort in the next outage is logged, and so is its end
+		this.failures.failed(new ApiException(503, "unavailable"), "503 Service Unavailable", "list");
+		this.failures.recovered();
+		assertThat(messages()).hasSize(2).last().asString().startsWith("INFO List and watch work again: ");
+	}
+
+	@Test
 	void aKindNoLongerServedIsDescribedByName() {
 		assertThat(this.failures.describe(new ApiException(404, Map.of(), "404 page not found"),
 				"404 Not Found: 404 page not found"))

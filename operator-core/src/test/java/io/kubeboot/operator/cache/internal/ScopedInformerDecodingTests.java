@@ -96,7 +96,7 @@ class ScopedInformerDecodingTests {
 				Gadget.class, ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
 				new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,
 						new MetadataDeduplicator()),
-				Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE);
+				Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE, false);
 
 		// the list: a decodes, b does not; the watch starts from the list's version
 		await().atMost(WAIT).until(this.informer::hasSynced);

@@ -115,7 +115,7 @@ class ScopedInformerPagingTests {
 				Gadget.class, ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
 				new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,
 						new MetadataDeduplicator()),
-				Duration.ofMinutes(1), 3);
+				Duration.ofMinutes(1), 3, false);
 	}
 
 	private void accept(WatchScript script) {

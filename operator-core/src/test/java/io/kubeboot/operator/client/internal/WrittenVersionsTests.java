@@ -62,6 +62,34 @@ class WrittenVersionsTests {
 		assertThat(this.written.inFlight()).isZero();
 	}
 
+	@Test
+	void aWriteTheCacheSawGoWhileAReadWaitedEndsTheWait() throws Exception {
+		// an update that removed the last finalizer: recorded at its version, and the
+		// cache then sees the object deleted rather than at that version
+		WrittenVersions patient = new WrittenVersions(Duration.ofSeconds(5));
+		patient.wrote(configMap("5"));
+		AtomicReference<V1ConfigMap> cache = new AtomicReference<>(configMap("4"));
+		Thread deletion = new Thread(() -> {
+			cache.set(null);
+			patient.observed(configMap("4"), true);
+		});
+		deletion.start();
+		assertThat(patient.read(V1ConfigMap.class, "ns", "cm", cache::get)).isNull();
+		deletion.join();
+		assertThat(patient.inFlight()).isZero();
+	}
+
+	@Test
+	void aWriteAnsweredWithAVersionAloneIsAwaitedAsAnyWrite() throws Exception {
+		this.written.wrote(configMap("4"), "6");
+		assertThatExceptionOfType(CacheBehindException.class)
+			.isThrownBy(() -> this.written.read(V1ConfigMap.class, "ns", "cm", () -> configMap("5")));
+		this.written.wrote(configMap("4"), "6");
+		assertThat(this.written.read(V1ConfigMap.class, "ns", "cm", () -> configMap("6"))
+			.getMetadata()
+			.getResourceVersion()).isEqualTo("6");
+	}
+
 	private static V1ConfigMap configMap(String resourceVersion) {
 		return new V1ConfigMap()
 			.metadata(new V1ObjectMeta().namespace("ns").name("cm").resourceVersion(resourceVersion));

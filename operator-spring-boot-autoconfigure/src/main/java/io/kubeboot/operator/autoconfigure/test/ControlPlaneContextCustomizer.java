@@ -18,8 +18,9 @@ import org.springframework.test.context.MergedContextConfiguration;
  * Registers the {@link KubernetesConnectionDetails} of the shared control plane (starting
  * it if needed, and applying the CRDs of
  * {@code operator.local-control-plane.crd-locations} to it) and the
- * {@link LostLeaseInTest} policy in a test's application context. All instances are
- * equal, so test classes that differ in nothing else share a cached context.
+ * {@link LostLeaseInTest} policy in a test's application context. Instances of one
+ * Kubernetes version are equal, so test classes that differ in nothing else share a
+ * cached context.
  */
 class ControlPlaneContextCustomizer implements ContextCustomizer {
 
@@ -27,9 +28,15 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 
 	static final String LOST_LEASE_BEAN = "operatorTestLostLease";
 
+	private final String kubernetesVersion;
+
+	ControlPlaneContextCustomizer(String kubernetesVersion) {
+		this.kubernetesVersion = kubernetesVersion;
+	}
+
 	@Override
 	public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
-		ControlPlane controlPlane = ControlPlaneExtension.controlPlane();
+		ControlPlane controlPlane = ControlPlaneExtension.controlPlane(this.kubernetesVersion);
 		// before the manager starts: its kinds must be served
 		LocalControlPlaneCrds.apply(controlPlane, context.getEnvironment(), context, false);
 		String kubeconfig = read(controlPlane);
@@ -49,12 +56,13 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return other != null && other.getClass() == getClass();
+		return other != null && other.getClass() == getClass()
+				&& ((ControlPlaneContextCustomizer) other).kubernetesVersion.equals(this.kubernetesVersion);
 	}
 
 	@Override
 	public int hashCode() {
-		return getClass().hashCode();
+		return this.kubernetesVersion.hashCode();
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.kubeboot.operator.autoconfigure.test;
 
 import java.util.List;
 
+import io.kubeboot.operator.test.ControlPlaneExtension;
 import org.jspecify.annotations.Nullable;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
@@ -17,7 +18,8 @@ class ControlPlaneContextCustomizerFactory implements ContextCustomizerFactory {
 	@Override
 	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
-		return OperatorTests.isOperatorTest(testClass) ? new ControlPlaneContextCustomizer() : null;
+		return OperatorTests.isOperatorTest(testClass)
+				? new ControlPlaneContextCustomizer(ControlPlaneExtension.kubernetesVersion(testClass)) : null;
 	}
 
 }

@@ -1,0 +1,155 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubeboot.operator.client.internal.StatusMessages;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.openapi.models.V1Status;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one informer's lists as a stream (Kubernetes' WatchList, beta and on by default
+ * from 1.34): a watch with {@code sendInitialEvents=true} and
+ * {@code resourceVersionMatch=NotOlderThan} sends every current object as an
+ * {@code ADDED} event, then a bookmark annotated {@code k8s.io/initial-events-end} whose
+ * resourceVersion is the list's. The API server serves it from its watch cache object by
+ * object, never building the whole list in memory, and the objects are decoded one at a
+ * time as they arrive; the stream is closed at the bookmark, and the reflector watches
+ * from there as after any list.
+ * <p>
+ * A server that does not stream lists (older than 1.27, or with the {@code WatchList}
+ * feature off) refuses the request with 400 or 422: this informer then reads its lists in
+ * pages ({@link ListPager}) from then on. Every other failure is thrown, and the caller
+ * reads that one list in pages, as client-go's reflector does.
+ */
+final class StreamingList {
+
+	private static final Logger logger = LoggerFactory.getLogger(StreamingList.class);
+
+	/** Whether lists are still to be streamed: until the server refuses once. */
+	private volatile boolean enabled;
+
+	/**
+	 * Creates the streaming list of one informer.
+	 * @param enabled whether to stream lists at all
+	 */
+	StreamingList(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	/**
+	 * Whether lists are streamed: asked for, and not refused by the server.
+	 * @return whether {@link #read} is worth a try
+	 */
+	boolean enabled() {
+		return this.enabled;
+	}
+
+	/**
+	 * Reads one list as a stream.
+	 * @param resourceVersion the resourceVersion the reflector lists at: {@code null} or
+	 * {@code ""} for the latest (a consistent read), {@code "0"} for any
+	 * @param labelSelector the informer's label selector, or {@code null}
+	 * @param sender sends the watch request and answers its successful response
+	 * @param list receives the objects and the list's resourceVersion
+	 * @param kind the kind, for the log
+	 * @return {@code true} once read, {@code false} if the server does not stream lists:
+	 * the caller pages instead, as it will from now on
+	 * @throws ApiException if the request fails otherwise, or the stream ends before its
+	 * initial events did
+	 */
+	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, Sender sender,
+			ObjectDecoder<?>.PagedList list, String kind) throws ApiException {
+		List<Pair> query = new ArrayList<>();
+		query.add(new Pair("watch", "true"));
+		query.add(new Pair("sendInitialEvents", "true"));
+		query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
+		query.add(new Pair("allowWatchBookmarks", "true"));
+		if (resourceVersion != null && !resourceVersion.isEmpty()) {
+			query.add(new Pair("resourceVersion", resourceVersion));
+		}
+		if (labelSelector != null) {
+			query.add(new Pair("labelSelector", labelSelector));
+		}
+		Response response;
+		try {
+			response = sender.send(query);
+		}
+		catch (ApiException ex) {
+			if (refusesStreaming(ex.getCode())) {
+				refused(kind, StatusMessages.describe(ex));
+				return false;
+			}
+			throw ex;
+		}
+		try (response) {
+			ResponseBody body = response.body();
+			if (body == null) {
+				throw new ApiException("A streamed list answered without a body", response.code(), null, null);
+			}
+			BufferedSource source = body.source();
+			String line;
+			while ((line = source.readUtf8Line()) != null) {
+				if (line.isBlank()) {
+					continue;
+				}
+				try {
+					if (list.readStreamedEvent(line)) {
+						return true;
+					}
+				}
+				catch (StreamedListException ex) {
+					V1Status status = ex.status();
+					if (status != null && status.getCode() != null && refusesStreaming(status.getCode())) {
+						refused(kind, status.getCode() + " " + StatusMessages.reason(status.getCode()) + ": "
+								+ status.getMessage());
+						return false;
+					}
+					int code = (status != null && status.getCode() != null) ? status.getCode() : 0;
+					throw new ApiException(ex.getMessage(), ex, code, null,
+							(status != null) ? status.getMessage() : null);
+				}
+			}
+			throw new ApiException("The streamed list ended before its initial events did");
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
+		}
+	}
+
+	private static boolean refusesStreaming(int code) {
+		return code == HttpURLConnection.HTTP_BAD_REQUEST || code == 422;
+	}
+
+	private void refused(String kind, String answer) {
+		this.enabled = false;
+		logger.info("The API server does not stream lists, listing in pages instead: kind={} answer=\"{}\"", kind,
+				answer.replace('"', '\''));
+	}
+
+	/**
+	 * Sends the watch request of a streamed list.
+	 */
+	@FunctionalInterface
+	interface Sender {
+
+		/**
+		 * Sends the request.
+		 * @param query its query parameters
+		 * @return the successful response, whose body is the stream
+		 * @throws ApiException if the request fails or is answered with an error
+		 */
+		Response send(List<Pair> query) throws ApiException;
+
+	}
+
+}

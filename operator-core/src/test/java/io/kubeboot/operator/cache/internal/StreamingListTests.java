@@ -1,0 +1,125 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.Pair;
+import okhttp3.MediaType;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.junit.jupiter.api.Test;
+
+import static io.kubeboot.operator.cache.internal.ObjectDecoderTests.event;
+import static io.kubeboot.operator.cache.internal.ObjectDecoderTests.gadget;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * Tests for {@link StreamingList}: the events of a streamed list read into one list, and
+ * the fall-back to pages. The integration tests show the same against kube-apiserver.
+ */
+class StreamingListTests {
+
+	private static final String END = """
+			{"type": "BOOKMARK", "object": {"apiVersion": "test.kubeboot.io/v1", "kind": "Gadget",
+			 "metadata": {"resourceVersion": "42", "annotations": {"k8s.io/initial-events-end": "true"}}}}"""
+		.replace("\n", "");
+
+	private final AtomicLong skipped = new AtomicLong();
+
+	private final ObjectDecoder<Gadget> decoder = new ObjectDecoder<>(Gadget.class, "Gadget", new JSON().getGson(),
+			(namespace, name) -> Optional.empty(), this.skipped::incrementAndGet);
+
+	private final List<List<Pair>> requests = new ArrayList<>();
+
+	@Test
+	void readsTheInitialEventsUpToTheBookmarkThatEndsThem() throws ApiException {
+		StreamingList streaming = new StreamingList(true);
+		ObjectDecoder<Gadget>.PagedList list = this.decoder.newList();
+		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")),
+				event("ADDED", gadget("b", "ub", "11", "\"many\"")), event("ADDED", gadget("c", "uc", "12", "3")), END,
+				event("MODIFIED", gadget("a", "ua", "43", "2")));
+		assertThat(streaming.read("", "app=x", answering(200, body), list, "Gadget")).isTrue();
+		KubernetesListObject read = list.finish();
+		assertThat(read.getMetadata().getResourceVersion()).isEqualTo("42");
+		assertThat(read.getKind()).isEqualTo("GadgetList");
+		// the one that does not decode is skipped, the event after the bookmark is not
+		// the list's
+		assertThat(read.getItems()).map((item) -> item.getMetadata().getName()).containsExactly("a", "c");
+		assertThat(this.skipped).hasValue(1);
+		assertThat(this.requests).singleElement()
+			.satisfies((query) -> assertThat(query).extracting(Pair::getName, Pair::getValue)
+				.containsExactly(tuple("watch", "true"), tuple("sendInitialEvents", "true"),
+						tuple("resourceVersionMatch", "NotOlderThan"), tuple("allowWatchBookmarks", "true"),
+						tuple("labelSelector", "app=x")));
+		assertThat(streaming.enabled()).isTrue();
+	}
+
+	@Test
+	void anEmptyCollectionIsTheBookmarkAlone() throws ApiException {
+		ObjectDecoder<Gadget>.PagedList list = this.decoder.newList();
+		assertThat(new StreamingList(true).read("0", null, answering(200, END), list, "Gadget")).isTrue();
+		assertThat(list.finish().getItems()).isEmpty();
+		assertThat(this.requests.get(0)).extracting(Pair::getName).contains("resourceVersion");
+	}
+
+	@Test
+	void aServerThatRefusesStreamingIsAskedForPagesFromThenOn() throws ApiException {
+		StreamingList streaming = new StreamingList(true);
+		StreamingList.Sender refusing = (query) -> {
+			throw new ApiException("Unprocessable Entity", 422, null,
+					"{\"kind\":\"Status\",\"message\":\"sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled\"}");
+		};
+		assertThat(streaming.read(null, null, refusing, this.decoder.newList(), "Gadget")).isFalse();
+		assertThat(streaming.enabled()).isFalse();
+	}
+
+	@Test
+	void anErrorEventOfAnotherKindFailsTheListWithItsCode() {
+		StreamingList streaming = new StreamingList(true);
+		String gone = "{\"type\": \"ERROR\", \"object\": {\"kind\": \"Status\", \"apiVersion\": \"v1\", \"code\": 410,"
+				+ " \"reason\": \"Expired\", \"message\": \"too old resource version\"}}";
+		assertThatExceptionOfType(ApiException.class)
+			.isThrownBy(() -> streaming.read("7", null, answering(200, gone), this.decoder.newList(), "Gadget"))
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(410));
+		assertThat(streaming.enabled()).isTrue();
+	}
+
+	@Test
+	void aStreamThatEndsBeforeItsBookmarkFailsTheList() {
+		String body = event("ADDED", gadget("a", "ua", "10", "1"));
+		assertThatExceptionOfType(ApiException.class).isThrownBy(
+				() -> new StreamingList(true).read(null, null, answering(200, body), this.decoder.newList(), "Gadget"))
+			.withMessageContaining("ended before its initial events did");
+	}
+
+	@Test
+	void anUpdateAmongTheInitialEventsFailsTheList() {
+		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")),
+				event("MODIFIED", gadget("a", "ua", "11", "2")), END);
+		assertThatExceptionOfType(ApiException.class).isThrownBy(
+				() -> new StreamingList(true).read(null, null, answering(200, body), this.decoder.newList(), "Gadget"))
+			.withMessageContaining("MODIFIED event before its initial events ended");
+	}
+
+	private StreamingList.Sender answering(int code, String body) {
+		return (query) -> {
+			this.requests.add(query);
+			return new Response.Builder().request(new Request.Builder().url("https://127.0.0.1/apis").build())
+				.protocol(Protocol.HTTP_1_1)
+				.code(code)
+				.message("OK")
+				.body(ResponseBody.create(body + "\n", MediaType.get("application/json")))
+				.build();
+		};
+	}
+
+}
