@@ -94,8 +94,9 @@ final class StreamedLists {
 		StringBuilder out = new StringBuilder();
 		out.append("## Streamed and paged lists\n\n");
 		out.append(("Scenario `%s`: ours (the plain `Manager`) caches the %d widgets of a namespace, its first list "
-				+ "streamed (a watch with `sendInitialEvents=true`, the default where the API server can) or read "
-				+ "in pages of 500 (`streamingLists(false)`); the variants alternate run by run. Start to synced: "
+				+ "streamed (a watch with `sendInitialEvents=true`, the default where the API server can) or "
+				+ "listed (`streamingLists(false)`: a list at resourceVersion 0 with a limit of 500, which "
+				+ "kube-apiserver serves whole from its watch cache); the variants alternate run by run. Start to synced: "
 				+ "from the process's spawn to its caches having synced. CPU: the process's CPU time until then. "
 				+ "Peak heap: the sum of the heap pools' peak usage (with the serial collector: the most the young "
 				+ "and the old generation each held, garbage included). Medians (number of runs in brackets).\n\n")
