@@ -22,6 +22,7 @@ import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -67,11 +68,8 @@ class MetadataOnlyCacheIntegrationTests {
 			TestNamespace namespace) throws Exception {
 		String ns = namespace.name();
 		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
-		V1ConfigMap owner = admin
-			.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("app")))
-			.execute();
 		// listed: it exists before the cache starts
-		V1Secret created = admin.createNamespacedSecret(ns, secret(ns, "app-secret", owner)).execute();
+		V1Secret created = createAppSecret(admin, ns);
 
 		Wire wire = new Wire("/api/v1/namespaces/" + ns + "/secrets");
 		Manager manager = manager(wire.client(controlPlane.adminClient()), ns);
@@ -136,11 +134,7 @@ class MetadataOnlyCacheIntegrationTests {
 	void aKindCachedAsMetadataOnlyAndListedInPagesAsksForMetadataListsOnly(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
 		String ns = namespace.name();
-		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
-		V1ConfigMap owner = admin
-			.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("app")))
-			.execute();
-		admin.createNamespacedSecret(ns, secret(ns, "app-secret", owner)).execute();
+		createAppSecret(new CoreV1Api(controlPlane.adminClient()), ns);
 		Wire wire = new Wire("/api/v1/namespaces/" + ns + "/secrets");
 		Manager manager = Manager.builder(wire.client(controlPlane.adminClient()))
 			.namespace(ns)
@@ -181,6 +175,15 @@ class MetadataOnlyCacheIntegrationTests {
 		Manager manager = Manager.builder(client).namespace(namespace).build();
 		this.managers.add(manager);
 		return manager;
+	}
+
+	/** Creates the ConfigMap {@code app} and the Secret {@code app-secret} it owns. */
+	private static V1Secret createAppSecret(CoreV1Api admin, String namespace) throws ApiException {
+		V1ConfigMap owner = admin
+			.createNamespacedConfigMap(namespace,
+					new V1ConfigMap().metadata(new V1ObjectMeta().namespace(namespace).name("app")))
+			.execute();
+		return admin.createNamespacedSecret(namespace, secret(namespace, "app-secret", owner)).execute();
 	}
 
 	private static V1Secret secret(String namespace, String name, V1ConfigMap owner) {
