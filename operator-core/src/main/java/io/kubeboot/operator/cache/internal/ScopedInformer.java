@@ -557,8 +557,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			 */
 			private boolean stream(CallGeneratorParams params, ObjectDecoder<T>.PagedList list) throws ApiException {
 				try {
-					// no retry on 429: a kind whose watch cache initializes (a CRD just
-					// created) answers so, while its paged list is served from etcd
+					// no retry of its own on 429 (so answers a kind whose watch cache
+					// initializes): the paged list then waits the Retry-After
 					return streaming.read(params.resourceVersion, labelSelector,
 							(query) -> open(call(client, kind.collectionPath(namespace), query, watchAccept, IDENTITY)),
 							list, kind.kind());
