@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Caches and readiness across API server outages (faults 11 and 12 of
- * {@code shared/design/faults.md}), against a real kube-apiserver.
+ * Caches and readiness across API server outages (faults 11 and 12 of RELIABILITY.md),
+ * against a real kube-apiserver.
  */
 @WithControlPlane
 class CacheRecoveryIntegrationTests {

@@ -55,9 +55,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What the caches do when the cluster changes under a running operator, against a real
- * kube-apiserver: RBAC revoked and granted again (fault 25 of
- * {@code shared/design/faults.md}), the reconciled kind's CRD deleted and re-created
- * (fault 26), the watched namespace deleted and re-created.
+ * kube-apiserver: RBAC revoked and granted again (fault 25 of RELIABILITY.md), the
+ * reconciled kind's CRD deleted and re-created (fault 26), the watched namespace deleted
+ * and re-created.
  * <p>
  * The managers renew their watches every 2 to 4 seconds: the API server authorizes a
  * watch when it opens and never ends it when RBAC changes, so revoked RBAC shows at the

@@ -74,6 +74,18 @@ class ClientIntegrationTests {
 		return manager;
 	}
 
+	/**
+	 * A started manager whose cache holds the namespace's Widgets, as a controller's
+	 * does.
+	 */
+	private Manager startedWithWidgetsCached(ApiClient admin, TestNamespace namespace) throws Exception {
+		Widgets.install(admin);
+		Manager manager = manager(admin, namespace);
+		Controller.builder(manager, Widget.class).complete((request) -> Result.done());
+		manager.start();
+		return manager;
+	}
+
 	@Test
 	void createUpdatePatchApplyAndDeleteABuiltInKind(ApiClient admin, TestNamespace namespace) {
 		Client client = manager(admin, namespace).client();
@@ -203,10 +215,7 @@ class ClientIntegrationTests {
 
 	@Test
 	void aReadRightAfterAWriteSeesThatWrite(ApiClient admin, TestNamespace namespace) throws Exception {
-		Widgets.install(admin);
-		Manager manager = manager(admin, namespace);
-		Controller.builder(manager, Widget.class).complete((request) -> Result.done());
-		manager.start();
+		Manager manager = startedWithWidgetsCached(admin, namespace);
 		Client client = manager.client();
 		String ns = namespace.name();
 		Widget widget = client.create(
@@ -227,10 +236,7 @@ class ClientIntegrationTests {
 	@Test
 	void aReadRightAfterDeletingAnObjectWithAFinalizerSeesItMarkedForDeletion(ApiClient admin, TestNamespace namespace)
 			throws Exception {
-		Widgets.install(admin);
-		Manager manager = manager(admin, namespace);
-		Controller.builder(manager, Widget.class).complete((request) -> Result.done());
-		manager.start();
+		Manager manager = startedWithWidgetsCached(admin, namespace);
 		Client client = manager.client();
 		String ns = namespace.name();
 		for (Client.Propagation propagation : List.of(Client.Propagation.BACKGROUND, Client.Propagation.FOREGROUND)) {

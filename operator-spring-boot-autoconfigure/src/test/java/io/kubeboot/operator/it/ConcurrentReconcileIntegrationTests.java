@@ -29,8 +29,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Many updates on few keys with more workers than keys, against a real kube-apiserver
- * (scenario 13 of {@code shared/design/faults.md}): one key is never reconciled by two
- * workers at once, and every key converges on its last update.
+ * (scenario 13 of RELIABILITY.md): one key is never reconciled by two workers at once,
+ * and every key converges on its last update.
  */
 @WithControlPlane
 class ConcurrentReconcileIntegrationTests {

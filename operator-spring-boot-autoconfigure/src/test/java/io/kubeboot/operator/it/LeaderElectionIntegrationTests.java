@@ -46,10 +46,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Leader election against a real kube-apiserver: the scenarios of
- * {@code shared/design/faults.md} 1 to 10, with short durations (lease 3s, renew deadline
- * 2s, retry period 0.5s). A replica "dies" by having its connection cut at a TCP proxy,
- * so it can neither renew nor release, exactly as after {@code kill -9}.
+ * Leader election against a real kube-apiserver: the scenarios of RELIABILITY.md 1 to 10,
+ * with short durations (lease 3s, renew deadline 2s, retry period 0.5s). A replica "dies"
+ * by having its connection cut at a TCP proxy, so it can neither renew nor release,
+ * exactly as after {@code kill -9}.
  */
 @WithControlPlane
 class LeaderElectionIntegrationTests {
