@@ -2,6 +2,7 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the leader-only group for as long as this replica leads: campaign, start the group
  * once elected, renew, and stop the group completely before the Lease is released or
- * campaigned for again.
+ * campaigned for again. A shutdown keeps renewing the Lease until the group stopped.
  * <p>
  * On a lost Lease the group must be stopped before a standby may take over, that is
  * within {@code leaseDuration - renewDeadline} of the loss: that bounds the stop on a
@@ -60,7 +61,8 @@ final class LeaderElectionRunner {
 
 	/**
 	 * Ends the campaign or the term: stops the leader-only group within the graceful
-	 * timeout, then releases the Lease if configured, and waits for all of it.
+	 * timeout while the Lease is still renewed, then releases the Lease if configured,
+	 * and waits for all of it.
 	 */
 	void stop() {
 		synchronized (this.termMonitor) {
@@ -68,7 +70,9 @@ final class LeaderElectionRunner {
 		}
 		try {
 			long bound = this.gracefulShutdownTimeout.isNegative() ? 0
-					: this.gracefulShutdownTimeout.plus(this.elector.config().requestTimeout())
+					// the group's stop and its interruption, a renewal then in flight,
+					// the release
+					: this.gracefulShutdownTimeout.plus(this.elector.config().requestTimeout().multipliedBy(2))
 						.plusSeconds(5)
 						.toMillis();
 			this.thread.join(bound);
@@ -107,24 +111,32 @@ final class LeaderElectionRunner {
 					this.listener.stoppedLeading(config.identity(), true);
 					return;
 				}
-				this.leaderOnly.stop(lost ? safetyMargin(config) : this.gracefulShutdownTimeout);
+				if (lost) {
+					this.leaderOnly.stop(safetyMargin(config));
+				}
+				else {
+					lost = stopWhileRenewing(config);
+				}
 				this.listener.stoppedLeading(config.identity(), lost);
 				List<String> stuck = this.leaderOnly.stuck();
 				if (!stuck.isEmpty()) {
 					// their writes are fenced off once the renew deadline passed, but the
 					// Lease must not look free before it expires
+					boolean campaigning = lost && !this.stop.isStopRequested();
 					logger.error(
 							"Leader-only runnables ignored their stop and still run, so the Lease is left to "
 									+ "expire instead of being released{}: lease={}/{} identity={} runnables={}",
-							lost ? " and this replica exits instead of campaigning again" : "", config.namespace(),
-							config.name(), config.identity(), stuck);
-					if (lost) {
+							campaigning ? " and this replica exits instead of campaigning again" : "",
+							config.namespace(), config.name(), config.identity(), stuck);
+					if (campaigning) {
 						this.exitAction.run();
 					}
 					return;
 				}
-				if (!lost) {
-					releaseIfConfigured(config);
+				if (this.stop.isStopRequested()) {
+					if (!lost) {
+						releaseIfConfigured(config);
+					}
 					return;
 				}
 				logger.info("Leader-only runnables stopped after the lost lease, campaigning again: identity={}",
@@ -139,6 +151,45 @@ final class LeaderElectionRunner {
 			logger.error("Leader election failed", ex);
 			this.leaderOnly.stop(safetyMargin(config));
 		}
+	}
+
+	/**
+	 * Stops the leader-only group within the graceful shutdown timeout and renews the
+	 * Lease meanwhile, as controller-runtime ends its election only once its leader-only
+	 * runnables stopped: a reconcile finishing after the stop keeps its writes, and no
+	 * standby takes over while it runs. If the Lease is lost meanwhile, the group is
+	 * hurried to stop before a standby may take over.
+	 * @return whether the Lease was lost while the group stopped
+	 */
+	private boolean stopWhileRenewing(LeaderElectionConfig config) throws InterruptedException {
+		RunnableGroup.Stopping stopping = this.leaderOnly.beginStop(this.gracefulShutdownTimeout);
+		CountDownLatch stopped = new CountDownLatch(1);
+		Thread waiter = new Thread(() -> {
+			try {
+				stopping.await();
+			}
+			finally {
+				stopped.countDown();
+			}
+		}, "operator-leader-only-stop");
+		waiter.start();
+		boolean lost;
+		try {
+			lost = this.elector.renewUntilLost(stopped);
+		}
+		catch (InterruptedException ex) {
+			stopping.hurry(Duration.ZERO);
+			throw ex;
+		}
+		if (lost) {
+			logger.error(
+					"Lease lost while leader-only runnables were stopping, interrupting the ones still running "
+							+ "before a standby may take over: lease={}/{} identity={}",
+					config.namespace(), config.name(), config.identity());
+			stopping.hurry(safetyMargin(config));
+		}
+		waiter.join();
+		return lost;
 	}
 
 	/**

@@ -38,6 +38,9 @@ final class RunnableGroup {
 
 	private final @Nullable WriteFence fence;
 
+	/** How often a stop's wait checks whether its deadline was brought forward. */
+	private static final long DEADLINE_CHECK_MILLIS = 20;
+
 	/** Runs that ignored their stop and their interruption, and may still run. */
 	private final List<Run> stuck = new CopyOnWriteArrayList<>();
 
@@ -96,6 +99,16 @@ final class RunnableGroup {
 	 * @return {@code true} if every runnable returned before the deadline
 	 */
 	boolean stop(Duration timeout) {
+		return beginStop(timeout).await();
+	}
+
+	/**
+	 * Fires every stop signal and returns the stop, to be awaited with
+	 * {@link Stopping#await()}, perhaps on another thread.
+	 * @param timeout how long the stop waits before it interrupts; negative waits forever
+	 * @return the stop in progress
+	 */
+	Stopping beginStop(Duration timeout) {
 		List<Run> stopping;
 		synchronized (this) {
 			this.started = false;
@@ -103,28 +116,7 @@ final class RunnableGroup {
 			this.runs.clear();
 		}
 		stopping.forEach((run) -> run.signal.fire());
-		long deadline = System.nanoTime() + (timeout.isNegative() ? Long.MAX_VALUE / 2 : timeout.toNanos());
-		boolean inTime = true;
-		for (Run run : stopping) {
-			if (!join(run.thread, deadline)) {
-				inTime = false;
-				logger.warn(
-						"Runnable did not stop within the graceful shutdown timeout, interrupting it: group={} runnable={} timeout={}",
-						this.name, run.member.name, timeout);
-				run.thread.interrupt();
-			}
-		}
-		if (!inTime) {
-			long interruptDeadline = System.nanoTime() + INTERRUPT_GRACE.toNanos();
-			for (Run run : stopping) {
-				if (!join(run.thread, interruptDeadline)) {
-					logger.error("Runnable ignored interruption and is left running: group={} runnable={}", this.name,
-							run.member.name);
-					this.stuck.add(run);
-				}
-			}
-		}
-		return inTime;
+		return new Stopping(stopping, timeout);
 	}
 
 	private static boolean join(Thread thread, long deadlineNanos) {
@@ -196,6 +188,87 @@ final class RunnableGroup {
 
 	synchronized List<String> names() {
 		return this.members.stream().map((member) -> member.name).toList();
+	}
+
+	/**
+	 * A stop in progress: the runnables it waits for and its deadline, which
+	 * {@link #hurry} brings forward (the leader-only group stopping gracefully when the
+	 * Lease is lost meanwhile must end before a standby may take over).
+	 */
+	final class Stopping {
+
+		private final List<Run> runs;
+
+		private final Duration timeout;
+
+		private volatile long deadlineNanos;
+
+		private Stopping(List<Run> runs, Duration timeout) {
+			this.runs = runs;
+			this.timeout = timeout;
+			this.deadlineNanos = System.nanoTime() + (timeout.isNegative() ? Long.MAX_VALUE / 2 : timeout.toNanos());
+		}
+
+		/**
+		 * Brings the deadline forward to at most {@code within} from now.
+		 * @param within the longest the stop may still wait before it interrupts
+		 */
+		void hurry(Duration within) {
+			long hurried = System.nanoTime() + within.toNanos();
+			synchronized (this) {
+				if (hurried - this.deadlineNanos < 0) {
+					this.deadlineNanos = hurried;
+				}
+			}
+		}
+
+		/**
+		 * Waits for the runnables to return until the deadline, then interrupts the ones
+		 * still running and gives them a few more seconds.
+		 * @return {@code true} if every runnable returned before the deadline
+		 */
+		boolean await() {
+			boolean inTime = true;
+			for (Run run : this.runs) {
+				if (!awaitEnd(run.thread)) {
+					inTime = false;
+					logger.warn(
+							"Runnable did not stop within the graceful shutdown timeout, interrupting it: group={} runnable={} timeout={}",
+							RunnableGroup.this.name, run.member.name, this.timeout);
+					run.thread.interrupt();
+				}
+			}
+			if (!inTime) {
+				long interruptDeadline = System.nanoTime() + INTERRUPT_GRACE.toNanos();
+				for (Run run : this.runs) {
+					if (!join(run.thread, interruptDeadline)) {
+						logger.error("Runnable ignored interruption and is left running: group={} runnable={}",
+								RunnableGroup.this.name, run.member.name);
+						RunnableGroup.this.stuck.add(run);
+					}
+				}
+			}
+			return inTime;
+		}
+
+		/** Waits for a thread until the deadline, which may come forward meanwhile. */
+		private boolean awaitEnd(Thread thread) {
+			try {
+				while (thread.isAlive()) {
+					long remaining = this.deadlineNanos - System.nanoTime();
+					if (remaining <= 0) {
+						return false;
+					}
+					thread.join(Math.max(1, Math.min(DEADLINE_CHECK_MILLIS, remaining / 1_000_000)));
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return !thread.isAlive();
+			}
+			return true;
+		}
+
 	}
 
 	private record Member(String name, Runnable runnable) {

@@ -112,6 +112,33 @@ class RunnableGroupTests {
 	}
 
 	@Test
+	void aStopHurriedWhileItWaitsInterruptsAtTheNewDeadlineInsteadOfTheGracefulOne() throws Exception {
+		CompletableFuture<Throwable> interrupted = new CompletableFuture<>();
+		this.group.add("slow", (stop) -> {
+			try {
+				this.released.await();
+			}
+			catch (InterruptedException ex) {
+				interrupted.complete(ex);
+				throw ex;
+			}
+		});
+		this.group.start();
+		eventually().until(() -> this.group.aliveCount() == 1);
+		RunnableGroup.Stopping stopping = this.group.beginStop(Duration.ofHours(1));
+		CompletableFuture<Boolean> inTime = CompletableFuture.supplyAsync(stopping::await);
+		assertThat(inTime).isNotDone();
+		stopping.hurry(Duration.ofMillis(100));
+		assertThat(inTime.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isFalse();
+		assertThat(interrupted).isCompletedWithValueMatching(InterruptedException.class::isInstance);
+		assertThat(this.group.aliveCount()).isZero();
+		// a later, longer hurry does not push the deadline back
+		RunnableGroup.Stopping none = this.group.beginStop(Duration.ZERO);
+		none.hurry(Duration.ofHours(1));
+		assertThat(none.await()).isTrue();
+	}
+
+	@Test
 	void aMemberThatThrowsCallsTheFailureCallbackWithItsName() {
 		IllegalStateException boom = new IllegalStateException("boom");
 		this.group.add("healthy", StopSignal::await);

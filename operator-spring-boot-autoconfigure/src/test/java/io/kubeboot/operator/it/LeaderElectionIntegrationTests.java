@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
+import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
@@ -177,6 +180,59 @@ class LeaderElectionIntegrationTests {
 		System.out.println("failover after a graceful stop with release: " + failover.toMillis() + " ms");
 		assertThat(failover).isLessThanOrEqualTo(RETRY.multipliedBy(2).plus(SLACK));
 		assertThat(this.maxLeading).hasValue(1);
+	}
+
+	/**
+	 * A reconcile that outlives the lease duration after a SIGTERM (but not the graceful
+	 * timeout) still writes: the stopping leader renews its Lease until its leader-only
+	 * work stopped, so its fence stays open and the standby leads only after the last
+	 * write, once the Lease is released.
+	 */
+	@Test
+	void gracefulStopRenewsTheLeaseUntilAReconcileLongerThanTheLeaseFinishedAndItsLastWriteLands(
+			ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		CountDownLatch inReconcile = new CountDownLatch(1);
+		AtomicLong wroteAt = new AtomicLong();
+		CompletableFuture<Throwable> write = new CompletableFuture<>();
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
+				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+					if (write.isDone()) {
+						return Result.done();
+					}
+					inReconcile.countDown();
+					// longer than the lease: without renewals the standby would lead
+					// meanwhile
+					Thread.sleep(LEASE.plus(RETRY.multipliedBy(2)).plus(SLACK).toMillis());
+					try {
+						manager.client()
+							.patch(new V1ConfigMap()
+								.metadata(new V1ObjectMeta().name(request.name()).namespace(request.namespace())),
+									Patch.merge(Map.of("data", Map.of("written", "after-stop"))));
+						wroteAt.set(System.nanoTime());
+						write.complete(null);
+					}
+					catch (RuntimeException ex) {
+						write.complete(ex);
+					}
+					return Result.done();
+				}));
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("work")))
+			.execute();
+		a.manager.start();
+		Replica b = replica("b", controlPlane, namespace);
+		b.manager.start();
+		assertThat(inReconcile.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
+		a.manager.stop();
+		assertThat(write.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the reconcile's write after the stop").isNull();
+		assertThat(new CoreV1Api(admin).readNamespacedConfigMap("work", namespace.name()).execute().getData())
+			.containsEntry("written", "after-stop");
+		await().atMost(WAIT).until(() -> b.startedAt.get() != 0);
+		assertThat(b.startedAt.get()).as("the standby leads after the old leader's last write")
+			.isGreaterThan(wroteAt.get());
+		assertThat(a.events).containsExactly("started", "stopped");
 	}
 
 	/**

@@ -9,12 +9,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerState;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
@@ -204,6 +206,41 @@ class ShardingIntegrationTests {
 		await().atMost(WAIT).until(blocked.ring::isMember);
 	}
 
+	/**
+	 * A member stopped gracefully while a reconcile runs for longer than its lease keeps
+	 * renewing its Lease until that reconcile ended: its last write lands, and the member
+	 * that takes the object over reconciles it only after that write, once the Lease was
+	 * released.
+	 */
+	@Test
+	void aStoppingMemberRenewsItsLeaseUntilAReconcileLongerThanTheLeaseFinishedAndItsLastWriteLands(
+			ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		Blocked blocked = blockedReconcile(controlPlane, namespace);
+		Thread stopping = new Thread(blocked.manager::stop, "stop-alone");
+		stopping.start();
+		await().atMost(WAIT).until(() -> blocked.manager.state() == ManagerState.STOPPING);
+		Replica b = replica("b", controlPlane, namespace);
+		b.manager.start();
+		await().atMost(WAIT).until(b.ring::isMember);
+		// the reconcile goes on for twice the lease: without renewals b counted the
+		// stopping member's Lease expired meanwhile and took its object
+		Thread.sleep(LEASE.multipliedBy(2).toMillis());
+		blocked.lapsed.countDown();
+		assertThat(blocked.write.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the reconcile's write after the stop")
+			.isNull();
+		stopping.join(WAIT.toMillis());
+		assertThat(stopping.isAlive()).isFalse();
+		Request fenced = new Request(namespace.name(), "fenced");
+		await().atMost(WAIT).until(() -> this.journal.entries().anyMatch((entry) -> entry.request().equals(fenced)));
+		long firstOfB = this.journal.entries()
+			.filter((entry) -> entry.request().equals(fenced))
+			.mapToLong(ShardingJournal.Entry::start)
+			.min()
+			.orElseThrow();
+		assertThat(firstOfB).as("b's first reconcile of the object comes after the stopped member's last write")
+			.isGreaterThan(blocked.wroteAt.get());
+	}
+
 	private static void assertRefused(Throwable refused) {
 		assertThat(refused).isInstanceOf(IllegalStateException.class)
 			.hasMessageStartingWith("This replica is no longer a member of shard ring widgets (Lease last renewed ")
@@ -233,6 +270,7 @@ class ShardingIntegrationTests {
 		CountDownLatch inFlight = new CountDownLatch(1);
 		CountDownLatch lapsed = new CountDownLatch(1);
 		CompletableFuture<Throwable> write = new CompletableFuture<>();
+		AtomicLong wroteAt = new AtomicLong();
 		Controller.builder(manager, V1ConfigMap.class)
 			.labelSelector(ShardingJournal.SELECTOR)
 			.sharded(ring)
@@ -249,6 +287,7 @@ class ShardingIntegrationTests {
 					V1ConfigMap object = new V1ConfigMap()
 						.metadata(new V1ObjectMeta().name(request.name()).namespace(request.namespace()));
 					manager.client().patch(object, Patch.merge(Map.of("data", Map.of("written", "late"))));
+					wroteAt.set(System.nanoTime());
 					write.complete(null);
 				}
 				catch (RuntimeException ex) {
@@ -259,11 +298,11 @@ class ShardingIntegrationTests {
 		this.replicas.add(new Replica("alone", manager, ring, proxy));
 		manager.start();
 		assertThat(inFlight.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-		return new Blocked(manager, ring, proxy, lapsed, write);
+		return new Blocked(manager, ring, proxy, lapsed, write, wroteAt);
 	}
 
 	private record Blocked(Manager manager, ShardRing ring, TcpProxy proxy, CountDownLatch lapsed,
-			CompletableFuture<Throwable> write) {
+			CompletableFuture<Throwable> write, AtomicLong wroteAt) {
 	}
 
 	@Test

@@ -335,13 +335,16 @@ public final class ShardMember implements Runnable {
 		this.ringWatch.start();
 		logger.info("Joining shard ring: ring={} lease={}/{} identity={}", this.config.ringName(),
 				this.config.namespace(), this.config.leaseName(), this.config.identity());
+		boolean holding = false;
 		try {
 			while (stopped.getCount() > 0) {
 				if (!this.elector.acquire(stopped)) {
 					break;
 				}
 				this.wake.release();
+				holding = true;
 				if (this.elector.renewUntilLost(stopped)) {
+					holding = false;
 					// the fence closed at the renew deadline; the gate is suspended too,
 					// so that once the Lease is held again nothing is permitted before a
 					// read of the ring that began after that
@@ -359,7 +362,7 @@ public final class ShardMember implements Runnable {
 			stopped.countDown();
 			this.ringWatch.stop();
 			observer.interrupt();
-			leave(observer);
+			leave(observer, holding);
 			bridge.interrupt();
 		}
 	}
@@ -400,19 +403,59 @@ public final class ShardMember implements Runnable {
 	}
 
 	/**
-	 * Closes the gate, waits for the reconciles in flight and releases the Lease. If
-	 * interrupted first (the graceful shutdown timeout), the Lease is left to expire.
+	 * Closes the gate, waits for the reconciles in flight, renewing the Lease meanwhile
+	 * so that their writes pass the fence and nobody takes their objects over, and
+	 * releases the Lease. If interrupted first (the graceful shutdown timeout), the Lease
+	 * is left to expire; if it is lost meanwhile, the reconciles' writes are fenced off
+	 * and the Lease expires.
+	 * @param holding whether this replica holds its Lease
 	 */
-	private void leave(Thread observer) throws InterruptedException {
+	private void leave(Thread observer, boolean holding) throws InterruptedException {
 		this.leaving = true;
 		observer.join();
 		this.gate.close();
-		if (!this.gate.awaitIdle(Duration.ofMillis(-1))) {
+		if (holding && !awaitIdleRenewing()) {
+			return;
+		}
+		if (!holding && !this.gate.awaitIdle(Duration.ofMillis(-1))) {
 			return;
 		}
 		this.gate.pending(new HashRing(List.of(), this.config.virtualNodes()));
 		this.elector.release();
 		logger.info("Left shard ring: ring={} identity={}", this.config.ringName(), this.config.identity());
+	}
+
+	/**
+	 * Waits for the reconciles in flight while renewing the Lease.
+	 * @return {@code false} if the Lease was lost first
+	 */
+	private boolean awaitIdleRenewing() throws InterruptedException {
+		CountDownLatch idle = new CountDownLatch(1);
+		Thread waiter = new Thread(() -> {
+			try {
+				if (this.gate.awaitIdle(Duration.ofMillis(-1))) {
+					idle.countDown();
+				}
+			}
+			catch (InterruptedException ex) {
+				// leaving without waiting
+			}
+		}, "sharding-" + this.config.ringName() + "-leave");
+		waiter.setDaemon(true);
+		waiter.start();
+		try {
+			if (this.elector.renewUntilLost(idle)) {
+				logger.error(
+						"Shard lease lost while leaving the ring with reconciles in flight, their writes are "
+								+ "refused and the Lease is left to expire: ring={} identity={}",
+						this.config.ringName(), this.config.identity());
+				return false;
+			}
+			return true;
+		}
+		finally {
+			waiter.interrupt();
+		}
 	}
 
 	private void observe(CountDownLatch stopped) {
