@@ -338,6 +338,20 @@ public final class Manager {
 	}
 
 	/**
+	 * Describes an API server that has not answered the cache's probe.
+	 * @param threshold how long it may go unanswered
+	 * @return the failure, {@code null} while it answers or for no longer than the
+	 * threshold
+	 */
+	@Nullable String apiServerUnanswered(Duration threshold) {
+		Duration unanswered = this.cache.apiServerUnansweredFor();
+		if (unanswered == null || unanswered.compareTo(threshold) <= 0) {
+			return null;
+		}
+		return "API server unanswered for " + unanswered.toMillis() + "ms: " + this.cache.apiServerError();
+	}
+
+	/**
 	 * Whether readiness waits for an informer's sync: for every informer until the caches
 	 * synced at start, and then for those only. While an informer registered later (by a
 	 * leader-only runnable once elected, say) lists, a replica that is serving stays

@@ -79,6 +79,12 @@ public final class ManagerHealth {
 		checks.add(unsynced.isEmpty() ? HealthCheck.passed("caches")
 				: HealthCheck.failed("caches", "not synced: " + unsynced));
 		List<String> failing = new ArrayList<>();
+		// an API server stopping gracefully refuses connections while the watches it
+		// holds open stay silent: no watch fails, the probe does
+		String unanswered = this.manager.apiServerUnanswered(this.watchFailureThreshold);
+		if (unanswered != null) {
+			failing.add(unanswered);
+		}
 		Duration silenceThreshold = this.manager.watchSilenceThreshold();
 		for (Informer<?> informer : this.manager.informers()) {
 			Duration restarting = informer.restartingFor();

@@ -1000,8 +1000,8 @@ public class OperatorProperties implements Validator {
 		private Duration probeInterval = Duration.ofSeconds(1);
 
 		/**
-		 * How long an informer's list or watch may keep failing before readiness goes
-		 * down.
+		 * How long an informer's list or watch may keep failing, or the API server leave
+		 * the cache's probe unanswered, before readiness goes down.
 		 */
 		private Duration watchFailureThreshold = Duration.ofSeconds(10);
 

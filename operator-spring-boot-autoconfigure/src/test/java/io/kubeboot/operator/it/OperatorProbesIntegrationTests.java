@@ -115,8 +115,9 @@ class OperatorProbesIntegrationTests {
 				.until(() -> get(port, "/healthz?verbose").body()
 					.contains("[-]leader-work-stopped failed: reason withheld"));
 			await().atMost(WAIT).until(() -> status(port, "/actuator/health/liveness") == 503);
-			assertThat(get(port, "/readyz").body()).isEqualTo("ok"); // a standby is still
-																		// ready
+			// losing leadership is no reason to be unready: only the outage is
+			assertThat(get(port, "/readyz?verbose").body().lines().filter((line) -> line.startsWith("[-]")))
+				.allMatch((line) -> line.startsWith("[-]watches ") || line.startsWith("[-]readiness "));
 			// under re-elect, work that may still write makes the replica exit rather
 			// than campaign again (the exit is recorded here instead of halting the JVM)
 			await().atMost(WAIT).until(() -> this.context.getBean(StubbornRunnable.class).exits.get() == 1);
@@ -133,12 +134,28 @@ class OperatorProbesIntegrationTests {
 	@Test
 	void readinessGoesDownWithinSecondsOfAnApiServerOutageOnTheDefaultsAndReturns(ControlPlane controlPlane,
 			TestNamespace namespace, CapturedOutput output) throws Exception {
+		assertReadinessFollowsAnOutage(controlPlane, namespace, output, controlPlane::killApiServer);
+	}
+
+	/**
+	 * A graceful stop (SIGTERM, as a control-plane upgrade stops the API server) closes
+	 * the watches cleanly before connections are refused: readiness must see it as it
+	 * sees a crash.
+	 */
+	@Test
+	void readinessGoesDownWithinSecondsOfAGracefulApiServerStopAndReturns(ControlPlane controlPlane,
+			TestNamespace namespace, CapturedOutput output) throws Exception {
+		assertReadinessFollowsAnOutage(controlPlane, namespace, output, controlPlane::stopApiServer);
+	}
+
+	private void assertReadinessFollowsAnOutage(ControlPlane controlPlane, TestNamespace namespace,
+			CapturedOutput output, java.lang.Runnable outage) throws Exception {
 		int port = freePort();
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		start(port, controlPlane.adminClient(), failure, "--operator.namespace=" + namespace);
 		await().atMost(WAIT).until(() -> status(port, "/readyz") == 200);
-		controlPlane.killApiServer();
 		long killed = System.nanoTime();
+		outage.run();
 		try {
 			// the default watch-failure-threshold (10s) plus a probe interval (1s), and
 			// slack for a loaded machine

@@ -95,6 +95,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final InformerWatchdog watchdog;
 
+	private final ApiServerHeartbeat heartbeat;
+
 	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
 
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
@@ -153,6 +155,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		this.watchTimeout = watchTimeout;
 		this.silenceThreshold = silenceThreshold;
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
+		this.heartbeat = new ApiServerHeartbeat(this.watchClient);
 	}
 
 	/**
@@ -306,6 +309,25 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			startResolved(informer); // registered while starting
 		}
 		this.watchdog.start();
+		this.heartbeat.start();
+	}
+
+	/**
+	 * Returns for how long the API server has not answered the cache's probe (a
+	 * {@code /version} every second), which shows an outage while the watches are still
+	 * open, as they are while an API server stops gracefully.
+	 * @return the duration, {@code null} while it answers
+	 */
+	public @Nullable Duration apiServerUnansweredFor() {
+		return this.heartbeat.unansweredFor();
+	}
+
+	/**
+	 * Returns why the API server's probe fails.
+	 * @return the error, {@code null} while it answers
+	 */
+	public @Nullable String apiServerError() {
+		return this.heartbeat.lastError();
 	}
 
 	private void startResolved(ScopedInformer<?> informer) {
@@ -453,6 +475,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	public void stop() {
 		this.watchdog.stop();
+		this.heartbeat.stop();
 		for (ScopedInformer<?> informer : scopedInformers()) {
 			try {
 				informer.stop();
