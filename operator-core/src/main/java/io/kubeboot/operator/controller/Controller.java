@@ -617,7 +617,16 @@ public final class Controller implements Runnable {
 				request = current.get();
 			}
 			catch (InterruptedException ex) {
-				return;
+				if (current.isShuttingDown()) {
+					return;
+				}
+				// an interrupt from elsewhere (a pool the reconciler used, a library)
+				// must
+				// not end the worker: the controller would run one worker short until the
+				// pod restarts
+				logger.warn("Worker interrupted while its controller runs, going on: controller={} worker={}",
+						this.name, Thread.currentThread().getName());
+				continue;
 			}
 			if (request == null) {
 				return;

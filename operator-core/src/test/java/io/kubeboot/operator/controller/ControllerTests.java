@@ -133,6 +133,32 @@ class ControllerTests {
 		assertThat(this.rateLimiter.whenCalls).isEmpty();
 	}
 
+	@Test
+	void aStrayInterruptWhileTheControllerRunsDoesNotEndItsOnlyWorker() throws Exception {
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			if (request.name().equals("a")) {
+				// as a pool the reconciler used, or a library, might leave it
+				Thread.currentThread().interrupt();
+			}
+			if (request.name().equals("b") && this.events.stream().filter("reconcile b"::equals).count() == 1) {
+				throw new InterruptedException("stray");
+			}
+			return Result.done();
+		});
+		Running run = start(controller);
+		eventually().until(() -> this.events.contains("reconcile a"));
+		this.informer.add(configMap("b"));
+		eventually().until(() -> this.events.contains("reconcile b"));
+		this.informer.add(configMap("c"));
+		eventually().until(() -> this.events.contains("reconcile c"));
+		assertThat(controller.liveWorkers()).isEqualTo(1);
+		// the interrupted reconcile of b is retried like any failure
+		eventually().until(() -> this.events.stream().filter("reconcile b"::equals).count() >= 2);
+		assertThat(run.error.get()).isNull();
+	}
+
 	@ParameterizedTest
 	@MethodSource("panics")
 	void anErrorOtherThanOutOfMemoryIsAPanicRetriedWithBackoffAndTheWorkerSurvives(Error panic) throws Exception {
