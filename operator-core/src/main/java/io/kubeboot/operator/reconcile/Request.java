@@ -20,14 +20,68 @@ import org.jspecify.annotations.Nullable;
  */
 public record Request(@Nullable String namespace, String name) {
 
+	/**
+	 * Creates a request.
+	 * @throws IllegalArgumentException if the name is one no Kubernetes object can have
+	 * ({@code .}, {@code ..}, or one with a {@code /} or {@code %}), or the namespace is
+	 * not a lowercase RFC 1123 label: a name read from a custom resource's field is
+	 * refused here rather than turned into a request for another resource
+	 */
 	public Request {
-		Objects.requireNonNull(name, "name must not be null");
-		if (name.isEmpty()) {
-			throw new IllegalArgumentException("name must not be empty");
-		}
+		requireValidName(name);
 		if (namespace != null && namespace.isEmpty()) {
 			namespace = null;
 		}
+		if (namespace != null) {
+			requireValidNamespace(namespace);
+		}
+	}
+
+	/**
+	 * Checks that no Kubernetes object is refused the name for what it does to a REST
+	 * path, as the API server checks every name: not empty, {@code .} or {@code ..}, and
+	 * without {@code /} or {@code %}. Most kinds are stricter (lowercase DNS subdomains);
+	 * the API server says so.
+	 * @param name the name
+	 * @throws IllegalArgumentException if it is not valid
+	 */
+	public static void requireValidName(String name) {
+		Objects.requireNonNull(name, "name must not be null");
+		if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+				|| name.indexOf('%') >= 0) {
+			throw new IllegalArgumentException("Invalid object name \"" + printable(name)
+					+ "\": a Kubernetes name is not empty, \".\" or \"..\" and contains no \"/\" or \"%\"");
+		}
+	}
+
+	/**
+	 * Checks that a namespace is a lowercase RFC 1123 label, as every namespace is: at
+	 * most 63 lowercase letters, digits and {@code -}, starting and ending with a letter
+	 * or digit.
+	 * @param namespace the namespace
+	 * @throws IllegalArgumentException if it is not valid
+	 */
+	public static void requireValidNamespace(String namespace) {
+		if (namespace.length() > 63 || !namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+			throw new IllegalArgumentException("Invalid namespace \"" + printable(namespace)
+					+ "\": a namespace is at most 63 lowercase letters, digits and \"-\", starting and ending "
+					+ "with a letter or digit");
+		}
+	}
+
+	/** Shows a rejected value in a message on one line and at a bounded length. */
+	private static String printable(String value) {
+		String shown = (value.length() > 100) ? value.substring(0, 100) + "..." : value;
+		StringBuilder out = new StringBuilder(shown.length());
+		shown.codePoints().forEach((c) -> {
+			if (Character.isISOControl(c)) {
+				out.append(String.format("\\u%04x", c));
+			}
+			else {
+				out.appendCodePoint(c);
+			}
+		});
+		return out.toString();
 	}
 
 	/**

@@ -33,6 +33,7 @@ import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
@@ -44,12 +45,15 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -84,6 +88,39 @@ class ClientIntegrationTests {
 		Controller.builder(manager, Widget.class).complete((request) -> Result.done());
 		manager.start();
 		return manager;
+	}
+
+	/**
+	 * A name taken from a custom resource's field must not address another resource: a
+	 * name no object can have is refused before any request, and every other name is
+	 * escaped in the path (a {@code ?} does not start a query string).
+	 */
+	@Test
+	void namesThatWouldLeaveTheirPathAreRefusedBeforeAnyRequestAndTheOthersAreEscaped(ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		Client client = manager(admin, namespace).client();
+		String ns = namespace.name();
+		CoreV1Api core = new CoreV1Api(admin);
+		core.createNamespacedSecret(ns,
+				new V1Secret().metadata(new V1ObjectMeta().name("x")).putStringDataItem("token", "kept"))
+			.execute();
+		V1ConfigMap traversal = configMap(ns, "../secrets/x");
+		String refused = "Invalid object name \"../secrets/x\": a Kubernetes name is not empty, \".\" or \"..\" and "
+				+ "contains no \"/\" or \"%\" (ConfigMap (core/v1)), refused before any request";
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> client.patch(traversal, Patch.merge(Map.of("data", Map.of("token", "a2VwdA==")))))
+			.withMessage(refused);
+		assertThatIllegalArgumentException().isThrownBy(() -> client.delete(traversal)).withMessage(refused);
+		assertThatIllegalArgumentException().isThrownBy(() -> client.update(traversal)).withMessage(refused);
+		assertThatIllegalArgumentException().isThrownBy(() -> Request.of(ns, "../secrets/x"));
+		assertThatIllegalArgumentException().isThrownBy(() -> Request.of("../kube-system", "x"));
+		assertThat(core.readNamespacedSecret("x", ns).execute().getData()).containsOnlyKeys("token");
+		// a Role's name may hold any character but "/" and "%"
+		String name = "reader:with?query#fragment";
+		client.create(new V1Role().metadata(new V1ObjectMeta().name(name).namespace(ns)));
+		assertThat(client.uncached().get(V1Role.class, Request.of(ns, name)))
+			.hasValueSatisfying((role) -> assertThat(role.getMetadata().getName()).isEqualTo(name));
+		assertThat(client.delete(new V1Role().metadata(new V1ObjectMeta().name(name).namespace(ns)))).isTrue();
 	}
 
 	@Test

@@ -1,7 +1,10 @@
 package io.kubeboot.operator.client.internal;
 
 import java.lang.reflect.Type;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 
+import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
@@ -40,18 +43,40 @@ public record ResourceKind<T extends KubernetesObject>(Class<T> type, Type listT
 	 */
 	public String collectionPath(@Nullable String namespace) {
 		String base = this.group.isEmpty() ? "/api/" + this.version : "/apis/" + this.group + "/" + this.version;
-		return base + ((namespace != null) ? "/namespaces/" + namespace : "") + "/" + this.plural;
+		if (namespace == null) {
+			return base + "/" + this.plural;
+		}
+		checked(() -> Request.requireValidNamespace(namespace));
+		return base + "/namespaces/" + segment(namespace) + "/" + this.plural;
 	}
 
 	/**
-	 * Returns the REST path of one object, or of its status subresource.
+	 * Returns the REST path of one object, or of its status subresource. A name that no
+	 * Kubernetes object can have ({@code .}, {@code ..}, or one with a {@code /} or
+	 * {@code %}) is refused before any request is made, and every segment is escaped: a
+	 * name read from a custom resource's field must not address another resource.
 	 * @param namespace the object's namespace, {@code null} for a cluster-scoped kind
 	 * @param name the object's name
 	 * @param status whether to address the status subresource
 	 * @return the path below the server's base path
+	 * @throws IllegalArgumentException if the name or namespace is not valid
 	 */
 	public String objectPath(@Nullable String namespace, String name, boolean status) {
-		return collectionPath(namespace) + "/" + name + (status ? "/status" : "");
+		checked(() -> Request.requireValidName(name));
+		return collectionPath(namespace) + "/" + segment(name) + (status ? "/status" : "");
+	}
+
+	private void checked(java.lang.Runnable validation) {
+		try {
+			validation.run();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(ex.getMessage() + " (" + this + "), refused before any request", ex);
+		}
+	}
+
+	private static String segment(String value) {
+		return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
 	}
 
 	@Override
