@@ -542,8 +542,9 @@ public final class Controller implements Runnable {
 		List<Thread> workers = new ArrayList<>();
 		ShardRing shardRing = this.ring;
 		// a sharded controller's writes are fenced by its replica's shard Lease, as
-		// leader-only work's by the leader Lease: none after the renew deadline
-		WriteFence fence = (shardRing != null) ? ShardRings.member(shardRing).writeFence() : null;
+		// leader-only work's by the leader Lease (the fence of the thread that runs this
+		// controller): none after the renew deadline
+		WriteFence fence = (shardRing != null) ? ShardRings.member(shardRing).writeFence() : WriteFence.current();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
 			Thread worker = new Thread(() -> {
 				if (fence != null) {

@@ -12,18 +12,22 @@ import org.jspecify.annotations.Nullable;
  * the fence closes a renew deadline after the last successful renewal began, leaving the
  * difference for writes in flight.
  * <p>
- * The leader-only runnables' threads, and the threads they start, run inside the fence
+ * The leader-only runnables' threads and their controllers' workers run inside the fence
  * ({@link #enter}); the client checks it before every write ({@link #check}) and gives
  * the write no longer than the fence has left, so a write still unanswered when the fence
  * closes is cancelled then, and fails with {@link LeadershipLostException}
  * ({@link #failed}). A request the API server had already received may still be applied:
  * the client cannot take it back, which is what the difference between lease duration and
  * renew deadline is for. Other threads (every-replica runnables, webhooks, the
- * application's own) are not fenced.
+ * application's own) are not fenced, and a thread is fenced only by {@link #enter}: a
+ * pool thread created by fenced work must not carry its fence into the pool's later tasks
+ * (an every-replica runnable's writes on it would be refused on a standby), so work
+ * handed to a pool takes the fence along explicitly
+ * ({@code io.kubeboot.operator.client.Fences}).
  */
 public final class WriteFence {
 
-	private static final InheritableThreadLocal<@Nullable WriteFence> CURRENT = new InheritableThreadLocal<>();
+	private static final ThreadLocal<@Nullable WriteFence> CURRENT = new ThreadLocal<>();
 
 	private final LongSupplier nanoTime;
 
@@ -59,12 +63,24 @@ public final class WriteFence {
 	}
 
 	/**
-	 * Makes the calling thread, and the threads it starts from now on, leader-only work
-	 * subject to this fence.
-	 * @param fence the fence
+	 * Makes the calling thread's writes subject to a fence, or to none.
+	 * @param fence the fence, {@code null} for none
 	 */
-	public static void enter(WriteFence fence) {
-		CURRENT.set(fence);
+	public static void enter(@Nullable WriteFence fence) {
+		if (fence != null) {
+			CURRENT.set(fence);
+		}
+		else {
+			CURRENT.remove();
+		}
+	}
+
+	/**
+	 * Returns the fence of the calling thread's writes.
+	 * @return the fence, {@code null} if the thread is not fenced
+	 */
+	public static @Nullable WriteFence current() {
+		return CURRENT.get();
 	}
 
 	/**

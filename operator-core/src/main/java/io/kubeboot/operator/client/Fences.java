@@ -1,0 +1,101 @@
+package io.kubeboot.operator.client;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+import io.kubeboot.operator.client.internal.WriteFence;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Takes the write fence of the calling thread along to work that runs on another thread.
+ * <p>
+ * The client refuses the writes of leader-only work once this replica's Lease can no
+ * longer be vouched for (and those of a sharded controller once its shard Lease can not),
+ * so that work that ignored its stop cannot race the next leader. The framework fences
+ * the threads it runs that work on: the runnables' threads and the controllers' workers.
+ * A task handed to a pool (an executor, {@code CompletableFuture.supplyAsync}, a parallel
+ * stream) runs on a thread the pool created for whatever comes, so it is not fenced
+ * unless wrapped here; conversely a pool thread never keeps the fence of the work that
+ * happened to create it. <pre>{@code
+ * CompletableFuture.supplyAsync(Fences.supplier(() -> client.patch(object, patch)), executor);
+ * }</pre> Outside fenced work the wrappers run the task unfenced, as it would run anyway.
+ */
+public final class Fences {
+
+	private Fences() {
+	}
+
+	/**
+	 * Wraps a task so that it runs under the calling thread's fence.
+	 * @param task the task
+	 * @return the wrapped task
+	 */
+	public static java.lang.Runnable runnable(java.lang.Runnable task) {
+		WriteFence fence = WriteFence.current();
+		return () -> {
+			WriteFence previous = enter(fence);
+			try {
+				task.run();
+			}
+			finally {
+				WriteFence.enter(previous);
+			}
+		};
+	}
+
+	/**
+	 * Wraps a task so that it runs under the calling thread's fence.
+	 * @param <T> the result type
+	 * @param task the task
+	 * @return the wrapped task
+	 */
+	public static <T> Supplier<T> supplier(Supplier<T> task) {
+		WriteFence fence = WriteFence.current();
+		return () -> {
+			WriteFence previous = enter(fence);
+			try {
+				return task.get();
+			}
+			finally {
+				WriteFence.enter(previous);
+			}
+		};
+	}
+
+	/**
+	 * Wraps a task so that it runs under the calling thread's fence.
+	 * @param <T> the result type
+	 * @param task the task
+	 * @return the wrapped task
+	 */
+	public static <T> Callable<T> callable(Callable<T> task) {
+		WriteFence fence = WriteFence.current();
+		return () -> {
+			WriteFence previous = enter(fence);
+			try {
+				return task.call();
+			}
+			finally {
+				WriteFence.enter(previous);
+			}
+		};
+	}
+
+	/**
+	 * Wraps an executor so that every task runs under the fence of the thread that
+	 * submitted it.
+	 * @param executor the executor
+	 * @return the wrapping executor
+	 */
+	public static Executor executor(Executor executor) {
+		return (task) -> executor.execute(runnable(task));
+	}
+
+	private static @Nullable WriteFence enter(@Nullable WriteFence fence) {
+		WriteFence previous = WriteFence.current();
+		WriteFence.enter(fence);
+		return previous;
+	}
+
+}
