@@ -147,6 +147,11 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 			logger.warn("Webhook code threw, denying: kind={} operation={} name={} error=\"{}\"",
 					this.type.getSimpleName(), request.has("operation") ? request.get("operation").getAsString() : "",
 					request.has("name") ? request.get("name").getAsString() : "", message, ex);
+			if (!(ex instanceof IllegalArgumentException)) {
+				// an unexpected exception's text (a failed request's answer, a path) is
+				// for the operator's log, not for whoever made the request
+				message = "the webhook failed (" + ex.getClass().getSimpleName() + "); the operator's log says why";
+			}
 		}
 		JsonObject status = new JsonObject();
 		status.addProperty("code", 403);

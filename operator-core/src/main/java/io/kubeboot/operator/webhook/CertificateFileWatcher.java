@@ -8,6 +8,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -176,6 +179,7 @@ final class CertificateFileWatcher {
 			}
 			else {
 				KeyMaterial material = contents.parse();
+				requireValidNow(material.leaf());
 				served.accept(material);
 				this.servedDigest = digest;
 				this.lastFailure = null;
@@ -208,6 +212,23 @@ final class CertificateFileWatcher {
 		}
 		finally {
 			this.seen = states;
+		}
+	}
+
+	/**
+	 * Refuses a certificate that is not valid now: the API server would refuse every
+	 * handshake with it, while the one served may still be valid (a rotation that wrote
+	 * an old certificate back, a clock ahead of the issuer's).
+	 */
+	private void requireValidNow(X509Certificate leaf) {
+		try {
+			leaf.checkValidity();
+		}
+		catch (CertificateExpiredException | CertificateNotYetValidException ex) {
+			throw new IllegalArgumentException(
+					this.certificateFile + " holds a certificate that is not valid now (valid "
+							+ leaf.getNotBefore().toInstant() + " to " + leaf.getNotAfter().toInstant() + ")",
+					ex);
 		}
 	}
 

@@ -143,6 +143,9 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 				this.onPanic.run();
 				logger.warn("Conversion code threw, failing the conversion: kind={} name={} from={} to={} error=\"{}\"",
 						kind, name, apiVersion, desired, message, ex);
+				// its text is for the operator's log, not for whoever made the request
+				message = "the conversion code threw " + ex.getClass().getSimpleName()
+						+ "; the operator's log says why";
 			}
 			throw new ConversionFailure("converting " + kind + " " + name + " from " + apiVersion + " to " + desired
 					+ " failed: " + message);

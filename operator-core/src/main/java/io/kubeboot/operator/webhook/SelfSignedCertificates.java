@@ -94,10 +94,18 @@ final class SelfSignedCertificates {
 	 * @throws IllegalArgumentException if there is no host or one is blank
 	 */
 	static KeyMaterial generate(List<String> hosts, KeyType keyType) {
-		GeneralNames names = subjectAlternativeNames(hosts);
 		Instant now = Instant.now();
-		Date notBefore = Date.from(now.minus(BACKDATING));
-		Date notAfter = Date.from(now.plus(VALIDITY));
+		return generate(hosts, keyType, now.minus(BACKDATING), now.plus(VALIDITY));
+	}
+
+	/**
+	 * Generates a CA and a serving certificate valid between two instants, for tests of
+	 * certificates that expired or are not valid yet.
+	 */
+	static KeyMaterial generate(List<String> hosts, KeyType keyType, Instant validFrom, Instant validTo) {
+		GeneralNames names = subjectAlternativeNames(hosts);
+		Date notBefore = Date.from(validFrom);
+		Date notAfter = Date.from(validTo);
 		try {
 			KeyPair caKeys = keyType.generate();
 			X500Name caName = new X500Name("CN=kubeboot-webhook-ca");

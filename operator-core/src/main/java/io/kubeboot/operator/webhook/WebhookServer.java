@@ -1,7 +1,6 @@
 package io.kubeboot.operator.webhook;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -15,7 +14,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,6 +47,12 @@ import org.slf4j.LoggerFactory;
  * webhook configuration's {@code failurePolicy}, and the server goes on serving other
  * requests. The serving certificate can change while the server runs (see
  * {@link ServingCertificate}).
+ * <p>
+ * It serves on {@value #SERVER_THREADS} threads; a request body not received within the
+ * handler timeout closes its connection, so slow senders cannot hold those threads, and
+ * at most {@value #HANDLER_THREADS} webhook calls run at once (calls past their deadline
+ * that ignore their interruption included): past that, requests are answered 503 at once.
+ * Answers never carry an exception's text, which goes to the log.
  */
 public final class WebhookServer {
 
@@ -57,6 +67,15 @@ public final class WebhookServer {
 
 	private static final Logger logger = LoggerFactory.getLogger(WebhookServer.class);
 
+	/** Threads that read requests and write answers. */
+	static final int SERVER_THREADS = 8;
+
+	/**
+	 * Threads that run webhook code: one per server thread, and as many for calls past
+	 * their deadline that ignore their interruption.
+	 */
+	static final int HANDLER_THREADS = 2 * SERVER_THREADS;
+
 	private final ServingCertificate certificate;
 
 	private final String bindAddress;
@@ -69,11 +88,10 @@ public final class WebhookServer {
 
 	private final Map<String, WebhookHandler> handlers = new ConcurrentHashMap<>();
 
-	private final ExecutorService handlerThreads = Executors.newCachedThreadPool(threads("webhook-handler-"));
-
 	private volatile @Nullable HttpsServer server;
 
-	private volatile @Nullable ExecutorService serverThreads;
+	/** The threads of the server started last: a server can be started again. */
+	private volatile @Nullable Threads threads;
 
 	private WebhookServer(Builder builder) {
 		this.certificate = builder.certificate;
@@ -169,11 +187,11 @@ public final class WebhookServer {
 					"Cannot serve webhooks on " + this.bindAddress + ":" + this.port + ": " + ex.getMessage(), ex);
 		}
 		created.setHttpsConfigurator(new HttpsConfigurator(this.certificate.sslContext()));
-		ExecutorService threads = Executors.newFixedThreadPool(8, threads("webhook-server-"));
-		created.setExecutor(threads);
-		created.createContext("/", this::serve);
+		Threads started = new Threads();
+		created.setExecutor(started.server);
+		created.createContext("/", (exchange) -> serve(exchange, started));
 		created.start();
-		this.serverThreads = threads;
+		this.threads = started;
 		this.server = created;
 		logger.info("Webhook server started: address={}:{} paths={}", this.bindAddress, port(), paths());
 	}
@@ -188,11 +206,10 @@ public final class WebhookServer {
 		}
 		this.server = null;
 		started.stop(1);
-		ExecutorService threads = this.serverThreads;
-		if (threads != null) {
-			threads.shutdownNow();
+		Threads running = this.threads;
+		if (running != null) {
+			running.shutdown();
 		}
-		this.handlerThreads.shutdownNow();
 		logger.info("Webhook server stopped");
 	}
 
@@ -222,7 +239,7 @@ public final class WebhookServer {
 		return this.certificate;
 	}
 
-	private void serve(HttpExchange exchange) throws IOException {
+	private void serve(HttpExchange exchange, Threads threads) throws IOException {
 		String path = exchange.getRequestURI().getPath();
 		WebhookHandler handler = this.handlers.get(path);
 		if (handler == null) {
@@ -238,13 +255,34 @@ public final class WebhookServer {
 				answer(exchange, code, "webhooks answer POST only");
 				return;
 			}
-			byte[] body = read(exchange.getRequestBody());
+			byte[] body;
+			try {
+				body = read(exchange, threads);
+			}
+			catch (IOException ex) {
+				code = 408;
+				logger.warn("Webhook request body not received within {}, connection closed: path={} remote={}",
+						this.handlerTimeout, path, exchange.getRemoteAddress());
+				return;
+			}
 			if (body == null) {
 				code = 413;
 				answer(exchange, code, "request body larger than " + MAX_BODY_BYTES + " bytes");
 				return;
 			}
-			Future<byte[]> answer = this.handlerThreads.submit(() -> handler.handle(body));
+			Future<byte[]> answer;
+			try {
+				answer = threads.handlers.submit(() -> handler.handle(body));
+			}
+			catch (RejectedExecutionException ex) {
+				code = 503;
+				logger.warn(
+						"Webhook calls still running past their deadline take every handler thread, answered "
+								+ "503 (the webhook configuration's failurePolicy decides): path={} threads={}",
+						path, HANDLER_THREADS);
+				answer(exchange, code, "the webhook server is busy");
+				return;
+			}
 			try {
 				byte[] response = answer.get(this.handlerTimeout.toNanos(), TimeUnit.NANOSECONDS);
 				code = 200;
@@ -265,12 +303,13 @@ public final class WebhookServer {
 					code = 400;
 					logger.warn("Webhook request malformed, answered 400: path={} error=\"{}\"", path,
 							malformed.getMessage());
-					answer(exchange, code, "malformed request: " + malformed.getMessage());
+					answer(exchange, code, "malformed request; the operator's log says why");
 					return;
 				}
 				this.metrics.panicked(path);
 				logger.error("Webhook failed, answered 500: path={}", path, ex.getCause());
-				answer(exchange, code, "the webhook failed: " + ex.getCause());
+				// the exception's text is for the log, not for the caller
+				answer(exchange, code, "the webhook failed; the operator's log says why");
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -284,9 +323,22 @@ public final class WebhookServer {
 		}
 	}
 
-	private static byte @Nullable [] read(InputStream in) throws IOException {
-		byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-		return (body.length > MAX_BODY_BYTES) ? null : body;
+	/**
+	 * Reads a request body, closing the connection if it has not all arrived within the
+	 * handler timeout: a sender that trickles its body must not hold a server thread.
+	 * @return the body, {@code null} if larger than the limit
+	 * @throws IOException if it could not be read in time
+	 */
+	private byte @Nullable [] read(HttpExchange exchange, Threads threads) throws IOException {
+		ScheduledFuture<?> cut = threads.timer.schedule(exchange::close, this.handlerTimeout.toNanos(),
+				TimeUnit.NANOSECONDS);
+		try {
+			byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY_BYTES + 1);
+			return (body.length > MAX_BODY_BYTES) ? null : body;
+		}
+		finally {
+			cut.cancel(false);
+		}
 	}
 
 	private static void answer(HttpExchange exchange, int code, String message) throws IOException {
@@ -305,6 +357,26 @@ public final class WebhookServer {
 			thread.setDaemon(true);
 			return thread;
 		};
+	}
+
+	/**
+	 * The threads of one start of the server.
+	 */
+	private static final class Threads {
+
+		final ExecutorService server = Executors.newFixedThreadPool(SERVER_THREADS, threads("webhook-server-"));
+
+		final ExecutorService handlers = new ThreadPoolExecutor(0, HANDLER_THREADS, 60, TimeUnit.SECONDS,
+				new SynchronousQueue<>(), threads("webhook-handler-"));
+
+		final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(threads("webhook-timer-"));
+
+		void shutdown() {
+			this.server.shutdownNow();
+			this.handlers.shutdownNow();
+			this.timer.shutdownNow();
+		}
+
 	}
 
 	/**

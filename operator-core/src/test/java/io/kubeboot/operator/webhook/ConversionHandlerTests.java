@@ -100,8 +100,10 @@ class ConversionHandlerTests {
 	void unexpectedExceptionFailsTheReviewAndCountsAPanic() throws Exception {
 		JsonObject response = answer(review("storage.example.com/v1alpha1",
 				bucket("v1", "{\"size\": \"5Gi\", \"color\": \"panic\"}", null)));
-		assertFailure(response, "converting Bucket storage/photos from storage.example.com/v1 to "
-				+ "storage.example.com/v1alpha1 failed: a bug in the conversion");
+		assertFailure(response,
+				"converting Bucket storage/photos from storage.example.com/v1 to "
+						+ "storage.example.com/v1alpha1 failed: the conversion code threw IllegalStateException; the "
+						+ "operator's log says why");
 		assertThat(this.panics).hasValue(1);
 	}
 

@@ -242,6 +242,33 @@ class ServingCertificateTests {
 	}
 
 	@Test
+	void aRotationToACertificateThatIsNotValidNowKeepsThePreviousOneUntilItIs() throws Exception {
+		KeyMaterial first = generate();
+		Instant now = Instant.now();
+		KeyMaterial expired = SelfSignedCertificates.generate(List.of("127.0.0.1"), KeyType.EC_P256,
+				now.minus(Duration.ofDays(30)), now.minus(Duration.ofDays(1)));
+		KeyMaterial notYetValid = SelfSignedCertificates.generate(List.of("127.0.0.1"), KeyType.EC_P256,
+				now.plus(Duration.ofDays(1)), now.plus(Duration.ofDays(30)));
+		writeSecret(this.directory, first, false);
+
+		try (ServingCertificate certificate = fromFiles()) {
+			writeSecret(this.directory, expired, false);
+			eventually().until(() -> this.metrics.errors.get() >= 1);
+			assertThat(certificate.certificate()).isEqualTo(first.leaf());
+			assertThat(warnings()).singleElement()
+				.asString()
+				.startsWith("Webhook certificate reload failed, serving the previous one: certificate="
+						+ this.directory.resolve("tls.crt"))
+				.contains("holds a certificate that is not valid now (valid ");
+
+			writeSecret(this.directory, notYetValid, false);
+			eventually().until(() -> warnings().size() == 2);
+			assertThat(certificate.certificate()).isEqualTo(first.leaf());
+			assertThat(handshake(certificate, first.caBundlePem())).isEqualTo(first.leaf());
+		}
+	}
+
+	@Test
 	void garbageKeyKeepsThePreviousCertificate() throws Exception {
 		KeyMaterial first = generate();
 		writeSecret(this.directory, first, false);

@@ -1,0 +1,187 @@
+package io.kubeboot.operator.webhook;
+
+import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The webhook server over real HTTPS on the loopback interface: a restart, senders that
+ * trickle their bodies, webhook calls stuck past their deadline, and what an answer tells
+ * its caller.
+ */
+class WebhookServerTests {
+
+	private static final Duration TIMEOUT = Duration.ofMillis(500);
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	private final ServingCertificate certificate = ServingCertificate.selfSigned(List.of("127.0.0.1"));
+
+	private final WebhookServer server = WebhookServer.builder(this.certificate)
+		.bindAddress("127.0.0.1")
+		.port(0)
+		.handlerTimeout(TIMEOUT)
+		.build();
+
+	/** Released at the end of each test, for handlers that wait on it. */
+	private final CountDownLatch released = new CountDownLatch(1);
+
+	private final List<SSLSocket> sockets = new ArrayList<>();
+
+	private final HttpClient http;
+
+	WebhookServerTests() throws Exception {
+		this.http = HttpClient.newBuilder()
+			.sslContext(trusting(this.certificate.caBundlePem().orElseThrow()))
+			.connectTimeout(DEADLINE)
+			.build();
+		this.server.register("/echo", (body) -> body);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.released.countDown();
+		for (SSLSocket socket : this.sockets) {
+			socket.close();
+		}
+		this.server.stop();
+	}
+
+	@Test
+	void aServerStartedAgainAfterAStopServes() throws Exception {
+		this.server.start();
+		assertThat(post("/echo", "one").body()).isEqualTo("one");
+		this.server.stop();
+		this.server.start();
+		HttpResponse<String> again = post("/echo", "two");
+		assertThat(again.statusCode()).isEqualTo(200);
+		assertThat(again.body()).isEqualTo("two");
+	}
+
+	@Test
+	void sendersThatTrickleTheirBodiesAreCutOffAndStarveNoOtherRequest() throws Exception {
+		this.server.start();
+		for (int i = 0; i < WebhookServer.SERVER_THREADS; i++) {
+			SSLSocket socket = (SSLSocket) trusting(this.certificate.caBundlePem().orElseThrow()).getSocketFactory()
+				.createSocket("127.0.0.1", this.server.port());
+			this.sockets.add(socket);
+			OutputStream out = socket.getOutputStream();
+			// a body of 100 bytes announced, one sent
+			out.write(("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+		}
+		// every server thread reads a trickling body
+		await().atMost(DEADLINE).until(() -> serverThreads() == WebhookServer.SERVER_THREADS);
+		HttpResponse<String> answered = post("/echo", "meanwhile");
+		assertThat(answered.statusCode()).isEqualTo(200);
+		// the trickling senders' connections were closed
+		for (SSLSocket socket : this.sockets) {
+			socket.setSoTimeout((int) DEADLINE.toMillis());
+			assertThat(socket.getInputStream().read()).isEqualTo(-1);
+		}
+	}
+
+	@Test
+	void webhookCallsStuckPastTheirDeadlineTakeAtMostTheHandlerThreadsThenItAnswers503() throws Exception {
+		this.server.register("/stuck", (body) -> {
+			// ignores its interruption, as careless code does
+			while (true) {
+				try {
+					this.released.await();
+					return body;
+				}
+				catch (InterruptedException ex) {
+					// go on waiting
+				}
+			}
+		});
+		this.server.start();
+		List<CompletableFuture<HttpResponse<String>>> stuck = new ArrayList<>();
+		for (int i = 0; i < WebhookServer.HANDLER_THREADS; i++) {
+			stuck.add(this.http.sendAsync(request("/stuck", "x"), HttpResponse.BodyHandlers.ofString()));
+		}
+		for (CompletableFuture<HttpResponse<String>> answer : stuck) {
+			assertThat(answer.get().statusCode()).isEqualTo(500);
+		}
+		HttpResponse<String> busy = post("/stuck", "x");
+		assertThat(busy.statusCode()).isEqualTo(503);
+		assertThat(busy.body()).isEqualTo("the webhook server is busy");
+		// requests that need no handler thread are still served
+		assertThat(post("/elsewhere", "x").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void anAnswerNeverCarriesTheTextOfAnException() throws Exception {
+		this.server.register("/failing", (body) -> {
+			throw new IllegalStateException("token=s3cr3t read from /var/run/secrets/token");
+		});
+		this.server.register("/malformed", (body) -> {
+			throw new IllegalArgumentException("not an AdmissionReview: s3cr3t");
+		});
+		this.server.start();
+		HttpResponse<String> failed = post("/failing", "x");
+		assertThat(failed.statusCode()).isEqualTo(500);
+		assertThat(failed.body()).isEqualTo("the webhook failed; the operator's log says why");
+		HttpResponse<String> malformed = post("/malformed", "x");
+		assertThat(malformed.statusCode()).isEqualTo(400);
+		assertThat(malformed.body()).doesNotContain("s3cr3t");
+	}
+
+	private HttpResponse<String> post(String path, String body) throws Exception {
+		return this.http.send(request(path, body), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpRequest request(String path, String body) {
+		return HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + this.server.port() + path))
+			.timeout(DEADLINE)
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build();
+	}
+
+	private static long serverThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("webhook-server-") && thread.isAlive())
+			.count();
+	}
+
+	private static SSLContext trusting(String caPem) throws Exception {
+		KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+		trusted.load(null, null);
+		int i = 0;
+		for (Certificate ca : CertificateFactory.getInstance("X.509")
+			.generateCertificates(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII)))) {
+			trusted.setCertificateEntry("ca-" + i++, ca);
+		}
+		TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+		trust.init(trusted);
+		SSLContext context = SSLContext.getInstance("TLS");
+		context.init(null, trust.getTrustManagers(), null);
+		return context;
+	}
+
+}
