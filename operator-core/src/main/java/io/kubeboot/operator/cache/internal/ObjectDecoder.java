@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -58,6 +60,17 @@ final class ObjectDecoder<T extends KubernetesObject> {
 	private static final String BOOKMARK = "BOOKMARK";
 
 	private static final String DELETED = "DELETED";
+
+	/** The path of the field at fault in a Gson message. */
+	private static final Pattern PATH = Pattern.compile(" path (\\$\\S*)");
+
+	/** A top-level field that client-java's models refuse, named by its key. */
+	private static final Pattern UNKNOWN_FIELD = Pattern
+		.compile("The field `([^`\\s]{1,100})` in the JSON string is not defined");
+
+	/** What Gson expected, and found, as token names or a type, never a value. */
+	private static final Pattern EXPECTED = Pattern
+		.compile("Expected (?:an? [a-z]+|[A-Z_]+)(?: but was [A-Z_]+(?=[ \\n]))?");
 
 	private static final String ERROR = "ERROR";
 
@@ -436,28 +449,59 @@ final class ObjectDecoder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Describes why an object does not decode, with the path of the field at fault: Gson
-	 * names it for some errors only, so the object is read again from text, whose reader
-	 * knows where it stopped. Only objects that do not decode pay for this.
+	 * Describes why an object does not decode: the exception's type, what Gson expected
+	 * and found when it says so in token names, and the path of the field at fault. Gson
+	 * names the path for some errors only, so the object is read again from text, whose
+	 * reader knows where it stopped; only objects that do not decode pay for this.
+	 * Nothing of the object's values is repeated (Gson and client-java put raw values,
+	 * even the whole object, in their messages): a log line must not leak a Secret's data
+	 * nor take line breaks from a custom resource.
 	 */
 	private String describe(JsonObject json, RuntimeException error) {
-		String message = error.getMessage();
-		if (message == null && error.getCause() != null) {
-			message = error.getCause().toString();
+		String messages = messages(error);
+		Matcher at = PATH.matcher(messages);
+		Matcher unknown = UNKNOWN_FIELD.matcher(messages);
+		String path;
+		if (at.find()) {
+			path = at.group(1);
 		}
-		if (message == null) {
-			message = error.getClass().getName();
+		else if (unknown.find()) {
+			path = "$." + unknown.group(1) + " (a field the model does not know)";
 		}
-		if (!message.contains(" path $")) {
+		else {
 			JsonReader reader = new JsonReader(new StringReader(json.toString()));
 			try {
 				this.gson.fromJson(reader, this.type);
+				path = "$";
 			}
 			catch (RuntimeException ex) {
-				message = message + " at path " + reader.getPath();
+				path = reader.getPath();
 			}
 		}
-		return message.replace('"', '\'');
+		Throwable root = error;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		Matcher expected = EXPECTED.matcher(messages);
+		String expectation = expected.find() ? ": " + expected.group() : "";
+		return printable(root.getClass().getSimpleName() + expectation + " at path " + path);
+	}
+
+	private static String messages(Throwable error) {
+		StringBuilder all = new StringBuilder();
+		for (Throwable cause = error; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			all.append(cause.getMessage()).append('\n');
+		}
+		return all.toString();
+	}
+
+	/** One line, bounded, without quotes that would end the log's {@code error="..."}. */
+	private static String printable(String text) {
+		StringBuilder out = new StringBuilder();
+		text.codePoints()
+			.limit(300)
+			.forEach((c) -> out.appendCodePoint((Character.isISOControl(c) || c == '"') ? '?' : c));
+		return (text.codePointCount(0, text.length()) > 300) ? out + "..." : out.toString();
 	}
 
 	private static @Nullable String annotation(JsonObject json, String name) {
