@@ -72,8 +72,8 @@ final class WebhookBeans {
 					directory.resolve(properties.getKeyName()), properties.getCertCheckInterval(), metrics);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("operator.webhook.cert-dir (" + directory + "): " + ex.getMessage()
-					+ " Set operator.webhook.self-signed=true to run locally without a certificate.", ex);
+			throw new WebhookCertificateException("operator.webhook.cert-dir (" + directory + "): " + ex.getMessage()
+					+ ". Set operator.webhook.self-signed=true to run locally without a certificate.", ex);
 		}
 	}
 

@@ -19,6 +19,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -90,11 +91,19 @@ class WebhookAutoConfigurationTests {
 	void missingCertificateFilesFailStartUpNamingTheProperty(@TempDir Path empty) {
 		this.contextRunner.withUserConfiguration(ConfigMapWebhooks.class)
 			.withPropertyValues("operator.webhook.self-signed=false", "operator.webhook.cert-dir=" + empty)
-			.run((context) -> assertThat(context).getFailure()
-				.hasStackTraceContaining("IllegalStateException: operator.webhook.cert-dir (" + empty
-						+ "): Webhook certificate file " + empty.resolve("tls.crt") + " does not exist")
-				.hasStackTraceContaining(
-						"Set operator.webhook.self-signed=true to run locally without a certificate."));
+			.run((context) -> {
+				assertThat(context).getFailure()
+					.hasRootCauseInstanceOf(IllegalArgumentException.class)
+					.hasStackTraceContaining("WebhookCertificateException: operator.webhook.cert-dir (" + empty
+							+ "): Webhook certificate file " + empty.resolve("tls.crt") + " does not exist")
+					// one sentence after the other, not run together
+					.hasStackTraceContaining(
+							"private key. Set operator.webhook.self-signed=true to run locally without a certificate.");
+				// Boot's failure analysis, not a stack trace
+				FailureAnalysis analysis = new WebhookCertificateFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).startsWith("operator.webhook.cert-dir (" + empty + "): ");
+				assertThat(analysis.getAction()).contains("set operator.webhook.self-signed=true");
+			});
 	}
 
 	@Configuration(proxyBeanMethods = false)
