@@ -292,6 +292,51 @@ class ClientIntegrationTests {
 		}
 	}
 
+	/**
+	 * Read-your-writes: a cache that lags this process's writes by half a second (each
+	 * object stored late by a slow transform) still answers a read right after each write
+	 * with what was written: a create, an update, a delete that leaves the object marked
+	 * (a finalizer, a foreground delete), and the removal of its last finalizer.
+	 */
+	@Test
+	void readsRightAfterEachWriteSeeItThoughTheCacheLags(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = Manager.builder(admin)
+			.namespace(namespace.name())
+			.fieldManager("client-tests")
+			.defaultCacheTransform((object) -> {
+				try {
+					Thread.sleep(500);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				return object;
+			})
+			.build();
+		this.managers.add(manager);
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
+		manager.start();
+		Client client = manager.client();
+		String ns = namespace.name();
+		for (Client.Propagation propagation : List.of(Client.Propagation.BACKGROUND, Client.Propagation.FOREGROUND)) {
+			Request request = Request.of(ns, "lagging-" + propagation.name().toLowerCase(Locale.ROOT));
+			client.create(configMap(ns, request.name()).data(Map.of("v", "1")));
+			assertThat(manager.cache().get(V1ConfigMap.class, request))
+				.hasValueSatisfying((read) -> assertThat(read.getData()).containsEntry("v", "1"));
+			V1ConfigMap held = client.patch(manager.cache().get(V1ConfigMap.class, request).orElseThrow(),
+					Patch.merge(Map.of("data", Map.of("v", "2"), "metadata",
+							Map.of("finalizers", List.of("test.kubeboot.io/hold")))));
+			assertThat(manager.cache().get(V1ConfigMap.class, request))
+				.hasValueSatisfying((read) -> assertThat(read.getData()).containsEntry("v", "2"));
+			client.delete(held, propagation);
+			V1ConfigMap marked = manager.cache().get(V1ConfigMap.class, request).orElseThrow();
+			assertThat(marked.getMetadata().getDeletionTimestamp()).as("marked for deletion").isNotNull();
+			marked.getMetadata().setFinalizers(List.of());
+			client.update(marked);
+			assertThat(manager.cache().get(V1ConfigMap.class, request)).as("gone").isEmpty();
+		}
+	}
+
 	@Test
 	void reconcileThatHitsAConflictIsRequeuedAtOnceAndNotCountedAsAnError(ApiClient admin, TestNamespace namespace)
 			throws Exception {

@@ -377,6 +377,63 @@ class LeaderElectionIntegrationTests {
 		assertThat(leaseExists(controlPlane, namespace)).isFalse();
 	}
 
+	/**
+	 * RBAC that stops allowing the Lease's update while this replica leads (get still
+	 * allowed): every renewal is refused with 403, and the leader gives up at its renew
+	 * deadline, saying why, instead of retrying while it still counts itself leader.
+	 */
+	@Test
+	void leaseUpdateForbiddenWhileLeadingEndsTheTermAtTheRenewDeadline(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(controlPlane.adminClient());
+		rbac.createNamespacedRole(namespace.name(), leaseRole(List.of("get", "list", "watch", "create", "update")))
+			.execute();
+		rbac.createNamespacedRoleBinding(namespace.name(),
+				new V1RoleBinding().metadata(new V1ObjectMeta().name("lease-holder"))
+					.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("lease-holder"))
+					.subjects(List
+						.of(new RbacV1Subject().kind("User").name("user3").apiGroup("rbac.authorization.k8s.io"))))
+			.execute();
+		AtomicInteger exits = new AtomicInteger();
+		AtomicLong stoppedAt = new AtomicLong();
+		Manager manager = Manager.builder(controlPlane.clientFor("user3"))
+			.namespace(namespace.name())
+			.leaderElection(config(namespace, "user3", LostLeasePolicy.EXIT))
+			.onLostLeaseExit(exits::incrementAndGet)
+			.build();
+		manager.add("work", (stop) -> {
+			try {
+				stop.await();
+			}
+			finally {
+				stoppedAt.set(System.nanoTime());
+			}
+		});
+		this.replicas.add(new Replica("user3", TcpProxy.to(controlPlane.apiServerUrl())));
+		this.replicas.get(this.replicas.size() - 1).manager = manager;
+		manager.start();
+		await().atMost(WAIT).until(manager::isLeader);
+		rbac.replaceNamespacedRole("lease-holder", namespace.name(),
+				leaseRole(List.of("get", "list", "watch", "create")))
+			.execute();
+		long revokedAt = System.nanoTime();
+		await().atMost(WAIT).until(() -> stoppedAt.get() != 0);
+		assertThat(manager.isLeader()).isFalse();
+		assertThat(exits).hasValue(1);
+		// at the renew deadline of the last renewal that RBAC still allowed
+		assertThat(Duration.ofNanos(stoppedAt.get() - revokedAt)).isLessThan(RENEW.plus(RETRY).plus(SLACK));
+		assertThat(manager.leaderElection().lastError()).contains("403");
+		assertThat(holder(controlPlane, namespace)).isEqualTo("user3"); // it could not
+																		// release either
+	}
+
+	private static V1Role leaseRole(List<String> verbs) {
+		return new V1Role().metadata(new V1ObjectMeta().name("lease-holder"))
+			.rules(List.of(new V1PolicyRule().apiGroups(List.of("coordination.k8s.io"))
+				.resources(List.of("leases"))
+				.verbs(verbs)));
+	}
+
 	@Test
 	void shutdownBeforeBeingElectedNeverAcquiresTheLease(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
@@ -126,9 +128,12 @@ class ManagerIntegrationTests {
 		Widgets.install(admin);
 		Manager manager = manager(admin, namespace).maxConcurrentReconciles(2).build();
 		List<String> seen = new CopyOnWriteArrayList<>();
-		Controller.builder(manager, Widget.class).complete((request) -> {
-			Widget widget = manager.cache().get(Widget.class, request).orElseThrow();
+		Map<String, Integer> replicas = new ConcurrentHashMap<>();
+		// a typed spec, so that a field it does not know could fail the decoding
+		Controller.builder(manager, TypedWidget.class).complete((request) -> {
+			TypedWidget widget = manager.cache().get(TypedWidget.class, request).orElseThrow();
 			seen.add(request.name());
+			replicas.put(request.name(), widget.getSpec().getReplicas());
 			// a reconciler bug on a widget without status: NullPointerException, then
 			// StackOverflowError
 			if (request.name().equals("npe")) {
@@ -144,7 +149,7 @@ class ManagerIntegrationTests {
 		for (String name : List.of("npe", "overflow", "fine")) {
 			widgets
 				.create(new Widget().metadata(new V1ObjectMeta().name(name).namespace(namespace.name()))
-					.spec(Map.of("size", "large", "unknownField", Map.of("nested", List.of(1, 2)))))
+					.spec(Map.of("replicas", 2, "size", "large", "unknownField", Map.of("nested", List.of(1, 2)))))
 				.throwsApiException();
 		}
 		await().atMost(WAIT)
@@ -152,6 +157,9 @@ class ManagerIntegrationTests {
 					&& seen.stream().filter("overflow"::equals).count() >= 3 && seen.contains("fine"));
 		assertThat(Controller.of(manager).get(0).liveWorkers()).isEqualTo(2);
 		assertThat(manager.state()).isEqualTo(ManagerState.RUNNING);
+		// the fields the model knows were read, the others ignored
+		assertThat(replicas).containsEntry("fine", 2).containsEntry("npe", 2);
+		assertThat(manager.cache().informer(TypedWidget.class, namespace.name(), null).undecodableObjects()).isZero();
 	}
 
 	@Test
@@ -248,21 +256,47 @@ class ManagerIntegrationTests {
 	void failingReconcileIsRetriedWithGrowingBackoff(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace).build();
 		List<Long> times = new CopyOnWriteArrayList<>();
-		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
-			times.add(System.nanoTime());
-			throw new IllegalStateException("failing on purpose, attempt " + times.size());
-		});
-		new CoreV1Api(admin)
-			.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("fails")))
+		Map<String, String> reconciledOk = new ConcurrentHashMap<>();
+		// one worker: the failing key's backoff must not hold it
+		Controller.builder(manager, V1ConfigMap.class)
+			.rateLimiter(() -> RateLimiters.exponentialFailure(Duration.ofMillis(5), Duration.ofMillis(80)))
+			.complete((request) -> {
+				if (request.name().equals("ok")) {
+					manager.cache()
+						.get(V1ConfigMap.class, request)
+						.ifPresent((configMap) -> reconciledOk.put("n", configMap.getData().get("n")));
+					return Result.done();
+				}
+				times.add(System.nanoTime());
+				throw new IllegalStateException("failing on purpose, attempt " + times.size());
+			});
+		CoreV1Api core = new CoreV1Api(admin);
+		core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("fails")))
+			.execute();
+		core.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("ok")).data(Map.of("n", "0")))
 			.execute();
 		started(manager);
-		await().atMost(WAIT).until(() -> times.size() >= 8);
-		for (int i = 1; i < 8; i++) {
-			long expectedMillis = 5L << (i - 1); // 5ms, 10ms, 20ms, ... as the
-													// exponential limiter schedules
-			assertThat(TimeUnit.NANOSECONDS.toMicros(times.get(i) - times.get(i - 1)))
-				.as("gap before attempt %d", i + 1)
-				.isGreaterThanOrEqualTo(expectedMillis * 1000);
+		// other keys keep flowing while one fails and backs off
+		for (int n = 1; n <= 5; n++) {
+			String expected = String.valueOf(n);
+			core.replaceNamespacedConfigMap("ok", namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("ok")).data(Map.of("n", expected)))
+				.execute();
+			await().atMost(WAIT).until(() -> expected.equals(reconciledOk.get("n")));
+		}
+		// uncapped, the sixteenth attempt would come 160s after the first
+		await().atMost(WAIT).until(() -> times.size() >= 16);
+		for (int i = 1; i < 16; i++) {
+			// 5ms, 10ms, 20ms, 40ms, then the cap of 80ms, as the limiter schedules
+			long expectedMillis = Math.min(5L << (i - 1), 80);
+			Duration gap = Duration.ofNanos(times.get(i) - times.get(i - 1));
+			assertThat(gap).as("gap before attempt %d", i + 1)
+				.isGreaterThanOrEqualTo(Duration.ofMillis(expectedMillis));
+			if (i >= 5) {
+				// capped (without the cap the tenth gap would be 2.6s, the fifteenth 82s)
+				assertThat(gap).as("gap before attempt %d", i + 1).isLessThan(Duration.ofSeconds(5));
+			}
 		}
 	}
 
