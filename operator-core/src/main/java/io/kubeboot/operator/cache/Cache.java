@@ -64,6 +64,19 @@ public interface Cache extends Reader {
 			@Nullable String labelSelector);
 
 	/**
+	 * Gives back an informer asked for with {@link #informer} or
+	 * {@link #metadataInformer} by code that no longer needs it, such as a leader-only
+	 * runnable whose term ended. Once it was given back as often as it was asked for, it
+	 * stops listing and watching and drops its objects; it keeps its handlers and starts
+	 * again when it is asked for next, its first list reaching them as adds of an initial
+	 * list. An informer that a controller, or any code that never gives it back, asked
+	 * for keeps running. This default keeps every informer running.
+	 * @param informer an informer this cache returned
+	 */
+	default void release(Informer<?> informer) {
+	}
+
+	/**
 	 * Returns the metadata of an object of a kind cached as metadata only.
 	 * @param type the model class of the kind, such as {@code V1Secret.class}
 	 * @param request the namespace and name

@@ -674,7 +674,12 @@ public final class Controller implements Runnable {
 			// as by filter; what the cache holds is this replica's while its view
 			// counts it, and a gate whose view counts it again queues every cached
 			// object
-			retryWhileLeaseNotValid(current, request, shardGate.countsSelf());
+			boolean mine = shardGate.countsSelf();
+			if (!mine) {
+				// dropped: nothing takes its tombstone later
+				labelShare.takeTombstone(key);
+			}
+			retryWhileLeaseNotValid(current, request, mine);
 			current.done(request);
 			return;
 		}
@@ -683,6 +688,10 @@ public final class Controller implements Runnable {
 				.informer()
 				.get(request.namespace(), request.name())
 				.orElse(null);
+			// taken whatever follows: a tombstone left behind would make a later move
+			// of an object of that name look like a deletion; one cached again is a new
+			// object, reconciled as such
+			Boolean inferred = labelShare.takeTombstone(key);
 			if (cached != null && labelShare.isDraining(cached)) {
 				giveBack(current, request, labelShare, key, cached);
 			}
@@ -699,7 +708,6 @@ public final class Controller implements Runnable {
 				// sharder moved it without a give-back (this replica's Lease expired in
 				// the sharder's view: it was cut off, and is back): only an uncached
 				// read tells them apart
-				Boolean inferred = labelShare.takeTombstone(key);
 				if (inferred != null && deletedForGood(request)) {
 					this.runner.reconcile(current, request);
 				}
@@ -738,9 +746,20 @@ public final class Controller implements Runnable {
 			logger.debug("Gave an object back to the sharder: controller={} object={}", this.name, request);
 		}
 		catch (ApiServerException ex) {
-			if (ex.code() == 422 || ex.code() == 404) {
-				// the sharder moved it already, or it is gone: not this replica's either
-				// way
+			if (ex.code() == 404) {
+				// deleted while still this replica's: if the watch told of it first, it
+				// took it for the give-back's move
+				current.forget(request);
+				if (labelShare.goneBeforeGivenBack(key)) {
+					current.add(request);
+				}
+				return;
+			}
+			if (ex.code() == 422) {
+				// the sharder moved it already, or stamped it for this replica in a new
+				// term: not given back, so a release left recorded would take a later
+				// deletion for a move
+				labelShare.kept(key);
 				current.forget(request);
 				return;
 			}

@@ -77,6 +77,7 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onAdd(T object, boolean inInitialList) {
+				cached(object);
 				if (passes("create", object, () -> EventSource.this.predicate.create(object))) {
 					int priority = inInitialList ? WorkQueue.LOW_PRIORITY : WorkQueue.DEFAULT_PRIORITY;
 					map(object).forEach((request) -> sink.add(request, priority));
@@ -85,6 +86,7 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
+				cached(newObject);
 				LabelShare labelled = EventSource.this.share;
 				if ((labelled != null
 						&& (labelled.drainRequested(oldObject, newObject) || labelled.gained(oldObject, newObject)))
@@ -112,9 +114,24 @@ final class EventSource<T extends KubernetesObject> {
 				if (passes("delete", object, () -> EventSource.this.predicate.delete(object))) {
 					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY));
 				}
+				else if (labelled != null) {
+					// filtered out: no worker takes its tombstone
+					labelled.takeTombstone(Controller.shareKey(Request.of(object)));
+				}
 			}
 
 		});
+	}
+
+	/**
+	 * Tells the share that the cache holds an object: one back as this replica's is no
+	 * longer the copy of one given back. Before the event filters, which may drop it.
+	 */
+	private void cached(T object) {
+		LabelShare labelled = this.share;
+		if (labelled != null) {
+			labelled.cached(Controller.shareKey(Request.of(object)), object);
+		}
 	}
 
 	/**

@@ -1,10 +1,15 @@
 package io.kubeboot.operator.controller;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.kubeboot.operator.predicate.Predicate;
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.internal.LabelShare;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -106,6 +111,46 @@ class EventSourceTests {
 		assertThat(this.priorities).containsOnly(WorkQueue.LOW_PRIORITY);
 	}
 
+	@Test
+	void theDeletionOfAnObjectBackAsThisReplicasAfterAGiveBackIsNoMove() {
+		LabelShare share = new LabelShare("widgets", "pod-a", () -> "t1");
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), Predicates.all(), share)
+			.register(this::send);
+		V1ConfigMap draining = labelled("7", true);
+		this.informer.add(draining);
+		share.released(Controller.shareKey(A), draining);
+		// given back, and moved back while the watch was down: a relist finds it
+		// this replica's again without its leaving
+		V1ConfigMap back = labelled("9", false);
+		this.informer.update(draining, back);
+		this.sent.clear();
+
+		this.informer.delete(back);
+
+		assertThat(this.sent).containsExactly(A);
+	}
+
+	@Test
+	void aDeletionTheEventFilterDropsLeavesNoTombstone() {
+		LabelShare share = new LabelShare("widgets", "pod-a", () -> "t1");
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), new Predicate<V1ConfigMap>() {
+
+			@Override
+			public boolean delete(V1ConfigMap object) {
+				return false;
+			}
+
+		}, share).register(this::send);
+		V1ConfigMap own = labelled("1", false);
+		this.informer.add(own);
+		this.sent.clear();
+
+		this.informer.delete(own);
+
+		assertThat(this.sent).isEmpty();
+		assertThat(share.takeTombstone(Controller.shareKey(A))).isNull();
+	}
+
 	private EventSource<V1ConfigMap> source() {
 		return new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), Predicates.all());
 	}
@@ -113,6 +158,19 @@ class EventSourceTests {
 	private void send(Request request, int priority) {
 		this.sent.add(request);
 		this.priorities.add(priority);
+	}
+
+	/**
+	 * Object a labelled for replica pod-a of ring widgets in its term t1.
+	 */
+	private static V1ConfigMap labelled(String resourceVersion, boolean draining) {
+		Map<String, String> labels = new HashMap<>(Map.of(ShardRing.shardLabel("widgets"), "pod-a"));
+		if (draining) {
+			labels.put(ShardRing.drainLabel("widgets"), "true");
+		}
+		V1ConfigMap object = configMap("a", resourceVersion);
+		object.getMetadata().labels(labels).annotations(Map.of(ShardRing.termAnnotation("widgets"), "t1"));
+		return object;
 	}
 
 	private static V1ConfigMap configMap(String name, String resourceVersion) {

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
@@ -26,8 +27,11 @@ import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -334,6 +338,94 @@ class LabelShardingIntegrationTests {
 			.map((entry) -> entry.request().name())
 			.toList()).as("reconciled by c after it held its Lease again, before its cache was back").isEmpty();
 		assertNoOverlapAndNothingMissing();
+	}
+
+	/**
+	 * A replica that no longer leads (its leader Lease handed to another, under
+	 * {@code re-elect}) keeps no metadata of the sharded objects: its sharder gave its
+	 * informer back when it stopped. Leading again, its sharder caches them again and
+	 * relabels an object whose shard label was removed, which only its informer's handler
+	 * tells it of. Before, every term added a handler that outlived it, and the informer
+	 * kept listing and watching every object on the replica that no longer led.
+	 */
+	@Test
+	void aReplicaThatNoLongerLeadsKeepsNoMetadataOfTheShardedObjects(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		ShardingJournal.createObjects(controlPlane, namespace, OBJECTS);
+		Replica a = replica("a", controlPlane, namespace);
+		startQuietly(a);
+		await().atMost(WAIT).until(() -> a.manager.isLeader());
+		Replica b = replica("b", controlPlane, namespace);
+		startQuietly(b);
+		await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
+		assertThat(sharderCache(a).list()).hasSize(OBJECTS);
+		assertThat(sharderCache(b)).as("b never led").isNull();
+		for (Replica leader : List.of(b, a, b)) {
+			Replica other = (leader == a) ? b : a;
+			handLeaderLease(controlPlane, namespace, leader);
+			await().atMost(WAIT).until(() -> leader.manager.isLeader() && !other.manager.isLeader());
+			await().atMost(WAIT).until(() -> cached(leader) == OBJECTS);
+			// before, it kept listing and watching every object
+			await().atMost(WAIT).until(() -> cached(other) == 0);
+			unlabelOne(controlPlane, namespace);
+			await().atMost(WAIT).until(() -> labelled(controlPlane, namespace, a, b));
+		}
+		assertNoOverlapAndNothingMissing();
+	}
+
+	/**
+	 * The metadata-only informer of a replica's sharder (its controller caches whole
+	 * objects), {@code null} before it first led.
+	 */
+	private static @Nullable Informer<?> sharderCache(Replica replica) {
+		return replica.manager.informers()
+			.stream()
+			.filter((informer) -> informer.key().metadataOnly())
+			.findFirst()
+			.orElse(null);
+	}
+
+	/** How many objects a replica's sharder caches: none before it first led. */
+	private static int cached(Replica replica) {
+		Informer<?> informer = sharderCache(replica);
+		return (informer != null) ? informer.list().size() : 0;
+	}
+
+	/**
+	 * Writes a replica's identity into the leader Lease: the leader's next renewal finds
+	 * it held by another, and that replica's next try renews it as its own.
+	 */
+	private static void handLeaderLease(ControlPlane controlPlane, TestNamespace namespace, Replica to) {
+		CoordinationV1Api leases = new CoordinationV1Api(controlPlane.adminClient());
+		await().atMost(WAIT).until(() -> {
+			V1Lease lease = leases.readNamespacedLease("labelled-leader", namespace.name()).execute();
+			lease.getSpec().holderIdentity(to.identity);
+			try {
+				leases.replaceNamespacedLease("labelled-leader", namespace.name(), lease).execute();
+				return true;
+			}
+			catch (ApiException ex) {
+				// a renewal landed in between
+				return false;
+			}
+		});
+	}
+
+	/** Removes the shard label of one object, which the leader's sharder puts back. */
+	private static void unlabelOne(ControlPlane controlPlane, TestNamespace namespace) {
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		await().atMost(WAIT).until(() -> {
+			V1ConfigMap object = objects(controlPlane, namespace).get(0);
+			object.getMetadata().getLabels().remove(SHARD_LABEL);
+			try {
+				core.replaceNamespacedConfigMap(object.getMetadata().getName(), namespace.name(), object).execute();
+				return true;
+			}
+			catch (ApiException ex) {
+				// the sharder wrote it in between
+				return false;
+			}
+		});
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +99,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	private final ApiServerHeartbeat heartbeat;
 
 	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
+
+	/**
+	 * How often each informer was asked for and not given back ({@link #release}),
+	 * guarded by {@link #informers}.
+	 */
+	private final Map<InformerKey, Integer> asked = new HashMap<>();
 
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
 
@@ -200,6 +207,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 					listener.accept(informer);
 				}
 			}
+			this.asked.merge(key, 1, Integer::sum);
 			startNow = this.started;
 		}
 		if (startNow) {
@@ -212,6 +220,30 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			}
 		}
 		return informer;
+	}
+
+	/**
+	 * Gives back an informer: once given back as often as it was asked for, it stops
+	 * listing and watching and drops its objects, and {@link #informer} or
+	 * {@link #metadataInformer} starts it again. It stays registered, paused: the same
+	 * instance, with its handlers, metrics and health, serves the next asking.
+	 * @param informer an informer of this cache
+	 */
+	@Override
+	public void release(Informer<?> informer) {
+		synchronized (this.informers) {
+			InformerKey key = informer.key();
+			ScopedInformer<?> registered = this.informers.get(key);
+			if (registered != informer) {
+				return;
+			}
+			Integer left = this.asked.computeIfPresent(key, (asking, count) -> count - 1);
+			if (left == null || left > 0) {
+				return;
+			}
+			// under the lock: an informer asked for again meanwhile is started after this
+			registered.pause();
+		}
 	}
 
 	@Override

@@ -142,6 +142,12 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private volatile boolean stopped;
 
+	/**
+	 * Whether the cache paused this informer, given back by all that asked for it: it
+	 * holds nothing until it starts again.
+	 */
+	private volatile boolean paused;
+
 	/** Delivers every cached object again every resync period, if there is one. */
 	private @Nullable Resync<T> resync;
 
@@ -184,8 +190,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * @return whether this informer holds such objects
 	 */
 	boolean holds(KubernetesObject object) {
-		// a write of the kind's model class: a metadata-only informer holds it too
-		return object.getClass() == this.key.type() && object.getMetadata() != null
+		// a write of the kind's model class: a metadata-only informer holds it too. A
+		// paused one sees no write, which would stay recorded as one it has yet to see
+		return !this.paused && object.getClass() == this.key.type() && object.getMetadata() != null
 				&& (this.key.namespace() == null || this.key.namespace().equals(object.getMetadata().getNamespace()))
 				&& (this.selector == null || this.selector.matches(object.getMetadata().getLabels()));
 	}
@@ -323,6 +330,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		if (this.informer != null || this.stopped) {
 			return;
 		}
+		this.paused = false;
 		this.pager = new ListPager(listPageSize);
 		this.streaming = new StreamingList(streamingLists);
 		this.kind = kind;
@@ -474,6 +482,39 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			this.replacementRegistrations = null;
 			fresh.stop();
 		}
+	}
+
+	/**
+	 * Stops listing and watching and drops the cached objects until {@link #start} is
+	 * called again, for an informer nobody needs now (see {@link InformerCache#release}).
+	 * The handlers stay: the next start's first list reaches them as adds of an initial
+	 * list. Reads find nothing meanwhile, and readiness sees no failing watch.
+	 */
+	synchronized void pause() {
+		SharedIndexInformer<T> started = this.informer;
+		if (started == null || this.stopped) {
+			return;
+		}
+		this.paused = true;
+		// the stopped informer's list and watch, which may fail as they close, no longer
+		// report
+		this.generation = this.generation + 1;
+		Resync<T> running = this.resync;
+		if (running != null) {
+			running.stop();
+			this.resync = null;
+		}
+		SharedIndexInformer<T> fresh = this.replacement;
+		if (fresh != null) {
+			fresh.stop();
+			this.replacement = null;
+			this.replacementRegistrations = null;
+		}
+		started.stop();
+		this.informer = null;
+		this.registrations = null;
+		this.lastError = null;
+		this.disconnectedSinceNanos = 0;
 	}
 
 	synchronized void stop() {

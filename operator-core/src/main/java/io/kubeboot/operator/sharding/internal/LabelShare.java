@@ -132,8 +132,9 @@ public final class LabelShare {
 	}
 
 	/**
-	 * Takes the tombstone of an object no longer cached, if it was deleted while this
-	 * replica's.
+	 * Takes the tombstone of an object, if it was deleted while this replica's: a worker
+	 * takes it whatever it does with the request, and a deletion filtered out leaves
+	 * none.
 	 * @param key the object's key
 	 * @return {@code null} if there is none (the object moved away, or was never this
 	 * replica's), else whether the deletion was only inferred
@@ -168,11 +169,44 @@ public final class LabelShare {
 
 	/**
 	 * Forgets that an object was being given back: the write failed, it is still this
-	 * replica's.
+	 * replica's, or the sharder changed its labels first (422: it moved it already, or
+	 * stamped it for this replica in a new term). Should the watch then tell of a move,
+	 * the uncached read behind the tombstone tells it from a deletion.
 	 * @param key the object's key
 	 */
 	public void kept(String key) {
 		this.released.remove(key);
+	}
+
+	/**
+	 * Records that a give-back found the object gone (404): deleted while still this
+	 * replica's, a deletion to reconcile. If the watch told of it first, it took it for
+	 * the give-back's move, and the deletion is recorded here.
+	 * @param key the object's key
+	 * @return {@code true} if the request is to be queued again for the deletion,
+	 * {@code false} if the watch has yet to tell of it and then finds it this replica's
+	 */
+	public boolean goneBeforeGivenBack(String key) {
+		if (this.released.remove(key) != null) {
+			return false;
+		}
+		this.tombstones.put(key, Boolean.FALSE);
+		return true;
+	}
+
+	/**
+	 * Records that the cache holds an object: one of this replica's, not being drained,
+	 * in another version than the one given back, was never given back or came back (a
+	 * relist may show it back without its leaving), so its later disappearance is no
+	 * give-back's move.
+	 * @param key the object's key
+	 * @param object the object as cached now
+	 */
+	public void cached(String key, KubernetesObject object) {
+		if (isMine(object) && !isDraining(object)) {
+			String version = Objects.requireNonNullElse(resourceVersion(object), "");
+			this.released.computeIfPresent(key, (given, at) -> at.equals(version) ? at : null);
+		}
 	}
 
 	/**

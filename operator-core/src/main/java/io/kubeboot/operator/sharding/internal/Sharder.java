@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -39,9 +40,11 @@ import org.slf4j.LoggerFactory;
  * The sharder of the label-based mode: a leader-only runnable that keeps the shard label
  * of every object of the sharded kinds naming the member the ring gives it to
  * ({@link Assignment}). It caches the metadata of those kinds only while it runs, so the
- * replicas that do not lead cache nothing but their own share. It looks at an object when
- * it is added or changed, at every object when the ring changes, and at every object once
- * per {@link #RESYNC}. Its writes are leader-only work, fenced by the leader Lease.
+ * replicas that do not lead cache nothing but their own share: it gives the informers
+ * back to the cache when it stops ({@link Cache#release}). It looks at an object when it
+ * is added or changed, at every object when it starts and when the ring changes, and at
+ * every object once per {@link #RESYNC}. Its writes are leader-only work, fenced by the
+ * leader Lease.
  */
 public final class Sharder implements Runnable {
 
@@ -77,14 +80,19 @@ public final class Sharder implements Runnable {
 
 	private final String termKey;
 
-	/**
-	 * Each object's assignment (shard label and term) and when the sharder first saw it,
-	 * on the monotonic clock: a move away from a member waits for a view of the ring read
-	 * after that.
-	 */
-	private final Map<Item, Seen> seen = new ConcurrentHashMap<>();
-
 	private final List<Target> targets = new CopyOnWriteArrayList<>();
+
+	/**
+	 * The current run, from a start to its stop; {@code null} while the sharder does not
+	 * run (on a replica that does not lead). An informer cannot drop a handler, so the
+	 * handlers are added once and hand their events to whichever run is current, and drop
+	 * them between runs (a run looks at every object when it starts); a run's records die
+	 * with it, so an event racing its stop fills nothing that outlives it.
+	 */
+	private volatile @Nullable Run running;
+
+	/** The targets whose informer has the sharder's handler: added at the first start. */
+	private final Set<Target> handled = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates the sharder of a ring.
@@ -141,71 +149,111 @@ public final class Sharder implements Runnable {
 	public void start(StopSignal stop) throws Exception {
 		WorkQueue<Item> queue = WorkQueues.newRateLimitingQueue("sharder-" + this.config.ringName(),
 				RateLimiters.defaultControllerRateLimiter());
+		Run run = new Run(queue, new ConcurrentHashMap<>());
+		// before the informers are asked for: one the last run released lists again at
+		// once, and its adds must reach this run
+		this.running = run;
 		List<Informer<PartialObjectMetadata>> informers = new ArrayList<>();
-		for (Target target : this.targets) {
-			Informer<PartialObjectMetadata> informer = this.cache.metadataInformer(target.kind(), target.namespace(),
-					target.labelSelector());
-			informer.addEventHandler(new InformerEventHandler<>() {
-
-				@Override
-				public void onAdd(PartialObjectMetadata object, boolean inInitialList) {
-					Item item = new Item(target, Request.of(object));
-					seen(item, object);
-					queue.add(item);
-				}
-
-				@Override
-				public void onUpdate(PartialObjectMetadata oldObject, PartialObjectMetadata newObject) {
-					Item item = new Item(target, Request.of(newObject));
-					seen(item, newObject);
-					queue.add(item);
-				}
-
-				@Override
-				public void onDelete(PartialObjectMetadata object, boolean deletedFinalStateUnknown) {
-					// nothing to assign
-					Sharder.this.seen.remove(new Item(target, Request.of(object)));
-				}
-
-			});
-			informers.add(informer);
-		}
 		java.lang.Runnable all = () -> {
-			for (int i = 0; i < this.targets.size(); i++) {
+			for (int i = 0; i < informers.size(); i++) {
 				Target target = this.targets.get(i);
 				informers.get(i)
 					.list()
 					.forEach((object) -> queue.add(new Item(target, Request.of(object)), WorkQueue.LOW_PRIORITY));
 			}
 		};
-		this.member.addMembersListener(all);
 		List<Thread> workers = new ArrayList<>();
-		for (int i = 0; i < WORKERS; i++) {
-			Thread worker = new Thread(() -> work(queue, informers), "sharder-" + this.config.ringName() + "-" + i);
-			worker.start();
-			workers.add(worker);
-		}
-		logger.info("Sharder started: ring={} kinds={}", this.config.ringName(),
-				this.targets.stream().map((target) -> target.kind().getSimpleName()).toList());
 		try {
+			for (Target target : this.targets) {
+				Informer<PartialObjectMetadata> informer = this.cache.metadataInformer(target.kind(),
+						target.namespace(), target.labelSelector());
+				informers.add(informer);
+				if (this.handled.add(target)) {
+					informer.addEventHandler(handler(target));
+				}
+			}
+			this.member.addMembersListener(all);
+			for (int i = 0; i < WORKERS; i++) {
+				Thread worker = new Thread(() -> work(run, informers), "sharder-" + this.config.ringName() + "-" + i);
+				worker.start();
+				workers.add(worker);
+			}
+			logger.info("Sharder started: ring={} kinds={}", this.config.ringName(),
+					this.targets.stream().map((target) -> target.kind().getSimpleName()).toList());
+			// an informer that kept running (someone else asked for it too) replays
+			// nothing to a handler added in an earlier run
+			all.run();
 			while (!stop.await(RESYNC)) {
 				all.run();
 			}
 		}
 		finally {
+			this.running = null;
 			this.member.removeMembersListener(all);
 			queue.shutDown();
+			// a replica that does not lead keeps no metadata of others' objects; a worker
+			// still busy finds its object gone from the cache, and ends
+			informers.forEach(this.cache::release);
 			for (Thread worker : workers) {
 				worker.interrupt();
 			}
 			for (Thread worker : workers) {
 				worker.join();
 			}
-			this.seen.clear();
 		}
 	}
 
-	private void work(WorkQueue<Item> queue, List<Informer<PartialObjectMetadata>> informers) {
+	/**
+	 * Returns the handler of a target's informer, added once: it records and queues each
+	 * object added or changed for the current run, if there is one.
+	 */
+	private InformerEventHandler<PartialObjectMetadata> handler(Target target) {
+		return new InformerEventHandler<>() {
+
+			@Override
+			public void onAdd(PartialObjectMetadata object, boolean inInitialList) {
+				observed(target, object);
+			}
+
+			@Override
+			public void onUpdate(PartialObjectMetadata oldObject, PartialObjectMetadata newObject) {
+				observed(target, newObject);
+			}
+
+			@Override
+			public void onDelete(PartialObjectMetadata object, boolean deletedFinalStateUnknown) {
+				// nothing to assign
+				Run run = Sharder.this.running;
+				if (run != null) {
+					run.seen().remove(new Item(target, Request.of(object)));
+				}
+			}
+
+		};
+	}
+
+	private void observed(Target target, PartialObjectMetadata object) {
+		Run run = this.running;
+		if (run == null) {
+			// between runs: the next one looks at every object when it starts
+			return;
+		}
+		Item item = new Item(target, Request.of(object));
+		seen(run, item, object);
+		run.queue().add(item);
+	}
+
+	/**
+	 * Returns how many objects the current run has a record of, none between runs.
+	 * @return the number of records
+	 */
+	int seenObjects() {
+		Run run = this.running;
+		return (run != null) ? run.seen().size() : 0;
+	}
+
+	private void work(Run run, List<Informer<PartialObjectMetadata>> informers) {
+		WorkQueue<Item> queue = run.queue();
 		while (true) {
 			Item item;
 			try {
@@ -218,7 +266,7 @@ public final class Sharder implements Runnable {
 				return;
 			}
 			try {
-				if (assign(item, informers.get(this.targets.indexOf(item.target())))) {
+				if (assign(run, item, informers.get(this.targets.indexOf(item.target())))) {
 					queue.forget(item);
 				}
 				else {
@@ -250,10 +298,11 @@ public final class Sharder implements Runnable {
 	 * cache before its handler ran.
 	 * @return the record
 	 */
-	private Seen seen(Item item, PartialObjectMetadata object) {
+	private Seen seen(Run run, Item item, PartialObjectMetadata object) {
 		List<@Nullable String> assignment = assignment(object);
-		return this.seen.compute(item, (key, before) -> (before != null && before.assignment().equals(assignment))
-				? before : new Seen(assignment, System.nanoTime()));
+		return run.seen()
+			.compute(item, (key, before) -> (before != null && before.assignment().equals(assignment)) ? before
+					: new Seen(assignment, System.nanoTime()));
 	}
 
 	/**
@@ -271,7 +320,7 @@ public final class Sharder implements Runnable {
 	 * Labels an object as the ring says.
 	 * @return {@code false} if a move had to wait for a newer view of the ring
 	 */
-	private boolean assign(Item item, Informer<PartialObjectMetadata> informer) {
+	private boolean assign(Run run, Item item, Informer<PartialObjectMetadata> informer) {
 		PartialObjectMetadata object = informer.get(item.request().namespace(), item.request().name()).orElse(null);
 		// an object being deleted is assigned too: its finalizers need a replica
 		if (object == null || object.getMetadata() == null) {
@@ -291,7 +340,7 @@ public final class Sharder implements Runnable {
 		String current = labels.get(this.shardKey);
 		boolean draining = labels.containsKey(this.drainKey);
 		Assignment decision = Assignment.decide(current, annotations.get(this.termKey), draining, ownerId, live);
-		if (decision == Assignment.MOVE && view.readSentNanos() - seen(item, object).nanos() < 0) {
+		if (decision == Assignment.MOVE && view.readSentNanos() - seen(run, item, object).nanos() < 0) {
 			return false;
 		}
 		String version = metadata.getResourceVersion();
@@ -419,6 +468,17 @@ public final class Sharder implements Runnable {
 	}
 
 	private record Seen(List<@Nullable String> assignment, long nanos) {
+	}
+
+	/**
+	 * One run of the sharder (a term of the leader Lease), from its start to its stop.
+	 *
+	 * @param queue its work queue
+	 * @param seen each object's assignment (shard label and term) and when this run first
+	 * saw it, on the monotonic clock: a move away from a member waits for a view of the
+	 * ring read after that
+	 */
+	private record Run(WorkQueue<Item> queue, Map<Item, Seen> seen) {
 	}
 
 }

@@ -97,6 +97,38 @@ class LabelShareTests {
 	}
 
 	@Test
+	void aGiveBackThatFoundTheObjectGoneReconcilesItsDeletionWhicheverCameFirst() {
+		V1ConfigMap draining = object("7", SHARD, "pod-a", DRAIN, "true");
+		// the watch told of the deletion before the 404 answered, and took it for the
+		// give-back's move
+		this.share.released("first", draining);
+		assertThat(this.share.left("first", draining, false)).isFalse();
+		assertThat(this.share.goneBeforeGivenBack("first")).as("queued again").isTrue();
+		assertThat(this.share.takeTombstone("first")).isFalse();
+		// the 404 answered first: the watch then finds it this replica's
+		this.share.released("second", draining);
+		assertThat(this.share.goneBeforeGivenBack("second")).isFalse();
+		assertThat(this.share.left("second", draining, false)).as("deleted while its own").isTrue();
+		assertThat(this.share.takeTombstone("second")).isFalse();
+	}
+
+	@Test
+	void anObjectCachedAgainAsThisReplicasIsNoLongerTheCopyOfOneGivenBack() {
+		V1ConfigMap draining = object("7", SHARD, "pod-a", DRAIN, "true");
+		this.share.released("k", draining);
+		// the give-back in flight: neither the drained copy nor a change of it clears it
+		this.share.cached("k", draining);
+		this.share.cached("k", object("8", SHARD, "pod-a", DRAIN, "true"));
+		this.share.cached("k", object("8", SHARD, "pod-b"));
+		assertThat(this.share.left("k", draining, false)).as("the move").isFalse();
+		// given back, then moved back while the watch was down: a relist shows it
+		// without its leaving
+		this.share.released("k", draining);
+		this.share.cached("k", object("9", SHARD, "pod-a"));
+		assertThat(this.share.left("k", object("10", SHARD, "pod-a"), false)).as("deleted while its own").isTrue();
+	}
+
+	@Test
 	void anObjectThatMovedAwayIsNoDeletionButOneDeletedWhileOwnIs() {
 		assertThat(this.share.left("moved", object("5", SHARD, "pod-b"), false)).isFalse();
 		assertThat(this.share.takeTombstone("moved")).isNull();
