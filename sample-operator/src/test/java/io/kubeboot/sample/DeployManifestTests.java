@@ -3,9 +3,11 @@ package io.kubeboot.sample;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -21,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What {@code deploy/} says about the pod, checked without a cluster against
  * {@code application.yaml}: Actuator on the management port and Prometheus pointed at it,
  * the kubelet's probes on the application's port, a read-only root filesystem with a
- * writable {@code /tmp}, and no access to Pods.
+ * writable {@code /tmp}, no access to Pods, writes to ConfigMaps granted per namespace
+ * only, and NetworkPolicies that open the webhook and management ports alone.
  * {@code StorageBucketSecureDefaultsIntegrationTests} requests the same paths and ports
  * of the running operator.
  */
@@ -81,6 +84,92 @@ class DeployManifestTests {
 		assertThat(resources).doesNotContain("pods").contains("storagebuckets", "configmaps", "events");
 		assertThat(setting("sample", "pod-logger", "enabled")).isEqualTo(false);
 		assertThat(setting("sample", "buckets", "allow-private-endpoints")).isEqualTo(false);
+	}
+
+	@Test
+	void noClusterRoleBindingGrantsWritesToConfigMapsOrSecrets() throws IOException {
+		List<JsonObject> rbac = Manifests.load("rbac.yaml");
+		Set<String> boundClusterWide = new HashSet<>();
+		for (JsonObject manifest : rbac) {
+			if (manifest.get("kind").getAsString().equals("ClusterRoleBinding")) {
+				boundClusterWide.add(manifest.getAsJsonObject("roleRef").get("name").getAsString());
+			}
+		}
+		for (JsonObject manifest : rbac) {
+			if (!manifest.get("kind").getAsString().equals("ClusterRole")) {
+				continue;
+			}
+			String name = manifest.getAsJsonObject("metadata").get("name").getAsString();
+			for (JsonElement element : manifest.getAsJsonArray("rules")) {
+				JsonObject rule = element.getAsJsonObject();
+				List<String> resources = strings(rule.getAsJsonArray("resources"));
+				List<String> verbs = strings(rule.getAsJsonArray("verbs"));
+				assertThat(resources).as(name).doesNotContain("*");
+				assertThat(verbs).as(name).doesNotContain("*");
+				boolean confidential = resources.contains("configmaps") || resources.contains("secrets");
+				if (boundClusterWide.contains(name) && confidential) {
+					assertThat(verbs).as("%s %s", name, resources).isSubsetOf("get", "list", "watch");
+				}
+			}
+		}
+		assertThat(boundClusterWide).contains("sample-operator").doesNotContain("sample-operator-bucket-connections");
+	}
+
+	@Test
+	void bucketNamespaceBindsTheConfigMapWritesInOneNamespace() throws IOException {
+		List<JsonObject> manifests = Manifests.load("bucket-namespace.yaml");
+		assertThat(manifests).hasSize(1);
+		JsonObject binding = manifests.get(0);
+		assertThat(binding.get("kind").getAsString()).isEqualTo("RoleBinding");
+		assertThat(binding.getAsJsonObject("metadata").get("namespace").getAsString()).isNotEqualTo("kube-system");
+		JsonObject roleRef = binding.getAsJsonObject("roleRef");
+		assertThat(roleRef.get("kind").getAsString()).isEqualTo("ClusterRole");
+		assertThat(roleRef.get("name").getAsString()).isEqualTo("sample-operator-bucket-connections");
+		JsonObject subject = binding.getAsJsonArray("subjects").get(0).getAsJsonObject();
+		assertThat(subject.get("kind").getAsString()).isEqualTo("ServiceAccount");
+		assertThat(subject.get("name").getAsString()).isEqualTo("sample-operator");
+		assertThat(subject.get("namespace").getAsString()).isEqualTo("sample-operator");
+	}
+
+	@Test
+	void theNetworkPolicyAdmitsTheWebhookAndManagementPortsOnly() throws IOException {
+		JsonObject policy = Manifests.load("networkpolicy.yaml").get(0);
+		JsonObject spec = policy.getAsJsonObject("spec");
+		assertThat(spec.getAsJsonObject("podSelector").getAsJsonObject("matchLabels"))
+			.isEqualTo(podTemplate().getAsJsonObject("metadata").getAsJsonObject("labels"));
+		Set<String> ports = new HashSet<>();
+		for (JsonElement rule : spec.getAsJsonArray("ingress")) {
+			for (JsonElement port : rule.getAsJsonObject().getAsJsonArray("ports")) {
+				ports.add(port.getAsJsonObject().get("port").getAsString());
+			}
+		}
+		assertThat(ports).containsExactlyInAnyOrder("webhook", "management");
+		Map<String, Integer> containerPorts = containerPorts();
+		assertThat(containerPorts).containsEntry("webhook", (int) setting("operator", "webhook", "port"))
+			.containsEntry("management", managementPort());
+	}
+
+	@Test
+	void theEgressPolicyRefusesMetadataAndPrivateAddresses() throws IOException {
+		JsonObject spec = Manifests.load("networkpolicy-egress.yaml").get(0).getAsJsonObject("spec");
+		assertThat(strings(spec.getAsJsonArray("policyTypes"))).containsExactly("Egress");
+		List<String> refused = new ArrayList<>();
+		for (JsonElement rule : spec.getAsJsonArray("egress")) {
+			for (JsonElement peer : rule.getAsJsonObject().getAsJsonArray("to")) {
+				JsonObject ipBlock = peer.getAsJsonObject().getAsJsonObject("ipBlock");
+				if (ipBlock != null && ipBlock.get("cidr").getAsString().equals("0.0.0.0/0")) {
+					refused.addAll(strings(ipBlock.getAsJsonArray("except")));
+				}
+			}
+		}
+		assertThat(refused).contains("169.254.0.0/16", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10",
+				"127.0.0.0/8");
+	}
+
+	private static List<String> strings(JsonArray array) {
+		List<String> strings = new ArrayList<>();
+		array.forEach((element) -> strings.add(element.getAsString()));
+		return strings;
 	}
 
 	static int applicationPort() throws IOException {

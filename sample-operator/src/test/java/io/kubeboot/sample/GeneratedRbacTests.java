@@ -25,7 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * election with its Lease in {@code sample-operator}, Events on, the Pod logger off), its
  * manager is asked for the permissions its reconcilers, Lease and Events need, and the
  * rules rendered from them must equal the file. Nothing talks to a cluster: the manager
- * is built but not started.
+ * is built but not started. The ConfigMap writes, granted per namespace, come out as the
+ * ClusterRole {@code sample-operator-bucket-connections} without a binding:
+ * {@code deploy/bucket-namespace.yaml}, written by hand, binds it in a namespace, and
+ * {@code DeployManifestTests} checks that it binds that ClusterRole and nothing else.
  * <p>
  * The rendered file is written to {@code target/rbac.yaml}. After changing what a
  * reconciler watches or writes, refresh the checked-in copy with
@@ -47,10 +50,17 @@ class GeneratedRbacTests {
 					+ "reconciler, run mvn test and copy target/rbac.yaml here, or run GeneratedRbacTests with "
 					+ "-Drbac.update=true.",
 			"",
-			"It watches all namespaces (operator.namespace is unset in application.yaml), so its access to the "
-					+ "kinds it caches is cluster-wide. To run it in one namespace only, set OPERATOR_NAMESPACE in "
-					+ "deployment.yaml and turn the ClusterRoleBinding into a RoleBinding of the same ClusterRole in "
-					+ "that namespace.",
+			"It watches all namespaces (operator.namespace is unset in application.yaml), so the ClusterRole "
+					+ "sample-operator, bound cluster-wide, lets it read what it caches (StorageBuckets and the "
+					+ "ConfigMaps labelled as its own: RBAC cannot select by label), patch StorageBuckets and their "
+					+ "status, and record Events. It writes ConfigMaps only where it is granted namespace by "
+					+ "namespace: the ClusterRole sample-operator-bucket-connections is not bound here, "
+					+ "bucket-namespace.yaml binds it in one namespace that holds StorageBuckets. README.md says what "
+					+ "stays cluster-wide and why.",
+			"",
+			"To run it in one namespace only, set OPERATOR_NAMESPACE in deployment.yaml, turn the "
+					+ "ClusterRoleBinding into a RoleBinding of the same ClusterRole in that namespace and apply "
+					+ "bucket-namespace.yaml there.",
 			"",
 			"Not listed because every authenticated user has it already: API discovery, which tells the operator "
 					+ "the StorageBucket resource's name and scope, and selfsubjectaccessreviews, with which the "

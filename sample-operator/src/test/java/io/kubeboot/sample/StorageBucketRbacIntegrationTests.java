@@ -2,7 +2,9 @@ package io.kubeboot.sample;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -18,11 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code deploy/rbac.yaml}, generated from the sample's code, grants the sample
- * everything it does and the sample needs nothing more: the sample runs as a user that
- * has no permission but the manifest's roles, bound in the test's namespace (the sample
- * is scoped to it with {@code operator.namespace}), and never meets a {@code Forbidden},
- * nor does its start-up self-check find a rule missing.
+ * {@code deploy/rbac.yaml}, generated from the sample's code, with
+ * {@code deploy/bucket-namespace.yaml}, which grants its ConfigMap writes in a namespace,
+ * grants the sample everything it does and the sample needs nothing more: the sample runs
+ * as a user that has no permission but the manifests' roles, bound in the test's
+ * namespace (the sample is scoped to it with {@code operator.namespace}), and never meets
+ * a {@code Forbidden}, nor does its start-up self-check find a rule missing.
  */
 @WithControlPlane
 class StorageBucketRbacIntegrationTests {
@@ -89,36 +92,102 @@ class StorageBucketRbacIntegrationTests {
 	}
 
 	/**
-	 * Applies {@code deploy/rbac.yaml} with the user in place of the ServiceAccount, in
-	 * the test's namespace: the ClusterRole (renamed, as it outlives the namespace) is
-	 * bound there with a RoleBinding, the leader election Role moves there.
+	 * In a namespace where no RoleBinding grants the ConfigMap writes (granted namespace
+	 * by namespace, never cluster-wide; the start-up self-check of an operator of all
+	 * namespaces does not count them missing, see {@code RbacSelfCheck} in the core's
+	 * tests), a bucket is still probed and its status written; a Warning Event tells its
+	 * owner why it has no ConfigMap, and once the namespace grants the writes the
+	 * ConfigMap comes at the next probe.
+	 */
+	@Test
+	void aBucketWhereConfigMapWritesAreNotGrantedIsProbedAndItsOwnerToldWhy(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		this.admin = controlPlane.adminClient();
+		StorageBuckets.installCrd(this.admin);
+		grantManifestRolesTo(USER, namespace.name(), false);
+		StorageBuckets buckets = new StorageBuckets(this.admin, namespace.name());
+		try (BucketEndpoint endpoint = BucketEndpoint.start()) {
+			buckets.create("photos", endpoint.url());
+			OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfigFor(USER),
+					SampleArguments.replica(namespace, "replica-a"));
+			this.processes.add(operator);
+			await().atMost(WAIT).until(() -> buckets.availableStatus("photos").equals("True"));
+			await().atMost(WAIT).until(() -> buckets.eventCount("photos", "Warning", "ConnectionNotGranted") == 1);
+			assertThat(buckets.connection("photos")).isEmpty();
+			// scoped to one namespace (operator.namespace), the writes are an ordinary
+			// rule there, and the start-up self-check names it as missing
+			assertThat(operator.output()).anyMatch((line) -> line.contains("RBAC denies")
+					&& line.contains("create, update configmaps in namespace '" + namespace.name() + "'"));
+			grantBucketNamespaceTo(USER, namespace.name());
+			await().atMost(WAIT).until(() -> buckets.connection("photos").isPresent());
+			// told once, not at every probe
+			assertThat(buckets.eventCount("photos", "Warning", "ConnectionNotGranted")).isEqualTo(1);
+		}
+	}
+
+	/**
+	 * Applies {@code deploy/rbac.yaml} and {@code deploy/bucket-namespace.yaml} with the
+	 * user in place of the ServiceAccount, in the test's namespace: the ClusterRoles
+	 * (renamed, as they outlive the namespace) are bound there with RoleBindings (the one
+	 * granted per namespace by {@code bucket-namespace.yaml}'s), the leader election Role
+	 * moves there.
 	 */
 	private void grantManifestRolesTo(String user, String namespace) throws Exception {
-		String clusterRole = null;
-		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
+		grantManifestRolesTo(user, namespace, true);
+	}
+
+	private void grantManifestRolesTo(String user, String namespace, boolean bucketNamespace) throws Exception {
+		Map<String, String> renamed = new HashMap<>();
+		List<JsonObject> manifests = new ArrayList<>(Manifests.load("rbac.yaml"));
+		if (bucketNamespace) {
+			manifests.addAll(Manifests.load("bucket-namespace.yaml"));
+		}
+		applyAsUser(manifests, user, namespace, renamed);
+	}
+
+	/**
+	 * Applies {@code deploy/bucket-namespace.yaml} with the user in place of the
+	 * ServiceAccount, in the test's namespace, after {@code rbac.yaml}'s roles.
+	 */
+	private void grantBucketNamespaceTo(String user, String namespace) throws Exception {
+		Map<String, String> renamed = new HashMap<>();
+		for (String clusterRole : this.clusterRoles) {
+			renamed.put(clusterRole.substring(0, clusterRole.length() - namespace.length() - 1), clusterRole);
+		}
+		applyAsUser(Manifests.load("bucket-namespace.yaml"), user, namespace, renamed);
+	}
+
+	private void applyAsUser(List<JsonObject> manifests, String user, String namespace, Map<String, String> renamed)
+			throws Exception {
+		for (JsonObject manifest : manifests) {
 			String kind = manifest.get("kind").getAsString();
 			JsonObject metadata = manifest.getAsJsonObject("metadata");
+			JsonObject roleRef = manifest.getAsJsonObject("roleRef");
 			switch (kind) {
 				case "ServiceAccount" -> {
 					continue; // the user stands in for it
 				}
 				case "ClusterRole" -> {
-					clusterRole = metadata.get("name").getAsString() + "-" + namespace;
+					String clusterRole = metadata.get("name").getAsString() + "-" + namespace;
+					renamed.put(metadata.get("name").getAsString(), clusterRole);
 					metadata.addProperty("name", clusterRole);
 					this.clusterRoles.add(clusterRole);
 				}
 				case "ClusterRoleBinding" -> {
 					manifest.addProperty("kind", "RoleBinding");
-					manifest.getAsJsonObject("roleRef").addProperty("name", clusterRole);
+					roleRef.addProperty("name", renamed.get(roleRef.get("name").getAsString()));
 					metadata.addProperty("namespace", namespace);
 					manifest.add("subjects", userSubject(user));
 				}
 				case "Role" -> metadata.addProperty("namespace", namespace);
 				case "RoleBinding" -> {
+					if (roleRef.get("kind").getAsString().equals("ClusterRole")) {
+						roleRef.addProperty("name", renamed.get(roleRef.get("name").getAsString()));
+					}
 					metadata.addProperty("namespace", namespace);
 					manifest.add("subjects", userSubject(user));
 				}
-				default -> throw new IllegalStateException("Unexpected kind in rbac.yaml: " + kind);
+				default -> throw new IllegalStateException("Unexpected kind in the RBAC manifests: " + kind);
 			}
 			assertThat(Manifests.create(this.admin, manifest)).as(kind).isTrue();
 		}

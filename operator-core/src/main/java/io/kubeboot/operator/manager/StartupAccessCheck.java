@@ -35,8 +35,10 @@ import org.slf4j.LoggerFactory;
  * leader election needs on its Lease ({@code get}, {@code create}, {@code update}), hands
  * what it denies the caches ({@code list}, {@code watch}) to the cache, which reports it
  * and fails at the sync timeout if it is still so, and logs a warning naming every other
- * rule it denies, with its reasons. Kinds are named as the cache resolved them through
- * discovery, else without the API server (client-java's models), else through discovery.
+ * rule it denies, with its reasons. Rules {@link Permission#grantedPerNamespace() granted
+ * per namespace} are only listed, at info level: they are granted where an administrator
+ * chose, not everywhere. Kinds are named as the cache resolved them through discovery,
+ * else without the API server (client-java's models), else through discovery.
  */
 final class StartupAccessCheck {
 
@@ -84,6 +86,21 @@ final class StartupAccessCheck {
 		}
 		catch (ApiException ex) {
 			throw new IllegalStateException("named kinds asked the API server again", ex);
+		}
+		// granted namespace by namespace: a cluster-wide review would be denied by
+		// design,
+		// and which namespaces grant them is the administrator's choice
+		List<String> perNamespace = rules.stream()
+			.filter(PolicyRule::grantedPerNamespace)
+			.map((rule) -> rule.describe(rule.verbs())
+					+ (rule.reasons().isEmpty() ? "" : " (" + String.join("; ", rule.reasons()) + ")"))
+			.toList();
+		if (!perNamespace.isEmpty()) {
+			logger.info(
+					"Rules granted per namespace, not checked at start-up (a namespace without their "
+							+ "RoleBinding answers 403 to the requests that use them): {}",
+					String.join("; ", perNamespace));
+			rules = rules.stream().filter((rule) -> !rule.grantedPerNamespace()).toList();
 		}
 		AccessCheck.Decisions decisions = AccessCheck.review(this.client, rules, this.timeout);
 		if (decisions == null) {

@@ -55,9 +55,17 @@ public final class Permission {
 
 	private final String reason;
 
+	private final boolean grantedPerNamespace;
+
 	private Permission(@Nullable Class<? extends KubernetesObject> kind, String group, String resource,
 			String subresource, List<String> verbs, List<String> resourceNames, Placement placement,
 			@Nullable String namespace, String role, String reason) {
+		this(kind, group, resource, subresource, verbs, resourceNames, placement, namespace, role, reason, false);
+	}
+
+	private Permission(@Nullable Class<? extends KubernetesObject> kind, String group, String resource,
+			String subresource, List<String> verbs, List<String> resourceNames, Placement placement,
+			@Nullable String namespace, String role, String reason, boolean grantedPerNamespace) {
 		this.kind = kind;
 		this.group = group;
 		this.resource = resource;
@@ -68,6 +76,7 @@ public final class Permission {
 		this.namespace = namespace;
 		this.role = role;
 		this.reason = reason;
+		this.grantedPerNamespace = grantedPerNamespace;
 	}
 
 	/**
@@ -120,7 +129,7 @@ public final class Permission {
 	public Permission subresource(String subresource) {
 		Objects.requireNonNull(subresource, "subresource must not be null");
 		return new Permission(this.kind, this.group, this.resource, subresource.trim(), this.verbs, this.resourceNames,
-				this.placement, this.namespace, this.role, this.reason);
+				this.placement, this.namespace, this.role, this.reason, this.grantedPerNamespace);
 	}
 
 	/**
@@ -137,7 +146,7 @@ public final class Permission {
 		}
 		List<String> list = Arrays.stream(names).map(String::trim).toList();
 		return new Permission(this.kind, this.group, this.resource, this.subresource, this.verbs, list, this.placement,
-				this.namespace, this.role, this.reason);
+				this.namespace, this.role, this.reason, this.grantedPerNamespace);
 	}
 
 	/**
@@ -151,7 +160,7 @@ public final class Permission {
 			throw new IllegalArgumentException("namespace must not be blank");
 		}
 		return new Permission(this.kind, this.group, this.resource, this.subresource, this.verbs, this.resourceNames,
-				Placement.NAMESPACE, namespace.trim(), this.role, this.reason);
+				Placement.NAMESPACE, namespace.trim(), this.role, this.reason, this.grantedPerNamespace);
 	}
 
 	/**
@@ -160,7 +169,7 @@ public final class Permission {
 	 */
 	public Permission inAllNamespaces() {
 		return new Permission(this.kind, this.group, this.resource, this.subresource, this.verbs, this.resourceNames,
-				Placement.ALL_NAMESPACES, null, this.role, this.reason);
+				Placement.ALL_NAMESPACES, null, this.role, this.reason, this.grantedPerNamespace);
 	}
 
 	/**
@@ -176,7 +185,7 @@ public final class Permission {
 			throw new IllegalArgumentException("role '" + role + "' must be a lowercase name");
 		}
 		return new Permission(this.kind, this.group, this.resource, this.subresource, this.verbs, this.resourceNames,
-				this.placement, this.namespace, role, this.reason);
+				this.placement, this.namespace, role, this.reason, this.grantedPerNamespace);
 	}
 
 	/**
@@ -188,7 +197,25 @@ public final class Permission {
 	public Permission because(String reason) {
 		Objects.requireNonNull(reason, "reason must not be null");
 		return new Permission(this.kind, this.group, this.resource, this.subresource, this.verbs, this.resourceNames,
-				this.placement, this.namespace, this.role, reason.strip().replaceAll("\\s+", " "));
+				this.placement, this.namespace, this.role, reason.strip().replaceAll("\\s+", " "),
+				this.grantedPerNamespace);
+	}
+
+	/**
+	 * Returns this permission granted namespace by namespace: needed wherever the part
+	 * that needs it works, but granted only in the namespaces where an administrator
+	 * binds its role with a RoleBinding, the part coping with {@code 403 Forbidden}
+	 * elsewhere. Where it would go to all namespaces, its rules go to a ClusterRole of
+	 * their own that {@link RbacManifest} does not bind cluster-wide, and the start-up
+	 * self-check does not ask for them; placed in one namespace, it is an ordinary Role
+	 * there. Such a permission needs a {@link #inRole(String) role of its own}: writes
+	 * that RBAC cannot narrow by name, such as {@code create} of ConfigMaps, granted this
+	 * way never reach a namespace nobody chose, such as {@code kube-system}.
+	 * @return the new permission
+	 */
+	public Permission grantedPerNamespace() {
+		return new Permission(this.kind, this.group, this.resource, this.subresource, this.verbs, this.resourceNames,
+				this.placement, this.namespace, this.role, this.reason, true);
 	}
 
 	/**
@@ -282,6 +309,15 @@ public final class Permission {
 	}
 
 	/**
+	 * Whether the permission is granted namespace by namespace.
+	 * @return {@code true} if it is
+	 * @see #grantedPerNamespace()
+	 */
+	public boolean isGrantedPerNamespace() {
+		return this.grantedPerNamespace;
+	}
+
+	/**
 	 * Whether this permission grants the verb on the objects of a kind in a namespace,
 	 * for every object.
 	 * @param kind the model class
@@ -292,7 +328,8 @@ public final class Permission {
 	public boolean grants(Class<? extends KubernetesObject> kind, @Nullable String namespace, String verb) {
 		return this.kind == kind && this.subresource.isEmpty() && this.resourceNames.isEmpty()
 				&& (this.verbs.contains(verb) || this.verbs.contains("*"))
-				&& (isInAllNamespaces() || (namespace != null && namespace.equals(this.namespace)));
+				&& ((isInAllNamespaces() && !this.grantedPerNamespace)
+						|| (namespace != null && namespace.equals(this.namespace)));
 	}
 
 	private static List<String> verbs(String... verbs) {
@@ -321,13 +358,13 @@ public final class Permission {
 				&& this.subresource.equals(that.subresource) && this.verbs.equals(that.verbs)
 				&& this.resourceNames.equals(that.resourceNames) && this.placement == that.placement
 				&& Objects.equals(this.namespace, that.namespace) && this.role.equals(that.role)
-				&& this.reason.equals(that.reason);
+				&& this.reason.equals(that.reason) && this.grantedPerNamespace == that.grantedPerNamespace;
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.kind, this.group, this.resource, this.subresource, this.verbs, this.resourceNames,
-				this.placement, this.namespace, this.role, this.reason);
+				this.placement, this.namespace, this.role, this.reason, this.grantedPerNamespace);
 	}
 
 	@Override
@@ -336,7 +373,7 @@ public final class Permission {
 				: (this.group.isEmpty() ? this.resource : this.resource + "." + this.group);
 		String where = switch (this.placement) {
 			case NAMESPACE -> " in namespace '" + this.namespace + "'";
-			case ALL_NAMESPACES -> " in all namespaces";
+			case ALL_NAMESPACES -> this.grantedPerNamespace ? " in the namespaces that grant it" : " in all namespaces";
 			case WHERE_IT_WORKS -> "";
 		};
 		return String.join(", ", this.verbs) + " " + what + (this.subresource.isEmpty() ? "" : "/" + this.subresource)

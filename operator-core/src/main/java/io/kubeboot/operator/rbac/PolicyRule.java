@@ -23,9 +23,12 @@ import org.jspecify.annotations.Nullable;
  * {@code watch}, {@code create}, {@code update}, {@code patch}, {@code delete},
  * {@code deletecollection}, then any other)
  * @param reasons why the operator needs the rule, one line each, sorted
+ * @param grantedPerNamespace whether the rule's ClusterRole is bound namespace by
+ * namespace, with RoleBindings, instead of cluster-wide (see
+ * {@link Permission#grantedPerNamespace()}); always {@code false} for a Role
  */
 public record PolicyRule(String role, @Nullable String namespace, String apiGroup, String resource,
-		List<String> resourceNames, List<String> verbs, List<String> reasons) {
+		List<String> resourceNames, List<String> verbs, List<String> reasons, boolean grantedPerNamespace) {
 
 	public PolicyRule {
 		Objects.requireNonNull(role, "role must not be null");
@@ -34,6 +37,26 @@ public record PolicyRule(String role, @Nullable String namespace, String apiGrou
 		resourceNames = List.copyOf(resourceNames);
 		verbs = List.copyOf(verbs);
 		reasons = List.copyOf(reasons);
+		if (grantedPerNamespace && (namespace != null || role.isEmpty())) {
+			throw new IllegalArgumentException("Only a ClusterRole of its own (a role suffix, no namespace) is granted "
+					+ "per namespace: " + role + " " + namespace + " " + resource);
+		}
+	}
+
+	/**
+	 * Creates a rule bound where its role is placed: a Role in its namespace, a
+	 * ClusterRole cluster-wide.
+	 * @param role the role suffix
+	 * @param namespace the namespace, or {@code null} for a ClusterRole
+	 * @param apiGroup the API group
+	 * @param resource the resource, with its subresource after a slash
+	 * @param resourceNames the names, empty for all
+	 * @param verbs the verbs
+	 * @param reasons the reasons
+	 */
+	public PolicyRule(String role, @Nullable String namespace, String apiGroup, String resource,
+			List<String> resourceNames, List<String> verbs, List<String> reasons) {
+		this(role, namespace, apiGroup, resource, resourceNames, verbs, reasons, false);
 	}
 
 	/**
@@ -67,7 +90,8 @@ public record PolicyRule(String role, @Nullable String namespace, String apiGrou
 		String sub = subresource();
 		return String.join(", ", verbs) + " " + qualified + (sub.isEmpty() ? "" : "/" + sub)
 				+ (this.resourceNames.isEmpty() ? "" : " named '" + String.join("', '", this.resourceNames) + "'")
-				+ ((this.namespace != null) ? " in namespace '" + this.namespace + "'" : " in all namespaces");
+				+ ((this.namespace != null) ? " in namespace '" + this.namespace + "'"
+						: this.grantedPerNamespace ? " in the namespaces that grant it" : " in all namespaces");
 	}
 
 }

@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * {@link Permission#inRole(String) role of their own} (leader election's) the same again
  * named {@code <name>-<role>}. Each rule is preceded by its reasons as comments. With a
  * {@link Builder#serviceAccount ServiceAccount}, the ServiceAccount and a binding of
- * every role to it are rendered too.
+ * every role to it are rendered too, except for the ClusterRole of rules
+ * {@link Permission#grantedPerNamespace() granted per namespace}, which is rendered with
+ * a comment saying so and left for RoleBindings in the namespaces that grant it.
  *
  * <pre class="code">
  * String yaml = RbacManifest.builder("shop-operator")
@@ -132,8 +134,18 @@ public final class RbacManifest {
 			roles.forEach((role, byNamespace) -> byNamespace.forEach((namespace, inRole) -> {
 				String roleName = role.isEmpty() ? this.name : requireName(this.name + "-" + role, "role name");
 				String roleNamespace = namespace.isEmpty() ? null : namespace;
-				documents.add(role(roleName, roleNamespace, inRole));
-				if (this.serviceAccountName != null) {
+				boolean perNamespace = inRole.stream().anyMatch(PolicyRule::grantedPerNamespace);
+				if (perNamespace && inRole.stream().anyMatch((rule) -> !rule.grantedPerNamespace())) {
+					throw new IllegalArgumentException("ClusterRole " + roleName + " mixes rules granted per "
+							+ "namespace with rules for all namespaces");
+				}
+				StringBuilder document = new StringBuilder();
+				if (perNamespace) {
+					comment(document, "", "Not bound here: granted namespace by namespace, by a RoleBinding of this "
+							+ "ClusterRole to the ServiceAccount in each namespace that needs it");
+				}
+				documents.add(document.append(role(roleName, roleNamespace, inRole)).toString());
+				if (this.serviceAccountName != null && !perNamespace) {
 					documents.add(binding(roleName, roleNamespace));
 				}
 			}));

@@ -5,6 +5,7 @@ import java.util.List;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Eviction;
 import io.kubernetes.client.openapi.models.V1Namespace;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Permissions to rules without the API server.
@@ -98,6 +100,40 @@ class PolicyRulesTests {
 	@KubernetesKind(group = "home.example.com", version = "v1", kind = "Lamp", plural = "lampen")
 	static class Lamp extends CustomResource<Object, Object> {
 
+	}
+
+	@Test
+	void aPermissionGrantedPerNamespaceGoesToAClusterRoleOfItsOwnAndGrantsNothingCheckedEverywhere() {
+		Permission connections = Permission.of(V1ConfigMap.class, "create", "update")
+			.inRole("connections")
+			.grantedPerNamespace()
+			.because("writes each bucket's ConfigMap");
+		List<PolicyRule> rules = PolicyRules
+			.of(List.of(connections, Permission.of(V1ConfigMap.class, "list", "watch").because("caches them")));
+		assertThat(rules)
+			.extracting(PolicyRule::role, PolicyRule::namespace, PolicyRule::verbs, PolicyRule::grantedPerNamespace)
+			.containsExactly(tuple("", null, List.of("list", "watch"), false),
+					tuple("connections", null, List.of("create", "update"), true));
+		assertThat(rules.get(1).describe(rules.get(1).verbs()))
+			.isEqualTo("create, update configmaps in the namespaces that grant it");
+		// not granted in every namespace, so no check may count on it there
+		assertThat(connections.grants(V1ConfigMap.class, "kube-system", "create")).isFalse();
+		// placed in one namespace, it is an ordinary Role there
+		assertThat(PolicyRules.of(List.of(connections.inNamespace("shop")))).singleElement()
+			.satisfies((rule) -> assertThat(rule.grantedPerNamespace()).isFalse());
+	}
+
+	@Test
+	void aPermissionGrantedPerNamespaceNeedsARoleOfItsOwn() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> PolicyRules
+				.of(List.of(Permission.of(V1ConfigMap.class, "create").grantedPerNamespace().because("writes"))))
+			.withMessageStartingWith("A permission granted per namespace needs a role of its own");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> PolicyRules
+				.of(List.of(Permission.of(V1ConfigMap.class, "create").inRole("connections").grantedPerNamespace(),
+						Permission.of("", "secrets", "get").inRole("connections"))))
+			.withMessageStartingWith("Role 'connections' holds rules granted per namespace and rules for all");
 	}
 
 }

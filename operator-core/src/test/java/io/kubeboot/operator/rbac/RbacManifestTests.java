@@ -127,4 +127,26 @@ class RbacManifestTests {
 			.withMessage("name 'Shop_Operator' must be a lowercase RFC 1123 subdomain");
 	}
 
+	@Test
+	void aClusterRoleGrantedPerNamespaceIsRenderedWithoutABindingAndSaysSo() throws Exception {
+		List<PolicyRule> rules = List.of(
+				new PolicyRule("", null, "", "configmaps", List.of(), List.of("list", "watch"), List.of("caches")),
+				new PolicyRule("connections", null, "", "configmaps", List.of(), List.of("create", "update"),
+						List.of("writes each bucket's ConfigMap"), true));
+		String yaml = RbacManifest.builder("shop").serviceAccount("operators", "shop-operator").render(rules);
+		assertThat(yaml).contains(
+				"""
+						# Not bound here: granted namespace by namespace, by a RoleBinding of this ClusterRole to the ServiceAccount
+						# in each namespace that needs it
+						apiVersion: rbac.authorization.k8s.io/v1
+						kind: ClusterRole
+						metadata:
+						  name: shop-connections
+						""");
+		List<Object> objects = Yaml.loadAll(yaml);
+		assertThat(objects).extracting((object) -> object.getClass().getSimpleName())
+			.containsExactly("V1ServiceAccount", "V1ClusterRole", "V1ClusterRoleBinding", "V1ClusterRole");
+		assertThat(((V1ClusterRoleBinding) objects.get(2)).getRoleRef().getName()).isEqualTo("shop");
+	}
+
 }

@@ -17,9 +17,11 @@ import io.kubernetes.client.common.KubernetesObject;
  * {@code watch} of the kinds it reconciles, owns and watches, and {@code patch} of the
  * reconciled kind for its finalizer.
  * <p>
- * The rule applies in the controller's namespace (all namespaces unless it has one). The
- * manager's {@code requiredPermissions()} include it, so the rendered RBAC holds it and
- * the start-up self-check asks the API server for it.
+ * The rule applies in the controller's namespace (all namespaces unless it has one), or,
+ * with {@link #grantedPerNamespace()}, in the namespaces where an administrator binds its
+ * {@link #role()} with a RoleBinding. The manager's {@code requiredPermissions()} include
+ * it, so the rendered RBAC holds it and the start-up self-check asks the API server for
+ * it (or, granted per namespace, only lists it).
  *
  * <pre class="code">
  * &#64;Reconciler(StorageBucket.class)
@@ -74,6 +76,26 @@ public @interface RbacRule {
 	 * @return the names
 	 */
 	String[] resourceNames() default {};
+
+	/**
+	 * The role the rule goes to: empty for the operator's own roles, else the Role or
+	 * ClusterRole {@code <name>-<role>}, a lowercase name (see
+	 * {@code Permission.inRole}).
+	 * @return the role suffix
+	 */
+	String role() default "";
+
+	/**
+	 * Whether the rule is granted namespace by namespace: for a controller of all
+	 * namespaces its ClusterRole ({@link #role()}, required) is rendered without a
+	 * ClusterRoleBinding, to be bound with a RoleBinding in each namespace that grants
+	 * it, and the start-up self-check does not ask for it; the reconciler must cope with
+	 * {@code 403 Forbidden} where it is not granted. For writes that RBAC cannot narrow
+	 * by name, such as {@code create} of ConfigMaps or Secrets, which cluster-wide reach
+	 * {@code kube-system} too (see {@code Permission.grantedPerNamespace}).
+	 * @return {@code true} to grant it per namespace
+	 */
+	boolean grantedPerNamespace() default false;
 
 	/**
 	 * Why the reconciler needs it, one line: a comment above the rendered rule, and named

@@ -161,6 +161,16 @@ final class ReconcilerBeans {
 		if (rule.resourceNames().length > 0) {
 			permission = permission.resourceNames(rule.resourceNames());
 		}
+		if (StringUtils.hasText(rule.role())) {
+			permission = permission.inRole(rule.role());
+		}
+		if (rule.grantedPerNamespace()) {
+			if (!StringUtils.hasText(rule.role())) {
+				throw new IllegalStateException("@RbacRule(grantedPerNamespace = true) needs a role of its own: "
+						+ "set role, such as role = \"connections\"");
+			}
+			permission = permission.grantedPerNamespace();
+		}
 		return permission.because(rule.reason());
 	}
 

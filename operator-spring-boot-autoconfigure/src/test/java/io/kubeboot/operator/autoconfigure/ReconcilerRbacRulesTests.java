@@ -50,6 +50,53 @@ class ReconcilerRbacRulesTests {
 					"team-a  pods/status [patch] [controller pod: writes the status]"));
 	}
 
+	@Test
+	void runWithARuleGrantedPerNamespaceShouldPutItInAClusterRoleOfItsOwnForAControllerOfAllNamespaces() {
+		this.contextRunner.withPropertyValues("operator.namespace=")
+			.withUserConfiguration(PerNamespaceConfiguration.class)
+			.run((context) -> assertThat(PolicyRules.of(context.getBean(Manager.class).requiredPermissions()))
+				.filteredOn(PolicyRule::grantedPerNamespace)
+				.singleElement()
+				.satisfies((rule) -> {
+					assertThat(rule.role()).isEqualTo("connections");
+					assertThat(rule.namespace()).isNull();
+					assertThat(rule.resource()).isEqualTo("configmaps");
+					assertThat(rule.verbs()).containsExactly("create", "update");
+				}));
+	}
+
+	@Test
+	void runWithARuleGrantedPerNamespaceWithoutARoleShouldFailNamingTheAnnotation() {
+		this.contextRunner.withUserConfiguration(PerNamespaceWithoutRoleConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("@RbacRule(grantedPerNamespace = true) needs a role of its own"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PerNamespaceConfiguration {
+
+		@Bean
+		@Reconciler(V1Pod.class)
+		@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, role = "connections",
+				grantedPerNamespace = true, reason = "keeps a ConfigMap per pod")
+		io.kubeboot.operator.reconcile.Reconciler podReconciler() {
+			return (request) -> Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PerNamespaceWithoutRoleConfiguration {
+
+		@Bean
+		@Reconciler(V1Pod.class)
+		@RbacRule(kind = V1ConfigMap.class, verbs = "create", grantedPerNamespace = true)
+		io.kubeboot.operator.reconcile.Reconciler podReconciler() {
+			return (request) -> Result.done();
+		}
+
+	}
+
 	private static List<String> rules(Manager manager) {
 		return PolicyRules.of(manager.requiredPermissions())
 			.stream()

@@ -16,6 +16,7 @@ import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.rbac.PolicyRule;
@@ -136,6 +137,39 @@ class RbacSelfCheckIntegrationTests {
 				+ "widgets.test.kubeboot.io/status in namespace '" + ns + "' (controller widget: writes the status). "
 				+ "Grant them to its service account (a Role and RoleBinding in each namespace named, a ClusterRole "
 				+ "and ClusterRoleBinding for all namespaces)");
+	}
+
+	/**
+	 * A rule granted per namespace is granted where an administrator binds it, never
+	 * cluster-wide: the self-check of an operator of all namespaces lists it at INFO
+	 * instead of reporting it denied.
+	 */
+	@Test
+	void aRuleGrantedPerNamespaceIsListedNotReportedDenied(ControlPlane controlPlane) throws Exception {
+		Manager manager = Manager.builder(controlPlane.clientFor(OPERATOR)).build();
+		this.managers.add(manager);
+		manager.add("connections", new io.kubeboot.operator.manager.Runnable() {
+
+			@Override
+			public void start(StopSignal stop) throws InterruptedException {
+				stop.await();
+			}
+
+			@Override
+			public List<Permission> requiredPermissions() {
+				return List.of(Permission.of(V1ConfigMap.class, "create")
+					.inRole("connections")
+					.grantedPerNamespace()
+					.because("writes a ConfigMap per widget"));
+			}
+
+		});
+		manager.start();
+		assertThat(warningsAndErrors()).isEmpty();
+		assertThat(this.logs.list).extracting(ILoggingEvent::getFormattedMessage)
+			.contains("Rules granted per namespace, not checked at start-up (a namespace without their RoleBinding "
+					+ "answers 403 to the requests that use them): create configmaps in the namespaces that grant it "
+					+ "(writes a ConfigMap per widget)");
 	}
 
 	@Test

@@ -7,11 +7,14 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.kubeboot.operator.annotation.PeriodicTrigger;
 import io.kubeboot.operator.annotation.RbacRule;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
@@ -49,15 +52,23 @@ import org.slf4j.LoggerFactory;
  * The {@link RbacRule @RbacRule}s declare the writes the controller cannot see: the
  * status patch and the ConfigMaps' create-or-update. With what the controller derives
  * itself (list and watch of buckets and of the labelled ConfigMaps, patch of buckets for
- * the finalizer), they are the rules of {@code deploy/rbac.yaml}.
+ * the finalizer), they are the rules of {@code deploy/rbac.yaml}. The ConfigMap writes
+ * are granted namespace by namespace: RBAC cannot narrow {@code create} to a name or a
+ * label, so cluster-wide they would reach every ConfigMap of the cluster, those of
+ * {@code kube-system} too. Their ClusterRole {@code sample-operator-bucket-connections}
+ * is bound by a RoleBinding in each namespace that holds buckets
+ * ({@code deploy/bucket-namespace.yaml}); in any other namespace the bucket is still
+ * probed and its status written, and a {@code Warning} Event tells its owner why it has
+ * no ConfigMap.
  */
 @Reconciler(value = StorageBucket.class, maxConcurrentReconciles = 4, owns = V1ConfigMap.class,
 		ownsLabelSelector = BucketConnection.SELECTOR, finalizer = StorageBucketReconciler.FINALIZER)
 @RbacRule(subresource = "status", verbs = "patch",
 		reason = "writes the bucket's status with a merge patch, and nothing else of a bucket")
-@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" },
-		reason = "keeps each bucket's <bucket>-connection ConfigMap with createOrUpdate; the garbage collector "
-				+ "deletes it with its bucket, so the operator never does")
+@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, role = "bucket-connections",
+		grantedPerNamespace = true,
+		reason = "keeps each bucket's <bucket>-connection ConfigMap with createOrUpdate, in the namespaces whose "
+				+ "RoleBinding grants it; the garbage collector deletes it with its bucket, so the operator never does")
 @PeriodicTrigger(interval = "${sample.buckets.probe-interval}")
 class StorageBucketReconciler {
 
@@ -66,6 +77,12 @@ class StorageBucketReconciler {
 	 * {@link BucketRegistry}.
 	 */
 	static final String FINALIZER = "storage.kubeboot.io/deregister";
+
+	/**
+	 * The reason of the Event that tells a bucket's owner that RBAC does not let the
+	 * operator write ConfigMaps in the bucket's namespace.
+	 */
+	static final String CONNECTION_NOT_GRANTED = "ConnectionNotGranted";
 
 	private static final Logger logger = LoggerFactory.getLogger(StorageBucketReconciler.class);
 
@@ -83,6 +100,12 @@ class StorageBucketReconciler {
 
 	private final BucketRegistry registry;
 
+	/**
+	 * The buckets told that their ConfigMap cannot be written, so that each is told once
+	 * while this replica runs, not at every probe.
+	 */
+	private final Set<Request> notGranted = ConcurrentHashMap.newKeySet();
+
 	StorageBucketReconciler(Cache cache, EndpointProber prober, Client client, EventRecorder events,
 			BucketMetrics metrics, BucketProperties properties, BucketRegistry registry) {
 		this.registry = registry;
@@ -99,6 +122,7 @@ class StorageBucketReconciler {
 		if (cached.isEmpty()) {
 			// deleted: cleanup() has deregistered it, and the garbage collector deletes
 			// its ConfigMap
+			this.notGranted.remove(request);
 			return Result.done();
 		}
 		StorageBucket bucket = cached.get();
@@ -154,11 +178,30 @@ class StorageBucketReconciler {
 	 * probe) change nothing and write nothing.
 	 */
 	private void keepConnection(StorageBucket bucket, Request request) {
-		Client.Written<V1ConfigMap> written = this.client.createOrUpdate(BucketConnection.named(bucket),
-				(configMap) -> {
-					BucketConnection.describe(bucket, configMap);
-					OwnerReferences.setController(this.client, bucket, configMap);
-				});
+		Client.Written<V1ConfigMap> written;
+		try {
+			written = this.client.createOrUpdate(BucketConnection.named(bucket), (configMap) -> {
+				BucketConnection.describe(bucket, configMap);
+				OwnerReferences.setController(this.client, bucket, configMap);
+			});
+		}
+		catch (ApiServerException.ForbiddenException ex) {
+			// ConfigMap writes are granted namespace by namespace
+			// (deploy/bucket-namespace.yaml):
+			// without the RoleBinding here, the bucket is still probed, and its owner
+			// told why
+			// it has no ConfigMap
+			if (this.notGranted.add(request)) {
+				logger.warn("Connection details not written, RBAC does not grant ConfigMap writes in the bucket's "
+						+ "namespace: bucket={}", request);
+				this.events.warning(bucket, CONNECTION_NOT_GRANTED,
+						"The operator may not write ConfigMaps in namespace " + request.namespace()
+								+ ": bind ClusterRole sample-operator-bucket-connections to its ServiceAccount "
+								+ "there (deploy/bucket-namespace.yaml)");
+			}
+			return;
+		}
+		this.notGranted.remove(request);
 		if (written.operation() != Client.Operation.UNCHANGED) {
 			logger.info("Connection details written: bucket={} configMap={} operation={}", request,
 					written.object().getMetadata().getName(), written.operation());

@@ -65,7 +65,15 @@ public final class RuleResolver {
 			}
 			String resource = permission.subresource().isEmpty() ? plural : plural + "/" + permission.subresource();
 			String namespace = (namespaced && !permission.isInAllNamespaces()) ? permission.namespace() : null;
-			Key key = new Key(permission.role(), namespace, group, resource, permission.resourceNames());
+			// granted per namespace matters only for a ClusterRole: a Role is bound in
+			// its
+			// namespace anyway
+			boolean perNamespace = permission.isGrantedPerNamespace() && namespace == null && namespaced;
+			if (perNamespace && permission.role().isEmpty()) {
+				throw new IllegalArgumentException("A permission granted per namespace needs a role of its own "
+						+ "(inRole, @RbacRule(role = ...)): " + permission);
+			}
+			Key key = new Key(permission.role(), namespace, group, resource, permission.resourceNames(), perNamespace);
 			Merged rule = merged.computeIfAbsent(key, (k) -> new Merged());
 			rule.verbs.addAll(permission.verbs());
 			if (!permission.reason().isEmpty()) {
@@ -74,9 +82,27 @@ public final class RuleResolver {
 		}
 		List<PolicyRule> rules = new ArrayList<>();
 		merged.forEach((key, rule) -> rules.add(new PolicyRule(key.role(), key.namespace(), key.group(), key.resource(),
-				key.names(), ordered(rule.verbs), List.copyOf(rule.reasons))));
+				key.names(), ordered(rule.verbs), List.copyOf(rule.reasons), key.perNamespace())));
+		requireOneBindingPerRole(rules);
 		rules.sort(ORDER);
 		return rules;
+	}
+
+	/**
+	 * Fails if a ClusterRole would hold rules granted per namespace and rules granted
+	 * cluster-wide: it is bound one way or the other.
+	 */
+	private static void requireOneBindingPerRole(List<PolicyRule> rules) {
+		Map<String, Boolean> perNamespace = new LinkedHashMap<>();
+		for (PolicyRule rule : rules) {
+			if (rule.namespace() == null) {
+				Boolean before = perNamespace.putIfAbsent(rule.role(), rule.grantedPerNamespace());
+				if (before != null && before != rule.grantedPerNamespace()) {
+					throw new IllegalArgumentException("Role '" + rule.role() + "' holds rules granted per namespace "
+							+ "and rules for all namespaces; give the ones granted per namespace a role of their own");
+				}
+			}
+		}
 	}
 
 	/**
@@ -95,7 +121,8 @@ public final class RuleResolver {
 	/**
 	 * What makes two permissions one rule; the names sorted.
 	 */
-	private record Key(String role, @Nullable String namespace, String group, String resource, List<String> names) {
+	private record Key(String role, @Nullable String namespace, String group, String resource, List<String> names,
+			boolean perNamespace) {
 
 		Key {
 			names = List.copyOf(new TreeSet<>(names));
