@@ -174,6 +174,26 @@ final class OperatorProcess implements AutoCloseable {
 		this.process.destroy();
 	}
 
+	/**
+	 * Sends SIGSTOP, freezing every thread as a stopped container, a VM migration or a
+	 * long garbage collection pause would; {@link #resume()} sends SIGCONT.
+	 */
+	void pause() throws IOException, InterruptedException {
+		signal("STOP");
+	}
+
+	/** Sends SIGCONT to a process {@link #pause() paused}. */
+	void resume() throws IOException, InterruptedException {
+		signal("CONT");
+	}
+
+	private void signal(String name) throws IOException, InterruptedException {
+		Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(this.process.pid())).inheritIO().start();
+		if (kill.waitFor() != 0) {
+			throw new IllegalStateException("kill -" + name + " " + this.process.pid() + " failed");
+		}
+	}
+
 	/** Sends SIGKILL, as {@code kill -9}. */
 	void kill() {
 		this.process.destroyForcibly();

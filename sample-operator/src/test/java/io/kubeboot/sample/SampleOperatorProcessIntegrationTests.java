@@ -75,6 +75,37 @@ class SampleOperatorProcessIntegrationTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> b.logged("Reconciled pod: pod=" + namespace + "/one"));
 	}
 
+	/**
+	 * A leader paused (SIGSTOP) for longer than lease duration minus renew deadline, then
+	 * resumed: the standby leads meanwhile, and the old leader, once it runs again,
+	 * reconciles nothing (its workers wait behind its lapsed Lease) and exits as its
+	 * lost-lease policy says, rather than reconcile alongside the new leader.
+	 */
+	@Test
+	void aLeaderPausedPastItsLeaseReconcilesNothingOnceResumedAndExits(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-a")));
+		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
+		OperatorProcess b = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-b")));
+		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
+		createPod(controlPlane, namespace, "one");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
+		a.pause();
+		try {
+			await().atMost(WAIT).until(() -> b.logged("Successfully acquired lease"));
+			// a change that the paused leader's watch holds for when it runs again
+			createPod(controlPlane, namespace, "two");
+			await().atMost(Duration.ofSeconds(10)).until(() -> b.logged("Reconciled pod: pod=" + namespace + "/two"));
+		}
+		finally {
+			a.resume();
+		}
+		assertThat(a.waitForExit(WAIT.toSeconds())).isEqualTo(1);
+		assertThat(a.logged("Leader election lost, exiting")).isTrue();
+		assertThat(a.logged("Reconciled pod: pod=" + namespace + "/two")).isFalse();
+	}
+
 	@Test
 	void lostLeaseExitsTheProcessNonZeroWithoutGracefulShutdown(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {

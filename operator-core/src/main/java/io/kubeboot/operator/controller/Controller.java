@@ -64,6 +64,12 @@ public final class Controller implements Runnable {
 	/** What the name of a controller's runnable in the manager starts with. */
 	static final String RUNNABLE_PREFIX = "controller-";
 
+	/**
+	 * How long a request of leader-only work waits while the leader Lease cannot be
+	 * vouched for.
+	 */
+	private static final Duration FENCED_RETRY = Duration.ofMillis(200);
+
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
 	private final String name;
@@ -612,6 +618,7 @@ public final class Controller implements Runnable {
 	}
 
 	private void work(WorkQueue<Request> current) {
+		WriteFence fence = WriteFence.current();
 		while (true) {
 			Request request;
 			try {
@@ -623,8 +630,8 @@ public final class Controller implements Runnable {
 				}
 				// an interrupt from elsewhere (a pool the reconciler used, a library)
 				// must
-				// not end the worker: the controller would run one worker short until the
-				// pod restarts
+				// not end the worker: the controller would run one worker short until
+				// the pod restarts
 				logger.warn("Worker interrupted while its controller runs, going on: controller={} worker={}",
 						this.name, Thread.currentThread().getName());
 				continue;
@@ -645,6 +652,15 @@ public final class Controller implements Runnable {
 				// since it is held again): it waits; else not this replica's (any more,
 				// or not yet): its owner reconciles it
 				retryWhileLeaseNotValid(current, request, shardGate.snapshot().test(key));
+				current.done(request);
+				continue;
+			}
+			if (shardGate == null && fence != null && !fence.isOpen()) {
+				// leader-only work past its renew deadline (a process paused, or
+				// renewals failing): another replica may lead now, so nothing starts
+				// until the Lease is renewed or the election stops this controller
+				current.forget(request);
+				current.addAfter(request, FENCED_RETRY);
 				current.done(request);
 				continue;
 			}

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.client.ApiServerException;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
@@ -27,6 +28,7 @@ import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.awaitility.core.ConditionFactory;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,6 +133,32 @@ class ControllerTests {
 		assertThat(this.metrics.outcomes).containsExactly(Outcome.ERROR);
 		// the queue was shut down: the interrupted request is not retried
 		assertThat(this.rateLimiter.whenCalls).isEmpty();
+	}
+
+	/**
+	 * A leader whose process was paused past its renew deadline (SIGSTOP, a long GC) runs
+	 * again before its election notices: its workers must not start reconciles meanwhile,
+	 * since another replica may lead.
+	 */
+	@Test
+	void leaderOnlyWorkPastItsRenewDeadlineStartsNoReconcileUntilTheLeaseIsRenewed() throws Exception {
+		AtomicLong now = new AtomicLong(1_000_000_000L);
+		WriteFence fence = new WriteFence(Duration.ofSeconds(2), now::get);
+		fence.renewed(now.get());
+		now.addAndGet(Duration.ofSeconds(3).toNanos()); // paused past the deadline
+		this.informer.add(configMap("a"));
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			return Result.done();
+		});
+		Running run = start(controller, fence);
+		eventually().until(controller::isRunning);
+		// requests wait, and none is reconciled
+		assertThat(this.events).doesNotContain("reconcile a");
+		eventually().during(Duration.ofMillis(500)).until(() -> !this.events.contains("reconcile a"));
+		fence.renewed(now.get());
+		eventually().until(() -> this.events.contains("reconcile a"));
+		assertThat(run.error.get()).isNull();
 	}
 
 	@Test
@@ -474,7 +502,12 @@ class ControllerTests {
 	}
 
 	private Running start(Controller controller) {
-		Running run = new Running(controller, new StopSignal(), this.events);
+		return start(controller, null);
+	}
+
+	/** Starts a controller on a thread that runs under a fence, as leader-only work. */
+	private Running start(Controller controller, @Nullable WriteFence fence) {
+		Running run = new Running(controller, new StopSignal(), this.events, fence);
 		this.running.add(run);
 		run.thread.start();
 		return run;
@@ -502,9 +535,10 @@ class ControllerTests {
 
 		private final AtomicBoolean interruptedOnReturn = new AtomicBoolean();
 
-		Running(Controller controller, StopSignal stop, List<String> events) {
+		Running(Controller controller, StopSignal stop, List<String> events, @Nullable WriteFence fence) {
 			this.stop = stop;
 			this.thread = new Thread(() -> {
+				WriteFence.enter(fence);
 				try {
 					controller.start(stop);
 				}

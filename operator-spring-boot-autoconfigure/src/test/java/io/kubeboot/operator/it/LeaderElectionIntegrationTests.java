@@ -314,6 +314,66 @@ class LeaderElectionIntegrationTests {
 		assertThat(a.starts).hasValue(1);
 	}
 
+	/**
+	 * A slow API server, not a dead one: every answer to the leader comes 300ms late (a
+	 * renewal, a get and an update, takes about twice that, well within the renew
+	 * deadline). It keeps leading and reconciling, and the standby never takes over.
+	 */
+	@Test
+	void leaderKeepsTheLeaseAndReconcilesWhileEveryAnswerComesLate(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		List<String> reconciled = new CopyOnWriteArrayList<>();
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
+				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+					reconciled.add(request.name());
+					return Result.done();
+				}));
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		Replica b = replica("b", controlPlane, namespace);
+		b.manager.start();
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
+		a.proxy.delay(Duration.ofMillis(300));
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		long slowSince = System.nanoTime();
+		for (int i = 0; i < 3; i++) {
+			String name = "slow-" + i;
+			core.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name(name)))
+				.execute();
+			await().atMost(WAIT).until(() -> reconciled.contains(name));
+		}
+		// at least two lease durations of slow answers
+		await().atMost(WAIT)
+			.until(() -> Duration.ofNanos(System.nanoTime() - slowSince).compareTo(LEASE.multipliedBy(2)) > 0);
+		assertThat(a.manager.isLeader()).isTrue();
+		assertThat(a.exits).hasValue(0);
+		assertThat(b.starts).hasValue(0);
+		assertThat(this.maxLeading).hasValue(1);
+	}
+
+	/**
+	 * Answers that come later than the renew deadline: the leader stops leading by its
+	 * deadline, as if the server were gone, and the standby takes over once the Lease
+	 * expired, never while the old leader still leads.
+	 */
+	@Test
+	void leaderWhoseAnswersComeLaterThanItsRenewDeadlineStepsDownAndTheStandbyLeads(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Replica a = replica("a", controlPlane, namespace);
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		Replica b = replica("b", controlPlane, namespace);
+		b.manager.start();
+		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
+		long slowSince = System.nanoTime();
+		a.proxy.delay(RENEW.plus(RETRY));
+		await().atMost(WAIT).until(() -> b.startedAt.get() != 0);
+		assertThat(a.exits).hasValue(1);
+		assertThat(a.stoppedAt.get()).isBetween(slowSince, b.startedAt.get());
+		assertThat(Duration.ofNanos(a.stoppedAt.get() - slowSince)).isLessThan(RENEW.plus(RETRY).plus(SLACK));
+		assertThat(this.maxLeading).hasValue(1);
+	}
+
 	@Test
 	void leaderStepsDownWhenTheLeaseIsTakenOver(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		Replica a = replica("a", controlPlane, namespace);
