@@ -109,6 +109,21 @@ public interface Informer<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Tells whether the latest version of an object did not decode into the model class,
+	 * so that what the cache holds of it ({@link #get}) is the last version that did, or
+	 * nothing if none did: a reconciler can tell that it acts on an older version than
+	 * the API server's. The controller of the kind logs a WARN when it reconciles such an
+	 * object.
+	 * @param namespace the object's namespace, {@code null} if cluster-scoped
+	 * @param name the object's name
+	 * @return the resourceVersion of the version that did not decode, empty if the latest
+	 * version decoded; empty by default, for informers that skip nothing
+	 */
+	default Optional<String> undecodableVersion(@Nullable String namespace, String name) {
+		return Optional.empty();
+	}
+
+	/**
 	 * Returns for how long the watchdog has been replacing this informer.
 	 * @return the duration, or {@code null} when no restart is under way
 	 */

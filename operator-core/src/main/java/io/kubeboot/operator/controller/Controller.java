@@ -3,7 +3,10 @@ package io.kubeboot.operator.controller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -87,6 +90,12 @@ public final class Controller implements Runnable {
 	private final Class<? extends KubernetesObject> forType;
 
 	private final List<EventSource<?>> sources;
+
+	/**
+	 * The requests reconciled at an older version than one that does not decode, said
+	 * once each.
+	 */
+	private final Map<Request, String> warnedUndecodable = new ConcurrentHashMap<>();
 
 	/**
 	 * The controller's own channel: {@link #enqueue} and the {@code Enqueuer} send to it.
@@ -665,7 +674,7 @@ public final class Controller implements Runnable {
 				continue;
 			}
 			try {
-				this.runner.reconcile(current, request);
+				reconcile(current, request);
 			}
 			finally {
 				if (shardGate != null && key != null) {
@@ -713,7 +722,7 @@ public final class Controller implements Runnable {
 			}
 			else if (cached != null) {
 				if (labelShare.mayReconcile(key, cached)) {
-					this.runner.reconcile(current, request);
+					reconcile(current, request);
 				}
 				else {
 					current.forget(request);
@@ -725,7 +734,7 @@ public final class Controller implements Runnable {
 				// the sharder's view: it was cut off, and is back): only an uncached
 				// read tells them apart
 				if (inferred != null && deletedForGood(request)) {
-					this.runner.reconcile(current, request);
+					reconcile(current, request);
 				}
 				else {
 					current.forget(request);
@@ -744,6 +753,26 @@ public final class Controller implements Runnable {
 	 * need follow once the Lease is valid again, so the request waits instead of being
 	 * dropped.
 	 */
+	/**
+	 * Reconciles a request, saying so once per version when the cache holds an older
+	 * version of its object than the API server's, whose latest version does not decode.
+	 */
+	private void reconcile(WorkQueue<Request> current, Request request) {
+		Optional<String> undecodable = this.sources.get(0)
+			.informer()
+			.undecodableVersion(request.namespace(), request.name());
+		if (undecodable.isEmpty()) {
+			this.warnedUndecodable.remove(request);
+		}
+		else if (!undecodable.get().equals(this.warnedUndecodable.put(request, undecodable.get()))) {
+			logger.warn(
+					"Reconciling the last version of an object that decoded, its latest does not decode into "
+							+ "the model: controller={} request={} undecodableResourceVersion={}",
+					this.name, request, undecodable.get());
+		}
+		this.runner.reconcile(current, request);
+	}
+
 	private void retryWhileLeaseNotValid(WorkQueue<Request> current, Request request, boolean mine) {
 		ShardRing shardRing = this.ring;
 		if (mine && shardRing != null) {

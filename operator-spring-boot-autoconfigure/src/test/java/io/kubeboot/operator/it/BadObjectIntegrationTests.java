@@ -122,8 +122,13 @@ class BadObjectIntegrationTests {
 		assertThat(skippedWarnings().get(2)).contains("object=" + ns + "/good-after ")
 			.contains("cachedResourceVersion=" + lastDecoded);
 		assertThat(replicas(manager, Request.of(ns, "good-after"))).isEqualTo("2");
+		// and the informer says that it is an older version than the API server's
+		String undecodable = widgets.get(ns, "good-after").getObject().getMetadata().getResourceVersion();
+		assertThat(informer.undecodableVersion(ns, "good-after")).hasValue(undecodable);
+		assertThat(informer.undecodableVersion(ns, "good-before")).isEmpty();
 		assertThat(widgets.delete(ns, "good-after").isSuccess()).isTrue();
 		await().atMost(WAIT).until(() -> "deleted".equals(reconciled.get("good-after")));
+		assertThat(informer.undecodableVersion(ns, "good-after")).isEmpty();
 		assertThat(names(manager, ns)).containsExactly("bad-before", "good-before");
 
 		assertThat(informer.undecodableObjects()).isEqualTo(3);

@@ -373,6 +373,17 @@ final class ObjectDecoder<T extends KubernetesObject> {
 		}
 	}
 
+	/**
+	 * Returns the resourceVersion of the latest version of an object that did not decode,
+	 * while the cache keeps the last version that did (or none).
+	 * @param namespace the object's namespace, {@code null} if cluster-scoped
+	 * @param name the object's name
+	 * @return the resourceVersion, {@code null} if its latest version decoded
+	 */
+	@Nullable String undecodableVersion(@Nullable String namespace, String name) {
+		return this.skipped.get(ObjectRef.key(namespace, name));
+	}
+
 	private Optional<T> cachedVersion(ObjectRef ref) {
 		if (ref.name() == null) {
 			return Optional.empty();

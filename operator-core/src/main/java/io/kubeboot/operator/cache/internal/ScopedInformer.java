@@ -401,6 +401,12 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		return this.undecodable.get();
 	}
 
+	@Override
+	public Optional<String> undecodableVersion(@Nullable String namespace, String name) {
+		ObjectDecoder<T> current = this.decoder;
+		return Optional.ofNullable((current != null) ? current.undecodableVersion(namespace, name) : null);
+	}
+
 	/**
 	 * Returns for how long the watchdog has been restarting this informer: its
 	 * replacement lists and watches, but has not synced yet.
