@@ -6,23 +6,26 @@ import io.kubeboot.operator.benchmarks.harness.ChaosConfig;
 import io.kubeboot.operator.benchmarks.harness.ChaosReport;
 import io.kubeboot.operator.benchmarks.harness.ChaosRun;
 import io.kubeboot.operator.test.ControlPlane;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the chaos run at its smoke size (3 replicas, 100 widgets, 60 seconds of API server
- * restarts and leader kills) and asserts its checks: at most one leader per term, never
- * two reconciles of one widget at once, every widget converged, no update lost. Never
- * asserts how fast.
+ * restarts and leader kills), with three seeds (other fault times and kinds, other
+ * replicas killed), and asserts its checks: at most one leader per term, never two
+ * reconciles of one widget at once, every widget converged, no update lost. Never asserts
+ * how fast.
  */
 class ChaosSmokeIntegrationTests {
 
-	@Test
+	@ParameterizedTest(name = "seed {0}")
+	@ValueSource(longs = { 31, 20261129, 7 })
 	@Timeout(420)
-	void replicasUnderApiServerRestartsAndLeaderKillsNeverOverlapAndConverge() throws Exception {
-		ChaosConfig config = ChaosConfig.smoke(Path.of("target", "chaos-smoke").toAbsolutePath());
+	void replicasUnderApiServerRestartsAndLeaderKillsNeverOverlapAndConverge(long seed) throws Exception {
+		ChaosConfig config = ChaosConfig.smoke(Path.of("target", "chaos-smoke-" + seed).toAbsolutePath(), seed);
 		ChaosReport report;
 		try (ControlPlane controlPlane = ControlPlane.start()) {
 			report = new ChaosRun(config, controlPlane).run();

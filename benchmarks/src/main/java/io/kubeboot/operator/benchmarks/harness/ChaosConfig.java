@@ -93,7 +93,18 @@ public record ChaosConfig(int replicas, int objects, Duration duration, Duration
 	 * @return the configuration
 	 */
 	public static ChaosConfig smoke(Path workDir) {
-		return new ChaosConfig(3, 100, Duration.ofSeconds(60), Duration.ofSeconds(12), 31, 10, Duration.ofSeconds(4),
+		return smoke(workDir, 31);
+	}
+
+	/**
+	 * Returns the smoke size with another seed: other fault times and kinds, other
+	 * replicas killed.
+	 * @param workDir where the replicas' journals and logs go
+	 * @param seed the seed of the faults and updates
+	 * @return the configuration
+	 */
+	public static ChaosConfig smoke(Path workDir, long seed) {
+		return new ChaosConfig(3, 100, Duration.ofSeconds(60), Duration.ofSeconds(12), seed, 10, Duration.ofSeconds(4),
 				Duration.ofSeconds(3), Duration.ofSeconds(1), "mixed", Duration.ofMillis(5), Duration.ofMinutes(3),
 				REPLICA_JVM_FLAGS, workDir);
 	}
