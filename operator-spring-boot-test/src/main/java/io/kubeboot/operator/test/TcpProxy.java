@@ -87,9 +87,13 @@ public final class TcpProxy implements AutoCloseable {
 	 * Closes every open connection and refuses new ones until {@link #restore()}.
 	 */
 	public void cut() {
-		this.cut = true;
-		this.sockets.forEach(TcpProxy::closeQuietly);
-		this.sockets.clear();
+		// under the lock that registers new connections: one accepted while cutting is
+		// either closed here or refused by register
+		synchronized (this.sockets) {
+			this.cut = true;
+			this.sockets.forEach(TcpProxy::closeQuietly);
+			this.sockets.clear();
+		}
 	}
 
 	/**
@@ -151,13 +155,14 @@ public final class TcpProxy implements AutoCloseable {
 		while (!this.closed) {
 			try {
 				Socket client = this.server.accept();
-				if (this.cut) {
-					closeQuietly(client);
+				if (!register(client)) {
 					continue;
 				}
 				Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
-				this.sockets.add(client);
-				this.sockets.add(upstream);
+				if (!register(upstream)) {
+					closeQuietly(client);
+					continue;
+				}
 				AtomicBoolean stalled = new AtomicBoolean();
 				this.connections.add(stalled);
 				if (this.hung) {
@@ -170,6 +175,20 @@ public final class TcpProxy implements AutoCloseable {
 			catch (IOException ex) {
 				// closed, or the target refused: the client sees a closed connection
 			}
+		}
+	}
+
+	/**
+	 * Keeps a socket to close on {@link #cut()}, or closes it at once while cut.
+	 */
+	private boolean register(Socket socket) {
+		synchronized (this.sockets) {
+			if (this.cut) {
+				closeQuietly(socket);
+				return false;
+			}
+			this.sockets.add(socket);
+			return true;
 		}
 	}
 

@@ -6,11 +6,17 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link TcpProxy#delay} and {@link TcpProxy#restore} between two plain sockets on
- * 127.0.0.1.
+ * {@link TcpProxy#delay}, {@link TcpProxy#cut} and {@link TcpProxy#restore} between plain
+ * sockets on 127.0.0.1.
  */
 class TcpProxyTests {
 
@@ -82,6 +88,66 @@ class TcpProxyTests {
 		this.accepted.setSoTimeout(30_000);
 		assertThat(new String(this.accepted.getInputStream().readNBytes(4), StandardCharsets.US_ASCII))
 			.isEqualTo("ping");
+	}
+
+	@Test
+	void noConnectionOpenedWhileCuttingOutlivesTheCut() throws Exception {
+		List<Socket> upstream = new CopyOnWriteArrayList<>();
+		try (ServerSocket busyTarget = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+				TcpProxy busyProxy = TcpProxy.to(URI.create("tcp://127.0.0.1:" + busyTarget.getLocalPort()))) {
+			Thread acceptor = new Thread(() -> {
+				try {
+					while (true) {
+						upstream.add(busyTarget.accept());
+					}
+				}
+				catch (IOException ex) {
+					// the target closed
+				}
+			});
+			acceptor.start();
+			for (int round = 0; round < 20; round++) {
+				List<Socket> opened = new ArrayList<>();
+				AtomicBoolean cutting = new AtomicBoolean();
+				Thread opener = new Thread(() -> {
+					// connections keep arriving until just after the cut
+					while (!cutting.get()) {
+						try {
+							opened.add(new Socket(InetAddress.getLoopbackAddress(), busyProxy.port()));
+							// no faster than the proxy accepts, lest its backlog fill
+							LockSupport.parkNanos(300_000);
+						}
+						catch (IOException ex) {
+							return;
+						}
+					}
+				});
+				opener.start();
+				Thread.sleep(20);
+				busyProxy.cut();
+				cutting.set(true);
+				opener.join();
+				for (Socket socket : opened) {
+					try (socket) {
+						socket.setSoTimeout(10_000);
+						assertThat(socket.getInputStream().read()).as("a connection opened while cutting")
+							.isEqualTo(-1);
+					}
+					catch (SocketTimeoutException ex) {
+						throw new AssertionError("a connection opened while cutting outlived the cut", ex);
+					}
+					catch (IOException ex) {
+						// reset: closed as well
+					}
+				}
+				busyProxy.restore();
+			}
+		}
+		finally {
+			for (Socket socket : upstream) {
+				socket.close();
+			}
+		}
 	}
 
 	private void send(String text) throws IOException {
