@@ -158,8 +158,8 @@ public final class TcpProxy implements AutoCloseable {
 				if (!register(client)) {
 					continue;
 				}
-				Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
-				if (!register(upstream)) {
+				Socket upstream = connect(client);
+				if (upstream == null || !register(upstream)) {
 					closeQuietly(client);
 					continue;
 				}
@@ -175,6 +175,22 @@ public final class TcpProxy implements AutoCloseable {
 			catch (IOException ex) {
 				// closed, or the target refused: the client sees a closed connection
 			}
+		}
+	}
+
+	/**
+	 * Connects to the target, or closes the client's connection when the target refuses,
+	 * as a client connecting to the target directly would see.
+	 * @return the connection to the target, {@code null} if refused
+	 */
+	private Socket connect(Socket client) {
+		try {
+			return new Socket(this.target.getAddress(), this.target.getPort());
+		}
+		catch (IOException ex) {
+			this.sockets.remove(client);
+			closeQuietly(client);
+			return null;
 		}
 	}
 

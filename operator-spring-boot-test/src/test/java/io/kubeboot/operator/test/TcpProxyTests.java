@@ -91,6 +91,15 @@ class TcpProxyTests {
 	}
 
 	@Test
+	void aConnectionTheTargetRefusesIsClosed() throws Exception {
+		this.target.close();
+		try (Socket refused = new Socket(InetAddress.getLoopbackAddress(), this.proxy.port())) {
+			refused.setSoTimeout(10_000);
+			assertThat(refused.getInputStream().read()).isEqualTo(-1);
+		}
+	}
+
+	@Test
 	void noConnectionOpenedWhileCuttingOutlivesTheCut() throws Exception {
 		List<Socket> upstream = new CopyOnWriteArrayList<>();
 		try (ServerSocket busyTarget = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
