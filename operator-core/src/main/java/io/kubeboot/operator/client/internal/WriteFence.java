@@ -35,9 +35,12 @@ public final class WriteFence {
 
 	private final Subject subject;
 
-	private volatile long renewedAtNanos;
-
-	private volatile boolean open;
+	/**
+	 * Whether the fence is open and when the last renewal began, as one value: read
+	 * before the clock, so that the time a write is given is never more than the validity
+	 * left by a renewal that began before the clock was read.
+	 */
+	private volatile Renewal renewal = new Renewal(false, 0);
 
 	/**
 	 * Creates a closed fence.
@@ -115,15 +118,14 @@ public final class WriteFence {
 	 * @param startedAtNanos when the request that renewed it began
 	 */
 	public void renewed(long startedAtNanos) {
-		this.renewedAtNanos = startedAtNanos;
-		this.open = true;
+		this.renewal = new Renewal(true, startedAtNanos);
 	}
 
 	/**
 	 * Closes the fence at once, when the Lease was released or taken by another replica.
 	 */
 	public void close() {
-		this.open = false;
+		this.renewal = new Renewal(false, this.renewal.startedAtNanos());
 	}
 
 	/**
@@ -145,13 +147,25 @@ public final class WriteFence {
 	}
 
 	private long remainingNanos() {
-		return this.open ? this.validity.toNanos() - (this.nanoTime.getAsLong() - this.renewedAtNanos) : 0;
+		Renewal last = this.renewal;
+		return last.open() ? this.validity.toNanos() - (this.nanoTime.getAsLong() - last.startedAtNanos()) : 0;
 	}
 
 	private String describe() {
-		long since = this.nanoTime.getAsLong() - this.renewedAtNanos;
+		long renewedAt = this.renewal.startedAtNanos();
+		long since = this.nanoTime.getAsLong() - renewedAt;
 		return "This replica " + this.subject.lost() + " (Lease last renewed " + Duration.ofNanos(since).toMillis()
 				+ "ms ago, renew deadline " + this.validity + ")";
+	}
+
+	/**
+	 * The state of the fence.
+	 *
+	 * @param open whether a renewal opened it and nothing closed it since
+	 * @param startedAtNanos when the last successful renewal began
+	 */
+	private record Renewal(boolean open, long startedAtNanos) {
+
 	}
 
 	/**

@@ -55,7 +55,12 @@ public final class ShardGate {
 
 	private Claims others = new Claims(Map.of(), null);
 
-	private volatile Permits permits;
+	/**
+	 * What {@link #permits} reads without the lock: the permitted keys and the suspension
+	 * published together, so that it never pairs a suspension's end with the keys
+	 * permitted before it, or the keys permitted now with a suspension since lifted.
+	 */
+	private volatile Answers answers;
 
 	/**
 	 * Counts the closings and suspensions, so that a read of the ring begun before one is
@@ -67,7 +72,7 @@ public final class ShardGate {
 	 * Whether the gate permits nothing until a read of the ring begun while this replica
 	 * held its Lease again: set when the Lease was lost.
 	 */
-	private volatile boolean suspended;
+	private boolean suspended;
 
 	/**
 	 * Creates a closed gate.
@@ -77,7 +82,7 @@ public final class ShardGate {
 	public ShardGate(String self, BooleanSupplier leaseValid) {
 		this.self = self;
 		this.leaseValid = leaseValid;
-		this.permits = new Permits(self, List.of(), Map.of());
+		this.answers = new Answers(new Permits(self, List.of(), Map.of()), false);
 	}
 
 	/**
@@ -86,7 +91,8 @@ public final class ShardGate {
 	 * @return {@code true} if this replica owns it and may act on it
 	 */
 	public boolean permits(String key) {
-		return this.leaseValid.getAsBoolean() && !this.suspended && this.permits.test(key);
+		Answers now = this.answers;
+		return this.leaseValid.getAsBoolean() && !now.suspended() && now.permits().test(key);
 	}
 
 	/**
@@ -110,7 +116,7 @@ public final class ShardGate {
 	 * @return the snapshot
 	 */
 	public Permits snapshot() {
-		return this.permits;
+		return this.answers.permits();
 	}
 
 	/**
@@ -228,6 +234,7 @@ public final class ShardGate {
 	public synchronized void suspend() {
 		this.suspended = true;
 		this.epoch++;
+		this.answers = new Answers(this.answers.permits(), true);
 	}
 
 	/**
@@ -309,7 +316,7 @@ public final class ShardGate {
 		Permits before;
 		Permits after;
 		synchronized (this) {
-			before = this.permits;
+			before = this.answers.permits();
 			change.run();
 			List<HashRing> views = new ArrayList<>();
 			if (this.target != null && this.published != null && this.others.readAfter() != null) {
@@ -321,7 +328,7 @@ public final class ShardGate {
 				}
 			}
 			after = new Permits(this.self, views, this.others.views());
-			this.permits = after;
+			this.answers = new Answers(after, this.suspended);
 		}
 		if (!after.equals(before)) {
 			this.listeners.forEach((listener) -> listener.changed(before, after));
@@ -381,6 +388,17 @@ public final class ShardGate {
 			}
 			return true;
 		}
+
+	}
+
+	/**
+	 * The permitted keys and whether the gate is suspended, as one snapshot.
+	 *
+	 * @param permits the keys permitted
+	 * @param suspended whether nothing is permitted until a read of the ring after the
+	 * Lease was taken again
+	 */
+	private record Answers(Permits permits, boolean suspended) {
 
 	}
 
