@@ -106,6 +106,54 @@ class SampleOperatorProcessIntegrationTests {
 		assertThat(a.logged("Reconciled pod: pod=" + namespace + "/two")).isFalse();
 	}
 
+	/**
+	 * A shard member paused (SIGSTOP) for longer than its Lease: the other member takes
+	 * its Pods over, and the paused one, once resumed, reconciles nothing until it holds
+	 * its shard Lease again (its workers wait behind the lapsed Lease, and its gate stays
+	 * suspended until a read of the ring made since), so the two never reconcile one Pod
+	 * side by side.
+	 */
+	@Test
+	void aShardMemberPausedPastItsLeaseReconcilesNothingOnceResumedUntilItRejoins(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, shardMember(namespace, "shard-a"));
+		OperatorProcess b = start(controlPlane, shardMember(namespace, "shard-b"));
+		String bothMembers = "members=[shard-a, shard-b]";
+		await().atMost(WAIT).until(() -> a.logged(bothMembers) && b.logged(bothMembers));
+		List<String> pods = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			pods.add("pod-" + i);
+			createPod(controlPlane, namespace, "pod-" + i);
+		}
+		await().atMost(WAIT)
+			.until(() -> pods.stream()
+				.allMatch((pod) -> a.logged(reconciled(namespace, pod)) || b.logged(reconciled(namespace, pod))));
+		String ofA = pods.stream()
+			.filter((pod) -> a.logged(reconciled(namespace, pod)))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("the ring gave shard-a none of eight Pods"));
+		a.pause();
+		int resumedAt;
+		try {
+			// b takes a's Pods over once a's Lease expired
+			await().atMost(WAIT).until(() -> b.logged(reconciled(namespace, ofA)));
+			// a change that the paused member's watch holds for when it runs again
+			createPod(controlPlane, namespace, "during-pause");
+			await().atMost(Duration.ofSeconds(10)).until(() -> b.logged(reconciled(namespace, "during-pause")));
+			resumedAt = a.output().size();
+		}
+		finally {
+			a.resume();
+		}
+		await().atMost(WAIT).until(() -> count(a.output(), "Successfully acquired shard lease") >= 2);
+		List<String> sinceResumed = a.output().subList(resumedAt, a.output().size());
+		int rejoined = indexOf(sinceResumed, "Successfully acquired shard lease");
+		assertThat(sinceResumed.subList(0, rejoined)).as("shard-a's log from its resumption until it rejoined")
+			.noneMatch((line) -> line.contains("Reconciled pod"));
+		assertThat(sinceResumed).anyMatch((line) -> line.contains("shard membership lost"));
+	}
+
 	@Test
 	void lostLeaseExitsTheProcessNonZeroWithoutGracefulShutdown(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
@@ -125,6 +173,31 @@ class SampleOperatorProcessIntegrationTests {
 		OperatorProcess process = OperatorProcess.start(controlPlane.kubeconfig(), args);
 		this.processes.add(process);
 		return process;
+	}
+
+	private static String[] shardMember(TestNamespace namespace, String identity) {
+		return new String[] { "--operator.namespace=" + namespace, "--sample.pod-logger.enabled=true",
+				"--operator.sharding.enabled=true", "--operator.sharding.controllers=pod",
+				"--operator.sharding.namespace=" + namespace, "--operator.sharding.identity=" + identity,
+				"--operator.sharding.lease-duration=3s", "--operator.sharding.renew-deadline=2s",
+				"--operator.sharding.retry-period=500ms" };
+	}
+
+	private static String reconciled(TestNamespace namespace, String pod) {
+		return "Reconciled pod: pod=" + namespace + "/" + pod + " ";
+	}
+
+	private static long count(List<String> lines, String text) {
+		return lines.stream().filter((line) -> line.contains(text)).count();
+	}
+
+	private static int indexOf(List<String> lines, String text) {
+		for (int i = 0; i < lines.size(); i++) {
+			if (lines.get(i).contains(text)) {
+				return i;
+			}
+		}
+		throw new AssertionError("not logged: " + text);
 	}
 
 	private static String[] withPodLogger(String[] arguments) {
