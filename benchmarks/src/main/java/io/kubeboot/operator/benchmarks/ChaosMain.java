@@ -11,8 +11,8 @@ import io.kubeboot.operator.test.ControlPlane;
 /**
  * Runs a chaos run against a local control plane started in this JVM, prints its
  * parameters and summary table, and exits with status 1 if a check failed. The scenario
- * is {@code -Dchaos.scenario=}{@code leader-election} (the default: faults.md scenario
- * 31, {@link ChaosRun}) or {@code sharding} (issue 15's acceptance,
+ * is {@code -Dchaos.scenario=}{@code leader-election} (the default: RELIABILITY.md's
+ * chaos run, {@link ChaosRun}) or {@code sharding} (issue 15's acceptance,
  * {@link ShardingChaosRun}, which also fails on a missed target). Run it from the
  * repository root with {@code mvn -B -pl benchmarks -am verify -DskipTests -Pchaos};
  * {@code -Dchaos.*} properties adjust it ({@link ChaosConfig#fromSystemProperties()},

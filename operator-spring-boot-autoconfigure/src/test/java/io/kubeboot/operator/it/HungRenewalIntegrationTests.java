@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Lease renewals that hang (faults.md scenario 27): the leader's connection to the API
+ * Lease renewals that hang (RELIABILITY.md row 27): the leader's connection to the API
  * server accepts requests but never answers. Its leader-election traffic goes through a
  * {@link TcpProxy} that the tests hang or stall; everything else of the test reaches the
  * API server directly.

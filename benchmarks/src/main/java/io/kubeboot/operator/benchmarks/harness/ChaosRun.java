@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The chaos run (faults.md scenario 31): operator replicas with leader election reconcile
+ * The chaos run (RELIABILITY.md, "Chaos run"): operator replicas with leader election reconcile
  * widgets whose specs keep changing while, at random times, the API server is restarted
  * (etcd keeps running) or the leader is killed with {@code SIGKILL} and replaced. Then
  * the faults stop, every widget must converge, and the replicas' journals must show at
