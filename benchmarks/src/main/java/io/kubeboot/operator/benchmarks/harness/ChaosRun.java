@@ -26,11 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The chaos run (RELIABILITY.md, "Chaos run"): operator replicas with leader election reconcile
- * widgets whose specs keep changing while, at random times, the API server is restarted
- * (etcd keeps running) or the leader is killed with {@code SIGKILL} and replaced. Then
- * the faults stop, every widget must converge, and the replicas' journals must show at
- * most one leader per term and never two reconciles of one object at once.
+ * The chaos run (RELIABILITY.md, "Chaos run"): operator replicas with leader election
+ * reconcile widgets whose specs keep changing while, at random times, the API server is
+ * restarted (etcd keeps running) or the leader is killed with {@code SIGKILL} and
+ * replaced. Then the faults stop, every widget must converge, and the replicas' journals
+ * must show at most one leader per term and never two reconciles of one object at once.
  */
 public final class ChaosRun {
 
