@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway local control plane (etcd + kube-apiserver of the newest supported Kubernetes, or
 # of KUBERNETES_VERSION) and the sample operator against it.
-# Ctrl-C stops both and deletes the control plane's data.
+# Ctrl-C stops the operator first (it releases its Lease), then the rest, and deletes the control plane's data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/control-plane/versions.env
@@ -19,7 +19,9 @@ work=target/sample-run
 mkdir -p "$work"
 rm -f "$work/kubeconfig"
 mvn -q -B -pl operator-spring-boot-test dependency:build-classpath -Dmdep.outputFile="$PWD/$work/classpath.txt"
-java -cp "operator-spring-boot-test/target/classes:$(cat "$work/classpath.txt")" \
+# in a session of its own, so that a Ctrl-C reaches the operator, not etcd and kube-apiserver: the
+# operator releases its Lease while the API server still answers, and the EXIT trap stops the rest
+setsid java -cp "operator-spring-boot-test/target/classes:$(cat "$work/classpath.txt")" \
   io.kubeboot.operator.test.LocalControlPlane "$work/kubeconfig" >"$work/control-plane.log" 2>&1 &
 control_plane=$!
 trap 'kill "$control_plane" 2>/dev/null || true; wait "$control_plane" 2>/dev/null || true' EXIT
@@ -68,24 +70,18 @@ cat >&2 <<MSG
 [sample] starting the sample operator (Ctrl-C to stop)
 MSG
 # The webhooks are served with a certificate generated at start-up (no cert-manager here) and registered
-# with the local API server by URL, as deploy/webhook.yaml does by Service in a cluster. The example
-# buckets are on 127.0.0.1, which the sample probes only when allowed to; the demo Pod logger is off
-# unless asked for.
-java -jar sample-operator/target/sample-operator-0.1.0-SNAPSHOT.jar --operator.webhook.self-signed=true \
-  --operator.webhook.bind-address=127.0.0.1 --sample.buckets.allow-private-endpoints=true \
-  --sample.pod-logger.enabled=true > >(tee "$work/operator.log") 2>&1 &
-operator=$!
-trap 'kill "$operator" "$endpoint" "$control_plane" 2>/dev/null || true; wait "$control_plane" 2>/dev/null || true' EXIT
-for _ in $(seq 1 600); do
-  grep -q "Webhook server started" "$work/operator.log" 2>/dev/null && break
-  kill -0 "$operator" 2>/dev/null || exit 1
-  sleep 0.1
-done
-ca_bundle=$(sed -n 's/.*Webhook server uses a self-signed certificate.* caBundle=\([^ ]*\).*/\1/p' "$work/operator.log" | head -1)
-for type in validating mutating; do
-  if [[ $type == validating ]]; then kind=ValidatingWebhookConfiguration; path=validate; policy=Fail
-  else kind=MutatingWebhookConfiguration; path=mutate; policy=Ignore; fi
-  kubectl apply -f - >/dev/null <<YAML
+# with the local API server by URL, as deploy/webhook.yaml does by Service in a cluster, once the operator
+# serves them.
+register_webhooks() {
+  for _ in $(seq 1 600); do
+    grep -q "Webhook server started" "$work/operator.log" 2>/dev/null && break
+    sleep 0.1
+  done
+  ca_bundle=$(sed -n 's/.*Webhook server uses a self-signed certificate.* caBundle=\([^ ]*\).*/\1/p' "$work/operator.log" | head -1)
+  for type in validating mutating; do
+    if [[ $type == validating ]]; then kind=ValidatingWebhookConfiguration; path=validate; policy=Fail
+    else kind=MutatingWebhookConfiguration; path=mutate; policy=Ignore; fi
+    kubectl apply -f - >/dev/null <<YAML
 apiVersion: admissionregistration.k8s.io/v1
 kind: $kind
 metadata:
@@ -105,6 +101,15 @@ webhooks:
     failurePolicy: $policy
     timeoutSeconds: 10
 YAML
-done
-echo "[sample] admission webhooks registered with the local API server" >&2
-wait "$operator"
+  done
+  echo "[sample] admission webhooks registered with the local API server" >&2
+}
+rm -f "$work/operator.log"
+register_webhooks &
+# The operator runs in the foreground, so that Ctrl-C stops it (the endpoint ignores it as a background
+# job); tee -i outlives the Ctrl-C, to keep what the operator logs while it stops. The example buckets
+# are on 127.0.0.1, which the sample probes only when allowed to; the demo Pod logger is off unless
+# asked for.
+java -jar sample-operator/target/sample-operator-0.1.0-SNAPSHOT.jar --operator.webhook.self-signed=true \
+  --operator.webhook.bind-address=127.0.0.1 --sample.buckets.allow-private-endpoints=true \
+  --sample.pod-logger.enabled=true 2>&1 | tee -i "$work/operator.log"

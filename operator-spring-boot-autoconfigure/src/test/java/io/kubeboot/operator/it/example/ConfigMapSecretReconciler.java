@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.kubeboot.operator.annotation.RbacRule;
 import io.kubeboot.operator.annotation.Reconciler;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
@@ -16,11 +17,16 @@ import io.kubernetes.client.openapi.models.V1Secret;
 /**
  * The README's example: every ConfigMap labelled {@code secret=wanted} gets an owned
  * Secret with its data, kept in line; before a ConfigMap is deleted, its name goes to an
- * audit log outside the cluster.
+ * audit log outside the cluster. The Secrets carry a label that limits the cache to them,
+ * and the {@link RbacRule} declares the writes the generated RBAC cannot see.
  */
 @Reconciler(value = V1ConfigMap.class, labelSelector = "secret=wanted", owns = V1Secret.class,
-		finalizer = "example.kubeboot.io/audit")
+		ownsLabelSelector = ConfigMapSecretReconciler.MANAGED_BY, finalizer = "example.kubeboot.io/audit")
+@RbacRule(kind = V1Secret.class, verbs = { "create", "update" }, reason = "keeps the Secret with createOrUpdate")
 public class ConfigMapSecretReconciler {
+
+	/** The label of the Secrets it writes: only those are cached, not every Secret. */
+	static final String MANAGED_BY = "app.kubernetes.io/managed-by=configmap-secret";
 
 	/** Stands in for a system outside the cluster. */
 	public static final List<String> AUDIT_LOG = new CopyOnWriteArrayList<>();
@@ -39,6 +45,7 @@ public class ConfigMapSecretReconciler {
 		V1Secret secret = new V1Secret()
 			.metadata(new V1ObjectMeta().namespace(request.namespace()).name(request.name() + "-secret"));
 		this.client.createOrUpdate(secret, (desired) -> {
+			desired.getMetadata().putLabelsItem("app.kubernetes.io/managed-by", "configmap-secret");
 			desired.data(null);
 			if (source.getData() != null) {
 				source.getData()

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's testing section shows exactly the code that
- * {@link ConfigMapSecretReconcilerIntegrationTests} runs.
+ * The README shows exactly the code that
+ * {@link ConfigMapSecretReconcilerIntegrationTests} runs, and the reconciler it tests.
  */
 class ReadmeExampleTests {
 
@@ -21,7 +21,8 @@ class ReadmeExampleTests {
 	void readmeShowsTheSpringBootTestAndItsApplicationAsTheyAreHere() throws IOException {
 		String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
 		assertThat(readme).contains(codeBlock("ExampleOperatorApplication.java"))
-			.contains(codeBlock("ConfigMapSecretReconcilerIntegrationTests.java"));
+			.contains(codeBlock("ConfigMapSecretReconcilerIntegrationTests.java"))
+			.contains(codeBlock("ConfigMapSecretReconciler.java"));
 	}
 
 	/**
