@@ -17,6 +17,7 @@ import io.kubeboot.operator.it.example.ExampleOperatorApplication;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import org.junit.jupiter.api.MethodOrderer;
@@ -142,9 +143,13 @@ class SpringBootTestRunIntegrationTests {
 			first = this.manager;
 			await().atMost(Duration.ofSeconds(30)).until(this.manager::isLeader);
 			CoordinationV1Api leases = new CoordinationV1Api(admin);
-			V1Lease lease = leases.readNamespacedLease("taken-over", "default").execute();
-			lease.getSpec().holderIdentity("another-holder").renewTime(OffsetDateTime.now());
-			leases.replaceNamespacedLease("taken-over", "default", lease).execute();
+			// read and replaced again when a renewal lands in between (409)
+			await().atMost(Duration.ofSeconds(30)).ignoreException(ApiException.class).until(() -> {
+				V1Lease lease = leases.readNamespacedLease("taken-over", "default").execute();
+				lease.getSpec().holderIdentity("another-holder").renewTime(OffsetDateTime.now());
+				leases.replaceNamespacedLease("taken-over", "default", lease).execute();
+				return true;
+			});
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> this.events.stopped.stream().anyMatch(LeadershipEvent.StoppedLeading::isLost));
 		}
