@@ -91,8 +91,14 @@ public final class ShardGate {
 	 * @return {@code true} if this replica owns it and may act on it
 	 */
 	public boolean permits(String key) {
+		// the Lease before the snapshot: a snapshot taken first could predate a
+		// suspension
+		// that a Lease taken again since would hide
+		if (!this.leaseValid.getAsBoolean()) {
+			return false;
+		}
 		Answers now = this.answers;
-		return this.leaseValid.getAsBoolean() && !now.suspended() && now.permits().test(key);
+		return !now.suspended() && now.permits().test(key);
 	}
 
 	/**
