@@ -119,7 +119,10 @@ public interface Client extends Reader {
 	 * by {@code object}'s namespace and name (from the cache if its kind is cached, else
 	 * from the API server), calls {@code mutate} on a copy of it (or, if there is none,
 	 * on {@code object}) and writes the result with {@link #update} (or {@link #create})
-	 * only if {@code mutate} changed something. The status is not written.
+	 * only if {@code mutate} changed something. The status is not written. An object the
+	 * cache does not hold but the API server does (its labels outside the cache's
+	 * selector, as when someone removed them) is read from the API server once the create
+	 * is refused, and brought in line.
 	 * @param <T> the model type
 	 * @param object names the object; the template created if it does not exist
 	 * @param mutate sets the desired state on the object it is given; it must not change

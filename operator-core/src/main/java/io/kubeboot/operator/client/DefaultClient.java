@@ -141,7 +141,18 @@ final class DefaultClient implements Client {
 		if (existing.isEmpty()) {
 			mutate.accept(object);
 			requireSameKey(object, namespace, name);
-			return new Written<>(Operation.CREATED, create(object));
+			try {
+				return new Written<>(Operation.CREATED, create(object));
+			}
+			catch (ApiServerException.AlreadyExistsException ex) {
+				// there but not cached: its labels are outside the cache's selector
+				// (someone
+				// removed them, or it predates the operator), or the cache lags a create
+				existing = this.uncached.get(kind.type(), request);
+				if (existing.isEmpty()) {
+					throw ex;
+				}
+			}
 		}
 		T copy = this.json.copy(existing.get(), kind.type());
 		mutate.accept(copy);

@@ -1,6 +1,6 @@
 package io.kubeboot.operator.it;
 
-import io.kubeboot.operator.predicate.Predicates;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +13,7 @@ import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.TestNamespace;
@@ -169,6 +170,36 @@ class OwnedObjectsIntegrationTests {
 		assertThat(manager.cache().list(V1Secret.class, namespace.name()))
 			.extracting((secret) -> secret.getMetadata().getName())
 			.containsExactly("ours");
+	}
+
+	/**
+	 * An owned Secret whose label someone removed leaves the filtered cache, but is still
+	 * there: create-or-update brings it back in line (label included) instead of failing
+	 * its create with 409 on every retry.
+	 */
+	@Test
+	void createOrUpdateBringsBackAnObjectOutsideTheCachesSelector(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		Manager manager = manager(admin, namespace);
+		Client client = manager.client();
+		Controller.builder(manager, V1ConfigMap.class)
+			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", Predicates.all())
+			.complete((request) -> Result.done());
+		manager.start();
+		// there already, without the label: the cache never holds it
+		V1Secret unlabelled = secret(namespace.name(), "app-secret");
+		unlabelled.putStringDataItem("key", "old");
+		client.create(unlabelled);
+		Client.Written<V1Secret> written = client.createOrUpdate(secret(namespace.name(), "app-secret"), (desired) -> {
+			desired.getMetadata().putLabelsItem("app.kubernetes.io/managed-by", "test-operator");
+			desired.data(Map.of("key", "new".getBytes(StandardCharsets.UTF_8)));
+		});
+		assertThat(written.operation()).isEqualTo(Operation.UPDATED);
+		V1Secret stored = client.uncached()
+			.get(V1Secret.class, Request.of(namespace.name(), "app-secret"))
+			.orElseThrow();
+		assertThat(stored.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "test-operator");
+		assertThat(new String(stored.getData().get("key"), StandardCharsets.UTF_8)).isEqualTo("new");
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name) {
