@@ -77,6 +77,10 @@ register_webhooks() {
     grep -q "Webhook server started" "$work/operator.log" 2>/dev/null && break
     sleep 0.1
   done
+  if ! grep -q "Webhook server started" "$work/operator.log" 2>/dev/null; then
+    echo "[sample] the operator served no webhooks within 60s: none registered" >&2
+    return 1
+  fi
   ca_bundle=$(sed -n 's/.*Webhook server uses a self-signed certificate.* caBundle=\([^ ]*\).*/\1/p' "$work/operator.log" | head -1)
   for type in validating mutating; do
     if [[ $type == validating ]]; then kind=ValidatingWebhookConfiguration; path=validate; policy=Fail
@@ -106,6 +110,8 @@ YAML
 }
 rm -f "$work/operator.log"
 register_webhooks &
+webhooks=$!
+trap 'kill "$webhooks" "$endpoint" "$control_plane" 2>/dev/null || true; wait "$control_plane" 2>/dev/null || true' EXIT
 # The operator runs in the foreground, so that Ctrl-C stops it (the endpoint ignores it as a background
 # job); tee -i outlives the Ctrl-C, to keep what the operator logs while it stops. The example buckets
 # are on 127.0.0.1, which the sample probes only when allowed to; the demo Pod logger is off unless

@@ -173,7 +173,7 @@ public final class TcpProxy implements AutoCloseable {
 				pump(upstream, client, stalled, true);
 			}
 			catch (IOException ex) {
-				// closed, or the target refused: the client sees a closed connection
+				// the proxy closed
 			}
 		}
 	}
