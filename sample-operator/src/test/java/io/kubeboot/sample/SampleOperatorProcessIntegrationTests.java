@@ -58,13 +58,9 @@ class SampleOperatorProcessIntegrationTests {
 	@Test
 	void ofTwoReplicasOnlyTheLeaderReconcilesAndTheStandbyTakesOverAfterKill9(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		StorageBuckets.installCrd(controlPlane.adminClient());
-		OperatorProcess a = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-a")));
-		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
-		OperatorProcess b = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-b")));
-		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
-		createPod(controlPlane, namespace, "one");
-		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
+		LeaderAndStandby replicas = leaderAndStandby(controlPlane, namespace);
+		OperatorProcess a = replicas.leader();
+		OperatorProcess b = replicas.standby();
 		assertThat(b.logged("Reconciled pod")).isFalse();
 		long killedAt = System.nanoTime();
 		a.kill();
@@ -85,13 +81,9 @@ class SampleOperatorProcessIntegrationTests {
 	@Test
 	void aLeaderPausedPastItsLeaseReconcilesNothingOnceResumedAndExits(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		StorageBuckets.installCrd(controlPlane.adminClient());
-		OperatorProcess a = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-a")));
-		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
-		OperatorProcess b = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-b")));
-		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
-		createPod(controlPlane, namespace, "one");
-		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
+		LeaderAndStandby replicas = leaderAndStandby(controlPlane, namespace);
+		OperatorProcess a = replicas.leader();
+		OperatorProcess b = replicas.standby();
 		a.pause();
 		try {
 			await().atMost(WAIT).until(() -> b.logged("Successfully acquired lease"));
@@ -175,6 +167,25 @@ class SampleOperatorProcessIntegrationTests {
 		assertThat(a.waitForExit(WAIT.toSeconds())).isEqualTo(1);
 		assertThat(a.logged("Leader election lost, exiting")).isTrue();
 		assertThat(a.logged("Manager stopped")).isFalse();
+	}
+
+	/**
+	 * Starts replica-a, which leads, then replica-b, which observes it, and waits until
+	 * the leader reconciled the Pod {@code one}.
+	 */
+	private LeaderAndStandby leaderAndStandby(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		OperatorProcess a = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-a")));
+		await().atMost(WAIT).until(() -> a.logged("Successfully acquired lease"));
+		OperatorProcess b = start(controlPlane, withPodLogger(SampleArguments.replica(namespace, "replica-b")));
+		await().atMost(WAIT).until(() -> b.logged("New leader observed") && b.logged("holder=replica-a"));
+		createPod(controlPlane, namespace, "one");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.logged("Reconciled pod: pod=" + namespace + "/one"));
+		return new LeaderAndStandby(a, b);
+	}
+
+	private record LeaderAndStandby(OperatorProcess leader, OperatorProcess standby) {
+
 	}
 
 	private OperatorProcess start(ControlPlane controlPlane, String... args) throws Exception {

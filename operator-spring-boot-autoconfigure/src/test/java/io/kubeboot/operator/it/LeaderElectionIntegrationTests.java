@@ -288,13 +288,7 @@ class LeaderElectionIntegrationTests {
 	void leaderKeepsTheLeaseThroughAnOutageShorterThanTheRenewDeadlineAndItsWatchesResume(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
 		List<String> reconciled = new CopyOnWriteArrayList<>();
-		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
-				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
-					reconciled.add(request.name());
-					return Result.done();
-				}));
-		a.manager.start();
-		await().atMost(WAIT).until(a.manager::isLeader);
+		Replica a = leaderRecording(reconciled, controlPlane, namespace);
 		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
 		a.proxy.cut();
 		core.createNamespacedConfigMap(namespace.name(),
@@ -323,13 +317,7 @@ class LeaderElectionIntegrationTests {
 	void leaderKeepsTheLeaseAndReconcilesWhileEveryAnswerComesLate(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
 		List<String> reconciled = new CopyOnWriteArrayList<>();
-		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
-				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
-					reconciled.add(request.name());
-					return Result.done();
-				}));
-		a.manager.start();
-		await().atMost(WAIT).until(a.manager::isLeader);
+		Replica a = leaderRecording(reconciled, controlPlane, namespace);
 		Replica b = replica("b", controlPlane, namespace);
 		b.manager.start();
 		await().atMost(WAIT).until(() -> a.identity.equals(b.manager.leaderElection().observedLeader()));
@@ -628,6 +616,22 @@ class LeaderElectionIntegrationTests {
 		assertThat(a.events).containsExactly("started", "stopped-lost", "started");
 		assertThat(a.starts).hasValue(2);
 		assertThat(this.maxLeading).hasValue(1);
+	}
+
+	/**
+	 * Starts replica "a", whose ConfigMap controller records the names it reconciles, and
+	 * waits until it leads.
+	 */
+	private Replica leaderRecording(List<String> reconciled, ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		Replica a = replica("a", controlPlane, namespace, LostLeasePolicy.EXIT,
+				(manager) -> Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
+					reconciled.add(request.name());
+					return Result.done();
+				}));
+		a.manager.start();
+		await().atMost(WAIT).until(a.manager::isLeader);
+		return a;
 	}
 
 	private Replica replica(String name, ControlPlane controlPlane, TestNamespace namespace) {

@@ -153,12 +153,8 @@ class OwnedObjectsIntegrationTests {
 	@Test
 	void ownedKindWithALabelSelectorCachesOnlyTheObjectsItSelects(ApiClient admin, TestNamespace namespace)
 			throws Exception {
-		Manager manager = manager(admin, namespace);
+		Manager manager = startedWithOwnedSecretsSelected(admin, namespace);
 		Client client = manager.client();
-		Controller.builder(manager, V1ConfigMap.class)
-			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", Predicates.all())
-			.complete((request) -> Result.done());
-		manager.start();
 		client.create(secret(namespace.name(), "someone-elses"));
 		V1Secret ours = secret(namespace.name(), "ours");
 		ours.getMetadata().putLabelsItem("app.kubernetes.io/managed-by", "test-operator");
@@ -180,12 +176,8 @@ class OwnedObjectsIntegrationTests {
 	@Test
 	void createOrUpdateBringsBackAnObjectOutsideTheCachesSelector(ApiClient admin, TestNamespace namespace)
 			throws Exception {
-		Manager manager = manager(admin, namespace);
+		Manager manager = startedWithOwnedSecretsSelected(admin, namespace);
 		Client client = manager.client();
-		Controller.builder(manager, V1ConfigMap.class)
-			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", Predicates.all())
-			.complete((request) -> Result.done());
-		manager.start();
 		// there already, without the label: the cache never holds it
 		V1Secret unlabelled = secret(namespace.name(), "app-secret");
 		unlabelled.putStringDataItem("key", "old");
@@ -200,6 +192,19 @@ class OwnedObjectsIntegrationTests {
 			.orElseThrow();
 		assertThat(stored.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "test-operator");
 		assertThat(new String(stored.getData().get("key"), StandardCharsets.UTF_8)).isEqualTo("new");
+	}
+
+	/**
+	 * A started manager whose ConfigMap controller owns Secrets, caching only those
+	 * labelled {@code app.kubernetes.io/managed-by=test-operator}.
+	 */
+	private Manager startedWithOwnedSecretsSelected(ApiClient admin, TestNamespace namespace) throws Exception {
+		Manager manager = manager(admin, namespace);
+		Controller.builder(manager, V1ConfigMap.class)
+			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", Predicates.all())
+			.complete((request) -> Result.done());
+		manager.start();
+		return manager;
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name) {

@@ -10,7 +10,6 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -116,7 +115,7 @@ class TcpProxyTests {
 			});
 			acceptor.start();
 			for (int round = 0; round < 20; round++) {
-				List<Socket> opened = new ArrayList<>();
+				List<Socket> opened = new CopyOnWriteArrayList<>();
 				AtomicBoolean cutting = new AtomicBoolean();
 				Thread opener = new Thread(() -> {
 					// connections keep arriving until just after the cut
@@ -132,7 +131,11 @@ class TcpProxyTests {
 					}
 				});
 				opener.start();
-				Thread.sleep(20);
+				// cut while connections keep arriving
+				long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+				while (opened.size() < 10 && opener.isAlive() && System.nanoTime() < deadline) {
+					Thread.onSpinWait();
+				}
 				busyProxy.cut();
 				cutting.set(true);
 				opener.join();
