@@ -69,7 +69,7 @@ class PriorityQueueIntegrationTests {
 		createConfigMaps(api, namespace.name(), BACKLOG);
 		Controller controller = startController(admin, namespace, true);
 		// the first object of the backlog is being reconciled, the others wait
-		await().atMost(WAIT).until(() -> this.reconciled.size() == 1 && controller.queueDepth() == BACKLOG - 1);
+		awaitFirstReconcileAheadOfTheBacklog(controller);
 		assertThat(this.depths.of(WorkQueue.LOW_PRIORITY)).isEqualTo(BACKLOG - 1);
 		String changed = this.reconciled.get(0).equals("cm-7") ? "cm-8" : "cm-7";
 
@@ -90,7 +90,7 @@ class PriorityQueueIntegrationTests {
 		CoreV1Api api = new CoreV1Api(admin);
 		createConfigMaps(api, namespace.name(), BACKLOG);
 		Controller controller = startController(admin, namespace, false);
-		await().atMost(WAIT).until(() -> this.reconciled.size() == 1 && controller.queueDepth() == BACKLOG - 1);
+		awaitFirstReconcileAheadOfTheBacklog(controller);
 
 		api.createNamespacedConfigMap(namespace.name(), configMap("created", "1")).execute();
 		await().atMost(WAIT).until(() -> controller.queueDepth() == BACKLOG);
@@ -142,6 +142,16 @@ class PriorityQueueIntegrationTests {
 			.complete(this::record);
 		manager.start();
 		return controller;
+	}
+
+	private void awaitFirstReconcileAheadOfTheBacklog(Controller controller) {
+		// a precondition, not a measure: a generous deadline; the counts in the message
+		// tell a slow start from a lost or an extra request
+		await().atMost(WAIT.multipliedBy(4))
+			.untilAsserted(() -> assertThat(
+					controller.assignedObjects() + " cached, " + this.reconciled.size() + " reconciled, "
+							+ controller.queueDepth() + " queued, " + controller.activeWorkers() + " reconciling")
+				.isEqualTo(BACKLOG + " cached, 1 reconciled, " + (BACKLOG - 1) + " queued, 1 reconciling"));
 	}
 
 	private Result record(Request request) throws InterruptedException {

@@ -56,6 +56,8 @@ class StreamingListIntegrationTests {
 			HttpUrl streamed = traffic.watches.get(0);
 			assertThat(streamed.queryParameter("sendInitialEvents")).isEqualTo("true");
 			assertThat(streamed.queryParameter("resourceVersionMatch")).isEqualTo("NotOlderThan");
+			// consistent: every object created before the start is in it
+			assertThat(streamed.queryParameter("resourceVersion")).isNull();
 			HttpUrl watch = traffic.watches.get(1);
 			assertThat(watch.queryParameter("sendInitialEvents")).isNull();
 			assertThat(watch.queryParameter("resourceVersion")).isNotEmpty();

@@ -56,8 +56,9 @@ final class StreamingList {
 
 	/**
 	 * Reads one list as a stream.
-	 * @param resourceVersion the resourceVersion the reflector lists at: {@code null} or
-	 * {@code ""} for the latest (a consistent read), {@code "0"} for any
+	 * @param resourceVersion the resourceVersion the reflector lists at: {@code null},
+	 * {@code ""} or {@code "0"} (client-java's first list) for the latest, a consistent
+	 * read, else that one or later
 	 * @param labelSelector the informer's label selector, or {@code null}
 	 * @param sender sends the watch request and answers its successful response
 	 * @param list receives the objects and the list's resourceVersion
@@ -74,7 +75,10 @@ final class StreamingList {
 		query.add(new Pair("sendInitialEvents", "true"));
 		query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
 		query.add(new Pair("allowWatchBookmarks", "true"));
-		if (resourceVersion != null && !resourceVersion.isEmpty()) {
+		// "0" would take whatever the watch cache holds, which may miss the latest
+		// writes:
+		// as client-go's reflector, the first streamed list is consistent instead
+		if (resourceVersion != null && !resourceVersion.isEmpty() && !resourceVersion.equals("0")) {
 			query.add(new Pair("resourceVersion", resourceVersion));
 		}
 		if (labelSelector != null) {

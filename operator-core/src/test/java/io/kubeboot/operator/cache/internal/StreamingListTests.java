@@ -66,9 +66,20 @@ class StreamingListTests {
 	@Test
 	void anEmptyCollectionIsTheBookmarkAlone() throws ApiException {
 		ObjectDecoder<Gadget>.PagedList list = this.decoder.newList();
-		assertThat(new StreamingList(true).read("0", null, answering(200, END), list, "Gadget")).isTrue();
+		assertThat(new StreamingList(true).read("42", null, answering(200, END), list, "Gadget")).isTrue();
 		assertThat(list.finish().getItems()).isEmpty();
-		assertThat(this.requests.get(0)).extracting(Pair::getName).contains("resourceVersion");
+		assertThat(this.requests.get(0)).extracting(Pair::getName, Pair::getValue)
+			.contains(tuple("resourceVersion", "42"));
+	}
+
+	@Test
+	void theFirstListIsAConsistentReadNotWhateverTheWatchCacheHolds() throws ApiException {
+		// client-java's reflector asks for its first list at "0"
+		assertThat(new StreamingList(true).read("0", null, answering(200, END), this.decoder.newList(), "Gadget"))
+			.isTrue();
+		assertThat(this.requests.get(0)).extracting(Pair::getName)
+			.contains("resourceVersionMatch")
+			.doesNotContain("resourceVersion");
 	}
 
 	@Test
