@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kubeboot.operator.model.Condition;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
-import io.kubeboot.sample.storage.v1alpha1.Condition;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -8,10 +8,10 @@ import java.util.List;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.kubeboot.operator.model.Condition;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
-import io.kubeboot.sample.storage.v1alpha1.Condition;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

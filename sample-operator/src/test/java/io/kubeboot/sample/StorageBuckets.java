@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.kubeboot.operator.model.Condition;
 import io.kubeboot.operator.model.CustomResourceList;
-import io.kubeboot.sample.storage.v1alpha1.Condition;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucketStatus;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
@@ -95,7 +96,8 @@ final class StorageBuckets {
 	/** The bucket's {@code Available} condition, if it has one yet. */
 	Optional<Condition> available(String name) throws ApiException {
 		StorageBucket bucket = get(name);
-		return (bucket.getStatus() != null) ? bucket.getStatus().condition(Condition.AVAILABLE) : Optional.empty();
+		return (bucket.getStatus() != null) ? bucket.getStatus().condition(StorageBucketStatus.AVAILABLE)
+				: Optional.empty();
 	}
 
 	/**

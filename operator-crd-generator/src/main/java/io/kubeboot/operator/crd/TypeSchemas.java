@@ -16,7 +16,8 @@ import javax.lang.model.util.Types;
 /**
  * The schemas of the types that are not model classes: Java's scalars as client-java's
  * Gson writes them, its {@code Quantity} and {@code IntOrString}, free-form JSON, enums,
- * and which types are collections and maps.
+ * and which types are collections and maps; and the core's {@code Condition}, whose
+ * schema is {@code metav1.Condition}'s, with the descriptions a jar does not carry.
  */
 final class TypeSchemas {
 
@@ -62,6 +63,7 @@ final class TypeSchemas {
 		return switch (name) {
 			case "io.kubernetes.client.custom.IntOrString" -> intOrString();
 			case "io.kubernetes.client.custom.Quantity" -> intOrString().put("pattern", QUANTITY);
+			case "io.kubeboot.operator.model.Condition" -> condition();
 			case "java.lang.Object", "com.google.gson.JsonElement" ->
 				new Schema().put("x-kubernetes-preserve-unknown-fields", true);
 			case "com.google.gson.JsonObject" ->
@@ -126,6 +128,51 @@ final class TypeSchemas {
 	private boolean isA(DeclaredType type, String supertype) {
 		TypeElement element = this.elements.getTypeElement(supertype);
 		return this.types.isAssignable(this.types.erasure(type), this.types.erasure(element.asType()));
+	}
+
+	/**
+	 * {@code metav1.Condition} as the API server validates it in built-in kinds.
+	 */
+	private static Schema condition() {
+		Schema condition = Schema.ofType("object")
+			.put("description", "One aspect of the resource's state, as of its last observation.");
+		condition.properties()
+			.put("type", Schema.ofType("string")
+				.put("description",
+						"The condition's type in UpperCamelCase, or prefixed with a domain " + "(example.com/Ready).")
+				.put("maxLength", 316L)
+				.put("pattern", "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+						+ "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"));
+		condition.properties()
+			.put("status",
+					Schema.ofType("string")
+						.put("description", "Whether the condition holds: True, False or Unknown.")
+						.put("enum", List.of("True", "False", "Unknown")));
+		condition.properties()
+			.put("observedGeneration",
+					Schema.ofType("integer")
+						.put("description", "The metadata.generation the condition was observed at.")
+						.put("format", "int64")
+						.put("minimum", 0L));
+		condition.properties()
+			.put("lastTransitionTime",
+					Schema.ofType("string")
+						.put("description", "When the status last changed from one value to another.")
+						.put("format", "date-time"));
+		condition.properties()
+			.put("reason",
+					Schema.ofType("string")
+						.put("description", "Why the condition has its status: one UpperCamelCase word for programs.")
+						.put("minLength", 1L)
+						.put("maxLength", 1024L)
+						.put("pattern", "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"));
+		condition.properties()
+			.put("message",
+					Schema.ofType("string")
+						.put("description", "Details for a person to read, possibly empty.")
+						.put("maxLength", 32768L));
+		condition.required().addAll(List.of("type", "status", "lastTransitionTime", "reason", "message"));
+		return condition;
 	}
 
 	private static Schema intOrString() {

@@ -504,6 +504,42 @@ class CustomResourceDefinitionProcessorTests {
 	}
 
 	@Test
+	@SuppressWarnings("unchecked")
+	void theCoresConditionHasTheSchemaOfKubernetesConditions() {
+		Compilation compilation = Compilation.compile(this.directory, gadget("""
+				public static class Spec { }
+
+				public static class Status {
+					/** What was observed last. */
+					@ListType(value = ListType.Type.MAP, mapKeys = "type")
+					private List<Condition> conditions;
+				}
+				"""));
+		assertThat(compilation.success()).as(compilation.messages()).isTrue();
+		Map<String, Object> conditions = (Map<String, Object>) properties(
+				compilation.crdDocument("gadgets.example.com"), "status")
+			.get("conditions");
+		assertThat(conditions).containsEntry("description", "What was observed last.")
+			.containsEntry("x-kubernetes-list-type", "map")
+			.containsEntry("x-kubernetes-list-map-keys", List.of("type"));
+		Map<String, Object> condition = (Map<String, Object>) conditions.get("items");
+		assertThat((List<String>) condition.get("required")).containsExactlyInAnyOrder("type", "status",
+				"lastTransitionTime", "reason", "message");
+		Map<String, Map<String, Object>> fields = (Map<String, Map<String, Object>>) condition.get("properties");
+		assertThat(fields).containsOnlyKeys("type", "status", "observedGeneration", "lastTransitionTime", "reason",
+				"message");
+		assertThat(fields.get("status")).containsEntry("enum", List.of("True", "False", "Unknown"));
+		assertThat(fields.get("reason")).containsEntry("minLength", 1)
+			.containsEntry("maxLength", 1024)
+			.containsEntry("pattern", "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+		assertThat(fields.get("type")).containsEntry("maxLength", 316);
+		assertThat(fields.get("message")).containsEntry("maxLength", 32768);
+		assertThat(fields.get("lastTransitionTime")).containsEntry("format", "date-time");
+		assertThat(fields.get("observedGeneration")).containsEntry("format", "int64").containsEntry("minimum", 0);
+		assertThat(fields.values()).allSatisfy((field) -> assertThat(field).containsKey("description"));
+	}
+
+	@Test
 	void theSameSourcesGiveTheSameBytes() {
 		String source = gadget("""
 				public static class Spec {

@@ -92,11 +92,6 @@ class GeneratedCrdIntegrationTests {
 					@ListType(value = ListType.Type.MAP, mapKeys = "type") private List<Condition> conditions;
 				}
 
-				public static class Condition {
-					@NotNull private String type;
-					@NotNull @AllowedValues({ "True", "False", "Unknown" }) private String status;
-				}
-
 			}
 			""";
 
@@ -140,7 +135,7 @@ class GeneratedCrdIntegrationTests {
 		// the status subresource takes the status, checked by the schema
 		JsonObject object = created.getObject().getRaw();
 		object.add("status", JsonParser
-			.parseString("{\"phase\": \"Ready\", \"conditions\": [{\"type\": \"Ready\", \"status\": \"True\"}]}"));
+			.parseString("{\"phase\": \"Ready\", \"conditions\": [" + condition("Ready", "True", "Done") + "]}"));
 		Answer statusWritten = putStatus(admin, controlPlane, object);
 		assertThat(statusWritten.code()).as(statusWritten.body()).isEqualTo(200);
 		JsonObject written = JsonParser.parseString(statusWritten.body()).getAsJsonObject();
@@ -149,7 +144,15 @@ class GeneratedCrdIntegrationTests {
 			.contains("status.phase: Unsupported value: \"Gone\": supported values: \"Pending\", \"Ready\"");
 		written.add("status", JsonParser.parseString("{\"conditions\": [{\"type\": \"Ready\"}]}"));
 		assertThat(refusal(putStatus(admin, controlPlane, written)))
-			.contains("status.conditions[0].status: Required value");
+			.contains("status.conditions[0].status: Required value")
+			.contains("status.conditions[0].reason: Required value")
+			.contains("status.conditions[0].lastTransitionTime: Required value");
+		// the core's Condition has metav1.Condition's schema
+		written.add("status", JsonParser.parseString("{\"conditions\": [" + condition("Ready", "Yes", "Done") + ", "
+				+ condition("Available", "True", "not one word") + "]}"));
+		assertThat(refusal(putStatus(admin, controlPlane, written)))
+			.contains("status.conditions[0].status: Unsupported value: \"Yes\"")
+			.contains("status.conditions[1].reason: Invalid value: \"not one word\"");
 
 		// kubectl get shows the printer columns
 		JsonObject table = table(admin, controlPlane, namespace);
@@ -197,6 +200,11 @@ class GeneratedCrdIntegrationTests {
 			.create(namespaced(betaGadget, namespace));
 		assertThat(beta.getHttpStatusCode()).isEqualTo(422);
 		assertThat(beta.getStatus().getMessage()).contains("spec.name in body should match '^[a-z]+$'");
+	}
+
+	private static String condition(String type, String status, String reason) {
+		return "{\"type\": \"%s\", \"status\": \"%s\", \"reason\": \"%s\", \"message\": \"\", ".formatted(type, status,
+				reason) + "\"lastTransitionTime\": \"2026-11-29T10:00:00Z\"}";
 	}
 
 	private static void apply(ApiClient admin, String yaml) {

@@ -1,14 +1,11 @@
 package ${package};
 
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import ${package}.v1alpha1.Condition;
 import ${package}.v1alpha1.${kind};
 import ${package}.v1alpha1.${kind}Status;
 import io.kubeboot.operator.annotation.RbacRule;
@@ -17,6 +14,8 @@ import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.events.EventRecorder;
+import io.kubeboot.operator.model.Condition;
+import io.kubeboot.operator.model.Conditions;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -25,20 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps every ${kind}'s ConfigMap in line with its spec and reports that in its status.
- * <ul>
- * <li>{@code reconcile} runs whenever a ${kind} is created or its spec changes, and when
- * someone changes or deletes its ConfigMap (owned objects reconcile their owner): it writes
- * the ConfigMap if it differs from the spec (with an Event), then the {@code Ready}
- * condition if it changed.
- * It is idempotent: a reconcile that finds everything in place writes nothing.</li>
- * <li>{@code cleanup} runs once a ${kind} is being deleted, before the finalizer that the
- * controller added lets it go: the place to release what the resource holds outside the
- * cluster. Its ConfigMap is deleted by Kubernetes' garbage collector, as an owned object.</li>
- * </ul>
- * The {@link RbacRule @RbacRule}s declare the writes the framework cannot see; with what it
- * does see (the kinds cached, the finalizer, the Lease, Events) they make
- * {@code deploy/rbac.yaml}, which {@code GeneratedRbacTests} renders and compares.
+ * Keeps every ${kind}'s ConfigMap in line with its spec and reports it in the {@code Ready}
+ * condition. {@code reconcile} runs when a ${kind} or its ConfigMap changes and writes only
+ * what differs; {@code cleanup} runs before the finalizer lets a deleted ${kind} go (the
+ * garbage collector deletes its ConfigMap, an owned object). The {@link RbacRule @RbacRule}s
+ * declare the writes the framework cannot see, for {@code deploy/rbac.yaml}.
  */
 @Reconciler(value = ${kind}.class, owns = V1ConfigMap.class, ownsLabelSelector = ${kind}Reconciler.MANAGED_BY,
 		finalizer = ${kind}Reconciler.FINALIZER)
@@ -94,23 +84,18 @@ class ${kind}Reconciler {
 			this.events.normal(resource, "ConfigMapWritten", "ConfigMap " + request.name() + " " + operation);
 		}
 
-		// the observed state, written only when it changed
+		// the observed state, written only when it changed; Conditions.set moves
+		// lastTransitionTime only when the status changes
 		Long generation = resource.getMetadata().getGeneration();
-		Condition ready = new Condition().type(Condition.READY)
-			.status("True")
-			.reason("ConfigMapUpToDate")
-			.message("ConfigMap " + request.name() + " holds " + data.size() + " entries")
-			.observedGeneration(generation);
-		${kind}Status current = resource.getStatus();
-		Condition previous = (current != null) ? current.condition(Condition.READY).orElse(null) : null;
-		if (ready.sameObservation(previous)) {
+		${kind}Status current = (resource.getStatus() != null) ? resource.getStatus() : new ${kind}Status();
+		List<Condition> conditions = new ArrayList<>(current.getConditions()); // the cached list is shared
+		if (!Conditions.set(conditions, Condition.of(${kind}Status.READY, Condition.TRUE, "ConfigMapUpToDate",
+				"ConfigMap " + request.name() + " holds " + data.size() + " entries").observedGeneration(generation))) {
 			return Result.done();
 		}
-		ready.lastTransitionTime((previous != null && "True".equals(previous.getStatus()))
-				? previous.getLastTransitionTime() : OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS));
 		${kind}Status status = new ${kind}Status().observedGeneration(generation)
 			.configMapName(request.name())
-			.conditions(List.of(ready));
+			.conditions(conditions);
 		// a merge patch of the status subresource carrying the resourceVersion read: if the
 		// resource changed meanwhile, it fails with a conflict and is reconciled again at once
 		Patch patch = Patch.merge(Map.of("metadata",

@@ -3,12 +3,13 @@ package ${package};
 import java.time.Duration;
 import java.util.Map;
 
-import ${package}.v1alpha1.Condition;
 import ${package}.v1alpha1.${kind};
 import ${package}.v1alpha1.${kind}Spec;
+import ${package}.v1alpha1.${kind}Status;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.model.Condition;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
@@ -49,7 +50,7 @@ class ${kind}ReconcilerTests {
 			assertThat(OwnerReferences.isControlledBy(resource, configMap)).isTrue();
 			${kind} reconciled = get(namespace, "first");
 			assertThat(reconciled.getMetadata().getFinalizers()).contains(${kind}Reconciler.FINALIZER);
-			Condition ready = reconciled.getStatus().condition(Condition.READY).orElseThrow();
+			Condition ready = reconciled.getStatus().condition(${kind}Status.READY).orElseThrow();
 			assertThat(ready.getStatus()).isEqualTo("True");
 			assertThat(ready.getObservedGeneration()).isEqualTo(1L);
 			// what kubectl describe shows under Events
@@ -65,7 +66,7 @@ class ${kind}ReconcilerTests {
 		await().atMost(TIMEOUT).untilAsserted(() -> {
 			assertThat(configMap(namespace, "first").getData())
 				.isEqualTo(Map.of("greeting", "hello", "farewell", "goodbye"));
-			Condition ready = get(namespace, "first").getStatus().condition(Condition.READY).orElseThrow();
+			Condition ready = get(namespace, "first").getStatus().condition(${kind}Status.READY).orElseThrow();
 			assertThat(ready.getObservedGeneration()).isEqualTo(2L);
 			assertThat(ready.getMessage()).isEqualTo("ConfigMap first holds 2 entries");
 		});

@@ -1,8 +1,9 @@
 package io.kubeboot.sample.storage;
 
 import io.kubeboot.operator.cache.Cache;
-import io.kubeboot.sample.storage.v1alpha1.Condition;
+import io.kubeboot.operator.model.Conditions;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
+import io.kubeboot.sample.storage.v1alpha1.StorageBucketStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,10 +29,8 @@ class BucketInventory {
 		int available = 0;
 		for (StorageBucket bucket : this.cache.list(StorageBucket.class, null)) {
 			buckets++;
-			if (bucket.getStatus() != null && bucket.getStatus()
-				.condition(Condition.AVAILABLE)
-				.filter((condition) -> Condition.TRUE.equals(condition.getStatus()))
-				.isPresent()) {
+			if (bucket.getStatus() != null
+					&& Conditions.isTrue(bucket.getStatus().getConditions(), StorageBucketStatus.AVAILABLE)) {
 				available++;
 			}
 		}

@@ -1,12 +1,15 @@
 package io.kubeboot.sample.storage;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import io.kubeboot.sample.storage.v1alpha1.Condition;
+import io.kubeboot.operator.model.Condition;
+import io.kubeboot.operator.model.Conditions;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketStatus;
 
@@ -40,39 +43,25 @@ record StatusDecision(StorageBucketStatus status, boolean write, boolean transit
 			Duration refreshInterval) {
 		Long generation = bucket.getMetadata().getGeneration();
 		StorageBucketStatus current = (bucket.getStatus() != null) ? bucket.getStatus() : new StorageBucketStatus();
-		Condition previous = current.condition(Condition.AVAILABLE).orElse(null);
-		Condition available = new Condition().type(Condition.AVAILABLE)
-			.status(probe.available() ? Condition.TRUE : Condition.FALSE)
-			.reason(probe.reason())
-			.message(probe.message())
+		Condition available = Condition
+			.of(StorageBucketStatus.AVAILABLE, probe.available() ? Condition.TRUE : Condition.FALSE, probe.reason(),
+					probe.message())
 			.observedGeneration(generation);
-		boolean transition = previous == null || !available.getStatus().equals(previous.getStatus());
-		// lastTransitionTime moves only when the status does, as the API conventions ask
-		available.lastTransitionTime(
-				(transition || previous.getLastTransitionTime() == null) ? now : previous.getLastTransitionTime());
-		boolean changed = !available.sameObservation(previous)
+		boolean transition = current.condition(StorageBucketStatus.AVAILABLE)
+			.map((previous) -> !available.getStatus().equals(previous.getStatus()))
+			.orElse(true);
+		// a copy: the cached status is shared; the others' conditions are kept, as a
+		// merge patch replaces the whole list and they are not this operator's to drop
+		List<Condition> conditions = new ArrayList<>(current.getConditions());
+		// the probe's time, should the status change, which moves lastTransitionTime
+		boolean changed = Conditions.set(conditions, available, Clock.fixed(now.toInstant(), ZoneOffset.UTC))
 				|| !Objects.equals(generation, current.getObservedGeneration());
 		boolean stale = current.getLastProbeTime() == null
 				|| !current.getLastProbeTime().plus(refreshInterval).isAfter(now);
 		StorageBucketStatus next = new StorageBucketStatus().observedGeneration(generation)
 			.lastProbeTime(now)
-			.conditions(replace(current.getConditions(), available));
+			.conditions(conditions);
 		return new StatusDecision(next, changed || stale, transition);
-	}
-
-	/**
-	 * Replaces the condition of the same type and keeps the others: a merge patch
-	 * replaces the whole list, and conditions are not this operator's alone to drop.
-	 */
-	private static List<Condition> replace(List<Condition> conditions, Condition replacement) {
-		List<Condition> result = new ArrayList<>();
-		for (Condition condition : conditions) {
-			if (!replacement.getType().equals(condition.getType())) {
-				result.add(condition);
-			}
-		}
-		result.add(replacement);
-		return result;
 	}
 
 }

@@ -5,7 +5,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 
-import io.kubeboot.sample.storage.v1alpha1.Condition;
+import io.kubeboot.operator.model.Condition;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -36,7 +36,7 @@ class StatusDecisionTests {
 		assertThat(decision.transition()).isTrue();
 		assertThat(decision.status().getObservedGeneration()).isEqualTo(1);
 		assertThat(decision.status().getLastProbeTime()).isEqualTo(T0);
-		Condition available = decision.status().condition(Condition.AVAILABLE).orElseThrow();
+		Condition available = decision.status().condition(StorageBucketStatus.AVAILABLE).orElseThrow();
 		assertThat(available.getStatus()).isEqualTo("True");
 		assertThat(available.getReason()).isEqualTo("EndpointReachable");
 		assertThat(available.getObservedGeneration()).isEqualTo(1);
@@ -53,7 +53,8 @@ class StatusDecisionTests {
 		assertThat(later.write()).isTrue();
 		assertThat(later.transition()).isFalse();
 		assertThat(later.status().getLastProbeTime()).isEqualTo(T0.plusMinutes(5));
-		assertThat(later.status().condition(Condition.AVAILABLE).orElseThrow().getLastTransitionTime()).isEqualTo(T0);
+		assertThat(later.status().condition(StorageBucketStatus.AVAILABLE).orElseThrow().getLastTransitionTime())
+			.isEqualTo(T0);
 	}
 
 	@Test
@@ -62,7 +63,7 @@ class StatusDecisionTests {
 		StatusDecision decision = StatusDecision.decide(bucket(1, written), DOWN, T0.plusSeconds(30), REFRESH);
 		assertThat(decision.write()).isTrue();
 		assertThat(decision.transition()).isTrue();
-		Condition available = decision.status().condition(Condition.AVAILABLE).orElseThrow();
+		Condition available = decision.status().condition(StorageBucketStatus.AVAILABLE).orElseThrow();
 		assertThat(available.getStatus()).isEqualTo("False");
 		assertThat(available.getReason()).isEqualTo("EndpointError");
 		assertThat(available.getLastTransitionTime()).isEqualTo(T0.plusSeconds(30));
@@ -76,7 +77,7 @@ class StatusDecisionTests {
 		StatusDecision newReason = StatusDecision.decide(bucket(1, written), refused, T0.plusSeconds(30), REFRESH);
 		assertThat(newReason.write()).isTrue();
 		assertThat(newReason.transition()).isFalse();
-		assertThat(newReason.status().condition(Condition.AVAILABLE).orElseThrow().getLastTransitionTime())
+		assertThat(newReason.status().condition(StorageBucketStatus.AVAILABLE).orElseThrow().getLastTransitionTime())
 			.isEqualTo(T0);
 		StatusDecision newGeneration = StatusDecision.decide(bucket(2, written), DOWN, T0.plusSeconds(30), REFRESH);
 		assertThat(newGeneration.write()).isTrue();

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.kubeboot.operator.model.Condition;
+import io.kubeboot.operator.model.Conditions;
 import io.kubeboot.operator.model.ListType;
 import jakarta.validation.constraints.PositiveOrZero;
 
@@ -11,6 +13,11 @@ import jakarta.validation.constraints.PositiveOrZero;
  * What the operator observed, written through the status subresource.
  */
 public class ${kind}Status {
+
+	/**
+	 * The condition type telling whether the resource's ConfigMap is up to date.
+	 */
+	public static final String READY = "Ready";
 
 	@PositiveOrZero
 	private Long observedGeneration;
@@ -66,7 +73,7 @@ public class ${kind}Status {
 	 * @return the condition, or empty if there is none of that type
 	 */
 	public Optional<Condition> condition(String type) {
-		return getConditions().stream().filter((condition) -> type.equals(condition.getType())).findFirst();
+		return Conditions.find(getConditions(), type);
 	}
 
 }

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.kubeboot.operator.model.Condition;
+import io.kubeboot.operator.model.Conditions;
 import io.kubeboot.operator.model.ListType;
 import jakarta.validation.constraints.PositiveOrZero;
 
@@ -12,6 +14,11 @@ import jakarta.validation.constraints.PositiveOrZero;
  * What the operator observed about a bucket, written through the status subresource.
  */
 public class StorageBucketStatus {
+
+	/**
+	 * The condition type telling whether the bucket's endpoint answers.
+	 */
+	public static final String AVAILABLE = "Available";
 
 	@PositiveOrZero
 	private Long observedGeneration;
@@ -66,11 +73,11 @@ public class StorageBucketStatus {
 
 	/**
 	 * Returns the condition of a type.
-	 * @param type the condition type, such as {@link Condition#AVAILABLE}
+	 * @param type the condition type, such as {@link #AVAILABLE}
 	 * @return the condition, or empty if there is none of that type
 	 */
 	public Optional<Condition> condition(String type) {
-		return getConditions().stream().filter((condition) -> type.equals(condition.getType())).findFirst();
+		return Conditions.find(getConditions(), type);
 	}
 
 }
