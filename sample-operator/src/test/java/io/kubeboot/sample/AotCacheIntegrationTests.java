@@ -22,10 +22,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The fast start of the README, step by step on the packaged sample: the jar extracted, a
- * training run that writes JDK 25's AOT cache where an image is built (no cluster, no
- * kubeconfig, no webhook certificate), then the operator started with the cache, which
- * {@code -XX:AOTMode=on} makes the JVM refuse to start without.
+ * The fast start of {@code docs/guides/deploying.md}, step by step on the packaged
+ * sample: the jar extracted, a training run that writes JDK 25's AOT cache where an image
+ * is built (no cluster, no kubeconfig, no webhook certificate), then the operator started
+ * with the cache, which {@code -XX:AOTMode=on} makes the JVM refuse to start without.
  */
 @WithControlPlane
 class AotCacheIntegrationTests {

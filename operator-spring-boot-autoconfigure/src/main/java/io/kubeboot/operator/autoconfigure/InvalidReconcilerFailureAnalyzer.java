@@ -12,7 +12,7 @@ class InvalidReconcilerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOp
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidOperatorBeanException cause) {
 		return new FailureAnalysis(cause.getMessage(),
-				"Fix the bean named above; the README's troubleshooting section lists each message.", cause);
+				"Fix the bean named above; docs/operations/troubleshooting.md lists each message.", cause);
 	}
 
 }

@@ -26,8 +26,8 @@ import org.springframework.validation.ObjectError;
  */
 class OperatorPropertiesFailureAnalyzer implements FailureAnalyzer, Ordered {
 
-	static final String ACTION = "Fix the properties named above in your application's configuration; the README's "
-			+ "Configuration properties section lists each one and the values it takes.";
+	static final String ACTION = "Fix the properties named above in your application's configuration; "
+			+ "docs/reference/properties.md lists each one and the values it takes.";
 
 	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("operator");
 

@@ -36,13 +36,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code @SpringBootTest} classes annotated with {@code @WithControlPlane}, run in a JVM
  * of their own as Surefire runs them, with a temporary directory of their own: the
- * README's example, with leader election on, passes twice in one JVM beside a class with
- * another context configuration; a lost Lease fails its test instead of halting the JVM;
- * and the run leaves nothing in the temporary directory.
+ * example of {@code docs/guides/testing.md}, with leader election on, passes twice in one
+ * JVM beside a class with another context configuration; a lost Lease fails its test
+ * instead of halting the JVM; and the run leaves nothing in the temporary directory.
  */
 class SpringBootTestRunIntegrationTests {
 
-	private static final String README_EXAMPLE = "io.kubeboot.operator.it.example.ConfigMapSecretReconcilerIntegrationTests";
+	private static final String DOCS_EXAMPLE = "io.kubeboot.operator.it.example.ConfigMapSecretReconcilerIntegrationTests";
 
 	private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
@@ -50,9 +50,9 @@ class SpringBootTestRunIntegrationTests {
 	Path work;
 
 	@Test
-	void readmeExamplePassesTwiceInOneJvmBesideAnotherContextAndLeavesNothingBehind() throws Exception {
+	void docsExamplePassesTwiceInOneJvmBesideAnotherContextAndLeavesNothingBehind() throws Exception {
 		Path tmp = Files.createDirectory(this.work.resolve("tmp"));
-		List<String> output = run(tmp, README_EXAMPLE + "," + OtherContext.class.getName(), README_EXAMPLE);
+		List<String> output = run(tmp, DOCS_EXAMPLE + "," + OtherContext.class.getName(), DOCS_EXAMPLE);
 		assertThat(output).as(String.join("\n", output))
 			.contains("JUnitRun execution 1: found=2 succeeded=2 failed=0",
 					"JUnitRun execution 2: found=1 succeeded=1 failed=0", JUnitRun.FINISHED)
@@ -101,7 +101,7 @@ class SpringBootTestRunIntegrationTests {
 	}
 
 	/**
-	 * The README's example application with another context configuration.
+	 * The documentation's example application with another context configuration.
 	 */
 	@SpringBootTest(classes = ExampleOperatorApplication.class,
 			properties = { "operator.leader-election.enabled=true", "operator.controller.max-concurrent-reconciles=2" })

@@ -4,8 +4,8 @@ import io.kubeboot.operator.autoconfigure.test.LocalControlPlaneConfiguration;
 import org.springframework.boot.SpringApplication;
 
 /**
- * The development loop of {@link GadgetOperatorApplication}, as the README writes it:
- * what {@code mvn spring-boot:test-run} runs.
+ * The development loop of {@link GadgetOperatorApplication}, as
+ * {@code docs/getting-started.md} writes it: what {@code mvn spring-boot:test-run} runs.
  */
 public class TestGadgetOperatorApplication {
 

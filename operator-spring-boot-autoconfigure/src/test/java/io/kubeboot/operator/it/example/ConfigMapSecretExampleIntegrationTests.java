@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's ConfigMap to owned Secret operator with a finalizer, run as an application
- * against a real kube-apiserver.
+ * The ConfigMap to owned Secret operator with a finalizer of
+ * {@code docs/guides/writing-to-the-cluster.md}, run as an application against a real
+ * kube-apiserver.
  */
 @WithControlPlane
 class ConfigMapSecretExampleIntegrationTests {

@@ -15,10 +15,11 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 
 /**
- * The README's example: every ConfigMap labelled {@code secret=wanted} gets an owned
- * Secret with its data, kept in line; before a ConfigMap is deleted, its name goes to an
- * audit log outside the cluster. The Secrets carry a label that limits the cache to them,
- * and the {@link RbacRule} declares the writes the generated RBAC cannot see.
+ * The example of {@code docs/guides/writing-to-the-cluster.md}: every ConfigMap labelled
+ * {@code secret=wanted} gets an owned Secret with its data, kept in line; before a
+ * ConfigMap is deleted, its name goes to an audit log outside the cluster. The Secrets
+ * carry a label that limits the cache to them, and the {@link RbacRule} declares the
+ * writes the generated RBAC cannot see.
  */
 @Reconciler(value = V1ConfigMap.class, labelSelector = "secret=wanted", owns = V1Secret.class,
 		ownsLabelSelector = ConfigMapSecretReconciler.MANAGED_BY, finalizer = "example.kubeboot.io/audit")
