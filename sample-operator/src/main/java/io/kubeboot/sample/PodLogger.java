@@ -1,6 +1,6 @@
 package io.kubeboot.sample;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -19,7 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
  * {@code list} and {@code watch} of pods, a permission {@code deploy/rbac.yaml} does not
  * grant, and memory for every Pod of the cluster.
  */
-@Reconciler(V1Pod.class)
+@Reconciles(V1Pod.class)
 @ConditionalOnBooleanProperty("sample.pod-logger.enabled")
 class PodLogger {
 

@@ -5,7 +5,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
- * The sample operator: every {@code @Reconciler} bean in this package and below becomes a
+ * The sample operator: every {@code @Reconciles} bean in this package and below becomes a
  * controller of the auto-configured manager, every {@code Runnable} bean a runnable of
  * it.
  * <ul>

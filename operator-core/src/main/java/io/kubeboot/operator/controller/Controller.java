@@ -18,7 +18,7 @@ import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.rbac.Permission;
@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * after its start is reconciled next. A request is requeued (after an error, a conflict
  * or a delay) at the priority it was handed out with.
  * <p>
- * A controller is a leader-only {@link Runnable} unless sharded
+ * A controller is a leader-only {@link ManagerRunnable} unless sharded
  * ({@link ControllerBuilder#sharded}: then it runs on every replica and reconciles only
  * the objects its ring gives this replica): the manager starts it once the caches have
  * synced (and, with leader election, once elected). Each start uses a fresh queue, seeded
@@ -62,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * and the ones in flight finish (the manager interrupts them after its graceful shutdown
  * timeout).
  */
-public final class Controller implements Runnable {
+public final class Controller implements ManagerRunnable {
 
 	/** What the name of a controller's runnable in the manager starts with. */
 	static final String RUNNABLE_PREFIX = "controller-";
@@ -250,7 +250,7 @@ public final class Controller implements Runnable {
 	 * @param source the source
 	 * @return a runnable to add to the manager
 	 */
-	public Runnable onEveryReplica(Source source) {
+	public ManagerRunnable onEveryReplica(Source source) {
 		Objects.requireNonNull(source, "source must not be null");
 		RequestQueue queue = new RequestQueue() {
 
@@ -278,7 +278,7 @@ public final class Controller implements Runnable {
 			}
 
 		};
-		return Runnable.onEveryReplica((stop) -> source.start(queue, stop));
+		return ManagerRunnable.onEveryReplica((stop) -> source.start(queue, stop));
 	}
 
 	/**

@@ -15,9 +15,9 @@ import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.model.PartialObjectMetadata;
+import io.kubeboot.operator.predicate.EventFilter;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.predicate.GenerationChangedPredicate;
-import io.kubeboot.operator.predicate.Predicate;
-import io.kubeboot.operator.predicate.Predicates;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
@@ -89,7 +89,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	private final List<Source> requestSources = new ArrayList<>();
 
-	private Predicate<? super T> eventFilter = GenerationChangedPredicate.INSTANCE;
+	private EventFilter<? super T> eventFilter = GenerationChangedPredicate.INSTANCE;
 
 	private @Nullable String finalizer;
 
@@ -179,7 +179,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType) {
-		return owns(ownedType, Predicates.all());
+		return owns(ownedType, EventFilters.all());
 	}
 
 	/**
@@ -191,7 +191,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType,
-			Predicate<? super O> eventFilter) {
+			EventFilter<? super O> eventFilter) {
 		return owns(ownedType, null, eventFilter);
 	}
 
@@ -208,7 +208,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType, @Nullable String labelSelector,
-			Predicate<? super O> eventFilter) {
+			EventFilter<? super O> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(ownedType);
 		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
@@ -229,13 +229,14 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType) {
-		return ownsMetadataOnly(ownedType, null, Predicates.all());
+		return ownsMetadataOnly(ownedType, null, EventFilters.all());
 	}
 
 	/**
 	 * Reconciles the controlling owner of every object of another kind that matches a
 	 * label selector and whose change passes an event filter, like
-	 * {@link #owns(Class, String, Predicate)}, caching only the owned objects' metadata.
+	 * {@link #owns(Class, String, EventFilter)}, caching only the owned objects'
+	 * metadata.
 	 * @param ownedType the owned kind
 	 * @param labelSelector a selector such as
 	 * {@code app.kubernetes.io/managed-by=my-operator}, or {@code null} for all objects
@@ -243,7 +244,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType,
-			@Nullable String labelSelector, Predicate<? super PartialObjectMetadata> eventFilter) {
+			@Nullable String labelSelector, EventFilter<? super PartialObjectMetadata> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(ownedType);
 		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
@@ -255,13 +256,13 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	/**
 	 * Sets which changes of the reconciled kind are reconciled, replacing the default
-	 * {@link GenerationChangedPredicate}: pass {@link Predicates#all()} to reconcile
+	 * {@link GenerationChangedPredicate}: pass {@link EventFilters#all()} to reconcile
 	 * every change, status-only and metadata-only ones included, or combine predicates
-	 * with {@link Predicate#or} and {@link Predicate#and}.
+	 * with {@link EventFilter#or} and {@link EventFilter#and}.
 	 * @param eventFilter the filter
 	 * @return this builder
 	 */
-	public ControllerBuilder<T> withEventFilter(Predicate<? super T> eventFilter) {
+	public ControllerBuilder<T> withEventFilter(EventFilter<? super T> eventFilter) {
 		this.eventFilter = Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		return this;
 	}
@@ -290,7 +291,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
 			@Nullable String labelSelector, MapFunction<W> mapFunction) {
-		return watches(watchedType, namespace, labelSelector, mapFunction, Predicates.all());
+		return watches(watchedType, namespace, labelSelector, mapFunction, EventFilters.all());
 	}
 
 	/**
@@ -306,7 +307,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
-			@Nullable String labelSelector, MapFunction<W> mapFunction, Predicate<? super W> eventFilter) {
+			@Nullable String labelSelector, MapFunction<W> mapFunction, EventFilter<? super W> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
@@ -329,7 +330,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
 			MapFunction<PartialObjectMetadata> mapFunction) {
-		return watchesMetadataOnly(watchedType, null, null, mapFunction, Predicates.all());
+		return watchesMetadataOnly(watchedType, null, null, mapFunction, EventFilters.all());
 	}
 
 	/**
@@ -345,7 +346,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
 			@Nullable String namespace, @Nullable String labelSelector, MapFunction<PartialObjectMetadata> mapFunction,
-			Predicate<? super PartialObjectMetadata> eventFilter) {
+			EventFilter<? super PartialObjectMetadata> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");

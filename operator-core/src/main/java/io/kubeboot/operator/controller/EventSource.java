@@ -10,8 +10,8 @@ import java.util.function.BooleanSupplier;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.handler.MapFunction;
-import io.kubeboot.operator.predicate.Predicate;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilter;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.internal.LabelShare;
 import io.kubeboot.operator.workqueue.WorkQueue;
@@ -41,16 +41,16 @@ final class EventSource<T extends KubernetesObject> {
 
 	private final MapFunction<T> mapFunction;
 
-	private final Predicate<? super T> predicate;
+	private final EventFilter<? super T> predicate;
 
 	/** The replica's labelled share, for the reconciled kind in the label-based mode. */
 	private final @Nullable LabelShare share;
 
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction) {
-		this(controller, informer, mapFunction, Predicates.all());
+		this(controller, informer, mapFunction, EventFilters.all());
 	}
 
-	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, Predicate<? super T> predicate) {
+	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate) {
 		this(controller, informer, mapFunction, predicate, null);
 	}
 
@@ -59,7 +59,7 @@ final class EventSource<T extends KubernetesObject> {
 	 * request passes whatever the event filter says, and an object that left the cache
 	 * because it moved to another replica is no deletion.
 	 */
-	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, Predicate<? super T> predicate,
+	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate,
 			@Nullable LabelShare share) {
 		this.controller = controller;
 		this.informer = informer;

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.workqueue.Ticker;
@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * host name, and Events about cluster-scoped objects go to the {@code default} namespace.
  * Event names are {@code <object name>.<hex of the wall-clock nanoseconds>}.
  * <p>
- * <b>Lifecycle.</b> The recorder is a {@link Runnable} that runs on every replica:
+ * <b>Lifecycle.</b> The recorder is a {@link ManagerRunnable} that runs on every replica:
  * {@link #start(StopSignal)} writes events on the calling thread until the signal fires,
  * then flushes what is pending for at most {@code flushTimeout} and returns. Add it to
  * the manager ({@code manager.add("event-recorder", recorder)}), which starts it once the
@@ -63,7 +63,7 @@ import org.jspecify.annotations.Nullable;
  * {@code flushTimeout}; then a write still in progress is interrupted, and what could not
  * be written is logged and counted as dropped. Thread-safe.
  */
-public final class KubernetesEventRecorder implements EventRecorder, Runnable, AutoCloseable {
+public final class KubernetesEventRecorder implements EventRecorder, ManagerRunnable, AutoCloseable {
 
 	/**
 	 * The longest message written, in characters (the limit events.k8s.io/v1 puts on its

@@ -27,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs an operator: the informer caches and the {@link Runnable runnables} added to it
- * (controllers among them), in controller-runtime's order.
+ * Runs an operator: the informer caches and the {@link ManagerRunnable runnables} added
+ * to it (controllers among them), in controller-runtime's order.
  * <p>
  * {@link #start()} resolves every cached kind against the API server (failing at once,
  * naming the kind, if one is not served), asks it about every rule of
@@ -183,7 +183,7 @@ public final class Manager {
 	 * @param runnable the runnable
 	 * @throws IllegalArgumentException if a runnable of that name was added before
 	 */
-	public void add(String name, Runnable runnable) {
+	public void add(String name, ManagerRunnable runnable) {
 		Objects.requireNonNull(name, "name must not be null");
 		Objects.requireNonNull(runnable, "runnable must not be null");
 		synchronized (this.lifecycleMonitor) {
@@ -201,14 +201,14 @@ public final class Manager {
 	 * @param type the type
 	 * @return the runnables in the order they were added, every-replica ones first
 	 */
-	public <R extends Runnable> List<R> runnables(Class<R> type) {
+	public <R extends ManagerRunnable> List<R> runnables(Class<R> type) {
 		List<R> found = new ArrayList<>();
-		for (Runnable runnable : this.everyReplica.runnables()) {
+		for (ManagerRunnable runnable : this.everyReplica.runnables()) {
 			if (type.isInstance(runnable)) {
 				found.add(type.cast(runnable));
 			}
 		}
-		for (Runnable runnable : this.leaderOnly.runnables()) {
+		for (ManagerRunnable runnable : this.leaderOnly.runnables()) {
 			if (type.isInstance(runnable)) {
 				found.add(type.cast(runnable));
 			}
@@ -222,7 +222,7 @@ public final class Manager {
 	 * @param excluded the type to leave out
 	 * @return the names, every-replica runnables first
 	 */
-	public List<String> runnableNamesExcept(Class<? extends Runnable> excluded) {
+	public List<String> runnableNamesExcept(Class<? extends ManagerRunnable> excluded) {
 		List<String> names = new ArrayList<>(this.everyReplica.namesExcept(excluded));
 		names.addAll(this.leaderOnly.namesExcept(excluded));
 		return names;
@@ -251,11 +251,11 @@ public final class Manager {
 	 * Returns what this manager needs RBAC to allow, derived from what it runs: with
 	 * leader election, {@code create} on leases and {@code get}, {@code update},
 	 * {@code watch} on its Lease (in a role of their own, {@code leader-election}); what
-	 * every runnable declares ({@link Runnable#requiredPermissions()}): each controller's
-	 * informers, finalizer and declared writes, the event recorder's Events; and
-	 * {@code list}, {@code watch} for any other informer of the cache. Permissions placed
-	 * in no namespace go to every namespace the caches hold objects in (all namespaces if
-	 * one of them holds all).
+	 * every runnable declares ({@link ManagerRunnable#requiredPermissions()}): each
+	 * controller's informers, finalizer and declared writes, the event recorder's Events;
+	 * and {@code list}, {@code watch} for any other informer of the cache. Permissions
+	 * placed in no namespace go to every namespace the caches hold objects in (all
+	 * namespaces if one of them holds all).
 	 * <p>
 	 * Turn them into rules with {@link io.kubeboot.operator.rbac.PolicyRules}; the
 	 * manager's start-up self-check asks the API server about the same list. Informers
@@ -269,7 +269,7 @@ public final class Manager {
 		if (election != null) {
 			permissions.addAll(leasePermissions(election));
 		}
-		List<Runnable> runnables = new ArrayList<>(this.everyReplica.runnables());
+		List<ManagerRunnable> runnables = new ArrayList<>(this.everyReplica.runnables());
 		runnables.addAll(this.leaderOnly.runnables());
 		List<InformerKey> keys = this.cache.informers().stream().map(Informer::key).toList();
 		Set<String> namespaces = new LinkedHashSet<>();
@@ -286,7 +286,7 @@ public final class Manager {
 			namespaces.add(this.settings.namespace);
 		}
 		List<Permission> declared = new ArrayList<>();
-		for (Runnable runnable : runnables) {
+		for (ManagerRunnable runnable : runnables) {
 			for (Permission permission : runnable.requiredPermissions()) {
 				if (permission.isPlaced()) {
 					declared.add(permission);

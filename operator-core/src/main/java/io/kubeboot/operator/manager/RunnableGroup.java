@@ -70,7 +70,7 @@ final class RunnableGroup {
 		return this.stuck.stream().map((run) -> run.member.name).toList();
 	}
 
-	synchronized void add(String runnableName, Runnable runnable) {
+	synchronized void add(String runnableName, ManagerRunnable runnable) {
 		Member member = new Member(runnableName, runnable);
 		this.members.add(member);
 		if (this.started) {
@@ -175,11 +175,11 @@ final class RunnableGroup {
 		return this.members.stream().anyMatch((member) -> member.name.equals(runnableName));
 	}
 
-	synchronized List<Runnable> runnables() {
+	synchronized List<ManagerRunnable> runnables() {
 		return this.members.stream().map((member) -> member.runnable).toList();
 	}
 
-	synchronized List<String> namesExcept(Class<? extends Runnable> excluded) {
+	synchronized List<String> namesExcept(Class<? extends ManagerRunnable> excluded) {
 		return this.members.stream()
 			.filter((member) -> !excluded.isInstance(member.runnable))
 			.map((member) -> member.name)
@@ -271,7 +271,7 @@ final class RunnableGroup {
 
 	}
 
-	private record Member(String name, Runnable runnable) {
+	private record Member(String name, ManagerRunnable runnable) {
 	}
 
 	private record Run(Member member, StopSignal signal, Thread thread) {

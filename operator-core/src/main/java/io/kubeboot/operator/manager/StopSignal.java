@@ -5,7 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Tells a {@link Runnable} when to stop, the counterpart of a Go context's
+ * Tells a {@link ManagerRunnable} when to stop, the counterpart of a Go context's
  * {@code Done()}. It fires once and stays fired. Thread-safe.
  */
 public final class StopSignal {

@@ -8,7 +8,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * Passes an update when {@code metadata.annotations} changed; creations and deletions
  * pass. The counterpart of controller-runtime's {@code AnnotationChangedPredicate}.
  */
-public final class AnnotationsChangedPredicate implements Predicate<KubernetesObject> {
+public final class AnnotationsChangedPredicate implements EventFilter<KubernetesObject> {
 
 	/** The instance to use; the class is stateless. */
 	public static final AnnotationsChangedPredicate INSTANCE = new AnnotationsChangedPredicate();

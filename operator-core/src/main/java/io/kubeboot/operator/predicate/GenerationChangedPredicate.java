@@ -15,7 +15,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * pass. The counterpart of controller-runtime's {@code GenerationChangedPredicate}, and
  * the default event filter of a controller's reconciled kind.
  */
-public final class GenerationChangedPredicate implements Predicate<KubernetesObject> {
+public final class GenerationChangedPredicate implements EventFilter<KubernetesObject> {
 
 	/** The instance to use; the class is stateless. */
 	public static final GenerationChangedPredicate INSTANCE = new GenerationChangedPredicate();

@@ -8,7 +8,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * Passes an update when {@code metadata.labels} changed; creations and deletions pass.
  * The counterpart of controller-runtime's {@code LabelChangedPredicate}.
  */
-public final class LabelsChangedPredicate implements Predicate<KubernetesObject> {
+public final class LabelsChangedPredicate implements EventFilter<KubernetesObject> {
 
 	/** The instance to use; the class is stateless. */
 	public static final LabelsChangedPredicate INSTANCE = new LabelsChangedPredicate();

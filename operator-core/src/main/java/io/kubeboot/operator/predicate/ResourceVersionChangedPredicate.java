@@ -9,7 +9,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * resync, where the object did not change; creations and deletions pass. The counterpart
  * of controller-runtime's {@code ResourceVersionChangedPredicate}.
  */
-public final class ResourceVersionChangedPredicate implements Predicate<KubernetesObject> {
+public final class ResourceVersionChangedPredicate implements EventFilter<KubernetesObject> {
 
 	/** The instance to use; the class is stateless. */
 	public static final ResourceVersionChangedPredicate INSTANCE = new ResourceVersionChangedPredicate();

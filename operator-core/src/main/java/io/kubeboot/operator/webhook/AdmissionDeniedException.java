@@ -1,9 +1,10 @@
 package io.kubeboot.operator.webhook;
 
 /**
- * Refuses an admission with a message for the user, thrown by a {@link Validator} or a
- * {@link Defaulter}: the API server answers the request with HTTP 403 and the message, as
- * in {@code admission webhook "..." denied the request: spec.endpoint must be an http
+ * Refuses an admission with a message for the user, thrown by a
+ * {@link AdmissionValidator} or a {@link Defaulter}: the API server answers the request
+ * with HTTP 403 and the message, as in
+ * {@code admission webhook "..." denied the request: spec.endpoint must be an http
  * or https URL}.
  */
 public class AdmissionDeniedException extends Exception {

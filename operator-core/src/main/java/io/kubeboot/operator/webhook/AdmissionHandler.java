@@ -32,13 +32,13 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	private final Gson gson;
 
-	private final @Nullable Validator<T> validator;
+	private final @Nullable AdmissionValidator<T> validator;
 
 	private final @Nullable Defaulter<T> defaulter;
 
 	private final java.lang.Runnable onPanic;
 
-	private AdmissionHandler(Class<T> type, Gson gson, @Nullable Validator<T> validator,
+	private AdmissionHandler(Class<T> type, Gson gson, @Nullable AdmissionValidator<T> validator,
 			@Nullable Defaulter<T> defaulter, java.lang.Runnable onPanic) {
 		this.type = type;
 		this.gson = gson;
@@ -47,8 +47,8 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 		this.onPanic = onPanic;
 	}
 
-	static <T extends KubernetesObject> AdmissionHandler<T> validating(Class<T> type, Gson gson, Validator<T> validator,
-			java.lang.Runnable onPanic) {
+	static <T extends KubernetesObject> AdmissionHandler<T> validating(Class<T> type, Gson gson,
+			AdmissionValidator<T> validator, java.lang.Runnable onPanic) {
 		return new AdmissionHandler<>(type, gson, validator, null, onPanic);
 	}
 
@@ -97,7 +97,7 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 	}
 
 	private void validate(String operation, JsonObject request, JsonObject response) throws Exception {
-		Validator<T> validator = this.validator;
+		AdmissionValidator<T> validator = this.validator;
 		List<String> warnings = switch (operation) {
 			case "CREATE" -> validator.validateCreate(decode(request, "object"));
 			case "UPDATE" -> validator.validateUpdate(decode(request, "oldObject"), decode(request, "object"));

@@ -34,7 +34,7 @@ public final class AdmissionWebhook<T extends KubernetesObject> {
 
 	private final Class<T> type;
 
-	private @Nullable Validator<T> validator;
+	private @Nullable AdmissionValidator<T> validator;
 
 	private @Nullable Defaulter<T> defaulter;
 
@@ -62,7 +62,7 @@ public final class AdmissionWebhook<T extends KubernetesObject> {
 	 * @param validator the validator
 	 * @return this builder
 	 */
-	public AdmissionWebhook<T> withValidator(Validator<T> validator) {
+	public AdmissionWebhook<T> withValidator(AdmissionValidator<T> validator) {
 		this.validator = Objects.requireNonNull(validator, "validator must not be null");
 		return this;
 	}

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.kubeboot.operator.predicate.Predicate;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilter;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.internal.LabelShare;
@@ -33,7 +33,7 @@ class EventSourceTests {
 	@Test
 	void updateOfAnObjectThatMapsToOneRequestSendsItOnce() {
 		EventSource<V1ConfigMap> source = new EventSource<>("test", this.informer,
-				(object) -> List.of(Request.of(object)), Predicates.all());
+				(object) -> List.of(Request.of(object)), EventFilters.all());
 		source.register(this::send);
 		V1ConfigMap before = configMap("a", "1");
 		this.informer.add(before);
@@ -49,7 +49,7 @@ class EventSourceTests {
 	@Test
 	void updateThatMovesAnObjectToAnotherRequestSendsBothOnce() {
 		EventSource<V1ConfigMap> source = new EventSource<>("test", this.informer,
-				(object) -> List.of(Request.of("default", object.getData().get("owner"))), Predicates.all());
+				(object) -> List.of(Request.of("default", object.getData().get("owner"))), EventFilters.all());
 		source.register(this::send);
 		V1ConfigMap before = configMap("a", "1").putDataItem("owner", "first");
 		this.informer.add(before);
@@ -114,7 +114,7 @@ class EventSourceTests {
 	@Test
 	void theDeletionOfAnObjectBackAsThisReplicasAfterAGiveBackIsNoMove() {
 		LabelShare share = new LabelShare("widgets", "pod-a", () -> "t1");
-		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), Predicates.all(), share)
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), EventFilters.all(), share)
 			.register(this::send);
 		V1ConfigMap draining = labelled("7", true);
 		this.informer.add(draining);
@@ -133,14 +133,16 @@ class EventSourceTests {
 	@Test
 	void aDeletionTheEventFilterDropsLeavesNoTombstone() {
 		LabelShare share = new LabelShare("widgets", "pod-a", () -> "t1");
-		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), new Predicate<V1ConfigMap>() {
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)),
+				new EventFilter<V1ConfigMap>() {
 
-			@Override
-			public boolean delete(V1ConfigMap object) {
-				return false;
-			}
+					@Override
+					public boolean delete(V1ConfigMap object) {
+						return false;
+					}
 
-		}, share).register(this::send);
+				}, share)
+			.register(this::send);
 		V1ConfigMap own = labelled("1", false);
 		this.informer.add(own);
 		this.sent.clear();
@@ -152,7 +154,7 @@ class EventSourceTests {
 	}
 
 	private EventSource<V1ConfigMap> source() {
-		return new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), Predicates.all());
+		return new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), EventFilters.all());
 	}
 
 	private void send(Request request, int priority) {

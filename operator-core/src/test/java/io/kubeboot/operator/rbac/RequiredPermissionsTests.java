@@ -9,11 +9,11 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -34,7 +34,7 @@ class RequiredPermissionsTests {
 	void controllersLeaderElectionAndEventsBecomeOneRulePerResourceWithTheirReasons() {
 		Manager manager = manager().leaderElection(election()).build();
 		Controller.builder(manager, Bucket.class)
-			.owns(V1ConfigMap.class, "app.kubernetes.io/managed-by=shop", Predicates.all())
+			.owns(V1ConfigMap.class, "app.kubernetes.io/managed-by=shop", EventFilters.all())
 			.watches(V1Secret.class, (secret) -> List.of())
 			.withFinalizer("storage.example.com/deregister", (request) -> Result.done())
 			.requires(Permission.of(Bucket.class, "patch").subresource("status").because("writes the status"))
@@ -106,7 +106,7 @@ class RequiredPermissionsTests {
 		Manager manager = manager().build();
 		manager.cache().informer(V1ConfigMap.class, "a", null);
 		manager.cache().informer(V1ConfigMap.class, "b", "app=shop");
-		manager.add("exporter", new Runnable() {
+		manager.add("exporter", new ManagerRunnable() {
 
 			@Override
 			public void start(StopSignal stop) {

@@ -26,7 +26,7 @@ class AdmissionHandlerTests {
 	@Test
 	void allowedCreateAnswersTheRequestUidWithWarnings() throws Exception {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 					@Override
 					public List<String> validateCreate(V1ConfigMap object) {
 						return List.of("data.x is deprecated");
@@ -41,7 +41,7 @@ class AdmissionHandlerTests {
 	@Test
 	void updateIsValidatedAgainstTheOldObjectAndDeniedWithTheMessage() throws Exception {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 					@Override
 					public List<String> validateUpdate(V1ConfigMap old, V1ConfigMap object)
 							throws AdmissionDeniedException {
@@ -62,7 +62,7 @@ class AdmissionHandlerTests {
 	@Test
 	void unexpectedExceptionDeniesAndCountsAPanic() throws Exception {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 					@Override
 					public List<String> validateCreate(V1ConfigMap object) {
 						throw new IllegalStateException("bug");
@@ -80,7 +80,7 @@ class AdmissionHandlerTests {
 	void illegalArgumentFromTheValidatorDeniesWithItsMessage() throws Exception {
 		// URI.create, Integer.parseInt and argument checks throw IllegalArgumentException
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 					@Override
 					public List<String> validateCreate(V1ConfigMap object) {
 						throw new IllegalArgumentException("data.endpoint must be an http(s) URL");
@@ -107,7 +107,7 @@ class AdmissionHandlerTests {
 	@Test
 	void deleteIsValidatedWithTheOldObject() throws Exception {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 					@Override
 					public List<String> validateDelete(V1ConfigMap object) throws AdmissionDeniedException {
 						throw new AdmissionDeniedException(
@@ -124,7 +124,7 @@ class AdmissionHandlerTests {
 	@Test
 	void reviewWithoutTheObjectItsOperationNeedsIsMalformed() {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 				}, this.panics::incrementAndGet);
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> handler.handle(review("UPDATE", "{}", null).getBytes(StandardCharsets.UTF_8)))
@@ -153,7 +153,7 @@ class AdmissionHandlerTests {
 	@Test
 	void objectThatDoesNotDecodeIsDeniedWithTheReason() throws Exception {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 				}, this.panics::incrementAndGet);
 		JsonObject response = answer(handler, review("CREATE", "{\"data\": \"not a map\"}", null));
 		assertThat(response.get("allowed").getAsBoolean()).isFalse();
@@ -174,7 +174,7 @@ class AdmissionHandlerTests {
 	@Test
 	void reviewWithoutARequestIsMalformed() {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new Validator<>() {
+				new AdmissionValidator<>() {
 				}, this.panics::incrementAndGet);
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> handler.handle("{\"kind\": \"AdmissionReview\"}".getBytes(StandardCharsets.UTF_8)))

@@ -4,7 +4,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * The operator: every {@code @Reconciler} bean in this package and below becomes a
+ * The operator: every {@code @Reconciles} bean in this package and below becomes a
  * controller of the auto-configured manager, which starts with the application.
  */
 @SpringBootApplication

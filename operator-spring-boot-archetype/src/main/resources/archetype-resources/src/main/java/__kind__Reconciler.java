@@ -9,7 +9,7 @@ import java.util.Optional;
 import ${package}.v1alpha1.${kind};
 import ${package}.v1alpha1.${kind}Status;
 import io.kubeboot.operator.annotation.RbacRule;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * garbage collector deletes its ConfigMap, an owned object). The {@link RbacRule @RbacRule}s
  * declare the writes the framework cannot see, for {@code deploy/rbac.yaml}.
  */
-@Reconciler(value = ${kind}.class, owns = V1ConfigMap.class, ownsLabelSelector = ${kind}Reconciler.MANAGED_BY,
+@Reconciles(value = ${kind}.class, owns = V1ConfigMap.class, ownsLabelSelector = ${kind}Reconciler.MANAGED_BY,
 		finalizer = ${kind}Reconciler.FINALIZER)
 @RbacRule(subresource = "status", verbs = "patch", reason = "writes the status with a merge patch")
 @RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, reason = "keeps the ConfigMap with createOrUpdate")

@@ -12,13 +12,13 @@ import io.kubernetes.client.common.KubernetesObject;
  * Reconciles on a timer, for state outside the cluster that sends no events (an object
  * store, a DNS record, a cloud API).
  * <ul>
- * <li>On a {@link Reconciler @Reconciler} class: every interval, every cached object of
+ * <li>On a {@link Reconciles @Reconciles} class: every interval, every cached object of
  * its kind is reconciled.</li>
  * <li>On a method of any bean that takes no parameters and returns a {@code Request}, a
  * {@code Collection<Request>} or a {@code Stream<Request>}: every interval, the method's
  * requests are reconciled by the controller of the kind named in {@link #kind()} (or the
  * controller named in {@link #controller()}; by default, the bean's own controller if the
- * bean is a {@code @Reconciler}).</li>
+ * bean is a {@code @Reconciles}).</li>
  * </ul>
  * Requests go through the controller's work queue: a request still waiting from the
  * previous tick is not queued again, and ticks never pile up behind a slow reconciler.
@@ -26,7 +26,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * stops with the manager. Invalid values fail start-up naming the bean.
  *
  * <pre class="code">
- * &#64;Reconciler(StorageBucket.class)
+ * &#64;Reconciles(StorageBucket.class)
  * &#64;PeriodicTrigger(interval = "${buckets.probe-interval:30s}")
  * class StorageBucketReconciler { ... }
  * </pre>
@@ -69,7 +69,7 @@ public @interface PeriodicTrigger {
 	/**
 	 * The name of the controller to reconcile with, for controllers that share a kind;
 	 * empty means the controller of {@link #kind()}, else the annotated
-	 * {@code @Reconciler} bean's own controller.
+	 * {@code @Reconciles} bean's own controller.
 	 * @return the controller's name
 	 */
 	String controller() default "";

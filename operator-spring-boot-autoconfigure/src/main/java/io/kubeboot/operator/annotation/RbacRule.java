@@ -10,7 +10,7 @@ import java.lang.annotation.Target;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Declares something a {@link Reconciler @Reconciler} bean needs RBAC to allow beyond
+ * Declares something a {@link Reconciles @Reconciles} bean needs RBAC to allow beyond
  * what its controller does itself, the counterpart of a kubebuilder
  * {@code +kubebuilder:rbac} marker: its writes through the {@code Client}, its status
  * writes, its uncached reads. The controller already derives {@code list} and
@@ -24,7 +24,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * it (or, granted per namespace, only lists it).
  *
  * <pre class="code">
- * &#64;Reconciler(StorageBucket.class)
+ * &#64;Reconciles(StorageBucket.class)
  * &#64;RbacRule(subresource = "status", verbs = "patch")
  * &#64;RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, reason = "keeps each bucket's ConfigMap")
  * class StorageBucketReconciler { ... }

@@ -6,11 +6,11 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import io.kubeboot.operator.predicate.Predicate;
+import io.kubeboot.operator.predicate.EventFilter;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Marks a method of a {@link Reconciler @Reconciler} bean that maps a changed object of
+ * Marks a method of a {@link Reconciles @Reconciles} bean that maps a changed object of
  * another kind to the requests of the reconciled kind, the counterpart of
  * controller-runtime's {@code Watches(source, EnqueueRequestsFromMapFunc(fn))}.
  * <p>
@@ -61,7 +61,7 @@ public @interface Watches {
 	 * @return the predicate classes
 	 */
 	@SuppressWarnings("rawtypes")
-	Class<? extends Predicate>[] eventFilters() default {};
+	Class<? extends EventFilter>[] eventFilters() default {};
 
 	/**
 	 * Whether the watched kind is cached as metadata only

@@ -4,7 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a start-up that failed because a {@code @Reconciler} or
+ * Explains a start-up that failed because a {@code @Reconciles} or
  * {@code @PeriodicTrigger} bean is invalid.
  */
 class InvalidReconcilerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOperatorBeanException> {

@@ -12,7 +12,7 @@ import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
@@ -46,8 +46,8 @@ import org.springframework.util.StringUtils;
  * Auto-configures an operator: a Kubernetes {@link ApiClient} (unless the application
  * defines one; from its {@link KubernetesConnectionDetails} if it has them, else see
  * {@link KubernetesConfigLocator}), the {@link Manager} with a controller for every
- * {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} bean and every
- * {@link Runnable} bean, the {@link Cache} reconcilers read from, and the
+ * {@link io.kubeboot.operator.annotation.Reconciles @Reconciles} bean and every
+ * {@link ManagerRunnable} bean, the {@link Cache} reconcilers read from, and the
  * {@link ManagerLifecycle} that runs it all with the application context.
  */
 @AutoConfiguration
@@ -197,10 +197,10 @@ public final class OperatorAutoConfiguration {
 			reconcilers.checkShardedControllers(manager);
 			manager.webhookServer().ifPresent((server) -> WebhookBeans.registerAll(beanFactory, server));
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
-			Map<String, Runnable> runnables = beanFactory.getBeansOfType(Runnable.class);
+			Map<String, ManagerRunnable> runnables = beanFactory.getBeansOfType(ManagerRunnable.class);
 			// controllers, and runnables such as the event recorder, were added under
 			// names of their own when they were created
-			List<Runnable> added = manager.runnables(Runnable.class);
+			List<ManagerRunnable> added = manager.runnables(ManagerRunnable.class);
 			runnables.forEach((name, runnable) -> {
 				if (!(runnable instanceof Controller) && added.stream().noneMatch((other) -> other == runnable)) {
 					manager.add(name, runnable);
@@ -211,7 +211,7 @@ public final class OperatorAutoConfiguration {
 					logger.warn(
 							"Bean '{}' is a java.lang.Runnable, which the operator's manager does not run; "
 									+ "implement {} to have it started and stopped with the controllers",
-							name, Runnable.class.getName());
+							name, ManagerRunnable.class.getName());
 				}
 			}
 			// added once every bean exists: a check may depend on beans that need the

@@ -140,7 +140,7 @@ public class OperatorProperties implements Validator {
 
 	/**
 	 * Per-controller settings, by controller name; they override the defaults and the
-	 * values given in the @Reconciler annotation. A name that is no @Reconciler
+	 * values given in the @Reconciles annotation. A name that is no @Reconciles
 	 * controller's fails start-up.
 	 */
 	private final Map<String, ControllerOverrides> controllers = new LinkedHashMap<>();
@@ -812,7 +812,7 @@ public class OperatorProperties implements Validator {
 
 		/**
 		 * Whether this replica joins a shard ring, holding a Lease of its own, and shards
-		 * the controllers named in controllers (all controllers of the @Reconciler beans
+		 * the controllers named in controllers (all controllers of the @Reconciles beans
 		 * if none is named).
 		 */
 		private boolean enabled = false;
@@ -870,8 +870,8 @@ public class OperatorProperties implements Validator {
 
 		/**
 		 * Names of the controllers to shard: the lower-cased kind they reconcile, or the
-		 * name given in the @Reconciler annotation. Empty shards the controllers of all
-		 * the @Reconciler beans. The others run on the leader, with leader election.
+		 * name given in the @Reconciles annotation. Empty shards the controllers of all
+		 * the @Reconciles beans. The others run on the leader, with leader election.
 		 */
 		private List<String> controllers = new ArrayList<>();
 

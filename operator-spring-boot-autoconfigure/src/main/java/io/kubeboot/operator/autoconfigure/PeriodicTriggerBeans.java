@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.PeriodicTrigger;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
@@ -110,7 +110,7 @@ final class PeriodicTriggerBeans implements BeanPostProcessor {
 		if (trigger.annotation.kind() != KubernetesObject.class) {
 			return Controller.forKind(manager, trigger.annotation.kind());
 		}
-		Reconciler reconciler = beanFactory.findAnnotationOnBean(trigger.beanName, Reconciler.class);
+		Reconciles reconciler = beanFactory.findAnnotationOnBean(trigger.beanName, Reconciles.class);
 		if (reconciler == null) {
 			throw new IllegalStateException("name the controller to reconcile with: @PeriodicTrigger(kind = ...) "
 					+ "or @PeriodicTrigger(controller = ...)");

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.RbacRule;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.client.internal.KindResolver;
@@ -22,8 +22,8 @@ import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.model.PartialObjectMetadata;
-import io.kubeboot.operator.predicate.Predicate;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilter;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Request;
@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -49,7 +49,7 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Turns {@link Reconciler @Reconciler} beans into controllers of the manager. Every
+ * Turns {@link Reconciles @Reconciles} beans into controllers of the manager. Every
  * mistake (no reconcile method, a class that is no Kubernetes kind, a malformed
  * {@link Watches @Watches} method) fails start-up with a message naming the bean, and
  * {@code operator.controllers.<name>.*} naming no such controller with a message naming
@@ -78,15 +78,15 @@ final class ReconcilerBeans {
 	}
 
 	void registerAll(Manager manager) {
-		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(Reconciler.class)) {
-			Reconciler annotation = this.beanFactory.findAnnotationOnBean(beanName, Reconciler.class);
+		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(Reconciles.class)) {
+			Reconciles annotation = this.beanFactory.findAnnotationOnBean(beanName, Reconciles.class);
 			if (annotation != null) {
 				register(manager, beanName, annotation);
 			}
 		}
 	}
 
-	private void register(Manager manager, String beanName, Reconciler annotation) {
+	private void register(Manager manager, String beanName, Reconciles annotation) {
 		try {
 			KindResolver.declaredKind(annotation.value());
 			Object bean = this.beanFactory.getBean(beanName);
@@ -96,7 +96,7 @@ final class ReconcilerBeans {
 			if (StringUtils.hasText(annotation.name())) {
 				builder.named(resolve(annotation.name()));
 			}
-			Predicate<KubernetesObject> ownedFilter = eventFilter(annotation.ownsEventFilters());
+			EventFilter<KubernetesObject> ownedFilter = eventFilter(annotation.ownsEventFilters());
 			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 				KindResolver.declaredKind(owned);
 				builder.owns(owned, resolve(annotation.ownsLabelSelector()), ownedFilter);
@@ -113,7 +113,7 @@ final class ReconcilerBeans {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
 			}
 			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
-			builder.withEventFilter((Predicate) eventFilter(annotation.eventFilters()));
+			builder.withEventFilter((EventFilter) eventFilter(annotation.eventFilters()));
 			if (StringUtils.hasText(annotation.finalizer())) {
 				String finalizer = resolve(annotation.finalizer());
 				builder.withFinalizer(finalizer, cleanerOf(bean, finalizer));
@@ -137,7 +137,7 @@ final class ReconcilerBeans {
 			this.registered.add(name);
 		}
 		catch (RuntimeException ex) {
-			throw new InvalidOperatorBeanException("@Reconciler bean '" + beanName + "' is invalid: " + ex.getMessage(),
+			throw new InvalidOperatorBeanException("@Reconciles bean '" + beanName + "' is invalid: " + ex.getMessage(),
 					ex);
 		}
 	}
@@ -176,7 +176,7 @@ final class ReconcilerBeans {
 
 	/**
 	 * Fails if {@code operator.controllers.<name>.*} names a controller that was not
-	 * registered from a {@code @Reconciler} bean, which would leave the settings unused.
+	 * registered from a {@code @Reconciles} bean, which would leave the settings unused.
 	 * @param manager the manager the controllers were registered with
 	 * @throws InvalidOperatorPropertyException naming each such property and the
 	 * controllers there are
@@ -199,12 +199,12 @@ final class ReconcilerBeans {
 			String reason;
 			if (ofManager.contains(name)) {
 				reason = key + " names a controller built in code, which properties do not configure (call "
-						+ "maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the controllers of @Reconciler beans are: "
+						+ "maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the controllers of @Reconciles beans are: "
 						+ (this.registered.isEmpty() ? "none" : controllers);
 			}
 			else {
 				reason = key + " names no controller; " + (this.registered.isEmpty()
-						? "the application has no @Reconciler beans" : "the controllers are: " + controllers);
+						? "the application has no @Reconciles beans" : "the controllers are: " + controllers);
 			}
 			reasons.add(reason);
 			Map<ConfigurationPropertyName, ConfigurationProperty> set = propertiesOf(name);
@@ -216,12 +216,12 @@ final class ReconcilerBeans {
 		}
 		throw new InvalidOperatorPropertyException(String.join("\n", reasons), problems,
 				"Use the name of a controller in operator.controllers.<name>.*: the lower-cased kind it reconciles, "
-						+ "or the name given in @Reconciler(name = ...); or remove the properties.");
+						+ "or the name given in @Reconciles(name = ...); or remove the properties.");
 	}
 
 	/**
 	 * Fails if {@code operator.sharding.controllers} names a controller that was not
-	 * registered from a {@code @Reconciler} bean, and warns when sharding leaves
+	 * registered from a {@code @Reconciles} bean, and warns when sharding leaves
 	 * controllers unsharded without leader election, which then run on every replica.
 	 * @param manager the manager the controllers were registered with
 	 * @throws InvalidOperatorPropertyException naming each such name and the controllers
@@ -236,7 +236,7 @@ final class ReconcilerBeans {
 		for (int i = 0; i < named.size(); i++) {
 			if (!this.registered.contains(named.get(i))) {
 				String key = "operator.sharding.controllers[" + i + "]";
-				String reason = key + " names no controller of a @Reconciler bean; " + (this.registered.isEmpty()
+				String reason = key + " names no controller of a @Reconciles bean; " + (this.registered.isEmpty()
 						? "the application has none" : "the controllers are: " + String.join(", ", this.registered));
 				problems.add(new Problem(key, named.get(i), origin(ConfigurationPropertyName.of(key)), reason));
 			}
@@ -245,7 +245,7 @@ final class ReconcilerBeans {
 			throw new InvalidOperatorPropertyException(
 					String.join("\n", problems.stream().map(Problem::reason).toList()), problems,
 					"Name the controllers to shard in operator.sharding.controllers: the lower-cased kind they "
-							+ "reconcile, or the name given in @Reconciler(name = ...); or leave it empty to shard "
+							+ "reconcile, or the name given in @Reconciles(name = ...); or leave it empty to shard "
 							+ "them all.");
 		}
 		List<String> unsharded = Controller.of(manager)
@@ -305,7 +305,7 @@ final class ReconcilerBeans {
 		return below.toString();
 	}
 
-	String controllerName(Reconciler annotation) {
+	String controllerName(Reconciles annotation) {
 		return StringUtils.hasText(annotation.name()) ? resolve(annotation.name())
 				: KindResolver.declaredKind(annotation.value()).kind().toLowerCase(Locale.ROOT);
 	}
@@ -404,17 +404,17 @@ final class ReconcilerBeans {
 	 * application context if there is one of its type, else created by it.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
-	private Predicate<KubernetesObject> eventFilter(Class<? extends Predicate>[] types) {
-		Predicate<KubernetesObject> filter = Predicates.all();
-		for (Class<? extends Predicate> type : types) {
-			Predicate<KubernetesObject> predicate = predicateBean((Class<Predicate>) type);
-			filter = (filter == Predicates.all()) ? predicate : filter.and(predicate);
+	private EventFilter<KubernetesObject> eventFilter(Class<? extends EventFilter>[] types) {
+		EventFilter<KubernetesObject> filter = EventFilters.all();
+		for (Class<? extends EventFilter> type : types) {
+			EventFilter<KubernetesObject> predicate = predicateBean((Class<EventFilter>) type);
+			filter = (filter == EventFilters.all()) ? predicate : filter.and(predicate);
 		}
 		return filter;
 	}
 
 	@SuppressWarnings("rawtypes")
-	private Predicate predicateBean(Class<Predicate> type) {
+	private EventFilter predicateBean(Class<EventFilter> type) {
 		return this.beanFactory.getBeanProvider(type).getIfAvailable(() -> this.beanFactory.createBean(type));
 	}
 

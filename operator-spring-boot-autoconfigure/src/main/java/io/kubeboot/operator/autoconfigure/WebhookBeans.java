@@ -6,17 +6,16 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.webhook.Conversion;
 import io.kubeboot.operator.webhook.ConversionWebhook;
 import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.ServingCertificate;
-import io.kubeboot.operator.webhook.Validator;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -29,10 +28,11 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Turns the application's {@link Validator} and {@link Defaulter} beans into admission
- * webhooks of the manager's {@link WebhookServer}: the kind of each comes from its type
- * argument ({@code Validator<StorageBucket>}), one validator and one defaulter per kind.
- * Its {@link Conversion} beans become the conversion webhook, one per kind.
+ * Turns the application's {@link AdmissionValidator} and {@link Defaulter} beans into
+ * admission webhooks of the manager's {@link WebhookServer}: the kind of each comes from
+ * its type argument ({@code AdmissionValidator<StorageBucket>}), one validator and one
+ * defaulter per kind. Its {@link Conversion} beans become the conversion webhook, one per
+ * kind.
  */
 final class WebhookBeans {
 
@@ -103,15 +103,15 @@ final class WebhookBeans {
 	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static void registerAll(ConfigurableListableBeanFactory beanFactory, WebhookServer server) {
-		Map<Class<?>, String> validators = byKind(beanFactory, Validator.class, "validate");
-		Map<Class<?>, String> defaulters = byKind(beanFactory, Defaulter.class, "default");
+		Map<Class<?>, String> validators = byKind(beanFactory, AdmissionValidator.class, "validate", "validator");
+		Map<Class<?>, String> defaulters = byKind(beanFactory, Defaulter.class, "default", "defaulter");
 		Map<Class<?>, Boolean> kinds = new LinkedHashMap<>();
 		validators.keySet().forEach((kind) -> kinds.put(kind, true));
 		defaulters.keySet().forEach((kind) -> kinds.put(kind, true));
 		for (Class<?> kind : kinds.keySet()) {
 			AdmissionWebhook webhook = AdmissionWebhook.forKind(server, (Class<KubernetesObject>) kind);
 			if (validators.containsKey(kind)) {
-				webhook.withValidator(beanFactory.getBean(validators.get(kind), Validator.class));
+				webhook.withValidator(beanFactory.getBean(validators.get(kind), AdmissionValidator.class));
 			}
 			if (defaulters.containsKey(kind)) {
 				webhook.withDefaulter(beanFactory.getBean(defaulters.get(kind), Defaulter.class));
@@ -132,8 +132,8 @@ final class WebhookBeans {
 		}
 	}
 
-	private static Map<Class<?>, String> byKind(ConfigurableListableBeanFactory beanFactory, Class<?> type,
-			String verb) {
+	private static Map<Class<?>, String> byKind(ConfigurableListableBeanFactory beanFactory, Class<?> type, String verb,
+			String noun) {
 		Map<Class<?>, String> byKind = new LinkedHashMap<>();
 		for (String name : beanFactory.getBeanNamesForType(type, true, false)) {
 			Class<?> kind = kind(beanFactory, name, type);
@@ -145,9 +145,10 @@ final class WebhookBeans {
 			}
 			String other = byKind.putIfAbsent(kind, name);
 			if (other != null) {
-				throw new InvalidOperatorBeanException(type.getSimpleName() + " beans '" + other + "' and '" + name
-						+ "' both " + verb + " " + kind.getSimpleName() + ": a kind has one "
-						+ type.getSimpleName().toLowerCase(Locale.ROOT) + "; combine them into one", null);
+				throw new InvalidOperatorBeanException(
+						type.getSimpleName() + " beans '" + other + "' and '" + name + "' both " + verb + " "
+								+ kind.getSimpleName() + ": a kind has one " + noun + "; combine them into one",
+						null);
 			}
 		}
 		return byKind;
@@ -164,7 +165,7 @@ final class WebhookBeans {
 	}
 
 	/**
-	 * Matches when the application has a {@link Validator}, {@link Defaulter} or
+	 * Matches when the application has a {@link AdmissionValidator}, {@link Defaulter} or
 	 * {@link Conversion} bean.
 	 */
 	static final class OnWebhookBeans implements Condition {
@@ -172,9 +173,10 @@ final class WebhookBeans {
 		@Override
 		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
 			ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
-			return beanFactory != null && (beanFactory.getBeanNamesForType(Validator.class, true, false).length > 0
-					|| beanFactory.getBeanNamesForType(Defaulter.class, true, false).length > 0
-					|| beanFactory.getBeanNamesForType(Conversion.class, true, false).length > 0);
+			return beanFactory != null
+					&& (beanFactory.getBeanNamesForType(AdmissionValidator.class, true, false).length > 0
+							|| beanFactory.getBeanNamesForType(Defaulter.class, true, false).length > 0
+							|| beanFactory.getBeanNamesForType(Conversion.class, true, false).length > 0);
 		}
 
 	}

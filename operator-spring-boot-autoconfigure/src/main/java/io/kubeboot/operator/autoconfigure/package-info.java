@@ -1,7 +1,7 @@
 /**
  * Spring Boot auto-configuration of the operator: the Kubernetes {@code ApiClient}, the
  * {@link io.kubeboot.operator.manager.Manager} and its lifecycle, and the controllers
- * built from {@link io.kubeboot.operator.annotation.Reconciler @Reconciler} beans.
+ * built from {@link io.kubeboot.operator.annotation.Reconciles @Reconciles} beans.
  */
 @NullMarked
 package io.kubeboot.operator.autoconfigure;

@@ -58,10 +58,10 @@ class FailureAnalyzersTests {
 
 	@Test
 	void invalidBeanShouldRepeatTheMessage() {
-		InvalidOperatorBeanException cause = new InvalidOperatorBeanException("@Reconciler bean 'x' is invalid: ...",
+		InvalidOperatorBeanException cause = new InvalidOperatorBeanException("@Reconciles bean 'x' is invalid: ...",
 				new IllegalStateException());
 		assertThat(new InvalidReconcilerFailureAnalyzer().analyze(cause).getDescription())
-			.isEqualTo("@Reconciler bean 'x' is invalid: ...");
+			.isEqualTo("@Reconciles bean 'x' is invalid: ...");
 	}
 
 	@Test

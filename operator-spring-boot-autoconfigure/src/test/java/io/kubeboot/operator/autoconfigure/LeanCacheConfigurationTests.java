@@ -2,7 +2,7 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.util.Map;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.InformerKey;
@@ -26,7 +26,7 @@ import org.springframework.test.util.ReflectionTestUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Metadata-only owned and watched kinds of {@code @Reconciler} beans, and
+ * Metadata-only owned and watched kinds of {@code @Reconciles} beans, and
  * {@link CacheTransform} beans, wired into the manager.
  */
 class LeanCacheConfigurationTests {
@@ -51,7 +51,7 @@ class LeanCacheConfigurationTests {
 		this.contextRunner.withUserConfiguration(TwiceOwnedConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(InvalidOperatorBeanException.class)
-				.hasMessage("@Reconciler bean 'twiceOwned' is invalid: V1Secret is listed in both owns and "
+				.hasMessage("@Reconciles bean 'twiceOwned' is invalid: V1Secret is listed in both owns and "
 						+ "ownsMetadataOnly; keep it in one of them"));
 	}
 
@@ -60,7 +60,7 @@ class LeanCacheConfigurationTests {
 		this.contextRunner.withUserConfiguration(WrongParameterConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(InvalidOperatorBeanException.class)
-				.hasMessage("@Reconciler bean 'wrongParameter' is invalid: @Watches(V1Secret, metadataOnly = true) "
+				.hasMessage("@Reconciles bean 'wrongParameter' is invalid: @Watches(V1Secret, metadataOnly = true) "
 						+ "method secret must take exactly one parameter of type PartialObjectMetadata"));
 	}
 
@@ -107,7 +107,7 @@ class LeanCacheConfigurationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, ownsMetadataOnly = V1Secret.class, ownsLabelSelector = "app=shop")
+	@Reconciles(value = V1ConfigMap.class, ownsMetadataOnly = V1Secret.class, ownsLabelSelector = "app=shop")
 	static class ShopReconciler {
 
 		Result reconcile(Request request) {
@@ -131,7 +131,7 @@ class LeanCacheConfigurationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, owns = V1Secret.class, ownsMetadataOnly = V1Secret.class)
+	@Reconciles(value = V1ConfigMap.class, owns = V1Secret.class, ownsMetadataOnly = V1Secret.class)
 	static class TwiceOwned {
 
 		Result reconcile(Request request) {
@@ -150,7 +150,7 @@ class LeanCacheConfigurationTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class WrongParameter {
 
 		Result reconcile(Request request) {

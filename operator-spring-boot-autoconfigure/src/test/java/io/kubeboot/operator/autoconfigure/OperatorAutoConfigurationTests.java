@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.client.Client;
@@ -16,7 +16,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -321,7 +321,7 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("operator.controllers.configmap.max-concurrent-reconciles=2")
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessage("operator.controllers.configmap names no controller; "
-						+ "the application has no @Reconciler beans"));
+						+ "the application has no @Reconciles beans"));
 	}
 
 	@Test
@@ -332,7 +332,7 @@ class OperatorAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessage("operator.controllers.secret names a controller built in code, which properties do not "
 						+ "configure (call maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the "
-						+ "controllers of " + "@Reconciler beans are: configmap"));
+						+ "controllers of " + "@Reconciles beans are: configmap"));
 	}
 
 	@Test
@@ -345,7 +345,7 @@ class OperatorAutoConfigurationTests {
 	void runWithReconcilerBeanWithoutReconcileMethodShouldFailNamingTheBean() {
 		this.contextRunner.withUserConfiguration(NoMethodReconcilerConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("@Reconciler bean 'broken' is invalid")
+				.hasMessageContaining("@Reconciles bean 'broken' is invalid")
 				.hasMessageContaining("declare exactly one method 'Result reconcile(Request)'"));
 	}
 
@@ -353,7 +353,7 @@ class OperatorAutoConfigurationTests {
 	void runWithReconcilerOfUnknownKindShouldFailNamingTheBean() {
 		this.contextRunner.withUserConfiguration(UnknownKindReconcilerConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("@Reconciler bean 'statusReconciler' is invalid")
+				.hasMessageContaining("@Reconciles bean 'statusReconciler' is invalid")
 				.hasMessageContaining("Cannot tell which Kubernetes kind " + Unannotated.class.getName()
 						+ " is: annotate it with @KubernetesKind"));
 	}
@@ -363,7 +363,7 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(ListlessKindReconcilerConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(InvalidOperatorBeanException.class)
-				.hasMessageStartingWith("@Reconciler bean 'listlessReconciler' is invalid: No list class for "
+				.hasMessageStartingWith("@Reconciles bean 'listlessReconciler' is invalid: No list class for "
 						+ Listless.class.getName() + ": extend CustomResource, create " + Listless.class.getName()
 						+ "List implementing KubernetesListObject, or name it with @KubernetesKind(listType = ...)"));
 	}
@@ -387,7 +387,7 @@ class OperatorAutoConfigurationTests {
 	void runWithFinalizerButNoCleanupShouldFailNamingTheBean() {
 		this.contextRunner.withUserConfiguration(FinalizerWithoutCleanupConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("@Reconciler bean 'guardedReconciler' is invalid: it declares the finalizer "
+				.hasMessageContaining("@Reconciles bean 'guardedReconciler' is invalid: it declares the finalizer "
 						+ "'test.kubeboot.io/cleanup' but no cleanup")
 				.hasMessageContaining("declare exactly one method 'Result cleanup(Request)'"));
 	}
@@ -397,7 +397,7 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(FinalizerWithCleanupConfiguration.class)
 			.withPropertyValues("test.finalizer=not a name")
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("@Reconciler bean 'cleaningReconciler' is invalid: Finalizer 'not a name' is "
+				.hasMessageContaining("@Reconciles bean 'cleaningReconciler' is invalid: Finalizer 'not a name' is "
 						+ "not a qualified name"));
 	}
 
@@ -413,7 +413,7 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(JavaLangRunnableConfiguration.class).run((context) -> {
 			assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class)).isEmpty();
 			assertThat(output).contains("Bean 'plainJavaRunnable' is a java.lang.Runnable, which the operator's "
-					+ "manager does not run; implement io.kubeboot.operator.manager.Runnable");
+					+ "manager does not run; implement io.kubeboot.operator.manager.ManagerRunnable");
 		});
 	}
 
@@ -539,7 +539,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class ConfigMapReconciler implements io.kubeboot.operator.reconcile.Reconciler {
 
 		@Override
@@ -559,7 +559,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(value = V1Pod.class, name = "pods", namespace = "${app.namespace}", owns = V1ConfigMap.class,
+	@Reconciles(value = V1Pod.class, name = "pods", namespace = "${app.namespace}", owns = V1ConfigMap.class,
 			maxConcurrentReconciles = 3)
 	static class PodReconciler {
 
@@ -594,7 +594,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class NoMethodReconciler {
 
 		Result handle(Request request) {
@@ -613,7 +613,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(Unannotated.class)
+	@Reconciles(Unannotated.class)
 	static class StatusReconciler {
 
 		Result reconcile(Request request) {
@@ -651,7 +651,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(Listless.class)
+	@Reconciles(Listless.class)
 	static class ListlessReconciler {
 
 		Result reconcile(Request request) {
@@ -675,7 +675,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, finalizer = "test.kubeboot.io/cleanup")
+	@Reconciles(value = V1ConfigMap.class, finalizer = "test.kubeboot.io/cleanup")
 	static class GuardedReconciler {
 
 		Result reconcile(Request request) {
@@ -694,7 +694,7 @@ class OperatorAutoConfigurationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, finalizer = "${test.finalizer}")
+	@Reconciles(value = V1ConfigMap.class, finalizer = "${test.finalizer}")
 	static class CleaningReconciler {
 
 		Result reconcile(Request request) {
@@ -741,12 +741,12 @@ class OperatorAutoConfigurationTests {
 	static class RunnableConfiguration {
 
 		@Bean
-		Runnable everywhere() {
-			return Runnable.onEveryReplica((stop) -> stop.await());
+		ManagerRunnable everywhere() {
+			return ManagerRunnable.onEveryReplica((stop) -> stop.await());
 		}
 
 		@Bean
-		Runnable leaderOnly() {
+		ManagerRunnable leaderOnly() {
 			return (stop) -> stop.await();
 		}
 

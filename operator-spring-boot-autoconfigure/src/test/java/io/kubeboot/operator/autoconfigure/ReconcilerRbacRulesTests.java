@@ -3,7 +3,7 @@ package io.kubeboot.operator.autoconfigure;
 import java.util.List;
 
 import io.kubeboot.operator.annotation.RbacRule;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.rbac.PolicyRule;
 import io.kubeboot.operator.rbac.PolicyRules;
@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link RbacRule @RbacRule} on {@link Reconciler @Reconciler} beans: their rules are
+ * {@link RbacRule @RbacRule} on {@link Reconciles @Reconciles} beans: their rules are
  * part of the manager's required permissions, in the controller's namespace.
  */
 class ReconcilerRbacRulesTests {
@@ -76,7 +76,7 @@ class ReconcilerRbacRulesTests {
 	static class PerNamespaceConfiguration {
 
 		@Bean
-		@Reconciler(V1Pod.class)
+		@Reconciles(V1Pod.class)
 		@RbacRule(kind = V1ConfigMap.class, verbs = { "create", "update" }, role = "connections",
 				grantedPerNamespace = true, reason = "keeps a ConfigMap per pod")
 		io.kubeboot.operator.reconcile.Reconciler podReconciler() {
@@ -89,7 +89,7 @@ class ReconcilerRbacRulesTests {
 	static class PerNamespaceWithoutRoleConfiguration {
 
 		@Bean
-		@Reconciler(V1Pod.class)
+		@Reconciles(V1Pod.class)
 		@RbacRule(kind = V1ConfigMap.class, verbs = "create", grantedPerNamespace = true)
 		io.kubeboot.operator.reconcile.Reconciler podReconciler() {
 			return (request) -> Result.done();
@@ -115,7 +115,7 @@ class ReconcilerRbacRulesTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	@RbacRule(verbs = { "create", "update" })
 	@RbacRule(kind = V1Pod.class, subresource = "status", verbs = "patch", reason = "marks the pod")
 	@RbacRule(group = "apps", resource = "deployments", verbs = "get", reason = "reads the owner")
@@ -131,7 +131,7 @@ class ReconcilerRbacRulesTests {
 	static class AnnotatedMethodConfiguration {
 
 		@Bean
-		@Reconciler(V1Pod.class)
+		@Reconciles(V1Pod.class)
 		@RbacRule(subresource = "status", verbs = "patch", reason = "writes the status")
 		io.kubeboot.operator.reconcile.Reconciler podStatusReconciler() {
 			return (request) -> Result.done();

@@ -2,7 +2,7 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.time.Duration;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpoint;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.metrics.OperatorMetricsAutoConfiguration;
@@ -131,7 +131,7 @@ class ShardingAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).isInstanceOf(InvalidOperatorPropertyException.class)
-					.hasMessage("operator.sharding.controllers[1] names no controller of a @Reconciler bean; the "
+					.hasMessage("operator.sharding.controllers[1] names no controller of a @Reconciles bean; the "
 							+ "controllers are: configmap, secret");
 			});
 	}
@@ -295,7 +295,7 @@ class ShardingAutoConfigurationTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class ConfigMapReconciler {
 
 		Result reconcile(Request request) {
@@ -304,7 +304,7 @@ class ShardingAutoConfigurationTests {
 
 	}
 
-	@Reconciler(V1Secret.class)
+	@Reconciles(V1Secret.class)
 	static class SecretReconciler {
 
 		Result reconcile(Request request) {

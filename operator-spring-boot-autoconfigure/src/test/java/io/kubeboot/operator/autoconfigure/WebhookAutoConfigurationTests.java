@@ -7,11 +7,11 @@ import java.util.Map;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Conversion;
 import io.kubeboot.operator.webhook.Convertible;
 import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.ServingCertificate;
-import io.kubeboot.operator.webhook.Validator;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -83,8 +83,9 @@ class WebhookAutoConfigurationTests {
 	void twoValidatorsForOneKindFailStartUpNamingBoth() {
 		this.contextRunner.withUserConfiguration(ConfigMapWebhooks.class, SecondConfigMapValidator.class)
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessage("Validator beans 'configMapValidator' and 'anotherConfigMapValidator' both validate "
-						+ "V1ConfigMap: a kind has one validator; combine them into one"));
+				.hasMessage(
+						"AdmissionValidator beans 'configMapValidator' and 'anotherConfigMapValidator' both validate "
+								+ "V1ConfigMap: a kind has one validator; combine them into one"));
 	}
 
 	@Test
@@ -110,8 +111,8 @@ class WebhookAutoConfigurationTests {
 	static class ConfigMapWebhooks {
 
 		@Bean
-		Validator<V1ConfigMap> configMapValidator() {
-			return new Validator<>() {
+		AdmissionValidator<V1ConfigMap> configMapValidator() {
+			return new AdmissionValidator<>() {
 			};
 		}
 
@@ -131,8 +132,8 @@ class WebhookAutoConfigurationTests {
 	static class SecondConfigMapValidator {
 
 		@Bean
-		Validator<V1ConfigMap> anotherConfigMapValidator() {
-			return new Validator<>() {
+		AdmissionValidator<V1ConfigMap> anotherConfigMapValidator() {
+			return new AdmissionValidator<>() {
 				@Override
 				public List<String> validateCreate(V1ConfigMap object) {
 					return List.of();
@@ -142,7 +143,7 @@ class WebhookAutoConfigurationTests {
 
 	}
 
-	static class SecretValidator implements Validator<V1Secret> {
+	static class SecretValidator implements AdmissionValidator<V1Secret> {
 
 	}
 

@@ -12,12 +12,12 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.predicate.Predicate;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilter;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
@@ -47,7 +47,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Event filters against a real kube-apiserver: the reconciled kind's default filter drops
  * status-only and metadata-only updates (the reconciler's own status writes coming back
- * on the watch) and passes spec changes and deletions; {@code @Reconciler(eventFilters)}
+ * on the watch) and passes spec changes and deletions; {@code @Reconciles(eventFilters)}
  * and {@code @Watches(eventFilters)} replace it, and a filter that throws lets the event
  * pass.
  */
@@ -87,7 +87,7 @@ class EventFilterIntegrationTests {
 		// the filtered controller has been offered it too
 		Controller.builder(manager, Widget.class)
 			.named("witness")
-			.withEventFilter(Predicates.all())
+			.withEventFilter(EventFilters.all())
 			.complete((request) -> {
 				manager.cache()
 					.get(Widget.class, request)
@@ -128,7 +128,7 @@ class EventFilterIntegrationTests {
 		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
 		this.managers.add(manager);
 		List<Object> statuses = new CopyOnWriteArrayList<>();
-		Controller.builder(manager, Widget.class).withEventFilter(Predicates.all()).complete((request) -> {
+		Controller.builder(manager, Widget.class).withEventFilter(EventFilters.all()).complete((request) -> {
 			manager.cache().get(Widget.class, request).ifPresent((widget) -> statuses.add(widget.getStatus()));
 			return Result.done();
 		});
@@ -242,7 +242,7 @@ class EventFilterIntegrationTests {
 
 	}
 
-	@Reconciler(value = Widget.class, eventFilters = TeamAOnly.class)
+	@Reconciles(value = Widget.class, eventFilters = TeamAOnly.class)
 	static class TeamReconciler {
 
 		final Set<String> reconciled = ConcurrentHashMap.newKeySet();
@@ -262,7 +262,7 @@ class EventFilterIntegrationTests {
 	/**
 	 * Passes objects whose label {@code key} is {@code yes}, and throws for {@code boom}.
 	 */
-	abstract static class LabelFilter implements Predicate<KubernetesObject> {
+	abstract static class LabelFilter implements EventFilter<KubernetesObject> {
 
 		private final String key;
 

@@ -18,7 +18,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.model.PartialObjectMetadata;
-import io.kubeboot.operator.predicate.Predicate;
+import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
@@ -540,7 +540,7 @@ class LabelShardingIntegrationTests {
 				lease, renew, retry, 100, ShardingConfig.Mode.LABEL));
 		Controller controller = Controller.builder(manager, V1ConfigMap.class)
 			.labelSelector(ShardingJournal.SELECTOR)
-			.withEventFilter(new Predicate<V1ConfigMap>() {
+			.withEventFilter(new EventFilter<V1ConfigMap>() {
 
 				@Override
 				public boolean update(V1ConfigMap oldObject, V1ConfigMap newObject) {

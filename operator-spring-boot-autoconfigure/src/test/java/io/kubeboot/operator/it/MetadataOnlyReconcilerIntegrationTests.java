@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.CacheTransform;
@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code @Reconciler(ownsMetadataOnly = ...)}, {@code @Watches(metadataOnly = true)} and
+ * {@code @Reconciles(ownsMetadataOnly = ...)}, {@code @Watches(metadataOnly = true)} and
  * a {@code CacheTransform} bean in a Spring Boot application against a real
  * kube-apiserver.
  */
@@ -131,7 +131,7 @@ class MetadataOnlyReconcilerIntegrationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, labelSelector = "meta-test=true", ownsMetadataOnly = V1Secret.class)
+	@Reconciles(value = V1ConfigMap.class, labelSelector = "meta-test=true", ownsMetadataOnly = V1Secret.class)
 	static class OwnerReconciler {
 
 		final Map<String, AtomicInteger> reconciles = new ConcurrentHashMap<>();

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.autoconfigure.LeadershipEvent;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.cache.Cache;
@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Spring application with the auto-configuration and a {@code @Reconciler} bean,
+ * A Spring application with the auto-configuration and a {@code @Reconciles} bean,
  * against a real kube-apiserver.
  */
 @WithControlPlane
@@ -127,7 +127,7 @@ class OperatorApplicationIntegrationTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class RecordingReconciler {
 
 		final List<String> seen = new CopyOnWriteArrayList<>();
@@ -168,7 +168,7 @@ class OperatorApplicationIntegrationTests {
 
 	}
 
-	@Reconciler(ManagerIntegrationTests.Gadget.class)
+	@Reconciles(ManagerIntegrationTests.Gadget.class)
 	static class GadgetReconciler {
 
 		Result reconcile(Request request) {

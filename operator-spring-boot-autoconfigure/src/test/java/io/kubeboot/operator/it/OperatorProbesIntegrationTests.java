@@ -11,10 +11,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.autoconfigure.ManagerBuilderCustomizer;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
@@ -277,7 +277,7 @@ class OperatorProbesIntegrationTests {
 
 	}
 
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class ConfigMapReconciler {
 
 		Result reconcile(Request request) {
@@ -290,7 +290,7 @@ class OperatorProbesIntegrationTests {
 	 * Leader-only work that ignores stop signals and interrupts until the test releases
 	 * it.
 	 */
-	static class StubbornRunnable implements Runnable {
+	static class StubbornRunnable implements ManagerRunnable {
 
 		final CountDownLatch release = new CountDownLatch(1);
 

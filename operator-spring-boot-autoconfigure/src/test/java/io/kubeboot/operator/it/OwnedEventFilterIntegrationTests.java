@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.predicate.LabelsChangedPredicate;
 import io.kubeboot.operator.reconcile.Request;
@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code @Reconciler(ownsEventFilters = ...)}: only the changes of owned objects that
+ * {@code @Reconciles(ownsEventFilters = ...)}: only the changes of owned objects that
  * pass the filters reconcile their owner.
  */
 @WithControlPlane
@@ -100,7 +100,7 @@ class OwnedEventFilterIntegrationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, labelSelector = "role=parent", owns = V1Secret.class,
+	@Reconciles(value = V1ConfigMap.class, labelSelector = "role=parent", owns = V1Secret.class,
 			ownsEventFilters = LabelsChangedPredicate.class, maxConcurrentReconciles = 1)
 	static class ParentReconciler {
 

@@ -13,7 +13,7 @@ import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.TestNamespace;
@@ -201,7 +201,7 @@ class OwnedObjectsIntegrationTests {
 	private Manager startedWithOwnedSecretsSelected(ApiClient admin, TestNamespace namespace) throws Exception {
 		Manager manager = manager(admin, namespace);
 		Controller.builder(manager, V1ConfigMap.class)
-			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", Predicates.all())
+			.owns(V1Secret.class, "app.kubernetes.io/managed-by=test-operator", EventFilters.all())
 			.complete((request) -> Result.done());
 		manager.start();
 		return manager;

@@ -16,7 +16,7 @@ import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.TestNamespace;
@@ -137,7 +137,7 @@ class PriorityQueueIntegrationTests {
 			.build();
 		this.managers.add(manager);
 		Controller controller = Controller.builder(manager, V1ConfigMap.class)
-			.withEventFilter(Predicates.all())
+			.withEventFilter(EventFilters.all())
 			.maxConcurrentReconciles(1)
 			.complete(this::record);
 		manager.start();

@@ -17,7 +17,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.StopSignal;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.rbac.PolicyRule;
 import io.kubeboot.operator.rbac.PolicyRules;
@@ -148,7 +148,7 @@ class RbacSelfCheckIntegrationTests {
 	void aRuleGrantedPerNamespaceIsListedNotReportedDenied(ControlPlane controlPlane) throws Exception {
 		Manager manager = Manager.builder(controlPlane.clientFor(OPERATOR)).build();
 		this.managers.add(manager);
-		manager.add("connections", new io.kubeboot.operator.manager.Runnable() {
+		manager.add("connections", new io.kubeboot.operator.manager.ManagerRunnable() {
 
 			@Override
 			public void start(StopSignal stop) throws InterruptedException {
@@ -226,7 +226,7 @@ class RbacSelfCheckIntegrationTests {
 		KubernetesEventRecorder events = KubernetesEventRecorder.builder(client).component("widgets").build();
 		manager.add("event-recorder", events);
 		Controller.builder(manager, Widget.class)
-			.owns(V1ConfigMap.class, "app=widgets", Predicates.all())
+			.owns(V1ConfigMap.class, "app=widgets", EventFilters.all())
 			.withFinalizer(FINALIZER, (request) -> Result.done())
 			.requires(Permission.of(Widget.class, "patch").subresource("status").because("writes the status"))
 			.requires(Permission.of(V1ConfigMap.class, "create").because("creates a ConfigMap per widget"))

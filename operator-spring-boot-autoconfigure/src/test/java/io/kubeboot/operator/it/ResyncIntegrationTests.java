@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.predicate.Predicates;
+import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TcpProxy;
@@ -52,7 +52,7 @@ class ResyncIntegrationTests {
 		Manager manager = Manager.builder(admin).namespace(namespace.name()).syncPeriod(Duration.ofMillis(500)).build();
 		this.managers.add(manager);
 		List<String> reconciled = new CopyOnWriteArrayList<>();
-		Controller.builder(manager, V1ConfigMap.class).withEventFilter(Predicates.all()).complete((request) -> {
+		Controller.builder(manager, V1ConfigMap.class).withEventFilter(EventFilters.all()).complete((request) -> {
 			reconciled.add(request.name());
 			return Result.done();
 		});
@@ -78,7 +78,7 @@ class ResyncIntegrationTests {
 		List<String> seen = new CopyOnWriteArrayList<>();
 		// resyncs (same resourceVersion) are dropped: only a real change reconciles
 		Controller.builder(manager, V1ConfigMap.class)
-			.withEventFilter(Predicates.resourceVersionChanged())
+			.withEventFilter(EventFilters.resourceVersionChanged())
 			.complete((request) -> {
 				manager.cache()
 					.get(V1ConfigMap.class, request)

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpoint;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
@@ -179,7 +179,7 @@ class ShardingApplicationIntegrationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, labelSelector = "sharded=yes", maxConcurrentReconciles = 2)
+	@Reconciles(value = V1ConfigMap.class, labelSelector = "sharded=yes", maxConcurrentReconciles = 2)
 	static class JournalingReconciler {
 
 		private final Journal journal;

@@ -1,6 +1,6 @@
 package io.kubeboot.operator.it;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -22,10 +22,10 @@ public class StartupFailureApplication {
 	}
 
 	/**
-	 * A bean as component scanning would find it: {@code @Reconciler} is a
+	 * A bean as component scanning would find it: {@code @Reconciles} is a
 	 * {@code @Component}, and a component nested in a configuration class is registered.
 	 */
-	@Reconciler(V1ConfigMap.class)
+	@Reconciles(V1ConfigMap.class)
 	static class ConfigMapReconciler {
 
 		Result reconcile(Request request) {

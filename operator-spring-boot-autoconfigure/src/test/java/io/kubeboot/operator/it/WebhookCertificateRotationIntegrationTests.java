@@ -17,9 +17,9 @@ import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.TestWebhooks;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubeboot.operator.webhook.AdmissionDeniedException;
+import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
 import io.kubeboot.operator.webhook.ServingCertificate;
-import io.kubeboot.operator.webhook.Validator;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -123,7 +123,7 @@ class WebhookCertificateRotationIntegrationTests {
 			.spec(Map.of("size", size));
 	}
 
-	private static final class SizeValidator implements Validator<Widget> {
+	private static final class SizeValidator implements AdmissionValidator<Widget> {
 
 		@Override
 		public List<String> validateCreate(Widget widget) throws AdmissionDeniedException {

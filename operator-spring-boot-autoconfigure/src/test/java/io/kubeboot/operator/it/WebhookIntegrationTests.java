@@ -18,9 +18,9 @@ import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.TestWebhooks;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubeboot.operator.webhook.AdmissionDeniedException;
+import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
 import io.kubeboot.operator.webhook.ServingCertificate;
-import io.kubeboot.operator.webhook.Validator;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiResponse;
@@ -174,10 +174,10 @@ class WebhookIntegrationTests {
 			.bindAddress("127.0.0.1")
 			.port(0)
 			.build();
-		AdmissionWebhook.forKind(server, Widget.class).withValidator(new Validator<>() {
+		AdmissionWebhook.forKind(server, Widget.class).withValidator(new AdmissionValidator<>() {
 		}).complete();
 		assertThatExceptionOfType(IllegalArgumentException.class)
-			.isThrownBy(() -> AdmissionWebhook.forKind(server, Widget.class).withValidator(new Validator<>() {
+			.isThrownBy(() -> AdmissionWebhook.forKind(server, Widget.class).withValidator(new AdmissionValidator<>() {
 			}).complete())
 			.withMessage("A validator for Widget is already registered at /validate-test-kubeboot-io-v1-widget: "
 					+ "a kind has one validator; combine them into one");
@@ -243,7 +243,7 @@ class WebhookIntegrationTests {
 	 * Sizes small or large; the color never changes, and yellow gets a warning; "hang"
 	 * hangs until the test ends; "protected" cannot be deleted.
 	 */
-	private final class WidgetValidator implements Validator<Widget> {
+	private final class WidgetValidator implements AdmissionValidator<Widget> {
 
 		@Override
 		public List<String> validateCreate(Widget widget) throws Exception {

@@ -6,7 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
@@ -73,10 +73,10 @@ class StarterIntegrationTests {
 	static class WebOperator {
 
 		/**
-		 * Registered as component scanning would: {@code @Reconciler} is a
+		 * Registered as component scanning would: {@code @Reconciles} is a
 		 * {@code @Component}, and one nested in a configuration class is registered.
 		 */
-		@Reconciler(V1ConfigMap.class)
+		@Reconciles(V1ConfigMap.class)
 		static class ConfigMapReconciler {
 
 			Result reconcile(Request request) {

@@ -3,7 +3,7 @@ package io.kubeboot.sample.storage;
 import java.time.Duration;
 
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,12 +11,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * Logs how many buckets the cache holds, and how many are available, every
- * {@code sample.buckets.inventory-interval}, on every replica. A {@link Runnable} bean is
- * started and stopped by the manager; this one opts out of leader election, so a standby
- * logs too, which shows that its cache is warm and ready for a takeover.
+ * {@code sample.buckets.inventory-interval}, on every replica. A {@link ManagerRunnable}
+ * bean is started and stopped by the manager; this one opts out of leader election, so a
+ * standby logs too, which shows that its cache is warm and ready for a takeover.
  */
 @Component
-class BucketInventoryLogger implements Runnable {
+class BucketInventoryLogger implements ManagerRunnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(BucketInventoryLogger.class);
 

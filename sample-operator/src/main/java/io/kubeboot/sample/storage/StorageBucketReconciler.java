@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.kubeboot.operator.annotation.PeriodicTrigger;
 import io.kubeboot.operator.annotation.RbacRule;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.Client;
@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * probed and its status written, and a {@code Warning} Event tells its owner why it has
  * no ConfigMap.
  */
-@Reconciler(value = StorageBucket.class, maxConcurrentReconciles = 4, owns = V1ConfigMap.class,
+@Reconciles(value = StorageBucket.class, maxConcurrentReconciles = 4, owns = V1ConfigMap.class,
 		ownsLabelSelector = BucketConnection.SELECTOR, finalizer = StorageBucketReconciler.FINALIZER)
 @RbacRule(subresource = "status", verbs = "patch",
 		reason = "writes the bucket's status with a merge patch, and nothing else of a bucket")

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.kubeboot.operator.webhook.AdmissionDeniedException;
-import io.kubeboot.operator.webhook.Validator;
+import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
 import org.springframework.stereotype.Component;
@@ -36,7 +36,7 @@ import org.springframework.stereotype.Component;
  * {@code deploy/webhook.yaml}).
  */
 @Component
-class StorageBucketValidator implements Validator<StorageBucket> {
+class StorageBucketValidator implements AdmissionValidator<StorageBucket> {
 
 	private final BucketProperties properties;
 

@@ -14,7 +14,7 @@ import io.kubeboot.operator.benchmarks.spring.SpringOperatorApplication;
 public enum Implementation {
 
 	/**
-	 * Ours: a Spring Boot application on the starter with one {@code @Reconciler}.
+	 * Ours: a Spring Boot application on the starter with one {@code @Reconciles}.
 	 */
 	SPRING("spring", "ours (Spring Boot starter)", SpringOperatorApplication.class.getName(), false, true, true),
 

@@ -17,7 +17,7 @@ import org.springframework.core.metrics.jfr.FlightRecorderApplicationStartup;
 
 /**
  * "Ours": a minimal Spring Boot application on the starter with one
- * {@code @Reconciler(Widget.class)} ({@link WidgetReconciler}). The harness configures it
+ * {@code @Reconciles(Widget.class)} ({@link WidgetReconciler}). The harness configures it
  * through {@code operator.*} properties derived from {@link ChildSettings}, as an
  * {@code application.yaml} would.
  */

@@ -1,6 +1,6 @@
 package io.kubeboot.operator.benchmarks.spring;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.benchmarks.child.WidgetWorkload;
 import io.kubeboot.operator.benchmarks.model.Widget;
 import io.kubeboot.operator.cache.Cache;
@@ -10,7 +10,7 @@ import io.kubeboot.operator.reconcile.Result;
 /**
  * Reads the widget from the cache and writes its status when it is out of date.
  */
-@Reconciler(value = Widget.class, maxConcurrentReconciles = WidgetWorkload.WORKERS)
+@Reconciles(value = Widget.class, maxConcurrentReconciles = WidgetWorkload.WORKERS)
 class WidgetReconciler implements io.kubeboot.operator.reconcile.Reconciler {
 
 	private final Cache cache;

@@ -21,7 +21,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.leaderelection.internal.LeaseMetadata;
 import io.kubeboot.operator.leaderelection.internal.LeaseWatch;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.sharding.ShardingConfig;
@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * case the Lease is left to expire) and releases the Lease, so the others take its keys
  * over at their next read.
  */
-public final class ShardMember implements Runnable {
+public final class ShardMember implements ManagerRunnable {
 
 	/** The label naming the ring on every member's Lease. */
 	public static final String RING_LABEL = "sharding.kubeboot.io/ring";

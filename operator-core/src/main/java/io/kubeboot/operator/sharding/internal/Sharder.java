@@ -21,7 +21,7 @@ import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.rbac.Permission;
@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * every object once per {@link #RESYNC}. Its writes are leader-only work, fenced by the
  * leader Lease.
  */
-public final class Sharder implements Runnable {
+public final class Sharder implements ManagerRunnable {
 
 	/** How often every object is looked at although nothing changed. */
 	static final Duration RESYNC = Duration.ofMinutes(5);

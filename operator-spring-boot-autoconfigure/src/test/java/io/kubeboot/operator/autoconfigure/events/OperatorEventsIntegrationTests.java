@@ -3,11 +3,11 @@ package io.kubeboot.operator.autoconfigure.events;
 import java.time.Duration;
 import java.util.List;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.events.EventRecorder;
-import io.kubeboot.operator.manager.Runnable;
+import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -79,7 +79,7 @@ class OperatorEventsIntegrationTests {
 	static class EventsConfiguration {
 
 		@Bean
-		@Reconciler(V1ConfigMap.class)
+		@Reconciles(V1ConfigMap.class)
 		io.kubeboot.operator.reconcile.Reconciler configMapReconciler(Cache cache, EventRecorder recorder) {
 			return (Request request) -> {
 				cache.get(V1ConfigMap.class, request)
@@ -89,7 +89,7 @@ class OperatorEventsIntegrationTests {
 		}
 
 		@Bean
-		Runnable recordOnStop(EventRecorder recorder, @Value("${operator.namespace}") String namespace) {
+		ManagerRunnable recordOnStop(EventRecorder recorder, @Value("${operator.namespace}") String namespace) {
 			// leader-only, as controllers are: the manager stops these first
 			return (StopSignal stop) -> {
 				stop.await();

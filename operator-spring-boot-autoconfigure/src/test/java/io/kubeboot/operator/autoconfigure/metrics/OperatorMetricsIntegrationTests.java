@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Spring Boot application with Actuator's Prometheus endpoint, a {@code @Reconciler}
+ * A Spring Boot application with Actuator's Prometheus endpoint, a {@code @Reconciles}
  * and leader election, against a real kube-apiserver: every series is scraped from
  * {@code /actuator/prometheus} under controller-runtime's name.
  */
@@ -207,7 +207,7 @@ class OperatorMetricsIntegrationTests {
 
 	}
 
-	@Reconciler(value = V1ConfigMap.class, labelSelector = "metrics-test=true")
+	@Reconciles(value = V1ConfigMap.class, labelSelector = "metrics-test=true")
 	static class SlowReconciler {
 
 		final Set<String> reconciled = ConcurrentHashMap.newKeySet();

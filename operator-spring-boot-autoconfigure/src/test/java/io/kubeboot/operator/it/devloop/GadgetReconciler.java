@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.reconcile.Request;
@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes a gadget's {@code spec.color} into its {@code status.observedColor}.
  */
-@Reconciler(Gadget.class)
+@Reconciles(Gadget.class)
 class GadgetReconciler {
 
 	private static final Logger logger = LoggerFactory.getLogger(GadgetReconciler.class);

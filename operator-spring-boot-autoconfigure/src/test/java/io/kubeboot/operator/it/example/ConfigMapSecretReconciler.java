@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.annotation.RbacRule;
-import io.kubeboot.operator.annotation.Reconciler;
+import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.OwnerReferences;
 import io.kubeboot.operator.reconcile.Request;
@@ -21,7 +21,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
  * carry a label that limits the cache to them, and the {@link RbacRule} declares the
  * writes the generated RBAC cannot see.
  */
-@Reconciler(value = V1ConfigMap.class, labelSelector = "secret=wanted", owns = V1Secret.class,
+@Reconciles(value = V1ConfigMap.class, labelSelector = "secret=wanted", owns = V1Secret.class,
 		ownsLabelSelector = ConfigMapSecretReconciler.MANAGED_BY, finalizer = "example.kubeboot.io/audit")
 @RbacRule(kind = V1Secret.class, verbs = { "create", "update" }, reason = "keeps the Secret with createOrUpdate")
 public class ConfigMapSecretReconciler {

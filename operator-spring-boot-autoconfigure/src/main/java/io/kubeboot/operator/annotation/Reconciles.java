@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.GenerationChangedPredicate;
-import io.kubeboot.operator.predicate.Predicate;
 import io.kubernetes.client.common.KubernetesObject;
 import org.springframework.stereotype.Component;
 
@@ -18,13 +18,13 @@ import org.springframework.stereotype.Component;
  * mapped to their controlling owner.
  * <p>
  * The bean either implements {@link io.kubeboot.operator.reconcile.Reconciler} or
- * declares exactly one public method {@code Result reconcile(Request)}; the second form
- * avoids naming both this annotation and the interface in one file. Anything else fails
- * start-up with a message naming the bean. The annotation is also a {@link Component}
- * stereotype, so an annotated class found by component scanning becomes a bean.
+ * declares exactly one public method {@code Result reconcile(Request)}. Anything else
+ * fails start-up with a message naming the bean. The annotation is also a
+ * {@link Component} stereotype, so an annotated class found by component scanning becomes
+ * a bean.
  *
  * <pre class="code">
- * &#64;Reconciler(V1ConfigMap.class)
+ * &#64;Reconciles(V1ConfigMap.class)
  * class ConfigMapReconciler {
  *
  *     Result reconcile(Request request) { ... }
@@ -39,7 +39,7 @@ import org.springframework.stereotype.Component;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Component
-public @interface Reconciler {
+public @interface Reconciles {
 
 	/**
 	 * The kind this controller reconciles: a client-java model class such as
@@ -90,7 +90,7 @@ public @interface Reconciler {
 	 * @return the predicate classes
 	 */
 	@SuppressWarnings("rawtypes")
-	Class<? extends Predicate>[] ownsEventFilters() default {};
+	Class<? extends EventFilter>[] ownsEventFilters() default {};
 
 	/**
 	 * The controller's name, used in logs, metrics and properties
@@ -144,6 +144,6 @@ public @interface Reconciler {
 	 * @return the predicate classes
 	 */
 	@SuppressWarnings("rawtypes")
-	Class<? extends Predicate>[] eventFilters() default GenerationChangedPredicate.class;
+	Class<? extends EventFilter>[] eventFilters() default GenerationChangedPredicate.class;
 
 }

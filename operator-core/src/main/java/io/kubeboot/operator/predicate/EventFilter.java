@@ -8,7 +8,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * Decides which changes of a watched kind reach a controller, the counterpart of
  * controller-runtime's {@code predicate.Predicate}. A change the predicate rejects is
  * dropped before it becomes a request; every method passes by default, so a predicate
- * overrides only the events it filters. {@link Predicates} has the common ones.
+ * overrides only the events it filters. {@link EventFilters} has the common ones.
  * <p>
  * Called on the informer's event thread for every event: a predicate must be fast, must
  * not block and must not call the API server. One that throws is logged and the event
@@ -17,7 +17,7 @@ import io.kubernetes.client.common.KubernetesObject;
  *
  * @param <T> the model type
  */
-public interface Predicate<T extends KubernetesObject> {
+public interface EventFilter<T extends KubernetesObject> {
 
 	/**
 	 * Whether an object that appeared (created, or listed when the cache or the
@@ -54,10 +54,10 @@ public interface Predicate<T extends KubernetesObject> {
 	 * @param other the other predicate
 	 * @return the conjunction
 	 */
-	default Predicate<T> and(Predicate<? super T> other) {
+	default EventFilter<T> and(EventFilter<? super T> other) {
 		Objects.requireNonNull(other, "other must not be null");
-		Predicate<T> self = this;
-		return new Predicate<>() {
+		EventFilter<T> self = this;
+		return new EventFilter<>() {
 
 			@Override
 			public boolean create(T object) {
@@ -87,10 +87,10 @@ public interface Predicate<T extends KubernetesObject> {
 	 * @param other the other predicate
 	 * @return the disjunction
 	 */
-	default Predicate<T> or(Predicate<? super T> other) {
+	default EventFilter<T> or(EventFilter<? super T> other) {
 		Objects.requireNonNull(other, "other must not be null");
-		Predicate<T> self = this;
-		return new Predicate<>() {
+		EventFilter<T> self = this;
+		return new EventFilter<>() {
 
 			@Override
 			public boolean create(T object) {

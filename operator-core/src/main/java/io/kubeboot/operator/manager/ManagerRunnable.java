@@ -20,7 +20,7 @@ import io.kubeboot.operator.rbac.Permission;
  * replica must do, such as serving a webhook or warming a cache.
  */
 @FunctionalInterface
-public interface Runnable {
+public interface ManagerRunnable {
 
 	/**
 	 * Runs until the stop signal fires.
@@ -53,9 +53,9 @@ public interface Runnable {
 	 * @param runnable the function
 	 * @return a runnable that does not need leader election
 	 */
-	static Runnable onEveryReplica(Runnable runnable) {
+	static ManagerRunnable onEveryReplica(ManagerRunnable runnable) {
 		Objects.requireNonNull(runnable, "runnable must not be null");
-		return new Runnable() {
+		return new ManagerRunnable() {
 
 			@Override
 			public void start(StopSignal stop) throws Exception {

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PredicatesTests {
+class EventFiltersTests {
 
-	private final Predicate<KubernetesObject> generation = Predicates.generationChanged();
+	private final EventFilter<KubernetesObject> generation = EventFilters.generationChanged();
 
 	@Test
 	void generationChangedDropsStatusAndMetadataOnlyUpdates() {
@@ -64,18 +64,18 @@ class PredicatesTests {
 		annotated.getMetadata().putAnnotationsItem("note", "x");
 		V1Deployment emptyLabels = deployment(4L, "4");
 		emptyLabels.getMetadata().labels(Map.of());
-		assertThat(Predicates.labelsChanged().update(before, labelled)).isTrue();
-		assertThat(Predicates.labelsChanged().update(before, annotated)).isFalse();
-		assertThat(Predicates.labelsChanged().update(before, emptyLabels)).isFalse();
-		assertThat(Predicates.annotationsChanged().update(before, annotated)).isTrue();
-		assertThat(Predicates.annotationsChanged().update(before, labelled)).isFalse();
+		assertThat(EventFilters.labelsChanged().update(before, labelled)).isTrue();
+		assertThat(EventFilters.labelsChanged().update(before, annotated)).isFalse();
+		assertThat(EventFilters.labelsChanged().update(before, emptyLabels)).isFalse();
+		assertThat(EventFilters.annotationsChanged().update(before, annotated)).isTrue();
+		assertThat(EventFilters.annotationsChanged().update(before, labelled)).isFalse();
 	}
 
 	@Test
 	void resourceVersionChangedDropsOnlyTheResync() {
 		V1Deployment before = deployment(3L, "1");
-		assertThat(Predicates.resourceVersionChanged().update(before, before)).isFalse();
-		assertThat(Predicates.resourceVersionChanged().update(before, deployment(3L, "2"))).isTrue();
+		assertThat(EventFilters.resourceVersionChanged().update(before, before)).isFalse();
+		assertThat(EventFilters.resourceVersionChanged().update(before, deployment(3L, "2"))).isTrue();
 	}
 
 	@Test
@@ -83,18 +83,18 @@ class PredicatesTests {
 		V1Deployment before = deployment(3L, "1");
 		V1Deployment labelled = deployment(3L, "2");
 		labelled.getMetadata().putLabelsItem("team", "a");
-		Predicate<KubernetesObject> specOrLabels = this.generation.or(Predicates.labelsChanged());
+		EventFilter<KubernetesObject> specOrLabels = this.generation.or(EventFilters.labelsChanged());
 		assertThat(specOrLabels.update(before, labelled)).isTrue();
 		assertThat(specOrLabels.update(before, deployment(3L, "3"))).isFalse();
-		assertThat(this.generation.and(Predicates.labelsChanged()).update(before, labelled)).isFalse();
-		assertThat(Predicates.not(this.generation).update(before, labelled)).isTrue();
-		assertThat(Predicates.not(this.generation).create(before)).isFalse();
+		assertThat(this.generation.and(EventFilters.labelsChanged()).update(before, labelled)).isFalse();
+		assertThat(EventFilters.not(this.generation).update(before, labelled)).isTrue();
+		assertThat(EventFilters.not(this.generation).create(before)).isFalse();
 		assertThat(specOrLabels).hasToString("or(generationChanged, labelsChanged)");
 	}
 
 	@Test
 	void matchingLooksAtTheNewObjectOfAnUpdate() {
-		Predicate<V1Deployment> team = Predicates.matching("team-a",
+		EventFilter<V1Deployment> team = EventFilters.matching("team-a",
 				(deployment) -> "a".equals(deployment.getMetadata().getLabels().get("team")));
 		V1Deployment inTeam = deployment(3L, "1");
 		inTeam.getMetadata().putLabelsItem("team", "a");

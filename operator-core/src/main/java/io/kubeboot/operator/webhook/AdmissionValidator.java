@@ -18,7 +18,7 @@ import io.kubernetes.client.common.KubernetesObject;
  *
  * @param <T> the model type of the kind
  */
-public interface Validator<T extends KubernetesObject> {
+public interface AdmissionValidator<T extends KubernetesObject> {
 
 	/**
 	 * Validates an object about to be created.

@@ -5,25 +5,25 @@ import java.util.Objects;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Factories of the common {@link Predicate predicates}: the built-in ones
+ * Factories of the common {@link EventFilter predicates}: the built-in ones
  * ({@link GenerationChangedPredicate}, {@link LabelsChangedPredicate},
  * {@link AnnotationsChangedPredicate}, {@link ResourceVersionChangedPredicate}), one from
  * a condition on the object (controller-runtime's {@code NewPredicateFuncs}) and
  * combinations.
  */
-public final class Predicates {
+public final class EventFilters {
 
-	private static final Predicate<KubernetesObject> ALL = new Named<>("all") {
+	private static final EventFilter<KubernetesObject> ALL = new Named<>("all") {
 	};
 
-	private Predicates() {
+	private EventFilters() {
 	}
 
 	/**
 	 * Passes every event.
 	 * @return the predicate
 	 */
-	public static Predicate<KubernetesObject> all() {
+	public static EventFilter<KubernetesObject> all() {
 		return ALL;
 	}
 
@@ -31,7 +31,7 @@ public final class Predicates {
 	 * Passes an update when the spec changed; see {@link GenerationChangedPredicate}.
 	 * @return the predicate
 	 */
-	public static Predicate<KubernetesObject> generationChanged() {
+	public static EventFilter<KubernetesObject> generationChanged() {
 		return GenerationChangedPredicate.INSTANCE;
 	}
 
@@ -39,7 +39,7 @@ public final class Predicates {
 	 * Passes an update when {@code metadata.labels} changed.
 	 * @return the predicate
 	 */
-	public static Predicate<KubernetesObject> labelsChanged() {
+	public static EventFilter<KubernetesObject> labelsChanged() {
 		return LabelsChangedPredicate.INSTANCE;
 	}
 
@@ -47,7 +47,7 @@ public final class Predicates {
 	 * Passes an update when {@code metadata.annotations} changed.
 	 * @return the predicate
 	 */
-	public static Predicate<KubernetesObject> annotationsChanged() {
+	public static EventFilter<KubernetesObject> annotationsChanged() {
 		return AnnotationsChangedPredicate.INSTANCE;
 	}
 
@@ -56,7 +56,7 @@ public final class Predicates {
 	 * periodic resync, where the object did not change.
 	 * @return the predicate
 	 */
-	public static Predicate<KubernetesObject> resourceVersionChanged() {
+	public static EventFilter<KubernetesObject> resourceVersionChanged() {
 		return ResourceVersionChangedPredicate.INSTANCE;
 	}
 
@@ -69,7 +69,7 @@ public final class Predicates {
 	 * @param condition the condition; fast and non-blocking
 	 * @return the predicate
 	 */
-	public static <T extends KubernetesObject> Predicate<T> matching(String name,
+	public static <T extends KubernetesObject> EventFilter<T> matching(String name,
 			java.util.function.Predicate<? super T> condition) {
 		Objects.requireNonNull(condition, "condition must not be null");
 		return new Named<>(name) {
@@ -99,7 +99,7 @@ public final class Predicates {
 	 * @param predicate the predicate
 	 * @return the negation
 	 */
-	public static <T extends KubernetesObject> Predicate<T> not(Predicate<T> predicate) {
+	public static <T extends KubernetesObject> EventFilter<T> not(EventFilter<T> predicate) {
 		Objects.requireNonNull(predicate, "predicate must not be null");
 		return new Named<>("not(" + predicate + ")") {
 
@@ -124,7 +124,7 @@ public final class Predicates {
 	/**
 	 * A predicate with a name for logs and the endpoint.
 	 */
-	private abstract static class Named<T extends KubernetesObject> implements Predicate<T> {
+	private abstract static class Named<T extends KubernetesObject> implements EventFilter<T> {
 
 		private final String name;
 
