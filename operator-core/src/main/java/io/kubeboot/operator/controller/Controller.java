@@ -669,7 +669,7 @@ public final class Controller implements ManagerRunnable {
 				// renewals failing): another replica may lead now, so nothing starts
 				// until the Lease is renewed or the election stops this controller
 				current.forget(request);
-				current.addAfter(request, FENCED_RETRY);
+				current.addAfter(request, FENCED_RETRY, current.priorityOf(request));
 				current.done(request);
 				continue;
 			}
@@ -748,12 +748,6 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
-	 * Queues a request of this replica's again after a retry period when its worker found
-	 * the shard Lease not valid or the gate suspended: no change of the permitted keys
-	 * need follow once the Lease is valid again, so the request waits instead of being
-	 * dropped.
-	 */
-	/**
 	 * Reconciles a request, saying so once per version when the cache holds an older
 	 * version of its object than the API server's, whose latest version does not decode.
 	 */
@@ -773,10 +767,16 @@ public final class Controller implements ManagerRunnable {
 		this.runner.reconcile(current, request);
 	}
 
+	/**
+	 * Queues a request of this replica's again after a retry period when its worker found
+	 * the shard Lease not valid or the gate suspended: no change of the permitted keys
+	 * need follow once the Lease is valid again, so the request waits instead of being
+	 * dropped, at the priority it was handed out with.
+	 */
 	private void retryWhileLeaseNotValid(WorkQueue<Request> current, Request request, boolean mine) {
 		ShardRing shardRing = this.ring;
 		if (mine && shardRing != null) {
-			current.addAfter(request, shardRing.config().retryPeriod());
+			current.addAfter(request, shardRing.config().retryPeriod(), current.priorityOf(request));
 		}
 	}
 
@@ -796,7 +796,7 @@ public final class Controller implements ManagerRunnable {
 				// took it for the give-back's move
 				current.forget(request);
 				if (labelShare.goneBeforeGivenBack(key)) {
-					current.add(request);
+					current.add(request, current.priorityOf(request));
 				}
 				return;
 			}
@@ -811,7 +811,7 @@ public final class Controller implements ManagerRunnable {
 			labelShare.kept(key);
 			logger.warn("Could not give an object back to the sharder, retrying: controller={} object={} error=\"{}\"",
 					this.name, request, ex.getMessage());
-			current.addRateLimited(request);
+			current.addRateLimited(request, current.priorityOf(request));
 		}
 		catch (RuntimeException ex) {
 			labelShare.kept(key);

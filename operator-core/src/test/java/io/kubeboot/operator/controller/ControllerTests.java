@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.client.ApiServerException;
@@ -24,6 +25,7 @@ import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -159,6 +161,32 @@ class ControllerTests {
 		fence.renewed(now.get());
 		eventually().until(() -> this.events.contains("reconcile a"));
 		assertThat(run.error.get()).isNull();
+	}
+
+	@Test
+	void aRequestHeldBackPastTheRenewDeadlineKeepsItsPriority() throws Exception {
+		AtomicLong now = new AtomicLong(1_000_000_000L);
+		WriteFence fence = new WriteFence(Duration.ofSeconds(2), now::get);
+		fence.renewed(now.get());
+		now.addAndGet(Duration.ofSeconds(3).toNanos());
+		// an object of the start-up backlog: low priority
+		this.informer.add(configMap("a"));
+		List<Integer> queuedAt = new CopyOnWriteArrayList<>();
+		WorkQueueMetrics depths = new WorkQueueMetrics() {
+
+			@Override
+			public void depth(int priority, int depth) {
+				if (depth > 0) {
+					queuedAt.add(priority);
+				}
+			}
+
+		};
+		Controller controller = controller(1, true, (request) -> Result.done(), (name) -> depths);
+		start(controller, fence);
+		// queued again after every retry, and each time behind the live changes
+		eventually().until(() -> queuedAt.size() >= 4);
+		assertThat(queuedAt).containsOnly(WorkQueue.LOW_PRIORITY);
 	}
 
 	@Test
@@ -493,8 +521,13 @@ class ControllerTests {
 	}
 
 	private Controller controller(int workers, boolean priorityQueue, Reconciler reconciler) {
+		return controller(workers, priorityQueue, reconciler, (name) -> WorkQueueMetrics.NOOP);
+	}
+
+	private Controller controller(int workers, boolean priorityQueue, Reconciler reconciler,
+			Function<String, WorkQueueMetrics> queueMetrics) {
 		return new Controller("test", V1ConfigMap.class, reconciler, workers, priorityQueue, () -> this.rateLimiter,
-				(name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()), DEADLINE, List.of());
+				queueMetrics, this.metrics, List.of(eventSource()), DEADLINE, List.of());
 	}
 
 	private EventSource<V1ConfigMap> eventSource() {

@@ -18,6 +18,7 @@ import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.Fences;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
@@ -174,7 +175,7 @@ public final class Sharder implements ManagerRunnable {
 			}
 			this.member.addMembersListener(all);
 			for (int i = 0; i < WORKERS; i++) {
-				Thread worker = new Thread(() -> work(run, informers), "sharder-" + this.config.ringName() + "-" + i);
+				Thread worker = worker(() -> work(run, informers), "sharder-" + this.config.ringName() + "-" + i);
 				worker.start();
 				workers.add(worker);
 			}
@@ -241,6 +242,15 @@ public final class Sharder implements ManagerRunnable {
 		Item item = new Item(target, Request.of(object));
 		seen(run, item, object);
 		run.queue().add(item);
+	}
+
+	/**
+	 * Creates a worker that writes under the fence of the calling thread, the sharder's:
+	 * its label writes are leader-only work, refused once the leader Lease can no longer
+	 * be vouched for. A thread does not inherit its creator's fence.
+	 */
+	static Thread worker(java.lang.Runnable work, String name) {
+		return new Thread(Fences.runnable(work), name);
 	}
 
 	/**

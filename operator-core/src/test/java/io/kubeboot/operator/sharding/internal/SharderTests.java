@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.sharding.ShardingConfig;
@@ -46,6 +48,23 @@ class SharderTests {
 				}
 				default -> throw new UnsupportedOperationException(method.getName());
 			});
+
+	@Test
+	void itsWorkersWriteUnderTheFenceOfTheSharder() throws Exception {
+		WriteFence fence = new WriteFence(Duration.ofSeconds(2), System::nanoTime);
+		AtomicReference<WriteFence> seen = new AtomicReference<>();
+		Thread worker;
+		WriteFence.enter(fence);
+		try {
+			worker = Sharder.worker(() -> seen.set(WriteFence.current()), "test-sharder-worker");
+		}
+		finally {
+			WriteFence.enter(null);
+		}
+		worker.start();
+		worker.join(WAIT.toMillis());
+		assertThat(seen.get()).isSameAs(fence);
+	}
 
 	@Test
 	void aSharderThatStoppedKeepsNoHandlerFeedingItNorItsInformer() throws Exception {
