@@ -50,6 +50,12 @@ final class ChildProcess implements AutoCloseable {
 
 	private final Map<String, Deque<String[]>> events = new HashMap<>();
 
+	/**
+	 * The last answer to each command, for asks after the process exited (guarded by
+	 * this).
+	 */
+	private final Map<String, String[]> lastAnswers = new HashMap<>();
+
 	private final Writer commands;
 
 	private final CompletableFuture<Long> exited;
@@ -278,7 +284,24 @@ final class ChildProcess implements AutoCloseable {
 				// it exited meanwhile and answers with what it reported on exit
 			}
 		}
-		return await(command, timeout);
+		try {
+			String[] answer = await(command, timeout);
+			synchronized (this) {
+				this.lastAnswers.put(command, answer);
+			}
+			return answer;
+		}
+		catch (IllegalStateException ex) {
+			synchronized (this) {
+				// exited after an earlier ask took the answer it reported on exit: that
+				// answer is its last word
+				String[] last = this.lastAnswers.get(command);
+				if (this.outputEnded && last != null) {
+					return last;
+				}
+			}
+			throw ex;
+		}
 	}
 
 	/**

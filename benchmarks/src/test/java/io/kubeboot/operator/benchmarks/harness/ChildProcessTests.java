@@ -26,6 +26,17 @@ class ChildProcessTests {
 	}
 
 	@Test
+	void askingAgainAfterTheProcessExitedAnswersWithItsLastAnswer(@TempDir Path workDir) throws Exception {
+		// as an operator that finished reports on exit, once: the first ask takes it
+		try (ChildProcess child = ChildProcess.start("exited", List.of("sh", "-c", "echo 'BENCH reconciles 100 7'"),
+				Map.of(), workDir)) {
+			child.awaitExit();
+			assertThat(child.ask("reconciles", Duration.ofSeconds(30))).containsExactly("100", "7");
+			assertThat(child.ask("reconciles", Duration.ofSeconds(30))).containsExactly("100", "7");
+		}
+	}
+
+	@Test
 	void anEventNeverWrittenFailsOnceTheOutputEndedNamingTheExitStatus(@TempDir Path workDir) throws Exception {
 		try (ChildProcess child = ChildProcess.start("no-line", List.of("sh", "-c", "echo 'BENCH latency 7'; exit 3"),
 				Map.of(), workDir)) {
