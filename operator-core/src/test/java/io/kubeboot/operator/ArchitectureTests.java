@@ -13,6 +13,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,28 @@ class ArchitectureTests {
 			.should()
 			.beFreeOfCycles()
 			.because("one change should read as one path through the packages (see ARCHITECTURE.md)");
+		rule.check(core);
+	}
+
+	@Test
+	void theControllerPackageKnowsNothingOfSharding() {
+		ArchRule rule = noClasses().that()
+			.resideInAPackage("io.kubeboot.operator.controller..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.kubeboot.operator.sharding..")
+			.because("sharding plugs into the controller through its WorkGate, never the reverse");
+		rule.check(core);
+	}
+
+	@Test
+	void theReconcileLoopUsesNoOtherConceptsInternals() {
+		ArchRule rule = noClasses().that()
+			.haveFullyQualifiedName(Controller.class.getName())
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("..internal..")
+			.because("the reconcile loop reads as the plain loop; what gates it plugs in through WorkGate");
 		rule.check(core);
 	}
 

@@ -27,6 +27,17 @@ public final class Fences {
 	}
 
 	/**
+	 * Whether the calling thread may write now: {@code true} unless it runs fenced work
+	 * whose Lease can no longer be vouched for. Work that checks this before a long step
+	 * can stop early instead of having its next write refused.
+	 * @return {@code true} if the thread is not fenced or its fence is open
+	 */
+	public static boolean isOpen() {
+		WriteFence fence = WriteFence.current();
+		return fence == null || fence.isOpen();
+	}
+
+	/**
 	 * Wraps a task so that it runs under the calling thread's fence.
 	 * @param task the task
 	 * @return the wrapped task

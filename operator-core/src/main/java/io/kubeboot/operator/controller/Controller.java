@@ -13,10 +13,6 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.InformerKey;
-import io.kubeboot.operator.client.ApiServerException;
-import io.kubeboot.operator.client.Client;
-import io.kubeboot.operator.client.Patch;
-import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
@@ -24,10 +20,6 @@ import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.sharding.ShardRing;
-import io.kubeboot.operator.sharding.internal.LabelShare;
-import io.kubeboot.operator.sharding.internal.ShardGate;
-import io.kubeboot.operator.sharding.internal.ShardRings;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
@@ -53,25 +45,19 @@ import org.slf4j.LoggerFactory;
  * after its start is reconciled next. A request is requeued (after an error, a conflict
  * or a delay) at the priority it was handed out with.
  * <p>
- * A controller is a leader-only {@link ManagerRunnable} unless sharded
- * ({@link ControllerBuilder#sharded}: then it runs on every replica and reconciles only
- * the objects its ring gives this replica): the manager starts it once the caches have
- * synced (and, with leader election, once elected). Each start uses a fresh queue, seeded
- * with every cached object, so a controller stopped on a lost lease and started again
- * misses nothing. {@link #start} blocks until stopped; on stop no new reconcile begins
- * and the ones in flight finish (the manager interrupts them after its graceful shutdown
+ * A controller is a leader-only {@link ManagerRunnable} unless its {@link WorkGate} says
+ * otherwise (a sharded controller runs on every replica and reconciles only the objects
+ * its ring gives this replica): the manager starts it once the caches have synced (and,
+ * with leader election, once elected). Each start uses a fresh queue, seeded with every
+ * cached object, so a controller stopped on a lost lease and started again misses
+ * nothing. {@link #start} blocks until stopped; on stop no new reconcile begins and the
+ * ones in flight finish (the manager interrupts them after its graceful shutdown
  * timeout).
  */
 public final class Controller implements ManagerRunnable {
 
 	/** What the name of a controller's runnable in the manager starts with. */
 	static final String RUNNABLE_PREFIX = "controller-";
-
-	/**
-	 * How long a request of leader-only work waits while the leader Lease cannot be
-	 * vouched for.
-	 */
-	private static final Duration FENCED_RETRY = Duration.ofMillis(200);
 
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
@@ -110,25 +96,16 @@ public final class Controller implements ManagerRunnable {
 
 	private final List<Permission> permissions;
 
+	private final WorkGate gate;
+
 	private volatile @Nullable WorkQueue<Request> queue;
-
-	/** The ring this controller shares its objects over, {@code null} if not sharded. */
-	private @Nullable ShardRing ring;
-
-	/** The gate of the ring's reconciles, {@code null} if not sharded. */
-	private @Nullable ShardGate gate;
-
-	/** This replica's labelled share, {@code null} unless sharded by label. */
-	private @Nullable LabelShare share;
-
-	/** The client that gives objects back, {@code null} unless sharded. */
-	private @Nullable Client client;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
-			Duration cacheSyncTimeout, List<Permission> permissions) {
+			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate) {
 		this.name = name;
+		this.gate = gate;
 		this.permissions = List.copyOf(permissions);
 		this.runner = new ReconcileRunner(name, reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
@@ -141,6 +118,7 @@ public final class Controller implements ManagerRunnable {
 		this.sourceRunner = new SourceRunner(name);
 		this.sourceRunner.add(this.channel);
 		this.sources.forEach((source) -> source.register(this::addToQueue));
+		gate.attach(this::queueCached);
 	}
 
 	/**
@@ -408,37 +386,8 @@ public final class Controller implements ManagerRunnable {
 
 	private void addToQueue(Request request, int priority) {
 		WorkQueue<Request> current = this.queue;
-		if (current != null && owned(request)) {
+		if (current != null && this.gate.admits(request)) {
 			current.add(request, priority);
-		}
-	}
-
-	/**
-	 * Shares this controller's objects over a ring; called by the builder before the
-	 * controller is added to the manager.
-	 */
-	void shard(ShardRing shardRing, Client writer, @Nullable LabelShare labelShare) {
-		ShardGate shardGate = ShardRings.gate(shardRing);
-		this.client = writer;
-		this.ring = shardRing;
-		this.gate = shardGate;
-		this.share = labelShare;
-		// the keys this replica gains (from a new view, or once their old owner drained
-		// them) are reconciled now: their requests were dropped while not owned; by
-		// label,
-		// the cache holds only this replica's objects, dropped while its gate was closed
-		shardGate.addListener((before, after) -> queueCached((request) -> {
-			if (labelShare != null) {
-				return true;
-			}
-			String key = ShardRing.key(this.forType, request);
-			return !before.test(key) && after.test(key);
-		}));
-		if (labelShare != null) {
-			// a new term of this replica's makes the cached objects stamped with it its
-			// own, and the sharder's stamps may have arrived before its Lease write's
-			// answer did
-			ShardRings.member(shardRing).addTermListener(() -> queueCached((request) -> true));
 		}
 	}
 
@@ -459,78 +408,33 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
-	 * The key of an object in a {@link LabelShare}: one share per reconciled kind.
-	 * @param request the object
-	 * @return {@code namespace/name}
+	 * Returns the gate that decides whether and when this controller's requests are
+	 * worked on.
+	 * @return the gate
 	 */
-	static String shareKey(Request request) {
-		return request.namespace() + "/" + request.name();
-	}
-
-	/**
-	 * Returns the ring this controller shares its objects over.
-	 * @return the ring, {@code null} if not sharded
-	 */
-	public @Nullable ShardRing shardRing() {
-		return this.ring;
-	}
-
-	/**
-	 * Whether this replica may reconcile a request now: always unless sharded.
-	 */
-	private boolean owned(Request request) {
-		ShardGate shardGate = this.gate;
-		if (shardGate == null) {
-			return true;
-		}
-		// by label, what the cache holds is this replica's: the worker decides; by
-		// filter, a key of this replica's view is kept while its Lease is not valid for
-		// a moment, and the worker holds it back until it is
-		return (this.share != null) || shardGate.snapshot().test(ShardRing.key(this.forType, request));
+	public WorkGate gate() {
+		return this.gate;
 	}
 
 	/**
 	 * Returns how many objects of the reconciled kind in the cache this replica is
 	 * responsible for now: all of them while its workers run (on the leader), none on a
-	 * standby, and its share of the ring if sharded (none while it is no member).
+	 * standby, and what its gate gives it if gated (a sharded controller's share).
 	 * Computed on each call, in time proportional to the cached objects.
 	 * @return the number of objects
 	 */
 	public int assignedObjects() {
-		ShardGate shardGate = this.gate;
-		if (shardGate == null) {
-			return isRunning() ? this.sources.get(0).informer().list().size() : 0;
-		}
-		LabelShare labelShare = this.share;
-		if (labelShare != null) {
-			if (!shardGate.isOpen()) {
-				return 0;
-			}
-			int assigned = 0;
-			for (KubernetesObject object : this.sources.get(0).informer().list()) {
-				if (labelShare.mayReconcile(shareKey(Request.of(object)), object)) {
-					assigned++;
-				}
-			}
-			return assigned;
-		}
-		int assigned = 0;
-		for (Request request : cachedRequests()) {
-			if (shardGate.permits(ShardRing.key(this.forType, request))) {
-				assigned++;
-			}
-		}
-		return assigned;
+		return this.gate.assignedObjects(this.sources.get(0).informer().list(), isRunning());
 	}
 
 	/**
-	 * Controllers run only on the leader, unless sharded: then on every replica, each
-	 * reconciling the objects the ring gives it.
-	 * @return {@code true} unless sharded
+	 * Controllers run only on the leader, unless their gate runs them on every replica (a
+	 * sharded controller's).
+	 * @return what the gate says
 	 */
 	@Override
 	public boolean needsLeaderElection() {
-		return this.ring == null;
+		return this.gate.needsLeaderElection();
 	}
 
 	@Override
@@ -549,24 +453,17 @@ public final class Controller implements ManagerRunnable {
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
 		this.sources.forEach((source) -> source.replay((request, priority) -> {
-			if (owned(request)) {
+			if (this.gate.admits(request)) {
 				current.add(request, priority);
 			}
 		}));
 		this.sourceRunner.startAll(current);
 		List<Thread> workers = new ArrayList<>();
-		ShardRing shardRing = this.ring;
-		// a sharded controller's writes are fenced by its replica's shard Lease, as
-		// leader-only work's by the leader Lease (the fence of the thread that runs this
-		// controller): none after the renew deadline
-		WriteFence fence = (shardRing != null) ? ShardRings.member(shardRing).writeFence() : WriteFence.current();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
+			Runnable loop = this.gate.aroundWorker(() -> work(current));
 			Thread worker = new Thread(() -> {
-				if (fence != null) {
-					WriteFence.enter(fence);
-				}
 				try {
-					work(current);
+					loop.run();
 				}
 				finally {
 					this.liveWorkers.decrementAndGet();
@@ -627,7 +524,6 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	private void work(WorkQueue<Request> current) {
-		WriteFence fence = WriteFence.current();
 		while (true) {
 			Request request;
 			try {
@@ -638,9 +534,8 @@ public final class Controller implements ManagerRunnable {
 					return;
 				}
 				// an interrupt from elsewhere (a pool the reconciler used, a library)
-				// must
-				// not end the worker: the controller would run one worker short until
-				// the pod restarts
+				// must not end the worker: the controller would run one worker short
+				// until the pod restarts
 				logger.warn("Worker interrupted while its controller runs, going on: controller={} worker={}",
 						this.name, Thread.currentThread().getName());
 				continue;
@@ -648,102 +543,12 @@ public final class Controller implements ManagerRunnable {
 			if (request == null) {
 				return;
 			}
-			ShardGate shardGate = this.gate;
-			if (shardGate != null && this.share != null) {
-				workLabelled(current, request, shardGate, this.share);
-				continue;
-			}
-			String key = (shardGate != null) ? ShardRing.key(this.forType, request) : null;
-			if (shardGate != null && key != null && !shardGate.enter(key)) {
-				current.forget(request);
-				// if this replica's, its Lease is not valid now (a renewal late or
-				// failed) or the gate is suspended (the Lease lost, the ring not read
-				// since it is held again): it waits; else not this replica's (any more,
-				// or not yet): its owner reconciles it
-				retryWhileLeaseNotValid(current, request, shardGate.snapshot().test(key));
-				current.done(request);
-				continue;
-			}
-			if (shardGate == null && fence != null && !fence.isOpen()) {
-				// leader-only work past its renew deadline (a process paused, or
-				// renewals failing): another replica may lead now, so nothing starts
-				// until the Lease is renewed or the election stops this controller
-				current.forget(request);
-				current.addAfter(request, FENCED_RETRY, current.priorityOf(request));
-				current.done(request);
-				continue;
-			}
 			try {
-				reconcile(current, request);
+				this.gate.work(new QueueTurn(current, request));
 			}
 			finally {
-				if (shardGate != null && key != null) {
-					shardGate.exit(key);
-				}
 				current.done(request);
 			}
-		}
-	}
-
-	/**
-	 * Handles a request of a controller sharded by label: an object of this replica's is
-	 * reconciled; one it is asked to give back is given back instead, once, with no
-	 * reconcile of it in flight (the queue hands a request to one worker at a time); an
-	 * object no longer cached is reconciled only if it was deleted while this replica's,
-	 * never when it moved to another replica.
-	 */
-	private void workLabelled(WorkQueue<Request> current, Request request, ShardGate shardGate, LabelShare labelShare) {
-		String key = shareKey(request);
-		if (!shardGate.enterOpen(key)) {
-			current.forget(request);
-			// as by filter; what the cache holds is this replica's while its view
-			// counts it, and a gate whose view counts it again queues every cached
-			// object
-			boolean mine = shardGate.countsSelf();
-			if (!mine) {
-				// dropped: nothing takes its tombstone later
-				labelShare.takeTombstone(key);
-			}
-			retryWhileLeaseNotValid(current, request, mine);
-			current.done(request);
-			return;
-		}
-		try {
-			KubernetesObject cached = this.sources.get(0)
-				.informer()
-				.get(request.namespace(), request.name())
-				.orElse(null);
-			// taken whatever follows: a tombstone left behind would make a later move
-			// of an object of that name look like a deletion; one cached again is a new
-			// object, reconciled as such
-			Boolean inferred = labelShare.takeTombstone(key);
-			if (cached != null && labelShare.isDraining(cached)) {
-				giveBack(current, request, labelShare, key, cached);
-			}
-			else if (cached != null) {
-				if (labelShare.mayReconcile(key, cached)) {
-					reconcile(current, request);
-				}
-				else {
-					current.forget(request);
-				}
-			}
-			else {
-				// an object leaves the cache alike when it is deleted and when the
-				// sharder moved it without a give-back (this replica's Lease expired in
-				// the sharder's view: it was cut off, and is back): only an uncached
-				// read tells them apart
-				if (inferred != null && deletedForGood(request)) {
-					reconcile(current, request);
-				}
-				else {
-					current.forget(request);
-				}
-			}
-		}
-		finally {
-			shardGate.exit(key);
-			current.done(request);
 		}
 	}
 
@@ -768,70 +573,59 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
-	 * Queues a request of this replica's again after a retry period when its worker found
-	 * the shard Lease not valid or the gate suspended: no change of the permitted keys
-	 * need follow once the Lease is valid again, so the request waits instead of being
-	 * dropped, at the priority it was handed out with.
+	 * A request a worker took, as its gate sees it.
 	 */
-	private void retryWhileLeaseNotValid(WorkQueue<Request> current, Request request, boolean mine) {
-		ShardRing shardRing = this.ring;
-		if (mine && shardRing != null) {
-			current.addAfter(request, shardRing.config().retryPeriod(), current.priorityOf(request));
-		}
-	}
+	private final class QueueTurn implements WorkGate.Turn {
 
-	private void giveBack(WorkQueue<Request> current, Request request, LabelShare labelShare, String key,
-			KubernetesObject cached) {
-		// recorded before the write: the watch may tell that the object left the cache
-		// before the write returns, and that is a move, not a deletion
-		labelShare.released(key, cached);
-		try {
-			Objects.requireNonNull(this.client).patch(cached, Patch.json(labelShare.releasePatch(cached)));
-			current.forget(request);
-			logger.debug("Gave an object back to the sharder: controller={} object={}", this.name, request);
-		}
-		catch (ApiServerException ex) {
-			if (ex.code() == 404) {
-				// deleted while still this replica's: if the watch told of it first, it
-				// took it for the give-back's move
-				current.forget(request);
-				if (labelShare.goneBeforeGivenBack(key)) {
-					current.add(request, current.priorityOf(request));
-				}
-				return;
-			}
-			if (ex.code() == 422) {
-				// the sharder moved it already, or stamped it for this replica in a new
-				// term: not given back, so a release left recorded would take a later
-				// deletion for a move
-				labelShare.kept(key);
-				current.forget(request);
-				return;
-			}
-			labelShare.kept(key);
-			logger.warn("Could not give an object back to the sharder, retrying: controller={} object={} error=\"{}\"",
-					this.name, request, ex.getMessage());
-			current.addRateLimited(request, current.priorityOf(request));
-		}
-		catch (RuntimeException ex) {
-			labelShare.kept(key);
-			throw ex;
-		}
-	}
+		private final WorkQueue<Request> current;
 
-	/**
-	 * Whether an object that left the cache (a deletion on the watch, or one inferred
-	 * from a relist) is gone, rather than moved to another replica: read uncached.
-	 */
-	private boolean deletedForGood(Request request) {
-		try {
-			return Objects.requireNonNull(this.client).uncached().get(this.forType, request).isEmpty();
+		private final Request request;
+
+		QueueTurn(WorkQueue<Request> current, Request request) {
+			this.current = current;
+			this.request = request;
 		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not tell whether an object missing from a relist was deleted or moved, skipping it: "
-					+ "controller={} object={} error=\"{}\"", this.name, request, ex.getMessage());
-			return false;
+
+		@Override
+		public Request request() {
+			return this.request;
 		}
+
+		@Override
+		public Optional<KubernetesObject> cached() {
+			return Controller.this.sources.get(0)
+				.informer()
+				.get(this.request.namespace(), this.request.name())
+				.map(KubernetesObject.class::cast);
+		}
+
+		@Override
+		public void reconcile() {
+			Controller.this.reconcile(this.current, this.request);
+		}
+
+		@Override
+		public void drop() {
+			this.current.forget(this.request);
+		}
+
+		@Override
+		public void retryAfter(Duration delay) {
+			this.current.forget(this.request);
+			this.current.addAfter(this.request, delay, this.current.priorityOf(this.request));
+		}
+
+		@Override
+		public void retryNow() {
+			this.current.forget(this.request);
+			this.current.add(this.request, this.current.priorityOf(this.request));
+		}
+
+		@Override
+		public void retryWithBackoff() {
+			this.current.addRateLimited(this.request, this.current.priorityOf(this.request));
+		}
+
 	}
 
 	@Override

@@ -22,10 +22,6 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.sharding.ShardRing;
-import io.kubeboot.operator.sharding.internal.LabelShare;
-import io.kubeboot.operator.sharding.internal.ShardRings;
-import io.kubeboot.operator.sharding.internal.Sharder;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
@@ -95,7 +91,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	private @Nullable Cleaner cleaner;
 
-	private @Nullable ShardRing shardRing;
+	private WorkGate.@Nullable Factory gate;
 
 	ControllerBuilder(Manager manager, Class<T> forType) {
 		this.manager = Objects.requireNonNull(manager, "manager must not be null");
@@ -408,24 +404,24 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Shares the reconciled objects over a ring of replicas instead of reconciling all of
-	 * them on the leader: the controller runs on every replica, each caching every object
-	 * and reconciling only those the ring gives it ({@code group/kind/namespace/name}
-	 * hashed onto the ring; owned and watched objects map to their owner's request as
-	 * usual, so they follow it). An object moves between replicas only after its old
-	 * owner stopped taking it and finished its reconcile in flight, or after the old
-	 * owner's Lease expired.
-	 * @param ring the ring this replica joined
+	 * Gates the controller: the gate decides whether and when its requests are worked on,
+	 * and whether it runs on the leader only. A {@code ShardRing} is one: it shares the
+	 * reconciled objects over a ring of replicas instead of reconciling all of them on
+	 * the leader (the controller runs on every replica, each reconciling only the objects
+	 * the ring gives it; owned and watched objects map to their owner's request as usual,
+	 * so they follow it).
+	 * @param gate the factory of the controller's gate
 	 * @return this builder
 	 */
-	public ControllerBuilder<T> sharded(ShardRing ring) {
-		this.shardRing = Objects.requireNonNull(ring, "ring must not be null");
+	public ControllerBuilder<T> gatedBy(WorkGate.Factory gate) {
+		this.gate = Objects.requireNonNull(gate, "gate must not be null");
 		return this;
 	}
 
 	/**
 	 * Builds the controller and adds it to the manager as a leader-only runnable named
-	 * {@code controller-<name>} (an every-replica one if {@link #sharded}).
+	 * {@code controller-<name>} (an every-replica one if its gate says so, as a sharded
+	 * controller's does).
 	 * @param reconciler the reconciler
 	 * @return the controller, a handle for enqueuing requests and reading its state
 	 * @throws IllegalArgumentException if the manager has a controller of the same name
@@ -434,15 +430,12 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Objects.requireNonNull(reconciler, "reconciler must not be null");
 		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : this.defaults.namespace();
 		List<EventSource<?>> sources = new ArrayList<>();
-		LabelShare share = (this.shardRing != null) ? ShardRings.member(this.shardRing).newLabelShare() : null;
-		// sharded by label, a replica caches only the objects labelled with its id
-		String selector = (share != null) ? share.selector(this.labelSelector) : this.labelSelector;
-		sources.add(new EventSource<>(controllerName(), this.cache.informer(this.forType, ns, selector),
-				(object) -> List.of(Request.of(object)), this.eventFilter, share));
-		Sharder sharder = (this.shardRing != null) ? ShardRings.sharder(this.shardRing) : null;
-		if (sharder != null) {
-			sharder.shard(this.forType, ns, this.labelSelector);
-		}
+		WorkGate workGate = (this.gate != null) ? this.gate
+			.create(new WorkGate.Target(controllerName(), this.forType, ns, this.labelSelector, this.manager.client()))
+				: LeaderOnly.INSTANCE;
+		sources.add(new EventSource<>(controllerName(),
+				this.cache.informer(this.forType, ns, workGate.cacheSelector(this.labelSelector)),
+				(object) -> List.of(Request.of(object)), this.eventFilter, workGate));
 		this.otherKinds.forEach((other) -> sources.add(other.source().apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
@@ -452,11 +445,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
-				this.defaults.cacheSyncTimeout(), permissions(ns, sources));
+				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate);
 		this.requestSources.forEach(controller::watch);
-		if (this.shardRing != null) {
-			controller.shard(this.shardRing, this.manager.client(), share);
-		}
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
 		}
@@ -474,7 +464,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * that left it), and what the reconciler declared, placed in the controller's
 	 * namespace unless placed already.
 	 */
-	private List<Permission> permissions(@Nullable String namespace, List<EventSource<?>> sources) {
+	private List<Permission> permissions(@Nullable String namespace, List<EventSource<?>> sources, WorkGate workGate) {
 		String name = controllerName();
 		String kind = KindResolver.declaredKind(this.forType).kind();
 		List<Permission> needed = new ArrayList<>();
@@ -487,12 +477,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
 							+ " objects" + labelled(other.labelSelector()) + ": its informer lists and watches them"));
 		}
-		if (this.shardRing != null && ShardRings.member(this.shardRing).labelBased()) {
-			needed.add(Permission.of(this.forType, "get", "patch")
-				.because("controller " + name + " gives " + kind + " objects back to the sharder of ring "
-						+ this.shardRing.config().ringName() + " by removing their shard labels, and reads "
-						+ "uncached whether an object missing from a relist was deleted or moved"));
-		}
+		needed.addAll(workGate.requiredPermissions());
 		if (this.finalizer != null) {
 			needed.add(Permission.of(this.forType, "patch")
 				.because("controller " + name + " adds and removes its finalizer " + this.finalizer

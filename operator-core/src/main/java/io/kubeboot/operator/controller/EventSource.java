@@ -9,14 +9,14 @@ import java.util.function.BooleanSupplier;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
+import io.kubeboot.operator.controller.WorkGate.ObjectEvent;
+import io.kubeboot.operator.controller.WorkGate.ObjectEvent.Type;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.sharding.internal.LabelShare;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,29 +43,30 @@ final class EventSource<T extends KubernetesObject> {
 
 	private final EventFilter<? super T> predicate;
 
-	/** The replica's labelled share, for the reconciled kind in the label-based mode. */
-	private final @Nullable LabelShare share;
+	/** The controller's gate, for the reconciled kind; one that passes all otherwise. */
+	private final WorkGate gate;
 
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction) {
 		this(controller, informer, mapFunction, EventFilters.all());
 	}
 
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate) {
-		this(controller, informer, mapFunction, predicate, null);
+		this(controller, informer, mapFunction, predicate, new WorkGate() {
+		});
 	}
 
 	/**
-	 * Creates the source of the reconciled kind of a controller sharded by label: a drain
-	 * request passes whatever the event filter says, and an object that left the cache
-	 * because it moved to another replica is no deletion.
+	 * Creates the source of the reconciled kind of a controller: its gate sees every
+	 * event before the event filter, and may let an event pass that the filter would
+	 * drop, or drop one the filter would pass.
 	 */
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate,
-			@Nullable LabelShare share) {
+			WorkGate gate) {
 		this.controller = controller;
 		this.informer = informer;
 		this.mapFunction = mapFunction;
 		this.predicate = predicate;
-		this.share = share;
+		this.gate = gate;
 	}
 
 	Informer<T> informer() {
@@ -77,8 +78,8 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onAdd(T object, boolean inInitialList) {
-				cached(object);
-				if (passes("create", object, () -> EventSource.this.predicate.create(object))) {
+				if (EventSource.this.gate.passes(new ObjectEvent(Type.ADD, null, object, false),
+						() -> passes("create", object, () -> EventSource.this.predicate.create(object)))) {
 					int priority = inInitialList ? WorkQueue.LOW_PRIORITY : WorkQueue.DEFAULT_PRIORITY;
 					map(object).forEach((request) -> sink.add(request, priority));
 				}
@@ -86,11 +87,9 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
-				cached(newObject);
-				LabelShare labelled = EventSource.this.share;
-				if ((labelled != null
-						&& (labelled.drainRequested(oldObject, newObject) || labelled.gained(oldObject, newObject)))
-						|| passes("update", newObject, () -> EventSource.this.predicate.update(oldObject, newObject))) {
+				if (EventSource.this.gate.passes(new ObjectEvent(Type.UPDATE, oldObject, newObject, false),
+						() -> passes("update", newObject,
+								() -> EventSource.this.predicate.update(oldObject, newObject)))) {
 					// both: an owner reference or a mapped field may have moved from one
 					// request to another. Each request once: a worker that took the first
 					// add before the second would see the key dirty and reconcile it
@@ -105,33 +104,13 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
-				LabelShare labelled = EventSource.this.share;
-				if (labelled != null
-						&& !labelled.left(Controller.shareKey(Request.of(object)), object, deletedFinalStateUnknown)) {
-					// it moved to another replica: no news for this one's reconciler
-					return;
-				}
-				if (passes("delete", object, () -> EventSource.this.predicate.delete(object))) {
+				if (EventSource.this.gate.passes(new ObjectEvent(Type.DELETE, null, object, deletedFinalStateUnknown),
+						() -> passes("delete", object, () -> EventSource.this.predicate.delete(object)))) {
 					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY));
-				}
-				else if (labelled != null) {
-					// filtered out: no worker takes its tombstone
-					labelled.takeTombstone(Controller.shareKey(Request.of(object)));
 				}
 			}
 
 		});
-	}
-
-	/**
-	 * Tells the share that the cache holds an object: one back as this replica's is no
-	 * longer the copy of one given back. Before the event filters, which may drop it.
-	 */
-	private void cached(T object) {
-		LabelShare labelled = this.share;
-		if (labelled != null) {
-			labelled.cached(Controller.shareKey(Request.of(object)), object);
-		}
 	}
 
 	/**

@@ -6,14 +6,17 @@ import java.util.Objects;
 
 import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.controller.WorkGate;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.sharding.internal.FilterGate;
 import io.kubeboot.operator.sharding.internal.HashRing;
+import io.kubeboot.operator.sharding.internal.LabelGate;
 import io.kubeboot.operator.sharding.internal.ShardLabels;
 import io.kubeboot.operator.sharding.internal.ShardMember;
 import io.kubeboot.operator.sharding.internal.Sharder;
-import io.kubeboot.operator.sharding.internal.ShardRings;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -22,12 +25,12 @@ import org.jspecify.annotations.Nullable;
  * This replica's membership in a ring of replicas that share the objects of sharded
  * controllers (filter-based: every replica caches every object and reconciles only the
  * ones the ring gives it). Join a ring, then opt controllers in with
- * {@code ControllerBuilder.sharded(ring)}:
+ * {@code ControllerBuilder.gatedBy(ring)}:
  *
  * <pre class="code">
  * ShardRing ring = ShardRing.join(manager, apiClient, new ShardingConfig("operators", "widgets", identity,
  *         Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), ShardingConfig.DEFAULT_VIRTUAL_NODES));
- * Controller.builder(manager, Widget.class).sharded(ring).complete(reconciler);
+ * Controller.builder(manager, Widget.class).gatedBy(ring).complete(reconciler);
  * </pre>
  *
  * Each replica holds a Lease of its own, labelled {@value #RING_LABEL}{@code =<ring>} and
@@ -42,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Thread-safe.
  */
-public final class ShardRing {
+public final class ShardRing implements WorkGate.Factory {
 
 	/** The label naming the ring on every member's Lease. */
 	public static final String RING_LABEL = ShardMember.RING_LABEL;
@@ -54,9 +57,13 @@ public final class ShardRing {
 
 	private final ShardMember member;
 
-	private ShardRing(ShardingConfig config, ShardMember member) {
+	/** The sharder of the label-based mode, {@code null} in the filter-based mode. */
+	private final @Nullable Sharder sharder;
+
+	private ShardRing(ShardingConfig config, ShardMember member, @Nullable Sharder sharder) {
 		this.config = config;
 		this.member = member;
+		this.sharder = sharder;
 	}
 
 	/**
@@ -76,17 +83,16 @@ public final class ShardRing {
 		Objects.requireNonNull(config, "config must not be null");
 		ShardMember member = new ShardMember(client, config);
 		manager.add("sharding-" + config.ringName(), member);
-		ShardRing ring = new ShardRing(config, member);
-		ShardRings.register(ring, member);
+		Sharder sharder = null;
 		if (config.mode() == ShardingConfig.Mode.LABEL) {
 			if (manager.leaderElection() == null) {
 				throw new IllegalArgumentException("Shard ring " + config.ringName()
 						+ " is label-based: its sharder runs on the leader, so the manager needs leader election");
 			}
-			Sharder sharder = new Sharder(member, config, manager.cache(), manager.client());
+			sharder = new Sharder(member, config, manager.cache(), manager.client());
 			manager.add("sharder-" + config.ringName(), sharder);
-			ShardRings.register(ring, sharder);
 		}
+		ShardRing ring = new ShardRing(config, member, sharder);
 		manager.addCheck(Check.readiness(checkName(config.ringName()), () -> {
 			if (!member.isMember()) {
 				String why = member.isLeaving() ? " is given back: this replica is leaving the ring" : member
@@ -98,6 +104,32 @@ public final class ShardRing {
 			}
 		}));
 		return ring;
+	}
+
+	/**
+	 * Returns the ring a controller shares its objects over.
+	 * @param controller the controller
+	 * @return the ring, {@code null} if the controller is not sharded
+	 */
+	public static @Nullable ShardRing of(Controller controller) {
+		WorkGate gate = controller.gate();
+		if (gate instanceof FilterGate filter) {
+			return filter.ring();
+		}
+		return (gate instanceof LabelGate label) ? label.ring() : null;
+	}
+
+	/**
+	 * Creates the gate of a controller that shares its objects over this ring: it runs on
+	 * every replica and reconciles the objects the ring gives this replica (see the class
+	 * description). Called by {@code ControllerBuilder.gatedBy(ring)}.
+	 * @param target the controller
+	 * @return its gate
+	 */
+	@Override
+	public WorkGate create(WorkGate.Target target) {
+		return (this.sharder != null) ? new LabelGate(this, this.member, this.sharder, target)
+				: new FilterGate(this, this.member, target.kind());
 	}
 
 	/**

@@ -444,7 +444,7 @@ class ControllerTests {
 		this.informer.synced(false);
 		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> Result.done(), 1, true,
 				() -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
-				Duration.ofMillis(100), List.of());
+				Duration.ofMillis(100), List.of(), LeaderOnly.INSTANCE);
 		assertThatIllegalStateException().isThrownBy(() -> controller.start(new StopSignal()))
 			.withMessage("Controller test timed out waiting for its caches to sync");
 		assertThat(controller.isRunning()).isFalse();
@@ -527,7 +527,7 @@ class ControllerTests {
 	private Controller controller(int workers, boolean priorityQueue, Reconciler reconciler,
 			Function<String, WorkQueueMetrics> queueMetrics) {
 		return new Controller("test", V1ConfigMap.class, reconciler, workers, priorityQueue, () -> this.rateLimiter,
-				queueMetrics, this.metrics, List.of(eventSource()), DEADLINE, List.of());
+				queueMetrics, this.metrics, List.of(eventSource()), DEADLINE, List.of(), LeaderOnly.INSTANCE);
 	}
 
 	private EventSource<V1ConfigMap> eventSource() {

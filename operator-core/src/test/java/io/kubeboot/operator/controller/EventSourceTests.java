@@ -1,15 +1,12 @@
 package io.kubeboot.operator.controller;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.sharding.ShardRing;
-import io.kubeboot.operator.sharding.internal.LabelShare;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -112,45 +109,42 @@ class EventSourceTests {
 	}
 
 	@Test
-	void theDeletionOfAnObjectBackAsThisReplicasAfterAGiveBackIsNoMove() {
-		LabelShare share = new LabelShare("widgets", "pod-a", () -> "t1");
-		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), EventFilters.all(), share)
-			.register(this::send);
-		V1ConfigMap draining = labelled("7", true);
-		this.informer.add(draining);
-		share.released(Controller.shareKey(A), draining);
-		// given back, and moved back while the watch was down: a relist finds it
-		// this replica's again without its leaving
-		V1ConfigMap back = labelled("9", false);
-		this.informer.update(draining, back);
-		this.sent.clear();
+	void theGateSeesEveryEventOfTheReconciledKindAndHasTheLastWord() {
+		List<WorkGate.ObjectEvent.Type> seen = new CopyOnWriteArrayList<>();
+		WorkGate gate = new WorkGate() {
 
-		this.informer.delete(back);
+			@Override
+			public boolean passes(WorkGate.ObjectEvent event, BooleanSupplier eventFilter) {
+				seen.add(event.type());
+				// updates pass whatever the filter says, deletions never
+				return switch (event.type()) {
+					case ADD -> eventFilter.getAsBoolean();
+					case UPDATE -> true;
+					case DELETE -> false;
+				};
+			}
 
-		assertThat(this.sent).containsExactly(A);
-	}
-
-	@Test
-	void aDeletionTheEventFilterDropsLeavesNoTombstone() {
-		LabelShare share = new LabelShare("widgets", "pod-a", () -> "t1");
+		};
 		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)),
 				new EventFilter<V1ConfigMap>() {
 
 					@Override
-					public boolean delete(V1ConfigMap object) {
+					public boolean update(V1ConfigMap oldObject, V1ConfigMap newObject) {
 						return false;
 					}
 
-				}, share)
+				}, gate)
 			.register(this::send);
-		V1ConfigMap own = labelled("1", false);
-		this.informer.add(own);
-		this.sent.clear();
+		V1ConfigMap before = configMap("a", "1");
+		V1ConfigMap after = configMap("a", "2");
 
-		this.informer.delete(own);
+		this.informer.add(before);
+		this.informer.update(before, after);
+		this.informer.delete(after);
 
-		assertThat(this.sent).isEmpty();
-		assertThat(share.takeTombstone(Controller.shareKey(A))).isNull();
+		assertThat(seen).containsExactly(WorkGate.ObjectEvent.Type.ADD, WorkGate.ObjectEvent.Type.UPDATE,
+				WorkGate.ObjectEvent.Type.DELETE);
+		assertThat(this.sent).containsExactly(A, A);
 	}
 
 	private EventSource<V1ConfigMap> source() {
@@ -160,19 +154,6 @@ class EventSourceTests {
 	private void send(Request request, int priority) {
 		this.sent.add(request);
 		this.priorities.add(priority);
-	}
-
-	/**
-	 * Object a labelled for replica pod-a of ring widgets in its term t1.
-	 */
-	private static V1ConfigMap labelled(String resourceVersion, boolean draining) {
-		Map<String, String> labels = new HashMap<>(Map.of(ShardRing.shardLabel("widgets"), "pod-a"));
-		if (draining) {
-			labels.put(ShardRing.drainLabel("widgets"), "true");
-		}
-		V1ConfigMap object = configMap("a", resourceVersion);
-		object.getMetadata().labels(labels).annotations(Map.of(ShardRing.termAnnotation("widgets"), "t1"));
-		return object;
 	}
 
 	private static V1ConfigMap configMap(String name, String resourceVersion) {

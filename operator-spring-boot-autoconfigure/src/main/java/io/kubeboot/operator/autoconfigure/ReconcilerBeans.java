@@ -131,7 +131,7 @@ final class ReconcilerBeans {
 			}
 			List<String> sharded = this.properties.getSharding().getControllers();
 			if (this.ring != null && (sharded.isEmpty() || sharded.contains(name))) {
-				builder.sharded(this.ring);
+				builder.gatedBy(this.ring);
 			}
 			builder.complete(reconcilerOf(bean, beanName));
 			this.registered.add(name);
@@ -250,7 +250,7 @@ final class ReconcilerBeans {
 		}
 		List<String> unsharded = Controller.of(manager)
 			.stream()
-			.filter((controller) -> controller.shardRing() == null)
+			.filter((controller) -> controller.needsLeaderElection())
 			.map(Controller::name)
 			.toList();
 		if (!unsharded.isEmpty() && !this.properties.getLeaderElection().isEnabled()) {

@@ -51,7 +51,7 @@ class ShardingAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).doesNotHaveBean(ShardRing.class);
 			assertThat(Controller.of(context.getBean(Manager.class)))
-				.allSatisfy((controller) -> assertThat(controller.shardRing()).isNull());
+				.allSatisfy((controller) -> assertThat(ShardRing.of(controller)).isNull());
 		});
 	}
 
@@ -72,7 +72,7 @@ class ShardingAutoConfigurationTests {
 				assertThat(config.virtualNodes()).isEqualTo(100);
 				Manager manager = context.getBean(Manager.class);
 				assertThat(Controller.of(manager)).hasSize(2)
-					.allSatisfy((controller) -> assertThat(controller.shardRing()).isSameAs(ring));
+					.allSatisfy((controller) -> assertThat(ShardRing.of(controller)).isSameAs(ring));
 				assertThat(manager.runnableNamesExcept(Controller.class)).contains("sharding-shop-operator");
 				assertThat(manager.requiredPermissions()).anySatisfy((Permission permission) -> {
 					assertThat(permission.resource()).isEqualTo("leases");
@@ -114,8 +114,8 @@ class ShardingAutoConfigurationTests {
 			.withPropertyValues("operator.sharding.enabled=true", "operator.sharding.controllers=configmap")
 			.run((context) -> {
 				Manager manager = context.getBean(Manager.class);
-				assertThat(controller(manager, "configmap").shardRing()).isSameAs(context.getBean(ShardRing.class));
-				assertThat(controller(manager, "secret").shardRing()).isNull();
+				assertThat(ShardRing.of(controller(manager, "configmap"))).isSameAs(context.getBean(ShardRing.class));
+				assertThat(ShardRing.of(controller(manager, "secret"))).isNull();
 				assertThat(controller(manager, "configmap").needsLeaderElection()).isFalse();
 				assertThat(controller(manager, "secret").needsLeaderElection()).isTrue();
 				assertThat(output).contains("Controllers not sharded run on every replica, as leader election is off: "

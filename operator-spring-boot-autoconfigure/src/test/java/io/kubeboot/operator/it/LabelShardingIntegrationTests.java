@@ -549,7 +549,7 @@ class LabelShardingIntegrationTests {
 
 			})
 			.maxConcurrentReconciles(4)
-			.sharded(ring)
+			.gatedBy(ring)
 			.complete((request) -> this.journal.reconcile(request, identity,
 					() -> manager.cache().get(V1ConfigMap.class, request).isEmpty()));
 		Replica replica = new Replica(identity, manager, ring, controller,

@@ -273,7 +273,7 @@ class ShardingIntegrationTests {
 		AtomicLong wroteAt = new AtomicLong();
 		Controller.builder(manager, V1ConfigMap.class)
 			.labelSelector(ShardingJournal.SELECTOR)
-			.sharded(ring)
+			.gatedBy(ring)
 			.complete((request) -> {
 				if (write.isDone()) {
 					return Result.done();
@@ -501,7 +501,7 @@ class ShardingIntegrationTests {
 		Controller.builder(manager, V1ConfigMap.class)
 			.labelSelector(ShardingJournal.SELECTOR)
 			.maxConcurrentReconciles(4)
-			.sharded(ring)
+			.gatedBy(ring)
 			.complete((request) -> this.journal.reconcile(request, identity, () -> false));
 		Replica replica = new Replica(identity, manager, ring, proxy);
 		this.replicas.add(replica);

@@ -185,7 +185,7 @@ public final class ChaosReplicaMain {
 						settings.renewDeadline(), settings.retryPeriod(), ShardingConfig.DEFAULT_VIRTUAL_NODES, mode));
 		Controller.builder(manager, Widget.class)
 			.maxConcurrentReconciles(SHARDED_WORKERS)
-			.sharded(shardRing)
+			.gatedBy(shardRing)
 			.complete(ChaosReconciler.periodic(journal, manager.cache(), manager.client(), work, requeueAfter));
 		return manager;
 	}

@@ -68,7 +68,7 @@ public class OperatorEndpoint {
 		}
 		Set<ShardRing> joined = Collections.newSetFromMap(new IdentityHashMap<>());
 		List<ShardRingDescriptor> sharding = Stream
-			.concat(this.rings.stream(), Controller.of(this.manager).stream().map(Controller::shardRing))
+			.concat(this.rings.stream(), Controller.of(this.manager).stream().map(ShardRing::of))
 			.filter((ring) -> ring != null && joined.add(ring))
 			.map(OperatorEndpoint::describe)
 			.toList();
@@ -78,7 +78,7 @@ public class OperatorEndpoint {
 
 	private ControllerDescriptor describe(Controller controller) {
 		InformerKey primary = controller.watches().get(0);
-		ShardRing ring = controller.shardRing();
+		ShardRing ring = ShardRing.of(controller);
 		return new ControllerDescriptor(controller.name(), primary.type().getSimpleName(), primary.namespace(),
 				primary.labelSelector(), controller.watches().stream().skip(1).map(InformerKey::toString).toList(),
 				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
