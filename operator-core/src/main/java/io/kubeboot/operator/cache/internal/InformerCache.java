@@ -74,17 +74,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final String server;
 
-	private final Duration resyncPeriod;
-
 	private final boolean stripManagedFields;
-
-	private final Duration watchTimeout;
 
 	private final Duration silenceThreshold;
 
-	private final int listPageSize;
-
-	private final boolean streamingLists;
+	/** What every informer lists and watches with. */
+	private final ScopedInformer.Settings informerSettings;
 
 	/**
 	 * Transforms by the class objects are stored as; the default under KubernetesObject.
@@ -151,16 +146,14 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		if (listPageSize < 1) {
 			throw new IllegalArgumentException("listPageSize must be at least 1, was " + listPageSize);
 		}
-		this.listPageSize = listPageSize;
-		this.streamingLists = streamingLists;
 		this.transforms = Map.copyOf(transforms);
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);
 		this.server = client.getBasePath();
-		this.resyncPeriod = resyncPeriod;
 		this.stripManagedFields = stripManagedFields;
-		this.watchTimeout = watchTimeout;
 		this.silenceThreshold = silenceThreshold;
+		this.informerSettings = new ScopedInformer.Settings(this.watchClient, resyncPeriod, watchTimeout, listPageSize,
+				streamingLists);
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
 		this.heartbeat = new ApiServerHeartbeat(this.watchClient);
 	}
@@ -200,7 +193,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		synchronized (this.informers) {
 			informer = (ScopedInformer<T>) this.informers.get(key);
 			if (informer == null) {
-				informer = new ScopedInformer<>(key);
+				informer = new ScopedInformer<>(key, this.informerSettings);
 				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
 				this.informers.put(key, informer);
 				for (Consumer<Informer<?>> listener : this.informerListeners) {
@@ -407,8 +400,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		StoreTransform<T> storeTransform = new StoreTransform<>(key, stored,
 				key.metadataOnly() ? kind.apiVersion() : null, key.metadataOnly() ? kind.kind() : null,
 				this.stripManagedFields, (CacheTransform<T>) transform, this.deduplicator);
-		informer.start(kind, stored, this.watchClient, this.resyncPeriod, storeTransform, this.watchTimeout,
-				this.listPageSize, this.streamingLists);
+		informer.start(kind, stored, storeTransform);
 	}
 
 	/**

@@ -1,46 +1,25 @@
 package io.kubeboot.operator.cache.internal;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
-import com.google.gson.stream.JsonReader;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
-import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
-import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ListerWatcher;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.cache.Caches;
-import io.kubernetes.client.informer.cache.DeltaFIFO;
-import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.Pair;
-import io.kubernetes.client.openapi.models.V1ListMeta;
-import io.kubernetes.client.util.CallGeneratorParams;
-import io.kubernetes.client.util.Watchable;
-import okhttp3.Call;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One informer: a list-and-watch of one kind in one namespace (or all) with one label
@@ -77,34 +56,20 @@ import org.slf4j.LoggerFactory;
  * {@link io.kubeboot.operator.model.PartialObjectMetadata}; an API server that cannot
  * send that form sends the whole objects, which decode into it all the same. Objects are
  * stored in an {@link ObjectStore} after the {@link StoreTransform}.
+ * <p>
+ * What only exists from a start until a pause, from the kind as resolved then to the
+ * client-java informers, is an {@link InformerRun}.
  *
  * @param <T> the model type stored: the kind's model class, or
  * {@code PartialObjectMetadata} for metadata only
  */
 public final class ScopedInformer<T extends KubernetesObject> implements Informer<T> {
 
-	private static final Logger logger = LoggerFactory.getLogger(ScopedInformer.class);
-
-	private static final TooManyRequestsRetry THROTTLED = TooManyRequestsRetry.untilInterrupted();
-
-	private static final String JSON = "application/json";
-
-	/**
-	 * No compression: kube-apiserver may compress a streamed list as a series of gzip
-	 * members, which OkHttp's transparent gzip cannot read past the first.
-	 */
-	private static final String IDENTITY = "identity";
-
-	/** Lists of metadata only, falling back to whole objects where not supported. */
-	private static final String METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
-			+ JSON;
-
-	/** Watch events of metadata only, falling back to whole objects. */
-	private static final String METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1," + JSON;
-
 	private final InformerKey key;
 
 	private final @Nullable LabelSelector selector;
+
+	private final Settings settings;
 
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
 
@@ -112,27 +77,11 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private final AtomicLong undecodable = new AtomicLong();
 
-	private @Nullable ResourceKind<?> kind;
-
-	private @Nullable Class<T> type;
-
-	private @Nullable ApiClient watchClient;
-
-	private Duration watchTimeout = Duration.ofMinutes(2);
-
-	private @Nullable StoreTransform<T> storeTransform;
-
-	/** Pages the lists of this informer and its replacements. */
-	private ListPager pager = new ListPager(ListPager.DEFAULT_PAGE_SIZE);
-
-	/** Streams the lists of this informer and its replacements, where the server can. */
-	private StreamingList streaming = new StreamingList(false);
-
-	/** Reads lists and watch events, shared by this informer and its replacements. */
-	private @Nullable ObjectDecoder<T> decoder;
-
-	/** Reports and paces failures, shared by this informer and its replacements. */
-	private @Nullable ListWatchFailures failures;
+	/**
+	 * The run last started, {@code null} before the first start: kept once paused (it
+	 * then serves nothing), so that its decoder still knows the objects it skipped.
+	 */
+	private volatile @Nullable InformerRun<T> run;
 
 	/**
 	 * The failure last recorded: the reflector reports a failed watch request again after
@@ -148,21 +97,6 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	private volatile boolean paused;
 
-	/** Delivers every cached object again every resync period, if there is one. */
-	private @Nullable Resync<T> resync;
-
-	/** The informer whose store serves reads. */
-	private volatile @Nullable SharedIndexInformer<T> informer;
-
-	/** The handlers registered with {@link #informer}. */
-	private @Nullable HandlerRegistrations<T> registrations;
-
-	/** The replacement being synced while the watchdog restarts this informer. */
-	private volatile @Nullable SharedIndexInformer<T> replacement;
-
-	/** The handlers of {@link #replacement}, registered once it is swapped in. */
-	private @Nullable HandlerRegistrations<T> replacementRegistrations;
-
 	/**
 	 * Which informer's list and watch may report: the latest one started. A replaced
 	 * informer's watch ending late must not look like the new one's.
@@ -171,16 +105,20 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private volatile long lastActivityNanos = System.nanoTime();
 
-	private volatile long restartStartedNanos;
-
 	private volatile @Nullable String lastError;
 
 	/** When the informer lost its watch, {@code 0} while it has one. */
 	private volatile long disconnectedSinceNanos;
 
-	ScopedInformer(InformerKey key) {
+	/**
+	 * Creates an informer; {@link #start} starts it once its kind is resolved.
+	 * @param key what it watches
+	 * @param settings what it lists and watches with
+	 */
+	ScopedInformer(InformerKey key, Settings settings) {
 		this.key = key;
 		this.selector = (key.labelSelector() != null) ? LabelSelector.parse(key.labelSelector()) : null;
+		this.settings = settings;
 	}
 
 	/**
@@ -207,6 +145,29 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	/**
+	 * Returns what this informer lists and watches with.
+	 * @return the settings
+	 */
+	Settings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Returns the handlers, as they are now and will be: the list is shared.
+	 * @return the handlers
+	 */
+	List<ResourceEventHandler<T>> handlers() {
+		return this.handlers;
+	}
+
+	/**
+	 * Counts an object version skipped because it did not decode.
+	 */
+	void countUndecodable() {
+		this.undecodable.incrementAndGet();
+	}
+
+	/**
 	 * Adds an event handler. Handlers are called on the informer's single event thread,
 	 * in order, and must not block. An
 	 * {@link io.kubeboot.operator.cache.InformerEventHandler} learns which adds come from
@@ -216,9 +177,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	@Override
 	public synchronized void addEventHandler(ResourceEventHandler<T> handler) {
 		this.handlers.add(handler);
-		SharedIndexInformer<T> started = this.informer;
-		if (started != null) {
-			Objects.requireNonNull(this.registrations).register(started, handler, true);
+		InformerRun<T> current = this.run;
+		if (current != null) {
+			current.register(handler);
 		}
 	}
 
@@ -228,7 +189,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	@Override
 	public boolean hasSynced() {
-		SharedIndexInformer<T> started = this.informer;
+		SharedIndexInformer<T> started = serving();
 		return started != null && started.hasSynced();
 	}
 
@@ -253,34 +214,13 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		return (since != 0) ? Duration.ofNanos(System.nanoTime() - since) : null;
 	}
 
-	private void connected(int generation) {
-		if (generation == this.generation) {
-			this.lastError = null;
-			this.disconnectedSinceNanos = 0;
-			this.lastActivityNanos = System.nanoTime();
-			Objects.requireNonNull(this.failures).recovered();
-		}
-	}
-
-	private void active(int generation) {
-		if (generation == this.generation) {
-			this.lastActivityNanos = System.nanoTime();
-		}
-	}
-
-	private void disconnected(int generation) {
-		if (generation == this.generation && this.disconnectedSinceNanos == 0) {
-			this.disconnectedSinceNanos = System.nanoTime();
-		}
-	}
-
 	/**
 	 * Returns the cached objects.
 	 * @return a new list, empty before the informer started
 	 */
 	@Override
 	public List<T> list() {
-		SharedIndexInformer<T> started = this.informer;
+		SharedIndexInformer<T> started = serving();
 		return (started != null) ? new ArrayList<>(started.getIndexer().list()) : new ArrayList<>();
 	}
 
@@ -291,7 +231,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	@Override
 	public List<T> list(String namespace) {
-		SharedIndexInformer<T> started = this.informer;
+		SharedIndexInformer<T> started = serving();
 		return (started != null) ? new ArrayList<>(started.getIndexer().byIndex(Caches.NAMESPACE_INDEX, namespace))
 				: new ArrayList<>();
 	}
@@ -305,7 +245,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	@Override
 	@SuppressWarnings("unchecked")
 	public Optional<T> get(@Nullable String namespace, String name) {
-		SharedIndexInformer<T> started = this.informer;
+		SharedIndexInformer<T> started = serving();
 		if (started == null) {
 			return Optional.empty();
 		}
@@ -313,61 +253,34 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	/**
-	 * Starts listing and watching.
+	 * Returns the client-java informer whose store serves reads.
+	 * @return the informer, {@code null} before the informer started and while paused
+	 */
+	private @Nullable SharedIndexInformer<T> serving() {
+		InformerRun<T> current = this.run;
+		return (current != null) ? current.serving() : null;
+	}
+
+	/**
+	 * Starts listing and watching, unless running or stopped.
 	 * @param kind the kind, as the API server serves it
 	 * @param type the class objects are stored as: the kind's model class, or
 	 * {@code PartialObjectMetadata} for an informer of metadata only
-	 * @param watchClient the client of lists and watches
-	 * @param resyncPeriod how often every cached object is delivered again, zero for
-	 * never
 	 * @param storeTransform what is done to each object before it is stored
-	 * @param watchTimeout the longest one watch request lasts
-	 * @param listPageSize the most objects one list request asks for
-	 * @param streamingLists whether to stream lists where the API server can
 	 */
-	synchronized void start(ResourceKind<?> kind, Class<T> type, ApiClient watchClient, Duration resyncPeriod,
-			StoreTransform<T> storeTransform, Duration watchTimeout, int listPageSize, boolean streamingLists) {
-		if (this.informer != null || this.stopped) {
+	synchronized void start(ResourceKind<?> kind, Class<T> type, StoreTransform<T> storeTransform) {
+		if (serving() != null || this.stopped) {
 			return;
 		}
 		this.paused = false;
-		this.pager = new ListPager(listPageSize);
-		this.streaming = new StreamingList(streamingLists);
-		this.kind = kind;
-		this.type = type;
-		this.watchClient = watchClient;
-		this.storeTransform = storeTransform;
-		this.watchTimeout = watchTimeout;
-		this.decoder = new ObjectDecoder<>(type, kind.kind(), watchClient.getJSON().getGson(), this::get,
-				this.undecodable::incrementAndGet);
-		this.failures = new ListWatchFailures(this.key, kind, watchClient);
-		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
-		DefaultSharedIndexInformer<T, KubernetesListObject> created = newInformer(this.generation, registered);
-		this.handlers.forEach((handler) -> registered.register(created, handler, false));
-		this.registrations = registered;
-		this.informer = created;
+		InformerRun<T> started = new InformerRun<>(this, kind, type, storeTransform, this.generation);
+		this.run = started;
 		this.lastActivityNanos = System.nanoTime();
 		// without a watch until the first list and watch went through: an informer
 		// registered while the manager runs holds readiness down only once that takes
 		// longer than the watch failure threshold
 		this.disconnectedSinceNanos = System.nanoTime();
-		created.run();
-		if (!resyncPeriod.isZero()) {
-			this.resync = new Resync<>(this.key, resyncPeriod, this::list, this.handlers);
-		}
-	}
-
-	private DefaultSharedIndexInformer<T, KubernetesListObject> newInformer(int generation,
-			HandlerRegistrations<T> registered) {
-		ResourceKind<?> resolved = Objects.requireNonNull(this.kind);
-		ObjectStore<T> store = new ObjectStore<>();
-		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(
-				Objects.requireNonNull(this.type),
-				listerWatcher(resolved, Objects.requireNonNull(this.watchClient), generation, registered), 0,
-				new DeltaFIFO(Caches::metaNamespaceKeyFunc, store), store,
-				(type, error) -> onError(generation, error, null));
-		created.setTransform(Objects.requireNonNull(this.storeTransform));
-		return created;
+		started.start();
 	}
 
 	/**
@@ -379,7 +292,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	@Override
 	public Duration silentFor() {
-		return (this.informer != null) ? Duration.ofNanos(System.nanoTime() - this.lastActivityNanos) : Duration.ZERO;
+		return (serving() != null) ? Duration.ofNanos(System.nanoTime() - this.lastActivityNanos) : Duration.ZERO;
 	}
 
 	/**
@@ -403,8 +316,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	@Override
 	public Optional<String> undecodableVersion(@Nullable String namespace, String name) {
-		ObjectDecoder<T> current = this.decoder;
-		return Optional.ofNullable((current != null) ? current.undecodableVersion(namespace, name) : null);
+		InformerRun<T> current = this.run;
+		return Optional.ofNullable((current != null) ? current.decoder().undecodableVersion(namespace, name) : null);
 	}
 
 	/**
@@ -414,8 +327,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	@Override
 	public @Nullable Duration restartingFor() {
-		long since = this.restartStartedNanos;
-		return (this.replacement != null) ? Duration.ofNanos(System.nanoTime() - since) : null;
+		InformerRun<T> current = this.run;
+		return (current != null) ? current.restartingFor() : null;
 	}
 
 	/**
@@ -426,18 +339,14 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * under way or this informer is not running
 	 */
 	synchronized boolean beginRestart() {
-		if (this.informer == null || this.replacement != null || this.stopped) {
+		InformerRun<T> current = this.run;
+		if (current == null || current.serving() == null || current.restarting() || this.stopped) {
 			return false;
 		}
 		int next = this.generation + 1;
 		this.generation = next; // the stalled informer's watch no longer reports
-		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
-		DefaultSharedIndexInformer<T, KubernetesListObject> fresh = newInformer(next, registered);
-		this.replacementRegistrations = registered;
-		this.replacement = fresh;
-		this.restartStartedNanos = System.nanoTime();
-		this.lastActivityNanos = this.restartStartedNanos;
-		fresh.run();
+		this.lastActivityNanos = System.nanoTime();
+		current.beginRestart(next);
 		return true;
 	}
 
@@ -450,24 +359,17 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * none or it has not synced yet
 	 */
 	boolean completeRestart() {
-		SharedIndexInformer<T> old;
-		SharedIndexInformer<T> fresh;
+		InformerRun.Swap<T> swap;
 		synchronized (this) {
-			fresh = this.replacement;
-			old = this.informer;
-			HandlerRegistrations<T> registered = this.replacementRegistrations;
-			if (fresh == null || old == null || registered == null || !fresh.hasSynced()) {
+			InformerRun<T> current = this.run;
+			swap = (current != null) ? current.completeRestart() : null;
+			if (swap == null) {
 				return false;
 			}
-			this.informer = fresh;
-			this.registrations = registered;
-			this.replacement = null;
-			this.replacementRegistrations = null;
-			SharedIndexInformer<T> swapped = fresh;
-			this.handlers.forEach((handler) -> registered.register(swapped, handler, true));
 		}
+		SharedIndexInformer<T> old = swap.replaced();
 		old.stop();
-		Set<String> present = new HashSet<>(fresh.getIndexer().listKeys());
+		Set<String> present = new HashSet<>(swap.fresh().getIndexer().listKeys());
 		for (T object : old.getIndexer().list()) {
 			if (!present.contains(Caches.metaNamespaceKeyFunc(object))) {
 				this.handlers.forEach((handler) -> handler.onDelete(object, true));
@@ -482,11 +384,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * {@link #beginRestart()} starts another.
 	 */
 	synchronized void abandonRestart() {
-		SharedIndexInformer<T> fresh = this.replacement;
-		if (fresh != null) {
-			this.replacement = null;
-			this.replacementRegistrations = null;
-			fresh.stop();
+		InformerRun<T> current = this.run;
+		if (current != null) {
+			current.abandonRestart();
 		}
 	}
 
@@ -497,305 +397,146 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * list. Reads find nothing meanwhile, and readiness sees no failing watch.
 	 */
 	synchronized void pause() {
-		SharedIndexInformer<T> started = this.informer;
-		if (started == null || this.stopped) {
+		InformerRun<T> current = this.run;
+		if (current == null || current.serving() == null || this.stopped) {
 			return;
 		}
 		this.paused = true;
 		// the stopped informer's list and watch, which may fail as they close, no longer
 		// report
 		this.generation = this.generation + 1;
-		Resync<T> running = this.resync;
-		if (running != null) {
-			running.stop();
-			this.resync = null;
-		}
-		SharedIndexInformer<T> fresh = this.replacement;
-		if (fresh != null) {
-			fresh.stop();
-			this.replacement = null;
-			this.replacementRegistrations = null;
-		}
-		started.stop();
-		this.informer = null;
-		this.registrations = null;
+		current.pause();
 		this.lastError = null;
 		this.disconnectedSinceNanos = 0;
 	}
 
 	synchronized void stop() {
 		this.stopped = true;
-		Resync<T> running = this.resync;
-		if (running != null) {
-			running.stop();
-		}
-		SharedIndexInformer<T> started = this.informer;
-		if (started != null) {
-			started.stop();
-		}
-		SharedIndexInformer<T> fresh = this.replacement;
-		if (fresh != null) {
-			fresh.stop();
-			this.replacement = null;
-		}
-	}
-
-	private ListerWatcher<T, KubernetesListObject> listerWatcher(ResourceKind<?> kind, ApiClient client, int generation,
-			HandlerRegistrations<T> registered) {
-		// lists and watches read object by object, so that one object that does not
-		// decode into the model is skipped instead of failing the whole list or watch
-		ObjectDecoder<T> decoder = Objects.requireNonNull(this.decoder);
-		ListWatchFailures failures = Objects.requireNonNull(this.failures);
-		ListPager pager = this.pager;
-		StreamingList streaming = this.streaming;
-		String namespace = kind.namespaced() ? this.key.namespace() : null;
-		String labelSelector = this.key.labelSelector();
-		String listAccept = this.key.metadataOnly() ? METADATA_LIST : JSON;
-		String watchAccept = this.key.metadataOnly() ? METADATA : JSON;
-		return new ListerWatcher<>() {
-
-			/** The last list returned, until the reflector has stored its objects. */
-			private @Nullable KubernetesListObject listed;
-
-			@Override
-			public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
-				pause(failures.retryPause());
-				try {
-					KubernetesListObject complete = readList(params);
-					// before client-java hands the list's objects to the handlers
-					registered.listed(complete.getItems().size());
-					this.listed = complete;
-					// the API server answered, but the informer has a watch again only
-					// once one opens: a list allowed while its watch is denied ends
-					// no outage
-					active(generation);
-					return complete;
-				}
-				catch (ApiException ex) {
-					if (ex.getCode() != 410) {
-						// 410 Gone: the reflector lists again from the latest version
-						onError(generation, ex, "list");
-					}
-					throw ex;
-				}
-				catch (RuntimeException ex) {
-					onError(generation, ex, "list");
-					throw ex;
-				}
-			}
-
-			/**
-			 * Empties the last list once its objects are stored (client-java watches only
-			 * after that): client-java's reflector keeps the list in a local variable for
-			 * as long as its watch loop runs, so the list would keep every object as
-			 * first listed alive, long after the cache replaced or dropped it.
-			 */
-			private void forgetListed() {
-				KubernetesListObject done = this.listed;
-				this.listed = null;
-				if (done != null) {
-					done.getItems().clear();
-				}
-			}
-
-			/**
-			 * Streams one list; {@code false} if it was not: the caller reads it in
-			 * pages.
-			 */
-			private boolean stream(CallGeneratorParams params, ObjectDecoder<T>.PagedList list) throws ApiException {
-				try {
-					// no retry of its own on 429 (so answers a kind whose watch cache
-					// initializes): the paged list then waits the Retry-After
-					return streaming.read(params.resourceVersion, labelSelector,
-							(query) -> open(call(client, kind.collectionPath(namespace), query, watchAccept, IDENTITY)),
-							list, kind.kind());
-				}
-				catch (ApiException | RuntimeException ex) {
-					if (ScopedInformer.this.stopped || isInterruption(ex)) {
-						throw ex;
-					}
-					// as client-go: a list that makes progress beats a stream that fails
-					// every time (a watch that RBAC denies while it allows the list)
-					logger.debug("Streamed list failed, listing in pages this time: informer={} error=\"{}\"",
-							ScopedInformer.this.key, StatusMessages.describe(ex));
-					return false;
-				}
-			}
-
-			private KubernetesListObject readList(CallGeneratorParams params) throws ApiException {
-				ObjectDecoder<T>.PagedList list = decoder.newList();
-				if (streaming.enabled()) {
-					if (stream(params, list)) {
-						active(generation);
-						return list.finish();
-					}
-					list.discard();
-				}
-				pager.list(params.resourceVersion, new ListPager.PageReader() {
-
-					@Override
-					public V1ListMeta read(ListPager.PageRequest request) throws ApiException {
-						List<Pair> query = new ArrayList<>();
-						if (request.resourceVersion() != null) {
-							query.add(new Pair("resourceVersion", request.resourceVersion()));
-						}
-						if (request.limit() != null) {
-							query.add(new Pair("limit", String.valueOf(request.limit())));
-						}
-						if (request.continueToken() != null) {
-							query.add(new Pair("continue", request.continueToken()));
-						}
-						if (labelSelector != null) {
-							query.add(new Pair("labelSelector", labelSelector));
-						}
-						V1ListMeta page = THROTTLED.call(
-								() -> readPage(call(client, kind.collectionPath(namespace), query, listAccept), list),
-								(answer, wait, retry) -> onError(generation, answer, "list"));
-						// a long list shows activity page by page
-						active(generation);
-						return page;
-					}
-
-					@Override
-					public void discard() {
-						list.discard();
-					}
-
-				});
-				return list.finish();
-			}
-
-			@Override
-			public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
-				forgetListed();
-				List<Pair> query = new ArrayList<>();
-				query.add(new Pair("watch", "true"));
-				if (params.resourceVersion != null && !params.resourceVersion.isEmpty()) {
-					query.add(new Pair("resourceVersion", params.resourceVersion));
-				}
-				// bookmarks carry the resourceVersion the watch has reached although no
-				// watched object changed, so that a broken watch resumes from a version
-				// recent enough to be still known
-				query.add(new Pair("allowWatchBookmarks", "true"));
-				if (labelSelector != null) {
-					query.add(new Pair("labelSelector", labelSelector));
-				}
-				// ended by the server after between half the watch timeout and all of it,
-				// so that a quiet but healthy watch shows activity well within the
-				// watchdog's silence threshold (and replicas do not renew in lockstep)
-				long most = Math.max(2, ScopedInformer.this.watchTimeout.toSeconds());
-				query.add(new Pair("timeoutSeconds",
-						String.valueOf(ThreadLocalRandom.current().nextLong(most / 2, most + 1))));
-				try {
-					Watchable<T> watch = THROTTLED.call(() -> DecodingWatch
-						.open(call(client, kind.collectionPath(namespace), query, watchAccept), decoder),
-							(answer, wait, retry) -> onError(generation, answer, "watch"));
-					connected(generation);
-					return new ObservedWatch<>(watch, () -> active(generation), () -> disconnected(generation));
-				}
-				catch (ApiException | RuntimeException ex) {
-					// the reflector retries refused connections without reporting them:
-					// record them here
-					onError(generation, ex, "watch");
-					throw ex;
-				}
-			}
-
-		};
-	}
-
-	private static Call call(ApiClient client, String path, List<Pair> query, String accept) throws ApiException {
-		return call(client, path, query, accept, null);
-	}
-
-	private static Call call(ApiClient client, String path, List<Pair> query, String accept,
-			@Nullable String acceptEncoding) throws ApiException {
-		// buildCall adds the credentials to the headers: they must be mutable
-		Map<String, String> headers = new HashMap<>(Map.of("Accept", accept));
-		if (acceptEncoding != null) {
-			headers.put("Accept-Encoding", acceptEncoding);
-		}
-		return client.buildCall(null, path, "GET", query, List.of(), null, headers, Map.of(), Map.of(),
-				new String[] { "BearerToken" }, null);
-	}
-
-	private static Response open(Call call) throws ApiException {
-		Response response;
-		try {
-			response = call.execute();
-		}
-		catch (IOException ex) {
-			throw new ApiException(ex);
-		}
-		if (!response.isSuccessful()) {
-			try (response) {
-				ResponseBody body = response.body();
-				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-						(body != null) ? body.string() : null);
-			}
-			catch (IOException ex) {
-				throw new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
-			}
-		}
-		return response;
-	}
-
-	private static V1ListMeta readPage(Call call, ObjectDecoder<?>.PagedList list) throws ApiException {
-		try (Response response = call.execute()) {
-			ResponseBody body = response.body();
-			if (!response.isSuccessful() || body == null) {
-				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-						(body != null) ? body.string() : null);
-			}
-			try (JsonReader reader = new JsonReader(body.charStream())) {
-				return list.readPage(reader);
-			}
-		}
-		catch (IOException ex) {
-			throw new ApiException(ex);
+		InformerRun<T> current = this.run;
+		if (current != null) {
+			current.stop();
 		}
 	}
 
 	/**
-	 * Waits before a list, stopping early when the informer is stopped.
+	 * Returns where a client-java informer of a run reports.
+	 * @param generation the client-java informer's generation
+	 * @param failures the run's failures
+	 * @return its progress
 	 */
-	private static void pause(Duration pause) throws ApiException {
-		if (pause.isZero()) {
-			return;
-		}
-		try {
-			Thread.sleep(pause.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new ApiException(ex);
-		}
+	Progress progress(int generation, ListWatchFailures failures) {
+		return new Progress(generation, failures);
 	}
 
-	private void onError(int generation, Throwable error, @Nullable String verb) {
-		if (generation != this.generation || this.stopped || error == this.lastFailure || isInterruption(error)) {
-			// a replaced or stopped informer's watch failing as it is closed, or a
-			// failure recorded already
-			return;
-		}
-		this.lastFailure = error;
-		ListWatchFailures failures = Objects.requireNonNull(this.failures);
-		String message = failures.describe(error, StatusMessages.describe(error));
-		disconnected(generation);
-		this.lastError = message;
-		// a failed attempt shows that the reflector still loops: not a silence for the
-		// watchdog to end
-		active(generation);
-		failures.failed(error, message, verb);
-	}
-
-	private static boolean isInterruption(Throwable error) {
+	static boolean isInterruption(Throwable error) {
 		for (Throwable cause = error; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			if (cause instanceof InterruptedException) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * What the informers of a cache list and watch with, the same for all of them.
+	 *
+	 * @param watchClient the client of lists and watches
+	 * @param resyncPeriod how often every cached object is delivered again, zero for
+	 * never
+	 * @param watchTimeout the longest one watch request lasts
+	 * @param listPageSize the most objects one list request asks for
+	 * @param streamingLists whether to stream lists where the API server can
+	 */
+	record Settings(ApiClient watchClient, Duration resyncPeriod, Duration watchTimeout, int listPageSize,
+			boolean streamingLists) {
+
+	}
+
+	/**
+	 * What one client-java informer of a run reports of its list and watch, to the
+	 * informer's health and the run's failures. It counts only while that client-java
+	 * informer is the latest started, its generation the informer's.
+	 */
+	final class Progress {
+
+		private final int generation;
+
+		private final ListWatchFailures failures;
+
+		private Progress(int generation, ListWatchFailures failures) {
+			this.generation = generation;
+			this.failures = failures;
+		}
+
+		/**
+		 * Records that a watch opened: an outage ends.
+		 */
+		void connected() {
+			if (this.generation == ScopedInformer.this.generation) {
+				ScopedInformer.this.lastError = null;
+				ScopedInformer.this.disconnectedSinceNanos = 0;
+				ScopedInformer.this.lastActivityNanos = System.nanoTime();
+				this.failures.recovered();
+			}
+		}
+
+		/**
+		 * Records that the API server was heard from.
+		 */
+		void active() {
+			if (this.generation == ScopedInformer.this.generation) {
+				ScopedInformer.this.lastActivityNanos = System.nanoTime();
+			}
+		}
+
+		/**
+		 * Records that the watch ended.
+		 */
+		void disconnected() {
+			if (this.generation == ScopedInformer.this.generation && ScopedInformer.this.disconnectedSinceNanos == 0) {
+				ScopedInformer.this.disconnectedSinceNanos = System.nanoTime();
+			}
+		}
+
+		/**
+		 * Records a failed list or watch, and reports it unless recorded already.
+		 * @param error the failure
+		 * @param verb {@code list} or {@code watch}, {@code null} if the reflector failed
+		 * otherwise
+		 */
+		void failed(Throwable error, @Nullable String verb) {
+			if (this.generation != ScopedInformer.this.generation || ScopedInformer.this.stopped
+					|| error == ScopedInformer.this.lastFailure || isInterruption(error)) {
+				// a replaced or stopped informer's watch failing as it is closed, or a
+				// failure recorded already
+				return;
+			}
+			ScopedInformer.this.lastFailure = error;
+			String message = this.failures.describe(error, StatusMessages.describe(error));
+			disconnected();
+			ScopedInformer.this.lastError = message;
+			// a failed attempt shows that the reflector still loops: not a silence for
+			// the watchdog to end
+			active();
+			this.failures.failed(error, message, verb);
+		}
+
+		/**
+		 * Returns how long to wait before the next list.
+		 * @return the pause, zero for none
+		 */
+		Duration retryPause() {
+			return this.failures.retryPause();
+		}
+
+		/**
+		 * Whether the informer was stopped: its requests then fail as they are closed.
+		 * @return {@code true} once stopped
+		 */
+		boolean stopped() {
+			return ScopedInformer.this.stopped;
+		}
+
 	}
 
 }

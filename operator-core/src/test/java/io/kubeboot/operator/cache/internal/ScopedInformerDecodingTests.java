@@ -71,7 +71,9 @@ class ScopedInformerDecodingTests {
 		this.server.createContext(PATH, this::serve);
 		this.server.start();
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-		this.informer = new ScopedInformer<>(new InformerKey(Gadget.class, "ns", null));
+		this.informer = new ScopedInformer<>(new InformerKey(Gadget.class, "ns", null),
+				new ScopedInformer.Settings(ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
+						Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE, false));
 		List<String> events = new CopyOnWriteArrayList<>();
 		this.informer.addEventHandler(new ResourceEventHandler<>() {
 
@@ -93,10 +95,8 @@ class ScopedInformerDecodingTests {
 		});
 		this.informer.start(
 				new ResourceKind<>(Gadget.class, Gadget.class, "test.kubeboot.io", "v1", "Gadget", "gadgets", true),
-				Gadget.class, ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
-				new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,
-						new MetadataDeduplicator()),
-				Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE, false);
+				Gadget.class, new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,
+						new MetadataDeduplicator()));
 
 		// the list: a decodes, b does not; the watch starts from the list's version
 		await().atMost(WAIT).until(this.informer::hasSynced);
