@@ -60,8 +60,7 @@ class StorageBucketWebhookIntegrationTests {
 			.install();
 
 		// the defaulter writes the operator's probe timeout (once the API server applies
-		// the
-		// webhook configuration, within about a second)
+		// the webhook configuration, within about a second)
 		await().atMost(Duration.ofSeconds(20)).until(() -> {
 			KubernetesApiResponse<StorageBucket> created = buckets
 				.tryCreate(bucket("probe-" + System.nanoTime(), "https://photos.example.com/health", "eu-west-1"));

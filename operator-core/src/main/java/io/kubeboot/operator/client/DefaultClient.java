@@ -146,8 +146,8 @@ final class DefaultClient implements Client {
 			}
 			catch (ApiServerException.AlreadyExistsException ex) {
 				// there but not cached: its labels are outside the cache's selector
-				// (someone
-				// removed them, or it predates the operator), or the cache lags a create
+				// (someone removed them, or it predates the operator), or the cache lags
+				// a create
 				existing = this.uncached.get(kind.type(), request);
 				if (existing.isEmpty()) {
 					throw ex;

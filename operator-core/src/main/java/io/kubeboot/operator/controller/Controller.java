@@ -38,12 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>
  * The queue is a priority queue unless turned off
  * ({@link ControllerBuilder#priorityQueue}, {@code ManagerBuilder.priorityQueue}):
- * requests that carry no news (every cached object when the controller starts, the adds
- * of an informer's initial list, updates that did not change the object, periodic
- * triggers) are queued at {@link WorkQueue#LOW_PRIORITY} and wait behind the changes seen
- * on the watches, so a change made while a controller works through thousands of objects
- * after its start is reconciled next. A request is requeued (after an error, a conflict
- * or a delay) at the priority it was handed out with.
+ * requests that carry no news (the cached objects at start, unchanged updates, periodic
+ * triggers) wait behind the changes seen on the watches, and a requeue keeps the priority
+ * it was handed out with (docs/design/priority-queue.md).
  * <p>
  * A controller is a leader-only {@link ManagerRunnable} unless its {@link WorkGate} says
  * otherwise (a sharded controller runs on every replica and reconciles only the objects
@@ -490,8 +487,7 @@ public final class Controller implements ManagerRunnable {
 			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
 			// the controller ends only with its last worker: the manager must be able to
 			// tell that leader-only work still runs, so that it neither releases the
-			// Lease
-			// nor campaigns again meanwhile
+			// Lease nor campaigns again meanwhile
 			awaitAll(workers);
 			Thread.currentThread().interrupt();
 		}

@@ -32,8 +32,7 @@ final class FinalizingReconciler implements Reconciler {
 	private static final Logger logger = LoggerFactory.getLogger(FinalizingReconciler.class);
 
 	// a qualified name: an optional DNS subdomain prefix and a slash, then a name of up
-	// to
-	// 63 characters
+	// to 63 characters
 	private static final Pattern QUALIFIED_NAME = Pattern.compile(
 			"^(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$");
 

@@ -88,8 +88,7 @@ final class StartupAccessCheck {
 			throw new IllegalStateException("named kinds asked the API server again", ex);
 		}
 		// granted namespace by namespace: a cluster-wide review would be denied by
-		// design,
-		// and which namespaces grant them is the administrator's choice
+		// design, and which namespaces grant them is the administrator's choice
 		List<String> perNamespace = rules.stream()
 			.filter(PolicyRule::grantedPerNamespace)
 			.map((rule) -> rule.describe(rule.verbs())

@@ -82,8 +82,7 @@ class CacheRecoveryIntegrationTests {
 		admin.deleteNamespacedConfigMap("deleted", namespace.name()).execute();
 		await().atMost(WAIT).until(() -> !ManagerHealth.allPassed(health.readiness()));
 		// the informer's failing watch, or the cache's unanswered probe of the API
-		// server,
-		// whichever passed the threshold first
+		// server, whichever passed the threshold first
 		assertThat(ManagerHealth.failures(health.readiness())).startsWith("watches: ")
 			.containsAnyOf("V1ConfigMap[namespace=" + namespace, "API server unanswered for ");
 
@@ -205,8 +204,8 @@ class CacheRecoveryIntegrationTests {
 		manager.start();
 		this.proxy.cut();
 		// more changes than kube-apiserver's watch cache keeps, then an etcd compaction:
-		// the old
-		// resource version is gone for good and resuming the watch must answer 410 Gone
+		// the old resource version is gone for good and resuming the watch must answer
+		// 410 Gone
 		for (int round = 1; round <= 12; round++) {
 			for (int i = 0; i < 20; i++) {
 				admin.replaceNamespacedConfigMap("cm-" + i, namespace.name(), configMap("cm-" + i, "" + round))

@@ -200,9 +200,9 @@ class PagedListIntegrationTests {
 		}
 		assertThat(Long.parseLong(bookmark.get())).isGreaterThanOrEqualTo(changedElsewhere);
 		// the cut usually breaks the read, but the API server may end the watch on its
-		// own
-		// first: either way the next watch must resume from the bookmark (the broken read
-		// itself is pinned down by ScopedInformerPagingTests against a scripted server)
+		// own first: either way the next watch must resume from the bookmark (the broken
+		// read itself is pinned down by ScopedInformerPagingTests against a scripted
+		// server)
 		HttpUrl resumed = traffic.watches.get(watchesBeforeBreak.get());
 		assertThat(resumed.queryParameter("resourceVersion")).isEqualTo(bookmark.get());
 		assertThat(traffic.watches)

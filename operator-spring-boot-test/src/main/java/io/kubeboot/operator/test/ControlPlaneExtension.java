@@ -173,8 +173,7 @@ public class ControlPlaneExtension implements BeforeAllCallback, ParameterResolv
 		}
 		if (type == TestNamespace.class) {
 			// keyed by context: the store is hierarchical, a class-level namespace must
-			// not
-			// be handed to the test methods
+			// not be handed to the test methods
 			String key = TEST_NAMESPACE_KEY + ":" + extensionContext.getUniqueId();
 			return extensionContext.getStore(STORE_NAMESPACE)
 				.computeIfAbsent(key, (ignored) -> createNamespace(controlPlane, extensionContext),

@@ -186,11 +186,9 @@ class StorageBucketReconciler {
 			});
 		}
 		catch (ApiServerException.ForbiddenException ex) {
-			// ConfigMap writes are granted namespace by namespace
-			// (deploy/bucket-namespace.yaml):
-			// without the RoleBinding here, the bucket is still probed, and its owner
-			// told why
-			// it has no ConfigMap
+			// ConfigMap writes are granted namespace by namespace (deploy/bucket-
+			// namespace.yaml): without the RoleBinding here, the bucket is still probed,
+			// and its owner told why it has no ConfigMap
 			if (this.notGranted.add(request)) {
 				logger.warn("Connection details not written, RBAC does not grant ConfigMap writes in the bucket's "
 						+ "namespace: bucket={}", request);

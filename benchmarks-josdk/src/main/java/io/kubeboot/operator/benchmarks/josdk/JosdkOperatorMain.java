@@ -45,8 +45,7 @@ public final class JosdkOperatorMain {
 			overrider.withConcurrentReconciliationThreads(Workload.WORKERS).withUseSSAToPatchPrimaryResource(false);
 			if (settings.leaderElection()) {
 				// an identity of its own: JOSDK's default is $HOSTNAME, the same for
-				// every
-				// process on this machine
+				// every process on this machine
 				overrider.withLeaderElectionConfiguration(new LeaderElectionConfiguration(settings.leaseName(),
 						settings.namespace(), settings.leaseDuration(), settings.renewDeadline(),
 						settings.retryPeriod(), identity, null, true));

@@ -51,8 +51,7 @@ final class HandlerRegistrations<T extends KubernetesObject> {
 			return;
 		}
 		// counted first: client-java's thread for the handler may deliver the replayed
-		// adds
-		// before addEventHandler returns
+		// adds before addEventHandler returns
 		int before = informer.getIndexer().listKeys().size();
 		wrapped.expectInitialAdds(before);
 		informer.addEventHandler(wrapped);

@@ -76,8 +76,7 @@ final class StreamingList {
 		query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
 		query.add(new Pair("allowWatchBookmarks", "true"));
 		// "0" would take whatever the watch cache holds, which may miss the latest
-		// writes:
-		// as client-go's reflector, the first streamed list is consistent instead
+		// writes: as client-go's reflector, the first streamed list is consistent instead
 		if (resourceVersion != null && !resourceVersion.isEmpty() && !resourceVersion.equals("0")) {
 			query.add(new Pair("resourceVersion", resourceVersion));
 		}

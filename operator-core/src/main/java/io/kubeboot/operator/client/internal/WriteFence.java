@@ -7,23 +7,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Refuses the writes of leader-only work once this replica's leadership can no longer be
- * vouched for, so that a worker that ignored its stop cannot race the next leader: a
- * standby takes over at the earliest a lease duration after the last renewal it saw, and
- * the fence closes a renew deadline after the last successful renewal began, leaving the
- * difference for writes in flight.
- * <p>
- * The leader-only runnables' threads and their controllers' workers run inside the fence
- * ({@link #enter}); the client checks it before every write ({@link #check}) and gives
- * the write no longer than the fence has left, so a write still unanswered when the fence
- * closes is cancelled then, and fails with {@link LeadershipLostException}
- * ({@link #failed}). A request the API server had already received may still be applied:
- * the client cannot take it back, which is what the difference between lease duration and
- * renew deadline is for. Other threads (every-replica runnables, webhooks, the
- * application's own) are not fenced, and a thread is fenced only by {@link #enter}: a
- * pool thread created by fenced work must not carry its fence into the pool's later tasks
- * (an every-replica runnable's writes on it would be refused on a standby), so work
+ * vouched for: the fence closes a renew deadline after the last successful renewal began,
+ * and a write still unanswered then is cancelled and fails with
+ * {@link LeadershipLostException}. Only threads that {@link #enter} it are fenced; work
  * handed to a pool takes the fence along explicitly
- * ({@code io.kubeboot.operator.client.Fences}).
+ * ({@code io.kubeboot.operator.client.Fences}). The timing argument:
+ * docs/design/leader-election-and-fencing.md.
  */
 public final class WriteFence {
 

@@ -66,8 +66,7 @@ public final class RuleResolver {
 			String resource = permission.subresource().isEmpty() ? plural : plural + "/" + permission.subresource();
 			String namespace = (namespaced && !permission.isInAllNamespaces()) ? permission.namespace() : null;
 			// granted per namespace matters only for a ClusterRole: a Role is bound in
-			// its
-			// namespace anyway
+			// its namespace anyway
 			boolean perNamespace = permission.isGrantedPerNamespace() && namespace == null && namespaced;
 			if (perNamespace && permission.role().isEmpty()) {
 				throw new IllegalArgumentException("A permission granted per namespace needs a role of its own "

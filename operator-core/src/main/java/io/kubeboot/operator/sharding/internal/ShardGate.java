@@ -13,24 +13,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides which keys this replica may reconcile now, and counts the reconciles in flight
  * per key so that a key is handed over only once drained. A key is permitted when every
- * view of the ring that is in play gives it to this replica, and no other live member's
- * acknowledged view gives it to that member:
- * <ul>
- * <li>the target: the ring of the members this replica sees live now;</li>
- * <li>the pending acknowledgement: the view handed to the Lease writer, which may have
- * reached the Lease already;</li>
- * <li>the published acknowledgement: the view the Lease was last written with;</li>
- * <li>the claims of the others: the views their Leases acknowledge, read by a consistent
- * list that began after this replica's published acknowledgement was written (so the keys
- * that acknowledgement claims are the only ones this read can permit).</li>
- * </ul>
- * A change of the target narrows the permitted keys at once; a wider acknowledgement
- * widens them only once written and followed by a fresh read of the others, which then
- * see this replica's claim if they read after it (the reads are linearizable). Of two
- * members that claim one key, at least one sees the other's claim, so they never both
- * reconcile it. The gate is also closed while this replica's Lease is past its renew
- * deadline, and suspended once the Lease was lost, until a read of the ring that began
- * after it was taken again.
+ * view of the ring in play (the target, the pending and the published acknowledgement)
+ * gives it to this replica and no other live member's acknowledged view claims it; the
+ * gate is closed past the renew deadline and suspended after the Lease was lost. Why this
+ * keeps two members from reconciling one key: docs/design/sharding.md.
  * <p>
  * Thread-safe. Listeners hear every change of the permitted keys, as the snapshots before
  * and after, on the thread that made the change.
@@ -92,8 +78,7 @@ public final class ShardGate {
 	 */
 	public boolean permits(String key) {
 		// the Lease before the snapshot: a snapshot taken first could predate a
-		// suspension
-		// that a Lease taken again since would hide
+		// suspension that a Lease taken again since would hide
 		if (!this.leaseValid.getAsBoolean()) {
 			return false;
 		}

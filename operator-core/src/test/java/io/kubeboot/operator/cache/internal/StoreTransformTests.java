@@ -152,8 +152,7 @@ class StoreTransformTests {
 	@Test
 	void aRelistsTombstoneIsNotHandedToTheUsersTransform() throws InterruptedException {
 		// a relist that no longer has a cached object deletes it with a tombstone
-		// wrapping
-		// the cached (transformed) object
+		// wrapping the cached (transformed) object
 		ObjectStore<V1ConfigMap> store = new ObjectStore<>();
 		store.add(configMap("gone", "1"));
 		DeltaFIFO deltas = new DeltaFIFO(Caches::metaNamespaceKeyFunc, store);

@@ -91,8 +91,7 @@ class ShardProtocolSimulationTests {
 				}
 			}
 			// settle: finish everything in flight, then let every live member read and
-			// write
-			// until nothing changes
+			// write until nothing changes
 			this.members.values().forEach((member) -> new ArrayList<>(member.inFlight).forEach((key) -> {
 				member.inFlight.remove(key);
 				member.gate.exit(key);

@@ -67,8 +67,7 @@ class OperatorEventsIntegrationTests {
 						.anyMatch((event) -> "Reconciled".equals(event.getReason())));
 			});
 		// recorded while the manager stopped the leader-only runnable: the recorder,
-		// which
-		// runs on every replica, stops after those and flushed it
+		// which runs on every replica, stops after those and flushed it
 		assertThat(events(admin, namespace)).anySatisfy((event) -> {
 			assertThat(event.getReason()).isEqualTo("Stopped");
 			assertThat(event.getSource().getComponent()).isEqualTo("shop-operator");

@@ -65,9 +65,8 @@ class DevelopmentLoopIntegrationTests {
 		Path log = this.work.resolve("run.log");
 		// in a session and process group of its own, as a terminal runs a command: a
 		// Ctrl-C goes to the whole group. SIGINT handled as a terminal's command handles
-		// it,
-		// even when this build was started in the background, which ignores it (and a JVM
-		// started ignoring it never stops on it)
+		// it, even when this build was started in the background, which ignores it (and a
+		// JVM started ignoring it never stops on it)
 		List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", "setsid",
 				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + tmp, "-cp",
 				this.work.resolve("classes") + java.io.File.pathSeparator + System.getProperty("java.class.path"),
