@@ -64,14 +64,14 @@ public record Check(String name, Probe probe, Checker checker) {
 	 * Runs the check, turning an exception into a failed outcome.
 	 * @return the outcome
 	 */
-	public HealthCheck run() {
+	public CheckResult run() {
 		try {
 			this.checker.check();
-			return new HealthCheck(this.name, true, null);
+			return new CheckResult(this.name, true, null);
 		}
 		catch (Exception ex) {
 			String reason = (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
-			return new HealthCheck(this.name, false, reason);
+			return new CheckResult(this.name, false, reason);
 		}
 	}
 

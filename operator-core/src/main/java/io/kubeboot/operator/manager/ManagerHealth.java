@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.healthz.Check;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import org.jspecify.annotations.Nullable;
 
@@ -51,8 +51,8 @@ public final class ManagerHealth {
 	 * Returns the liveness checks.
 	 * @return the checks, in a fixed order
 	 */
-	public List<HealthCheck> liveness() {
-		List<HealthCheck> checks = new ArrayList<>();
+	public List<CheckResult> liveness() {
+		List<CheckResult> checks = new ArrayList<>();
 		checks.add(managerNotFailed());
 		LeaderElectionStatus elector = this.manager.leaderElection();
 		if (elector != null) {
@@ -66,18 +66,18 @@ public final class ManagerHealth {
 	 * Returns the readiness checks.
 	 * @return the checks, in a fixed order
 	 */
-	public List<HealthCheck> readiness() {
-		List<HealthCheck> checks = new ArrayList<>();
+	public List<CheckResult> readiness() {
+		List<CheckResult> checks = new ArrayList<>();
 		ManagerState state = this.manager.state();
-		checks.add((state == ManagerState.RUNNING) ? HealthCheck.passed("manager")
-				: HealthCheck.failed("manager", "manager is " + state));
+		checks.add((state == ManagerState.RUNNING) ? CheckResult.passed("manager")
+				: CheckResult.failed("manager", "manager is " + state));
 		List<String> unsynced = this.manager.informers()
 			.stream()
 			.filter((informer) -> !informer.hasSynced() && this.manager.syncCountsForReadiness(informer))
 			.map((informer) -> informer.key().toString())
 			.toList();
-		checks.add(unsynced.isEmpty() ? HealthCheck.passed("caches")
-				: HealthCheck.failed("caches", "not synced: " + unsynced));
+		checks.add(unsynced.isEmpty() ? CheckResult.passed("caches")
+				: CheckResult.failed("caches", "not synced: " + unsynced));
 		List<String> failing = new ArrayList<>();
 		// an API server stopping gracefully refuses connections while the watches it
 		// holds open stay silent: no watch fails, the probe does
@@ -106,8 +106,8 @@ public final class ManagerHealth {
 						+ ((error != null) ? ": " + error : ""));
 			}
 		}
-		checks.add(failing.isEmpty() ? HealthCheck.passed("watches")
-				: HealthCheck.failed("watches", String.join("; ", failing)));
+		checks.add(failing.isEmpty() ? CheckResult.passed("watches")
+				: CheckResult.failed("watches", String.join("; ", failing)));
 		addOwnChecks(checks, Check.Probe.READINESS);
 		return checks;
 	}
@@ -116,11 +116,11 @@ public final class ManagerHealth {
 	 * Adds the checks added to the manager for a probe, one outcome per name: checks of
 	 * the same name (one per controller, say) pass together or fail with every reason.
 	 */
-	private void addOwnChecks(List<HealthCheck> checks, Check.Probe probe) {
+	private void addOwnChecks(List<CheckResult> checks, Check.Probe probe) {
 		Map<String, List<String>> failures = new LinkedHashMap<>();
 		for (Check check : this.manager.checks()) {
 			if (check.probe() == probe) {
-				HealthCheck outcome = check.run();
+				CheckResult outcome = check.run();
 				List<String> reasons = failures.computeIfAbsent(check.name(), (name) -> new ArrayList<>());
 				if (!outcome.ok()) {
 					reasons.add(outcome.reason());
@@ -128,7 +128,7 @@ public final class ManagerHealth {
 			}
 		}
 		failures.forEach((name, reasons) -> checks
-			.add(reasons.isEmpty() ? HealthCheck.passed(name) : HealthCheck.failed(name, String.join("; ", reasons))));
+			.add(reasons.isEmpty() ? CheckResult.passed(name) : CheckResult.failed(name, String.join("; ", reasons))));
 	}
 
 	/**
@@ -136,8 +136,8 @@ public final class ManagerHealth {
 	 * @param checks the checks
 	 * @return {@code true} if none failed
 	 */
-	public static boolean allPassed(List<HealthCheck> checks) {
-		return checks.stream().allMatch(HealthCheck::ok);
+	public static boolean allPassed(List<CheckResult> checks) {
+		return checks.stream().allMatch(CheckResult::ok);
 	}
 
 	/**
@@ -145,29 +145,29 @@ public final class ManagerHealth {
 	 * @param checks the checks
 	 * @return the failures, empty if none
 	 */
-	public static String failures(List<HealthCheck> checks) {
+	public static String failures(List<CheckResult> checks) {
 		return checks.stream()
 			.filter((check) -> !check.ok())
 			.map((check) -> check.name() + ": " + check.reason())
 			.collect(Collectors.joining("; "));
 	}
 
-	private HealthCheck managerNotFailed() {
+	private CheckResult managerNotFailed() {
 		if (this.manager.state() != ManagerState.FAILED) {
-			return HealthCheck.passed("manager");
+			return CheckResult.passed("manager");
 		}
 		Throwable failure = this.manager.failure();
-		return HealthCheck.failed("manager", "manager failed" + ((failure != null) ? ": " + failure : ""));
+		return CheckResult.failed("manager", "manager failed" + ((failure != null) ? ": " + failure : ""));
 	}
 
-	private HealthCheck leaseRenewed(LeaderElectionStatus elector) {
+	private CheckResult leaseRenewed(LeaderElectionStatus elector) {
 		@Nullable Duration since = elector.sinceLastRenewal();
 		Duration deadline = elector.config().renewDeadline();
 		if (this.manager.isLeaderWorkRunning() && since != null && since.compareTo(deadline) > 0) {
-			return HealthCheck.failed("leader-election", "leader-only work runs but the lease was last renewed "
+			return CheckResult.failed("leader-election", "leader-only work runs but the lease was last renewed "
 					+ since.toMillis() + "ms ago, beyond the renew deadline of " + deadline);
 		}
-		return HealthCheck.passed("leader-election");
+		return CheckResult.passed("leader-election");
 	}
 
 }

@@ -11,7 +11,7 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.Check;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
@@ -424,8 +424,8 @@ class OperatorAutoConfigurationTests {
 			assertThat(manager.checks()).extracting(Check::name)
 				.containsExactly("leader-work-stopped", "bucket-store", "disk");
 			ManagerHealth health = new ManagerHealth(manager, Duration.ofMinutes(1));
-			assertThat(health.readiness()).contains(HealthCheck.failed("bucket-store", "bucket store unreachable"));
-			assertThat(health.liveness()).contains(HealthCheck.passed("disk"));
+			assertThat(health.readiness()).contains(CheckResult.failed("bucket-store", "bucket store unreachable"));
+			assertThat(health.liveness()).contains(CheckResult.passed("disk"));
 		});
 	}
 

@@ -8,7 +8,7 @@ import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpointAutoConfigura
 import io.kubeboot.operator.autoconfigure.metrics.OperatorMetricsAutoConfiguration;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.Check;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Request;
@@ -226,7 +226,7 @@ class ShardingAutoConfigurationTests {
 					.findFirst()
 					.orElseThrow();
 				assertThat(check.probe()).isEqualTo(Check.Probe.READINESS);
-				HealthCheck outcome = check.run();
+				CheckResult outcome = check.run();
 				assertThat(outcome.ok()).isFalse();
 				assertThat(outcome.reason())
 					.isEqualTo("not a member of shard ring buckets: its Lease shards/buckets-pod-1 is not held yet");

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.ManagerHealth;
 
 /**
@@ -23,7 +23,7 @@ final class ReadinessSampler implements AutoCloseable {
 	ReadinessSampler(ManagerHealth health) {
 		this.thread = new Thread(() -> {
 			while (!Thread.currentThread().isInterrupted()) {
-				List<HealthCheck> readiness = health.readiness();
+				List<CheckResult> readiness = health.readiness();
 				if (!ManagerHealth.allPassed(readiness)) {
 					this.notReady.set(true);
 					this.failures.add(ManagerHealth.failures(readiness));

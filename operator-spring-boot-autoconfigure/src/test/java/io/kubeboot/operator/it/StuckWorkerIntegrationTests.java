@@ -13,7 +13,7 @@ import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.Check;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
@@ -113,7 +113,7 @@ class StuckWorkerIntegrationTests {
 			.filteredOn((check) -> check.probe() == Check.Probe.LIVENESS && check.name().equals("leader-work-stopped"))
 			.singleElement()
 			.extracting(Check::run)
-			.extracting(HealthCheck::ok)
+			.extracting(CheckResult::ok)
 			.isEqualTo(false);
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> firstNewReconcile.get() != 0);

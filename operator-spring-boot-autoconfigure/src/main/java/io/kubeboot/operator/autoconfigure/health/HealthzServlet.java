@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -23,15 +23,15 @@ class HealthzServlet extends HttpServlet {
 
 	private static final long serialVersionUID = 1L;
 
-	private final transient Supplier<List<HealthCheck>> checks;
+	private final transient Supplier<List<CheckResult>> checks;
 
-	HealthzServlet(Supplier<List<HealthCheck>> checks) {
+	HealthzServlet(Supplier<List<CheckResult>> checks) {
 		this.checks = checks;
 	}
 
 	@Override
 	protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		List<HealthCheck> selected = select(request);
+		List<CheckResult> selected = select(request);
 		if (selected == null) {
 			response.sendError(HttpServletResponse.SC_NOT_FOUND);
 			return;
@@ -45,7 +45,7 @@ class HealthzServlet extends HttpServlet {
 			return;
 		}
 		StringBuilder body = new StringBuilder();
-		for (HealthCheck check : selected) {
+		for (CheckResult check : selected) {
 			body.append(
 					check.ok() ? "[+]" + check.name() + " ok\n" : "[-]" + check.name() + " failed: reason withheld\n");
 		}
@@ -59,16 +59,16 @@ class HealthzServlet extends HttpServlet {
 		response.getOutputStream().write(body.toString().getBytes(StandardCharsets.UTF_8));
 	}
 
-	private @Nullable List<HealthCheck> select(HttpServletRequest request) {
-		List<HealthCheck> all = this.checks.get();
+	private @Nullable List<CheckResult> select(HttpServletRequest request) {
+		List<CheckResult> all = this.checks.get();
 		String path = request.getPathInfo();
 		if (path != null && path.length() > 1) {
 			String name = path.substring(1);
-			List<HealthCheck> one = all.stream().filter((check) -> check.name().equals(name)).toList();
+			List<CheckResult> one = all.stream().filter((check) -> check.name().equals(name)).toList();
 			return one.isEmpty() ? null : one;
 		}
 		String[] excluded = request.getParameterValues("exclude");
-		List<HealthCheck> selected = new ArrayList<>(all);
+		List<CheckResult> selected = new ArrayList<>(all);
 		if (excluded != null) {
 			selected.removeIf((check) -> List.of(excluded).contains(check.name()));
 		}

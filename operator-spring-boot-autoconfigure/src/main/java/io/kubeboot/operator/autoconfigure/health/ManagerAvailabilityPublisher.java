@@ -7,7 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.autoconfigure.ManagerLifecycle;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.ManagerHealth;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -98,7 +98,7 @@ class ManagerAvailabilityPublisher implements SmartLifecycle, ApplicationListene
 			return;
 		}
 		try {
-			List<HealthCheck> liveness = this.health.liveness();
+			List<CheckResult> liveness = this.health.liveness();
 			if (!ManagerHealth.allPassed(liveness)) {
 				if (this.availability.getLivenessState() != LivenessState.BROKEN) {
 					logger.error("Operator is not live: {}", ManagerHealth.failures(liveness));
@@ -111,7 +111,7 @@ class ManagerAvailabilityPublisher implements SmartLifecycle, ApplicationListene
 				AvailabilityChangeEvent.publish(this.publisher, this, LivenessState.CORRECT);
 				this.brokeLiveness = false;
 			}
-			List<HealthCheck> readiness = this.health.readiness();
+			List<CheckResult> readiness = this.health.readiness();
 			if (!ManagerHealth.allPassed(readiness)) {
 				if (this.availability.getReadinessState() != ReadinessState.REFUSING_TRAFFIC) {
 					logger.warn("Operator is not ready: {}", ManagerHealth.failures(readiness));

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
 import jakarta.servlet.http.HttpServlet;
@@ -80,12 +80,12 @@ public final class OperatorHealthAutoConfiguration {
 		ServletRegistrationBean<HealthzServlet> operatorHealthzServlet(ObjectProvider<ManagerHealth> health,
 				ObjectProvider<ApplicationAvailability> availability) {
 			return registration("operatorHealthz", "/healthz", () -> {
-				List<HealthCheck> checks = withPing(health.getObject().liveness());
+				List<CheckResult> checks = withPing(health.getObject().liveness());
 				ApplicationAvailability states = availability.getIfAvailable();
 				if (states != null) {
 					checks.add((states.getLivenessState() == LivenessState.CORRECT)
-							? new HealthCheck("liveness", true, null)
-							: new HealthCheck("liveness", false, "liveness state is " + states.getLivenessState()));
+							? new CheckResult("liveness", true, null)
+							: new CheckResult("liveness", false, "liveness state is " + states.getLivenessState()));
 				}
 				return checks;
 			});
@@ -95,26 +95,26 @@ public final class OperatorHealthAutoConfiguration {
 		ServletRegistrationBean<HealthzServlet> operatorReadyzServlet(ObjectProvider<ManagerHealth> health,
 				ObjectProvider<ApplicationAvailability> availability) {
 			return registration("operatorReadyz", "/readyz", () -> {
-				List<HealthCheck> checks = withPing(health.getObject().readiness());
+				List<CheckResult> checks = withPing(health.getObject().readiness());
 				ApplicationAvailability states = availability.getIfAvailable();
 				if (states != null) {
 					checks.add((states.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC)
-							? new HealthCheck("readiness", true, null)
-							: new HealthCheck("readiness", false, "readiness state is " + states.getReadinessState()));
+							? new CheckResult("readiness", true, null)
+							: new CheckResult("readiness", false, "readiness state is " + states.getReadinessState()));
 				}
 				return checks;
 			});
 		}
 
-		private static List<HealthCheck> withPing(List<HealthCheck> checks) {
-			List<HealthCheck> all = new ArrayList<>();
-			all.add(new HealthCheck("ping", true, null));
+		private static List<CheckResult> withPing(List<CheckResult> checks) {
+			List<CheckResult> all = new ArrayList<>();
+			all.add(new CheckResult("ping", true, null));
 			all.addAll(checks);
 			return all;
 		}
 
 		private static ServletRegistrationBean<HealthzServlet> registration(String name, String path,
-				Supplier<List<HealthCheck>> checks) {
+				Supplier<List<CheckResult>> checks) {
 			ServletRegistrationBean<HealthzServlet> registration = new ServletRegistrationBean<>(
 					new HealthzServlet(checks), path, path + "/*");
 			registration.setName(name);

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
-import io.kubeboot.operator.healthz.HealthCheck;
+import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
@@ -32,8 +32,8 @@ class OperatorHealthIndicator implements HealthIndicator {
 
 	@Override
 	public Health health() {
-		List<HealthCheck> liveness = this.health.liveness();
-		List<HealthCheck> readiness = this.health.readiness();
+		List<CheckResult> liveness = this.health.liveness();
+		List<CheckResult> readiness = this.health.readiness();
 		Health.Builder builder = (ManagerHealth.allPassed(liveness) && ManagerHealth.allPassed(readiness)) ? Health.up()
 				: Health.down();
 		builder.withDetail("state", this.manager.state().name());
@@ -67,7 +67,7 @@ class OperatorHealthIndicator implements HealthIndicator {
 		return builder.build();
 	}
 
-	private static Map<String, String> checks(List<HealthCheck> checks) {
+	private static Map<String, String> checks(List<CheckResult> checks) {
 		Map<String, String> result = new LinkedHashMap<>();
 		checks.forEach((check) -> result.put(check.name(), check.ok() ? "ok" : check.reason()));
 		return result;

@@ -9,15 +9,15 @@ import org.jspecify.annotations.Nullable;
  * @param ok whether the check passed
  * @param reason why it failed, for a person to read; {@code null} when it passed
  */
-public record HealthCheck(String name, boolean ok, @Nullable String reason) {
+public record CheckResult(String name, boolean ok, @Nullable String reason) {
 
 	/**
 	 * Creates a passed outcome.
 	 * @param name the check's name
 	 * @return the outcome
 	 */
-	public static HealthCheck passed(String name) {
-		return new HealthCheck(name, true, null);
+	public static CheckResult passed(String name) {
+		return new CheckResult(name, true, null);
 	}
 
 	/**
@@ -26,8 +26,8 @@ public record HealthCheck(String name, boolean ok, @Nullable String reason) {
 	 * @param reason why it failed
 	 * @return the outcome
 	 */
-	public static HealthCheck failed(String name, String reason) {
-		return new HealthCheck(name, false, reason);
+	public static CheckResult failed(String name, String reason) {
+		return new CheckResult(name, false, reason);
 	}
 
 }
