@@ -1,14 +1,11 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
@@ -24,10 +21,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,25 +37,11 @@ class BadObjectIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
-	private final List<Manager> managers = new ArrayList<>();
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
-	private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
-
-	@BeforeEach
-	void captureLogs() {
-		this.logs.start();
-		cacheLogger().addAppender(this.logs);
-	}
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-		cacheLogger().detachAppender(this.logs);
-	}
-
-	private static Logger cacheLogger() {
-		return (Logger) LoggerFactory.getLogger("io.kubeboot.operator.cache");
-	}
+	@RegisterExtension
+	private final CapturedLogs logs = new CapturedLogs("io.kubeboot.operator.cache");
 
 	@Test
 	void objectsThatDoNotDecodeAreSkippedWhileEveryOtherObjectKeepsFlowing(ApiClient admin, TestNamespace namespace)
@@ -74,7 +55,7 @@ class BadObjectIntegrationTests {
 		OperatorMetrics metrics = new OperatorMetrics(registry);
 		Manager manager = metrics.applyTo(Manager.builder(admin).namespace(ns)).build();
 		metrics.bindTo(manager);
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		Map<String, String> reconciled = new ConcurrentHashMap<>();
 		Controller.builder(manager, TypedWidget.class).complete((request) -> {
 			reconciled.put(request.name(), replicas(manager, request));
@@ -142,7 +123,8 @@ class BadObjectIntegrationTests {
 	}
 
 	private List<String> skippedWarnings() {
-		return this.logs.list.stream()
+		return this.logs.events()
+			.stream()
 			.map(ILoggingEvent::getFormattedMessage)
 			.filter((message) -> message.startsWith("Object does not decode into its model"))
 			.toList();

@@ -24,8 +24,8 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,26 +39,16 @@ class CacheRecoveryIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
 
-	private final List<Manager> managers = new CopyOnWriteArrayList<>();
-
-	private TcpProxy proxy;
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-		if (this.proxy != null) {
-			this.proxy.close();
-		}
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void changesMadeWhileTheApiServerWasUnreachableAreReconciledAfterRecovery(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
 		ApiClient client = controlPlane.adminClient();
-		client.setBasePath(this.proxy.url("https"));
-		Manager manager = Manager.builder(client).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		client.setBasePath(proxy.url("https"));
+		Manager manager = this.resources.manager(Manager.builder(client).namespace(namespace.name()).build());
 		List<String> seen = new CopyOnWriteArrayList<>();
 		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			seen.add(request.name() + "="
@@ -76,7 +66,7 @@ class CacheRecoveryIntegrationTests {
 		await().atMost(WAIT).until(() -> seen.contains("changed={v=before}") && seen.contains("deleted={v=before}"));
 		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
 
-		this.proxy.cut();
+		proxy.cut();
 		admin.createNamespacedConfigMap(namespace.name(), configMap("created", "during")).execute();
 		admin.replaceNamespacedConfigMap("changed", namespace.name(), configMap("changed", "during")).execute();
 		admin.deleteNamespacedConfigMap("deleted", namespace.name()).execute();
@@ -86,7 +76,7 @@ class CacheRecoveryIntegrationTests {
 		assertThat(ManagerHealth.failures(health.readiness())).startsWith("watches: ")
 			.containsAnyOf("V1ConfigMap[namespace=" + namespace, "API server unanswered for ");
 
-		this.proxy.restore();
+		proxy.restore();
 		await().atMost(WAIT)
 			.until(() -> seen.contains("created={v=during}") && seen.contains("changed={v=during}")
 					&& seen.contains("deleted=deleted"));
@@ -106,7 +96,7 @@ class CacheRecoveryIntegrationTests {
 			TestNamespace namespace) throws Exception {
 		URI other = controlPlane.startAdditionalApiServer();
 		Manager manager = Manager.builder(controlPlane.adminClient()).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		Map<String, String> latest = new ConcurrentHashMap<>();
 		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			latest.put(request.name(),
@@ -149,7 +139,7 @@ class CacheRecoveryIntegrationTests {
 	void restartOfTheApiServerDipsReadinessAndTheCacheRecovers(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
 		Manager manager = Manager.builder(controlPlane.adminClient()).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		List<String> seen = new CopyOnWriteArrayList<>();
 		Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
 			seen.add(request.name());
@@ -191,18 +181,17 @@ class CacheRecoveryIntegrationTests {
 	@Test
 	void afterCompactionAndABrokenWatchTheCacheEqualsAFreshList(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
-		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
 		ApiClient client = controlPlane.adminClient();
-		client.setBasePath(this.proxy.url("https"));
-		Manager manager = Manager.builder(client).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		client.setBasePath(proxy.url("https"));
+		Manager manager = this.resources.manager(Manager.builder(client).namespace(namespace.name()).build());
 		Set<String> deletedSeen = reconcileRecordingDeletions(manager);
 		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
 		for (int i = 0; i < 20; i++) {
 			admin.createNamespacedConfigMap(namespace.name(), configMap("cm-" + i, "0")).execute();
 		}
 		manager.start();
-		this.proxy.cut();
+		proxy.cut();
 		// more changes than kube-apiserver's watch cache keeps, then an etcd compaction:
 		// the old resource version is gone for good and resuming the watch must answer
 		// 410 Gone
@@ -217,7 +206,7 @@ class CacheRecoveryIntegrationTests {
 		}
 		admin.createNamespacedConfigMap(namespace.name(), configMap("late", "x")).execute();
 		Etcd.compact(controlPlane.etcdEndpoint());
-		this.proxy.restore();
+		proxy.restore();
 		await().atMost(WAIT)
 			.until(() -> snapshot(manager.cache().list(V1ConfigMap.class, namespace.name()))
 				.equals(snapshot(admin.listNamespacedConfigMap(namespace.name()).execute().getItems())));
@@ -227,9 +216,9 @@ class CacheRecoveryIntegrationTests {
 	@Test
 	void watchdogReplacesAStalledWatchAndDeletionsStillReachTheReconciler(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
 		ApiClient client = controlPlane.adminClient();
-		client.setBasePath(this.proxy.url("https"));
+		client.setBasePath(proxy.url("https"));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		OperatorMetrics metrics = new OperatorMetrics(registry);
 		Manager manager = metrics
@@ -239,7 +228,7 @@ class CacheRecoveryIntegrationTests {
 				.watchSilenceThreshold(Duration.ofSeconds(3)))
 			.build();
 		metrics.bindTo(manager);
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		Set<String> deletedSeen = reconcileRecordingDeletions(manager);
 		CoreV1Api admin = new CoreV1Api(controlPlane.adminClient());
 		admin.createNamespacedConfigMap(namespace.name(), configMap("kept", "1")).execute();
@@ -249,7 +238,7 @@ class CacheRecoveryIntegrationTests {
 		ReadinessSampler readiness = new ReadinessSampler(new ManagerHealth(manager, Duration.ofMinutes(1)));
 		// a half-open connection: the watch neither delivers nor fails, the API server
 		// looks fine
-		this.proxy.stall();
+		proxy.stall();
 		admin.deleteNamespacedConfigMap("deleted", namespace.name()).execute();
 		admin.replaceNamespacedConfigMap("kept", namespace.name(), configMap("kept", "2")).execute();
 		admin.createNamespacedConfigMap(namespace.name(), configMap("created", "1")).execute();

@@ -18,8 +18,8 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,16 +36,12 @@ class CacheTransformIntegrationTests {
 
 	private static final String NOISE = "example.com/noise";
 
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
+
 	private Manager manager;
 
 	private String namespace;
-
-	@AfterEach
-	void stopManager() {
-		if (this.manager != null) {
-			this.manager.stop();
-		}
-	}
 
 	@Test
 	void transformsApplyToListedAndWatchedObjectsAndKeepTheirVersions(ApiClient admin, TestNamespace namespace)
@@ -59,6 +55,7 @@ class CacheTransformIntegrationTests {
 			configMap.getData().remove("large");
 			return configMap;
 		}).defaultCacheTransform(CacheTransform.removeAnnotations(NOISE)).build();
+		this.resources.manager(this.manager);
 		List<V1ConfigMap> handled = new CopyOnWriteArrayList<>();
 		this.manager.cache().informer(V1ConfigMap.class, ns, null).addEventHandler(new ResourceEventHandler<>() {
 

@@ -2,7 +2,6 @@ package io.kubeboot.operator.it;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -10,9 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
@@ -45,10 +42,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import okhttp3.Interceptor;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -78,23 +73,13 @@ class ChangesWhileRunningIntegrationTests {
 
 	private static final String READER = "user3";
 
-	private final List<Manager> managers = new ArrayList<>();
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
-	private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+	@RegisterExtension
+	private final CapturedLogs logs = new CapturedLogs("io.kubeboot.operator.cache");
 
 	private final Requests requests = new Requests();
-
-	@BeforeEach
-	void captureLogs() {
-		this.logs.start();
-		cacheLogger().addAppender(this.logs);
-	}
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-		cacheLogger().detachAppender(this.logs);
-	}
 
 	@Test
 	void listAndWatchRevokedTakeReadinessDownAreLoggedOnceAndComeBackWithTheChangesMeanwhile(ControlPlane controlPlane,
@@ -303,33 +288,23 @@ class ChangesWhileRunningIntegrationTests {
 	}
 
 	private Manager built(ManagerBuilder builder) {
-		Manager manager = builder.build();
-		this.managers.add(manager);
-		return manager;
-	}
-
-	private static Logger cacheLogger() {
-		return (Logger) LoggerFactory.getLogger("io.kubeboot.operator.cache");
+		return this.resources.manager(builder.build());
 	}
 
 	private List<String> errorsAndWarnings() {
-		return logLines().stream()
+		return this.logs.events()
+			.stream()
 			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.WARN))
 			.map((event) -> event.getLevel() + " " + event.getFormattedMessage())
 			.toList();
 	}
 
 	private List<String> infos() {
-		return logLines().stream()
+		return this.logs.events()
+			.stream()
 			.filter((event) -> event.getLevel() == Level.INFO)
 			.map(ILoggingEvent::getFormattedMessage)
 			.toList();
-	}
-
-	private List<ILoggingEvent> logLines() {
-		synchronized (this.logs) {
-			return List.copyOf(this.logs.list);
-		}
 	}
 
 	/**

@@ -47,8 +47,8 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1Secret;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,17 +65,12 @@ class ClientIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	private Manager manager(ApiClient admin, TestNamespace namespace) {
 		Manager manager = Manager.builder(admin).namespace(namespace.name()).fieldManager("client-tests").build();
-		this.managers.add(manager);
-		return manager;
+		return this.resources.manager(manager);
 	}
 
 	/**
@@ -313,7 +308,7 @@ class ClientIntegrationTests {
 				return object;
 			})
 			.build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
 		manager.start();
 		Client client = manager.client();
@@ -352,7 +347,7 @@ class ClientIntegrationTests {
 
 			})
 			.build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		Client client = manager.client();
 		AtomicReference<V1ConfigMap> firstRead = new AtomicReference<>();
 		AtomicInteger reconciles = new AtomicInteger();
@@ -483,7 +478,7 @@ class ClientIntegrationTests {
 
 				};
 			}).build();
-			this.managers.add(manager);
+			this.resources.manager(manager);
 			Client client = manager.client();
 			String ns = namespace.name();
 			int conflicts = 5;

@@ -24,8 +24,8 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,18 +42,13 @@ class ConcurrentReconcileIntegrationTests {
 
 	private static final int UPDATES_PER_KEY = 100;
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void keysAreNeverReconciledTwiceAtOnceAndEachConvergesOnItsLastUpdate(ApiClient admin, TestNamespace namespace)
 			throws Exception {
-		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		Manager manager = this.resources.manager(Manager.builder(admin).namespace(namespace.name()).build());
 		Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
 		Map<String, Integer> lastSeen = new ConcurrentHashMap<>();
 		List<String> overlaps = new CopyOnWriteArrayList<>();

@@ -31,8 +31,8 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -56,24 +56,14 @@ class EventFilterIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	private ConfigurableApplicationContext context;
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-		if (this.context != null) {
-			this.context.close();
-		}
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void statusOnlyAndLabelUpdatesAreNotReconciledWhileSpecChangesAndDeletionsAre(ApiClient admin,
 			TestNamespace namespace) throws Exception {
 		Widgets.install(admin);
-		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		Manager manager = this.resources.manager(Manager.builder(admin).namespace(namespace.name()).build());
 		List<String> filtered = new CopyOnWriteArrayList<>();
 		Set<String> witnessed = ConcurrentHashMap.newKeySet();
 		Controller.builder(manager, Widget.class).complete((request) -> {
@@ -125,8 +115,7 @@ class EventFilterIntegrationTests {
 	@Test
 	void allPredicateReconcilesStatusOnlyUpdates(ApiClient admin, TestNamespace namespace) throws Exception {
 		Widgets.install(admin);
-		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		Manager manager = this.resources.manager(Manager.builder(admin).namespace(namespace.name()).build());
 		List<Object> statuses = new CopyOnWriteArrayList<>();
 		Controller.builder(manager, Widget.class).withEventFilter(EventFilters.all()).complete((request) -> {
 			manager.cache().get(Widget.class, request).ifPresent((widget) -> statuses.add(widget.getStatus()));
@@ -151,18 +140,19 @@ class EventFilterIntegrationTests {
 		ApiClient admin = controlPlane.adminClient();
 		Widgets.install(admin);
 		String ns = namespace.name();
-		this.context = new SpringApplicationBuilder(FilterApplication.class)
+		ConfigurableApplicationContext application = new SpringApplicationBuilder(FilterApplication.class)
 			.initializers((context) -> ((GenericApplicationContext) context).registerBean("kubernetesApiClient",
 					ApiClient.class, () -> admin))
 			.run("--spring.main.web-application-type=none", "--spring.main.banner-mode=off",
 					"--operator.namespace=" + ns);
+		this.resources.closeable(application);
 		// after the start, which configures logging afresh
 		Logger eventLogger = (Logger) LoggerFactory.getLogger("io.kubeboot.operator.controller");
 		ListAppender<ILoggingEvent> logs = new ListAppender<>();
 		logs.start();
 		eventLogger.addAppender(logs);
 		try {
-			TeamReconciler reconciler = this.context.getBean(TeamReconciler.class);
+			TeamReconciler reconciler = application.getBean(TeamReconciler.class);
 			GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 			CoreV1Api core = new CoreV1Api(admin);
 

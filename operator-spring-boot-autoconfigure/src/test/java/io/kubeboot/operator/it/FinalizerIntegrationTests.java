@@ -1,7 +1,6 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -18,8 +17,8 @@ import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -36,20 +35,14 @@ class FinalizerIntegrationTests {
 
 	private static final String FINALIZER = "test.kubeboot.io/cleanup";
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	private Manager manager(ApiClient admin, TestNamespace namespace) {
-		Manager manager = Manager.builder(admin)
+		return this.resources.manager(Manager.builder(admin)
 			.namespace(namespace.name())
 			.gracefulShutdownTimeout(Duration.ofMillis(500))
-			.build();
-		this.managers.add(manager);
-		return manager;
+			.build());
 	}
 
 	@Test

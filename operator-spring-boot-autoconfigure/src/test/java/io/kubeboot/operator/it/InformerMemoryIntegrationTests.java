@@ -14,8 +14,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,14 +35,10 @@ class InformerMemoryIntegrationTests {
 
 	private static final int OBJECTS = 20;
 
-	private Manager manager;
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
-	@AfterEach
-	void stopManager() {
-		if (this.manager != null) {
-			this.manager.stop();
-		}
-	}
+	private Manager manager;
 
 	@Test
 	void objectsOfTheFirstListAreFreedOnceTheCacheNoLongerHoldsThem(ApiClient admin, TestNamespace namespace)
@@ -54,7 +50,7 @@ class InformerMemoryIntegrationTests {
 					new V1ConfigMap().metadata(new V1ObjectMeta().name("listed-" + i)).data(Map.of("value", "first")))
 				.execute();
 		}
-		this.manager = Manager.builder(admin).namespace(ns).build();
+		this.manager = this.resources.manager(Manager.builder(admin).namespace(ns).build());
 		this.manager.cache().informer(V1ConfigMap.class, ns, null);
 		this.manager.start();
 		List<WeakReference<V1ConfigMap>> firstListed = new ArrayList<>();

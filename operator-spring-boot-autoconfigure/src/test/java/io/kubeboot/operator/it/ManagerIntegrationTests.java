@@ -1,7 +1,6 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,8 +37,8 @@ import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -53,19 +52,15 @@ class ManagerIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	private ManagerBuilder manager(ApiClient client, TestNamespace namespace) {
 		return Manager.builder(client).namespace(namespace.name()).gracefulShutdownTimeout(Duration.ofSeconds(10));
 	}
 
 	private Manager started(Manager manager) throws InterruptedException {
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		manager.start();
 		return manager;
 	}
@@ -362,7 +357,7 @@ class ManagerIntegrationTests {
 	void controllerForKindWithoutCrdFailsStartNamingTheKind(ApiClient admin, TestNamespace namespace) {
 		Manager manager = manager(admin, namespace).build();
 		Controller.builder(manager, Gadget.class).complete((request) -> Result.done());
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		assertThatExceptionOfType(KindNotServedException.class).isThrownBy(manager::start)
 			.withMessageContaining("Kind Gadget (test.kubeboot.io/v1) of " + Gadget.class.getName()
 					+ " is not served by the API server")
@@ -376,7 +371,7 @@ class ManagerIntegrationTests {
 		Manager manager = manager(controlPlane.clientFor("user1"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
 			.build();
 		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
 			.withMessage("RBAC denies this operator's identity what its caches need: list, watch configmaps in "
 					+ "namespace '" + namespace + "'. Grant get, list and watch on them to its service account (a Role "
@@ -403,7 +398,7 @@ class ManagerIntegrationTests {
 		Manager manager = manager(controlPlane.clientFor("user2"), namespace).cacheSyncTimeout(Duration.ofSeconds(3))
 			.build();
 		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
 			.withMessageStartingWith("RBAC denies this operator's identity what its caches need: watch configmaps in "
 					+ "namespace '" + namespace + "'. ");

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,8 +35,8 @@ import okio.Buffer;
 import okio.BufferedSource;
 import okio.ForwardingSource;
 import okio.Okio;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -56,12 +55,8 @@ class MetadataOnlyCacheIntegrationTests {
 	/** {@code s3cret-value}, base64-encoded, as a Secret's data travels. */
 	private static final String SECRET_VALUE = "czNjcmV0LXZhbHVl";
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void anOwnedKindCachedAsMetadataOnlyReconcilesItsOwnerAndHoldsNoData(ControlPlane controlPlane,
@@ -140,7 +135,7 @@ class MetadataOnlyCacheIntegrationTests {
 			.namespace(ns)
 			.streamingLists(false)
 			.build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		manager.cache().metadataInformer(V1Secret.class, ns, null);
 		manager.start();
 		assertThat(manager.cache().getMetadata(V1Secret.class, Request.of(ns, "app-secret"))).isPresent();
@@ -172,9 +167,7 @@ class MetadataOnlyCacheIntegrationTests {
 	}
 
 	private Manager manager(ApiClient client, String namespace) {
-		Manager manager = Manager.builder(client).namespace(namespace).build();
-		this.managers.add(manager);
-		return manager;
+		return this.resources.manager(Manager.builder(client).namespace(namespace).build());
 	}
 
 	/** Creates the ConfigMap {@code app} and the Secret {@code app-secret} it owns. */

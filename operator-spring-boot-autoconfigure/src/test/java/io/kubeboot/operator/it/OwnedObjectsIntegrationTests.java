@@ -2,8 +2,6 @@ package io.kubeboot.operator.it;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,8 +20,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -39,17 +37,11 @@ class OwnedObjectsIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	private Manager manager(ApiClient admin, TestNamespace namespace) {
-		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
-		this.managers.add(manager);
-		return manager;
+		return this.resources.manager(Manager.builder(admin).namespace(namespace.name()).build());
 	}
 
 	@Test

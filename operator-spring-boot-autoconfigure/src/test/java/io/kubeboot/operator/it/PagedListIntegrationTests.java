@@ -2,7 +2,6 @@ package io.kubeboot.operator.it;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -19,8 +18,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.HttpUrl;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.kubeboot.operator.it.ListWatchTraffic.WAIT;
 import static io.kubeboot.operator.it.ListWatchTraffic.configMap;
@@ -41,17 +40,8 @@ class PagedListIntegrationTests {
 
 	private static final int PAGE_SIZE = 500;
 
-	private final List<Manager> managers = new CopyOnWriteArrayList<>();
-
-	private TcpProxy proxy;
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-		if (this.proxy != null) {
-			this.proxy.close();
-		}
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	/**
 	 * On an API server without a watch cache (as for a kind whose watch cache is turned
@@ -153,19 +143,18 @@ class PagedListIntegrationTests {
 		for (int i = 0; i < 3; i++) {
 			admin.createNamespacedConfigMap(namespace.name(), configMap("cm-" + i, "0")).execute();
 		}
-		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
 		Traffic traffic = new Traffic("/api/v1/namespaces/" + namespace.name() + "/configmaps");
 		ApiClient client = controlPlane.adminClient();
-		client.setBasePath(this.proxy.url("https"));
+		client.setBasePath(proxy.url("https"));
 		// the API server sends a bookmark 2s before a watch's timeout, if the version
 		// advanced since the watch started
-		Manager manager = Manager.builder(traffic.client(client))
+		Manager manager = this.resources.manager(Manager.builder(traffic.client(client))
 			.namespace(namespace.name())
 			.watchTimeout(Duration.ofSeconds(10))
 			.listPageSize(2)
 			.streamingLists(false)
-			.build();
-		this.managers.add(manager);
+			.build());
 		manager.cache().informer(V1ConfigMap.class, namespace.name(), null);
 		AtomicReference<String> bookmark = new AtomicReference<>();
 		AtomicInteger watchesBeforeBreak = new AtomicInteger();
@@ -173,8 +162,8 @@ class PagedListIntegrationTests {
 			// the connection breaks right after the first bookmark arrived
 			if (bookmark.compareAndSet(null, resourceVersion)) {
 				watchesBeforeBreak.set(traffic.watches.size());
-				this.proxy.cut();
-				this.proxy.restore();
+				proxy.cut();
+				proxy.restore();
 			}
 		});
 		manager.start();

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.annotation.PeriodicTrigger;
@@ -28,8 +27,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -46,17 +45,12 @@ class PeriodicTriggerIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private final List<Manager> managers = new CopyOnWriteArrayList<>();
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void slowReconcilerDoesNotMakeTicksPileUp(ApiClient admin, TestNamespace namespace) throws Exception {
-		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		Manager manager = this.resources.manager(Manager.builder(admin).namespace(namespace.name()).build());
 		AtomicInteger reconciles = new AtomicInteger();
 		AtomicInteger ticks = new AtomicInteger();
 		var controller = Controller.builder(manager, V1ConfigMap.class).complete((request) -> {
@@ -86,12 +80,11 @@ class PeriodicTriggerIntegrationTests {
 					new V1Lease().metadata(new V1ObjectMeta().name("lease"))
 						.spec(new V1LeaseSpec().holderIdentity("the-leader").leaseDurationSeconds(3600)))
 			.execute();
-		Manager standby = Manager.builder(controlPlane.adminClient())
+		Manager standby = this.resources.manager(Manager.builder(controlPlane.adminClient())
 			.namespace(namespace.name())
 			.leaderElection(new LeaderElectionConfig(namespace.name(), "lease", "standby", Duration.ofSeconds(3),
 					Duration.ofSeconds(2), Duration.ofMillis(500), true, LostLeasePolicy.EXIT))
-			.build();
-		this.managers.add(standby);
+			.build());
 		AtomicInteger ticks = new AtomicInteger();
 		AtomicInteger everywhereTicks = new AtomicInteger();
 		Controller controller = Controller.builder(standby, V1ConfigMap.class)

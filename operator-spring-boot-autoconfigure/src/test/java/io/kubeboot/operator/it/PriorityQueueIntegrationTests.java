@@ -29,6 +29,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,7 +49,8 @@ class PriorityQueueIntegrationTests {
 
 	private static final int BACKLOG = 400;
 
-	private final List<Manager> managers = new ArrayList<>();
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	private final List<String> reconciled = new CopyOnWriteArrayList<>();
 
@@ -56,10 +58,13 @@ class PriorityQueueIntegrationTests {
 
 	private final DepthsByPriority depths = new DepthsByPriority();
 
+	/**
+	 * Releases the first reconcile before the managers stop: {@link TestResources} stops
+	 * them after the {@code @AfterEach} methods.
+	 */
 	@AfterEach
-	void stop() {
+	void release() {
 		this.release.countDown();
-		this.managers.forEach(Manager::stop);
 	}
 
 	@Test
@@ -105,8 +110,7 @@ class PriorityQueueIntegrationTests {
 			throws Exception {
 		CoreV1Api api = new CoreV1Api(admin);
 		createConfigMaps(api, namespace.name(), 3);
-		Manager manager = Manager.builder(admin).namespace(namespace.name()).build();
-		this.managers.add(manager);
+		Manager manager = this.resources.manager(Manager.builder(admin).namespace(namespace.name()).build());
 		Informer<V1ConfigMap> informer = manager.cache().informer(V1ConfigMap.class, namespace.name(), null);
 		Map<String, Boolean> early = new ConcurrentHashMap<>();
 		informer.addEventHandler(new RecordingHandler(early));
@@ -130,12 +134,11 @@ class PriorityQueueIntegrationTests {
 
 	private Controller startController(ApiClient admin, TestNamespace namespace, boolean priorityQueue)
 			throws InterruptedException {
-		Manager manager = Manager.builder(admin)
+		Manager manager = this.resources.manager(Manager.builder(admin)
 			.namespace(namespace.name())
 			.priorityQueue(priorityQueue)
 			.workQueueMetrics((name) -> this.depths)
-			.build();
-		this.managers.add(manager);
+			.build());
 		Controller controller = Controller.builder(manager, V1ConfigMap.class)
 			.withEventFilter(EventFilters.all())
 			.maxConcurrentReconciles(1)

@@ -6,9 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
@@ -37,10 +35,8 @@ import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
 import io.kubernetes.client.util.Yaml;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,21 +58,11 @@ class RbacSelfCheckIntegrationTests {
 
 	private static final String FINALIZER = "test.kubeboot.io/cleanup";
 
-	private final List<Manager> managers = new ArrayList<>();
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
-	private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
-
-	@BeforeEach
-	void captureLogs() {
-		this.logs.start();
-		operatorLogger().addAppender(this.logs);
-	}
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-		operatorLogger().detachAppender(this.logs);
-	}
+	@RegisterExtension
+	private final CapturedLogs logs = new CapturedLogs("io.kubeboot.operator");
 
 	@Test
 	void theRenderedRulesAreAllTheOperatorNeedsAndTheSelfCheckReportsNothing(ControlPlane controlPlane,
@@ -146,8 +132,7 @@ class RbacSelfCheckIntegrationTests {
 	 */
 	@Test
 	void aRuleGrantedPerNamespaceIsListedNotReportedDenied(ControlPlane controlPlane) throws Exception {
-		Manager manager = Manager.builder(controlPlane.clientFor(OPERATOR)).build();
-		this.managers.add(manager);
+		Manager manager = this.resources.manager(Manager.builder(controlPlane.clientFor(OPERATOR)).build());
 		manager.add("connections", new io.kubeboot.operator.manager.ManagerRunnable() {
 
 			@Override
@@ -166,7 +151,7 @@ class RbacSelfCheckIntegrationTests {
 		});
 		manager.start();
 		assertThat(warningsAndErrors()).isEmpty();
-		assertThat(this.logs.list).extracting(ILoggingEvent::getFormattedMessage)
+		assertThat(this.logs.events()).extracting(ILoggingEvent::getFormattedMessage)
 			.contains("Rules granted per namespace, not checked at start-up (a namespace without their RoleBinding "
 					+ "answers 403 to the requests that use them): create configmaps in the namespaces that grant it "
 					+ "(writes a ConfigMap per widget)");
@@ -243,8 +228,7 @@ class RbacSelfCheckIntegrationTests {
 				events.normal(widget, "Seen", "Seen the widget");
 				return Result.done();
 			});
-		this.managers.add(manager);
-		return manager;
+		return this.resources.manager(manager);
 	}
 
 	/**
@@ -271,18 +255,11 @@ class RbacSelfCheckIntegrationTests {
 	}
 
 	private List<String> warningsAndErrors() {
-		List<ILoggingEvent> events;
-		synchronized (this.logs) { // the lock the appender appends under
-			events = new ArrayList<>(this.logs.list);
-		}
-		return events.stream()
+		return this.logs.events()
+			.stream()
 			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.WARN))
 			.map((event) -> event.getLevel() + " " + event.getFormattedMessage())
 			.toList();
-	}
-
-	private static Logger operatorLogger() {
-		return (Logger) LoggerFactory.getLogger("io.kubeboot.operator");
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,8 +18,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.awaitility.Awaitility.await;
 
@@ -34,23 +33,14 @@ class ResyncIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
-	private final List<Manager> managers = new ArrayList<>();
-
-	private TcpProxy proxy;
-
-	@AfterEach
-	void stop() {
-		this.managers.forEach(Manager::stop);
-		if (this.proxy != null) {
-			this.proxy.close();
-		}
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void everyCachedObjectReachesTheControllerAgainEverySyncPeriod(ApiClient admin, TestNamespace namespace)
 			throws Exception {
 		Manager manager = Manager.builder(admin).namespace(namespace.name()).syncPeriod(Duration.ofMillis(500)).build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		List<String> reconciled = new CopyOnWriteArrayList<>();
 		Controller.builder(manager, V1ConfigMap.class).withEventFilter(EventFilters.all()).complete((request) -> {
 			reconciled.add(request.name());
@@ -65,16 +55,16 @@ class ResyncIntegrationTests {
 	@Test
 	void changesThatARelistBringsReachTheControllerInEveryResyncPeriod(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		this.proxy = TcpProxy.to(controlPlane.apiServerUrl());
+		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
 		ApiClient client = controlPlane.adminClient();
-		client.setBasePath(this.proxy.url("https"));
+		client.setBasePath(proxy.url("https"));
 		// a short period: client-java's resync would have decided many times over which
 		// handlers receive the next relist
 		Manager manager = Manager.builder(client)
 			.namespace(namespace.name())
 			.syncPeriod(Duration.ofMillis(300))
 			.build();
-		this.managers.add(manager);
+		this.resources.manager(manager);
 		List<String> seen = new CopyOnWriteArrayList<>();
 		// resyncs (same resourceVersion) are dropped: only a real change reconciles
 		Controller.builder(manager, V1ConfigMap.class)
@@ -94,10 +84,10 @@ class ResyncIntegrationTests {
 			String value = String.valueOf(round);
 			// the watch breaks and cannot be opened again: the change made meanwhile
 			// arrives with the next list, not as a watch event
-			this.proxy.cut();
+			proxy.cut();
 			await().atMost(WAIT).until(() -> informer.failingFor() != null);
 			admin.replaceNamespacedConfigMap("changing", namespace.name(), configMap("changing", value)).execute();
-			this.proxy.restore();
+			proxy.restore();
 			await().atMost(WAIT).until(() -> seen.contains(value));
 		}
 	}

@@ -1,8 +1,6 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +23,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,14 +46,18 @@ class StuckWorkerIntegrationTests {
 	/** How long the stuck worker keeps trying to write after its stop. */
 	private static final Duration STUCK_FOR = Duration.ofSeconds(8);
 
-	private final List<Manager> managers = new ArrayList<>();
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	private final CountDownLatch release = new CountDownLatch(1);
 
+	/**
+	 * Ends the stuck reconcile before the managers stop: {@link TestResources} stops them
+	 * after the {@code @AfterEach} methods.
+	 */
 	@AfterEach
-	void stop() {
+	void release() {
 		this.release.countDown();
-		this.managers.forEach(Manager::stop);
 	}
 
 	@Test
@@ -137,8 +140,7 @@ class StuckWorkerIntegrationTests {
 			})
 			.build();
 		Controller.builder(manager, V1ConfigMap.class).complete(reconciler.apply(manager.client()));
-		this.managers.add(manager);
-		return manager;
+		return this.resources.manager(manager);
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.kubeboot.operator.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +22,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,14 +50,8 @@ class ThrottlingIntegrationTests {
 	 */
 	private static final Duration FIRST_TRIP = Duration.ofMillis(300);
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void stop() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@RegisterExtension
+	private final TestResources resources = new TestResources();
 
 	@Test
 	void aCallThrottledTwiceSucceedsAfterWaitingEachRetryAfter(ControlPlane controlPlane, TestNamespace namespace)
@@ -91,12 +84,11 @@ class ThrottlingIntegrationTests {
 		// timeout: the client cannot wait it out, the reconcile fails with the 429
 		proxy.throttle(Integer.MAX_VALUE, "3",
 				path("/api/v1/namespaces/" + ns + "/configmaps/hot").and(method("PATCH")));
-		Manager manager = Manager.builder(proxy.adminClient())
+		Manager manager = this.resources.manager(Manager.builder(proxy.adminClient())
 			.namespace(ns)
 			.clientTimeout(Duration.ofSeconds(2))
 			.gracefulShutdownTimeout(Duration.ofSeconds(5))
-			.build();
-		this.resources.add(manager::stop);
+			.build());
 		List<Long> started = new CopyOnWriteArrayList<>();
 		List<Long> ended = new CopyOnWriteArrayList<>();
 		// a backoff that would show: 1s, 2s, 4s, 8s, ... after each failure
@@ -138,7 +130,7 @@ class ThrottlingIntegrationTests {
 		// lists in pages: a streamed list is a watch, and one throttled is read in pages
 		// that time instead (StreamingListIntegrationTests)
 		Manager manager = Manager.builder(proxy.adminClient()).namespace(ns).streamingLists(false).build();
-		this.resources.add(manager::stop);
+		this.resources.manager(manager);
 		manager.cache().informer(V1ConfigMap.class, ns, null);
 		manager.start();
 		await().atMost(WAIT).until(() -> proxy.requests(collection).size() >= 5);
@@ -177,9 +169,7 @@ class ThrottlingIntegrationTests {
 	}
 
 	private ThrottlingProxy proxy(ControlPlane controlPlane) throws Exception {
-		ThrottlingProxy proxy = ThrottlingProxy.to(controlPlane);
-		this.resources.add(proxy);
-		return proxy;
+		return this.resources.closeable(ThrottlingProxy.to(controlPlane));
 	}
 
 	/**
