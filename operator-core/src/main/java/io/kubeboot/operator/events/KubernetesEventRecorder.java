@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
+import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.rbac.Permission;
@@ -89,12 +90,13 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 				: EventFactory.defaultReportingInstance(builder.component);
 		this.clock = builder.clock;
 		this.dropped = new DroppedEvents(this.component, builder.ticker);
-		this.queue = new EventQueue(new AggregationTable(builder.queueCapacity),
-				new WrittenEvents(builder.cacheSize, builder.aggregationInterval.toNanos()),
-				new WriteRateLimit(builder.qps, builder.burst, builder.ticker), builder.ticker);
+		EventRecorderConfig config = builder.config();
+		this.queue = new EventQueue(new AggregationTable(config.queueCapacity()),
+				new WrittenEvents(config.cacheSize(), config.aggregationInterval().toNanos()),
+				new WriteRateLimit(config.qps(), config.burst(), builder.ticker), builder.ticker);
 		EventWriter writer = new EventWriter(builder.sink, this.queue,
 				new EventFactory(this.component, this.reportingInstance, builder.clock), this.dropped);
-		this.writerLoop = new WriterLoop(this.queue, writer, this.dropped, this.component, builder.flushTimeout);
+		this.writerLoop = new WriterLoop(this.queue, writer, this.dropped, this.component, config.flushTimeout());
 	}
 
 	/**
@@ -235,28 +237,29 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	}
 
 	/**
-	 * Builds a {@link KubernetesEventRecorder}. Setters check their argument at once. Not
+	 * Builds a {@link KubernetesEventRecorder}. Setters check their argument at once,
+	 * against the rules of {@link EventRecorderConfig}, which also has the defaults. Not
 	 * thread-safe.
 	 */
 	public static final class Builder {
 
 		private final EventSink sink;
 
-		private String component = "operator";
+		private String component = EventRecorderConfig.DEFAULT.component();
 
 		private @Nullable String reportingInstance;
 
-		private int queueCapacity = 1000;
+		private int queueCapacity = EventRecorderConfig.DEFAULT.queueCapacity();
 
-		private Duration aggregationInterval = Duration.ofSeconds(1);
+		private Duration aggregationInterval = EventRecorderConfig.DEFAULT.aggregationInterval();
 
-		private double qps = 10;
+		private double qps = EventRecorderConfig.DEFAULT.qps();
 
-		private int burst = 25;
+		private int burst = EventRecorderConfig.DEFAULT.burst();
 
-		private int cacheSize = 4096;
+		private int cacheSize = EventRecorderConfig.DEFAULT.cacheSize();
 
-		private Duration flushTimeout = Duration.ofSeconds(5);
+		private Duration flushTimeout = EventRecorderConfig.DEFAULT.flushTimeout();
 
 		private Ticker ticker = Ticker.system();
 
@@ -271,14 +274,11 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * {@code reportingComponent}, typically the operator's name.
 		 * @param component the component, not blank
 		 * @return this builder
-		 * @throws IllegalArgumentException if the component is blank
+		 * @throws InvalidConfigException if the component is blank
 		 */
 		public Builder component(String component) {
-			if (component == null || component.isBlank()) {
-				throw new IllegalArgumentException("component must not be blank");
-			}
 			this.component = component;
-			return this;
+			return checked();
 		}
 
 		/**
@@ -300,14 +300,11 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * Sets how many distinct events may wait to be written (default 1000).
 		 * @param queueCapacity the capacity, at least 1
 		 * @return this builder
-		 * @throws IllegalArgumentException if the capacity is less than 1
+		 * @throws InvalidConfigException if the capacity is less than 1
 		 */
 		public Builder queueCapacity(int queueCapacity) {
-			if (queueCapacity < 1) {
-				throw new IllegalArgumentException("queueCapacity must be at least 1, but was " + queueCapacity);
-			}
 			this.queueCapacity = queueCapacity;
-			return this;
+			return checked();
 		}
 
 		/**
@@ -315,58 +312,44 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * Identical events recorded meanwhile add to its count.
 		 * @param aggregationInterval the interval, not negative, at most a day
 		 * @return this builder
-		 * @throws IllegalArgumentException if the interval is out of range
+		 * @throws InvalidConfigException if the interval is out of range
 		 */
 		public Builder aggregationInterval(Duration aggregationInterval) {
-			if (aggregationInterval == null || aggregationInterval.isNegative()
-					|| aggregationInterval.compareTo(Duration.ofDays(1)) > 0) {
-				throw new IllegalArgumentException(
-						"aggregationInterval must be between 0 and 1 day, but was " + aggregationInterval);
-			}
 			this.aggregationInterval = aggregationInterval;
-			return this;
+			return checked();
 		}
 
 		/**
 		 * Sets the sustained rate of writes, in writes per second (default 10).
 		 * @param qps the rate, positive
 		 * @return this builder
-		 * @throws IllegalArgumentException if the rate is not positive and finite
+		 * @throws InvalidConfigException if the rate is not positive and finite
 		 */
 		public Builder qps(double qps) {
-			if (!(qps > 0) || Double.isInfinite(qps)) {
-				throw new IllegalArgumentException("qps must be positive and finite, but was " + qps);
-			}
 			this.qps = qps;
-			return this;
+			return checked();
 		}
 
 		/**
 		 * Sets how many writes may go out at once above the rate (default 25).
 		 * @param burst the burst, at least 1
 		 * @return this builder
-		 * @throws IllegalArgumentException if the burst is less than 1
+		 * @throws InvalidConfigException if the burst is less than 1
 		 */
 		public Builder burst(int burst) {
-			if (burst < 1) {
-				throw new IllegalArgumentException("burst must be at least 1, but was " + burst);
-			}
 			this.burst = burst;
-			return this;
+			return checked();
 		}
 
 		/**
 		 * Sets how many written Events are remembered for aggregation (default 4096).
 		 * @param cacheSize the size, at least 1
 		 * @return this builder
-		 * @throws IllegalArgumentException if the size is less than 1
+		 * @throws InvalidConfigException if the size is less than 1
 		 */
 		public Builder cacheSize(int cacheSize) {
-			if (cacheSize < 1) {
-				throw new IllegalArgumentException("cacheSize must be at least 1, but was " + cacheSize);
-			}
 			this.cacheSize = cacheSize;
-			return this;
+			return checked();
 		}
 
 		/**
@@ -375,14 +358,11 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * (default 5s).
 		 * @param flushTimeout the timeout, not negative; zero drops what is pending
 		 * @return this builder
-		 * @throws IllegalArgumentException if the timeout is negative
+		 * @throws InvalidConfigException if the timeout is negative
 		 */
 		public Builder flushTimeout(Duration flushTimeout) {
-			if (flushTimeout == null || flushTimeout.isNegative()) {
-				throw new IllegalArgumentException("flushTimeout must not be negative, but was " + flushTimeout);
-			}
 			this.flushTimeout = flushTimeout;
-			return this;
+			return checked();
 		}
 
 		Builder ticker(Ticker ticker) {
@@ -393,6 +373,16 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		Builder clock(Clock clock) {
 			this.clock = clock;
 			return this;
+		}
+
+		private Builder checked() {
+			config();
+			return this;
+		}
+
+		private EventRecorderConfig config() {
+			return new EventRecorderConfig(this.component, this.queueCapacity, this.aggregationInterval, this.qps,
+					this.burst, this.cacheSize, this.flushTimeout);
 		}
 
 		/**

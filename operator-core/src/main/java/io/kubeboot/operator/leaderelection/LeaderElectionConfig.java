@@ -1,18 +1,19 @@
 package io.kubeboot.operator.leaderelection;
 
 import java.time.Duration;
-import java.util.Objects;
+
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 
 /**
- * How a replica campaigns for and holds the Lease. The timings follow client-go's rules:
- * a standby takes over only after it has seen the Lease unchanged for
- * {@code leaseDuration}; a leader gives up once it has not renewed for
- * {@code renewDeadline}; both retry every {@code retryPeriod}. Hence
- * {@code leaseDuration > renewDeadline > retryPeriod > 0}, which the constructor
- * enforces.
+ * How a replica campaigns for and holds the Lease. The timings follow client-go's rules
+ * (see {@link LeaseTimings}): a standby takes over only after it has seen the Lease
+ * unchanged for {@code leaseDuration}; a leader gives up once it has not renewed for
+ * {@code renewDeadline}; both retry every {@code retryPeriod}. The constructor checks
+ * every value and names each one at fault.
  *
- * @param namespace the namespace of the Lease
- * @param name the name of the Lease
+ * @param namespace the namespace of the Lease, an RFC 1123 label
+ * @param name the name of the Lease, an RFC 1123 subdomain
  * @param identity this replica's identity, unique among the replicas
  * @param leaseDuration how long a standby waits after the last observed change before it
  * takes over (controller-runtime: 15s)
@@ -27,25 +28,37 @@ import java.util.Objects;
 public record LeaderElectionConfig(String namespace, String name, String identity, Duration leaseDuration,
 		Duration renewDeadline, Duration retryPeriod, boolean releaseOnShutdown, LostLeasePolicy lostLeasePolicy) {
 
+	/**
+	 * Whether a stopping leader clears the Lease unless configured otherwise.
+	 */
+	public static final boolean DEFAULT_RELEASE_ON_SHUTDOWN = true;
+
+	/**
+	 * What a replica does when it loses the Lease unless configured otherwise:
+	 * controller-runtime's, exit.
+	 */
+	public static final LostLeasePolicy DEFAULT_LOST_LEASE_POLICY = LostLeasePolicy.EXIT;
+
+	/**
+	 * Creates the configuration.
+	 * @throws InvalidConfigException naming every value that breaks the rules
+	 */
 	public LeaderElectionConfig {
-		requireText(namespace, "namespace");
-		requireText(name, "name");
-		requireText(identity, "identity");
-		Objects.requireNonNull(lostLeasePolicy, "lostLeasePolicy must not be null");
-		requirePositive(leaseDuration, "leaseDuration");
-		requirePositive(renewDeadline, "renewDeadline");
-		requirePositive(retryPeriod, "retryPeriod");
-		if (renewDeadline.compareTo(leaseDuration) >= 0) {
-			throw new IllegalArgumentException(
-					"renewDeadline (" + renewDeadline + ") must be less than leaseDuration (" + leaseDuration + ")");
-		}
-		if (retryPeriod.compareTo(renewDeadline) >= 0) {
-			throw new IllegalArgumentException(
-					"retryPeriod (" + retryPeriod + ") must be less than renewDeadline (" + renewDeadline + ")");
-		}
-		if (leaseDuration.toSeconds() < 1) {
-			throw new IllegalArgumentException("leaseDuration must be at least 1s (the Lease stores whole seconds)");
-		}
+		ConfigChecks checks = new ConfigChecks();
+		checks.dnsLabel("namespace", namespace);
+		checks.dnsSubdomain("name", name);
+		checks.notBlank("identity", identity);
+		checks.include(() -> new LeaseTimings(leaseDuration, renewDeadline, retryPeriod));
+		checks.notNull("lostLeasePolicy", lostLeasePolicy);
+		checks.throwIfAny();
+	}
+
+	/**
+	 * Returns the timings of the Lease.
+	 * @return the lease duration, renew deadline and retry period
+	 */
+	public LeaseTimings timings() {
+		return new LeaseTimings(this.leaseDuration, this.renewDeadline, this.retryPeriod);
 	}
 
 	/**
@@ -57,19 +70,6 @@ public record LeaderElectionConfig(String namespace, String name, String identit
 	public Duration requestTimeout() {
 		Duration half = this.renewDeadline.dividedBy(2);
 		return (half.compareTo(this.retryPeriod) < 0) ? half : this.retryPeriod;
-	}
-
-	private static void requireText(String value, String name) {
-		if (value == null || value.isBlank()) {
-			throw new IllegalArgumentException(name + " must not be empty");
-		}
-	}
-
-	private static void requirePositive(Duration value, String name) {
-		Objects.requireNonNull(value, name + " must not be null");
-		if (value.isNegative() || value.isZero()) {
-			throw new IllegalArgumentException(name + " must be positive, was " + value);
-		}
 	}
 
 }

@@ -426,6 +426,15 @@ public final class Manager {
 	}
 
 	/**
+	 * Returns how long an informer's list or watch may keep failing before the readiness
+	 * of {@link ManagerHealth} goes down.
+	 * @return the threshold
+	 */
+	public Duration watchFailureThreshold() {
+		return this.settings.watchFailureThreshold;
+	}
+
+	/**
 	 * Returns the longest one call of the manager's client may take.
 	 * @return the timeout
 	 */

@@ -7,7 +7,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
@@ -24,8 +26,10 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Configures a {@link Manager}. Every setting has controller-runtime's default. Not
- * thread-safe; use one builder from one thread.
+ * Configures a {@link Manager}. Every setting has controller-runtime's default. The plain
+ * values follow the rules of {@link ManagerConfig}, {@link ClientConfig} and
+ * {@link ControllerConfig}, which {@link #build()} checks together. Not thread-safe; use
+ * one builder from one thread.
  */
 public final class ManagerBuilder {
 
@@ -43,7 +47,7 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder syncPeriod(Duration syncPeriod) {
-		this.settings.syncPeriod = requireNotNegative(syncPeriod, "syncPeriod");
+		this.settings.syncPeriod = syncPeriod;
 		return this;
 	}
 
@@ -54,7 +58,7 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder gracefulShutdownTimeout(Duration timeout) {
-		this.settings.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "gracefulShutdownTimeout");
+		this.settings.gracefulShutdownTimeout = timeout;
 		return this;
 	}
 
@@ -64,13 +68,13 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder cacheSyncTimeout(Duration timeout) {
-		this.settings.cacheSyncTimeout = requirePositive(timeout, "cacheSyncTimeout");
+		this.settings.cacheSyncTimeout = timeout;
 		return this;
 	}
 
 	/**
 	 * Restricts every controller that names no namespace to one namespace (default: all).
-	 * @param namespace the namespace, or {@code null} for all
+	 * @param namespace the namespace, or {@code null} (or blank) for all
 	 * @return this builder
 	 */
 	public ManagerBuilder namespace(@Nullable String namespace) {
@@ -84,9 +88,6 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder maxConcurrentReconciles(int maxConcurrentReconciles) {
-		if (maxConcurrentReconciles < 1) {
-			throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1");
-		}
 		this.settings.maxConcurrentReconciles = maxConcurrentReconciles;
 		return this;
 	}
@@ -176,7 +177,7 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder watchTimeout(Duration timeout) {
-		this.settings.watchTimeout = requirePositive(timeout, "watchTimeout");
+		this.settings.watchTimeout = timeout;
 		return this;
 	}
 
@@ -188,7 +189,19 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder watchSilenceThreshold(Duration threshold) {
-		this.settings.watchSilenceThreshold = requirePositive(threshold, "watchSilenceThreshold");
+		this.settings.watchSilenceThreshold = threshold;
+		return this;
+	}
+
+	/**
+	 * How long an informer's list or watch may keep failing, or the API server leave the
+	 * cache's probe unanswered, before the readiness of {@link ManagerHealth} goes down
+	 * (default 10s).
+	 * @param threshold the threshold, not negative
+	 * @return this builder
+	 */
+	public ManagerBuilder watchFailureThreshold(Duration threshold) {
+		this.settings.watchFailureThreshold = threshold;
 		return this;
 	}
 
@@ -203,9 +216,6 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder listPageSize(int pageSize) {
-		if (pageSize < 1) {
-			throw new IllegalArgumentException("listPageSize must be at least 1");
-		}
 		this.settings.listPageSize = pageSize;
 		return this;
 	}
@@ -298,7 +308,7 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder clientTimeout(Duration timeout) {
-		this.settings.clientTimeout = requirePositive(timeout, "clientTimeout");
+		this.settings.clientTimeout = timeout;
 		return this;
 	}
 
@@ -314,12 +324,6 @@ public final class ManagerBuilder {
 	 * @return this builder
 	 */
 	public ManagerBuilder clientRateLimit(double qps, int burst) {
-		if (!(qps >= 0) || Double.isInfinite(qps)) {
-			throw new IllegalArgumentException("client qps must be 0 (no limit) or positive, was " + qps);
-		}
-		if (burst < 1) {
-			throw new IllegalArgumentException("client burst must be at least 1, was " + burst);
-		}
 		this.settings.clientQps = qps;
 		this.settings.clientBurst = burst;
 		return this;
@@ -362,25 +366,12 @@ public final class ManagerBuilder {
 	/**
 	 * Builds the manager.
 	 * @return a new manager
+	 * @throws InvalidConfigException naming every plain value that breaks the rules of
+	 * {@link ManagerConfig}, {@link ClientConfig} or {@link ControllerConfig}
 	 */
 	public Manager build() {
+		this.settings.check();
 		return new Manager(this.client, this.settings.copy());
-	}
-
-	private static Duration requireNotNegative(Duration duration, String name) {
-		Objects.requireNonNull(duration, name);
-		if (duration.isNegative()) {
-			throw new IllegalArgumentException(name + " must not be negative, was " + duration);
-		}
-		return duration;
-	}
-
-	private static Duration requirePositive(Duration duration, String name) {
-		Objects.requireNonNull(duration, name);
-		if (duration.isNegative() || duration.isZero()) {
-			throw new IllegalArgumentException(name + " must be positive, was " + duration);
-		}
-		return duration;
 	}
 
 }

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
@@ -37,14 +39,24 @@ public final class ManagerHealth {
 	private final Duration watchFailureThreshold;
 
 	/**
+	 * Creates the checks of a manager, with its
+	 * {@linkplain Manager#watchFailureThreshold() watch failure threshold}.
+	 * @param manager the manager
+	 */
+	public ManagerHealth(Manager manager) {
+		this(manager, manager.watchFailureThreshold());
+	}
+
+	/**
 	 * Creates the checks of a manager.
 	 * @param manager the manager
 	 * @param watchFailureThreshold how long an informer's list or watch may fail before
-	 * readiness goes down
+	 * readiness goes down, not negative
+	 * @throws InvalidConfigException if the threshold is negative
 	 */
 	public ManagerHealth(Manager manager, Duration watchFailureThreshold) {
-		this.manager = manager;
-		this.watchFailureThreshold = watchFailureThreshold;
+		this.manager = Objects.requireNonNull(manager, "manager must not be null");
+		this.watchFailureThreshold = ManagerConfig.requireWatchFailureThreshold(watchFailureThreshold);
 	}
 
 	/**

@@ -9,7 +9,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.CacheTransform;
-import io.kubeboot.operator.cache.internal.InformerCache;
+import io.kubeboot.operator.client.ClientConfig;
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
@@ -22,33 +24,37 @@ import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings a {@link ManagerBuilder} collects, copied into each manager it builds.
+ * The settings a {@link ManagerBuilder} collects, copied into each manager it builds. The
+ * defaults and rules of the plain values are those of {@link ManagerConfig},
+ * {@link ClientConfig} and {@link ControllerConfig}.
  */
 final class ManagerSettings {
 
-	Duration syncPeriod = Duration.ofHours(10);
+	Duration syncPeriod = ManagerConfig.DEFAULT.syncPeriod();
 
-	Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
+	Duration gracefulShutdownTimeout = ManagerConfig.DEFAULT.gracefulShutdownTimeout();
 
-	Duration cacheSyncTimeout = Duration.ofMinutes(2);
+	Duration cacheSyncTimeout = ManagerConfig.DEFAULT.cacheSyncTimeout();
 
-	Duration watchTimeout = InformerCache.DEFAULT_WATCH_TIMEOUT;
+	Duration watchTimeout = ManagerConfig.DEFAULT.watchTimeout();
 
-	Duration watchSilenceThreshold = InformerCache.DEFAULT_SILENCE_THRESHOLD;
+	Duration watchSilenceThreshold = ManagerConfig.DEFAULT.watchSilenceThreshold();
 
-	int listPageSize = InformerCache.DEFAULT_LIST_PAGE_SIZE;
+	Duration watchFailureThreshold = ManagerConfig.DEFAULT.watchFailureThreshold();
 
-	boolean streamingLists = true;
+	int listPageSize = ManagerConfig.DEFAULT.listPageSize();
 
-	@Nullable String namespace;
+	boolean streamingLists = ManagerConfig.DEFAULT.streamingLists();
 
-	int maxConcurrentReconciles = 1;
+	@Nullable String namespace = ManagerConfig.DEFAULT.namespace();
 
-	boolean priorityQueue = true;
+	int maxConcurrentReconciles = ControllerConfig.DEFAULT.maxConcurrentReconciles();
+
+	boolean priorityQueue = ControllerConfig.DEFAULT.priorityQueue();
 
 	Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
 
-	boolean stripManagedFields = true;
+	boolean stripManagedFields = ManagerConfig.DEFAULT.stripManagedFields();
 
 	/**
 	 * By the class objects are cached as; the default transform under KubernetesObject.
@@ -68,12 +74,12 @@ final class ManagerSettings {
 
 	String fieldManager = "operator";
 
-	Duration clientTimeout = Duration.ofSeconds(30);
+	Duration clientTimeout = ClientConfig.DEFAULT.timeout();
 
 	/** Requests per second of the client and the caches; {@code 0}: no limit. */
-	double clientQps;
+	double clientQps = ClientConfig.DEFAULT.qps();
 
-	int clientBurst = 10;
+	int clientBurst = ClientConfig.DEFAULT.burst();
 
 	java.lang.Runnable lostLeaseExit = () -> Runtime.getRuntime().halt(1);
 
@@ -86,6 +92,7 @@ final class ManagerSettings {
 		copy.cacheSyncTimeout = this.cacheSyncTimeout;
 		copy.watchTimeout = this.watchTimeout;
 		copy.watchSilenceThreshold = this.watchSilenceThreshold;
+		copy.watchFailureThreshold = this.watchFailureThreshold;
 		copy.listPageSize = this.listPageSize;
 		copy.streamingLists = this.streamingLists;
 		copy.namespace = this.namespace;
@@ -106,6 +113,20 @@ final class ManagerSettings {
 		copy.clientBurst = this.clientBurst;
 		copy.webhookServer = this.webhookServer;
 		return copy;
+	}
+
+	/**
+	 * Checks the plain values.
+	 * @throws InvalidConfigException naming every value at fault
+	 */
+	void check() {
+		ConfigChecks checks = new ConfigChecks();
+		checks.include(() -> new ManagerConfig(this.syncPeriod, this.gracefulShutdownTimeout, this.cacheSyncTimeout,
+				this.watchTimeout, this.watchSilenceThreshold, this.watchFailureThreshold, this.listPageSize,
+				this.streamingLists, this.namespace, this.stripManagedFields));
+		checks.include(() -> new ClientConfig(this.clientQps, this.clientBurst, this.clientTimeout));
+		checks.include(() -> new ControllerConfig(this.maxConcurrentReconciles, this.priorityQueue));
+		checks.throwIfAny();
 	}
 
 	ControllerDefaults controllerDefaults() {

@@ -1,20 +1,24 @@
 package io.kubeboot.operator.sharding;
 
 import java.time.Duration;
+import java.util.Locale;
 
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaseTimings;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.sharding.internal.ShardLabels;
 
 /**
  * How a replica takes part in a ring of sharded controllers: the ring it joins, where its
  * Lease lives, and the timings it renews that Lease with, which follow leader election's
- * rules ({@code leaseDuration > renewDeadline > retryPeriod > 0}): a replica stops
- * reconciling its share once it has not renewed for {@code renewDeadline}; the others
- * take its objects over only after they have seen its Lease unchanged for
- * {@code leaseDuration}.
+ * rules ({@link LeaseTimings}): a replica stops reconciling its share once it has not
+ * renewed for {@code renewDeadline}; the others take its objects over only after they
+ * have seen its Lease unchanged for {@code leaseDuration}. The constructor checks every
+ * value and names each one at fault.
  *
- * @param namespace the namespace of the ring's Leases
+ * @param namespace the namespace of the ring's Leases, an RFC 1123 label
  * @param ringName the ring's name, a label value (at most 63 characters): the Leases of
  * its members carry it in the label {@value ShardRing#RING_LABEL}
  * @param identity this replica's identity, unique among the replicas (no commas)
@@ -23,8 +27,8 @@ import io.kubeboot.operator.sharding.internal.ShardLabels;
  * @param renewDeadline how long this replica keeps trying to renew before it stops
  * reconciling (10s)
  * @param retryPeriod how often this replica renews its Lease and reads the others' (2s)
- * @param virtualNodes the tokens each member places on the hash ring (100); every member
- * of a ring must use the same number
+ * @param virtualNodes the tokens each member places on the hash ring (100, at most 1000);
+ * every member of a ring must use the same number
  * @param mode how the objects are shared: every replica caches every object and
  * reconciles its own ({@link Mode#FILTER}), or a sharder on the leader labels each object
  * with its replica and every replica caches only its own ({@link Mode#LABEL})
@@ -35,21 +39,38 @@ public record ShardingConfig(String namespace, String ringName, String identity,
 	/** The tokens each member places on the ring unless configured. */
 	public static final int DEFAULT_VIRTUAL_NODES = 100;
 
+	/**
+	 * The most tokens a member may place on the ring: every replica holds and sorts the
+	 * tokens of every member each time the ring changes.
+	 */
+	public static final int MAX_VIRTUAL_NODES = 1000;
+
+	/** How the objects are shared unless configured. */
+	public static final Mode DEFAULT_MODE = Mode.FILTER;
+
+	/**
+	 * The rule a ring's name follows.
+	 */
+	static final String RING_NAME_RULE = "must be a label value: at most 63 letters, digits, '-', '_' or '.', "
+			+ "starting and ending with a letter or digit";
+
+	/**
+	 * Creates the settings.
+	 * @throws InvalidConfigException naming every value that breaks the rules
+	 */
 	public ShardingConfig {
-		if (!isValidRingName(ringName)) {
-			throw new IllegalArgumentException("ringName must be a label value (at most 63 letters, digits, '-', "
-					+ "'_' or '.', starting and ending with a letter or digit), was '" + ringName + "'");
+		ConfigChecks checks = new ConfigChecks();
+		checks.dnsLabel("namespace", namespace);
+		checks.check(ringName != null && isValidRingName(ringName), "ringName", ringName, RING_NAME_RULE);
+		if (checks.notBlank("identity", identity)) {
+			checks.check(!identity.contains(","), "identity", identity,
+					"must not contain ',' (the ring's Leases list identities separated by commas)");
 		}
-		if (identity != null && identity.contains(",")) {
-			throw new IllegalArgumentException("identity must not contain ',', was '" + identity + "'");
-		}
-		java.util.Objects.requireNonNull(mode, "mode must not be null");
-		if (virtualNodes < 1) {
-			throw new IllegalArgumentException("virtualNodes must be at least 1, was " + virtualNodes);
-		}
-		// the same rules as leader election's: checked by its configuration
-		new LeaderElectionConfig(namespace, "shard", identity, leaseDuration, renewDeadline, retryPeriod, true,
-				LostLeasePolicy.RE_ELECT);
+		checks.include(() -> new LeaseTimings(leaseDuration, renewDeadline, retryPeriod));
+		checks.check(virtualNodes >= 1 && virtualNodes <= MAX_VIRTUAL_NODES, "virtualNodes", virtualNodes,
+				"must be between 1 and " + MAX_VIRTUAL_NODES);
+		checks.notNull("mode", mode);
+		checks.throwIfAny();
 	}
 
 	/**
@@ -94,7 +115,7 @@ public record ShardingConfig(String namespace, String ringName, String identity,
 	 */
 	public String leaseName() {
 		String wanted = this.ringName + "-" + this.identity;
-		String cleaned = wanted.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
+		String cleaned = wanted.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
 		if (cleaned.equals(wanted) && cleaned.length() <= 253 && Character.isLetterOrDigit(cleaned.charAt(0))
 				&& Character.isLetterOrDigit(cleaned.charAt(cleaned.length() - 1))) {
 			return cleaned;

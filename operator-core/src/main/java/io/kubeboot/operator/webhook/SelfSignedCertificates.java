@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -91,7 +92,8 @@ final class SelfSignedCertificates {
 	 * @param keyType the key type of both certificates
 	 * @return the serving certificate's key and chain (the serving certificate alone),
 	 * with the CA's PEM as CA bundle
-	 * @throws IllegalArgumentException if there is no host or one is blank
+	 * @throws io.kubeboot.operator.config.InvalidConfigException if there is no host or
+	 * one is blank
 	 */
 	static KeyMaterial generate(List<String> hosts, KeyType keyType) {
 		Instant now = Instant.now();
@@ -143,24 +145,29 @@ final class SelfSignedCertificates {
 	}
 
 	private static GeneralNames subjectAlternativeNames(List<String> hosts) {
-		if (hosts.isEmpty()) {
-			throw new IllegalArgumentException("A self-signed webhook certificate needs at least one host: "
-					+ "the DNS names or IP addresses the API server calls the webhook at");
-		}
+		ConfigChecks checks = new ConfigChecks();
+		// the DNS names or IP addresses the API server calls the webhook at
+		checks.check(!hosts.isEmpty(), "hosts", hosts, "must name at least one host");
+		checks.check(hosts.stream().map(SelfSignedCertificates::unbracketed).noneMatch(String::isEmpty), "hosts", hosts,
+				"must not contain a blank host");
+		checks.throwIfAny();
 		List<GeneralName> names = new ArrayList<>();
 		for (String host : hosts) {
-			String name = host.strip();
-			if (name.startsWith("[") && name.endsWith("]")) {
-				name = name.substring(1, name.length() - 1); // [::1]
-			}
-			if (name.isEmpty()) {
-				throw new IllegalArgumentException("Self-signed webhook certificate hosts must not be blank: " + hosts);
-			}
+			String name = unbracketed(host);
 			// a syntax check only: never a DNS lookup
 			boolean ip = IPAddress.isValid(name);
 			names.add(new GeneralName(ip ? GeneralName.iPAddress : GeneralName.dNSName, name));
 		}
 		return new GeneralNames(names.toArray(GeneralName[]::new));
+	}
+
+	/**
+	 * Returns a host without surrounding blanks and brackets: {@code ::1} for
+	 * {@code [::1]}.
+	 */
+	private static String unbracketed(String host) {
+		String name = host.strip();
+		return (name.startsWith("[") && name.endsWith("]")) ? name.substring(1, name.length() - 1) : name;
 	}
 
 	private static BigInteger serialNumber() {

@@ -9,6 +9,8 @@ import java.util.Optional;
 
 import javax.net.ssl.SSLContext;
 
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.webhook.SelfSignedCertificates.KeyType;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -58,17 +60,17 @@ public final class ServingCertificate implements AutoCloseable {
 	 * @return the serving certificate, its watcher started
 	 * @throws IllegalArgumentException naming the file and what was expected if a file is
 	 * missing, unreadable or holds no certificate or key, or if the key is not the
-	 * certificate's; or if the check interval is not positive
+	 * certificate's; an {@link InvalidConfigException} if the check interval is not
+	 * positive
 	 */
 	public static ServingCertificate fromFiles(Path certificateFile, Path keyFile, Duration checkInterval,
 			CertificateMetrics metrics) {
 		Objects.requireNonNull(certificateFile, "certificateFile");
 		Objects.requireNonNull(keyFile, "keyFile");
 		Objects.requireNonNull(metrics, "metrics");
-		if (checkInterval == null || checkInterval.isNegative() || checkInterval.isZero()) {
-			throw new IllegalArgumentException(
-					"Webhook certificate check interval must be positive, was " + checkInterval);
-		}
+		ConfigChecks checks = new ConfigChecks();
+		checks.positive("checkInterval", checkInterval);
+		checks.throwIfAny();
 		CertificateFileWatcher.Loaded loaded = CertificateFileWatcher.load(certificateFile, keyFile, checkInterval,
 				metrics);
 		ServingCertificate certificate = new ServingCertificate(loaded.material(), loaded.watcher());
@@ -89,7 +91,7 @@ public final class ServingCertificate implements AutoCloseable {
 	 * as subject alternative names: IP addresses for IP literals, DNS names otherwise
 	 * @return the serving certificate, the CA's PEM as {@linkplain #caBundlePem() CA
 	 * bundle}
-	 * @throws IllegalArgumentException if there is no host or one is blank
+	 * @throws InvalidConfigException if there is no host or one is blank
 	 */
 	public static ServingCertificate selfSigned(List<String> hosts) {
 		Objects.requireNonNull(hosts, "hosts");

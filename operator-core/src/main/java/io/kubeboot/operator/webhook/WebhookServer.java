@@ -28,6 +28,7 @@ import java.util.function.Supplier;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -398,17 +399,18 @@ public final class WebhookServer {
 	}
 
 	/**
-	 * Builds a {@link WebhookServer}.
+	 * Builds a {@link WebhookServer}. Setters check their argument at once, against the
+	 * rules of {@link WebhookServerConfig}, which also has the defaults.
 	 */
 	public static final class Builder {
 
 		private final ServingCertificate certificate;
 
-		private String bindAddress = "0.0.0.0";
+		private String bindAddress = WebhookServerConfig.DEFAULT.bindAddress();
 
-		private int port = DEFAULT_PORT;
+		private int port = WebhookServerConfig.DEFAULT.port();
 
-		private Duration handlerTimeout = DEFAULT_HANDLER_TIMEOUT;
+		private Duration handlerTimeout = WebhookServerConfig.DEFAULT.handlerTimeout();
 
 		private WebhookMetrics metrics = WebhookMetrics.NOOP;
 
@@ -422,22 +424,19 @@ public final class WebhookServer {
 		 * @return this builder
 		 */
 		public Builder bindAddress(String bindAddress) {
-			this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress must not be null");
-			return this;
+			this.bindAddress = bindAddress;
+			return checked();
 		}
 
 		/**
 		 * Sets the port; {@value #DEFAULT_PORT} by default, 0 for any free port.
 		 * @param port the port
 		 * @return this builder
-		 * @throws IllegalArgumentException if the port is outside 0 to 65535
+		 * @throws InvalidConfigException if the port is outside 0 to 65535
 		 */
 		public Builder port(int port) {
-			if (port < 0 || port > 65535) {
-				throw new IllegalArgumentException("A webhook server port must be between 0 and 65535, not " + port);
-			}
 			this.port = port;
-			return this;
+			return checked();
 		}
 
 		/**
@@ -446,14 +445,11 @@ public final class WebhookServer {
 		 * it below the {@code timeoutSeconds} of the webhook configurations.
 		 * @param handlerTimeout the deadline
 		 * @return this builder
-		 * @throws IllegalArgumentException if not positive
+		 * @throws InvalidConfigException if not positive
 		 */
 		public Builder handlerTimeout(Duration handlerTimeout) {
-			if (handlerTimeout == null || handlerTimeout.isZero() || handlerTimeout.isNegative()) {
-				throw new IllegalArgumentException("A webhook handler timeout must be positive, not " + handlerTimeout);
-			}
 			this.handlerTimeout = handlerTimeout;
-			return this;
+			return checked();
 		}
 
 		/**
@@ -473,6 +469,11 @@ public final class WebhookServer {
 		 */
 		public WebhookServer build() {
 			return new WebhookServer(this);
+		}
+
+		private Builder checked() {
+			new WebhookServerConfig(this.bindAddress, this.port, this.handlerTimeout);
+			return this;
 		}
 
 	}

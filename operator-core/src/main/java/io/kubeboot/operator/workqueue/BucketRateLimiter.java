@@ -3,6 +3,9 @@ package io.kubeboot.operator.workqueue;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
+
 /**
  * A {@link RateLimiter} backed by one token bucket shared by all items, like
  * {@code golang.org/x/time/rate}'s {@code Limiter.Reserve()}: the bucket holds up to
@@ -45,15 +48,13 @@ public final class BucketRateLimiter<T> implements RateLimiter<T> {
 	 * @param qps the refill rate, in tokens per second, positive and finite
 	 * @param burst the bucket size, at least 1
 	 * @param ticker the monotonic time source
-	 * @throws IllegalArgumentException if an argument is out of range
+	 * @throws InvalidConfigException naming each argument out of range
 	 */
 	public BucketRateLimiter(double qps, int burst, Ticker ticker) {
-		if (!(qps > 0) || Double.isInfinite(qps)) {
-			throw new IllegalArgumentException("qps must be positive and finite, but was " + qps);
-		}
-		if (burst < 1) {
-			throw new IllegalArgumentException("burst must be at least 1, but was " + burst);
-		}
+		ConfigChecks checks = new ConfigChecks();
+		checks.check(qps > 0 && !Double.isInfinite(qps), "qps", qps, "must be a positive number");
+		checks.atLeast("burst", burst, 1);
+		checks.throwIfAny();
 		this.qps = qps;
 		this.burst = burst;
 		this.ticker = Objects.requireNonNull(ticker, "ticker must not be null");

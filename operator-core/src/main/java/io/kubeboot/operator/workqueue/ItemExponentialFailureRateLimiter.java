@@ -5,6 +5,9 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
+
 /**
  * A {@link RateLimiter} that backs off exponentially per item: the delay is
  * {@code base * 2^failures}, where {@code failures} counts the previous {@link #when}
@@ -25,19 +28,16 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 	 * Creates a limiter.
 	 * @param base the delay after the first failure, positive
 	 * @param max the maximum delay, at least {@code base}
-	 * @throws IllegalArgumentException if {@code base} is not positive or {@code max} is
-	 * less than {@code base}
+	 * @throws InvalidConfigException if {@code base} or {@code max} is not positive, or
+	 * {@code max} is less than {@code base}
 	 */
 	ItemExponentialFailureRateLimiter(Duration base, Duration max) {
-		Objects.requireNonNull(base, "base must not be null");
-		Objects.requireNonNull(max, "max must not be null");
-		if (base.isNegative() || base.isZero()) {
-			throw new IllegalArgumentException("base must be positive, but was " + base);
+		ConfigChecks checks = new ConfigChecks();
+		boolean positiveBase = checks.positive("base", base);
+		if (checks.positive("max", max) && positiveBase) {
+			checks.compare(max.compareTo(base) >= 0, "max", max, "must not be less than", "base", base);
 		}
-		if (max.compareTo(base) < 0) {
-			throw new IllegalArgumentException(
-					"max must be greater than or equal to base (" + base + "), but was " + max);
-		}
+		checks.throwIfAny();
 		this.baseNanos = saturatedNanos(base);
 		this.maxNanos = saturatedNanos(max);
 	}

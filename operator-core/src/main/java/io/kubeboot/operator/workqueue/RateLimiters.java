@@ -1,6 +1,11 @@
 package io.kubeboot.operator.workqueue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 
 /**
  * Factory methods for {@link RateLimiter} instances, including controller-runtime's
@@ -52,7 +57,8 @@ public final class RateLimiters {
 	 * @param qps the overall rate, in requeues per second, positive and finite
 	 * @param burst the overall burst, at least 1
 	 * @return a new limiter
-	 * @throws IllegalArgumentException if an argument is out of range
+	 * @throws InvalidConfigException naming each argument out of range ({@code base},
+	 * {@code max}, {@code qps}, {@code burst})
 	 */
 	public static <T> RateLimiter<T> controllerRateLimiter(Duration base, Duration max, double qps, int burst) {
 		return controllerRateLimiter(base, max, qps, burst, Ticker.system());
@@ -69,11 +75,19 @@ public final class RateLimiters {
 	 * @param burst the overall burst, at least 1
 	 * @param ticker the monotonic time source of the token bucket
 	 * @return a new limiter
-	 * @throws IllegalArgumentException if an argument is out of range
+	 * @throws InvalidConfigException naming each argument out of range ({@code base},
+	 * {@code max}, {@code qps}, {@code burst})
 	 */
 	public static <T> RateLimiter<T> controllerRateLimiter(Duration base, Duration max, double qps, int burst,
 			Ticker ticker) {
-		return new MaxOfRateLimiter<>(exponentialFailure(base, max), new BucketRateLimiter<>(qps, burst, ticker));
+		// both parts are created before either fails, so that every argument at fault is
+		// named
+		List<RateLimiter<T>> parts = new ArrayList<>(2);
+		ConfigChecks checks = new ConfigChecks();
+		checks.include(() -> parts.add(new ItemExponentialFailureRateLimiter<>(base, max)));
+		checks.include(() -> parts.add(new BucketRateLimiter<>(qps, burst, ticker)));
+		checks.throwIfAny();
+		return new MaxOfRateLimiter<>(parts.get(0), parts.get(1));
 	}
 
 	/**

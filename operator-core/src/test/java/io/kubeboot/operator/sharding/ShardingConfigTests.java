@@ -2,9 +2,12 @@ package io.kubeboot.operator.sharding;
 
 import java.time.Duration;
 
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.InvalidConfigException.Violation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class ShardingConfigTests {
@@ -32,13 +35,13 @@ class ShardingConfigTests {
 	@Test
 	void theRingNameMustBeALabelValue() {
 		assertThatIllegalArgumentException().isThrownBy(() -> config("my ring", "pod-0"))
-			.withMessageStartingWith("ringName must be a label value");
+			.withMessageStartingWith("ringName (my ring) must be a label value");
 	}
 
 	@Test
 	void theIdentityMustNotHoldACommaAsAcknowledgementsListIdentities() {
 		assertThatIllegalArgumentException().isThrownBy(() -> config("widgets", "a,b"))
-			.withMessage("identity must not contain ',', was 'a,b'");
+			.withMessage("identity (a,b) must not contain ',' (the ring's Leases list identities separated by commas)");
 	}
 
 	@Test
@@ -50,16 +53,30 @@ class ShardingConfigTests {
 	}
 
 	@Test
-	void virtualNodesMustBePositive() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new ShardingConfig("ns", "widgets", "pod-0", Duration.ofSeconds(15),
-					Duration.ofSeconds(10), Duration.ofSeconds(2), 0))
-			.withMessage("virtualNodes must be at least 1, was 0");
+	void virtualNodesMustBeBetweenOneAndAThousand() {
+		assertThatIllegalArgumentException().isThrownBy(() -> config("widgets", "pod-0", 0))
+			.withMessage("virtualNodes (0) must be between 1 and 1000");
+		assertThatIllegalArgumentException().isThrownBy(() -> config("widgets", "pod-0", 1001))
+			.withMessage("virtualNodes (1001) must be between 1 and 1000");
+		assertThat(config("widgets", "pod-0", ShardingConfig.MAX_VIRTUAL_NODES).virtualNodes()).isEqualTo(1000);
+	}
+
+	@Test
+	void everyValueAtFaultIsNamed() {
+		assertThatExceptionOfType(InvalidConfigException.class)
+			.isThrownBy(() -> new ShardingConfig("Team_A", "my ring", "", Duration.ofSeconds(15),
+					Duration.ofSeconds(20), Duration.ofSeconds(2), 0))
+			.satisfies((ex) -> assertThat(ex.violations()).extracting(Violation::setting)
+				.containsExactly("namespace", "ringName", "identity", "renewDeadline", "virtualNodes"));
 	}
 
 	private static ShardingConfig config(String ring, String identity) {
+		return config(ring, identity, ShardingConfig.DEFAULT_VIRTUAL_NODES);
+	}
+
+	private static ShardingConfig config(String ring, String identity, int virtualNodes) {
 		return new ShardingConfig("ns", ring, identity, Duration.ofSeconds(15), Duration.ofSeconds(10),
-				Duration.ofSeconds(2), ShardingConfig.DEFAULT_VIRTUAL_NODES);
+				Duration.ofSeconds(2), virtualNodes);
 	}
 
 }

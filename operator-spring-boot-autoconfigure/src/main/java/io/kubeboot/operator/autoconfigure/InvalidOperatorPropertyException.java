@@ -6,9 +6,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.origin.Origin;
 
 /**
- * Thrown at start-up when an {@code operator.*} property that binds cleanly does not fit
- * the application, such as {@code operator.controllers.<name>.*} naming no controller.
- * The message names the property as written in {@code application.yaml}.
+ * Thrown at start-up when {@code operator.*} properties that bind cleanly are invalid:
+ * values the core's configuration refuses (such as a renew deadline not less than the
+ * lease duration), keys that are no property, or settings that do not fit the application
+ * (such as {@code operator.controllers.<name>.*} naming no controller). The message names
+ * each property as written in {@code application.yaml}.
  */
 public class InvalidOperatorPropertyException extends IllegalStateException {
 

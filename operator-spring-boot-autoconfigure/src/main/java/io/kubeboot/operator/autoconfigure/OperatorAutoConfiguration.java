@@ -53,20 +53,36 @@ import org.springframework.util.StringUtils;
 @AutoConfiguration
 @ConditionalOnClass({ ApiClient.class, Manager.class })
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(OperatorProperties.class)
+@EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
+		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
+		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
 
+	/**
+	 * Checks every {@code operator.*} property as soon as the first group is bound.
+	 * @param beanFactory the bean factory, for the other groups
+	 * @param environment the environment, for where each property was set
+	 * @return the check
+	 */
+	@Bean
+	static OperatorPropertiesCheck operatorPropertiesCheck(ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		return new OperatorPropertiesCheck(beanFactory, environment);
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
-	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, Environment environment,
-			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers,
-			ObjectProvider<WebhookServer> webhookServer, ConfigurableListableBeanFactory beanFactory) {
-		OperatorProperties.RateLimiter limits = properties.getController().getRateLimiter();
+	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, OperatorClientProperties client,
+			OperatorControllerProperties controller, OperatorLeaderElectionProperties election,
+			OperatorHealthProperties health, Environment environment, ApplicationEventPublisher publisher,
+			ObjectProvider<ManagerBuilderCustomizer> customizers, ObjectProvider<WebhookServer> webhookServer,
+			ConfigurableListableBeanFactory beanFactory) {
+		OperatorControllerProperties.RateLimiter limits = controller.getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
-		if (properties.getLeaderElection().isEnabled()) {
-			LeaderElectionConfig config = LeaderElectionSettings.from(properties.getLeaderElection(),
+		if (election.isEnabled()) {
+			LeaderElectionConfig config = LeaderElectionSettings.from(election,
 					environment.getProperty("spring.application.name"),
 					LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE);
 			builder.leaderElection(config).leaderElectionListener(new LeadershipEventPublisher(publisher, config));
@@ -76,15 +92,16 @@ public final class OperatorAutoConfiguration {
 			.cacheSyncTimeout(properties.getCacheSyncTimeout())
 			.watchTimeout(properties.getWatchTimeout())
 			.watchSilenceThreshold(properties.getWatchSilenceThreshold())
+			.watchFailureThreshold(health.getWatchFailureThreshold())
 			.listPageSize(properties.getListPageSize())
 			.streamingLists(properties.isStreamingLists())
 			.namespace(properties.getNamespace())
 			.fieldManager(fieldManager(environment))
-			.clientRateLimit(properties.getClient().getQps(), properties.getClient().getBurst())
-			.clientTimeout(properties.getClient().getTimeout())
+			.clientRateLimit(client.getQps(), client.getBurst())
+			.clientTimeout(client.getTimeout())
 			.stripManagedFields(properties.isStripManagedFields())
-			.maxConcurrentReconciles(properties.getController().getMaxConcurrentReconciles())
-			.priorityQueue(properties.getController().isPriorityQueue())
+			.maxConcurrentReconciles(controller.getMaxConcurrentReconciles())
+			.priorityQueue(controller.isPriorityQueue())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		webhookServer.ifAvailable(builder::webhookServer);
@@ -103,14 +120,15 @@ public final class OperatorAutoConfiguration {
 	 * reloaded when they change, or a self-signed one.
 	 * @param properties the properties
 	 * @param metrics the certificate watcher's metrics, if the application has metrics
+	 * @param environment the environment, for where the properties were set
 	 * @return the certificate
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(WebhookBeans.OnWebhookBeans.class)
-	ServingCertificate operatorWebhookCertificate(OperatorProperties properties,
-			ObjectProvider<CertificateMetrics> metrics) {
-		return WebhookBeans.certificate(properties.getWebhook(), metrics.getIfAvailable(CertificateMetrics::none));
+	ServingCertificate operatorWebhookCertificate(OperatorWebhookProperties properties,
+			ObjectProvider<CertificateMetrics> metrics, Environment environment) {
+		return WebhookBeans.certificate(properties, metrics.getIfAvailable(CertificateMetrics::none), environment);
 	}
 
 	/**
@@ -124,10 +142,9 @@ public final class OperatorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(WebhookBeans.OnWebhookBeans.class)
-	WebhookServer operatorWebhookServer(ServingCertificate certificate, OperatorProperties properties,
+	WebhookServer operatorWebhookServer(ServingCertificate certificate, OperatorWebhookProperties properties,
 			ObjectProvider<WebhookMetrics> metrics) {
-		return WebhookBeans.server(certificate, properties.getWebhook(),
-				metrics.getIfAvailable(() -> WebhookMetrics.NOOP));
+		return WebhookBeans.server(certificate, properties, metrics.getIfAvailable(() -> WebhookMetrics.NOOP));
 	}
 
 	/**
@@ -135,16 +152,17 @@ public final class OperatorAutoConfiguration {
 	 * the controllers named in {@code operator.sharding.controllers} are sharded over.
 	 * @param manager the manager it joins with
 	 * @param apiClient the client
-	 * @param properties the properties
+	 * @param sharding the properties of sharding
+	 * @param election the properties of leader election, for the defaults of sharding's
 	 * @param environment the environment, for the application name
 	 * @return the membership
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty("operator.sharding.enabled")
-	ShardRing operatorShardRing(Manager manager, ApiClient apiClient, OperatorProperties properties,
-			Environment environment) {
-		ShardingConfig config = ShardingSettings.from(properties.getSharding(), properties.getLeaderElection(),
+	ShardRing operatorShardRing(Manager manager, ApiClient apiClient, OperatorShardingProperties sharding,
+			OperatorLeaderElectionProperties election, Environment environment) {
+		ShardingConfig config = ShardingSettings.from(sharding, election,
 				environment.getProperty("spring.application.name"), LeaderElectionSettings.SERVICE_ACCOUNT_NAMESPACE);
 		return ShardRing.join(manager, apiClient, config);
 	}
@@ -189,8 +207,10 @@ public final class OperatorAutoConfiguration {
 			Environment environment, PeriodicTriggerBeans periodicTriggers) {
 		return () -> {
 			Manager manager = beanFactory.getBean(Manager.class);
-			OperatorProperties properties = beanFactory.getBean(OperatorProperties.class);
-			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment, properties,
+			ReconcilerBeans reconcilers = new ReconcilerBeans(beanFactory, environment,
+					beanFactory.getBean(OperatorProperties.class),
+					beanFactory.getBean(OperatorShardingProperties.class),
+					beanFactory.getBean(OperatorLeaderElectionProperties.class),
 					beanFactory.getBeanProvider(ShardRing.class).getIfAvailable());
 			reconcilers.registerAll(manager);
 			reconcilers.checkControllerProperties(manager);

@@ -65,15 +65,21 @@ final class ReconcilerBeans {
 
 	private final OperatorProperties properties;
 
+	private final OperatorShardingProperties sharding;
+
+	private final OperatorLeaderElectionProperties election;
+
 	private final @Nullable ShardRing ring;
 
 	private final List<String> registered = new ArrayList<>();
 
 	ReconcilerBeans(ConfigurableListableBeanFactory beanFactory, Environment environment, OperatorProperties properties,
-			@Nullable ShardRing ring) {
+			OperatorShardingProperties sharding, OperatorLeaderElectionProperties election, @Nullable ShardRing ring) {
 		this.beanFactory = beanFactory;
 		this.environment = environment;
 		this.properties = properties;
+		this.sharding = sharding;
+		this.election = election;
 		this.ring = ring;
 	}
 
@@ -129,7 +135,7 @@ final class ReconcilerBeans {
 			if (overrides != null && overrides.getPriorityQueue() != null) {
 				builder.priorityQueue(overrides.getPriorityQueue());
 			}
-			List<String> sharded = this.properties.getSharding().getControllers();
+			List<String> sharded = this.sharding.getControllers();
 			if (this.ring != null && (sharded.isEmpty() || sharded.contains(name))) {
 				builder.gatedBy(this.ring);
 			}
@@ -231,7 +237,7 @@ final class ReconcilerBeans {
 		if (this.ring == null) {
 			return;
 		}
-		List<String> named = this.properties.getSharding().getControllers();
+		List<String> named = this.sharding.getControllers();
 		List<Problem> problems = new ArrayList<>();
 		for (int i = 0; i < named.size(); i++) {
 			if (!this.registered.contains(named.get(i))) {
@@ -253,7 +259,7 @@ final class ReconcilerBeans {
 			.filter((controller) -> controller.needsLeaderElection())
 			.map(Controller::name)
 			.toList();
-		if (!unsharded.isEmpty() && !this.properties.getLeaderElection().isEnabled()) {
+		if (!unsharded.isEmpty() && !this.election.isEnabled()) {
 			logger.warn(
 					"Controllers not sharded run on every replica, as leader election is off: controllers={} "
 							+ "(set operator.leader-election.enabled=true to run them on one replica at a time)",

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
@@ -22,9 +23,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
@@ -38,6 +41,13 @@ final class WebhookBeans {
 
 	private static final Logger logger = LoggerFactory.getLogger(WebhookBeans.class);
 
+	/**
+	 * The property below {@code operator.webhook} of each setting of
+	 * {@link ServingCertificate} that is not named alike.
+	 */
+	private static final Map<String, String> CERTIFICATE_PROPERTIES = Map.of("checkInterval", "cert-check-interval",
+			"hosts", "self-signed-hosts");
+
 	private WebhookBeans() {
 	}
 
@@ -45,10 +55,27 @@ final class WebhookBeans {
 	 * Creates the serving certificate the properties describe.
 	 * @param properties the {@code operator.webhook.*} properties
 	 * @param metrics the certificate watcher's metrics
+	 * @param environment the environment, for where the properties were set
 	 * @return the certificate
+	 * @throws InvalidOperatorPropertyException naming the property if the certificate
+	 * refuses its hosts or check interval
 	 * @throws IllegalStateException naming the property if the files cannot be used
 	 */
-	static ServingCertificate certificate(OperatorProperties.Webhook properties, CertificateMetrics metrics) {
+	static ServingCertificate certificate(OperatorWebhookProperties properties, CertificateMetrics metrics,
+			Environment environment) {
+		try {
+			return certificate(properties, metrics);
+		}
+		catch (InvalidConfigException ex) {
+			// the certificate checks its hosts and check interval when it is made: only
+			// an application with webhooks has one
+			PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(environment));
+			problems.add("operator.webhook", CERTIFICATE_PROPERTIES, ex);
+			throw problems.exception(OperatorPropertiesFailureAnalyzer.ACTION);
+		}
+	}
+
+	private static ServingCertificate certificate(OperatorWebhookProperties properties, CertificateMetrics metrics) {
 		if (properties.isSelfSigned()) {
 			ServingCertificate certificate = ServingCertificate.selfSigned(properties.getSelfSignedHosts());
 			logger.info(
@@ -71,6 +98,10 @@ final class WebhookBeans {
 			return ServingCertificate.fromFiles(directory.resolve(properties.getCertName()),
 					directory.resolve(properties.getKeyName()), properties.getCertCheckInterval(), metrics);
 		}
+		catch (InvalidConfigException ex) {
+			// named as the property it came from by the caller
+			throw ex;
+		}
 		catch (IllegalArgumentException ex) {
 			throw new WebhookCertificateException("operator.webhook.cert-dir (" + directory + "): " + ex.getMessage()
 					+ ". Set operator.webhook.self-signed=true to run locally without a certificate.", ex);
@@ -84,7 +115,7 @@ final class WebhookBeans {
 	 * @param metrics the server's metrics
 	 * @return the server, not started
 	 */
-	static WebhookServer server(ServingCertificate certificate, OperatorProperties.Webhook properties,
+	static WebhookServer server(ServingCertificate certificate, OperatorWebhookProperties properties,
 			WebhookMetrics metrics) {
 		return WebhookServer.builder(certificate)
 			.bindAddress(properties.getBindAddress())

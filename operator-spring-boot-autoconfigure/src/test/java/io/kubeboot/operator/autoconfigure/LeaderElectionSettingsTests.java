@@ -23,7 +23,7 @@ class LeaderElectionSettingsTests {
 
 	@Test
 	void leaseNameShouldFallBackWithoutApplicationName(@TempDir Path directory) {
-		OperatorProperties.LeaderElection properties = new OperatorProperties.LeaderElection();
+		OperatorLeaderElectionProperties properties = new OperatorLeaderElectionProperties();
 		assertThat(LeaderElectionSettings.from(properties, null, directory.resolve("missing")).name())
 			.isEqualTo("operator-leader");
 	}

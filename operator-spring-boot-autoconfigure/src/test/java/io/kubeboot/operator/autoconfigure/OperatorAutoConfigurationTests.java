@@ -496,7 +496,8 @@ class OperatorAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessage("operator.leader-election.lease-name is not set, and its default 'Shop_Operator-leader' "
-						+ "(from spring.application.name) " + Dns1123.SUBDOMAIN_RULE));
+						+ "(from spring.application.name) must be a lowercase RFC 1123 subdomain: at most 253 "
+						+ "characters of a-z, 0-9, '-' and '.', starting and ending with a letter or digit"));
 	}
 
 	@Test
@@ -510,7 +511,7 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("operator.events.qps=5", "operator.events.component=shop")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(OperatorProperties.class).getEvents().getQps()).isEqualTo(5);
+				assertThat(context.getBean(OperatorEventsProperties.class).getQps()).isEqualTo(5);
 			});
 	}
 

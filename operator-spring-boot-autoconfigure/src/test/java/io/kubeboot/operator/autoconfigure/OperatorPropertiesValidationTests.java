@@ -3,7 +3,9 @@ package io.kubeboot.operator.autoconfigure;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +33,18 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 @ExtendWith(OutputCaptureExtension.class)
 class OperatorPropertiesValidationTests {
 
+	/**
+	 * Kubernetes' rule for a namespace, as the core words it.
+	 */
+	private static final String DNS_LABEL_RULE = "must be a lowercase RFC 1123 label: at most 63 characters of a-z, "
+			+ "0-9 and '-', starting and ending with a letter or digit";
+
+	/**
+	 * Kubernetes' rule for the name of a Lease, as the core words it.
+	 */
+	private static final String DNS_SUBDOMAIN_RULE = "must be a lowercase RFC 1123 subdomain: at most 253 "
+			+ "characters of a-z, 0-9, '-' and '.', starting and ending with a letter or digit";
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
@@ -45,7 +59,7 @@ class OperatorPropertiesValidationTests {
 						set("operator.watch-silence-threshold", "5m",
 								"must be longer than operator.watch-timeout (5m)")),
 				invalid("operator.list-page-size", "0", "must be at least 1"),
-				invalid("operator.namespace", "Not_A_Namespace", Dns1123.LABEL_RULE),
+				invalid("operator.namespace", "Not_A_Namespace", DNS_LABEL_RULE),
 				invalid("operator.client.qps", "-1", "must be 0 (no limit) or a positive number"),
 				invalid("operator.client.burst", "0", "must be at least 1"),
 				invalid("operator.client.timeout", "0s", "must be positive"),
@@ -70,8 +84,8 @@ class OperatorPropertiesValidationTests {
 								"must be less than operator.leader-election.lease-duration (5s)")),
 				invalid("operator.leader-election.retry-period", "10s",
 						"must be less than operator.leader-election.renew-deadline (10s)"),
-				invalid("operator.leader-election.namespace", "Team_A", Dns1123.LABEL_RULE),
-				invalid("operator.leader-election.lease-name", "Shop_Leader", Dns1123.SUBDOMAIN_RULE),
+				invalid("operator.leader-election.namespace", "Team_A", DNS_LABEL_RULE),
+				invalid("operator.leader-election.lease-name", "Shop_Leader", DNS_SUBDOMAIN_RULE),
 				invalid("operator.health.probe-interval", "0s", "must be positive"),
 				invalid("operator.health.watch-failure-threshold", "-1s", "must not be negative"),
 				invalid("operator.events.queue-capacity", "0", "must be at least 1"),
@@ -80,8 +94,7 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.events.burst", "0", "must be at least 1"),
 				invalid("operator.events.flush-timeout", "-1s", "must not be negative"),
 				invalid("operator.webhook.port", "70000", "must be between 0 and 65535"),
-				invalid("operator.webhook.handler-timeout", "0s", "must be positive"),
-				invalid("operator.webhook.cert-check-interval", "0s", "must be positive"));
+				invalid("operator.webhook.handler-timeout", "0s", "must be positive"));
 	}
 
 	@ParameterizedTest(name = "{1}")
@@ -103,19 +116,28 @@ class OperatorPropertiesValidationTests {
 			.contains("    Reason: must not be blank\n");
 	}
 
+	// the certificate checks its own settings when it is made, in an application with
+	// webhooks
+
 	@Test
 	void selfSignedCertificateWithoutHostsShouldFailNamingTheProperty() {
-		assertThat(failure("operator.webhook.self-signed=true", "operator.webhook.self-signed-hosts="))
+		assertThat(failure(Webhooks.class, "operator.webhook.self-signed=true", "operator.webhook.self-signed-hosts="))
 			.contains("    Property: operator.webhook.self-signed-hosts\n")
 			.contains("    Reason: must name at least one host\n");
 	}
 
 	@Test
 	void selfSignedCertificateWithBlankHostShouldFailNamingTheProperty() {
-		assertThat(failure("operator.webhook.self-signed=true", "operator.webhook.self-signed-hosts[0]=localhost",
-				"operator.webhook.self-signed-hosts[1]="))
+		assertThat(failure(Webhooks.class, "operator.webhook.self-signed=true",
+				"operator.webhook.self-signed-hosts[0]=localhost", "operator.webhook.self-signed-hosts[1]="))
 			.contains("    Property: operator.webhook.self-signed-hosts\n")
 			.contains("    Reason: must not contain a blank host\n");
+	}
+
+	@Test
+	void certificateCheckIntervalThatIsNotPositiveShouldFailNamingTheProperty() {
+		assertThat(failure(Webhooks.class, "operator.webhook.cert-check-interval=0s"))
+			.contains(set("operator.webhook.cert-check-interval", "0s", "must be positive"));
 	}
 
 	@Test
@@ -128,12 +150,20 @@ class OperatorPropertiesValidationTests {
 	}
 
 	@Test
-	void exceptionShouldNameThePropertyBelowThePrefixAsWritten() {
+	void exceptionShouldNameThePropertyAsWritten() {
 		this.contextRunner.withPropertyValues("operator.leader-election.renew-deadline=20s")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("on field 'leader-election.renew-deadline': rejected value [20s]")
-				.hasMessageContaining("must be less than operator.leader-election.lease-duration (15s)"));
+				.isInstanceOf(InvalidOperatorPropertyException.class)
+				.hasMessage("operator.leader-election.renew-deadline (20s) must be less than "
+						+ "operator.leader-election.lease-duration (15s)"));
+	}
+
+	@Test
+	void unknownKeyShouldFailNamingIt() {
+		assertThat(failure("operator.sync-perod=1m", "operator.leader-election.enabled=false"))
+			.contains(set("operator.sync-perod", "1m", "is not an operator property"))
+			.doesNotContain("operator.leader-election");
 	}
 
 	@Test
@@ -159,8 +189,16 @@ class OperatorPropertiesValidationTests {
 	}
 
 	private String failure(String... properties) {
+		return failure(this.contextRunner, properties);
+	}
+
+	private String failure(Class<?> configuration, String... properties) {
+		return failure(this.contextRunner.withUserConfiguration(configuration), properties);
+	}
+
+	private static String failure(ApplicationContextRunner contextRunner, String... properties) {
 		AtomicReference<String> description = new AtomicReference<>();
-		this.contextRunner.withPropertyValues(properties).run((context) -> {
+		contextRunner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = new OperatorPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis).isNotNull();
@@ -186,6 +224,17 @@ class OperatorPropertiesValidationTests {
 	 */
 	private static String unset(String property, String value, String reason) {
 		return "    Property: " + property + "\n    Value: \"" + value + "\"\n    Reason: " + reason + "\n";
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Webhooks {
+
+		@Bean
+		AdmissionValidator<V1ConfigMap> configMapValidator() {
+			return new AdmissionValidator<>() {
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -40,6 +40,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class ShardingAutoConfigurationTests {
 
+	/**
+	 * The rule of a ring's name, as the core words it.
+	 */
+	private static final String LABEL_VALUE_RULE = "must be a label value: at most 63 letters, digits, '-', '_' or "
+			+ "'.', starting and ending with a letter or digit";
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
@@ -191,7 +197,7 @@ class ShardingAutoConfigurationTests {
 				assertThat(
 						new OperatorPropertiesFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
 					.contains("Property: operator.sharding.ring")
-					.contains("Reason: " + ShardingSettings.LABEL_VALUE_RULE)
+					.contains("Reason: " + LABEL_VALUE_RULE)
 					.contains("Property: operator.sharding.renew-deadline")
 					.contains("Reason: must be less than operator.sharding.lease-duration (15s)")
 					.contains("Property: operator.sharding.virtual-nodes")
@@ -209,7 +215,7 @@ class ShardingAutoConfigurationTests {
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(InvalidOperatorPropertyException.class)
 					.hasMessage("operator.sharding.ring is not set, and its default 'Shop Operator' (from "
-							+ "spring.application.name) " + ShardingSettings.LABEL_VALUE_RULE);
+							+ "spring.application.name) " + LABEL_VALUE_RULE);
 			});
 	}
 

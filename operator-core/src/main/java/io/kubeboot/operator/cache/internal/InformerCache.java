@@ -139,13 +139,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
 			Duration silenceThreshold, int listPageSize, boolean streamingLists,
 			Map<Class<?>, CacheTransform<?>> transforms) {
-		if (silenceThreshold.compareTo(watchTimeout) <= 0) {
-			throw new IllegalArgumentException("watchSilenceThreshold (" + silenceThreshold
-					+ ") must be longer than watchTimeout (" + watchTimeout + ")");
-		}
-		if (listPageSize < 1) {
-			throw new IllegalArgumentException("listPageSize must be at least 1, was " + listPageSize);
-		}
+		// the manager's ManagerConfig checked the values
 		this.transforms = Map.copyOf(transforms);
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
 		this.kindResolver = new KindResolver(client);

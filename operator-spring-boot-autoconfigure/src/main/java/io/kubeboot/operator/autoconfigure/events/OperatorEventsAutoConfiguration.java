@@ -1,7 +1,7 @@
 package io.kubeboot.operator.autoconfigure.events;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
-import io.kubeboot.operator.autoconfigure.OperatorProperties;
+import io.kubeboot.operator.autoconfigure.OperatorEventsProperties;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubeboot.operator.manager.Manager;
@@ -31,7 +31,7 @@ import org.springframework.util.StringUtils;
 @ConditionalOnClass({ ApiClient.class, EventRecorder.class, Manager.class })
 @ConditionalOnBean({ ApiClient.class, Manager.class })
 @ConditionalOnBooleanProperty(name = "operator.events.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(OperatorProperties.class)
+@EnableConfigurationProperties(OperatorEventsProperties.class)
 public final class OperatorEventsAutoConfiguration {
 
 	/**
@@ -47,36 +47,31 @@ public final class OperatorEventsAutoConfiguration {
 	 * started.
 	 * @param apiClient the client for the cluster
 	 * @param manager the manager that runs the recorder
-	 * @param properties the operator's properties, {@code operator.events.*} among them
+	 * @param properties the {@code operator.events.*} properties
 	 * @param environment the environment holding {@code spring.application.name}
 	 * @return the recorder
 	 */
 	@Bean
 	@ConditionalOnMissingBean(EventRecorder.class)
-	KubernetesEventRecorder operatorEventRecorder(ApiClient apiClient, Manager manager, OperatorProperties properties,
-			Environment environment) {
-		OperatorProperties.Events settings = properties.getEvents();
-		String component = settings.getComponent();
+	KubernetesEventRecorder operatorEventRecorder(ApiClient apiClient, Manager manager,
+			OperatorEventsProperties properties, Environment environment) {
+		String component = properties.getComponent();
 		if (!StringUtils.hasText(component)) {
 			component = environment.getProperty("spring.application.name");
 		}
 		if (!StringUtils.hasText(component)) {
 			component = "operator";
 		}
-		KubernetesEventRecorder recorder;
-		try {
-			recorder = KubernetesEventRecorder.builder(apiClient)
-				.component(component)
-				.queueCapacity(settings.getQueueCapacity())
-				.aggregationInterval(settings.getAggregationInterval())
-				.qps(settings.getQps())
-				.burst(settings.getBurst())
-				.flushTimeout(settings.getFlushTimeout())
-				.build();
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("Invalid operator.events settings: " + ex.getMessage(), ex);
-		}
+		// the properties were checked with the operator's others, against the recorder's
+		// rules (EventRecorderConfig)
+		KubernetesEventRecorder recorder = KubernetesEventRecorder.builder(apiClient)
+			.component(component)
+			.queueCapacity(properties.getQueueCapacity())
+			.aggregationInterval(properties.getAggregationInterval())
+			.qps(properties.getQps())
+			.burst(properties.getBurst())
+			.flushTimeout(properties.getFlushTimeout())
+			.build();
 		manager.add(RUNNABLE_NAME, recorder);
 		return recorder;
 	}

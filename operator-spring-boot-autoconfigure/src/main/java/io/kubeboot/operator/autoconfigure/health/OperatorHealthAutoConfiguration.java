@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
-import io.kubeboot.operator.autoconfigure.OperatorProperties;
+import io.kubeboot.operator.autoconfigure.OperatorHealthProperties;
 import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
@@ -40,16 +40,17 @@ public final class OperatorHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ManagerHealth operatorManagerHealth(Manager manager, OperatorProperties properties) {
-		return new ManagerHealth(manager, properties.getHealth().getWatchFailureThreshold());
+	ManagerHealth operatorManagerHealth(Manager manager, OperatorHealthProperties properties) {
+		// the property also for a manager the application built itself
+		return new ManagerHealth(manager, properties.getWatchFailureThreshold());
 	}
 
 	@Bean
 	@ConditionalOnBean(ApplicationAvailability.class)
 	ManagerAvailabilityPublisher operatorAvailabilityPublisher(ManagerHealth health,
-			ApplicationAvailability availability, ApplicationEventPublisher publisher, OperatorProperties properties) {
-		return new ManagerAvailabilityPublisher(health, availability, publisher,
-				properties.getHealth().getProbeInterval());
+			ApplicationAvailability availability, ApplicationEventPublisher publisher,
+			OperatorHealthProperties properties) {
+		return new ManagerAvailabilityPublisher(health, availability, publisher, properties.getProbeInterval());
 	}
 
 	@Configuration(proxyBeanMethods = false)

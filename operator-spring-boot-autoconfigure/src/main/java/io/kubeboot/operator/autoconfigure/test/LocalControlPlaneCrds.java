@@ -10,13 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.CustomResourceDefinitions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
@@ -31,7 +33,7 @@ import org.springframework.util.AntPathMatcher;
  */
 final class LocalControlPlaneCrds {
 
-	static final String PROPERTY = "operator.local-control-plane.crd-locations";
+	static final String PROPERTY = LocalControlPlaneProperties.PREFIX + ".crd-locations";
 
 	private static final String OPTIONAL_PREFIX = "optional:";
 
@@ -47,16 +49,14 @@ final class LocalControlPlaneCrds {
 	 * @param resourceLoader the application's resource loader
 	 * @param logNone whether to log at INFO that there were none (else at DEBUG)
 	 * @return the names of the CRDs applied
-	 * @throws IllegalStateException if a location that is neither a pattern nor optional
-	 * does not exist, or a file cannot be read
+	 * @throws IllegalStateException if a location is blank, or one that is neither a
+	 * pattern nor optional does not exist, or a file cannot be read
 	 * @throws io.kubeboot.operator.test.ControlPlaneException if a file holds anything
 	 * but CRDs or the API server refuses one
 	 */
 	static List<String> apply(ControlPlane controlPlane, Environment environment, ResourceLoader resourceLoader,
 			boolean logNone) {
-		List<String> locations = Binder.get(environment)
-			.bind(PROPERTY, Bindable.listOf(String.class))
-			.orElse(List.of(OperatorProperties.LocalControlPlane.GENERATED_CRDS));
+		List<String> locations = locations(environment);
 		Map<String, Resource> resources = resolve(locations, resourceLoader);
 		if (resources.isEmpty()) {
 			String message = "No CustomResourceDefinitions to apply to the local control plane: none at " + PROPERTY
@@ -75,6 +75,28 @@ final class LocalControlPlaneCrds {
 		logger.info("Applied CustomResourceDefinitions to the local control plane: crds={} from={}", names,
 				resources.keySet());
 		return names;
+	}
+
+	/**
+	 * Reads {@value #PROPERTY}, failing on an unknown key under
+	 * {@code operator.local-control-plane} (as the binding of the other {@code operator}
+	 * properties does) or a blank location.
+	 */
+	private static List<String> locations(Environment environment) {
+		BindHandler noUnknownKeys = new NoUnboundElementsBindHandler(BindHandler.DEFAULT,
+				new UnboundElementsSourceFilter());
+		List<String> locations = Binder.get(environment)
+			.bind(LocalControlPlaneProperties.PREFIX, Bindable.of(LocalControlPlaneProperties.class), noUnknownKeys)
+			.orElseGet(LocalControlPlaneProperties::new)
+			.getCrdLocations();
+		for (int i = 0; i < locations.size(); i++) {
+			String location = locations.get(i);
+			if (location == null || location.isBlank()) {
+				throw new IllegalStateException(PROPERTY + "[" + i + "] is blank: name a location such as "
+						+ "file:deploy/crd.yaml, or remove the entry");
+			}
+		}
+		return locations;
 	}
 
 	/**

@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * The properties reference, {@code docs/reference/properties.md}, holds between its
  * markers the tables generated from the configuration metadata that the build writes from
- * {@code OperatorProperties} and the endpoint: a property added, removed, renamed or
- * given another default or description fails the build until the reference is regenerated
- * with {@code -Ddocs.update=true}.
+ * the operator's properties classes and the endpoint: a property added, removed, renamed
+ * or given another default or description fails the build until the reference is
+ * regenerated with {@code -Ddocs.update=true}.
  */
 class PropertiesReferenceTests {
 

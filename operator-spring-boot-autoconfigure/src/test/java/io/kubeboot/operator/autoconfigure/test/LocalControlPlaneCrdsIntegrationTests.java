@@ -8,6 +8,7 @@ import io.kubeboot.operator.test.ControlPlaneException;
 import io.kubeboot.operator.test.WithControlPlane;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.mock.env.MockEnvironment;
 
@@ -18,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * How {@code operator.local-control-plane.crd-locations} is read: patterns may match
  * nothing, {@code optional:} locations may be missing, other missing locations fail
- * naming the property, a file matched twice is applied once, and a file holding anything
- * but CRDs fails naming the file.
+ * naming the property, as do blank locations and unknown keys, a file matched twice is
+ * applied once, and a file holding anything but CRDs fails naming the file.
  */
 @WithControlPlane
 class LocalControlPlaneCrdsIntegrationTests {
@@ -54,6 +55,27 @@ class LocalControlPlaneCrdsIntegrationTests {
 			.withMessageStartingWith("operator.local-control-plane.crd-locations names 'file:no/such/crd.yaml', "
 					+ "which does not exist (" + Path.of("no/such/crd.yaml").toAbsolutePath())
 			.withMessageEndingWith("); fix the location, or prefix it with optional: if it may be missing");
+	}
+
+	@Test
+	void aBlankLocationFailsNamingTheProperty(ControlPlane controlPlane) {
+		MockEnvironment environment = new MockEnvironment().withProperty(PROPERTY + "[0]", "file:deploy/crd.yaml")
+			.withProperty(PROPERTY + "[1]", " ");
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> LocalControlPlaneCrds.apply(controlPlane, environment, new DefaultResourceLoader(), true))
+			.withMessage("operator.local-control-plane.crd-locations[1] is blank: name a location such as "
+					+ "file:deploy/crd.yaml, or remove the entry");
+	}
+
+	@Test
+	void anUnknownKeyFailsNamingIt(ControlPlane controlPlane) {
+		MockEnvironment environment = new MockEnvironment().withProperty("operator.local-control-plane.crd-location",
+				"file:deploy/crd.yaml");
+
+		assertThatExceptionOfType(BindException.class)
+			.isThrownBy(() -> LocalControlPlaneCrds.apply(controlPlane, environment, new DefaultResourceLoader(), true))
+			.withStackTraceContaining("operator.local-control-plane.crd-location");
 	}
 
 	@Test

@@ -1,0 +1,60 @@
+package io.kubeboot.operator.manager;
+
+import java.time.Duration;
+
+import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.InvalidConfigException.Violation;
+import io.kubernetes.client.openapi.ApiClient;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class ManagerConfigTests {
+
+	@Test
+	void aManagerBuiltWithoutSettingsHasTheDefaults() {
+		Manager manager = Manager.builder(new ApiClient()).build();
+		assertThat(manager.gracefulShutdownTimeout()).isEqualTo(ManagerConfig.DEFAULT.gracefulShutdownTimeout());
+		assertThat(manager.watchSilenceThreshold()).isEqualTo(ManagerConfig.DEFAULT.watchSilenceThreshold());
+		assertThat(manager.watchFailureThreshold()).isEqualTo(ManagerConfig.DEFAULT.watchFailureThreshold());
+		assertThat(manager.listPageSize()).isEqualTo(ManagerConfig.DEFAULT.listPageSize());
+		assertThat(manager.controllerDefaults().maxConcurrentReconciles())
+			.isEqualTo(ControllerConfig.DEFAULT.maxConcurrentReconciles());
+		assertThat(manager.clientTimeout()).isEqualTo(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void buildNamesEveryValueAtFault() {
+		ManagerBuilder builder = Manager.builder(new ApiClient())
+			.syncPeriod(Duration.ofSeconds(-1))
+			.watchTimeout(Duration.ofMinutes(5))
+			.watchSilenceThreshold(Duration.ofMinutes(5))
+			.listPageSize(0)
+			.namespace("Team_A")
+			.clientRateLimit(-1, 0)
+			.maxConcurrentReconciles(0);
+		assertThatExceptionOfType(InvalidConfigException.class).isThrownBy(builder::build)
+			.satisfies((ex) -> assertThat(ex.violations()).extracting(Violation::setting)
+				.containsExactly("syncPeriod", "watchSilenceThreshold", "listPageSize", "namespace", "qps", "burst",
+						"maxConcurrentReconciles"))
+			.withMessageContaining("watchSilenceThreshold (PT5M) must be longer than watchTimeout (PT5M)");
+	}
+
+	@Test
+	void aWatchMustLastAtLeastTwoSeconds() {
+		assertThatExceptionOfType(InvalidConfigException.class)
+			.isThrownBy(() -> Manager.builder(new ApiClient()).watchTimeout(Duration.ofSeconds(1)).build())
+			.withMessage("watchTimeout (PT1S) must be at least 2s");
+	}
+
+	@Test
+	void theHealthOfAManagerTakesItsWatchFailureThreshold() {
+		Manager manager = Manager.builder(new ApiClient()).watchFailureThreshold(Duration.ofSeconds(3)).build();
+		assertThat(manager.watchFailureThreshold()).isEqualTo(Duration.ofSeconds(3));
+		assertThatExceptionOfType(InvalidConfigException.class)
+			.isThrownBy(() -> new ManagerHealth(manager, Duration.ofSeconds(-1)))
+			.withMessage("watchFailureThreshold (PT-1S) must not be negative");
+	}
+
+}

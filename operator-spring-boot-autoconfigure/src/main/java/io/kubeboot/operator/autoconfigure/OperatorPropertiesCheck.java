@@ -1,0 +1,192 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.beans.PropertyDescriptor;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kubeboot.operator.client.ClientConfig;
+import io.kubeboot.operator.events.EventRecorderConfig;
+import io.kubeboot.operator.manager.ControllerConfig;
+import io.kubeboot.operator.manager.ManagerConfig;
+import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.webhook.WebhookServerConfig;
+import io.kubeboot.operator.workqueue.RateLimiters;
+import org.springframework.beans.BeanUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.env.Environment;
+
+/**
+ * Checks every {@code operator.*} property at once, when the first of the operator's
+ * properties beans has been bound and before anything reads it, so that one start-up
+ * names every property at fault. The rules are the core's: each group of properties is
+ * handed to the configuration record it sets ({@link ManagerConfig},
+ * {@link io.kubeboot.operator.leaderelection.LeaderElectionConfig}, ...), and
+ * {@link PropertyProblems} names each value a record rejects as the property it came
+ * from. Checked here are only what the core never sees: keys under {@code operator} that
+ * are no property, and settings of one group that another group's contradicts.
+ */
+final class OperatorPropertiesCheck implements BeanPostProcessor {
+
+	/**
+	 * The operator's properties, one class per group.
+	 */
+	static final List<Class<?>> PROPERTIES = List.of(OperatorProperties.class, OperatorClientProperties.class,
+			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
+			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
+			OperatorWebhookProperties.class);
+
+	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
+
+	/**
+	 * The group of the test support, which binds it itself when it runs a control plane.
+	 */
+	private static final ConfigurationPropertyName LOCAL_CONTROL_PLANE = ConfigurationPropertyName
+		.of("operator.local-control-plane");
+
+	private final BeanFactory beanFactory;
+
+	private final Environment environment;
+
+	private boolean checked;
+
+	OperatorPropertiesCheck(BeanFactory beanFactory, Environment environment) {
+		this.beanFactory = beanFactory;
+		this.environment = environment;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (!this.checked && PROPERTIES.contains(bean.getClass())) {
+			this.checked = true;
+			check(bean);
+		}
+		return bean;
+	}
+
+	private void check(Object bound) {
+		OperatorProperties operator = get(OperatorProperties.class, bound);
+		OperatorClientProperties client = get(OperatorClientProperties.class, bound);
+		OperatorControllerProperties controller = get(OperatorControllerProperties.class, bound);
+		OperatorLeaderElectionProperties election = get(OperatorLeaderElectionProperties.class, bound);
+		OperatorShardingProperties sharding = get(OperatorShardingProperties.class, bound);
+		OperatorHealthProperties health = get(OperatorHealthProperties.class, bound);
+		OperatorEventsProperties events = get(OperatorEventsProperties.class, bound);
+		OperatorWebhookProperties webhook = get(OperatorWebhookProperties.class, bound);
+		PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(this.environment));
+		checkUnknownKeys(problems);
+		problems.check("operator", Map.of("watchFailureThreshold", "health.watch-failure-threshold"),
+				() -> new ManagerConfig(operator.getSyncPeriod(), operator.getGracefulShutdownTimeout(),
+						operator.getCacheSyncTimeout(), operator.getWatchTimeout(), operator.getWatchSilenceThreshold(),
+						health.getWatchFailureThreshold(), operator.getListPageSize(), operator.isStreamingLists(),
+						operator.getNamespace(), operator.isStripManagedFields()));
+		problems.check("operator.client", Map.of(),
+				() -> new ClientConfig(client.getQps(), client.getBurst(), client.getTimeout()));
+		problems.check("operator.controller", Map.of(),
+				() -> new ControllerConfig(controller.getMaxConcurrentReconciles(), controller.isPriorityQueue()));
+		OperatorControllerProperties.RateLimiter limiter = controller.getRateLimiter();
+		problems.check("operator.controller.rate-limiter", Map.of("base", "base-delay", "max", "max-delay"),
+				() -> RateLimiters.controllerRateLimiter(limiter.getBaseDelay(), limiter.getMaxDelay(),
+						limiter.getQps(), limiter.getBurst()));
+		operator.getControllers()
+			.forEach((name, overrides) -> problems.check("operator." + OperatorProperties.controllerKey(name), Map.of(),
+					() -> new ControllerConfig(
+							(overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
+									: ControllerConfig.DEFAULT.maxConcurrentReconciles(),
+							ControllerConfig.DEFAULT.priorityQueue())));
+		problems.check("operator.leader-election", LeaderElectionSettings.PROPERTIES,
+				() -> LeaderElectionSettings.withStandIns(election));
+		problems.check("operator.sharding", ShardingSettings.PROPERTIES, () -> ShardingSettings.withStandIns(sharding));
+		checkShardedControllers(problems, sharding, election);
+		// the interval of the availability publisher, a part of this starter: the core
+		// has no such setting
+		if (health.getProbeInterval() == null || health.getProbeInterval().isNegative()
+				|| health.getProbeInterval().isZero()) {
+			problems.add("operator.health.probe-interval", health.getProbeInterval(), "must be positive");
+		}
+		problems.check("operator.events", Map.of(),
+				() -> new EventRecorderConfig(
+						(events.getComponent() != null) ? events.getComponent()
+								: EventRecorderConfig.DEFAULT.component(),
+						events.getQueueCapacity(), events.getAggregationInterval(), events.getQps(), events.getBurst(),
+						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout()));
+		problems.check("operator.webhook", Map.of(), () -> new WebhookServerConfig(webhook.getBindAddress(),
+				webhook.getPort(), webhook.getHandlerTimeout()));
+		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
+	}
+
+	/**
+	 * Reports the keys under {@code operator} that no properties class binds. The binder
+	 * reports those under the other groups' prefixes; the keys directly under
+	 * {@code operator} are left to this check, as the binder of
+	 * {@link OperatorProperties} would take the other groups' keys for unknown ones.
+	 */
+	private void checkUnknownKeys(PropertyProblems problems) {
+		List<ConfigurationPropertyName> known = new ArrayList<>();
+		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(OperatorProperties.class)) {
+			if (property.getReadMethod() != null && !property.getName().equals("class")) {
+				known.add(OPERATOR.append(DataObjectPropertyName.toDashedForm(property.getName())));
+			}
+		}
+		for (Class<?> type : PROPERTIES) {
+			ConfigurationPropertyName prefix = ConfigurationPropertyName
+				.of(MergedAnnotations.from(type).get(ConfigurationProperties.class).getString("prefix"));
+			if (!prefix.equals(OPERATOR)) {
+				known.add(prefix);
+			}
+		}
+		known.add(LOCAL_CONTROL_PLANE);
+		// as the binder, ignoring environment variables and system properties
+		UnboundElementsSourceFilter filter = new UnboundElementsSourceFilter();
+		Set<String> unknown = new LinkedHashSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable && filter.apply(source)) {
+				iterable.stream()
+					.filter((name) -> OPERATOR.isAncestorOf(name)
+							&& known.stream().noneMatch((key) -> key.equals(name) || key.isAncestorOf(name)))
+					.forEach((name) -> unknown.add(name.toString()));
+			}
+		}
+		unknown.forEach((name) -> problems.add(name, null, "is not an operator property"));
+	}
+
+	/**
+	 * Checks what sharding's properties say about the controllers and leader election,
+	 * which {@link ShardingConfig} does not hold.
+	 */
+	private static void checkShardedControllers(PropertyProblems problems, OperatorShardingProperties sharding,
+			OperatorLeaderElectionProperties election) {
+		List<String> controllers = sharding.getControllers();
+		for (int i = 0; i < controllers.size(); i++) {
+			if (controllers.get(i) == null || controllers.get(i).isBlank()) {
+				problems.add("operator.sharding.controllers[" + i + "]", controllers.get(i), "must name a controller");
+			}
+		}
+		if (!sharding.isEnabled() && !controllers.isEmpty()) {
+			problems.add("operator.sharding.controllers", String.join(",", controllers),
+					"names controllers to shard, but operator.sharding.enabled is false: set it to true, or remove "
+							+ "the names");
+		}
+		if (sharding.isEnabled() && sharding.getMode() == ShardingConfig.Mode.LABEL && !election.isEnabled()) {
+			problems.add("operator.sharding.mode", "label", "needs operator.leader-election.enabled=true: the "
+					+ "sharder that labels the objects runs on the leader");
+		}
+	}
+
+	private <T> T get(Class<T> type, Object bound) {
+		// the bean just bound is still being created: the factory would refuse it
+		return type.isInstance(bound) ? type.cast(bound) : this.beanFactory.getBean(type);
+	}
+
+}
