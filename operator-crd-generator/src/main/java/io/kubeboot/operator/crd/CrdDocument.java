@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
 /**
  * The CustomResourceDefinition of one kind: every class declaring a version of it,
  * checked to agree with each other, written as one YAML document with the versions in
- * Kubernetes' order (GA before beta before alpha, higher first).
+ * Kubernetes' order (GA before beta before alpha, higher first) and, with more than one,
+ * the {@link Conversion} between them.
  */
 final class CrdDocument {
 
@@ -30,10 +31,22 @@ final class CrdDocument {
 
 	private final List<KindVersion> versions;
 
-	CrdDocument(List<KindVersion> versions) {
+	private final Conversion conversion;
+
+	CrdDocument(List<KindVersion> versions, Conversion conversion) {
 		this.versions = versions.stream()
 			.sorted(Comparator.comparing(KindVersion::version, VERSION_PRIORITY))
 			.collect(Collectors.toList());
+		this.conversion = conversion;
+	}
+
+	/**
+	 * Whether the CRD sends conversions to the webhook: it has several versions, and the
+	 * options leave the conversion strategy {@code Webhook}.
+	 * @return whether it has a conversion webhook
+	 */
+	boolean convertsByWebhook() {
+		return this.versions.size() > 1 && this.conversion.webhook();
 	}
 
 	/**
@@ -105,6 +118,9 @@ final class CrdDocument {
 		spec.put("group", first.group());
 		spec.put("scope", first.names().scope());
 		spec.put("names", names);
+		if (convertsByWebhook()) {
+			spec.put("conversion", this.conversion.toMap());
+		}
 		List<Map<String, Object>> versions = new ArrayList<>();
 		for (KindVersion version : this.versions) {
 			versions.add(version.toMap());
@@ -113,7 +129,12 @@ final class CrdDocument {
 		Map<String, Object> crd = new LinkedHashMap<>();
 		crd.put("apiVersion", "apiextensions.k8s.io/v1");
 		crd.put("kind", "CustomResourceDefinition");
-		crd.put("metadata", Map.of("name", name()));
+		Map<String, Object> metadata = new LinkedHashMap<>();
+		metadata.put("name", name());
+		if (convertsByWebhook() && !this.conversion.certificate().isEmpty()) {
+			metadata.put("annotations", Map.of("cert-manager.io/inject-ca-from", this.conversion.certificate()));
+		}
+		crd.put("metadata", metadata);
 		crd.put("spec", spec);
 		String classes = this.versions.stream()
 			.map((version) -> version.type().getQualifiedName().toString())

@@ -12,6 +12,7 @@ import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.RoundEnvironment;
 import javax.annotation.processing.SupportedAnnotationTypes;
+import javax.annotation.processing.SupportedOptions;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
@@ -36,8 +37,19 @@ import javax.tools.StandardLocation;
  * errors on the element concerned, and no file is written for that kind. Kinds of
  * Kubernetes' own API groups (no dot in the group, or under {@code k8s.io} or
  * {@code kubernetes.io}) get no file.
+ * <p>
+ * A kind with several versions gets a conversion webhook at the starter's
+ * {@code /convert}, behind the Service the options name: {@code kubeboot.webhook.service}
+ * (default {@code webhook-service}), {@code kubeboot.webhook.namespace} (default
+ * {@code system}), {@code kubeboot.webhook.port} (the Service's port, default 443),
+ * {@code kubeboot.webhook.certificate} (a cert-manager Certificate as
+ * {@code namespace/name}, for cert-manager to fill in the CA bundle); or none with
+ * {@code kubeboot.conversion.strategy=None}.
  */
-@SupportedAnnotationTypes(CustomResourceDefinitionProcessor.KUBERNETES_KIND)
+@SupportedAnnotationTypes({ CustomResourceDefinitionProcessor.KUBERNETES_KIND, Constraints.MODEL + "Scale",
+		Constraints.MODEL + "SelectableField", Constraints.MODEL + "SelectableFields" })
+@SupportedOptions({ Conversion.STRATEGY, Conversion.SERVICE, Conversion.NAMESPACE, Conversion.PORT,
+		Conversion.CERTIFICATE })
 public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 
 	static final String KUBERNETES_KIND = "io.kubeboot.operator.model.KubernetesKind";
@@ -48,12 +60,15 @@ public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 
 	private SchemaBuilder schemas;
 
+	private Conversion conversion;
+
 	@Override
 	public synchronized void init(ProcessingEnvironment processingEnv) {
 		super.init(processingEnv);
 		this.diagnostics = new Diagnostics(processingEnv.getMessager());
 		this.schemas = new SchemaBuilder(processingEnv.getElementUtils(), processingEnv.getTypeUtils(),
 				this.diagnostics);
+		this.conversion = Conversion.of(processingEnv.getOptions(), this.diagnostics);
 	}
 
 	@Override
@@ -64,15 +79,27 @@ public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 	@Override
 	public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
 		for (TypeElement annotation : annotations) {
+			boolean kind = annotation.getQualifiedName().contentEquals(KUBERNETES_KIND);
 			for (Element element : round.getElementsAnnotatedWith(annotation)) {
-				read(element);
+				if (kind) {
+					read(element);
+				}
+				else if (element.getKind().isClass() || element.getKind().isInterface()) {
+					checkOnKind(element, annotation);
+				}
 			}
 		}
 		if (round.processingOver()) {
 			for (List<KindVersion> versions : this.kinds.values()) {
-				CrdDocument document = new CrdDocument(versions);
+				CrdDocument document = new CrdDocument(versions, this.conversion);
 				if (document.check(this.diagnostics)) {
 					write(document, versions);
+					if (document.convertsByWebhook() && !this.conversion.named()) {
+						this.diagnostics.note(versions.get(0).type(),
+								"The CustomResourceDefinition of " + versions.get(0).kind() + " sends conversions to "
+										+ this.conversion.describe() + "; name your Service " + "with -A"
+										+ Conversion.SERVICE + "=... and -A" + Conversion.NAMESPACE + "=...");
+					}
 				}
 			}
 			this.kinds.clear();
@@ -97,6 +124,20 @@ public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 				this.diagnostics);
 		if (version != null) {
 			this.kinds.computeIfAbsent(group + "/" + version.kind(), (key) -> new ArrayList<>()).add(version);
+		}
+	}
+
+	/**
+	 * Refuses an annotation that only the kind class takes ({@code @Scale}, and
+	 * {@code @SelectableField} with a path) on another type, where it would do nothing.
+	 */
+	private void checkOnKind(Element type, TypeElement annotation) {
+		if (type.getAnnotationMirrors()
+			.stream()
+			.noneMatch((mirror) -> ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+				.contentEquals(KUBERNETES_KIND))) {
+			this.diagnostics.error(type, "@" + annotation.getSimpleName() + " goes on the class annotated with "
+					+ "@KubernetesKind, and " + ((TypeElement) type).getQualifiedName() + " is none");
 		}
 	}
 

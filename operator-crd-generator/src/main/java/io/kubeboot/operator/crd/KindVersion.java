@@ -11,7 +11,8 @@ import javax.lang.model.util.Elements;
 
 /**
  * One version of a kind as one {@code @KubernetesKind} class declares it: its names, its
- * schema and its printer columns, the entry of {@code spec.versions} it becomes.
+ * schema, printer columns, subresources and selectable fields, the entry of
+ * {@code spec.versions} it becomes.
  *
  * @param type the class
  * @param group the API group
@@ -22,9 +23,12 @@ import javax.lang.model.util.Elements;
  * @param storage whether the version is the storage version
  * @param schema the schema
  * @param columns the printer columns
+ * @param subresources the subresources, empty for none
+ * @param selectableFields the selectable fields
  */
 record KindVersion(TypeElement type, String group, String kind, String version, Names names, boolean served,
-		boolean storage, Schema schema, List<Map<String, Object>> columns) {
+		boolean storage, Schema schema, List<Map<String, Object>> columns, Map<String, Object> subresources,
+		List<Map<String, Object>> selectableFields) {
 
 	private static final String PRINTER_COLUMN = Constraints.MODEL + "PrinterColumn";
 
@@ -62,11 +66,14 @@ record KindVersion(TypeElement type, String group, String kind, String version, 
 				}
 			}
 		}
+		Map<String, Object> subresources = Subresources.of(type, schema, elements, diagnostics);
+		List<Map<String, Object>> selectableFields = SelectableFields.of(type, schema, elements, diagnostics);
 		if (diagnostics.errors() > errors) {
 			return null;
 		}
 		return new KindVersion(type, kindAnnotation.string("group"), kind, kindAnnotation.string("version"), names,
-				kindAnnotation.bool("served"), kindAnnotation.bool("storage"), schema, columns);
+				kindAnnotation.bool("served"), kindAnnotation.bool("storage"), schema, columns, subresources,
+				selectableFields);
 	}
 
 	/**
@@ -78,13 +85,14 @@ record KindVersion(TypeElement type, String group, String kind, String version, 
 		map.put("name", this.version);
 		map.put("served", this.served);
 		map.put("storage", this.storage);
-		if (this.schema.properties().containsKey("status")) {
-			// status is then written through /status only, and metadata.generation counts
-			// spec changes alone
-			map.put("subresources", Map.of("status", Map.of()));
+		if (!this.subresources.isEmpty()) {
+			map.put("subresources", this.subresources);
 		}
 		if (!this.columns.isEmpty()) {
 			map.put("additionalPrinterColumns", this.columns);
+		}
+		if (!this.selectableFields.isEmpty()) {
+			map.put("selectableFields", this.selectableFields);
 		}
 		map.put("schema", Map.of("openAPIV3Schema", this.schema.toMap()));
 		return map;

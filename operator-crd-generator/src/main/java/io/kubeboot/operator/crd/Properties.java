@@ -85,6 +85,25 @@ final class Properties {
 	}
 
 	/**
+	 * Every annotation written on a property's field and getter, repeated ones as their
+	 * containers, in the order written.
+	 * @param property the property
+	 * @return the annotations
+	 */
+	List<Annotation> all(Property property) {
+		List<Annotation> all = new ArrayList<>();
+		for (AnnotationMirror mirror : property.field().getAnnotationMirrors()) {
+			all.add(Annotation.of(mirror, this.elements));
+		}
+		if (property.getter() != null) {
+			for (AnnotationMirror mirror : property.getter().getAnnotationMirrors()) {
+				all.add(Annotation.of(mirror, this.elements));
+			}
+		}
+		return all;
+	}
+
+	/**
 	 * The annotations on a type, such as the element type of a list, by type name.
 	 * @param type the type
 	 * @return the annotations

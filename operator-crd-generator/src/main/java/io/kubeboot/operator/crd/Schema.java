@@ -15,11 +15,11 @@ import java.util.TreeMap;
  */
 final class Schema {
 
-	private static final List<String> ORDER = List.of("description", "type", "format", "enum", "minLength", "maxLength",
-			"pattern", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minItems", "maxItems",
-			"minProperties", "maxProperties", "anyOf", "x-kubernetes-int-or-string",
-			"x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "required",
-			"properties", "items", "additionalProperties");
+	private static final List<String> ORDER = List.of("description", "type", "format", "default", "enum", "minLength",
+			"maxLength", "pattern", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minItems",
+			"maxItems", "minProperties", "maxProperties", "anyOf", "x-kubernetes-int-or-string",
+			"x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-type", "x-kubernetes-list-map-keys",
+			"x-kubernetes-validations", "required", "properties", "items", "additionalProperties");
 
 	private static final Comparator<String> KEYS = Comparator
 		.comparingInt((String key) -> ORDER.contains(key) ? ORDER.indexOf(key) : ORDER.size())
@@ -30,6 +30,10 @@ final class Schema {
 	private final Map<String, Schema> properties = new LinkedHashMap<>();
 
 	private final List<String> required = new ArrayList<>();
+
+	private final List<Rule> rules = new ArrayList<>();
+
+	private Origin selectable;
 
 	static Schema ofType(String type) {
 		return new Schema().put("type", type);
@@ -85,6 +89,42 @@ final class Schema {
 	}
 
 	/**
+	 * The CEL rules of this node, its {@code x-kubernetes-validations}.
+	 * @return the rules, to add to
+	 */
+	List<Rule> rules() {
+		return this.rules;
+	}
+
+	/**
+	 * The {@code @SelectableField} that declares this node a selectable field.
+	 * @return where it comes from, or {@code null} if it is none
+	 */
+	Origin selectable() {
+		return this.selectable;
+	}
+
+	void selectable(Origin origin) {
+		this.selectable = origin;
+	}
+
+	/**
+	 * The schema of a list's items.
+	 * @return the items' schema, or {@code null} if this is no list
+	 */
+	Schema items() {
+		return (this.values.get("items") instanceof Schema items) ? items : null;
+	}
+
+	/**
+	 * The schema of a map's values.
+	 * @return the values' schema, or {@code null} if this is no map
+	 */
+	Schema additionalProperties() {
+		return (this.values.get("additionalProperties") instanceof Schema values) ? values : null;
+	}
+
+	/**
 	 * This schema as maps and lists for {@link YamlWriter}; empty properties and required
 	 * lists are left out (kube-apiserver rejects neither, but they say nothing).
 	 * @return the map
@@ -93,6 +133,9 @@ final class Schema {
 		Map<String, Object> map = new TreeMap<>(KEYS);
 		for (Map.Entry<String, Object> entry : this.values.entrySet()) {
 			map.put(entry.getKey(), convert(entry.getValue()));
+		}
+		if (!this.rules.isEmpty()) {
+			map.put("x-kubernetes-validations", this.rules.stream().map(Rule::toMap).toList());
 		}
 		if (!this.required.isEmpty()) {
 			map.put("required", List.copyOf(this.required));

@@ -21,8 +21,9 @@ import javax.lang.model.util.Types;
 
 /**
  * The OpenAPI v3 schema of a model class: its properties (see {@link Properties}) with
- * their types, descriptions from javadoc, and validation from annotations
- * ({@link Constraints}). Types follow what client-java's Gson writes.
+ * their types, descriptions from javadoc, validation from annotations
+ * ({@link Constraints}, CEL {@link Rules}), {@link Defaults} and the marks of
+ * {@link SelectableFields}. Types follow what client-java's Gson writes.
  */
 final class SchemaBuilder {
 
@@ -40,6 +41,10 @@ final class SchemaBuilder {
 
 	private final TypeSchemas typeSchemas;
 
+	private final Defaults defaults;
+
+	private final Rules rules;
+
 	private final Diagnostics diagnostics;
 
 	private final Deque<String> expanding = new ArrayDeque<>();
@@ -50,13 +55,16 @@ final class SchemaBuilder {
 		this.properties = new Properties(elements, types);
 		this.constraints = new Constraints(diagnostics);
 		this.typeSchemas = new TypeSchemas(elements, types);
+		this.defaults = new Defaults(diagnostics);
+		this.rules = new Rules(elements, diagnostics);
 		this.diagnostics = diagnostics;
 	}
 
 	/**
 	 * The schema of a custom resource: {@code apiVersion}, {@code kind} and
 	 * {@code metadata} as every object has them, the other properties from the class. The
-	 * {@code spec} is required when its class has required fields.
+	 * {@code spec} is required when its class has required fields. The CEL rules of the
+	 * kind class apply to the whole object.
 	 * @param kind the class annotated with {@code @KubernetesKind}
 	 * @return the schema
 	 */
@@ -76,6 +84,8 @@ final class SchemaBuilder {
 			// an object without a spec could never have the spec's required fields
 			root.required().add("spec");
 		}
+		this.rules.forClass(kind, root);
+		this.rules.checkTransitions(root);
 		return root;
 	}
 
@@ -109,6 +119,9 @@ final class SchemaBuilder {
 		if (this.constraints.apply(annotations, schema, property.field(), what)) {
 			parent.required().add(property.name());
 		}
+		this.defaults.apply(annotations, schema, property.field(), what);
+		SelectableFields.mark(annotations, schema, property.field(), what, this.diagnostics);
+		this.rules.forField(this.properties.all(property), property, schema, parent);
 		parent.properties().put(property.name(), schema);
 	}
 
@@ -203,6 +216,7 @@ final class SchemaBuilder {
 			for (Properties.Property property : this.properties.of(type)) {
 				add(schema, property);
 			}
+			this.rules.forClass(element, schema);
 			return schema;
 		}
 		finally {

@@ -67,8 +67,20 @@ final class YamlWriter {
 	}
 
 	private void writeList(List<?> list, int indent) {
+		writeList(list, indent, true);
+	}
+
+	/**
+	 * Writes the items of a list; the first one without indentation when it follows the
+	 * dash of an outer list's item ({@code - - a}).
+	 */
+	private void writeList(List<?> list, int indent, boolean indentFirst) {
+		boolean firstItem = true;
 		for (Object item : list) {
-			indent(indent);
+			if (indentFirst || !firstItem) {
+				indent(indent);
+			}
+			firstItem = false;
 			this.out.append("- ");
 			if (item instanceof Map<?, ?> map && !map.isEmpty()) {
 				boolean first = true;
@@ -81,7 +93,7 @@ final class YamlWriter {
 				}
 			}
 			else if (item instanceof List<?> nested && !nested.isEmpty()) {
-				throw new IllegalArgumentException("A list directly in a list is not written");
+				writeList(nested, indent + 2, false);
 			}
 			else {
 				this.out.append(inline(item)).append('\n');
@@ -119,18 +131,19 @@ final class YamlWriter {
 
 	/**
 	 * A string as a plain scalar if YAML reads it back as the same string, single-quoted
-	 * otherwise, double-quoted with escapes if it holds control characters.
+	 * otherwise, double-quoted with escapes if it holds control characters or single
+	 * quotes (as CEL rules do, which read better so).
 	 */
 	static String scalar(String value) {
 		if (isPlain(value)) {
 			return value;
 		}
 		for (int i = 0; i < value.length(); i++) {
-			if (Character.isISOControl(value.charAt(i))) {
+			if (Character.isISOControl(value.charAt(i)) || value.charAt(i) == '\'') {
 				return doubleQuoted(value);
 			}
 		}
-		return "'" + value.replace("'", "''") + "'";
+		return "'" + value + "'";
 	}
 
 	private static boolean isPlain(String value) {

@@ -45,6 +45,18 @@ record Compilation(Path output, List<Diagnostic<? extends JavaFileObject>> diagn
 	 * @return the compilation
 	 */
 	static Compilation compile(Path directory, String... sources) {
+		return compile(directory, List.of(), sources);
+	}
+
+	/**
+	 * Compiles sources with options for the processor.
+	 * @param directory the directory for the class output
+	 * @param options the processor's options, such as {@code kubeboot.webhook.port=8443}
+	 * (given to javac as {@code -A...})
+	 * @param sources the sources
+	 * @return the compilation
+	 */
+	static Compilation compile(Path directory, List<String> options, String... sources) {
 		JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
 		DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
 		try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT,
@@ -52,8 +64,9 @@ record Compilation(Path output, List<Diagnostic<? extends JavaFileObject>> diagn
 			Path output = Files.createDirectories(directory.resolve("classes"));
 			files.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(output));
 			List<JavaFileObject> units = Stream.of(sources).map(Compilation::source).collect(Collectors.toList());
-			JavaCompiler.CompilationTask task = compiler.getTask(null, files, diagnostics,
-					List.of("-classpath", System.getProperty("java.class.path")), null, units);
+			List<String> arguments = new ArrayList<>(List.of("-classpath", System.getProperty("java.class.path")));
+			options.forEach((option) -> arguments.add("-A" + option));
+			JavaCompiler.CompilationTask task = compiler.getTask(null, files, diagnostics, arguments, null, units);
 			task.setProcessors(List.of(new CustomResourceDefinitionProcessor()));
 			boolean success = task.call();
 			return new Compilation(output, diagnostics.getDiagnostics(), success);

@@ -3,7 +3,9 @@ package io.kubeboot.operator.crd;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
@@ -19,7 +21,9 @@ import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinitionCondition;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.ListOptions;
 import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;
@@ -36,7 +40,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The API server is the judge of a CustomResourceDefinition: a generated one, with every
  * kind of field the processor writes, is accepted as a structural schema and established;
- * objects are then checked, pruned and printed by it as the model says.
+ * objects are then checked, pruned, defaulted, printed, selected and scaled by it as the
+ * model says, and its CEL rules refuse what they should.
  */
 @WithControlPlane
 class GeneratedCrdIntegrationTests {
@@ -95,6 +100,51 @@ class GeneratedCrdIntegrationTests {
 			}
 			""";
 
+	private static final String WIDGET = """
+			package com.example.it.widgets;
+
+			import io.kubeboot.operator.model.*;
+			import jakarta.validation.constraints.*;
+
+			/** A widget for the API server to check by CEL rules, default, select and scale. */
+			@KubernetesKind(group = "crd-generator.kubeboot.io", version = "v1", kind = "Widget")
+			@ValidationRule(value = "self.metadata.name.startsWith('w-')", message = "a widget's name starts with w-")
+			@SelectableField(".spec.color")
+			@Scale(labelSelectorPath = ".status.selector")
+			public class Widget extends CustomResource<Widget.Spec, Widget.Status> {
+
+				@ValidationRule(value = "self.minReplicas <= self.replicas", message = "replicas must be at least minReplicas",
+						fieldPath = ".replicas")
+				@ValidationRule(value = "!has(self.tier) || self.tier != 'gold' || has(self.owner)",
+						message = "a gold widget needs an owner", reason = ValidationRule.Reason.FIELD_VALUE_REQUIRED,
+						fieldPath = ".owner")
+				public static class Spec {
+					@Default("red") @Size(max = 10)
+					@ValidationRule(value = "self in ['red', 'green', 'blue']", messageExpression = "'no color ' + self")
+					private String color;
+					@SelectableField @Size(max = 10) private String size;
+					@Default("1") @Min(0) @Max(100) private Integer replicas;
+					@Default("0") @Min(0) @Max(100) private Integer minReplicas;
+					@ValidationRule(value = "self >= oldSelf", message = "may only grow") @Min(0) private Long revision;
+					@Immutable @Size(max = 63) private String bucketName;
+					@Size(max = 10) private String tier;
+					@Size(max = 10) private String owner;
+					@Default("{\\"path\\": \\"/healthz\\", \\"port\\": 8080}") private Probe probe;
+				}
+
+				public static class Probe {
+					@NotNull @Size(max = 100) private String path;
+					@Min(1) @Max(65535) private Integer port;
+				}
+
+				public static class Status {
+					private Integer replicas;
+					@Size(max = 1000) private String selector;
+				}
+
+			}
+			""";
+
 	@TempDir
 	Path directory;
 
@@ -105,7 +155,7 @@ class GeneratedCrdIntegrationTests {
 				MODEL.formatted("v1beta1", "v1beta1", false));
 		assertThat(compilation.success()).as(compilation.messages()).isTrue();
 		ApiClient admin = controlPlane.adminClient();
-		apply(admin, compilation.crd("gadgets." + GROUP));
+		apply(admin, compilation.crd("gadgets." + GROUP), "gadgets." + GROUP);
 
 		V1CustomResourceDefinition crd = new ApiextensionsV1Api(admin).readCustomResourceDefinition("gadgets." + GROUP)
 			.execute();
@@ -114,6 +164,12 @@ class GeneratedCrdIntegrationTests {
 		assertThat(crd.getStatus().getAcceptedNames().getShortNames()).containsExactly("gd");
 		assertThat(crd.getStatus().getAcceptedNames().getCategories()).containsExactly("kubeboot");
 		assertThat(crd.getStatus().getStoredVersions()).containsExactly("v1");
+		// two versions: the API server takes the conversion webhook's stanza (no webhook
+		// serves it here, which only storing an object of the other version would need)
+		assertThat(crd.getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
+		assertThat(crd.getSpec().getConversion().getWebhook().getClientConfig().getService().getPath())
+			.isEqualTo("/convert");
+		assertThat(crd.getSpec().getConversion().getWebhook().getConversionReviewVersions()).containsExactly("v1");
 
 		DynamicKubernetesApi gadgets = new DynamicKubernetesApi(GROUP, "v1", "gadgets", admin);
 		// unknown fields are pruned, except where the model preserves them; status is not
@@ -136,21 +192,21 @@ class GeneratedCrdIntegrationTests {
 		JsonObject object = created.getObject().getRaw();
 		object.add("status", JsonParser
 			.parseString("{\"phase\": \"Ready\", \"conditions\": [" + condition("Ready", "True", "Done") + "]}"));
-		Answer statusWritten = putStatus(admin, controlPlane, object);
+		Answer statusWritten = putStatus(admin, controlPlane, object, "gadgets");
 		assertThat(statusWritten.code()).as(statusWritten.body()).isEqualTo(200);
 		JsonObject written = JsonParser.parseString(statusWritten.body()).getAsJsonObject();
 		written.add("status", JsonParser.parseString("{\"phase\": \"Gone\"}"));
-		assertThat(refusal(putStatus(admin, controlPlane, written)))
+		assertThat(refusal(putStatus(admin, controlPlane, written, "gadgets")))
 			.contains("status.phase: Unsupported value: \"Gone\": supported values: \"Pending\", \"Ready\"");
 		written.add("status", JsonParser.parseString("{\"conditions\": [{\"type\": \"Ready\"}]}"));
-		assertThat(refusal(putStatus(admin, controlPlane, written)))
+		assertThat(refusal(putStatus(admin, controlPlane, written, "gadgets")))
 			.contains("status.conditions[0].status: Required value")
 			.contains("status.conditions[0].reason: Required value")
 			.contains("status.conditions[0].lastTransitionTime: Required value");
 		// the core's Condition has metav1.Condition's schema
 		written.add("status", JsonParser.parseString("{\"conditions\": [" + condition("Ready", "Yes", "Done") + ", "
 				+ condition("Available", "True", "not one word") + "]}"));
-		assertThat(refusal(putStatus(admin, controlPlane, written)))
+		assertThat(refusal(putStatus(admin, controlPlane, written, "gadgets")))
 			.contains("status.conditions[0].status: Unsupported value: \"Yes\"")
 			.contains("status.conditions[1].reason: Invalid value: \"not one word\"");
 
@@ -202,12 +258,106 @@ class GeneratedCrdIntegrationTests {
 		assertThat(beta.getStatus().getMessage()).contains("spec.name in body should match '^[a-z]+$'");
 	}
 
+	@Test
+	void theApiServerEnforcesTheRulesAndDefaultsAndServesSelectableFieldsAndScale(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		Compilation compilation = Compilation.compile(this.directory, WIDGET);
+		assertThat(compilation.success()).as(compilation.messages()).isTrue();
+		ApiClient admin = controlPlane.adminClient();
+		apply(admin, compilation.crd("widgets." + GROUP), "widgets." + GROUP);
+		DynamicKubernetesApi widgets = new DynamicKubernetesApi(GROUP, "v1", "widgets", admin);
+
+		// a valid widget is taken, with the defaults written into what it leaves out
+		KubernetesApiResponse<DynamicKubernetesObject> created = widgets.create(namespaced(
+				widget("w-valid",
+						"{\"color\": \"blue\", \"size\": \"large\", \"revision\": 1, \"bucketName\": \"photos\"}"),
+				namespace));
+		assertThat(created.isSuccess()).as(String.valueOf(created.getStatus())).isTrue();
+		JsonObject spec = created.getObject().getRaw().getAsJsonObject("spec");
+		assertThat(spec.get("replicas").getAsInt()).isEqualTo(1);
+		assertThat(spec.get("minReplicas").getAsInt()).isEqualTo(0);
+		assertThat(spec.getAsJsonObject("probe").toString()).isEqualTo("{\"path\":\"/healthz\",\"port\":8080}");
+		assertThat(spec.get("color").getAsString()).isEqualTo("blue");
+		KubernetesApiResponse<DynamicKubernetesObject> defaulted = widgets
+			.create(namespaced(widget("w-default", "{\"size\": \"small\"}"), namespace));
+		assertThat(defaulted.isSuccess()).as(String.valueOf(defaulted.getStatus())).isTrue();
+		assertThat(defaulted.getObject().getRaw().getAsJsonObject("spec").get("color").getAsString()).isEqualTo("red");
+
+		// each rule refuses what breaks it, with its message at its field path
+		assertThat(refusalOf(widgets.create(namespaced(widget("bad-name", "{}"), namespace))))
+			.contains("a widget's name starts with w-");
+		assertThat(refusalOf(
+				widgets.create(namespaced(widget("w-few", "{\"replicas\": 2, \"minReplicas\": 5}"), namespace))))
+			.contains("spec.replicas: ")
+			.contains("replicas must be at least minReplicas");
+		assertThat(refusalOf(widgets.create(namespaced(widget("w-gold", "{\"tier\": \"gold\"}"), namespace))))
+			.contains("spec.owner: Required value: a gold widget needs an owner");
+		assertThat(refusalOf(widgets.create(namespaced(widget("w-pink", "{\"color\": \"pink\"}"), namespace))))
+			.contains("spec.color: ")
+			.contains("no color pink");
+		KubernetesApiResponse<DynamicKubernetesObject> gold = widgets
+			.create(namespaced(widget("w-gold", "{\"tier\": \"gold\", \"owner\": \"me\"}"), namespace));
+		assertThat(gold.isSuccess()).as(String.valueOf(gold.getStatus())).isTrue();
+
+		// updates that break a transition rule or change an immutable field are refused
+		JsonObject current = created.getObject().getRaw();
+		assertThat(refusalOf(widgets.update(withSpec(current, (changed) -> changed.addProperty("revision", 0)))))
+			.contains("spec.revision: ")
+			.contains("may only grow");
+		assertThat(
+				refusalOf(widgets.update(withSpec(current, (changed) -> changed.addProperty("bucketName", "videos")))))
+			.contains("spec.bucketName: ")
+			.contains("is immutable");
+		assertThat(refusalOf(widgets.update(withSpec(current, (changed) -> changed.remove("bucketName")))))
+			.contains("spec.bucketName: ")
+			.contains("is immutable");
+		KubernetesApiResponse<DynamicKubernetesObject> updated = widgets.update(withSpec(current, (changed) -> {
+			changed.addProperty("revision", 2);
+			changed.addProperty("color", "green");
+		}));
+		assertThat(updated.isSuccess()).as(String.valueOf(updated.getStatus())).isTrue();
+
+		// a field selector on a selectable field lists only the matching widgets
+		assertThat(names(widgets.list(namespace.name(), new ListOptions().fieldSelector("spec.size=large"))))
+			.containsExactly("w-valid");
+		assertThat(names(widgets.list(namespace.name(), new ListOptions().fieldSelector("spec.color=red"))))
+			.containsExactlyInAnyOrder("w-default", "w-gold");
+		KubernetesApiResponse<DynamicKubernetesListObject> notSelectable = widgets.list(namespace.name(),
+				new ListOptions().fieldSelector("spec.tier=gold"));
+		assertThat(notSelectable.getHttpStatusCode()).as(String.valueOf(notSelectable.getStatus())).isEqualTo(400);
+
+		// the scale subresource reads the replicas and selector, and writes spec.replicas
+		JsonObject withStatus = updated.getObject().getRaw();
+		withStatus.add("status", JsonParser.parseString("{\"replicas\": 1, \"selector\": \"app=w-valid\"}"));
+		Answer statusWritten = putStatus(admin, controlPlane, withStatus, "widgets");
+		assertThat(statusWritten.code()).as(statusWritten.body()).isEqualTo(200);
+		String scaleUrl = controlPlane.apiServerUrl() + "/apis/" + GROUP + "/v1/namespaces/" + namespace.name()
+				+ "/widgets/w-valid/scale";
+		Answer read = send(admin, controlPlane, new Request.Builder().url(scaleUrl));
+		assertThat(read.code()).as(read.body()).isEqualTo(200);
+		JsonObject scale = JsonParser.parseString(read.body()).getAsJsonObject();
+		assertThat(scale.get("kind").getAsString()).isEqualTo("Scale");
+		assertThat(scale.getAsJsonObject("spec").get("replicas").getAsInt()).isEqualTo(1);
+		assertThat(scale.getAsJsonObject("status").get("replicas").getAsInt()).isEqualTo(1);
+		assertThat(scale.getAsJsonObject("status").get("selector").getAsString()).isEqualTo("app=w-valid");
+		scale.getAsJsonObject("spec").addProperty("replicas", 3);
+		Answer scaled = send(admin, controlPlane, new Request.Builder().url(scaleUrl)
+			.put(RequestBody.create(scale.toString(), MediaType.get("application/json"))));
+		assertThat(scaled.code()).as(scaled.body()).isEqualTo(200);
+		assertThat(widgets.get(namespace.name(), "w-valid")
+			.getObject()
+			.getRaw()
+			.getAsJsonObject("spec")
+			.get("replicas")
+			.getAsInt()).isEqualTo(3);
+	}
+
 	private static String condition(String type, String status, String reason) {
 		return "{\"type\": \"%s\", \"status\": \"%s\", \"reason\": \"%s\", \"message\": \"\", ".formatted(type, status,
 				reason) + "\"lastTransitionTime\": \"2026-11-29T10:00:00Z\"}";
 	}
 
-	private static void apply(ApiClient admin, String yaml) {
+	private static void apply(ApiClient admin, String yaml, String name) {
 		Map<String, Object> document = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
 		JsonObject crd = new Gson().toJsonTree(document).getAsJsonObject();
 		KubernetesApiResponse<DynamicKubernetesObject> created = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
@@ -216,7 +366,7 @@ class GeneratedCrdIntegrationTests {
 		assertThat(created.isSuccess()).as(String.valueOf(created.getStatus())).isTrue();
 		ApiextensionsV1Api api = new ApiextensionsV1Api(admin);
 		await().atMost(Duration.ofSeconds(30)).until(() -> {
-			V1CustomResourceDefinition current = api.readCustomResourceDefinition("gadgets." + GROUP).execute();
+			V1CustomResourceDefinition current = api.readCustomResourceDefinition(name).execute();
 			return current.getStatus() != null && current.getStatus().getConditions() != null
 					&& current.getStatus()
 						.getConditions()
@@ -236,16 +386,41 @@ class GeneratedCrdIntegrationTests {
 	}
 
 	private static JsonObject gadget(String name, String spec) {
-		JsonObject gadget = new JsonObject();
-		gadget.addProperty("apiVersion", GROUP + "/v1");
-		gadget.addProperty("kind", "Gadget");
+		return object("Gadget", name, spec);
+	}
+
+	private static JsonObject widget(String name, String spec) {
+		return object("Widget", name, spec);
+	}
+
+	private static JsonObject object(String kind, String name, String spec) {
+		JsonObject object = new JsonObject();
+		object.addProperty("apiVersion", GROUP + "/v1");
+		object.addProperty("kind", kind);
 		JsonObject metadata = new JsonObject();
 		metadata.addProperty("name", name);
-		gadget.add("metadata", metadata);
+		object.add("metadata", metadata);
 		if (spec != null) {
-			gadget.add("spec", JsonParser.parseString(spec));
+			object.add("spec", JsonParser.parseString(spec));
 		}
-		return gadget;
+		return object;
+	}
+
+	/** A copy of an object whose spec is changed, for an update. */
+	private static DynamicKubernetesObject withSpec(JsonObject object, Consumer<JsonObject> change) {
+		JsonObject copy = object.deepCopy();
+		change.accept(copy.getAsJsonObject("spec"));
+		return new DynamicKubernetesObject(copy);
+	}
+
+	private static String refusalOf(KubernetesApiResponse<DynamicKubernetesObject> response) {
+		assertThat(response.getHttpStatusCode()).as(String.valueOf(response.getStatus())).isEqualTo(422);
+		return response.getStatus().getMessage();
+	}
+
+	private static List<String> names(KubernetesApiResponse<DynamicKubernetesListObject> response) {
+		assertThat(response.isSuccess()).as(String.valueOf(response.getStatus())).isTrue();
+		return response.getObject().getItems().stream().map((item) -> item.getMetadata().getName()).toList();
 	}
 
 	private static DynamicKubernetesObject namespaced(JsonObject gadget, TestNamespace namespace) {
@@ -266,13 +441,14 @@ class GeneratedCrdIntegrationTests {
 	/**
 	 * Replaces an object's status, as {@code kubectl replace --subresource status} does.
 	 */
-	private static Answer putStatus(ApiClient admin, ControlPlane controlPlane, JsonObject object) throws IOException {
+	private static Answer putStatus(ApiClient admin, ControlPlane controlPlane, JsonObject object, String resource)
+			throws IOException {
 		JsonObject metadata = object.getAsJsonObject("metadata");
 		return send(admin, controlPlane,
 				new Request.Builder()
 					.url(controlPlane.apiServerUrl() + "/apis/" + GROUP + "/v1/namespaces/"
-							+ metadata.get("namespace").getAsString() + "/gadgets/" + metadata.get("name").getAsString()
-							+ "/status")
+							+ metadata.get("namespace").getAsString() + "/" + resource + "/"
+							+ metadata.get("name").getAsString() + "/status")
 					.put(RequestBody.create(object.toString(), MediaType.get("application/json"))));
 	}
 

@@ -56,4 +56,23 @@ class YamlWriterTests {
 				""");
 	}
 
+	@Test
+	void listsInListsAndRulesInDoubleQuotes() {
+		Map<String, Object> document = new LinkedHashMap<>();
+		document.put("default", List.of(List.of(1L, 2L), List.of(Map.of("a", 1L)), List.of()));
+		document.put("rule", "!has(self.x) || self.x != 'a'");
+		String yaml = new YamlWriter().document(document).toString();
+		assertThat(yaml).isEqualTo("""
+				default:
+				  - - 1
+				    - 2
+				  - - a: 1
+				  - []
+				rule: "!has(self.x) || self.x != 'a'"
+				""");
+		Map<String, Object> read = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+		assertThat(read).isEqualTo(Map.of("default", List.of(List.of(1, 2), List.of(Map.of("a", 1)), List.of()), "rule",
+				"!has(self.x) || self.x != 'a'"));
+	}
+
 }
