@@ -29,6 +29,9 @@ import org.jspecify.annotations.Nullable;
  * The returned objects are the cache's own instances, shared with every other reader:
  * never modify them; build a new object (or a patch) to change anything. All methods are
  * thread-safe and never block on the network.
+ * <p>
+ * An informer holds only the objects of its namespace that match its label and field
+ * selectors ({@link InformerKey}): reads find nothing else, whatever exists.
  */
 public interface Cache extends Reader {
 
@@ -48,6 +51,43 @@ public interface Cache extends Reader {
 			@Nullable String labelSelector);
 
 	/**
+	 * Returns the informer of a kind in a namespace with a label selector and a field
+	 * selector, registering it if it is new, like
+	 * {@link #informer(Class, String, String)}. The API server selects the objects by
+	 * both selectors in every list and watch, so the informer holds only the objects that
+	 * match them; an object that stops matching leaves it as if it were deleted (its
+	 * handlers receive a delete), and one that starts matching enters it as if it were
+	 * created. The API server decides which fields can select a kind: every kind
+	 * {@code metadata.name} and {@code metadata.namespace}, a custom resource also the
+	 * fields its CustomResourceDefinition declares in {@code selectableFields}, a
+	 * built-in kind the few fields the API server supports for it (such as {@code type}
+	 * of Secrets, {@code spec.nodeName} and {@code status.phase} of Pods). A field it
+	 * does not support fails the manager's start-up with a
+	 * {@link FieldSelectorNotSupportedException}; an informer registered later retries
+	 * its list, logging the refusal as an ERROR.
+	 * <p>
+	 * This default supports no field selector: it delegates to
+	 * {@link #informer(Class, String, String)} without one and throws
+	 * {@link UnsupportedOperationException} with one.
+	 * @param <T> the model type
+	 * @param type the model class of the kind
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param fieldSelector the field selector, such as {@code spec.nodeName=node-1}, or
+	 * {@code null} for all objects
+	 * @return the informer, the same instance for the same arguments
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
+	 * list class, or the field selector cannot be parsed
+	 */
+	default <T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
+			@Nullable String labelSelector, @Nullable String fieldSelector) {
+		if (fieldSelector == null || fieldSelector.isBlank()) {
+			return informer(type, namespace, labelSelector);
+		}
+		throw new UnsupportedOperationException(getClass().getName() + " does not support field selectors");
+	}
+
+	/**
 	 * Returns the informer that caches the metadata only of a kind in a namespace with a
 	 * label selector, registering it if it is new, like {@link #informer}. It lists and
 	 * watches the kind as {@link PartialObjectMetadata} (the API server leaves out
@@ -62,6 +102,35 @@ public interface Cache extends Reader {
 	 */
 	Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type, @Nullable String namespace,
 			@Nullable String labelSelector);
+
+	/**
+	 * Returns the informer that caches the metadata only of a kind in a namespace with a
+	 * label selector and a field selector, registering it if it is new, like
+	 * {@link #metadataInformer(Class, String, String)}. The API server selects by the
+	 * field selector as for {@link #informer(Class, String, String, String)}, on the
+	 * whole objects: an informer of metadata only can be selected by fields of the spec
+	 * or status it does not cache.
+	 * <p>
+	 * This default supports no field selector: it delegates to
+	 * {@link #metadataInformer(Class, String, String)} without one and throws
+	 * {@link UnsupportedOperationException} with one.
+	 * @param type the model class of the kind
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param fieldSelector the field selector, such as {@code type=kubernetes.io/tls}, or
+	 * {@code null} for all objects
+	 * @return the informer, the same instance for the same arguments, never the informer
+	 * of whole objects
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind, or the
+	 * field selector cannot be parsed
+	 */
+	default Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+			@Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+		if (fieldSelector == null || fieldSelector.isBlank()) {
+			return metadataInformer(type, namespace, labelSelector);
+		}
+		throw new UnsupportedOperationException(getClass().getName() + " does not support field selectors");
+	}
 
 	/**
 	 * Gives back an informer asked for with {@link #informer} or

@@ -145,9 +145,9 @@ final class DefaultClient implements Client {
 				return new Written<>(Operation.CREATED, create(object));
 			}
 			catch (ApiServerException.AlreadyExistsException ex) {
-				// there but not cached: its labels are outside the cache's selector
-				// (someone removed them, or it predates the operator), or the cache lags
-				// a create
+				// there but not cached: its labels or fields are outside the cache's
+				// selectors (someone changed them, or it predates the operator), or the
+				// cache lags a create
 				existing = this.uncached.get(kind.type(), request);
 				if (existing.isEmpty()) {
 					throw ex;

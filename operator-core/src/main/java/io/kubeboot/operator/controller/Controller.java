@@ -363,6 +363,16 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
+	 * Returns the informers whose events reach this controller, as {@link #watches()}
+	 * does, for the manager to name this controller when one of them cannot start.
+	 * @return the informer keys, the reconciled kind first
+	 */
+	@Override
+	public List<InformerKey> informerKeys() {
+		return watches();
+	}
+
+	/**
 	 * Returns a request for every cached object of the reconciled kind.
 	 * @return the requests, empty before the cache synced
 	 */

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
@@ -53,6 +54,18 @@ import org.jspecify.annotations.Nullable;
  * {@link PartialObjectMetadata} and are read with {@code Cache.getMetadata} and
  * {@code Cache.listMetadata}.
  * <p>
+ * Each kind can be restricted to the objects that match a label selector and a field
+ * selector ({@link #labelSelector}, {@link #fieldSelector}, and the selectors of
+ * {@link #owns(Class, String, String, EventFilter) owns} and
+ * {@link #watches(Class, String, String, String, MapFunction, EventFilter) watches}),
+ * controller-runtime's {@code cache.ByObject} selectors: the API server selects, so the
+ * cache holds only the matching objects. An object that stops matching leaves the cache
+ * as a deleted one does: the controller sees it deleted, and a reconcile of it finds it
+ * missing from the cache. The API server decides which fields can select a kind (see
+ * {@link #fieldSelector}); one it does not support fails the manager's start-up with an
+ * {@link io.kubeboot.operator.cache.FieldSelectorNotSupportedException} naming the
+ * controller.
+ * <p>
  * Not thread-safe; use one builder from one thread.
  *
  * @param <T> the reconciled model type
@@ -72,6 +85,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	private @Nullable String namespace;
 
 	private @Nullable String labelSelector;
+
+	private @Nullable String fieldSelector;
 
 	private int maxConcurrentReconciles;
 
@@ -129,6 +144,33 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> labelSelector(@Nullable String labelSelector) {
 		this.labelSelector = labelSelector;
+		return this;
+	}
+
+	/**
+	 * Restricts the reconciled objects to those matching a field selector, which the API
+	 * server applies to the lists and watches of the reconciled kind, as it does a label
+	 * selector: only matching objects are cached, an object that stops matching leaves
+	 * the cache as if it were deleted (a controller with a finalizer then cleans it up
+	 * and removes the finalizer, as for an object that leaves its label selector), and
+	 * one that starts matching is reconciled as if it were created.
+	 * <p>
+	 * The API server supports selecting a kind by some fields only: every kind by
+	 * {@code metadata.name} and {@code metadata.namespace}; a custom resource by the
+	 * fields its CustomResourceDefinition declares in {@code selectableFields} (the JSON
+	 * path without its leading dot, such as {@code spec.color} for {@code .spec.color});
+	 * a built-in kind by the few fields the API server supports for it, such as
+	 * {@code type} of Secrets and {@code spec.nodeName} or {@code status.phase} of Pods.
+	 * Any other field fails the manager's start-up with a
+	 * {@link io.kubeboot.operator.cache.FieldSelectorNotSupportedException}.
+	 * @param fieldSelector a selector such as {@code spec.color=blue} or
+	 * {@code status.phase!=Succeeded} ({@code =}, {@code ==} and {@code !=}, separated by
+	 * commas), or {@code null} for all objects
+	 * @return this builder
+	 * @throws IllegalArgumentException if the selector cannot be parsed
+	 */
+	public ControllerBuilder<T> fieldSelector(@Nullable String fieldSelector) {
+		this.fieldSelector = parsed(fieldSelector);
 		return this;
 	}
 
@@ -205,11 +247,34 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType, @Nullable String labelSelector,
 			EventFilter<? super O> eventFilter) {
+		return owns(ownedType, labelSelector, null, eventFilter);
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind that matches a
+	 * label selector and a field selector and whose change passes an event filter. Owned
+	 * objects are cached only in the controller's namespace and only if they match the
+	 * selectors; an owned object that stops matching leaves the cache as if it were
+	 * deleted, reconciling its owner. See {@link #fieldSelector} for the fields the API
+	 * server supports.
+	 * @param <O> the owned model type
+	 * @param ownedType the owned kind
+	 * @param labelSelector a selector such as
+	 * {@code app.kubernetes.io/managed-by=my-operator}, or {@code null} for all objects
+	 * @param fieldSelector a selector such as {@code type=kubernetes.io/tls}, or
+	 * {@code null} for all objects
+	 * @param eventFilter which changes of owned objects reconcile their owner
+	 * @return this builder
+	 * @throws IllegalArgumentException if the field selector cannot be parsed
+	 */
+	public <O extends KubernetesObject> ControllerBuilder<T> owns(Class<O> ownedType, @Nullable String labelSelector,
+			@Nullable String fieldSelector, EventFilter<? super O> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(ownedType);
 		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
-		this.otherKinds.add(new OtherKind("owns", selector,
-				(ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector),
+		String fields = parsed(fieldSelector);
+		this.otherKinds.add(new OtherKind("owns", selector, fields,
+				(ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector, fields),
 						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
 		return this;
 	}
@@ -241,11 +306,34 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType,
 			@Nullable String labelSelector, EventFilter<? super PartialObjectMetadata> eventFilter) {
+		return ownsMetadataOnly(ownedType, labelSelector, null, eventFilter);
+	}
+
+	/**
+	 * Reconciles the controlling owner of every object of another kind that matches a
+	 * label selector and a field selector and whose change passes an event filter, like
+	 * {@link #owns(Class, String, String, EventFilter)}, caching only the owned objects'
+	 * metadata. The API server selects by the field selector on the whole objects, so it
+	 * may name fields of the spec or status that the cache does not hold.
+	 * @param ownedType the owned kind
+	 * @param labelSelector a selector such as
+	 * {@code app.kubernetes.io/managed-by=my-operator}, or {@code null} for all objects
+	 * @param fieldSelector a selector such as {@code type=kubernetes.io/tls}, or
+	 * {@code null} for all objects
+	 * @param eventFilter which changes of owned objects reconcile their owner
+	 * @return this builder
+	 * @throws IllegalArgumentException if the field selector cannot be parsed
+	 */
+	public ControllerBuilder<T> ownsMetadataOnly(Class<? extends KubernetesObject> ownedType,
+			@Nullable String labelSelector, @Nullable String fieldSelector,
+			EventFilter<? super PartialObjectMetadata> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(ownedType);
 		String selector = (labelSelector != null && !labelSelector.isBlank()) ? labelSelector : null;
-		this.otherKinds.add(new OtherKind("owns", selector,
-				(ns) -> new EventSource<>(controllerName(), this.cache.metadataInformer(ownedType, ns, selector),
+		String fields = parsed(fieldSelector);
+		this.otherKinds.add(new OtherKind("owns", selector, fields,
+				(ns) -> new EventSource<>(controllerName(),
+						this.cache.metadataInformer(ownedType, ns, selector, fields),
 						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
 		return this;
 	}
@@ -304,14 +392,38 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
 			@Nullable String labelSelector, MapFunction<W> mapFunction, EventFilter<? super W> eventFilter) {
+		return watches(watchedType, namespace, labelSelector, null, mapFunction, eventFilter);
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind that passes an event filter, with its own namespace, label selector
+	 * and field selector. A watched object that stops matching the selectors leaves the
+	 * cache as if it were deleted: the mapping function receives it as a deletion. See
+	 * {@link #fieldSelector} for the fields the API server supports.
+	 * @param <W> the watched model type
+	 * @param watchedType the watched kind
+	 * @param namespace the namespace, or {@code null} for the controller's
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param fieldSelector the field selector, such as {@code spec.nodeName=node-1}, or
+	 * {@code null} for all objects
+	 * @param mapFunction maps a changed object to requests
+	 * @param eventFilter which changes are mapped
+	 * @return this builder
+	 * @throws IllegalArgumentException if the field selector cannot be parsed
+	 */
+	public <W extends KubernetesObject> ControllerBuilder<T> watches(Class<W> watchedType, @Nullable String namespace,
+			@Nullable String labelSelector, @Nullable String fieldSelector, MapFunction<W> mapFunction,
+			EventFilter<? super W> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
-		this.otherKinds.add(new OtherKind("watches", labelSelector,
-				(ns) -> new EventSource<>(
-						controllerName(), this.cache.informer(watchedType,
-								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
-						mapFunction, eventFilter)));
+		String fields = parsed(fieldSelector);
+		this.otherKinds
+			.add(new OtherKind("watches", labelSelector, fields,
+					(ns) -> new EventSource<>(controllerName(), this.cache.informer(watchedType,
+							(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector, fields),
+							mapFunction, eventFilter)));
 		return this;
 	}
 
@@ -343,14 +455,37 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
 			@Nullable String namespace, @Nullable String labelSelector, MapFunction<PartialObjectMetadata> mapFunction,
 			EventFilter<? super PartialObjectMetadata> eventFilter) {
+		return watchesMetadataOnly(watchedType, namespace, labelSelector, null, mapFunction, eventFilter);
+	}
+
+	/**
+	 * Reconciles the requests a mapping function returns for every change to an object of
+	 * another kind that passes an event filter, with its own namespace, label selector
+	 * and field selector, caching only the watched objects' metadata. The API server
+	 * selects by the field selector on the whole objects, so it may name fields of the
+	 * spec or status that the cache does not hold.
+	 * @param watchedType the watched kind
+	 * @param namespace the namespace, or {@code null} for the controller's
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param fieldSelector the field selector, such as {@code type=kubernetes.io/tls}, or
+	 * {@code null} for all objects
+	 * @param mapFunction maps a changed object's metadata to requests
+	 * @param eventFilter which changes are mapped
+	 * @return this builder
+	 * @throws IllegalArgumentException if the field selector cannot be parsed
+	 */
+	public ControllerBuilder<T> watchesMetadataOnly(Class<? extends KubernetesObject> watchedType,
+			@Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector,
+			MapFunction<PartialObjectMetadata> mapFunction, EventFilter<? super PartialObjectMetadata> eventFilter) {
 		Objects.requireNonNull(eventFilter, "eventFilter must not be null");
 		KindResolver.declaredKind(watchedType);
 		Objects.requireNonNull(mapFunction, "mapFunction must not be null");
-		this.otherKinds.add(new OtherKind("watches", labelSelector,
-				(ns) -> new EventSource<>(controllerName(),
-						this.cache.metadataInformer(watchedType,
-								(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector),
-						mapFunction, eventFilter)));
+		String fields = parsed(fieldSelector);
+		this.otherKinds
+			.add(new OtherKind("watches", labelSelector, fields,
+					(ns) -> new EventSource<>(controllerName(), this.cache.metadataInformer(watchedType,
+							(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector, fields),
+							mapFunction, eventFilter)));
 		return this;
 	}
 
@@ -434,13 +569,14 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.create(new WorkGate.Target(controllerName(), this.forType, ns, this.labelSelector, this.manager.client()))
 				: LeaderOnly.INSTANCE;
 		sources.add(new EventSource<>(controllerName(),
-				this.cache.informer(this.forType, ns, workGate.cacheSelector(this.labelSelector)),
+				this.cache.informer(this.forType, ns, workGate.cacheSelector(this.labelSelector), this.fieldSelector),
 				(object) -> List.of(Request.of(object)), this.eventFilter, workGate));
 		this.otherKinds.forEach((other) -> sources.add(other.source().apply(ns)));
 		int workers = (this.maxConcurrentReconciles > 0) ? this.maxConcurrentReconciles
 				: this.defaults.maxConcurrentReconciles();
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
-				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector) : reconciler;
+				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector, this.fieldSelector)
+				: reconciler;
 		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
@@ -460,31 +596,36 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 
 	/**
 	 * What the controller needs RBAC to allow: list and watch of every informer, the
-	 * finalizer's patches (and, with a label selector, the uncached read of an object
-	 * that left it), and what the reconciler declared, placed in the controller's
+	 * finalizer's patches (and, with a label or field selector, the uncached read of an
+	 * object that left it), and what the reconciler declared, placed in the controller's
 	 * namespace unless placed already.
 	 */
 	private List<Permission> permissions(@Nullable String namespace, List<EventSource<?>> sources, WorkGate workGate) {
 		String name = controllerName();
 		String kind = KindResolver.declaredKind(this.forType).kind();
 		List<Permission> needed = new ArrayList<>();
-		needed.add(listAndWatch(sources.get(0).informer().key(), "controller " + name + " reconciles " + kind
-				+ " objects" + labelled(this.labelSelector) + ": its informer lists and watches them"));
+		needed
+			.add(listAndWatch(sources.get(0).informer().key(), "controller " + name + " reconciles " + kind + " objects"
+					+ selected(this.labelSelector, this.fieldSelector) + ": its informer lists and watches them"));
 		for (int i = 0; i < this.otherKinds.size(); i++) {
 			OtherKind other = this.otherKinds.get(i);
 			InformerKey key = sources.get(i + 1).informer().key();
 			needed.add(listAndWatch(key,
 					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
-							+ " objects" + labelled(other.labelSelector()) + ": its informer lists and watches them"));
+							+ " objects" + selected(other.labelSelector(), other.fieldSelector())
+							+ ": its informer lists and watches them"));
 		}
 		needed.addAll(workGate.requiredPermissions());
 		if (this.finalizer != null) {
 			needed.add(Permission.of(this.forType, "patch")
 				.because("controller " + name + " adds and removes its finalizer " + this.finalizer
 						+ " with merge patches"));
-			if (this.labelSelector != null && !this.labelSelector.isBlank()) {
+			boolean labels = this.labelSelector != null && !this.labelSelector.isBlank();
+			if (labels || this.fieldSelector != null) {
+				String selector = !labels ? "field selector"
+						: (this.fieldSelector != null) ? "label or field selector" : "label selector";
 				needed.add(Permission.of(this.forType, "get")
-					.because("controller " + name + " reads an object that left its label selector uncached, to "
+					.because("controller " + name + " reads an object that left its " + selector + " uncached, to "
 							+ "remove its finalizer"));
 			}
 		}
@@ -503,8 +644,21 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		return (key.namespace() != null) ? permission.inNamespace(key.namespace()) : permission.inAllNamespaces();
 	}
 
-	private static String labelled(@Nullable String labelSelector) {
-		return (labelSelector != null && !labelSelector.isBlank()) ? " labelled " + labelSelector.trim() : "";
+	private static String selected(@Nullable String labelSelector, @Nullable String fieldSelector) {
+		return ((labelSelector != null && !labelSelector.isBlank()) ? " labelled " + labelSelector.trim() : "")
+				+ ((fieldSelector != null) ? " with fields " + fieldSelector : "");
+	}
+
+	/**
+	 * Returns a field selector once it parses, {@code null} for none, so that a malformed
+	 * one fails where it is given.
+	 */
+	private static @Nullable String parsed(@Nullable String fieldSelector) {
+		if (fieldSelector == null || fieldSelector.isBlank()) {
+			return null;
+		}
+		FieldSelector.parse(fieldSelector.trim());
+		return fieldSelector.trim();
 	}
 
 	private String controllerName() {
@@ -513,10 +667,11 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * An owned or watched kind: how it relates to the reconciled kind, its label
-	 * selector, and its event source in a namespace.
+	 * An owned or watched kind: how it relates to the reconciled kind, its label and
+	 * field selectors, and its event source in a namespace.
 	 */
-	private record OtherKind(String relation, @Nullable String labelSelector, Function<String, EventSource<?>> source) {
+	private record OtherKind(String relation, @Nullable String labelSelector, @Nullable String fieldSelector,
+			Function<String, EventSource<?>> source) {
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.reconcile.Cleaner;
 import io.kubeboot.operator.reconcile.Reconciler;
@@ -22,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * A reconciler with a finalizer: adds the finalizer before the first reconcile, runs the
  * cleanup instead of the reconcile while the object is being deleted, and removes the
  * finalizer once the cleanup is done (see {@link Cleaner}). An object that leaves the
- * controller's label selector while it carries the finalizer is cleaned up and loses the
- * finalizer too: the controller stops managing it. Finalizer changes are merge patches
- * carrying the cached resource version, so a stale cache ends in a conflict, which the
- * controller retries at once, never in a lost finalizer of someone else.
+ * controller's label selector or field selector while it carries the finalizer is cleaned
+ * up and loses the finalizer too: the controller stops managing it. Finalizer changes are
+ * merge patches carrying the cached resource version, so a stale cache ends in a
+ * conflict, which the controller retries at once, never in a lost finalizer of someone
+ * else.
  */
 final class FinalizingReconciler implements Reconciler {
 
@@ -48,8 +50,10 @@ final class FinalizingReconciler implements Reconciler {
 
 	private final @Nullable LabelSelector labelSelector;
 
+	private final @Nullable FieldSelector fieldSelector;
+
 	FinalizingReconciler(Class<? extends KubernetesObject> type, String finalizer, Reconciler reconciler,
-			Cleaner cleaner, Client client, @Nullable String labelSelector) {
+			Cleaner cleaner, Client client, @Nullable String labelSelector, @Nullable String fieldSelector) {
 		this.type = type;
 		this.finalizer = requireQualifiedName(finalizer);
 		this.reconciler = reconciler;
@@ -57,6 +61,8 @@ final class FinalizingReconciler implements Reconciler {
 		this.client = client;
 		this.labelSelector = (labelSelector != null && !labelSelector.isBlank()) ? LabelSelector.parse(labelSelector)
 				: null;
+		this.fieldSelector = (fieldSelector != null && !fieldSelector.isBlank())
+				? FieldSelector.parse(fieldSelector.trim()) : null;
 	}
 
 	static String requireQualifiedName(String finalizer) {
@@ -73,7 +79,7 @@ final class FinalizingReconciler implements Reconciler {
 		if (object == null || object.getMetadata() == null) {
 			KubernetesObject unselected = leftSelector(request);
 			if (unselected != null) {
-				logger.info("Object left the controller's label selector with its finalizer: cleaning up, request={} "
+				logger.info("Object left the controller's selector with its finalizer: cleaning up, request={} "
 						+ "finalizer={}", request, this.finalizer);
 				return cleanUp(request, unselected);
 			}
@@ -112,24 +118,27 @@ final class FinalizingReconciler implements Reconciler {
 
 	/**
 	 * Finds an object the cache does not hold because it no longer matches the
-	 * controller's label selector, although it still carries the finalizer: it would
-	 * otherwise never lose the finalizer, and its deletion would hang. Only a controller
-	 * with a label selector asks, with one uncached read per object the cache misses
-	 * (normally one per deletion).
-	 * @return the object, or {@code null} if it is gone, matches the selector (the cache
+	 * controller's label selector or field selector, although it still carries the
+	 * finalizer: it would otherwise never lose the finalizer, and its deletion would
+	 * hang. Only a controller with a selector asks, with one uncached read per object the
+	 * cache misses (normally one per deletion). The field selector is read at the JSON
+	 * paths its field names spell, as the API server reads a custom resource's selectable
+	 * fields and the fields it supports for most built-in kinds.
+	 * @return the object, or {@code null} if it is gone, matches the selectors (the cache
 	 * has not seen it yet) or does not carry the finalizer
 	 */
 	private @Nullable KubernetesObject leftSelector(Request request) {
-		if (this.labelSelector == null) {
+		if (this.labelSelector == null && this.fieldSelector == null) {
 			return null;
 		}
 		KubernetesObject object = this.client.uncached().get(this.type, request).orElse(null);
-		if (object == null || object.getMetadata() == null
-				|| this.labelSelector.matches(object.getMetadata().getLabels())
-				|| !finalizers(object).contains(this.finalizer)) {
+		if (object == null || object.getMetadata() == null || !finalizers(object).contains(this.finalizer)) {
 			return null;
 		}
-		return object;
+		boolean labelsMatch = this.labelSelector == null
+				|| this.labelSelector.matches(object.getMetadata().getLabels());
+		boolean fieldsMatch = this.fieldSelector == null || this.fieldSelector.matches(object);
+		return (labelsMatch && fieldsMatch) ? null : object;
 	}
 
 	private static List<String> finalizers(KubernetesObject object) {

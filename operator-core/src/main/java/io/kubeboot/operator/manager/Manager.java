@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.internal.InformerCache;
@@ -483,6 +484,8 @@ public final class Manager {
 	 * served by the API server
 	 * @throws io.kubeboot.operator.cache.CacheSyncException if the caches did not sync in
 	 * time
+	 * @throws FieldSelectorNotSupportedException if the API server refuses the field
+	 * selector of an informer, naming the runnables (controllers) that asked for it
 	 * @throws io.kubeboot.operator.client.ApiServerUnreachableException if no discovery
 	 * request reached the API server within the cache sync timeout
 	 * @throws io.kubeboot.operator.leaderelection.LeaseAccessDeniedException if leader
@@ -508,7 +511,12 @@ public final class Manager {
 			StartupAccessCheck access = new StartupAccessCheck(this.limitedClient, this.cache,
 					this.settings.leaderElection, this.settings.cacheSyncTimeout);
 			this.cache.start(access.check(requiredPermissions()));
-			this.cache.waitForSync(this.settings.cacheSyncTimeout);
+			try {
+				this.cache.waitForSync(this.settings.cacheSyncTimeout);
+			}
+			catch (FieldSelectorNotSupportedException ex) {
+				throw ex.withUsers(runnablesReading(ex.informer()));
+			}
 			this.startupInformers = Set.copyOf(this.cache.informers().stream().map(Informer::key).toList());
 			logger.info("Caches synced: informers={}", this.cache.informers().size());
 			synchronized (this.lifecycleMonitor) {
@@ -534,6 +542,12 @@ public final class Manager {
 			fail(ex);
 			throw ex;
 		}
+	}
+
+	private List<String> runnablesReading(InformerKey informer) {
+		List<String> names = new ArrayList<>(this.everyReplica.namesReading(informer));
+		names.addAll(this.leaderOnly.namesReading(informer));
+		return names;
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.kubeboot.operator.manager;
 import java.util.List;
 import java.util.Objects;
 
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.rbac.Permission;
 
 /**
@@ -49,6 +50,16 @@ public interface ManagerRunnable {
 	}
 
 	/**
+	 * Returns the informers of the manager's cache this runnable reads, so that a failure
+	 * to start one of them names the runnables that asked for it (an informer's field
+	 * selector that the API server refuses, say).
+	 * @return the informers' keys, none by default
+	 */
+	default List<InformerKey> informerKeys() {
+		return List.of();
+	}
+
+	/**
 	 * Adapts a function to a runnable that runs on every replica, leader or not.
 	 * @param runnable the function
 	 * @return a runnable that does not need leader election
@@ -70,6 +81,11 @@ public interface ManagerRunnable {
 			@Override
 			public List<Permission> requiredPermissions() {
 				return runnable.requiredPermissions();
+			}
+
+			@Override
+			public List<InformerKey> informerKeys() {
+				return runnable.informerKeys();
 			}
 
 			@Override

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.WriteFence;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -182,6 +183,18 @@ final class RunnableGroup {
 	synchronized List<String> namesExcept(Class<? extends ManagerRunnable> excluded) {
 		return this.members.stream()
 			.filter((member) -> !excluded.isInstance(member.runnable))
+			.map((member) -> member.name)
+			.toList();
+	}
+
+	/**
+	 * Returns the names of the runnables that read an informer.
+	 * @param informer the informer's key
+	 * @return the names, in the order the runnables were added
+	 */
+	synchronized List<String> namesReading(InformerKey informer) {
+		return this.members.stream()
+			.filter((member) -> member.runnable.informerKeys().contains(informer))
 			.map((member) -> member.name)
 			.toList();
 	}

@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * registry, plus this project's informer series {@code operator_informer_restarts_total},
  * {@code operator_informer_silence_seconds} and
  * {@code operator_informer_undecodable_objects_total} (labels {@code kind},
- * {@code namespace}, {@code selector}),
+ * {@code namespace}, {@code selector}, {@code field_selector}, {@code metadata_only}),
  * {@code operator_controller_assigned_objects{controller}} and, for the shard rings bound
  * with {@link #bindTo(ShardRing)}, {@code operator_shard_ring_members{ring}} and
  * {@code operator_shard_ring_member{ring}}. No series has a label per reconciled object.
@@ -114,7 +114,8 @@ public final class OperatorMetrics {
 		InformerKey key = informer.key();
 		Tags tags = Tags.of("kind", KindResolver.declaredKind(key.type()).kind(), "namespace",
 				Objects.requireNonNullElse(key.namespace(), ""), "selector",
-				Objects.requireNonNullElse(key.labelSelector(), ""), "metadata_only",
+				Objects.requireNonNullElse(key.labelSelector(), ""), "field_selector",
+				Objects.requireNonNullElse(key.fieldSelector(), ""), "metadata_only",
 				String.valueOf(key.metadataOnly()));
 		FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
 			.description("How often the watchdog replaced the informer after its watch was silent too long")

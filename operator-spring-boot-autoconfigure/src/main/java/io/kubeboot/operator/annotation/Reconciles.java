@@ -80,6 +80,18 @@ public @interface Reconciles {
 	String ownsLabelSelector() default "";
 
 	/**
+	 * A field selector restricting the cached and watched objects of every {@link #owns()
+	 * owned kind} ({@link #ownsMetadataOnly()} included), for example
+	 * {@code type=kubernetes.io/tls} for owned Secrets; empty selects all. The API server
+	 * selects, as for {@link #fieldSelector()}, and supports only some fields for each
+	 * kind: a field it does not support fails start-up naming the controller. An owned
+	 * object that stops matching leaves the cache as if it were deleted, reconciling its
+	 * owner. Supports {@code ${...}} placeholders.
+	 * @return the field selector of owned kinds
+	 */
+	String ownsFieldSelector() default "";
+
+	/**
 	 * Which changes of {@link #owns() owned objects} ({@link #ownsMetadataOnly()}
 	 * included) reconcile their owner: an event passes when every predicate listed passes
 	 * it, such as {@code LabelsChangedPredicate.class}; by default every change does
@@ -114,6 +126,27 @@ public @interface Reconciles {
 	 * @return the label selector
 	 */
 	String labelSelector() default "";
+
+	/**
+	 * A field selector restricting the watched objects of the reconciled kind, for
+	 * example {@code spec.color=blue} or {@code status.phase!=Succeeded} ({@code =},
+	 * {@code ==} and {@code !=}, separated by commas); empty selects all. The API server
+	 * selects, so only matching objects are cached; an object that stops matching leaves
+	 * the cache as if it were deleted (with a {@link #finalizer()}, it is cleaned up and
+	 * loses the finalizer, as one that leaves the {@link #labelSelector()}), and one that
+	 * starts matching is reconciled as if it were created.
+	 * <p>
+	 * The API server supports selecting a kind by some fields only: every kind by
+	 * {@code metadata.name} and {@code metadata.namespace}; a custom resource by the
+	 * fields its CustomResourceDefinition declares in {@code selectableFields} (the JSON
+	 * path without its leading dot: {@code spec.color} for {@code .spec.color}); a
+	 * built-in kind by the few fields the API server supports for it, such as
+	 * {@code type} of Secrets, {@code spec.nodeName} and {@code status.phase} of Pods. A
+	 * field it does not support fails start-up with a message naming the field selector,
+	 * the kind and the controller. Supports {@code ${...}} placeholders.
+	 * @return the field selector
+	 */
+	String fieldSelector() default "";
 
 	/**
 	 * How many requests may be reconciled at once; zero or less uses

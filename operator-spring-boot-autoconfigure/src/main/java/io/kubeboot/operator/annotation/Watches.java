@@ -55,6 +55,17 @@ public @interface Watches {
 	String labelSelector() default "";
 
 	/**
+	 * A field selector restricting the watched objects, for example
+	 * {@code spec.nodeName=node-1} for Pods; empty selects all. The API server selects,
+	 * as for {@link Reconciles#fieldSelector()}, and supports only some fields for each
+	 * kind: a field it does not support fails start-up naming the controller. A watched
+	 * object that stops matching reaches the method as a deletion. Supports
+	 * {@code ${...}} placeholders.
+	 * @return the field selector
+	 */
+	String fieldSelector() default "";
+
+	/**
 	 * Which changes of the watched kind are mapped: an event passes when every predicate
 	 * listed passes it (by default every change). A predicate class is taken from the
 	 * application context if it has a bean of that type, and created by it otherwise.

@@ -98,14 +98,16 @@ final class ReconcilerBeans {
 			Object bean = this.beanFactory.getBean(beanName);
 			ControllerBuilder<?> builder = Controller.builder(manager, annotation.value())
 				.namespace(resolve(annotation.namespace()))
-				.labelSelector(resolve(annotation.labelSelector()));
+				.labelSelector(resolve(annotation.labelSelector()))
+				.fieldSelector(resolve(annotation.fieldSelector()));
 			if (StringUtils.hasText(annotation.name())) {
 				builder.named(resolve(annotation.name()));
 			}
 			EventFilter<KubernetesObject> ownedFilter = eventFilter(annotation.ownsEventFilters());
 			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 				KindResolver.declaredKind(owned);
-				builder.owns(owned, resolve(annotation.ownsLabelSelector()), ownedFilter);
+				builder.owns(owned, resolve(annotation.ownsLabelSelector()), resolve(annotation.ownsFieldSelector()),
+						ownedFilter);
 			}
 			for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
 				if (Arrays.asList(annotation.owns()).contains(owned)) {
@@ -113,7 +115,8 @@ final class ReconcilerBeans {
 							+ "ownsMetadataOnly; keep it in one of them");
 				}
 				KindResolver.declaredKind(owned);
-				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()), ownedFilter);
+				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()),
+						resolve(annotation.ownsFieldSelector()), ownedFilter);
 			}
 			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
@@ -397,11 +400,11 @@ final class ReconcilerBeans {
 		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
 		if (watches.metadataOnly()) {
 			builder.watchesMetadataOnly(kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
-					mapFunction, eventFilter(watches.eventFilters()));
+					resolve(watches.fieldSelector()), mapFunction, eventFilter(watches.eventFilters()));
 		}
 		else {
-			builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()), mapFunction,
-					eventFilter(watches.eventFilters()));
+			builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
+					resolve(watches.fieldSelector()), mapFunction, eventFilter(watches.eventFilters()));
 		}
 	}
 

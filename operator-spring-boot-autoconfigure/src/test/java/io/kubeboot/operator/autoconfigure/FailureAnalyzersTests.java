@@ -9,9 +9,13 @@ import java.util.List;
 import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
+import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.leaderelection.LeaseAccessDeniedException;
+import io.kubeboot.operator.model.CustomResource;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookBindException;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -30,6 +34,24 @@ class FailureAnalyzersTests {
 			.analyze(new IllegalStateException("Failed to start bean 'operatorManagerLifecycle'", cause));
 		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
 		assertThat(analysis.getAction()).startsWith("Install the kind's CustomResourceDefinition");
+	}
+
+	@Test
+	void unsupportedFieldSelectorShouldNameTheControllerAndSayWhichFieldsCanSelect() {
+		FieldSelectorNotSupportedException cause = new FieldSelectorNotSupportedException(
+				new InformerKey(Swatch.class, "shop", null, "spec.shape=round", false), "Swatch (example.com/v1)",
+				"400 Bad Request: field label not supported: spec.shape")
+			.withUsers(List.of("controller-swatch"));
+		FailureAnalysis analysis = new FieldSelectorFailureAnalyzer()
+			.analyze(new IllegalStateException("Failed to start bean 'operatorManagerLifecycle'", cause));
+		assertThat(analysis.getDescription()).isEqualTo("The API server does not support the field selector "
+				+ "'spec.shape=round' of Swatch (example.com/v1), asked for by controller-swatch (informer "
+				+ "Swatch[namespace=shop, fieldSelector=spec.shape=round]): 400 Bad Request: field label not supported: "
+				+ "spec.shape. A custom resource can be selected by metadata.name, metadata.namespace and the fields its "
+				+ "CustomResourceDefinition declares in selectableFields; a built-in kind by metadata.name, "
+				+ "metadata.namespace and the fields the API server supports for it");
+		assertThat(analysis.getAction()).startsWith("Select by a field the API server supports for the kind")
+			.contains("selectableFields");
 	}
 
 	@Test
@@ -135,6 +157,11 @@ class FailureAnalyzersTests {
 			.analyze(new IllegalStateException("Error creating bean", cause));
 		assertThat(analysis.getDescription()).isEqualTo(cause.getMessage());
 		assertThat(analysis.getAction()).isEqualTo("Point the operator ...");
+	}
+
+	@KubernetesKind(group = "example.com", version = "v1", kind = "Swatch")
+	static class Swatch extends CustomResource<Object, Object> {
+
 	}
 
 }

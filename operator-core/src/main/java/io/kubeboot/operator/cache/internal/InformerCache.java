@@ -16,11 +16,13 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
 import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
+import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
@@ -37,15 +39,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The manager's caches: one {@link ScopedInformer} per kind, namespace and label
- * selector, shared by every controller that asks for the same combination (client-java's
- * own informer factory keys informers by class alone and silently never starts a second
- * namespace of the same kind).
+ * The manager's caches: one {@link ScopedInformer} per kind, namespace, label selector
+ * and field selector, shared by every controller that asks for the same combination
+ * (client-java's own informer factory keys informers by class alone and silently never
+ * starts a second namespace of the same kind).
  * <p>
  * Informers registered before {@link #start} are started by it; informers registered
  * afterwards start at once. {@link #start} resolves every kind against the API server
  * first and fails with a message naming the kind when it is not served, instead of
- * starting a list that can never succeed. Thread-safe.
+ * starting a list that can never succeed; {@link #waitForSync} fails as soon as the API
+ * server refuses an informer's field selector. Thread-safe.
  */
 public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
@@ -166,18 +169,52 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector) {
+		return informer(type, namespace, labelSelector, null);
+	}
+
+	/**
+	 * Returns the informer for a kind, namespace, label selector and field selector,
+	 * registering it on first use.
+	 * @param <T> the model type
+	 * @param type the model class
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the label selector, or {@code null} for all objects
+	 * @param fieldSelector the field selector, or {@code null} for all objects
+	 * @return the shared informer
+	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
+	 * list class, or the field selector cannot be parsed
+	 */
+	@Override
+	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+			@Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
 		// here rather than when the cache starts, so that the mistake names the
 		// controller or the code that asked for the informer
 		KindResolver.listType(type);
-		return register(new InformerKey(type, namespace, labelSelector, false));
+		return register(key(type, namespace, labelSelector, fieldSelector, false));
 	}
 
 	@Override
 	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
 			@Nullable String namespace, @Nullable String labelSelector) {
+		return metadataInformer(type, namespace, labelSelector, null);
+	}
+
+	@Override
+	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+			@Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
-		return register(new InformerKey(type, namespace, labelSelector, true));
+		return register(key(type, namespace, labelSelector, fieldSelector, true));
+	}
+
+	private static InformerKey key(Class<? extends KubernetesObject> type, @Nullable String namespace,
+			@Nullable String labelSelector, @Nullable String fieldSelector, boolean metadataOnly) {
+		InformerKey key = new InformerKey(type, namespace, labelSelector, fieldSelector, metadataOnly);
+		if (key.fieldSelector() != null) {
+			// a malformed selector fails here, naming it, rather than at every list
+			FieldSelector.parse(key.fieldSelector());
+		}
+		return key;
 	}
 
 	@SuppressWarnings("unchecked")
@@ -403,6 +440,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
 	 * its last error; a {@link CacheAccessDeniedException} naming the verbs, resources
 	 * and namespaces if RBAC still denies what the informers need
+	 * @throws FieldSelectorNotSupportedException as soon as the API server refuses the
+	 * field selector of an informer that has not synced, naming it and the kind: it would
+	 * refuse it until the kind changes
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public void waitForSync(Duration timeout) throws InterruptedException {
@@ -410,6 +450,14 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		long lastAccessCheck = System.nanoTime();
 		while (true) {
 			List<ScopedInformer<?>> pending = notSynced();
+			for (ScopedInformer<?> informer : pending) {
+				String refused = informer.fieldSelectorRefusal();
+				if (refused != null) {
+					ResourceKind<?> kind = resolvedKind(informer.key().type());
+					throw new FieldSelectorNotSupportedException(informer.key(),
+							(kind != null) ? kind.toString() : informer.key().type().getSimpleName(), refused);
+				}
+			}
 			if (pending.isEmpty()) {
 				// a list allowed without its watch syncs a cache that would never change
 				if (this.accessDenied == null) {

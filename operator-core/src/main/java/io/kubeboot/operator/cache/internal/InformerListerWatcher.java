@@ -81,6 +81,8 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 
 	private final @Nullable String labelSelector;
 
+	private final @Nullable String fieldSelector;
+
 	private final String listAccept;
 
 	private final String watchAccept;
@@ -113,6 +115,7 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 		this.progress = progress;
 		this.namespace = kind.namespaced() ? key.namespace() : null;
 		this.labelSelector = key.labelSelector();
+		this.fieldSelector = key.fieldSelector();
 		this.listAccept = key.metadataOnly() ? METADATA_LIST : JSON;
 		this.watchAccept = key.metadataOnly() ? METADATA : JSON;
 	}
@@ -165,12 +168,14 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 		try {
 			// no retry of its own on 429 (so answers a kind whose watch cache
 			// initializes): the paged list then waits the Retry-After
-			return this.streaming.read(params.resourceVersion, this.labelSelector,
+			return this.streaming.read(params.resourceVersion, this.labelSelector, this.fieldSelector,
 					(query) -> open(call(this.client, path(), query, this.watchAccept, IDENTITY)), list,
 					this.kind.kind());
 		}
 		catch (ApiException | RuntimeException ex) {
-			if (this.progress.stopped() || ScopedInformer.isInterruption(ex)) {
+			if (this.progress.stopped() || ScopedInformer.isInterruption(ex)
+					|| ListWatchFailures.refusesFieldSelector(ex, this.fieldSelector)) {
+				// a list in pages would be refused the same field selector
 				throw ex;
 			}
 			// as client-go: a list that makes progress beats a stream that fails
@@ -220,6 +225,9 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 		if (this.labelSelector != null) {
 			query.add(new Pair("labelSelector", this.labelSelector));
 		}
+		if (this.fieldSelector != null) {
+			query.add(new Pair("fieldSelector", this.fieldSelector));
+		}
 		V1ListMeta page = THROTTLED.call(() -> readPage(call(this.client, path(), query, this.listAccept), list),
 				(answer, wait, retry) -> this.progress.failed(answer, "list"));
 		// a long list shows activity page by page
@@ -241,6 +249,9 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 		query.add(new Pair("allowWatchBookmarks", "true"));
 		if (this.labelSelector != null) {
 			query.add(new Pair("labelSelector", this.labelSelector));
+		}
+		if (this.fieldSelector != null) {
+			query.add(new Pair("fieldSelector", this.fieldSelector));
 		}
 		// ended by the server after between half the watch timeout and all of it,
 		// so that a quiet but healthy watch shows activity well within the

@@ -3,10 +3,12 @@ package io.kubeboot.operator.cache.internal;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.ResourceKind;
+import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
@@ -19,10 +21,12 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li>RBAC denying the list or watch ({@code 403}) is logged once per outage at ERROR,
  * naming the verbs RBAC denies, the resource and the namespace; the kind no longer served
- * ({@code 404}: its CustomResourceDefinition deleted) likewise, naming the kind; any
- * other error at WARN, once per minute for each distinct message, a {@code 429} only once
- * the outage has lasted {@link #THROTTLED_LOG_GRACE} (kube-apiserver answers so for about
- * a second while the watch cache of a kind initializes, as after a CRD was created);</li>
+ * ({@code 404}: its CustomResourceDefinition deleted) likewise, naming the kind; the
+ * informer's field selector refused ({@code 400}: a field the API server does not support
+ * for the kind) likewise, naming the kind and the field selector; any other error at
+ * WARN, once per minute for each distinct message, a {@code 429} only once the outage has
+ * lasted {@link #THROTTLED_LOG_GRACE} (kube-apiserver answers so for about a second while
+ * the watch cache of a kind initializes, as after a CRD was created);</li>
  * <li>after an answer that does not change by itself (a {@code 4xx} other than
  * {@code 410 Gone}) the informer waits longer before each new list, doubling from the
  * reflector's one second to {@link #MAX_RETRY_INTERVAL}, as client-go's reflector backs
@@ -73,6 +77,8 @@ final class ListWatchFailures {
 
 	private boolean notServedLogged;
 
+	private boolean fieldSelectorLogged;
+
 	/** When each other error was last logged in this outage, by its description. */
 	private final Map<String, Long> loggedAt = new HashMap<>();
 
@@ -109,6 +115,7 @@ final class ListWatchFailures {
 		int code = code(error);
 		boolean logDenied = false;
 		boolean logNotServed = false;
+		boolean logFieldSelector = false;
 		boolean logOther = false;
 		synchronized (this) {
 			if (this.failingSinceNanos == 0) {
@@ -125,6 +132,10 @@ final class ListWatchFailures {
 				logNotServed = !this.notServedLogged;
 				this.notServedLogged = true;
 			}
+			else if (refusesFieldSelector(error, this.key.fieldSelector())) {
+				logFieldSelector = !this.fieldSelectorLogged;
+				this.fieldSelectorLogged = true;
+			}
 			else if (code != 429 || System.nanoTime() - this.failingSinceNanos >= THROTTLED_LOG_GRACE.toNanos()) {
 				long now = System.nanoTime();
 				Long logged = this.loggedAt.get(description);
@@ -136,7 +147,7 @@ final class ListWatchFailures {
 					logOther = true;
 				}
 			}
-			this.outageLogged |= logDenied || logNotServed || logOther;
+			this.outageLogged |= logDenied || logNotServed || logFieldSelector || logOther;
 		}
 		if (logDenied) {
 			logger.error(
@@ -149,6 +160,14 @@ final class ListWatchFailures {
 					"Kind no longer served by the API server, retrying until it is (was its CustomResourceDefinition "
 							+ "deleted?): informer={} kind={} apiVersion={} resource={}",
 					this.key, this.scope.kind().kind(), this.scope.kind().apiVersion(), this.scope.resource());
+		}
+		else if (logFieldSelector) {
+			logger
+				.error("Field selector not supported by the API server, retrying until it is (a custom resource can be "
+						+ "selected by metadata.name, metadata.namespace and the selectableFields of its "
+						+ "CustomResourceDefinition): informer={} kind={} apiVersion={} fieldSelector={} error=\"{}\"",
+						this.key, this.scope.kind().kind(), this.scope.kind().apiVersion(), this.key.fieldSelector(),
+						description);
 		}
 		else if (logOther) {
 			logger.warn("List or watch failed, retrying: informer={} error=\"{}\"", this.key, description);
@@ -167,6 +186,7 @@ final class ListWatchFailures {
 			this.lastingFailures = 0;
 			this.deniedLogged = false;
 			this.notServedLogged = false;
+			this.fieldSelectorLogged = false;
 			this.loggedAt.clear();
 		}
 		if (since != 0) {
@@ -205,6 +225,23 @@ final class ListWatchFailures {
 			return "(cluster-scoped)";
 		}
 		return (this.scope.namespace() != null) ? this.scope.namespace() : "*";
+	}
+
+	/**
+	 * Tells whether a failure is the API server refusing a field selector: a
+	 * {@code 400 Bad Request} to a list or watch with one, whose message speaks of a
+	 * field ({@code field label not supported: spec.foo}, or {@code "spec.foo" is not a
+	 * known field selector} for a kind selectable by its name and namespace only).
+	 * @param error the failure
+	 * @param fieldSelector the field selector of the request, {@code null} for none
+	 * @return whether the field selector was refused
+	 */
+	static boolean refusesFieldSelector(Throwable error, @Nullable String fieldSelector) {
+		if (fieldSelector == null || !(error instanceof ApiException api) || api.getCode() != 400) {
+			return false;
+		}
+		String message = StatusMessages.message(api);
+		return message != null && message.toLowerCase(Locale.ROOT).contains("field");
 	}
 
 	private static int code(Throwable error) {

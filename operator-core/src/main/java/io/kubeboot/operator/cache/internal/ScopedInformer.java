@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.LabelSelector;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
@@ -23,8 +24,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One informer: a list-and-watch of one kind in one namespace (or all) with one label
- * selector, and the local store it keeps. Event handlers may be added before and after
- * the informer starts; one added later first receives an add for every cached object.
+ * selector and one field selector, and the local store it keeps. Event handlers may be
+ * added before and after the informer starts; one added later first receives an add for
+ * every cached object.
+ * <p>
+ * Both selectors go to the API server with every list and watch, which sends a deletion
+ * for an object that stops matching them and an addition for one that starts to: the
+ * store holds only matching objects. The API server refuses a field selector by a field
+ * it does not support for the kind ({@code 400 Bad Request: field label not supported});
+ * the informer then keeps retrying like after any lasting failure, logs the refusal once
+ * as an ERROR, and tells it through {@link #fieldSelectorRefusal()}, on which the cache
+ * fails start-up.
  * <p>
  * Errors of the list or watch (403 Forbidden, 404 for a missing CRD, a refused
  * connection) never stop the informer: it retries, every second while the API server is
@@ -69,6 +79,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private final @Nullable LabelSelector selector;
 
+	private final @Nullable FieldSelector fields;
+
 	private final Settings settings;
 
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
@@ -107,6 +119,12 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 
 	private volatile @Nullable String lastError;
 
+	/**
+	 * The API server's answer refusing the field selector, {@code null} unless the last
+	 * list or watch was refused so.
+	 */
+	private volatile @Nullable String fieldSelectorRefusal;
+
 	/** When the informer lost its watch, {@code 0} while it has one. */
 	private volatile long disconnectedSinceNanos;
 
@@ -118,12 +136,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	ScopedInformer(InformerKey key, Settings settings) {
 		this.key = key;
 		this.selector = (key.labelSelector() != null) ? LabelSelector.parse(key.labelSelector()) : null;
+		this.fields = (key.fieldSelector() != null) ? FieldSelector.parse(key.fieldSelector()) : null;
 		this.settings = settings;
 	}
 
 	/**
-	 * Tells whether an object is of this informer's kind, namespace and label selector,
-	 * so that the informer holds it once it has seen it.
+	 * Tells whether an object is of this informer's kind and namespace and matches its
+	 * label and field selectors, so that the informer holds it once it has seen it. The
+	 * field selector is read at the JSON paths its field names spell, which is how the
+	 * API server reads a custom resource's selectable fields and the fields it supports
+	 * for most built-in kinds.
 	 * @param object the object
 	 * @return whether this informer holds such objects
 	 */
@@ -132,7 +154,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		// paused one sees no write, which would stay recorded as one it has yet to see
 		return !this.paused && object.getClass() == this.key.type() && object.getMetadata() != null
 				&& (this.key.namespace() == null || this.key.namespace().equals(object.getMetadata().getNamespace()))
-				&& (this.selector == null || this.selector.matches(object.getMetadata().getLabels()));
+				&& (this.selector == null || this.selector.matches(object.getMetadata().getLabels()))
+				&& (this.fields == null
+						|| this.fields.matches(object, this.settings.watchClient().getJSON().getGson()));
 	}
 
 	/**
@@ -200,6 +224,16 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	@Override
 	public @Nullable String lastError() {
 		return this.lastError;
+	}
+
+	/**
+	 * Returns the API server's answer refusing this informer's field selector, if its
+	 * last list or watch was refused so.
+	 * @return the answer, such as
+	 * {@code 400 Bad Request: field label not supported: spec.foo}, or {@code null}
+	 */
+	@Nullable String fieldSelectorRefusal() {
+		return this.fieldSelectorRefusal;
 	}
 
 	/**
@@ -407,6 +441,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.generation = this.generation + 1;
 		current.pause();
 		this.lastError = null;
+		this.fieldSelectorRefusal = null;
 		this.disconnectedSinceNanos = 0;
 	}
 
@@ -474,6 +509,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		void connected() {
 			if (this.generation == ScopedInformer.this.generation) {
 				ScopedInformer.this.lastError = null;
+				ScopedInformer.this.fieldSelectorRefusal = null;
 				ScopedInformer.this.disconnectedSinceNanos = 0;
 				ScopedInformer.this.lastActivityNanos = System.nanoTime();
 				this.failures.recovered();
@@ -515,6 +551,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			String message = this.failures.describe(error, StatusMessages.describe(error));
 			disconnected();
 			ScopedInformer.this.lastError = message;
+			ScopedInformer.this.fieldSelectorRefusal = ListWatchFailures.refusesFieldSelector(error,
+					ScopedInformer.this.key.fieldSelector()) ? message : null;
 			// a failed attempt shows that the reflector still loops: not a silence for
 			// the watchdog to end
 			active();

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>
  * A server that does not stream lists (older than 1.27, or with the {@code WatchList}
  * feature off) refuses the request with 400 or 422: this informer then reads its lists in
- * pages ({@link ListPager}) from then on. Every other failure is thrown, and the caller
- * reads that one list in pages, as client-go's reflector does.
+ * pages ({@link ListPager}) from then on. A 400 refusing the informer's field selector is
+ * no such refusal: it is thrown, as is every other failure, and the caller reads that one
+ * list in pages, as client-go's reflector does.
  */
 final class StreamingList {
 
@@ -60,6 +61,7 @@ final class StreamingList {
 	 * {@code ""} or {@code "0"} (client-java's first list) for the latest, a consistent
 	 * read, else that one or later
 	 * @param labelSelector the informer's label selector, or {@code null}
+	 * @param fieldSelector the informer's field selector, or {@code null}
 	 * @param sender sends the watch request and answers its successful response
 	 * @param list receives the objects and the list's resourceVersion
 	 * @param kind the kind, for the log
@@ -68,8 +70,8 @@ final class StreamingList {
 	 * @throws ApiException if the request fails otherwise, or the stream ends before its
 	 * initial events did
 	 */
-	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, Sender sender,
-			ObjectDecoder<?>.PagedList list, String kind) throws ApiException {
+	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, @Nullable String fieldSelector,
+			Sender sender, ObjectDecoder<?>.PagedList list, String kind) throws ApiException {
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("watch", "true"));
 		query.add(new Pair("sendInitialEvents", "true"));
@@ -83,12 +85,17 @@ final class StreamingList {
 		if (labelSelector != null) {
 			query.add(new Pair("labelSelector", labelSelector));
 		}
+		if (fieldSelector != null) {
+			query.add(new Pair("fieldSelector", fieldSelector));
+		}
 		Response response;
 		try {
 			response = sender.send(query);
 		}
 		catch (ApiException ex) {
-			if (refusesStreaming(ex.getCode())) {
+			// a field selector the server does not support is refused with 400 too,
+			// whether it streams lists or not
+			if (refusesStreaming(ex.getCode()) && !ListWatchFailures.refusesFieldSelector(ex, fieldSelector)) {
 				refused(kind, StatusMessages.describe(ex));
 				return false;
 			}

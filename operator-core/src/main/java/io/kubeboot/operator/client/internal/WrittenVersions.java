@@ -188,9 +188,9 @@ public final class WrittenVersions {
 		WrittenVersions writtenVersions();
 
 		/**
-		 * Tells whether the cache holds an object like this one (its kind, namespace and
-		 * labels match one of its informers): only writes of such objects are recorded,
-		 * since the cache would never see the others.
+		 * Tells whether the cache holds an object like this one (its kind, namespace,
+		 * labels and fields match one of its informers): only writes of such objects are
+		 * recorded, since the cache would never see the others.
 		 * @param object the object as written
 		 * @return whether the cache holds it
 		 */

@@ -130,6 +130,43 @@ class ListWatchFailuresTests {
 	}
 
 	@Test
+	void aRefusedFieldSelectorIsLoggedOncePerOutageNamingItAndTheKind() {
+		ListWatchFailures selected = new ListWatchFailures(
+				new InformerKey(Gadget.class, "ns", null, "spec.shape=round", false),
+				new ResourceKind<>(Gadget.class, Gadget.class, "test.kubeboot.io", "v1", "Gadget", "gadgets", true),
+				new ApiClient().setBasePath("http://127.0.0.1:1"));
+		ApiException refused = new ApiException("Bad Request", 400, Map.of(),
+				"{\"kind\":\"Status\",\"message\":\"field label not supported: spec.shape\"}");
+		for (int i = 0; i < 3; i++) {
+			selected.failed(refused, "400 Bad Request: field label not supported: spec.shape", "list");
+		}
+		assertThat(messages())
+			.containsExactly("ERROR Field selector not supported by the API server, retrying until it "
+					+ "is (a custom resource can be selected by metadata.name, metadata.namespace and the selectableFields "
+					+ "of its CustomResourceDefinition): informer=Gadget[namespace=ns, fieldSelector=spec.shape=round] "
+					+ "kind=Gadget apiVersion=test.kubeboot.io/v1 fieldSelector=spec.shape=round "
+					+ "error=\"400 Bad Request: field label not supported: spec.shape\"");
+		// a lasting answer: the lists are spaced out
+		assertThat(selected.retryPause()).isPositive();
+	}
+
+	@Test
+	void onlyABadRequestAboutAFieldOfAFieldSelectedListRefusesTheFieldSelector() {
+		ApiException unsupported = new ApiException("Bad Request", 400, Map.of(),
+				"{\"kind\":\"Status\",\"message\":\"field label not supported: spec.shape\"}");
+		ApiException unknown = new ApiException("Bad Request", 400, Map.of(),
+				"{\"kind\":\"Status\",\"message\":\"\\\"spec.shape\\\" is not a known field selector: only "
+						+ "\\\"metadata.name\\\", \\\"metadata.namespace\\\"\"}");
+		assertThat(ListWatchFailures.refusesFieldSelector(unsupported, "spec.shape=round")).isTrue();
+		assertThat(ListWatchFailures.refusesFieldSelector(unknown, "spec.shape=round")).isTrue();
+		assertThat(ListWatchFailures.refusesFieldSelector(unsupported, null)).isFalse();
+		assertThat(ListWatchFailures.refusesFieldSelector(new ApiException(400, "bad"), "spec.shape=round")).isFalse();
+		assertThat(ListWatchFailures.refusesFieldSelector(new ApiException("Forbidden", 403, Map.of(),
+				"{\"kind\":\"Status\",\"message\":\"field is forbidden\"}"), "spec.shape=round"))
+			.isFalse();
+	}
+
+	@Test
 	void aKindNoLongerServedIsDescribedByName() {
 		assertThat(this.failures.describe(new ApiException(404, Map.of(), "404 page not found"),
 				"404 Not Found: 404 page not found"))

@@ -47,7 +47,7 @@ class StreamingListTests {
 		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")),
 				event("ADDED", gadget("b", "ub", "11", "\"many\"")), event("ADDED", gadget("c", "uc", "12", "3")), END,
 				event("MODIFIED", gadget("a", "ua", "43", "2")));
-		assertThat(streaming.read("", "app=x", answering(200, body), list, "Gadget")).isTrue();
+		assertThat(streaming.read("", "app=x", null, answering(200, body), list, "Gadget")).isTrue();
 		KubernetesListObject read = list.finish();
 		assertThat(read.getMetadata().getResourceVersion()).isEqualTo("42");
 		assertThat(read.getKind()).isEqualTo("GadgetList");
@@ -66,7 +66,7 @@ class StreamingListTests {
 	@Test
 	void anEmptyCollectionIsTheBookmarkAlone() throws ApiException {
 		ObjectDecoder<Gadget>.PagedList list = this.decoder.newList();
-		assertThat(new StreamingList(true).read("42", null, answering(200, END), list, "Gadget")).isTrue();
+		assertThat(new StreamingList(true).read("42", null, null, answering(200, END), list, "Gadget")).isTrue();
 		assertThat(list.finish().getItems()).isEmpty();
 		assertThat(this.requests.get(0)).extracting(Pair::getName, Pair::getValue)
 			.contains(tuple("resourceVersion", "42"));
@@ -75,7 +75,7 @@ class StreamingListTests {
 	@Test
 	void theFirstListIsAConsistentReadNotWhateverTheWatchCacheHolds() throws ApiException {
 		// client-java's reflector asks for its first list at "0"
-		assertThat(new StreamingList(true).read("0", null, answering(200, END), this.decoder.newList(), "Gadget"))
+		assertThat(new StreamingList(true).read("0", null, null, answering(200, END), this.decoder.newList(), "Gadget"))
 			.isTrue();
 		assertThat(this.requests.get(0)).extracting(Pair::getName)
 			.contains("resourceVersionMatch")
@@ -89,8 +89,34 @@ class StreamingListTests {
 			throw new ApiException("Unprocessable Entity", 422, null,
 					"{\"kind\":\"Status\",\"message\":\"sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled\"}");
 		};
-		assertThat(streaming.read(null, null, refusing, this.decoder.newList(), "Gadget")).isFalse();
+		assertThat(streaming.read(null, null, null, refusing, this.decoder.newList(), "Gadget")).isFalse();
 		assertThat(streaming.enabled()).isFalse();
+	}
+
+	@Test
+	void theFieldSelectorIsAskedForWithTheLabelSelector() throws ApiException {
+		assertThat(new StreamingList(true).read("42", "app=x", "spec.color=blue", answering(200, END),
+				this.decoder.newList(), "Gadget"))
+			.isTrue();
+		assertThat(this.requests.get(0)).extracting(Pair::getName, Pair::getValue)
+			.contains(tuple("labelSelector", "app=x"), tuple("fieldSelector", "spec.color=blue"));
+	}
+
+	@Test
+	void aFieldSelectorTheServerRefusesFailsTheListAndKeepsStreaming() {
+		// 400 as a server that does not stream lists answers, but about the field
+		// selector: listing in pages would be refused it all the same
+		StreamingList streaming = new StreamingList(true);
+		StreamingList.Sender refusing = (query) -> {
+			throw new ApiException("Bad Request", 400, null,
+					"{\"kind\":\"Status\",\"code\":400,\"reason\":\"BadRequest\","
+							+ "\"message\":\"field label not supported: spec.shape\"}");
+		};
+		assertThatExceptionOfType(ApiException.class)
+			.isThrownBy(
+					() -> streaming.read(null, null, "spec.shape=round", refusing, this.decoder.newList(), "Gadget"))
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(400));
+		assertThat(streaming.enabled()).isTrue();
 	}
 
 	@Test
@@ -99,7 +125,7 @@ class StreamingListTests {
 		String gone = "{\"type\": \"ERROR\", \"object\": {\"kind\": \"Status\", \"apiVersion\": \"v1\", \"code\": 410,"
 				+ " \"reason\": \"Expired\", \"message\": \"too old resource version\"}}";
 		assertThatExceptionOfType(ApiException.class)
-			.isThrownBy(() -> streaming.read("7", null, answering(200, gone), this.decoder.newList(), "Gadget"))
+			.isThrownBy(() -> streaming.read("7", null, null, answering(200, gone), this.decoder.newList(), "Gadget"))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(410));
 		assertThat(streaming.enabled()).isTrue();
 	}
@@ -107,8 +133,9 @@ class StreamingListTests {
 	@Test
 	void aStreamThatEndsBeforeItsBookmarkFailsTheList() {
 		String body = event("ADDED", gadget("a", "ua", "10", "1"));
-		assertThatExceptionOfType(ApiException.class).isThrownBy(
-				() -> new StreamingList(true).read(null, null, answering(200, body), this.decoder.newList(), "Gadget"))
+		assertThatExceptionOfType(ApiException.class)
+			.isThrownBy(() -> new StreamingList(true).read(null, null, null, answering(200, body),
+					this.decoder.newList(), "Gadget"))
 			.withMessageContaining("ended before its initial events did");
 	}
 
@@ -116,8 +143,9 @@ class StreamingListTests {
 	void anUpdateAmongTheInitialEventsFailsTheList() {
 		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")),
 				event("MODIFIED", gadget("a", "ua", "11", "2")), END);
-		assertThatExceptionOfType(ApiException.class).isThrownBy(
-				() -> new StreamingList(true).read(null, null, answering(200, body), this.decoder.newList(), "Gadget"))
+		assertThatExceptionOfType(ApiException.class)
+			.isThrownBy(() -> new StreamingList(true).read(null, null, null, answering(200, body),
+					this.decoder.newList(), "Gadget"))
 			.withMessageContaining("MODIFIED event before its initial events ended");
 	}
 

@@ -80,7 +80,8 @@ public class OperatorEndpoint {
 		InformerKey primary = controller.watches().get(0);
 		ShardRing ring = ShardRing.of(controller);
 		return new ControllerDescriptor(controller.name(), primary.type().getSimpleName(), primary.namespace(),
-				primary.labelSelector(), controller.watches().stream().skip(1).map(InformerKey::toString).toList(),
+				primary.labelSelector(), primary.fieldSelector(),
+				controller.watches().stream().skip(1).map(InformerKey::toString).toList(),
 				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
 				controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
 				controller.assignedObjects());
@@ -95,8 +96,8 @@ public class OperatorEndpoint {
 
 	private static CacheDescriptor describe(Informer<?> informer) {
 		return new CacheDescriptor(informer.key().type().getSimpleName(), informer.key().namespace(),
-				informer.key().labelSelector(), informer.key().metadataOnly(), informer.hasSynced(),
-				informer.list().size(), informer.lastError());
+				informer.key().labelSelector(), informer.key().fieldSelector(), informer.key().metadataOnly(),
+				informer.hasSynced(), informer.list().size(), informer.lastError());
 	}
 
 	/**
@@ -122,6 +123,7 @@ public class OperatorEndpoint {
 	 * @param kind the reconciled model class's simple name
 	 * @param namespace the watched namespace, {@code null} for all
 	 * @param labelSelector the label selector, {@code null} for all objects
+	 * @param fieldSelector the field selector, {@code null} for all objects
 	 * @param alsoWatches the other informers whose events reach it
 	 * @param shardRing the ring it is sharded over, {@code null} if not sharded
 	 * @param running whether its workers run (on the leader; on every replica if sharded)
@@ -133,8 +135,9 @@ public class OperatorEndpoint {
 	 * all on the leader, none on a standby, its share of the ring if sharded
 	 */
 	public record ControllerDescriptor(String name, String kind, @Nullable String namespace,
-			@Nullable String labelSelector, List<String> alsoWatches, @Nullable String shardRing, boolean running,
-			int queueDepth, int activeWorkers, int workers, int maxConcurrentReconciles, int assignedObjects) {
+			@Nullable String labelSelector, @Nullable String fieldSelector, List<String> alsoWatches,
+			@Nullable String shardRing, boolean running, int queueDepth, int activeWorkers, int workers,
+			int maxConcurrentReconciles, int assignedObjects) {
 	}
 
 	/**
@@ -159,13 +162,15 @@ public class OperatorEndpoint {
 	 * @param kind the model class's simple name
 	 * @param namespace the namespace, {@code null} for all
 	 * @param labelSelector the label selector, {@code null} for all objects
+	 * @param fieldSelector the field selector, {@code null} for all objects
 	 * @param metadataOnly whether it holds the objects' metadata only
 	 * @param synced whether the first list has been stored
 	 * @param objects how many objects it holds
 	 * @param lastError the last list or watch error, {@code null} if none
 	 */
 	public record CacheDescriptor(String kind, @Nullable String namespace, @Nullable String labelSelector,
-			boolean metadataOnly, boolean synced, int objects, @Nullable String lastError) {
+			@Nullable String fieldSelector, boolean metadataOnly, boolean synced, int objects,
+			@Nullable String lastError) {
 	}
 
 	/**
