@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
@@ -60,26 +59,27 @@ class GrafanaDashboardIntegrationTests {
 				.builder(controlPlane.adminClient(), "https://127.0.0.1:" + operator.webhookPort(), caBundle)
 				.validating("/validate-storage-kubeboot-io-v1alpha1-storagebucket", StorageBucket.GROUP,
 						StorageBucket.VERSION, StorageBucket.PLURAL)
-				.mutating("/mutate-storage-kubeboot-io-v1alpha1-storagebucket", StorageBucket.GROUP,
-						StorageBucket.VERSION, StorageBucket.PLURAL)
 				.onlyIn(namespace)
 				.install()) {
-				// a bucket the API server sent through both webhooks (the defaulter wrote
-				// its probe timeout), once it applies their configuration
-				AtomicReference<String> bucket = new AtomicReference<>();
+				// the API server calls the validator once it applies its configuration: a
+				// bucket it refuses shows it
 				await().atMost(RECONCILE).pollInterval(Duration.ofMillis(500)).until(() -> {
-					bucket.set("bucket-" + System.nanoTime());
-					KubernetesApiResponse<StorageBucket> created = buckets
-						.tryCreate(new StorageBucket().metadata(new V1ObjectMeta().name(bucket.get()))
-							.spec(new StorageBucketSpec().bucketName(bucket.get())
+					String refused = "refused-" + System.nanoTime();
+					return !buckets
+						.tryCreate(new StorageBucket().metadata(new V1ObjectMeta().name(refused))
+							.spec(new StorageBucketSpec().bucketName(refused)
 								.region("test-1")
-								.endpoint(endpoint.url())));
-					return created.isSuccess() && created.getObject().getSpec().getProbeTimeoutSeconds() != null;
+								.endpoint("https://user:secret@photos.example.com/health")))
+						.isSuccess();
 				});
+				String bucket = "bucket-" + System.nanoTime();
+				KubernetesApiResponse<StorageBucket> created = buckets
+					.tryCreate(new StorageBucket().metadata(new V1ObjectMeta().name(bucket))
+						.spec(new StorageBucketSpec().bucketName(bucket).region("test-1").endpoint(endpoint.url())));
+				assertThat(created.isSuccess()).as("the API server accepted the bucket").isTrue();
 				// reconciled by the leader, with an Event
-				await().atMost(RECONCILE).until(() -> buckets.availableStatus(bucket.get()).equals("True"));
-				await().atMost(RECONCILE)
-					.until(() -> buckets.eventCount(bucket.get(), "Normal", "EndpointReachable") >= 1);
+				await().atMost(RECONCILE).until(() -> buckets.availableStatus(bucket).equals("True"));
+				await().atMost(RECONCILE).until(() -> buckets.eventCount(bucket, "Normal", "EndpointReachable") >= 1);
 
 				await().atMost(RECONCILE).untilAsserted(() -> {
 					PrometheusScrape scrape = PrometheusScrape.parse(operator.get("/actuator/prometheus"));

@@ -66,12 +66,16 @@ class StreamingListIntegrationTests {
 			// no longer has (it starts at a later one, as a ConfigMap elsewhere was
 			// created meanwhile), nor etcd (compacted; a watch cache still initializing
 			// hands the watch to etcd): 410 Gone, and the relist at the latest version
-			// is streamed as well, with the changes made while the watch was down
+			// is streamed as well, with the changes made while the watch was down. The
+			// ConfigMap elsewhere is created once the watch is held, and the API server
+			// restarted after it: a bookmark the informer saw before cannot carry its
+			// version, so the watch cache always starts past the held watch's
 			int watches = traffic.watches.size();
 			Hold held = traffic.holdNext(Traffic::isWatch);
-			admin.createNamespacedConfigMap("default", configMap("elsewhere-" + namespace.name(), "1")).execute();
 			controlPlane.restartApiServer();
 			held.awaitHeld();
+			admin.createNamespacedConfigMap("default", configMap("elsewhere-" + namespace.name(), "1")).execute();
+			controlPlane.restartApiServer();
 			admin.replaceNamespacedConfigMap("cm-0", namespace.name(), configMap("cm-0", "changed")).execute();
 			admin.deleteNamespacedConfigMap("cm-1", namespace.name()).execute();
 			Etcd.compact(controlPlane.etcdEndpoint());

@@ -5,7 +5,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 import io.kubeboot.operator.webhook.AdmissionDeniedException;
 import io.kubeboot.operator.webhook.AdmissionValidator;
@@ -28,12 +27,13 @@ import org.springframework.stereotype.Component;
  * literally is checked here, without a DNS lookup; the prober checks what a name resolves
  * to before every probe;</li>
  * <li>{@code spec.region}, when {@code sample.buckets.regions} lists the allowed regions,
- * must be one of them;</li>
- * <li>{@code spec.bucketName} cannot change: another bucket is another
- * StorageBucket.</li>
+ * must be one of them.</li>
  * </ul>
- * The starter serves it as the validating admission webhook of StorageBucket (see
- * {@code deploy/webhook.yaml}).
+ * What needs no code is the CRD's: the API server itself keeps {@code spec.bucketName}
+ * from changing (a CEL transition rule) and writes the default probe timeout. The starter
+ * serves this class as the validating admission webhook of StorageBucket, which the API
+ * server calls only when a bucket is created or its endpoint or region changes (the
+ * webhook's {@code matchConditions}, see {@code deploy/webhook.yaml}).
  */
 @Component
 class StorageBucketValidator implements AdmissionValidator<StorageBucket> {
@@ -54,12 +54,6 @@ class StorageBucketValidator implements AdmissionValidator<StorageBucket> {
 
 	@Override
 	public List<String> validateUpdate(StorageBucket old, StorageBucket bucket) throws AdmissionDeniedException {
-		String was = (old.getSpec() != null) ? old.getSpec().getBucketName() : null;
-		String now = (bucket.getSpec() != null) ? bucket.getSpec().getBucketName() : null;
-		if (was != null && !Objects.equals(was, now)) {
-			throw new AdmissionDeniedException("spec.bucketName cannot change (was '" + was + "', now '" + now
-					+ "'): create another StorageBucket for another bucket");
-		}
 		return validate(bucket);
 	}
 

@@ -1,5 +1,8 @@
 package io.kubeboot.sample.storage.v1alpha1;
 
+import io.kubeboot.operator.model.Default;
+import io.kubeboot.operator.model.Immutable;
+import io.kubeboot.operator.model.SelectableField;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -13,6 +16,7 @@ public class StorageBucketSpec {
 
 	@NotNull
 	@Size(min = 3, max = 63)
+	@Immutable(message = "cannot change: create another StorageBucket for another bucket")
 	private String bucketName;
 
 	@NotNull
@@ -21,14 +25,17 @@ public class StorageBucketSpec {
 	private String endpoint;
 
 	@Size(max = 63)
+	@SelectableField
 	private String region;
 
 	@Min(1)
 	@Max(60)
+	@Default("5")
 	private Integer probeTimeoutSeconds;
 
 	/**
-	 * The bucket's name in the object store.
+	 * The bucket's name in the object store; it cannot change, another bucket is another
+	 * StorageBucket.
 	 * @return the bucket name
 	 */
 	public String getBucketName() {
@@ -57,7 +64,8 @@ public class StorageBucketSpec {
 
 	/**
 	 * The object store's region, for people and tools reading the resource; the operator
-	 * does not use it.
+	 * does not use it. Selectable: {@code kubectl get storagebuckets --field-selector
+	 * spec.region=eu-west-1}.
 	 * @return the region, or {@code null}
 	 */
 	public String getRegion() {
@@ -70,9 +78,10 @@ public class StorageBucketSpec {
 	}
 
 	/**
-	 * How long one probe of this bucket may take, overriding the operator's
-	 * {@code sample.buckets.probe-timeout}.
-	 * @return the timeout in seconds, or {@code null} for the operator's default
+	 * How long one probe of this bucket may take, in seconds; the API server writes 5
+	 * when it is left out.
+	 * @return the timeout in seconds, or {@code null} for the operator's
+	 * {@code sample.buckets.probe-timeout} (a bucket stored before the default existed)
 	 */
 	public Integer getProbeTimeoutSeconds() {
 		return this.probeTimeoutSeconds;

@@ -19,4 +19,11 @@ public interface BucketStore {
 	 */
 	List<String> pendingDeletions();
 
+	/**
+	 * The region a bucket's endpoint is in.
+	 * @param endpoint the endpoint
+	 * @return the region
+	 */
+	String regionOf(String endpoint);
+
 }

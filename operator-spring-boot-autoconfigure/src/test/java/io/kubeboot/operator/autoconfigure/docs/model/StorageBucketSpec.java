@@ -9,6 +9,8 @@ public class StorageBucketSpec {
 
 	private String endpoint;
 
+	private String region;
+
 	private Integer probeTimeoutSeconds;
 
 	public String getBucketName() {
@@ -26,6 +28,15 @@ public class StorageBucketSpec {
 
 	public StorageBucketSpec endpoint(String endpoint) {
 		this.endpoint = endpoint;
+		return this;
+	}
+
+	public String getRegion() {
+		return this.region;
+	}
+
+	public StorageBucketSpec region(String region) {
+		this.region = region;
 		return this;
 	}
 
