@@ -37,7 +37,8 @@ final class Manifests {
 	private static final Map<String, String> PLURALS = Map.of("CustomResourceDefinition", "customresourcedefinitions",
 			"ServiceAccount", "serviceaccounts", "ClusterRole", "clusterroles", "ClusterRoleBinding",
 			"clusterrolebindings", "Role", "roles", "RoleBinding", "rolebindings", "StorageBucket", "storagebuckets",
-			"Pod", "pods");
+			"Pod", "pods", "ValidatingAdmissionPolicy", "validatingadmissionpolicies",
+			"ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings");
 
 	private Manifests() {
 	}

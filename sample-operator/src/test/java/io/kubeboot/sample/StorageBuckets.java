@@ -130,6 +130,14 @@ final class StorageBuckets {
 		this.api.delete(this.namespace, name).throwsApiException();
 	}
 
+	/**
+	 * Deletes a bucket, returning the API server's answer whether it deleted the bucket
+	 * or not.
+	 */
+	KubernetesApiResponse<StorageBucket> tryDelete(String name) {
+		return this.api.delete(this.namespace, name);
+	}
+
 	/** Whether the bucket exists, being deleted or not. */
 	boolean exists(String name) throws ApiException {
 		return this.api.get(this.namespace, name).isSuccess();

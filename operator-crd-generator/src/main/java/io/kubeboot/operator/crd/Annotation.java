@@ -71,6 +71,19 @@ record Annotation(AnnotationMirror mirror, Map<String, Object> values) {
 		return ((VariableElement) this.values.get(name)).getSimpleName().toString();
 	}
 
+	/**
+	 * The constant names of an array of enum values.
+	 * @param name the attribute
+	 * @return the constants' names, in order
+	 */
+	List<String> constants(String name) {
+		List<String> constants = new ArrayList<>();
+		for (Object value : (List<?>) this.values.get(name)) {
+			constants.add(((VariableElement) value).getSimpleName().toString());
+		}
+		return constants;
+	}
+
 	@SuppressWarnings("unchecked")
 	List<String> strings(String name) {
 		Object value = this.values.get(name);

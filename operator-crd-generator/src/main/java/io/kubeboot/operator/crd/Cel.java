@@ -3,6 +3,7 @@ package io.kubeboot.operator.crd;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,15 +12,16 @@ import io.kubeboot.operator.crd.CelLexer.Kind;
 import io.kubeboot.operator.crd.CelLexer.Token;
 
 /**
- * Checks a CEL rule of a schema before the API server does: that it parses by CEL's
- * grammar, uses no identifier but {@code self}, {@code oldSelf}, the variables of its
- * macros ({@code all(x, ...)}, {@code cel.bind(x, ...)}) and CEL's type and namespace
- * names, and that every field it selects from {@code self} or {@code oldSelf} (directly,
- * through list items and map values, or through a macro's variable) is one the schema has
- * ({@link CelValue} follows them, unescaping names as the API server escapes them:
- * {@code __dash__}, {@code __namespace__}, ...). It does not type-check the rest: a
- * function's arguments, an operator's operands, and fields below a method call are left
- * to the API server.
+ * Checks a CEL expression before the API server does: that it parses by CEL's grammar,
+ * uses no identifier but the names declared to it (a schema's rule: {@code self} and
+ * {@code oldSelf}; an admission policy's: {@code object}, {@code request}, ...), the
+ * variables of its macros ({@code all(x, ...)}, {@code cel.bind(x, ...)}) and CEL's type
+ * and namespace names, and that every field it selects from a declared name (directly,
+ * through list items and map values, or through a macro's variable) is one the name's
+ * schema has ({@link CelValue} follows them, unescaping names as the API server escapes
+ * them in a schema's rules: {@code __dash__}, {@code __namespace__}, ...). It does not
+ * type-check the rest: a function's arguments, an operator's operands, and fields below a
+ * method call are left to the API server.
  */
 final class Cel {
 
@@ -35,43 +37,78 @@ final class Cel {
 	private static final List<List<String>> BINARY = List.of(List.of("||"), List.of("&&"),
 			List.of("<", "<=", ">", ">=", "==", "!="), List.of("+", "-"), List.of("*", "/", "%"));
 
+	/**
+	 * The variables Kubernetes declares to some of its CEL expressions, which name no
+	 * namespace of functions where they are not declared ({@code authorizer.group(...)}
+	 * in a message expression).
+	 */
+	private static final Set<String> VARIABLES = Set.of("self", "oldSelf", "object", "oldObject", "request", "params",
+			"namespaceObject", "authorizer", "variables");
+
 	/** The level of {@link #BINARY} that {@code in} belongs to. */
 	private static final int RELATION = 2;
 
+	private static final String RULE_NAMES = "a rule knows self, oldSelf and the variables of its macros, such as x "
+			+ "in self.all(x, ...)";
+
 	private final List<Token> tokens;
 
-	private final Schema self;
+	private final Map<String, Schema> declared;
+
+	private final boolean escaped;
+
+	private final String known;
 
 	private final Deque<Map<String, CelValue>> scopes = new ArrayDeque<>();
 
+	private final Set<String> used = new LinkedHashSet<>();
+
 	private int index;
 
-	private boolean usesOldSelf;
-
-	private Cel(List<Token> tokens, Schema self) {
+	private Cel(List<Token> tokens, Map<String, Schema> declared, boolean escaped, String known) {
 		this.tokens = tokens;
-		this.self = self;
+		this.declared = declared;
+		this.escaped = escaped;
+		this.known = known;
 	}
 
 	/**
-	 * Checks an expression.
-	 * @param expression the expression
+	 * Checks a rule of a schema.
+	 * @param expression the rule
 	 * @param self the schema of {@code self} (and {@code oldSelf})
 	 * @return whether the expression uses {@code oldSelf}, which makes a rule a
 	 * transition rule
 	 * @throws CelException if it does not parse or names a field the schema does not have
 	 */
 	static boolean check(String expression, Schema self) throws CelException {
+		return check(expression, Map.of("self", self, "oldSelf", self), true, RULE_NAMES).contains("oldSelf");
+	}
+
+	/**
+	 * Checks an expression that may use some names, each with the schema of its value (an
+	 * empty {@link Schema} for a value the check knows nothing of).
+	 * @param expression the expression
+	 * @param declared the names it may use, with their schemas
+	 * @param escaped whether field names are escaped as in a schema's rules
+	 * ({@code __dash__}, ...) or written as they are
+	 * @param known what it may use, for the message about a name it may not, such as
+	 * {@code a rule knows self, oldSelf and ...}
+	 * @return the declared names it uses
+	 * @throws CelException if it does not parse, uses a name not declared, or names a
+	 * field a schema does not have
+	 */
+	static Set<String> check(String expression, Map<String, Schema> declared, boolean escaped, String known)
+			throws CelException {
 		if (expression.isBlank()) {
 			throw new CelException("is empty", -1);
 		}
-		Cel cel = new Cel(CelLexer.tokens(expression), self);
+		Cel cel = new Cel(CelLexer.tokens(expression), declared, escaped, known);
 		cel.expression();
 		Token next = cel.peek(0);
 		if (next.kind() != Kind.END) {
 			throw CelException.syntax("a whole expression ends before " + next, next.position());
 		}
-		return cel.usesOldSelf;
+		return cel.used;
 	}
 
 	private CelValue expression() throws CelException {
@@ -122,7 +159,7 @@ final class Cel {
 					value = call(value, name.text());
 				}
 				else {
-					value = value.select(name);
+					value = value.select(name, this.escaped);
 				}
 			}
 			else if (accept("[")) {
@@ -193,14 +230,14 @@ final class Cel {
 				return scope.get(name);
 			}
 		}
-		if (name.equals("self") || name.equals("oldSelf")) {
-			this.usesOldSelf |= name.equals("oldSelf");
-			return new CelValue(this.self, name, false);
+		if (this.declared.containsKey(name)) {
+			this.used.add(name);
+			return new CelValue(this.declared.get(name), name, false);
 		}
 		if (TYPES.contains(name)) {
 			return CelValue.UNKNOWN;
 		}
-		if (peekOperator(".") && peek(1).kind() == Kind.IDENTIFIER && peek(2).is("(")) {
+		if (!VARIABLES.contains(name) && peekOperator(".") && peek(1).kind() == Kind.IDENTIFIER && peek(2).is("(")) {
 			// a function of a namespace: cel.bind(...), optional.of(...),
 			// math.greatest(...)
 			Token function = this.tokens.get(this.index + 1);
@@ -211,8 +248,7 @@ final class Cel {
 			arguments();
 			return CelValue.UNKNOWN;
 		}
-		throw new CelException("uses '" + name + "', which is undeclared: a rule knows self, oldSelf and the "
-				+ "variables of its macros, such as x in self.all(x, ...)", token.position());
+		throw new CelException("uses '" + name + "', which is undeclared: " + this.known, token.position());
 	}
 
 	/** {@code cel.bind(name, value, expression)}, after its opening parenthesis. */

@@ -23,6 +23,12 @@ record CelValue(Schema schema, String path, boolean selection) {
 			"import", "let", "loop", "package", "namespace", "return", "var", "in", "true", "false", "null");
 
 	/**
+	 * The words CEL's grammar reads as literals or operators, which no field selection
+	 * can name.
+	 */
+	private static final Set<String> LITERALS = Set.of("in", "true", "false", "null");
+
+	/**
 	 * A value the check knows nothing of: a literal, or the result of an operator or
 	 * function.
 	 */
@@ -61,27 +67,41 @@ record CelValue(Schema schema, String path, boolean selection) {
 
 	/**
 	 * A field selected from this value ({@code .name} or {@code .?name}).
-	 * @param name the field's name as the rule writes it
+	 * @param name the field's name as the expression writes it
+	 * @param escaped whether names are escaped, as in a schema's rules ({@code __dash__},
+	 * {@code __namespace__}, ...), or written as they are, as in an admission policy,
+	 * which sees objects as plain JSON
 	 * @return the field
 	 * @throws CelException if the name is a reserved word, or the schema has no such
 	 * field
 	 */
-	CelValue select(Token name) throws CelException {
-		if (RESERVED.contains(name.text())) {
+	CelValue select(Token name, boolean escaped) throws CelException {
+		if (escaped && RESERVED.contains(name.text())) {
 			throw CelException.syntax(
 					"'" + name.text() + "' is a reserved word of CEL: select the field as __" + name.text() + "__",
+					name.position());
+		}
+		if (!escaped && LITERALS.contains(name.text())) {
+			throw CelException.syntax(
+					"'" + name.text() + "' cannot follow '.': select the field as ['" + name.text() + "']",
 					name.position());
 		}
 		String selected = (this.path != null) ? this.path + "." + name.text() : null;
 		if (this.schema == null) {
 			return new CelValue(null, selected, true);
 		}
-		String field = unescape(name.text());
+		String field = escaped ? unescape(name.text()) : name.text();
 		Schema child = this.schema.properties().get(field);
 		if (child != null) {
 			return new CelValue(child, selected, true);
 		}
 		if (!this.schema.properties().isEmpty() && !this.schema.has("x-kubernetes-preserve-unknown-fields")) {
+			String unescaped = unescape(field);
+			if (!escaped && this.schema.properties().containsKey(unescaped)) {
+				throw new CelException("names the field '" + field + "', which " + this.path + " does not have: "
+						+ "here names are not escaped, select '" + unescaped + "' as " + this.path + "['" + unescaped
+						+ "']", name.position());
+			}
 			throw new CelException("names the field '" + field + "', which " + this.path + " does not have; it has "
 					+ this.schema.properties().keySet(), name.position());
 		}

@@ -24,7 +24,10 @@ final class CrdDocument {
 
 	private static final Pattern KUBE_VERSION = Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
 
-	private static final Comparator<String> VERSION_PRIORITY = Comparator.comparingInt(CrdDocument::stability)
+	/**
+	 * Kubernetes' order of versions: GA before beta before alpha, higher first.
+	 */
+	static final Comparator<String> VERSION_PRIORITY = Comparator.comparingInt(CrdDocument::stability)
 		.thenComparing(Comparator.comparingInt((String version) -> number(version, 1)).reversed())
 		.thenComparing(Comparator.comparingInt((String version) -> number(version, 3)).reversed())
 		.thenComparing(Comparator.naturalOrder());

@@ -31,6 +31,11 @@ import javax.tools.StandardLocation;
  * from Jakarta Validation constraints and the schema annotations of
  * {@code io.kubeboot.operator.model}.
  * <p>
+ * A kind whose classes carry {@code @AdmissionPolicy} also gets
+ * {@code META-INF/kubeboot/policies/<plural>.<group>.yaml}: a ValidatingAdmissionPolicy
+ * and its ValidatingAdmissionPolicyBinding per annotation, their CEL checked against the
+ * kind's schema and the names the API server declares to a policy.
+ * <p>
  * Add it to the compiler's annotation processor path; it reads every annotation by name
  * and brings no dependency into the application. Problems (a type a schema cannot
  * describe, two storage versions of a kind, a class that refers to itself) are compiler
@@ -47,7 +52,8 @@ import javax.tools.StandardLocation;
  * {@code kubeboot.conversion.strategy=None}.
  */
 @SupportedAnnotationTypes({ CustomResourceDefinitionProcessor.KUBERNETES_KIND, Constraints.MODEL + "Scale",
-		Constraints.MODEL + "SelectableField", Constraints.MODEL + "SelectableFields" })
+		Constraints.MODEL + "SelectableField", Constraints.MODEL + "SelectableFields", PolicyDocument.POLICY,
+		PolicyDocument.POLICIES })
 @SupportedOptions({ Conversion.STRATEGY, Conversion.SERVICE, Conversion.NAMESPACE, Conversion.PORT,
 		Conversion.CERTIFICATE })
 public class CustomResourceDefinitionProcessor extends AbstractProcessor {
@@ -92,8 +98,14 @@ public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 		if (round.processingOver()) {
 			for (List<KindVersion> versions : this.kinds.values()) {
 				CrdDocument document = new CrdDocument(versions, this.conversion);
-				if (document.check(this.diagnostics)) {
-					write(document, versions);
+				PolicyDocument policies = PolicyDocument.read(versions, this.processingEnv.getElementUtils(),
+						this.diagnostics);
+				if (document.check(this.diagnostics) && policies != null) {
+					write(document.path(), document.yaml(),
+							versions.stream().map(KindVersion::type).toArray(Element[]::new));
+					if (!policies.isEmpty()) {
+						write(policies.path(), policies.yaml(), policies.origins());
+					}
 					if (document.convertsByWebhook() && !this.conversion.named()) {
 						this.diagnostics.note(versions.get(0).type(),
 								"The CustomResourceDefinition of " + versions.get(0).kind() + " sends conversions to "
@@ -118,6 +130,11 @@ public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 			this.processingEnv.getMessager()
 				.printMessage(Diagnostic.Kind.NOTE, "No CustomResourceDefinition for " + type.getQualifiedName()
 						+ ": its group '" + group + "' is one of Kubernetes' own", type);
+			if (PolicyDocument.declares(type, this.processingEnv.getElementUtils())) {
+				this.diagnostics.error(type, "@AdmissionPolicy on " + type.getQualifiedName() + " writes no policy: "
+						+ "the generator writes policies beside the CustomResourceDefinitions of custom resources, "
+						+ "and the group '" + group + "' is one of Kubernetes' own");
+			}
 			return;
 		}
 		KindVersion version = KindVersion.read(type, kind, this.schemas, this.processingEnv.getElementUtils(),
@@ -156,17 +173,16 @@ public class CustomResourceDefinitionProcessor extends AbstractProcessor {
 		throw new IllegalStateException("No @KubernetesKind on " + type);
 	}
 
-	private void write(CrdDocument document, List<KindVersion> versions) {
-		Element[] origins = versions.stream().map(KindVersion::type).toArray(Element[]::new);
+	private void write(String path, String yaml, Element[] origins) {
 		try {
 			FileObject file = this.processingEnv.getFiler()
-				.createResource(StandardLocation.CLASS_OUTPUT, "", document.path(), origins);
+				.createResource(StandardLocation.CLASS_OUTPUT, "", path, origins);
 			try (OutputStream out = file.openOutputStream()) {
-				out.write(document.yaml().getBytes(StandardCharsets.UTF_8));
+				out.write(yaml.getBytes(StandardCharsets.UTF_8));
 			}
 		}
 		catch (IOException ex) {
-			this.diagnostics.error(origins[0], "Cannot write " + document.path() + ": " + ex.getMessage());
+			this.diagnostics.error(origins[0], "Cannot write " + path + ": " + ex.getMessage());
 		}
 	}
 

@@ -201,8 +201,12 @@ final class Rules {
 		return rules;
 	}
 
-	/** {@code FIELD_VALUE_FORBIDDEN} as {@code FieldValueForbidden}. */
-	private static String upperCamelCase(String constant) {
+	/**
+	 * An enum constant's name in the API's spelling.
+	 * @param constant the name, such as {@code FIELD_VALUE_FORBIDDEN}
+	 * @return the name in upper camel case, such as {@code FieldValueForbidden}
+	 */
+	static String upperCamelCase(String constant) {
 		StringBuilder name = new StringBuilder();
 		for (String word : constant.toLowerCase(Locale.ROOT).split("_")) {
 			name.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));

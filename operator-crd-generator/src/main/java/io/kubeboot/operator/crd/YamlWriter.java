@@ -10,7 +10,7 @@ import java.util.Set;
  * Writes maps, lists, strings, numbers and booleans as block-style YAML, the same input
  * always to the same text: keys in the maps' own order, two spaces of indentation,
  * sequences indented under their key, strings quoted only where YAML would read them as
- * something else.
+ * something else; documents after the first behind {@code ---}.
  */
 final class YamlWriter {
 
@@ -18,6 +18,8 @@ final class YamlWriter {
 			".inf", "-.inf", "+.inf", ".nan", "<<", "=");
 
 	private final StringBuilder out = new StringBuilder();
+
+	private boolean documents;
 
 	/**
 	 * Adds a comment line.
@@ -30,11 +32,15 @@ final class YamlWriter {
 	}
 
 	/**
-	 * Adds a document.
+	 * Adds a document, after {@code ---} if it is not the first.
 	 * @param document the top-level map
 	 * @return this writer
 	 */
 	YamlWriter document(Map<String, ?> document) {
+		if (this.documents) {
+			this.out.append("---\n");
+		}
+		this.documents = true;
 		writeMap(document, 0);
 		return this;
 	}

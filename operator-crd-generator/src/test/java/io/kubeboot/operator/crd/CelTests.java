@@ -1,5 +1,7 @@
 package io.kubeboot.operator.crd;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -87,6 +89,30 @@ class CelTests {
 		assertProblem("replicas > 1", "uses 'replicas', which is undeclared: a rule knows self, oldSelf and the "
 				+ "variables of its macros, such as x in self.all(x, ...)", 1);
 		assertProblem("  ", "is empty", 0);
+	}
+
+	@Test
+	void namesAsTheyAreWhereObjectsArePlainJson() throws CelException {
+		Map<String, Schema> declared = Map.of("object", this.spec);
+		assertThat(Cel.check("object.namespace == 'x' && object['my-field'] == 'y' && object.labels.all(k, k != '')",
+				declared, false, "known"))
+			.containsExactly("object");
+		assertThatExceptionOfType(CelException.class)
+			.isThrownBy(() -> Cel.check("object.my__dash__field == 'x'", declared, false, "known"))
+			.withMessage("names the field 'my__dash__field', which object does not have: here names are not escaped, "
+					+ "select 'my-field' as object['my-field']");
+		assertThatExceptionOfType(CelException.class)
+			.isThrownBy(() -> Cel.check("object.in == 'x'", declared, false, "known"))
+			.withMessage("does not parse: 'in' cannot follow '.': select the field as ['in']");
+		assertThatExceptionOfType(CelException.class)
+			.isThrownBy(() -> Cel.check("self.name == 'x'", declared, false, "a policy knows object"))
+			.withMessage("uses 'self', which is undeclared: a policy knows object");
+	}
+
+	@Test
+	void kubernetesVariablesAreNoNamespacesOfFunctions() {
+		assertProblem("authorizer.group('').check('get').allowed()", "uses 'authorizer', which is undeclared: a rule "
+				+ "knows self, oldSelf and the variables of its macros, such as x in self.all(x, ...)", 1);
 	}
 
 	@Test

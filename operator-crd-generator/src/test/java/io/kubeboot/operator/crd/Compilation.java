@@ -101,11 +101,53 @@ record Compilation(Path output, List<Diagnostic<? extends JavaFileObject>> diagn
 	}
 
 	/**
+	 * The file written for the admission policies of a kind.
+	 * @param name the kind's CRD's name, {@code <plural>.<group>}
+	 * @return the YAML
+	 */
+	String policies(String name) {
+		Path file = this.output.resolve("META-INF/kubeboot/policies/" + name + ".yaml");
+		try {
+			return Files.readString(file);
+		}
+		catch (IOException ex) {
+			throw new AssertionError("No " + file + "; the compiler said: " + messages(), ex);
+		}
+	}
+
+	/**
+	 * The documents of the file written for the admission policies of a kind, read as
+	 * maps and lists.
+	 * @param name the kind's CRD's name
+	 * @return the policies and their bindings
+	 */
+	@SuppressWarnings("unchecked")
+	List<Map<String, Object>> policyDocuments(String name) {
+		List<Map<String, Object>> documents = new ArrayList<>();
+		for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(policies(name))) {
+			documents.add((Map<String, Object>) document);
+		}
+		return documents;
+	}
+
+	/**
 	 * The names of the files written under {@code META-INF/kubeboot/crds}.
 	 * @return the file names
 	 */
 	List<String> crdFiles() {
-		Path directory = this.output.resolve("META-INF/kubeboot/crds");
+		return files("crds");
+	}
+
+	/**
+	 * The names of the files written under {@code META-INF/kubeboot/policies}.
+	 * @return the file names
+	 */
+	List<String> policyFiles() {
+		return files("policies");
+	}
+
+	private List<String> files(String kind) {
+		Path directory = this.output.resolve("META-INF/kubeboot/" + kind);
 		if (!Files.isDirectory(directory)) {
 			return List.of();
 		}

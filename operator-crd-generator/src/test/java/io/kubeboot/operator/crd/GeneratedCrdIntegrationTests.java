@@ -3,8 +3,10 @@ package io.kubeboot.operator.crd;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import com.google.gson.Gson;
@@ -36,12 +38,14 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The API server is the judge of a CustomResourceDefinition: a generated one, with every
  * kind of field the processor writes, is accepted as a structural schema and established;
  * objects are then checked, pruned, defaulted, printed, selected and scaled by it as the
- * model says, and its CEL rules refuse what they should.
+ * model says, and its CEL rules refuse what they should; the generated admission policies
+ * are taken and enforced too.
  */
 @WithControlPlane
 class GeneratedCrdIntegrationTests {
@@ -144,6 +148,32 @@ class GeneratedCrdIntegrationTests {
 
 			}
 			""";
+
+	private static final String LOCK = """
+			package com.example.it.locks;
+
+			import io.kubeboot.operator.model.*;
+			import jakarta.validation.constraints.*;
+
+			/** A lock for the API server to check by admission policies. */
+			@KubernetesKind(group = "crd-generator.kubeboot.io", version = "v1", kind = "Lock")
+			@AdmissionPolicy(name = "owned", expression = "object.spec.owner == request.userInfo.username",
+					message = "only its owner may write a lock",
+					messageExpression = "'a lock of ' + object.spec.owner + ' is not for ' + request.userInfo.username")
+			@AdmissionPolicy(name = "held", operations = AdmissionPolicy.Operation.DELETE,
+					expression = "!has(oldObject.spec.held) || !oldObject.spec.held",
+					message = "a held lock cannot be deleted", reason = AdmissionPolicy.Reason.FORBIDDEN)
+			public class Lock extends CustomResource<Lock.Spec, Void> {
+
+				public static class Spec {
+					@NotNull @Size(max = 63) private String owner;
+					private Boolean held;
+				}
+
+			}
+			""";
+
+	private static final Duration POLICY_IN_EFFECT = Duration.ofSeconds(60);
 
 	@TempDir
 	Path directory;
@@ -352,6 +382,70 @@ class GeneratedCrdIntegrationTests {
 			.getAsInt()).isEqualTo(3);
 	}
 
+	@Test
+	void theApiServerEnforcesTheGeneratedAdmissionPolicies(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		assumeTrue(controlPlane.kubernetesVersion().isAtLeast(1, 30),
+				"ValidatingAdmissionPolicy is GA since Kubernetes 1.30");
+		Compilation compilation = Compilation.compile(this.directory, LOCK);
+		assertThat(compilation.success()).as(compilation.messages()).isTrue();
+		ApiClient admin = controlPlane.adminClient();
+		apply(admin, compilation.crd("locks." + GROUP), "locks." + GROUP);
+		List<String> applied = applyPolicies(admin, compilation.policies("locks." + GROUP));
+		assertThat(applied).containsExactly("ValidatingAdmissionPolicy owned.locks." + GROUP,
+				"ValidatingAdmissionPolicyBinding owned.locks." + GROUP,
+				"ValidatingAdmissionPolicy held.locks." + GROUP,
+				"ValidatingAdmissionPolicyBinding held.locks." + GROUP);
+		DynamicKubernetesApi locks = new DynamicKubernetesApi(GROUP, "v1", "locks", admin);
+		String denied = "ValidatingAdmissionPolicy '%1$s.locks." + GROUP + "' with binding '%1$s.locks." + GROUP
+				+ "' denied request: ";
+
+		// the API server takes a moment to enforce a new binding: until it refuses a lock
+		// of someone else (reason Invalid, the default: 422), each try creates one
+		AtomicInteger tries = new AtomicInteger();
+		await().atMost(POLICY_IN_EFFECT)
+			.pollInterval(Duration.ofMillis(250))
+			.until(() -> locks
+				.create(namespaced(lock("early-" + tries.incrementAndGet(), "someone-else", false), namespace))
+				.getHttpStatusCode() == 422);
+		KubernetesApiResponse<DynamicKubernetesObject> notMine = locks
+			.create(namespaced(lock("not-mine", "someone-else", false), namespace));
+		assertThat(notMine.getHttpStatusCode()).as(String.valueOf(notMine.getStatus())).isEqualTo(422);
+		assertThat(notMine.getStatus().getReason()).isEqualTo("Invalid");
+		assertThat(notMine.getStatus().getMessage())
+			.contains(denied.formatted("owned") + "a lock of someone-else is not for " + ControlPlane.ADMIN);
+		KubernetesApiResponse<DynamicKubernetesObject> mine = locks
+			.create(namespaced(lock("mine", ControlPlane.ADMIN, true), namespace));
+		assertThat(mine.isSuccess()).as(String.valueOf(mine.getStatus())).isTrue();
+		// an update is checked too
+		KubernetesApiResponse<DynamicKubernetesObject> givenAway = locks
+			.update(withSpec(mine.getObject().getRaw(), (spec) -> spec.addProperty("owner", "someone-else")));
+		assertThat(givenAway.getHttpStatusCode()).as(String.valueOf(givenAway.getStatus())).isEqualTo(422);
+
+		// the DELETE policy (reason Forbidden: 403), once in effect, keeps a held lock;
+		// until then each try deletes a held lock of its own
+		await().atMost(POLICY_IN_EFFECT).pollInterval(Duration.ofMillis(250)).until(() -> {
+			String name = "held-" + tries.incrementAndGet();
+			assertThat(locks.create(namespaced(lock(name, ControlPlane.ADMIN, true), namespace)).isSuccess()).isTrue();
+			return locks.delete(namespace.name(), name).getHttpStatusCode() == 403;
+		});
+		KubernetesApiResponse<DynamicKubernetesObject> held = locks.delete(namespace.name(), "mine");
+		assertThat(held.getHttpStatusCode()).as(String.valueOf(held.getStatus())).isEqualTo(403);
+		assertThat(held.getStatus().getReason()).isEqualTo("Forbidden");
+		assertThat(held.getStatus().getMessage()).contains(denied.formatted("held") + "a held lock cannot be deleted");
+		assertThat(locks.get(namespace.name(), "mine").isSuccess()).isTrue();
+
+		// released, it is deleted; a lock never held is deleted at once
+		KubernetesApiResponse<DynamicKubernetesObject> released = locks.update(withSpec(
+				locks.get(namespace.name(), "mine").getObject().getRaw(), (spec) -> spec.addProperty("held", false)));
+		assertThat(released.isSuccess()).as(String.valueOf(released.getStatus())).isTrue();
+		KubernetesApiResponse<DynamicKubernetesObject> deleted = locks.delete(namespace.name(), "mine");
+		assertThat(deleted.isSuccess()).as(String.valueOf(deleted.getStatus())).isTrue();
+		assertThat(locks.create(namespaced(lock("free", ControlPlane.ADMIN, false), namespace)).isSuccess()).isTrue();
+		KubernetesApiResponse<DynamicKubernetesObject> free = locks.delete(namespace.name(), "free");
+		assertThat(free.isSuccess()).as(String.valueOf(free.getStatus())).isTrue();
+	}
+
 	private static String condition(String type, String status, String reason) {
 		return "{\"type\": \"%s\", \"status\": \"%s\", \"reason\": \"%s\", \"message\": \"\", ".formatted(type, status,
 				reason) + "\"lastTransitionTime\": \"2026-11-29T10:00:00Z\"}";
@@ -376,6 +470,27 @@ class GeneratedCrdIntegrationTests {
 		});
 	}
 
+	/**
+	 * Creates the policies and bindings of a generated file, as {@code kubectl create -f}
+	 * would.
+	 * @return what was created, as {@code <kind> <name>}
+	 */
+	private static List<String> applyPolicies(ApiClient admin, String yaml) {
+		List<String> created = new ArrayList<>();
+		for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(yaml)) {
+			JsonObject object = new Gson().toJsonTree(document).getAsJsonObject();
+			String kind = object.get("kind").getAsString();
+			String resource = kind.equals("ValidatingAdmissionPolicy") ? "validatingadmissionpolicies"
+					: "validatingadmissionpolicybindings";
+			KubernetesApiResponse<DynamicKubernetesObject> response = new DynamicKubernetesApi(
+					"admissionregistration.k8s.io", "v1", resource, admin)
+				.create(new DynamicKubernetesObject(object));
+			assertThat(response.isSuccess()).as(kind + " " + response.getStatus()).isTrue();
+			created.add(kind + " " + response.getObject().getMetadata().getName());
+		}
+		return created;
+	}
+
 	private static void assertRefused(DynamicKubernetesApi gadgets, TestNamespace namespace, String spec,
 			String message) {
 		String name = "refused-" + System.nanoTime();
@@ -391,6 +506,10 @@ class GeneratedCrdIntegrationTests {
 
 	private static JsonObject widget(String name, String spec) {
 		return object("Widget", name, spec);
+	}
+
+	private static JsonObject lock(String name, String owner, boolean held) {
+		return object("Lock", name, "{\"owner\": \"%s\", \"held\": %s}".formatted(owner, held));
 	}
 
 	private static JsonObject object(String kind, String name, String spec) {

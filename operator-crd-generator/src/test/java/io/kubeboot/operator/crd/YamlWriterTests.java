@@ -75,4 +75,20 @@ class YamlWriterTests {
 				"!has(self.x) || self.x != 'a'"));
 	}
 
+	@Test
+	void documentsAfterTheFirstBehindThreeDashes() {
+		String yaml = new YamlWriter().comment("Two documents.")
+			.document(Map.of("kind", "First"))
+			.document(Map.of("kind", "Second"))
+			.toString();
+		assertThat(yaml).isEqualTo("""
+				# Two documents.
+				kind: First
+				---
+				kind: Second
+				""");
+		assertThat(new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(yaml))
+			.containsExactly(Map.of("kind", "First"), Map.of("kind", "Second"));
+	}
+
 }

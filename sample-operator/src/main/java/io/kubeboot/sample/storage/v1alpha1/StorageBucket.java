@@ -1,5 +1,6 @@
 package io.kubeboot.sample.storage.v1alpha1;
 
+import io.kubeboot.operator.model.AdmissionPolicy;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.model.PrinterColumn;
@@ -19,6 +20,11 @@ import io.kubeboot.operator.model.PrinterColumn;
  * {@link CustomResource} supplies the metadata, spec and status and their accessors, the
  * {@link KubernetesKind} annotation tells the framework which kind it is, and no list
  * class is needed.
+ * <p>
+ * A bucket labelled {@code storage.kubeboot.io/protected: "true"} cannot be deleted: the
+ * {@link AdmissionPolicy} below, which no rule of the schema could be (rules never see a
+ * deletion), becomes {@code deploy/policy.yaml}, a ValidatingAdmissionPolicy and its
+ * binding that the API server enforces. Remove the label to delete the bucket.
  */
 @KubernetesKind(group = StorageBucket.GROUP, version = StorageBucket.VERSION, kind = StorageBucket.KIND,
 		shortNames = "sb")
@@ -30,6 +36,11 @@ import io.kubeboot.operator.model.PrinterColumn;
 @PrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Available\")].reason", priority = 1)
 @PrinterColumn(name = "Region", jsonPath = ".spec.region", priority = 1)
 @PrinterColumn(name = "Last Probe", type = PrinterColumn.Type.DATE, jsonPath = ".status.lastProbeTime", priority = 1)
+@AdmissionPolicy(name = "protected", operations = AdmissionPolicy.Operation.DELETE,
+		expression = "!has(oldObject.metadata.labels) || !('storage.kubeboot.io/protected' in oldObject.metadata.labels)"
+				+ " || oldObject.metadata.labels['storage.kubeboot.io/protected'] != 'true'",
+		message = "the bucket is labelled storage.kubeboot.io/protected=true: remove the label to delete it",
+		reason = AdmissionPolicy.Reason.FORBIDDEN)
 public class StorageBucket extends CustomResource<StorageBucketSpec, StorageBucketStatus> {
 
 	/**
