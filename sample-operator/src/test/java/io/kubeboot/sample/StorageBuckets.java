@@ -71,7 +71,11 @@ final class StorageBuckets {
 
 	StorageBucket create(String name, String endpoint) throws ApiException {
 		StorageBucket bucket = new StorageBucket().metadata(new V1ObjectMeta().namespace(this.namespace).name(name))
-			.spec(new StorageBucketSpec().bucketName(name).region("test-1").endpoint(endpoint));
+			.spec(new StorageBucketSpec().bucketName(name)
+				.region("test-1")
+				.endpoint(endpoint)
+				// short, as SampleArguments' probe timeout: the CRD's default is 5s
+				.probeTimeoutSeconds(1));
 		return this.api.create(bucket).throwsApiException().getObject();
 	}
 
