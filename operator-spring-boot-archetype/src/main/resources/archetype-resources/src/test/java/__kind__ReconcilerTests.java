@@ -44,7 +44,7 @@ class ${kind}ReconcilerTests {
 			.metadata(new V1ObjectMeta().namespace(namespace.name()).name("first"))
 			.spec(new ${kind}Spec().putDataItem("greeting", "hello")));
 
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> {
 			V1ConfigMap configMap = configMap(namespace, "first");
 			assertThat(configMap.getData()).isEqualTo(Map.of("greeting", "hello"));
 			assertThat(OwnerReferences.isControlledBy(resource, configMap)).isTrue();
@@ -63,7 +63,7 @@ class ${kind}ReconcilerTests {
 		// writes the status meanwhile, which an update of what was read would conflict with)
 		this.client.patch(resource, Patch.merge(Map.of("spec", Map.of("data", Map.of("farewell", "goodbye")))));
 
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> {
 			assertThat(configMap(namespace, "first").getData())
 				.isEqualTo(Map.of("greeting", "hello", "farewell", "goodbye"));
 			Condition ready = get(namespace, "first").getStatus().condition(${kind}Status.READY).orElseThrow();

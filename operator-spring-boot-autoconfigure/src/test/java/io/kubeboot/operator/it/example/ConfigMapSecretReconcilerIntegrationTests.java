@@ -31,7 +31,7 @@ class ConfigMapSecretReconcilerIntegrationTests {
 			.metadata(new V1ObjectMeta().namespace(namespace.name()).name("app").putLabelsItem("secret", "wanted"))
 			.data(Map.of("password", "s3cret")));
 
-		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
 			V1Secret secret = this.client.uncached()
 				.get(V1Secret.class, Request.of(namespace.name(), "app-secret"))
 				.orElseThrow();
