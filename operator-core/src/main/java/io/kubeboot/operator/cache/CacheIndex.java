@@ -38,8 +38,9 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The function is called on the informer's event thread with each object as cached (after
  * any {@link CacheTransform}: a field the transform removes cannot be indexed), for every
- * object of a list and of a watch event. It must be fast, must not block, must give the
- * same keys for the same object every time, and must not modify the object. One that
+ * object of a list and of a watch event, while the informer's store is locked for
+ * writing. It must be fast, must not block, should read nothing but the object, must give
+ * the same keys for the same object every time, and must not modify the object. One that
  * throws is logged, and the object is filed under no key.
  *
  * @param <T> the model type

@@ -271,23 +271,27 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public void addIndex(CacheIndex<?> index) {
 		Objects.requireNonNull(index, "index must not be null");
+		List<ScopedInformer<?>> ofKind = new ArrayList<>();
 		synchronized (this.informers) {
-			Map<String, CacheIndex<?>> ofKind = this.indexes.computeIfAbsent(index.type(),
+			Map<String, CacheIndex<?>> declared = this.indexes.computeIfAbsent(index.type(),
 					(type) -> new LinkedHashMap<>());
-			CacheIndex<?> existing = ofKind.get(index.name());
-			if (existing == index) {
-				return;
-			}
-			if (existing != null) {
+			CacheIndex<?> existing = declared.putIfAbsent(index.name(), index);
+			if (existing != null && existing != index) {
 				throw new IllegalArgumentException(index.type().getSimpleName() + " has an index named '" + index.name()
 						+ "' already: give this one another name, or declare one CacheIndex and share it");
 			}
-			ofKind.put(index.name(), index);
 			for (ScopedInformer<?> informer : this.informers.values()) {
 				if (informer.key().type() == index.type() && !informer.key().metadataOnly()) {
-					attach(informer, index);
+					ofKind.add(informer);
 				}
 			}
+		}
+		// outside the cache's lock: building waits for the store's writer, whose index
+		// function may read the cache. An informer registered meanwhile got the index
+		// from the map; attaching it again waits for the build under way, then does
+		// nothing
+		for (ScopedInformer<?> informer : ofKind) {
+			attach(informer, index);
 		}
 	}
 
