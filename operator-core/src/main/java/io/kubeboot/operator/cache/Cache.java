@@ -147,7 +147,8 @@ public interface Cache extends Reader {
 	 * kind's informer started, an index may be added at any time: a running informer
 	 * builds it from the objects it holds before this returns, so a lookup never misses
 	 * an object that was cached before it was declared. Declaring the same instance again
-	 * does nothing.
+	 * does nothing but wait for a build under way. Declare an index before the code that
+	 * looks it up runs: a lookup made while it is being built fails.
 	 * <p>
 	 * This default keeps no index and throws {@link UnsupportedOperationException}.
 	 * @param index the index

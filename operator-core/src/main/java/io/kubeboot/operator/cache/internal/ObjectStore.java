@@ -131,12 +131,13 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	 * @param namespace the namespace, {@code null} for all namespaces
 	 * @param key the key
 	 * @return a new list
-	 * @throws IllegalArgumentException if the store keeps no such index
+	 * @throws IllegalStateException if the store keeps no such index, as while the index
+	 * is being added
 	 */
 	List<T> byIndex(String index, @Nullable String namespace, String key) {
 		StoreIndex<T> kept = this.indexes.get(index);
 		if (kept == null) {
-			throw new IllegalArgumentException("The store keeps no index named '" + index + "'");
+			throw new IllegalStateException("Index '" + index + "' is not built yet: it is being declared");
 		}
 		return kept.lookup(namespace, key);
 	}

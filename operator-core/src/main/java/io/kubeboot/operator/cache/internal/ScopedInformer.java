@@ -220,7 +220,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * @param namespace the namespace, or {@code null} for all namespaces
 	 * @param key the key
 	 * @return a new list, empty before the informer started and while paused
-	 * @throws IllegalArgumentException if this informer keeps no such index
+	 * @throws IllegalStateException if this informer keeps no such index yet
 	 */
 	List<T> byIndex(String index, @Nullable String namespace, String key) {
 		InformerRun<T> current = this.run;

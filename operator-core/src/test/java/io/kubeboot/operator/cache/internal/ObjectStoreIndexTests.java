@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for the cache's indexes as an {@link ObjectStore} keeps them
@@ -132,8 +133,8 @@ class ObjectStoreIndexTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> unindexed.addIndex(CacheIndex.of(V1ConfigMap.class, "secretRef", (cm) -> List.of())))
 			.withMessageContaining("another index named 'secretRef'");
-		assertThatIllegalArgumentException().isThrownBy(() -> unindexed.byIndex("other", null, "db"))
-			.withMessageContaining("no index named 'other'");
+		assertThatIllegalStateException().isThrownBy(() -> unindexed.byIndex("other", null, "db"))
+			.withMessage("Index 'other' is not built yet: it is being declared");
 	}
 
 	@Test
