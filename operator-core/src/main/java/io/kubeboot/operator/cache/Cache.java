@@ -32,6 +32,12 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * An informer holds only the objects of its namespace that match its label and field
  * selectors ({@link InformerKey}): reads find nothing else, whatever exists.
+ * <p>
+ * A kind's objects can be indexed ({@link #addIndex}, controller-runtime's
+ * {@code IndexField}) and looked up by key with
+ * {@link #list(Class, String, io.kubeboot.operator.client.MatchingIndex)}: "which Apps
+ * name this Secret?" then reads the Apps filed under its name instead of visiting every
+ * App.
  */
 public interface Cache extends Reader {
 
@@ -130,6 +136,26 @@ public interface Cache extends Reader {
 			return metadataInformer(type, namespace, labelSelector);
 		}
 		throw new UnsupportedOperationException(getClass().getName() + " does not support field selectors");
+	}
+
+	/**
+	 * Declares an index of a kind's cached objects (see {@link CacheIndex}), the
+	 * counterpart of controller-runtime's {@code FieldIndexer.IndexField}. Every informer
+	 * of the kind's whole objects keeps it, in its store, with every add, update and
+	 * delete, through relists and the watchdog's restarts; informers of the kind's
+	 * metadata only do not. Unlike controller-runtime, which refuses an index once the
+	 * kind's informer started, an index may be added at any time: a running informer
+	 * builds it from the objects it holds before this returns, so a lookup never misses
+	 * an object that was cached before it was declared. Declaring the same instance again
+	 * does nothing but wait for a build under way. Declare an index before the code that
+	 * looks it up runs: a lookup made while it is being built fails.
+	 * <p>
+	 * This default keeps no index and throws {@link UnsupportedOperationException}.
+	 * @param index the index
+	 * @throws IllegalArgumentException if the kind has another index of the same name
+	 */
+	default void addIndex(CacheIndex<?> index) {
+		throw new UnsupportedOperationException(getClass().getName() + " keeps no index");
 	}
 
 	/**

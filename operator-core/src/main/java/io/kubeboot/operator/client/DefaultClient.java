@@ -77,6 +77,12 @@ final class DefaultClient implements Client {
 	}
 
 	@Override
+	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
+			MatchingIndex matching) {
+		return this.cache.list(type, namespace, matching);
+	}
+
+	@Override
 	public Reader uncached() {
 		return this.uncached;
 	}

@@ -53,4 +53,29 @@ public interface Reader {
 			.toList();
 	}
 
+	/**
+	 * Returns the objects of a kind in a namespace that an index of the cache files under
+	 * a key, without visiting the others: the counterpart of controller-runtime's
+	 * {@code List(ctx, list, client.InNamespace(ns), client.MatchingFields{...})} on an
+	 * indexed field. The index is declared per kind with {@code CacheIndex}; only the
+	 * manager's cache (and the {@link Client} it serves) can answer, this default
+	 * refuses.
+	 * @param <T> the model type
+	 * @param type the model class of the kind
+	 * @param namespace the namespace, or {@code null} for all namespaces (always
+	 * {@code null} for a cluster-scoped kind)
+	 * @param matching the index and the key, such as
+	 * {@code MatchingIndex.of("secretRef", "db-secret")}
+	 * @return a new list of the objects the index files under the key
+	 * @throws IllegalStateException if the kind has no index of that name
+	 * @throws UnsupportedOperationException if this reader keeps no index, as a reader
+	 * asking the API server
+	 */
+	default <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
+			MatchingIndex matching) {
+		throw new UnsupportedOperationException("Cannot look up index '" + matching.index() + "' of "
+				+ type.getSimpleName() + ": only the manager's cache keeps indexes; read through the Cache or the "
+				+ "Client, not an uncached reader");
+	}
+
 }

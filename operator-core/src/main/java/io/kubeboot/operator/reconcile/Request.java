@@ -62,11 +62,30 @@ public record Request(@Nullable String namespace, String name) {
 	 * @throws IllegalArgumentException if it is not valid
 	 */
 	public static void requireValidNamespace(String namespace) {
-		if (namespace.length() > 63 || !namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+		if (!isLabel(namespace)) {
 			throw new IllegalArgumentException("Invalid namespace \"" + printable(namespace)
 					+ "\": a namespace is at most 63 lowercase letters, digits and \"-\", starting and ending "
 					+ "with a letter or digit");
 		}
+	}
+
+	/**
+	 * Whether a value is a lowercase RFC 1123 label, without a regular expression: every
+	 * request an event maps to is checked, on the informer's event thread.
+	 */
+	private static boolean isLabel(String value) {
+		int length = value.length();
+		if (length == 0 || length > 63) {
+			return false;
+		}
+		for (int i = 0; i < length; i++) {
+			char c = value.charAt(i);
+			boolean alphanumeric = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+			if (!alphanumeric && (c != '-' || i == 0 || i == length - 1)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** Shows a rejected value in a message on one line and at a bounded length. */

@@ -34,6 +34,13 @@ class RequestTests {
 			.withMessageStartingWith("Invalid namespace \"" + namespace + "\"");
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "a", "7", "a-b", "team-a1", "0-0",
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" })
+	void namespacesThatAreLowercaseLabelsAreAccepted(String namespace) {
+		assertThat(Request.of(namespace, "x").namespace()).isEqualTo(namespace);
+	}
+
 	@Test
 	void anEmptyNamespaceIsAClusterScopedRequest() {
 		assertThat(Request.of("", "x").isClusterScoped()).isTrue();

@@ -26,6 +26,11 @@ import io.kubernetes.client.common.KubernetesObject;
  * List&lt;Request&gt; appsUsingSecret(V1Secret secret) { ... }
  * </pre>
  *
+ * To find the reconciled objects that refer to the changed one, look them up in an index
+ * of the reconciled kind rather than visiting every cached object: declare a
+ * {@code CacheIndex} bean and read
+ * {@code cache.list(App.class, secret.getMetadata().getNamespace(), index.matching(secret.getMetadata().getName()))}.
+ * <p>
  * With {@link #metadataOnly()} the watched kind is cached as metadata only and the method
  * takes a {@code PartialObjectMetadata}.
  */

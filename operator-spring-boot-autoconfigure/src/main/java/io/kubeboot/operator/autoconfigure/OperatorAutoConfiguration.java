@@ -107,7 +107,9 @@ public final class OperatorAutoConfiguration {
 		webhookServer.ifAvailable(builder::webhookServer);
 		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
+		Manager manager = builder.build();
+		CacheIndexBeans.registerAll(beanFactory, manager.cache());
+		return manager;
 	}
 
 	private static String fieldManager(Environment environment) {

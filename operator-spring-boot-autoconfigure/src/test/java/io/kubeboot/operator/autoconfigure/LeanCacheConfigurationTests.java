@@ -1,9 +1,12 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.controller.Controller;
@@ -24,10 +27,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Metadata-only owned and watched kinds of {@code @Reconciles} beans, and
- * {@link CacheTransform} beans, wired into the manager.
+ * {@link CacheTransform} and {@link CacheIndex} beans, wired into the manager.
  */
 class LeanCacheConfigurationTests {
 
@@ -95,6 +99,60 @@ class LeanCacheConfigurationTests {
 				.isInstanceOf(InvalidOperatorBeanException.class)
 				.hasMessage("CacheTransform beans 'configMapTransform' and 'otherConfigMapTransform' both transform "
 						+ "V1ConfigMap; combine them into one bean"));
+	}
+
+	@Test
+	void runWithCacheIndexBeansShouldDeclareThemToTheCache() {
+		this.contextRunner.withUserConfiguration(IndexConfiguration.class).run((context) -> {
+			Cache cache = context.getBean(Manager.class).cache();
+			CacheIndex<?> bySecret = context.getBean("configMapsBySecret", CacheIndex.class);
+			// declared already: the same index again changes nothing, another of its name
+			// is refused
+			cache.addIndex(bySecret);
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> cache.addIndex(CacheIndex.of(V1ConfigMap.class, "secretRef", (cm) -> List.of())))
+				.withMessageContaining("V1ConfigMap has an index named 'secretRef' already");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> cache.addIndex(CacheIndex.of(V1Secret.class, "type", (secret) -> List.of())))
+				.withMessageContaining("V1Secret has an index named 'type' already");
+		});
+	}
+
+	@Test
+	void runWithTwoCacheIndexBeansOfOneKindAndNameShouldFailNamingBoth() {
+		this.contextRunner.withUserConfiguration(IndexConfiguration.class)
+			.withBean("otherConfigMapsBySecret", CacheIndex.class,
+					() -> CacheIndex.of(V1ConfigMap.class, "secretRef", (configMap) -> List.of()))
+			.run((context) -> assertThat(invalidBean(context.getStartupFailure()))
+				.hasMessageStartingWith("CacheIndex beans '")
+				.hasMessageContaining("'configMapsBySecret'")
+				.hasMessageContaining("'otherConfigMapsBySecret'")
+				.hasMessageEndingWith("both index V1ConfigMap as 'secretRef'; give one of them another name"));
+	}
+
+	private static Throwable invalidBean(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidOperatorBeanException) {
+				return cause;
+			}
+		}
+		throw new AssertionError("No InvalidOperatorBeanException in " + failure, failure);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class IndexConfiguration {
+
+		@Bean
+		CacheIndex<V1ConfigMap> configMapsBySecret() {
+			return CacheIndex.of(V1ConfigMap.class, "secretRef",
+					(configMap) -> (configMap.getData() != null) ? List.of(configMap.getData().get("secret")) : null);
+		}
+
+		@Bean
+		CacheIndex<V1Secret> secretsByType() {
+			return CacheIndex.of(V1Secret.class, "type", (secret) -> List.of(secret.getType()));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -6,13 +6,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.CacheSyncException;
 import io.kubeboot.operator.cache.CacheTransform;
@@ -22,6 +25,7 @@ import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
+import io.kubeboot.operator.client.MatchingIndex;
 import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
@@ -103,6 +107,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * guarded by {@link #informers}.
 	 */
 	private final Map<InformerKey, Integer> asked = new HashMap<>();
+
+	/**
+	 * The indexes of each kind by name, kept by every informer of the kind's whole
+	 * objects, guarded by {@link #informers}.
+	 */
+	private final Map<Class<?>, Map<String, CacheIndex<?>>> indexes = new HashMap<>();
 
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
 
@@ -226,6 +236,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			if (informer == null) {
 				informer = new ScopedInformer<>(key, this.informerSettings);
 				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
+				if (!key.metadataOnly()) {
+					for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
+						attach(informer, index);
+					}
+				}
 				this.informers.put(key, informer);
 				for (Consumer<Informer<?>> listener : this.informerListeners) {
 					listener.accept(informer);
@@ -244,6 +259,45 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			}
 		}
 		return informer;
+	}
+
+	/**
+	 * Declares an index of a kind, kept by every informer of the kind's whole objects:
+	 * those running build it from what they hold before this returns, those registered or
+	 * started later from their first list.
+	 * @param index the index
+	 * @throws IllegalArgumentException if the kind has another index of that name
+	 */
+	@Override
+	public void addIndex(CacheIndex<?> index) {
+		Objects.requireNonNull(index, "index must not be null");
+		List<ScopedInformer<?>> ofKind = new ArrayList<>();
+		synchronized (this.informers) {
+			Map<String, CacheIndex<?>> declared = this.indexes.computeIfAbsent(index.type(),
+					(type) -> new LinkedHashMap<>());
+			CacheIndex<?> existing = declared.putIfAbsent(index.name(), index);
+			if (existing != null && existing != index) {
+				throw new IllegalArgumentException(index.type().getSimpleName() + " has an index named '" + index.name()
+						+ "' already: give this one another name, or declare one CacheIndex and share it");
+			}
+			for (ScopedInformer<?> informer : this.informers.values()) {
+				if (informer.key().type() == index.type() && !informer.key().metadataOnly()) {
+					ofKind.add(informer);
+				}
+			}
+		}
+		// outside the cache's lock: building waits for the store's writer, whose index
+		// function may read the cache. An informer registered meanwhile got the index
+		// from the map; attaching it again waits for the build under way, then does
+		// nothing
+		for (ScopedInformer<?> informer : ofKind) {
+			attach(informer, index);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T extends KubernetesObject> void attach(ScopedInformer<T> informer, CacheIndex<?> index) {
+		informer.addIndex((CacheIndex<T>) index);
 	}
 
 	/**
@@ -606,21 +660,51 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
-		return list(informersOf(type, false), namespace);
+		return merged(informersOf(type, false),
+				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
+	}
+
+	/**
+	 * Returns the objects that the kind's index files under the key, read from the index
+	 * of each informer of the kind's whole objects, not by visiting its objects.
+	 * @throws IllegalStateException if the kind has no such index, or no informer caches
+	 * it whole
+	 */
+	@Override
+	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
+			MatchingIndex matching) {
+		List<ScopedInformer<T>> informers = informersOf(type, false);
+		synchronized (this.informers) {
+			Map<String, CacheIndex<?>> ofKind = this.indexes.getOrDefault(type, Map.of());
+			if (!ofKind.containsKey(matching.index())) {
+				throw new IllegalStateException("No index '" + matching.index() + "' of " + type.getSimpleName() + " ("
+						+ (ofKind.isEmpty() ? "it has none" : "it has " + String.join(", ", ofKind.keySet()))
+						+ "): declare it with cache.addIndex(CacheIndex.of(" + type.getSimpleName() + ".class, \""
+						+ matching.index() + "\", ...)), or with Spring as a CacheIndex bean");
+			}
+		}
+		return merged(informers, (informer) -> informer.byIndex(matching.index(), namespace, matching.key()));
 	}
 
 	@Override
 	public List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type,
 			@Nullable String namespace) {
-		return list(informersOf(type, true), namespace);
+		return merged(informersOf(type, true),
+				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
 	}
 
-	private static <T extends KubernetesObject> List<T> list(List<ScopedInformer<T>> informers,
-			@Nullable String namespace) {
+	/**
+	 * Returns what each informer gives, each object once: informers of the same kind with
+	 * other selectors may hold the same object.
+	 */
+	private static <T extends KubernetesObject> List<T> merged(List<ScopedInformer<T>> informers,
+			Function<ScopedInformer<T>, List<T>> read) {
+		if (informers.size() == 1) {
+			return read.apply(informers.get(0));
+		}
 		Map<String, T> unique = new LinkedHashMap<>();
 		for (ScopedInformer<T> informer : informers) {
-			List<T> objects = (namespace != null) ? informer.list(namespace) : informer.list();
-			for (T object : objects) {
+			for (T object : read.apply(informer)) {
 				unique.putIfAbsent(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), object);
 			}
 		}

@@ -1,8 +1,10 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
+import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -128,6 +130,34 @@ final class InformerRun<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Adds an index to the stores of the informer serving reads and of its replacement,
+	 * each building it from the objects it holds.
+	 * @param index the index
+	 */
+	void addIndex(CacheIndex<T> index) {
+		ClientInformer<T> current = this.serving;
+		if (current != null) {
+			current.store().addIndex(index);
+		}
+		ClientInformer<T> fresh = this.replacement;
+		if (fresh != null) {
+			fresh.store().addIndex(index);
+		}
+	}
+
+	/**
+	 * Returns the objects an index of the store serving reads files under a key.
+	 * @param index the name of the index
+	 * @param namespace the namespace, {@code null} for all namespaces
+	 * @param key the key
+	 * @return a new list, empty once paused
+	 */
+	List<T> byIndex(String index, @Nullable String namespace, String key) {
+		ClientInformer<T> current = this.serving;
+		return (current != null) ? current.store().byIndex(index, namespace, key) : new ArrayList<>();
+	}
+
+	/**
 	 * Returns for how long the replacement has been syncing.
 	 * @return the duration, or {@code null} when no restart is under way
 	 */
@@ -222,7 +252,8 @@ final class InformerRun<T extends KubernetesObject> {
 	private ClientInformer<T> newInformer(int generation) {
 		ScopedInformer<T>.Progress progress = this.owner.progress(generation, this.failures);
 		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
-		ObjectStore<T> store = new ObjectStore<>();
+		// the store keeps the indexes: a replacement builds them from its own list
+		ObjectStore<T> store = new ObjectStore<>(this.owner.indexes());
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(this.type,
@@ -231,7 +262,7 @@ final class InformerRun<T extends KubernetesObject> {
 				0, new DeltaFIFO(Caches::metaNamespaceKeyFunc, store), store,
 				(type, error) -> progress.failed(error, null));
 		created.setTransform(this.storeTransform);
-		return new ClientInformer<>(created, registered, System.nanoTime());
+		return new ClientInformer<>(created, store, registered, System.nanoTime());
 	}
 
 	/**
@@ -239,10 +270,11 @@ final class InformerRun<T extends KubernetesObject> {
 	 *
 	 * @param <T> the model type stored
 	 * @param informer the informer
+	 * @param store its store
 	 * @param registrations its handlers
 	 * @param startedNanos when it was created
 	 */
-	private record ClientInformer<T extends KubernetesObject>(SharedIndexInformer<T> informer,
+	private record ClientInformer<T extends KubernetesObject>(SharedIndexInformer<T> informer, ObjectStore<T> store,
 			HandlerRegistrations<T> registrations, long startedNanos) {
 
 	}

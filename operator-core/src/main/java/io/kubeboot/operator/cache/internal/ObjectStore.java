@@ -1,30 +1,36 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.kubeboot.operator.cache.CacheIndex;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.Indexer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An informer's store: the cached objects by namespace and name, and nothing else.
- * client-java's {@code Cache} keeps each object under a {@code namespace/name} key built
- * for it and again in a namespace index, some 115 bytes per object beyond the object
- * itself; here the namespace is a map of names to objects, whose keys are the objects'
- * own name strings, so the store costs one map entry per object and the namespace index
- * is the map itself. Keys in client-java's form ({@code namespace/name}, or the name of a
- * cluster-scoped object) are still understood and produced, for the informer's delta
- * queue.
+ * An informer's store: the cached objects by namespace and name, and the cache's indexes
+ * of them ({@link StoreIndex}), kept with every write. client-java's {@code Cache} keeps
+ * each object under a {@code namespace/name} key built for it and again in a namespace
+ * index, some 115 bytes per object beyond the object itself; here the namespace is a map
+ * of names to objects, whose keys are the objects' own name strings, so the store costs
+ * one map entry per object and the namespace index is the map itself. Keys in
+ * client-java's form ({@code namespace/name}, or the name of a cluster-scoped object) are
+ * still understood and produced, for the informer's delta queue.
  * <p>
  * Reads never lock and see every write completed before they started; the informer's one
- * event thread writes. Only the namespace index ({@link Caches#NAMESPACE_INDEX}) is
- * supported: the framework adds no other.
+ * event thread writes. Through client-java's {@link Indexer} only the namespace index
+ * ({@link Caches#NAMESPACE_INDEX}) is served: the cache's own indexes
+ * ({@link CacheIndex}) are read with {@link #byIndex(String, String, String)}. An index
+ * added while the store holds objects is built from them at once, under the writers'
+ * lock, so it never misses one.
  *
  * @param <T> the model type
  */
@@ -35,10 +41,30 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 
 	private volatile Map<String, Map<String, T>> namespaces = new ConcurrentHashMap<>();
 
+	/** The cache's indexes by name; replaced whole when one is added. */
+	private volatile Map<String, StoreIndex<T>> indexes = Map.of();
+
+	/**
+	 * Creates a store without indexes.
+	 */
+	ObjectStore() {
+	}
+
+	/**
+	 * Creates a store that keeps indexes.
+	 * @param indexes the indexes, of distinct names
+	 */
+	ObjectStore(List<CacheIndex<T>> indexes) {
+		this.indexes = newIndexes(indexes);
+	}
+
 	@Override
 	public synchronized void add(T object) {
-		this.namespaces.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
+		T previous = this.namespaces.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
 			.put(nameOf(object), object);
+		for (StoreIndex<T> index : this.indexes.values()) {
+			index.update(previous, object);
+		}
 	}
 
 	@Override
@@ -51,9 +77,16 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 		String namespace = namespaceOf(object);
 		Map<String, T> names = this.namespaces.get(namespace);
 		if (names != null) {
-			names.remove(nameOf(object));
+			// the stored version, not the one given: a relist's tombstone wraps an
+			// object, and the index function knows only the model class
+			T removed = names.remove(nameOf(object));
 			if (names.isEmpty()) {
 				this.namespaces.remove(namespace, names);
+			}
+			if (removed != null) {
+				for (StoreIndex<T> index : this.indexes.values()) {
+					index.remove(removed);
+				}
 			}
 		}
 	}
@@ -61,11 +94,52 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	@Override
 	public synchronized void replace(List<T> objects, String resourceVersion) {
 		Map<String, Map<String, T>> replaced = new ConcurrentHashMap<>();
+		Map<String, StoreIndex<T>> reindexed = newIndexes(
+				this.indexes.values().stream().map(StoreIndex::declared).toList());
 		for (T object : objects) {
-			replaced.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
+			T previous = replaced.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
 				.put(nameOf(object), object);
+			reindexed.values().forEach((index) -> index.update(previous, object));
 		}
+		this.indexes = reindexed;
 		this.namespaces = replaced;
+	}
+
+	/**
+	 * Adds an index, filing every object held now.
+	 * @param index the index
+	 * @throws IllegalArgumentException if the store keeps another index of that name
+	 */
+	synchronized void addIndex(CacheIndex<T> index) {
+		StoreIndex<T> existing = this.indexes.get(index.name());
+		if (existing != null) {
+			if (existing.declared() != index) {
+				throw new IllegalArgumentException("The store keeps another index named '" + index.name() + "'");
+			}
+			return;
+		}
+		StoreIndex<T> built = new StoreIndex<>(index);
+		this.namespaces.values().forEach((names) -> names.values().forEach((object) -> built.update(null, object)));
+		Map<String, StoreIndex<T>> added = new LinkedHashMap<>(this.indexes);
+		added.put(index.name(), built);
+		this.indexes = Collections.unmodifiableMap(added);
+	}
+
+	/**
+	 * Returns the objects an index files under a key.
+	 * @param index the name of the index
+	 * @param namespace the namespace, {@code null} for all namespaces
+	 * @param key the key
+	 * @return a new list
+	 * @throws IllegalStateException if the store keeps no such index, as while the index
+	 * is being added
+	 */
+	List<T> byIndex(String index, @Nullable String namespace, String key) {
+		StoreIndex<T> kept = this.indexes.get(index);
+		if (kept == null) {
+			throw new IllegalStateException("Index '" + index + "' is not built yet: it is being declared");
+		}
+		return kept.lookup(namespace, key);
 	}
 
 	@Override
@@ -153,6 +227,16 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 		return (names != null) ? new ArrayList<>(names.values()) : new ArrayList<>();
 	}
 
+	/**
+	 * Returns how many namespaced keys an index files objects under, for tests.
+	 * @param index the name of the index
+	 * @return the number of keys
+	 */
+	int indexKeyCount(String index) {
+		StoreIndex<T> kept = this.indexes.get(index);
+		return (kept != null) ? kept.keyCount() : 0;
+	}
+
 	@Override
 	public Map<String, Function<T, List<String>>> getIndexers() {
 		return Map.of(Caches.NAMESPACE_INDEX, Caches::metaNamespaceIndexFunc);
@@ -165,10 +249,21 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 		}
 	}
 
+	private static <T extends KubernetesObject> Map<String, StoreIndex<T>> newIndexes(List<CacheIndex<T>> declared) {
+		Map<String, StoreIndex<T>> indexes = new LinkedHashMap<>();
+		for (CacheIndex<T> index : declared) {
+			if (indexes.putIfAbsent(index.name(), new StoreIndex<>(index)) != null) {
+				throw new IllegalArgumentException("Two indexes are named '" + index.name() + "'");
+			}
+		}
+		return Collections.unmodifiableMap(indexes);
+	}
+
 	private static void requireNamespaceIndex(String indexName) {
 		if (!Caches.NAMESPACE_INDEX.equals(indexName)) {
-			throw new IllegalArgumentException(
-					"Index '" + indexName + "' does not exist: informers index their objects by namespace only");
+			throw new IllegalArgumentException("Index '" + indexName
+					+ "' does not exist: client-java's indexer interface serves the "
+					+ "namespace index only; the cache's indexes are read with Cache.list(type, namespace, matching)");
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.FieldSelector;
@@ -84,6 +85,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private final Settings settings;
 
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
+
+	/** The cache's indexes, which every store of every run keeps. */
+	private final List<CacheIndex<T>> indexes = new CopyOnWriteArrayList<>();
 
 	private final AtomicLong restarts = new AtomicLong();
 
@@ -182,6 +186,45 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	List<ResourceEventHandler<T>> handlers() {
 		return this.handlers;
+	}
+
+	/**
+	 * Returns the indexes every store keeps, as they are now.
+	 * @return the indexes
+	 */
+	List<CacheIndex<T>> indexes() {
+		return List.copyOf(this.indexes);
+	}
+
+	/**
+	 * Adds an index: the stores of a running informer build it from the objects they
+	 * hold, those of later starts and of the watchdog's replacements from their lists.
+	 * Under this informer's lock, as every start and restart: no store is created without
+	 * it once this returns.
+	 * @param index an index of the kind's whole objects
+	 */
+	synchronized void addIndex(CacheIndex<T> index) {
+		if (this.indexes.contains(index)) {
+			return;
+		}
+		this.indexes.add(index);
+		InformerRun<T> current = this.run;
+		if (current != null) {
+			current.addIndex(index);
+		}
+	}
+
+	/**
+	 * Returns the cached objects an index files under a key.
+	 * @param index the name of the index
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param key the key
+	 * @return a new list, empty before the informer started and while paused
+	 * @throws IllegalStateException if this informer keeps no such index yet
+	 */
+	List<T> byIndex(String index, @Nullable String namespace, String key) {
+		InformerRun<T> current = this.run;
+		return (current != null) ? current.byIndex(index, namespace, key) : new ArrayList<>();
 	}
 
 	/**

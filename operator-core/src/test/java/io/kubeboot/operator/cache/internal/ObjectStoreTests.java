@@ -64,7 +64,7 @@ class ObjectStoreTests {
 		assertThat(this.store.byIndex(Caches.NAMESPACE_INDEX, "team-c")).isEmpty();
 		assertThat(this.store.getIndexers()).containsOnlyKeys(Caches.NAMESPACE_INDEX);
 		assertThatIllegalArgumentException().isThrownBy(() -> this.store.byIndex("by-label", "x"))
-			.withMessageContaining("informers index their objects by namespace only");
+			.withMessageContaining("serves the namespace index only");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.store.addIndexers(Map.of("by-label", (cm) -> List.of())));
 	}

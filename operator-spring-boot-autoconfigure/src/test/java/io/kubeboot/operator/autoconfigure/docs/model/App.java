@@ -7,18 +7,21 @@ import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
 
 /**
- * An application that reads Secrets, for the examples of watches and event filters.
+ * An application that reads Secrets, for the examples of watches, indexes and event
+ * filters.
  */
 @KubernetesKind(group = "apps.example.com", version = "v1", kind = "App")
 public class App extends CustomResource<Map<String, Object>, Map<String, Object>> {
 
 	/**
-	 * Whether the application reads the Secret.
-	 * @param secretName the name of the Secret
-	 * @return whether its spec names the Secret
+	 * Returns the names of the Secrets the application reads.
+	 * @return the names its spec lists
 	 */
-	public boolean usesSecret(String secretName) {
-		return getSpec() != null && getSpec().get("secrets") instanceof List<?> secrets && secrets.contains(secretName);
+	public List<String> secretNames() {
+		if (getSpec() != null && getSpec().get("secrets") instanceof List<?> secrets) {
+			return secrets.stream().map(String::valueOf).toList();
+		}
+		return List.of();
 	}
 
 }
