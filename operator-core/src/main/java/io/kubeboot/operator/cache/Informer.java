@@ -124,6 +124,18 @@ public interface Informer<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Returns what this informer's objects cost: how many it holds, an estimate of the
+	 * heap they take, and how they stand against its object budget (see
+	 * {@link InformerCost} for how the estimate is sampled). Cheap enough to call at
+	 * every scrape of the metrics, never on every event: it may sample the objects again.
+	 * @return the cost; by default, for informers that estimate nothing, the count of
+	 * {@link #list()} and no estimate
+	 */
+	default InformerCost cost() {
+		return new InformerCost(list().size(), 0, 0, 0, 0);
+	}
+
+	/**
 	 * Returns for how long the watchdog has been replacing this informer.
 	 * @return the duration, or {@code null} when no restart is under way
 	 */

@@ -100,6 +100,8 @@ public final class Manager {
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
 				settings.cacheTransforms);
+		this.cache.objectBudgets(settings.objectBudgets);
+		this.cache.namingReaders(this::runnablesReading);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;

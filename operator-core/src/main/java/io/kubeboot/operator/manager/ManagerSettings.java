@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.internal.ConfigChecks;
@@ -61,6 +62,9 @@ final class ManagerSettings {
 	 */
 	Map<Class<?>, CacheTransform<?>> cacheTransforms = new LinkedHashMap<>();
 
+	/** How many objects each informer should hold at most. */
+	ObjectBudgets objectBudgets = ObjectBudgets.NONE;
+
 	Function<String, WorkQueueMetrics> queueMetrics = (name) -> WorkQueueMetrics.NOOP;
 
 	Function<String, ControllerMetrics> controllerMetrics = (name) -> ControllerMetrics.NOOP;
@@ -101,6 +105,7 @@ final class ManagerSettings {
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
 		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
+		copy.objectBudgets = this.objectBudgets;
 		copy.queueMetrics = this.queueMetrics;
 		copy.controllerMetrics = this.controllerMetrics;
 		copy.leaderElection = this.leaderElection;

@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,8 +31,11 @@ import org.jspecify.annotations.Nullable;
  * exports: {@code controller_runtime_*{controller}}, {@code workqueue_*{name,controller}}
  * and {@code leader_election_master_status{name}} once rendered by the Prometheus
  * registry, plus this project's informer series {@code operator_informer_restarts_total},
- * {@code operator_informer_silence_seconds} and
- * {@code operator_informer_undecodable_objects_total} (labels {@code kind},
+ * {@code operator_informer_silence_seconds},
+ * {@code operator_informer_undecodable_objects_total}, {@code operator_informer_objects},
+ * {@code operator_informer_estimated_heap_bytes} and, for an informer with an object
+ * budget, {@code operator_informer_object_budget} and
+ * {@code operator_informer_object_budget_exceeded_total} (labels {@code kind},
  * {@code namespace}, {@code selector}, {@code field_selector}, {@code metadata_only}),
  * {@code operator_controller_assigned_objects{controller}} and, for the shard rings bound
  * with {@link #bindTo(ShardRing)}, {@code operator_shard_ring_members{ring}} and
@@ -129,6 +133,33 @@ public final class OperatorMetrics {
 			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
 			.tags(tags)
 			.register(this.registry);
+		bindCost(informer, tags);
+	}
+
+	private void bindCost(Informer<?> informer, Tags tags) {
+		Gauge.builder("operator.informer.objects", informer, (scoped) -> scoped.cost().objects())
+			.description("Objects the informer holds")
+			.tags(tags)
+			.register(this.registry);
+		Gauge.builder("operator.informer.estimated.heap", informer, (scoped) -> scoped.cost().estimatedBytes())
+			.description("Estimated heap the informer's objects take: the average of a sample of them, estimated "
+					+ "from the JVM's object layout, times the objects held")
+			.baseUnit(BaseUnits.BYTES)
+			.tags(tags)
+			.register(this.registry);
+		int budget = informer.cost().objectBudget();
+		if (budget > 0) {
+			Gauge.builder("operator.informer.object.budget", informer, (scoped) -> scoped.cost().objectBudget())
+				.description("The most objects the informer should hold; it keeps every object past it")
+				.tags(tags)
+				.register(this.registry);
+			FunctionCounter
+				.builder("operator.informer.object.budget.exceeded", informer,
+						(scoped) -> scoped.cost().budgetExceeded())
+				.description("How often the informer went over its object budget")
+				.tags(tags)
+				.register(this.registry);
+		}
 	}
 
 	/**

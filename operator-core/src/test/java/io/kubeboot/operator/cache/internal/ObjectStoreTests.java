@@ -3,6 +3,9 @@ package io.kubeboot.operator.cache.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.DeltaFIFO;
@@ -103,6 +106,53 @@ class ObjectStoreTests {
 				.add(queued.peekLast().getLeft() + " " + queued.peekLast().getRight().getMetadata().getName()));
 		}
 		assertThat(popped).containsExactlyInAnyOrder("Sync kept", "Deleted gone");
+	}
+
+	@Test
+	void theCountFollowsEveryWriteAndItsListenerIsToldOfEveryChangeOfIt() {
+		AtomicInteger told = new AtomicInteger();
+		ObjectStore<V1ConfigMap> counted = new ObjectStore<>(List.of(), told::incrementAndGet);
+		counted.add(configMap("team-a", "one", "1"));
+		counted.add(configMap("team-b", "one", "1"));
+		assertThat(counted.size()).isEqualTo(2);
+		assertThat(told).hasValue(2);
+		counted.update(configMap("team-a", "one", "2"));
+		assertThat(counted.size()).isEqualTo(2);
+		assertThat(told).hasValue(2);
+		counted.delete(configMap("team-a", "one", "3"));
+		counted.delete(configMap("team-a", "missing", "3"));
+		assertThat(counted.size()).isOne();
+		assertThat(told).hasValue(3);
+		counted.replace(List.of(configMap("team-c", "x", "4"), configMap("team-c", "y", "4"),
+				configMap("team-c", "x", "5")), "5");
+		assertThat(counted.size()).isEqualTo(2);
+		assertThat(counted.list()).hasSize(2);
+		assertThat(told).hasValue(4);
+	}
+
+	@Test
+	void aSampleOfAFewObjectsIsAllOfThem() {
+		for (int i = 0; i < 5; i++) {
+			this.store.add(configMap("team-" + i, "settings", "1"));
+		}
+		assertThat(this.store.sample(5, new Random(1))).containsExactlyInAnyOrderElementsOf(this.store.list());
+		assertThat(new ObjectStore<V1ConfigMap>().sample(5, new Random(1))).isEmpty();
+	}
+
+	@Test
+	void aSampleOfManyObjectsIsSpreadOverEveryNamespace() {
+		for (int namespace = 0; namespace < 10; namespace++) {
+			for (int i = 0; i < 100; i++) {
+				this.store.add(configMap("team-" + namespace, "cm-" + i, "1"));
+			}
+		}
+		for (long seed = 0; seed < 5; seed++) {
+			List<V1ConfigMap> sample = this.store.sample(50, new Random(seed));
+			assertThat(sample).hasSize(50).doesNotHaveDuplicates();
+			Map<String, Long> perNamespace = sample.stream()
+				.collect(Collectors.groupingBy((object) -> object.getMetadata().getNamespace(), Collectors.counting()));
+			assertThat(perNamespace).hasSize(10).allSatisfy((namespace, count) -> assertThat(count).isEqualTo(5));
+		}
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name, String resourceVersion) {
