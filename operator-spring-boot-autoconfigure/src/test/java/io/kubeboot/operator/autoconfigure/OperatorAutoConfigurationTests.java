@@ -62,6 +62,26 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithObjectBudgetsShouldGiveEachInformerItsKindsOrTheDefault() {
+		this.contextRunner
+			.withPropertyValues("operator.cache.object-budget=5000", "operator.cache.object-budgets.Secret=200",
+					"operator.cache.object-budgets.configmap=0")
+			.run((context) -> {
+				Cache cache = context.getBean(Cache.class);
+				assertThat(cache.informer(V1Secret.class, null, null).cost().objectBudget()).isEqualTo(200);
+				assertThat(cache.informer(V1ConfigMap.class, null, null).cost().objectBudget()).isZero();
+				assertThat(cache.informer(V1Pod.class, "shop", null).cost().objectBudget()).isEqualTo(5000);
+			});
+	}
+
+	@Test
+	void runWithoutObjectBudgetsShouldGiveNoInformerABudget() {
+		this.contextRunner.run((context) -> assertThat(
+				context.getBean(Cache.class).informer(V1Secret.class, null, null).cost().objectBudget())
+			.isZero());
+	}
+
+	@Test
 	void runWithoutApiClientBeanShouldCreateOneFromKubeconfig(@TempDir Path directory) throws IOException {
 		Path kubeconfig = KubernetesConfigLocatorTests.kubeconfig(directory.resolve("config"), "https://127.0.0.1:6443",
 				"dev");

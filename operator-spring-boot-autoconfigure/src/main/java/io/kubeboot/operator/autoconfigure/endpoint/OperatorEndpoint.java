@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
@@ -22,8 +23,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code /actuator/operator}: the manager's state, its controllers (kind, scope, queue
- * depth, workers, assigned objects), its caches, its runnables, the leader election and
- * the shard rings, read from memory without calling the API server.
+ * depth, workers, assigned objects), its caches (scope, objects, estimated heap, object
+ * budget), its runnables, the leader election and the shard rings, read from memory
+ * without calling the API server.
  */
 @Endpoint(id = "operator")
 public class OperatorEndpoint {
@@ -95,9 +97,12 @@ public class OperatorEndpoint {
 	}
 
 	private static CacheDescriptor describe(Informer<?> informer) {
+		InformerCost cost = informer.cost();
 		return new CacheDescriptor(informer.key().type().getSimpleName(), informer.key().namespace(),
 				informer.key().labelSelector(), informer.key().fieldSelector(), informer.key().metadataOnly(),
-				informer.hasSynced(), informer.list().size(), informer.lastError());
+				informer.hasSynced(), cost.objects(), cost.estimatedBytes(), cost.sampledObjects(),
+				(cost.objectBudget() > 0) ? cost.objectBudget() : null, cost.overBudget(), cost.budgetExceeded(),
+				informer.lastError());
 	}
 
 	/**
@@ -166,10 +171,17 @@ public class OperatorEndpoint {
 	 * @param metadataOnly whether it holds the objects' metadata only
 	 * @param synced whether the first list has been stored
 	 * @param objects how many objects it holds
+	 * @param estimatedBytes the estimated heap its objects take (see
+	 * {@link InformerCost}), as {@code operator_informer_estimated_heap_bytes}
+	 * @param sampledObjects how many of its objects the estimate was taken from
+	 * @param objectBudget the most objects it should hold, {@code null} for no budget
+	 * @param overBudget whether it holds more objects than its budget now
+	 * @param budgetExceeded how often it went over its budget
 	 * @param lastError the last list or watch error, {@code null} if none
 	 */
 	public record CacheDescriptor(String kind, @Nullable String namespace, @Nullable String labelSelector,
-			@Nullable String fieldSelector, boolean metadataOnly, boolean synced, int objects,
+			@Nullable String fieldSelector, boolean metadataOnly, boolean synced, int objects, long estimatedBytes,
+			int sampledObjects, @Nullable Integer objectBudget, boolean overBudget, long budgetExceeded,
 			@Nullable String lastError) {
 	}
 

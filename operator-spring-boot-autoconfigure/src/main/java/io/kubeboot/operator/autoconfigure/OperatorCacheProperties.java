@@ -1,0 +1,68 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.kubeboot.operator.cache.ObjectBudgets;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * What the manager's caches may hold: object budgets per informer, by default none. An
+ * informer that holds more objects than its budget logs a WARN each time it goes over
+ * and counts it in {@code operator_informer_object_budget_exceeded_total}; it keeps every
+ * object. The values follow the rules of {@link ObjectBudgets}.
+ */
+@ConfigurationProperties(prefix = "operator.cache", ignoreUnknownFields = false)
+public class OperatorCacheProperties {
+
+	/**
+	 * Most objects each informer is expected to hold, unless its kind has a budget of its
+	 * own under object-budgets; past it, a WARN and a metric, never a dropped object. 0
+	 * for no budget.
+	 */
+	private int objectBudget = 0;
+
+	/**
+	 * Most objects each informer of a kind is expected to hold, by kind as in the
+	 * metrics' kind label (Secret, ConfigMap, StorageBucket), case aside; overrides
+	 * object-budget. 0 for no budget.
+	 */
+	private final Map<String, Integer> objectBudgets = new LinkedHashMap<>();
+
+	public int getObjectBudget() {
+		return this.objectBudget;
+	}
+
+	public void setObjectBudget(int objectBudget) {
+		this.objectBudget = objectBudget;
+	}
+
+	public Map<String, Integer> getObjectBudgets() {
+		return this.objectBudgets;
+	}
+
+	/**
+	 * Returns the budgets, as the core takes them.
+	 * @return the budgets
+	 * @throws io.kubeboot.operator.config.InvalidConfigException if a budget is negative
+	 * or a kind blank or named twice
+	 */
+	ObjectBudgets toObjectBudgets() {
+		return new ObjectBudgets(this.objectBudget, this.objectBudgets);
+	}
+
+	/**
+	 * Returns the property below {@code operator.cache} of each setting of
+	 * {@link ObjectBudgets} these properties set.
+	 * @return the properties by setting
+	 */
+	Map<String, String> propertiesBySetting() {
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("perInformer", "object-budget");
+		this.objectBudgets.keySet()
+			.forEach((kind) -> properties.put("perKind." + kind,
+					"object-budgets" + (kind.contains(".") ? "[" + kind + "]" : "." + kind)));
+		return properties;
+	}
+
+}
