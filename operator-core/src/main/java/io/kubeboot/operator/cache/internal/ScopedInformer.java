@@ -142,7 +142,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 * @param settings what it lists and watches with
 	 */
 	ScopedInformer(InformerKey key, Settings settings) {
-		this(key, settings, new CostTracker(key, 0, new HeapEstimator(HeapEstimator.Layout.DEFAULT, (string) -> false)));
+		this(key, settings,
+				new CostTracker(key, 0, new HeapEstimator(HeapEstimator.Layout.DEFAULT, (string) -> false)));
 	}
 
 	/**

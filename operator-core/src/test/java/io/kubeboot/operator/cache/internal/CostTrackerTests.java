@@ -63,7 +63,8 @@ class CostTrackerTests {
 		tracker.sized(90);
 		assertThat(this.logs.list).last()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).isEqualTo(
-					"Informer is back within its object budget: informer=V1ConfigMap[namespace=shop] objects=90 budget=100"));
+					"Informer is back within its object budget: informer=V1ConfigMap[namespace=shop] objects=90 "
+							+ "budget=100"));
 		tracker.sized(101);
 		assertThat(tracker.cost(null).budgetExceeded()).isEqualTo(2);
 		assertThat(this.logs.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(2);

@@ -100,8 +100,8 @@ class HeapEstimateCalibrationTests {
 		if (!label.equals("warm-up")) {
 			assertThat((double) every).as(label).isCloseTo(retained, Percentage.withPercentage(10));
 		}
-		return "| %s (%,d) | %,d | %,d | %,d (%+.1f%%) | %+.1f%% to %+.1f%% |".formatted(label, count, jsonBytes / count,
-				retained / count, every / count, 100.0 * (every - retained) / retained,
+		return "| %s (%,d) | %,d | %,d | %,d (%+.1f%%) | %+.1f%% to %+.1f%% |".formatted(label, count,
+				jsonBytes / count, retained / count, every / count, 100.0 * (every - retained) / retained,
 				100.0 * (low - retained) / retained, 100.0 * (high - retained) / retained);
 	}
 
@@ -160,7 +160,8 @@ class HeapEstimateCalibrationTests {
 				+ container("sidecar", i) + "], \"volumes\": [{\"name\": \"config\", \"configMap\": {\"name\": "
 				+ "\"shop-config\", \"defaultMode\": 420}}, {\"name\": \"kube-api-access-" + text(5)
 				+ "\", \"projected\": {\"defaultMode\": 420, \"sources\": [{\"serviceAccountToken\": "
-				+ "{\"expirationSeconds\": 3607, \"path\": \"token\"}}, {\"configMap\": {\"name\": \"kube-root-ca.crt\", "
+				+ "{\"expirationSeconds\": 3607, \"path\": \"token\"}}, {\"configMap\": {\"name\": "
+				+ "\"kube-root-ca.crt\", "
 				+ "\"items\": [{\"key\": \"ca.crt\", \"path\": \"ca.crt\"}]}}]}}], \"tolerations\": [{\"key\": "
 				+ "\"node.kubernetes.io/not-ready\", \"operator\": \"Exists\", \"effect\": \"NoExecute\", "
 				+ "\"tolerationSeconds\": 300}]}, \"status\": {\"phase\": \"Running\", \"podIP\": \"10.1." + (i % 250)
@@ -172,12 +173,15 @@ class HeapEstimateCalibrationTests {
 
 	private String container(String name, int i) {
 		return "{\"name\": \"" + name + "\", \"image\": \"registry.example.com/shop/" + name + ":1." + (i % 10)
-				+ ".0\", \"imagePullPolicy\": \"IfNotPresent\", \"ports\": [{\"containerPort\": 8080, \"name\": \"http\", "
+				+ ".0\", \"imagePullPolicy\": \"IfNotPresent\", \"ports\": [{\"containerPort\": 8080, "
+				+ "\"name\": \"http\", "
 				+ "\"protocol\": \"TCP\"}], \"env\": [{\"name\": \"JAVA_OPTS\", \"value\": \"-Xmx512m\"}, "
 				+ "{\"name\": \"POD_NAME\", \"valueFrom\": {\"fieldRef\": {\"apiVersion\": \"v1\", \"fieldPath\": "
 				+ "\"metadata.name\"}}}], \"resources\": {\"limits\": {\"cpu\": \"500m\", \"memory\": \"512Mi\"}, "
-				+ "\"requests\": {\"cpu\": \"100m\", \"memory\": \"256Mi\"}}, \"volumeMounts\": [{\"name\": \"config\", "
-				+ "\"mountPath\": \"/config\"}], \"readinessProbe\": {\"httpGet\": {\"path\": \"/readyz\", \"port\": 8080, "
+				+ "\"requests\": {\"cpu\": \"100m\", \"memory\": \"256Mi\"}}, \"volumeMounts\": "
+				+ "[{\"name\": \"config\", "
+				+ "\"mountPath\": \"/config\"}], \"readinessProbe\": {\"httpGet\": {\"path\": \"/readyz\", "
+				+ "\"port\": 8080, "
 				+ "\"scheme\": \"HTTP\"}, \"periodSeconds\": 5, \"timeoutSeconds\": 1, \"successThreshold\": 1, "
 				+ "\"failureThreshold\": 3}, \"terminationMessagePath\": \"/dev/termination-log\", "
 				+ "\"terminationMessagePolicy\": \"File\"}";
@@ -200,7 +204,8 @@ class HeapEstimateCalibrationTests {
 				+ (i % 50) + "\", \"name\": \"shop-" + text(10) + "\", \"uid\": \"" + UUID.randomUUID()
 				+ "\", \"apiVersion\": \"v1\", \"resourceVersion\": \"" + i + "\", \"fieldPath\": "
 				+ "\"spec.containers{app}\"}, \"reason\": \"Pulled\", \"message\": \"Container image "
-				+ "\\\"registry.example.com/shop/app:1.0.0\\\" already present on machine\", \"source\": {\"component\": "
+				+ "\\\"registry.example.com/shop/app:1.0.0\\\" already present on machine\", "
+				+ "\"source\": {\"component\": "
 				+ "\"kubelet\", \"host\": \"node-" + (i % 30) + "\"}, \"firstTimestamp\": \"2026-11-01T10:00:05Z\", "
 				+ "\"lastTimestamp\": \"2026-11-01T10:00:05Z\", \"count\": 1, \"type\": \"Normal\", "
 				+ "\"reportingComponent\": \"kubelet\", \"reportingInstance\": \"node-" + (i % 30) + "\"}";

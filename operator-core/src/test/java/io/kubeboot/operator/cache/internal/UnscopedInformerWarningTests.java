@@ -102,7 +102,8 @@ class UnscopedInformerWarningTests {
 			assertThat(event.getLevel()).isEqualTo(Level.WARN);
 			assertThat(event.getFormattedMessage()).startsWith("Informer caches every object of a kind that is often "
 					+ "numerous and large, in all namespaces, unselected: watch fewer to keep the operator's memory in "
-					+ "check: informer=V1Secret[namespace=*] kind=Secret (core/v1) readBy=[controller-app] narrowWith=\"")
+					+ "check: informer=V1Secret[namespace=*] kind=Secret (core/v1) readBy=[controller-app] "
+					+ "narrowWith=\"")
 				.contains("operator.namespace", "@Watches labelSelector", "ownsLabelSelector",
 						"such as type=kubernetes.io/tls", "@Watches metadataOnly");
 		});
