@@ -9,11 +9,11 @@ package io.kubeboot.operator.cache;
  * <p>
  * The estimate is the average heap of the objects sampled, times the objects held: every
  * object while the informer holds no more than 512, else a sample of 512 spread over its
- * namespaces, taken again when the figures are read and the sample is older than 30
- * seconds or the number of objects changed by more than a tenth since. An object's heap
+ * namespaces, taken again when the figures are read and the sample is 30 seconds old, or
+ * a second old while the number of objects moved by more than a tenth. An object's heap
  * is estimated from the JVM's object layout, field by field, and includes the informer's
- * map entry for it; strings the cache shares between objects count once, in no object.
- * The indexes of the cache ({@link CacheIndex}) are not included.
+ * map entry for it; the strings the cache shares between objects count in none. The
+ * indexes of the cache ({@link CacheIndex}) are not included.
  *
  * @param objects the objects the informer holds now
  * @param estimatedBytes the estimated heap those objects take, in bytes; {@code 0} when
