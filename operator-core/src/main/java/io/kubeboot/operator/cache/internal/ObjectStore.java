@@ -237,12 +237,14 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	}
 
 	/**
-	 * Returns some of the cached objects, spread over all namespaces: every object if
-	 * there are no more than the limit, else every n-th object from a random start (a
-	 * systematic sample), so that each namespace gives its share. Visits every object,
-	 * without copying them.
+	 * Returns some of the cached objects, every object with the same chance: all of them
+	 * if there are no more than the limit, else a systematic sample of {@code limit}
+	 * positions, a fractional stride of {@code size / limit} apart from one random offset
+	 * (position {@code floor((k + offset) * size / limit)} for each {@code k}). Each
+	 * namespace is iterated in one run, so it gives its share, give or take one object.
+	 * Visits every object, without copying them.
 	 * @param limit the most objects to return
-	 * @param random where the start is drawn from
+	 * @param random where the offset is drawn from
 	 * @return a new list of at most {@code limit} objects
 	 */
 	List<T> sample(int limit, RandomGenerator random) {
@@ -252,8 +254,11 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 			this.namespaces.values().forEach((names) -> sample.addAll(names.values()));
 			return sample;
 		}
-		long step = count / limit;
-		long next = random.nextLong(step);
+		// a whole stride would leave the tail (count mod limit objects, the last
+		// namespaces) out of every sample
+		double stride = (double) count / limit;
+		double offset = random.nextDouble();
+		long next = (long) (offset * stride);
 		long index = 0;
 		for (Map<String, T> names : this.namespaces.values()) {
 			for (T object : names.values()) {
@@ -262,7 +267,7 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 					if (sample.size() == limit) {
 						return sample;
 					}
-					next += step;
+					next = (long) ((sample.size() + offset) * stride);
 				}
 			}
 		}

@@ -13,6 +13,7 @@ import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.internal.HeapEstimator.Layout;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,6 +144,24 @@ class CostTrackerTests {
 	}
 
 	@Test
+	void aSampleOfObjectsOfMixedSizesAcrossNamespacesEstimatesTheirTotal() {
+		CostTracker tracker = tracker(0);
+		ObjectStore<V1ConfigMap> store = new ObjectStore<>();
+		long exact = 0;
+		for (int i = 0; i < 1000; i++) {
+			// half the objects ten times the size of the other half, in a namespace of
+			// their own
+			V1ConfigMap object = (i % 2 == 0) ? configMap("small", "cm-" + i, 400) : configMap("large", "cm-" + i, 4000);
+			store.add(object);
+			exact += this.estimator.estimate(object) + this.estimator.storeEntryBytes();
+		}
+		for (int i = 0; i < 10; i++) {
+			this.now += Duration.ofSeconds(CostTracker.REFRESH_SECONDS).toNanos();
+			assertThat(tracker.cost(store).estimatedBytes()).isCloseTo(exact, Percentage.withPercentage(3));
+		}
+	}
+
+	@Test
 	void theSampleIsTakenAgainOnlyOnceStale() {
 		CostTracker tracker = tracker(0);
 		ObjectStore<V1ConfigMap> store = new ObjectStore<>();
@@ -178,7 +197,11 @@ class CostTrackerTests {
 	}
 
 	private static V1ConfigMap configMap(String name, int dataLength) {
-		return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name(name))
+		return configMap("shop", name, dataLength);
+	}
+
+	private static V1ConfigMap configMap(String namespace, String name, int dataLength) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().namespace(namespace).name(name))
 			.data(Map.of("value", "x".repeat(dataLength)));
 	}
 
