@@ -125,15 +125,13 @@ public interface Informer<T extends KubernetesObject> {
 
 	/**
 	 * Returns what this informer's objects cost: how many it holds, an estimate of the
-	 * heap they take, and how they stand against its object budget (see
-	 * {@link InformerCost} for how the estimate is sampled). Cheap enough to call at
-	 * every scrape of the metrics, never on every event: it may sample the objects again.
-	 * @return the cost; by default, for informers that estimate nothing, the count of
-	 * {@link #list()} and no estimate
+	 * heap they take, and how they stand against its object budget. Never throws, and
+	 * cheap enough to call at every scrape of the metrics: the estimate is taken again
+	 * from a sample of the objects only when it is stale, within a bounded amount of work,
+	 * never on the informer's event thread.
+	 * @return the cost
 	 */
-	default InformerCost cost() {
-		return new InformerCost(list().size(), 0, 0, 0, 0);
-	}
+	InformerCost cost();
 
 	/**
 	 * Returns for how long the watchdog has been replacing this informer.

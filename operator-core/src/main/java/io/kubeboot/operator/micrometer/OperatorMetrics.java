@@ -2,6 +2,8 @@ package io.kubeboot.operator.micrometer;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
@@ -141,25 +143,30 @@ public final class OperatorMetrics {
 			.description("Objects the informer holds")
 			.tags(tags)
 			.register(this.registry);
-		Gauge.builder("operator.informer.estimated.heap", informer, (scoped) -> scoped.cost().estimatedBytes())
-			.description("Estimated heap the informer's objects take: the average of a sample of them, estimated "
-					+ "from the JVM's object layout, times the objects held")
+		Gauge.builder("operator.informer.estimated.heap", informer, OperatorMetrics::estimatedBytes)
+			.description("Estimated heap the informer's objects take, from a sample of them")
 			.baseUnit(BaseUnits.BYTES)
 			.tags(tags)
 			.register(this.registry);
-		int budget = informer.cost().objectBudget();
-		if (budget > 0) {
-			Gauge.builder("operator.informer.object.budget", informer, (scoped) -> scoped.cost().objectBudget())
+		// an informer's budget is fixed: read once, as the informer is registered
+		OptionalInt budget = informer.cost().objectBudget();
+		if (budget.isPresent()) {
+			Gauge.builder("operator.informer.object.budget", budget::getAsInt)
 				.description("The most objects the informer should hold; it keeps every object past it")
 				.tags(tags)
 				.register(this.registry);
 			FunctionCounter
 				.builder("operator.informer.object.budget.exceeded", informer,
-						(scoped) -> scoped.cost().budgetExceeded())
+						(scoped) -> scoped.cost().budgetCrossings())
 				.description("How often the informer went over its object budget")
 				.tags(tags)
 				.register(this.registry);
 		}
+	}
+
+	private static double estimatedBytes(Informer<?> informer) {
+		OptionalLong bytes = informer.cost().estimatedBytes();
+		return bytes.isPresent() ? bytes.getAsLong() : Double.NaN;
 	}
 
 	/**

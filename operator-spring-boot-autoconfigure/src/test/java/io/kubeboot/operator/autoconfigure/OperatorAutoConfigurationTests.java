@@ -68,9 +68,9 @@ class OperatorAutoConfigurationTests {
 					"operator.cache.object-budgets.configmap=0")
 			.run((context) -> {
 				Cache cache = context.getBean(Cache.class);
-				assertThat(cache.informer(V1Secret.class, null, null).cost().objectBudget()).isEqualTo(200);
-				assertThat(cache.informer(V1ConfigMap.class, null, null).cost().objectBudget()).isZero();
-				assertThat(cache.informer(V1Pod.class, "shop", null).cost().objectBudget()).isEqualTo(5000);
+				assertThat(cache.informer(V1Secret.class, null, null).cost().objectBudget()).hasValue(200);
+				assertThat(cache.informer(V1ConfigMap.class, null, null).cost().objectBudget()).isEmpty();
+				assertThat(cache.informer(V1Pod.class, "shop", null).cost().objectBudget()).hasValue(5000);
 			});
 	}
 
@@ -78,7 +78,7 @@ class OperatorAutoConfigurationTests {
 	void runWithoutObjectBudgetsShouldGiveNoInformerABudget() {
 		this.contextRunner.run((context) -> assertThat(
 				context.getBean(Cache.class).informer(V1Secret.class, null, null).cost().objectBudget())
-			.isZero());
+			.isEmpty());
 	}
 
 	@Test

@@ -1,7 +1,6 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,14 +16,12 @@ import org.slf4j.LoggerFactory;
  * What one informer's cache costs ({@link InformerCost}), and its object budget.
  * <p>
  * The count is the store's own ({@link ObjectStore#size()}), always current. The heap is
- * sampled, never computed on the informer's event thread: when the figures are read (by a
- * scrape of the metrics or the actuator endpoint), the store's objects are sampled again
- * if the last sample is older than {@value #REFRESH_SECONDS} seconds, or at least a second
- * old while the count moved by more than a tenth since; the estimate is the sample's
- * average heap ({@link HeapEstimator}) times the count. At most {@value #SAMPLE} objects
- * are estimated per sample, so a read costs a visit of the store's entries at most twice
- * a minute and the estimate of {@value #SAMPLE} objects, whatever the store holds; up to
- * {@value #SAMPLE} objects, every object is estimated.
+ * estimated by the cache's {@link HeapSampler}, never on the informer's event thread:
+ * when the figures are read (by a scrape of the metrics or the actuator endpoint) and the
+ * last estimate is {@value #REFRESH_SECONDS} seconds old, or a second old while the count
+ * moved by more than a tenth since, if the cache's sampler allows a pass then; in
+ * between, the average heap per object is kept and the count followed. An estimate never
+ * fails a read: objects that cannot be read are left out of it, and reported once.
  * <p>
  * The budget is checked on every write to the store that changes its count, a comparison:
  * going over it logs one WARN and counts one crossing; it is armed again, with an INFO,
@@ -35,9 +32,6 @@ import org.slf4j.LoggerFactory;
 final class CostTracker {
 
 	private static final Logger logger = LoggerFactory.getLogger(CostTracker.class);
-
-	/** The most objects one sample estimates. */
-	static final int SAMPLE = 512;
 
 	static final long REFRESH_SECONDS = 30;
 
@@ -52,56 +46,56 @@ final class CostTracker {
 	/** At or below this count, a budget gone over is armed again. */
 	private final int rearmAt;
 
-	private final HeapEstimator estimator;
+	private final HeapSampler sampler;
 
 	private final LongSupplier nanoTime;
 
 	private final AtomicBoolean overBudget = new AtomicBoolean();
 
-	private final AtomicLong budgetExceeded = new AtomicLong();
+	private final AtomicLong budgetCrossings = new AtomicLong();
 
-	/** The average heap per object of the last sample, its store entry included. */
+	/** The average heap per object of the last estimate, its store entry included. */
 	private double averageBytes;
 
-	/** How many objects the last sample estimated, {@code 0} before the first. */
-	private int sampledObjects;
+	/** Whether an estimate was tried. */
+	private boolean tried;
 
-	/** How many objects the store held at the last sample. */
-	private int sampledCount;
+	/** Whether there is an estimate. */
+	private boolean estimated;
 
-	private long sampledAtNanos;
+	/** How many objects the store held at the last estimate tried. */
+	private int estimatedCount;
+
+	private long estimatedAtNanos;
+
+	/** Whether objects that could not be read, or a pass cut short, were reported. */
+	private boolean failureReported;
+
+	private boolean cutReported;
 
 	/**
 	 * Creates the tracker of one informer.
 	 * @param key the informer, for the log
 	 * @param budget the most objects it should hold, {@code 0} for no budget
-	 * @param estimator estimates an object's heap
+	 * @param sampler estimates the heap of its objects
 	 */
-	CostTracker(InformerKey key, int budget, HeapEstimator estimator) {
-		this(key, budget, estimator, System::nanoTime);
+	CostTracker(InformerKey key, int budget, HeapSampler sampler) {
+		this(key, budget, sampler, System::nanoTime);
 	}
 
 	/**
 	 * Creates the tracker of one informer, reading the time from a clock of its own.
 	 * @param key the informer, for the log
 	 * @param budget the most objects it should hold, {@code 0} for no budget
-	 * @param estimator estimates an object's heap
+	 * @param sampler estimates the heap of its objects
 	 * @param nanoTime the clock, as {@link System#nanoTime()}
 	 */
-	CostTracker(InformerKey key, int budget, HeapEstimator estimator, LongSupplier nanoTime) {
+	CostTracker(InformerKey key, int budget, HeapSampler sampler, LongSupplier nanoTime) {
 		this.key = key;
 		this.budget = budget;
 		this.rearmAt = (budget >= 20) ? budget - budget / 10 : budget - 1;
-		this.estimator = estimator;
+		this.sampler = sampler;
 		this.nanoTime = nanoTime;
-	}
-
-	/**
-	 * Returns the informer's budget.
-	 * @return the most objects it should hold, {@code 0} for no budget
-	 */
-	int budget() {
-		return this.budget;
 	}
 
 	/**
@@ -114,7 +108,7 @@ final class CostTracker {
 		}
 		if (objects > this.budget) {
 			if (this.overBudget.compareAndSet(false, true)) {
-				this.budgetExceeded.incrementAndGet();
+				this.budgetCrossings.incrementAndGet();
 				logger.warn("Informer holds more objects than its budget, and keeps them all: informer={} objects={} "
 						+ "budget={}", this.key, objects, this.budget);
 			}
@@ -134,8 +128,8 @@ final class CostTracker {
 	}
 
 	/**
-	 * Returns what the informer's objects cost, sampling them again if the last sample is
-	 * stale.
+	 * Returns what the informer's objects cost, estimating their heap again if the last
+	 * estimate is stale. Never throws.
 	 * @param store the store serving reads, {@code null} before the informer started and
 	 * while paused
 	 * @return the cost
@@ -143,43 +137,65 @@ final class CostTracker {
 	InformerCost cost(@Nullable ObjectStore<?> store) {
 		int objects = (store != null) ? store.size() : 0;
 		long bytes = 0;
-		int sampled;
-		synchronized (this) {
-			if (store != null && objects > 0) {
+		if (store != null && objects > 0) {
+			synchronized (this) {
 				long now = this.nanoTime.getAsLong();
-				if (stale(objects, now)) {
-					resample(store, now);
+				if (stale(objects, now) && this.sampler.mayStart(now, !this.tried)) {
+					estimate(store, now);
 				}
-				bytes = Math.round(this.averageBytes * objects);
+				bytes = this.estimated ? Math.round(this.averageBytes * objects) : -1;
 			}
-			sampled = this.sampledObjects;
 		}
-		return new InformerCost(objects, bytes, sampled, this.budget, this.budgetExceeded.get());
+		return InformerCost.of(objects, bytes, this.budget, this.budgetCrossings.get());
 	}
 
 	private boolean stale(int objects, long now) {
-		if (this.sampledObjects == 0) {
+		if (!this.tried) {
 			return true;
 		}
-		long age = now - this.sampledAtNanos;
-		return age >= REFRESH_NANOS
-				|| (age >= MIN_REFRESH_NANOS && Math.abs((long) objects - this.sampledCount) * 10 > this.sampledCount);
+		long age = now - this.estimatedAtNanos;
+		if (!this.estimated) {
+			return age >= MIN_REFRESH_NANOS;
+		}
+		return age >= REFRESH_NANOS || (age >= MIN_REFRESH_NANOS
+				&& Math.abs((long) objects - this.estimatedCount) * 10 > this.estimatedCount);
 	}
 
-	private void resample(ObjectStore<?> store, long now) {
-		int count = store.size();
-		List<?> sample = store.sample(SAMPLE, ThreadLocalRandom.current());
-		if (sample.isEmpty()) {
-			return; // emptied meanwhile: the next read samples it
+	private void estimate(ObjectStore<?> store, long now) {
+		HeapSampler.Estimate estimate;
+		try {
+			estimate = this.sampler.estimate(store, ThreadLocalRandom.current());
 		}
-		long total = 0;
-		for (Object object : sample) {
-			total += this.estimator.estimate(object);
+		catch (RuntimeException ex) {
+			// the figures of the last estimate stay
+			estimate = new HeapSampler.Estimate(0, 0, 1, false, ex);
 		}
-		this.averageBytes = (double) total / sample.size() + this.estimator.storeEntryBytes();
-		this.sampledObjects = sample.size();
-		this.sampledCount = count;
-		this.sampledAtNanos = now;
+		if (estimate == null) {
+			return; // emptied meanwhile: the next read estimates it
+		}
+		report(estimate);
+		this.tried = true;
+		this.estimatedCount = store.size();
+		this.estimatedAtNanos = now;
+		if (estimate.sampled() > 0) {
+			this.averageBytes = estimate.averageBytes();
+			this.estimated = true;
+		}
+	}
+
+	private void report(HeapSampler.Estimate estimate) {
+		RuntimeException failure = estimate.failure();
+		if (failure != null && !this.failureReported) {
+			this.failureReported = true;
+			logger.warn("Cached objects failed to be read while their heap was estimated, and are left out of the "
+					+ "estimate: objects handed out by the cache must not be modified (copy one before changing it): "
+					+ "informer={} failed={}", this.key, estimate.failed(), failure);
+		}
+		if (estimate.cut() && !this.cutReported) {
+			this.cutReported = true;
+			logger.info("Informer's objects are large: its heap is estimated from fewer of them than usual: "
+					+ "informer={} sampled={}", this.key, estimate.sampled());
+		}
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.kubeboot.operator.cache.internal;
 
-import java.lang.management.ManagementFactory;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -19,61 +18,39 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Predicate;
-
-import com.sun.management.HotSpotDiagnosticMXBean;
-import org.jspecify.annotations.Nullable;
 
 /**
- * Estimates the heap an object and everything it references take on this JVM, from
- * HotSpot's object layout: a header per object, each field of its type's size,
- * references of 4 bytes with compressed oops (8 without), every object padded to 8
- * bytes. Model classes, client-java's and the application's, are read field by field
- * through reflection; the JDK's own classes, whose fields are closed to reflection, by
- * what their public methods tell: a string's length and characters, a map's or a
- * collection's size and elements, an array's length. An object reached twice within one
- * estimate is counted once; a string that the cache shares between objects
- * ({@link MetadataDeduplicator}), an enum constant and a small boxed number, which the JVM
- * shares, not at all.
+ * Estimates the heap objects take on this JVM with everything they reference, from
+ * HotSpot's object layout ({@link ObjectLayout}). Classes whose package is open to this
+ * one (those of the class path and of automatic modules: client-java's models, the
+ * application's, Gson's maps) are read field by field through reflection. The JDK's own
+ * classes, closed to reflection, are read through their public methods: a string's length
+ * and characters, a map's or collection's size and elements ({@link JdkContainers}), an
+ * array's length; other closed classes count their own fields, the date-times
+ * client-java parses timestamps into with the objects they hold. Enum constants,
+ * booleans, classes, boxed integers from -128 to 127 and empty immutable collections,
+ * which the JVM shares, count nothing.
  * <p>
- * An estimate, not a measurement: a JDK map's or list's spare capacity is what it grows
- * to when filled one entry at a time (as JSON parsing fills it), the gaps HotSpot leaves
- * between fields are ignored, and an object that several cached objects share, other
- * than those above, is counted with each. Thread-safe.
+ * A {@link Walk} estimates one or several objects: an object reached twice within it
+ * counts once. It visits at most a given number of objects, so that its cost is bounded
+ * whatever the objects hold. Thread-safe; a walk is not.
  */
 final class HeapEstimator {
 
-	/** The JDK's immutable maps and collections, of {@code Map.of} and {@code List.of}. */
-	private static final String IMMUTABLE = "java.util.ImmutableCollections$";
-
-	/** The most objects one estimate visits; a cached object's graph is far smaller. */
-	private static final int MAX_VISITS = 1_000_000;
-
 	/**
-	 * JDK classes that hold no elements of their own: a model class extending only these
-	 * keeps its elements in fields reflection reads.
+	 * JDK classes that hold no elements of their own: a class extending only these keeps
+	 * its elements in fields that reflection reads.
 	 */
 	private static final Set<Class<?>> SKELETONS = Set.of(Object.class, AbstractMap.class, AbstractCollection.class,
 			AbstractList.class, AbstractSet.class, AbstractSequentialList.class, AbstractQueue.class, Number.class,
 			Record.class);
 
-	private final Layout layout;
-
-	private final Predicate<String> shared;
-
-	/**
-	 * How each class is read. A shape references nothing of this estimator, the layout
-	 * aside: the class would keep the estimator reachable for as long as it is loaded.
-	 */
-	private final ClassValue<Shape> shapes = new ClassValue<>() {
+	/** How each class is read; of no layout, so one for the JVM. */
+	private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
 
 		@Override
 		protected Shape computeValue(Class<?> type) {
@@ -82,118 +59,49 @@ final class HeapEstimator {
 
 	};
 
-	/** What an informer's store adds per object: a map entry and its share of the table. */
-	private final long storeEntryBytes;
-
-	/** A string without its characters. */
-	private final long stringBytes;
+	private final ObjectLayout layout;
 
 	/**
 	 * Creates an estimator.
 	 * @param layout the object layout of the JVM
-	 * @param shared tells the strings shared between cached objects, counted as free
 	 */
-	HeapEstimator(Layout layout, Predicate<String> shared) {
+	HeapEstimator(ObjectLayout layout) {
 		this.layout = layout;
-		this.shared = shared;
-		// a ConcurrentHashMap node (hash, key, value, next) and about two table slots:
-		// the table is between 3/8 and 3/4 full
-		this.storeEntryBytes = layout.instance(4 + 3L * layout.reference()) + 2L * layout.reference();
-		this.stringBytes = layout.shallow(String.class);
+	}
+
+	ObjectLayout layout() {
+		return this.layout;
 	}
 
 	/**
-	 * Returns what an informer's store adds to each object it holds.
-	 * @return the bytes per object
+	 * Starts a walk.
+	 * @param maxVisits the most objects it visits
+	 * @return the walk
 	 */
-	long storeEntryBytes() {
-		return this.storeEntryBytes;
+	Walk walk(int maxVisits) {
+		return new Walk(maxVisits);
 	}
 
-	/**
-	 * Estimates the heap an object takes with everything it references.
-	 * @param root the object
-	 * @return the estimated bytes
-	 */
-	long estimate(Object root) {
-		Map<Object, Boolean> seen = new IdentityHashMap<>();
-		Deque<Object> pending = new ArrayDeque<>();
-		pending.push(root);
-		long bytes = 0;
-		int visits = 0;
-		while (!pending.isEmpty() && visits++ < MAX_VISITS) {
-			Object object = pending.pop();
-			if (seen.put(object, Boolean.TRUE) == null) {
-				bytes += visit(object, pending);
-			}
-		}
-		return bytes;
-	}
-
-	private long visit(Object object, Deque<Object> pending) {
-		if (object instanceof String string) {
-			return this.shared.test(string) ? 0 : string(string);
-		}
-		Class<?> type = object.getClass();
-		if (type.isArray()) {
-			return array(object, type.getComponentType(), pending);
-		}
-		return this.shapes.get(type).visit(object, pending);
-	}
-
-	/**
-	 * Returns the bytes of a string: the object and its array, of one byte a character if
-	 * every character is Latin-1, two otherwise.
-	 */
-	private long string(String string) {
-		int length = string.length();
-		int perCharacter = 1;
-		for (int i = 0; i < length; i++) {
-			if (string.charAt(i) > 0xFF) {
-				perCharacter = 2;
-				break;
-			}
-		}
-		return this.stringBytes + this.layout.array((long) length * perCharacter, 1);
-	}
-
-	private long array(Object array, Class<?> component, Deque<Object> pending) {
-		if (component.isPrimitive()) {
-			return this.layout.array(Array.getLength(array), Layout.size(component));
-		}
-		Object[] elements = (Object[]) array;
-		for (Object element : elements) {
-			if (element != null) {
-				pending.push(element);
-			}
-		}
-		return this.layout.array(elements.length, this.layout.reference());
-	}
-
-	private Shape shapeOf(Class<?> type) {
-		long shallow = this.layout.shallow(type);
+	private static Shape shapeOf(Class<?> type) {
 		if (type.isEnum() || Enum.class.isAssignableFrom(type) || type == Class.class || type == Boolean.class
 				|| type.getName().startsWith("java.util.Collections$Empty")) {
 			return Shape.FREE;
 		}
+		Fields own = Fields.of(type);
 		if (type == Integer.class || type == Long.class || type == Short.class || type == Byte.class
 				|| type == Character.class) {
-			return new Boxed(shallow);
+			return new Boxed(own);
 		}
-		if (keepsElementsInTheJdk(type)) {
-			if (Map.class.isAssignableFrom(type)) {
-				return new JdkMap(this.layout, type, shallow);
-			}
-			if (Collection.class.isAssignableFrom(type)) {
-				return new JdkCollection(this.layout, type, shallow);
-			}
+		if ((Map.class.isAssignableFrom(type) || Collection.class.isAssignableFrom(type))
+				&& keepsElementsInTheJdk(type)) {
+			return JdkContainers.of(type, own);
 		}
-		if (type.getModule().isNamed()) {
-			return new Fixed(shallow + this.layout.partsOf(type));
+		if (!readable(type)) {
+			return new Fixed(own.plus(partsOf(type)));
 		}
 		List<Field> references = new ArrayList<>();
 		for (Class<?> declaring = type; declaring != null; declaring = declaring.getSuperclass()) {
-			if (declaring.getModule().isNamed()) {
+			if (!readable(declaring)) {
 				// the JDK's fields of a model class's superclass, such as AbstractMap's
 				// views: counted in its size, not followed
 				continue;
@@ -204,22 +112,31 @@ final class HeapEstimator {
 						field.setAccessible(true);
 					}
 					catch (RuntimeException ex) {
-						return new Fixed(shallow);
+						return new Fixed(own);
 					}
 					references.add(field);
 				}
 			}
 		}
-		return new Reflected(shallow, references.toArray(Field[]::new));
+		return new Reflected(own, references.toArray(Field[]::new));
 	}
 
 	/**
-	 * Whether a map or collection keeps its elements in fields reflection cannot read:
-	 * a JDK class, or a model class extending one that stores elements.
+	 * Whether reflection may read a class's fields: its package is open to this class, as
+	 * every package of the class path and of an automatic module is, and no package of
+	 * the JDK is unless the JVM was told to open it.
+	 */
+	private static boolean readable(Class<?> type) {
+		return type.getModule().isOpen(type.getPackageName(), HeapEstimator.class.getModule());
+	}
+
+	/**
+	 * Whether a map or collection keeps its elements in fields reflection cannot read: a
+	 * JDK class, or a class extending one that stores elements.
 	 */
 	private static boolean keepsElementsInTheJdk(Class<?> type) {
 		for (Class<?> declaring = type; declaring != null; declaring = declaring.getSuperclass()) {
-			if (declaring.getModule().isNamed() && !SKELETONS.contains(declaring)) {
+			if (!readable(declaring) && !SKELETONS.contains(declaring)) {
 				return true;
 			}
 		}
@@ -227,32 +144,89 @@ final class HeapEstimator {
 	}
 
 	/**
-	 * How the estimate reads one class's instances.
+	 * The objects a closed JDK value holds privately, for the date-times client-java
+	 * parses timestamps into: an {@code OffsetDateTime} is a {@code LocalDateTime}, which
+	 * is a {@code LocalDate} and a {@code LocalTime}, and a shared offset.
 	 */
-	private interface Shape {
+	private static List<Fields> partsOf(Class<?> type) {
+		List<Fields> dateAndTime = List.of(Fields.of(LocalDate.class), Fields.of(LocalTime.class));
+		if (type == OffsetDateTime.class || type == ZonedDateTime.class) {
+			List<Fields> parts = new ArrayList<>(dateAndTime);
+			parts.add(Fields.of(LocalDateTime.class));
+			return parts;
+		}
+		return (type == LocalDateTime.class) ? dateAndTime : List.of();
+	}
 
-		/** Enum constants, classes and booleans: shared by everything. */
-		Shape FREE = (object, pending) -> 0;
+	/**
+	 * The fields of one object, without what they reference.
+	 *
+	 * @param primitives the bytes of its primitive fields
+	 * @param references how many reference fields it has
+	 * @param parts the fields of the objects it holds privately, counted with it
+	 */
+	record Fields(long primitives, int references, List<Fields> parts) {
 
-		/**
-		 * Returns an instance's own bytes, pushing what it references.
-		 * @param object the instance
-		 * @param pending where to push the objects it references
-		 * @return its own bytes
-		 */
-		long visit(Object object, Deque<Object> pending);
+		static Fields of(Class<?> type) {
+			long primitives = 0;
+			int references = 0;
+			for (Class<?> declaring = type; declaring != null; declaring = declaring.getSuperclass()) {
+				for (Field field : declaring.getDeclaredFields()) {
+					if (!Modifier.isStatic(field.getModifiers())) {
+						if (field.getType().isPrimitive()) {
+							primitives += ObjectLayout.size(field.getType());
+						}
+						else {
+							references++;
+						}
+					}
+				}
+			}
+			return new Fields(primitives, references, List.of());
+		}
+
+		Fields plus(List<Fields> objects) {
+			return new Fields(this.primitives, this.references, objects);
+		}
+
+		long bytes(ObjectLayout layout) {
+			long bytes = layout.instance(this.primitives + (long) this.references * layout.reference());
+			for (Fields part : this.parts) {
+				bytes += part.bytes(layout);
+			}
+			return bytes;
+		}
 
 	}
 
 	/**
-	 * A class of its own size, without references the estimate follows: a JDK class
-	 * other than a map or a collection, such as {@code BigDecimal}.
+	 * How the estimate reads one class's instances.
 	 */
-	private record Fixed(long bytes) implements Shape {
+	interface Shape {
+
+		/** Enum constants, classes and booleans: shared by everything. */
+		Shape FREE = (object, layout, pending) -> 0;
+
+		/**
+		 * Returns an instance's own bytes, pushing what it references.
+		 * @param object the instance
+		 * @param layout the layout of the JVM
+		 * @param pending where to push the objects it references
+		 * @return its own bytes
+		 */
+		long visit(Object object, ObjectLayout layout, Deque<Object> pending);
+
+	}
+
+	/**
+	 * A class counted as its fields, without following them: a closed JDK class other
+	 * than a map or a collection, such as {@code BigDecimal}.
+	 */
+	private record Fixed(Fields fields) implements Shape {
 
 		@Override
-		public long visit(Object object, Deque<Object> pending) {
-			return this.bytes;
+		public long visit(Object object, ObjectLayout layout, Deque<Object> pending) {
+			return this.fields.bytes(layout);
 		}
 
 	}
@@ -261,12 +235,12 @@ final class HeapEstimator {
 	 * A boxed integral number: the JVM shares those from -128 to 127, as JSON parsing
 	 * boxes them with {@code valueOf}.
 	 */
-	private record Boxed(long bytes) implements Shape {
+	private record Boxed(Fields fields) implements Shape {
 
 		@Override
-		public long visit(Object object, Deque<Object> pending) {
+		public long visit(Object object, ObjectLayout layout, Deque<Object> pending) {
 			long value = (object instanceof Character character) ? character : ((Number) object).longValue();
-			return (value >= -128 && value <= 127) ? 0 : this.bytes;
+			return (value >= -128 && value <= 127) ? 0 : this.fields.bytes(layout);
 		}
 
 	}
@@ -274,10 +248,10 @@ final class HeapEstimator {
 	/**
 	 * A class read field by field.
 	 */
-	private record Reflected(long bytes, Field[] references) implements Shape {
+	private record Reflected(Fields fields, Field[] references) implements Shape {
 
 		@Override
-		public long visit(Object object, Deque<Object> pending) {
+		public long visit(Object object, ObjectLayout layout, Deque<Object> pending) {
 			for (Field field : this.references) {
 				try {
 					Object value = field.get(object);
@@ -289,305 +263,109 @@ final class HeapEstimator {
 					// not readable after all: its size counts, not what it references
 				}
 			}
-			return this.bytes;
+			return this.fields.bytes(layout);
 		}
 
 	}
 
 	/**
-	 * A JDK map: its own fields, its table and entries as HotSpot's {@code HashMap},
-	 * {@code LinkedHashMap}, {@code TreeMap}, {@code ConcurrentHashMap} or the immutable
-	 * maps of {@code Map.of} lay them out (an unknown one as a {@code HashMap}), and its
-	 * keys and values.
+	 * One estimate of one or several objects: an object reached twice within it counts
+	 * once, and it visits at most a given number of objects.
 	 */
-	private static final class JdkMap implements Shape {
+	final class Walk {
 
-		private final Layout layout;
+		private final Map<Object, Boolean> seen = new IdentityHashMap<>();
 
-		private final long bytes;
+		private final Deque<Object> pending = new ArrayDeque<>();
 
-		/** The bytes of one entry object, zero for maps without entry objects. */
-		private final long entry;
+		private final int maxVisits;
 
-		/**
-		 * Table slots per entry: zero for a hash table sized by its load factor, below
-		 * zero for no table.
-		 */
-		private final int slotsPerEntry;
+		private int visitsLeft;
 
-		private final boolean immutable;
+		private boolean complete = true;
 
-		JdkMap(Layout layout, Class<?> type, long bytes) {
-			this.layout = layout;
-			this.bytes = bytes;
-			String name = type.getName();
-			this.immutable = name.startsWith(IMMUTABLE);
-			if (this.immutable) {
-				// MapN: keys and values side by side in an array of twice as many pairs
-				// as entries; Map1: two fields
-				this.entry = 0;
-				this.slotsPerEntry = name.endsWith("MapN") ? 4 : -1;
-			}
-			else if (TreeMap.class.isAssignableFrom(type)) {
-				this.entry = layout.instance(5L * layout.reference() + 1);
-				this.slotsPerEntry = -1;
-			}
-			else if (LinkedHashMap.class.isAssignableFrom(type)) {
-				this.entry = layout.instance(4 + 5L * layout.reference());
-				this.slotsPerEntry = 0;
-			}
-			else {
-				// HashMap, ConcurrentHashMap and unknown maps: hash, key, value, next
-				this.entry = layout.instance(4 + 3L * layout.reference());
-				this.slotsPerEntry = 0;
-			}
-		}
-
-		@Override
-		public long visit(Object object, Deque<Object> pending) {
-			Map<?, ?> map = (Map<?, ?>) object;
-			int size = 0;
-			for (Map.Entry<?, ?> entry : map.entrySet()) {
-				push(entry.getKey(), pending);
-				push(entry.getValue(), pending);
-				size++;
-			}
-			if (size == 0 && this.immutable) {
-				return 0; // Map.of(): one shared instance
-			}
-			Layout layout = this.layout;
-			long table = 0;
-			if (this.slotsPerEntry > 0) {
-				table = layout.array(this.slotsPerEntry * size, layout.reference());
-			}
-			else if (this.slotsPerEntry == 0 && size > 0) {
-				table = layout.array(hashTableCapacity(size), layout.reference());
-			}
-			return this.bytes + table + size * this.entry;
+		private Walk(int maxVisits) {
+			this.maxVisits = maxVisits;
+			this.visitsLeft = maxVisits;
 		}
 
 		/**
-		 * The table of a {@code HashMap} filled entry by entry: 16 slots, doubled each
-		 * time it is three quarters full.
+		 * Counts an object as reached already: what this walk estimates next leaves it
+		 * out, not what it references.
+		 * @param object the object
 		 */
-		private static int hashTableCapacity(int size) {
-			int capacity = 16;
-			while (size > capacity * 3 / 4) {
-				capacity *= 2;
-			}
-			return capacity;
-		}
-
-	}
-
-	/**
-	 * A JDK collection: its own fields, its array or nodes as HotSpot's
-	 * {@code ArrayList}, {@code LinkedList}, {@code HashSet} or the immutable lists and
-	 * sets of {@code List.of} lay them out (an unknown one as an {@code ArrayList}), and
-	 * its elements.
-	 */
-	private static final class JdkCollection implements Shape {
-
-		private final Layout layout;
-
-		private final long bytes;
-
-		private final Kind kind;
-
-		private final boolean immutable;
-
-		JdkCollection(Layout layout, Class<?> type, long bytes) {
-			this.layout = layout;
-			String name = type.getName();
-			this.immutable = name.startsWith(IMMUTABLE);
-			if (name.startsWith(IMMUTABLE + "List12") || name.startsWith(IMMUTABLE + "Set12")) {
-				this.kind = Kind.FIELDS;
-			}
-			else if (name.startsWith(IMMUTABLE + "SetN")) {
-				this.kind = Kind.DOUBLE_ARRAY;
-			}
-			else if (name.startsWith(IMMUTABLE + "ListN")) {
-				this.kind = Kind.EXACT_ARRAY;
-			}
-			else if (LinkedList.class.isAssignableFrom(type)) {
-				this.kind = Kind.LINKED;
-			}
-			else if (Set.class.isAssignableFrom(type)) {
-				// a HashSet is a HashMap of the elements to one shared value
-				this.kind = Kind.HASHED;
-			}
-			else {
-				this.kind = Kind.GROWN_ARRAY;
-			}
-			this.bytes = (this.kind == Kind.HASHED) ? bytes + layout.shallow(HashMap.class) : bytes;
-		}
-
-		@Override
-		public long visit(Object object, Deque<Object> pending) {
-			int size = 0;
-			for (Object element : (Collection<?>) object) {
-				push(element, pending);
-				size++;
-			}
-			if (size == 0 && this.immutable) {
-				return 0; // List.of(), Set.of(): one shared instance each
-			}
-			Layout layout = this.layout;
-			int reference = layout.reference();
-			long elements = switch (this.kind) {
-				case FIELDS -> 0;
-				case EXACT_ARRAY -> layout.array(size, reference);
-				case DOUBLE_ARRAY -> layout.array(2 * size, reference);
-				case LINKED -> size * layout.instance(3L * reference);
-				case HASHED -> (size > 0) ? layout.array(JdkMap.hashTableCapacity(size), reference)
-						+ size * layout.instance(4 + 3L * reference) : 0;
-				case GROWN_ARRAY -> (size > 0) ? layout.array(grownCapacity(size), reference) : 0;
-			};
-			return this.bytes + elements;
+		void exclude(Object object) {
+			this.seen.put(object, Boolean.TRUE);
 		}
 
 		/**
-		 * The array of an {@code ArrayList} filled element by element: 10 slots, grown
-		 * by half each time it is full.
+		 * Estimates an object with what it references, leaving out what this walk reached
+		 * before.
+		 * @param root the object
+		 * @return the bytes counted, short of the object's whole if the walk ran out of
+		 * visits before its end ({@link #complete()})
+		 * @throws RuntimeException if an object changed while it was read, as a JDK map
+		 * does ({@code ConcurrentModificationException})
 		 */
-		private static int grownCapacity(int size) {
-			int capacity = 10;
-			while (capacity < size) {
-				capacity += capacity >> 1;
-			}
-			return capacity;
-		}
-
-		private enum Kind {
-
-			FIELDS, EXACT_ARRAY, DOUBLE_ARRAY, LINKED, HASHED, GROWN_ARRAY
-
-		}
-
-	}
-
-	private static void push(@Nullable Object object, Deque<Object> pending) {
-		if (object != null) {
-			pending.push(object);
-		}
-	}
-
-	/**
-	 * HotSpot's object layout: the size of an object header and of a reference, every
-	 * object padded to 8 bytes, an array's header its object header and a 4-byte length.
-	 *
-	 * @param header the bytes of an object header: 12 with compressed class pointers (the
-	 * default), 16 without, 8 with compact object headers
-	 * @param reference the bytes of a reference: 4 with compressed oops (the default
-	 * below 32 GB of heap), 8 without
-	 */
-	record Layout(int header, int reference) {
-
-		/** The layout of a 64-bit HotSpot JVM with its defaults. */
-		static final Layout DEFAULT = new Layout(12, 4);
-
-		/**
-		 * Returns this JVM's layout, read from its options; {@link #DEFAULT} where they
-		 * cannot be read.
-		 * @return the layout
-		 */
-		static Layout current() {
-			try {
-				HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-				boolean compressedOops = enabled(hotSpot, "UseCompressedOops", true);
-				boolean compressedClasses = enabled(hotSpot, "UseCompressedClassPointers", true);
-				boolean compactHeaders = enabled(hotSpot, "UseCompactObjectHeaders", false);
-				int header = compactHeaders ? 8 : (compressedClasses ? 12 : 16);
-				return new Layout(header, compressedOops ? 4 : 8);
-			}
-			catch (RuntimeException | LinkageError ex) {
-				// no HotSpot, or no jdk.management module: the common case
-				return DEFAULT;
-			}
-		}
-
-		private static boolean enabled(HotSpotDiagnosticMXBean hotSpot, String option, boolean otherwise) {
-			try {
-				return Boolean.parseBoolean(hotSpot.getVMOption(option).getValue());
-			}
-			catch (IllegalArgumentException ex) {
-				// an option this JVM does not know, such as compact headers before JDK 24
-				return otherwise;
-			}
-		}
-
-		/**
-		 * Returns the bytes of an object with fields of the given bytes.
-		 * @param fields the bytes of its fields
-		 * @return the bytes, header and padding included
-		 */
-		long instance(long fields) {
-			return align(this.header + fields);
-		}
-
-		/**
-		 * Returns the bytes of an instance of a class, without what it references.
-		 * @param type the class
-		 * @return the bytes
-		 */
-		long shallow(Class<?> type) {
-			long fields = 0;
-			for (Class<?> declaring = type; declaring != null; declaring = declaring.getSuperclass()) {
-				for (Field field : declaring.getDeclaredFields()) {
-					if (!Modifier.isStatic(field.getModifiers())) {
-						fields += field.getType().isPrimitive() ? size(field.getType()) : this.reference;
-					}
+		long estimate(Object root) {
+			this.pending.clear();
+			this.pending.push(root);
+			long bytes = 0;
+			while (!this.pending.isEmpty() && this.visitsLeft > 0) {
+				Object object = this.pending.pop();
+				if (this.seen.put(object, Boolean.TRUE) == null) {
+					this.visitsLeft--;
+					bytes += visit(object);
 				}
 			}
-			return instance(fields);
+			this.complete = this.pending.isEmpty();
+			return bytes;
 		}
 
 		/**
-		 * Returns the bytes of an array.
-		 * @param length its length
-		 * @param element the bytes of an element
-		 * @return the bytes
+		 * Tells whether the last estimate reached everything its object references.
+		 * @return {@code false} if the walk ran out of visits before
 		 */
-		long array(long length, int element) {
-			long base = this.header + 4;
-			base = (base + element - 1) / element * element;
-			return align(base + length * element);
+		boolean complete() {
+			return this.complete;
 		}
 
 		/**
-		 * Returns the bytes of the objects a JDK value holds privately, for the
-		 * date-times client-java parses timestamps into: an {@code OffsetDateTime} is a
-		 * {@code LocalDateTime}, which is a {@code LocalDate} and a {@code LocalTime}, and
-		 * a shared offset.
-		 * @param type the class
-		 * @return the bytes beyond its own
+		 * Returns how many objects the walk visited.
+		 * @return the visits
 		 */
-		long partsOf(Class<?> type) {
-			long dateTime = shallow(LocalDateTime.class) + shallow(LocalDate.class) + shallow(LocalTime.class);
-			if (type == OffsetDateTime.class || type == ZonedDateTime.class) {
-				return dateTime;
-			}
-			if (type == LocalDateTime.class) {
-				return dateTime - shallow(LocalDateTime.class);
-			}
-			return 0;
+		int visited() {
+			return this.maxVisits - this.visitsLeft;
 		}
 
-		private long align(long bytes) {
-			return (bytes + 7) & ~7L;
+		/**
+		 * Tells whether the walk has no visit left.
+		 * @return {@code true} if the next estimate would count nothing
+		 */
+		boolean spent() {
+			return this.visitsLeft <= 0;
 		}
 
-		static int size(Class<?> primitive) {
-			if (primitive == long.class || primitive == double.class) {
-				return 8;
+		private long visit(Object object) {
+			ObjectLayout layout = HeapEstimator.this.layout;
+			if (object instanceof String string) {
+				return layout.string(string);
 			}
-			if (primitive == int.class || primitive == float.class) {
-				return 4;
+			Class<?> type = object.getClass();
+			if (type.isArray()) {
+				Class<?> component = type.getComponentType();
+				if (component.isPrimitive()) {
+					return layout.array(Array.getLength(object), ObjectLayout.size(component));
+				}
+				Object[] elements = (Object[]) object;
+				for (Object element : elements) {
+					if (element != null) {
+						this.pending.push(element);
+					}
+				}
+				return layout.references(elements.length);
 			}
-			if (primitive == short.class || primitive == char.class) {
-				return 2;
-			}
-			return 1;
+			return SHAPES.get(type).visit(object, layout, this.pending);
 		}
 
 	}

@@ -101,9 +101,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	/** Shared by all informers: their objects repeat the same namespaces and labels. */
 	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
 
-	/** Estimates the heap of the informers' objects; the strings they share are free. */
-	private final HeapEstimator estimator = new HeapEstimator(HeapEstimator.Layout.current(),
-			this.deduplicator::isShared);
+	/** Estimates the heap of the informers' objects, within a bounded work a second. */
+	private final HeapSampler sampler = new HeapSampler(new HeapEstimator(ObjectLayout.current()));
 
 	private final UnscopedInformerWarning unscoped = new UnscopedInformerWarning();
 
@@ -251,7 +250,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			informer = (ScopedInformer<T>) this.informers.get(key);
 			if (informer == null) {
 				informer = new ScopedInformer<>(key, this.informerSettings,
-						new CostTracker(key, this.budgets.of(key), this.estimator));
+						new CostTracker(key, this.budgets.of(key), this.sampler));
 				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
 				if (!key.metadataOnly()) {
 					for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {

@@ -125,17 +125,6 @@ final class MetadataDeduplicator {
 	}
 
 	/**
-	 * Tells whether a string is the pooled instance, shared by the objects that hold an
-	 * equal string.
-	 * @param value the string
-	 * @return {@code true} if it is in the pool now
-	 */
-	boolean isShared(String value) {
-		int hash = value.hashCode();
-		return this.pool[(hash ^ (hash >>> 16)) & (SLOTS - 1)] == value;
-	}
-
-	/**
 	 * Pools the keys (and values) of a map in place, keeping its type and order.
 	 */
 	private void shareEntries(Map<String, String> entries, boolean values) {

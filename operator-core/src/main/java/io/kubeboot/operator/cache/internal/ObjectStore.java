@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
@@ -245,33 +246,40 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	 * Visits every object, without copying them.
 	 * @param limit the most objects to return
 	 * @param random where the offset is drawn from
+	 * @param visitor told of every object the pass visits, sampled or not
 	 * @return a new list of at most {@code limit} objects
 	 */
-	List<T> sample(int limit, RandomGenerator random) {
+	List<T> sample(int limit, RandomGenerator random, Consumer<? super T> visitor) {
 		int count = this.size;
 		List<T> sample = new ArrayList<>(Math.min(limit, count));
-		if (count <= limit) {
-			this.namespaces.values().forEach((names) -> sample.addAll(names.values()));
-			return sample;
-		}
 		// a whole stride would leave the tail (count mod limit objects, the last
 		// namespaces) out of every sample
-		double stride = (double) count / limit;
-		double offset = random.nextDouble();
+		double stride = Math.max(1, (double) count / limit);
+		double offset = (count > limit) ? random.nextDouble() : 0;
 		long next = (long) (offset * stride);
 		long index = 0;
 		for (Map<String, T> names : this.namespaces.values()) {
 			for (T object : names.values()) {
-				if (index++ == next) {
+				visitor.accept(object);
+				if (index++ == next && sample.size() < limit) {
 					sample.add(object);
-					if (sample.size() == limit) {
-						return sample;
-					}
 					next = (long) ((sample.size() + offset) * stride);
 				}
 			}
 		}
 		return sample;
+	}
+
+	/**
+	 * Returns some of the cached objects, every object with the same chance, as
+	 * {@link #sample(int, RandomGenerator, Consumer)} does.
+	 * @param limit the most objects to return
+	 * @param random where the offset is drawn from
+	 * @return a new list of at most {@code limit} objects
+	 */
+	List<T> sample(int limit, RandomGenerator random) {
+		return sample(limit, random, (object) -> {
+		});
 	}
 
 	@Override

@@ -137,16 +137,6 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private volatile long disconnectedSinceNanos;
 
 	/**
-	 * Creates an informer; {@link #start} starts it once its kind is resolved.
-	 * @param key what it watches
-	 * @param settings what it lists and watches with
-	 */
-	ScopedInformer(InformerKey key, Settings settings) {
-		this(key, settings,
-				new CostTracker(key, 0, new HeapEstimator(HeapEstimator.Layout.DEFAULT, (string) -> false)));
-	}
-
-	/**
 	 * Creates an informer that tracks what it costs; {@link #start} starts it once its
 	 * kind is resolved.
 	 * @param key what it watches

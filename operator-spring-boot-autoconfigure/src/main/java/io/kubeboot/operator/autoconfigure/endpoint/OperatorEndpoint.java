@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -97,11 +99,20 @@ public class OperatorEndpoint {
 	}
 
 	private static CacheDescriptor describe(Informer<?> informer) {
-		InformerCost cost = informer.cost();
+		InformerCost cost;
+		try {
+			cost = informer.cost();
+		}
+		catch (RuntimeException ex) {
+			// one informer's figures never fail the description of the others
+			cost = InformerCost.counted(informer.list().size());
+		}
+		OptionalLong bytes = cost.estimatedBytes();
+		OptionalInt budget = cost.objectBudget();
 		return new CacheDescriptor(informer.key().type().getSimpleName(), informer.key().namespace(),
 				informer.key().labelSelector(), informer.key().fieldSelector(), informer.key().metadataOnly(),
-				informer.hasSynced(), cost.objects(), cost.estimatedBytes(), cost.sampledObjects(),
-				(cost.objectBudget() > 0) ? cost.objectBudget() : null, cost.overBudget(), cost.budgetExceeded(),
+				informer.hasSynced(), cost.objects(), bytes.isPresent() ? bytes.getAsLong() : null,
+				budget.isPresent() ? budget.getAsInt() : null, cost.overBudget(), cost.budgetCrossings(),
 				informer.lastError());
 	}
 
@@ -172,16 +183,16 @@ public class OperatorEndpoint {
 	 * @param synced whether the first list has been stored
 	 * @param objects how many objects it holds
 	 * @param estimatedBytes the estimated heap its objects take (see
-	 * {@link InformerCost}), as {@code operator_informer_estimated_heap_bytes}
-	 * @param sampledObjects how many of its objects the estimate was taken from
+	 * {@link InformerCost}), as {@code operator_informer_estimated_heap_bytes};
+	 * {@code null} before the first estimate
 	 * @param objectBudget the most objects it should hold, {@code null} for no budget
 	 * @param overBudget whether it holds more objects than its budget now
-	 * @param budgetExceeded how often it went over its budget
+	 * @param budgetCrossings how often it went over its budget
 	 * @param lastError the last list or watch error, {@code null} if none
 	 */
 	public record CacheDescriptor(String kind, @Nullable String namespace, @Nullable String labelSelector,
-			@Nullable String fieldSelector, boolean metadataOnly, boolean synced, int objects, long estimatedBytes,
-			int sampledObjects, @Nullable Integer objectBudget, boolean overBudget, long budgetExceeded,
+			@Nullable String fieldSelector, boolean metadataOnly, boolean synced, int objects,
+			@Nullable Long estimatedBytes, @Nullable Integer objectBudget, boolean overBudget, long budgetCrossings,
 			@Nullable String lastError) {
 	}
 
