@@ -476,6 +476,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				return false;
 			}
 		}
+		// the replacement's list was checked against the count of the store then serving:
+		// check its own now that it serves
+		storeResized();
 		SharedIndexInformer<T> old = swap.replaced();
 		old.stop();
 		Set<String> present = new HashSet<>(swap.fresh().getIndexer().listKeys());
