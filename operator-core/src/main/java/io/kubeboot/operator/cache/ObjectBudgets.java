@@ -1,11 +1,16 @@
 package io.kubeboot.operator.cache;
 
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.client.internal.KindResolver.DeclaredKind;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.internal.ConfigChecks;
 import org.jspecify.annotations.Nullable;
@@ -20,8 +25,12 @@ import org.jspecify.annotations.Nullable;
  * {@code operator.cache.object-budget} and {@code operator.cache.object-budgets.<kind>}.
  * <p>
  * A kind is named as its objects' {@code kind} (as in the metrics' {@code kind} label),
- * such as {@code Secret}, case aside; a budget applies to each informer of the kind on
- * its own (one per namespace, selector and form).
+ * such as {@code Secret}, case aside, which applies to the kind of every API group; or
+ * as {@code kind.group}, such as {@code Event.events.k8s.io}, which applies to that
+ * group's only and wins over the bare kind. A budget applies to each informer of the kind
+ * on its own (one per namespace, selector and form). The manager fails to start if a
+ * kind named matches no informer it runs ({@link #requireKindsOf}): a plural such as
+ * {@code secrets} or a typo would otherwise be a budget that never applies.
  *
  * @param perInformer the budget of every informer of a kind without a budget of its
  * own, {@code 0} for none; not negative
@@ -63,32 +72,50 @@ public record ObjectBudgets(int perInformer, Map<String, Integer> perKind) {
 	/**
 	 * Returns the budget of an informer.
 	 * @param informer the informer's key
-	 * @return the budget of its kind if it has one, else the budget per informer;
-	 * {@code 0} for none
+	 * @return the budget of its kind and group if it has one, else of its kind, else the
+	 * budget per informer; {@code 0} for none
 	 */
-	public int of(InformerKey informer) {
-		return of(KindResolver.declaredKind(informer.type()).kind());
-	}
-
-	/**
-	 * Returns the budget of an informer of a kind.
-	 * @param kind the kind, such as {@code Secret}
-	 * @return the budget of the kind if it has one, else the budget per informer;
-	 * {@code 0} for none
-	 */
-	public int of(String kind) {
-		Integer budget = budgetOf(kind);
+	public int budgetOf(InformerKey informer) {
+		DeclaredKind kind = KindResolver.declaredKind(informer.type());
+		String group = groupOf(kind);
+		Integer budget = group.isEmpty() ? null : find(kind.kind() + "." + group);
+		if (budget == null) {
+			budget = find(kind.kind());
+		}
 		return (budget != null) ? budget : this.perInformer;
 	}
 
-	private @Nullable Integer budgetOf(String kind) {
-		Integer exact = this.perKind.get(kind);
-		if (exact != null) {
-			return exact;
+	/**
+	 * Checks that every kind given a budget is the kind of one of the informers.
+	 * @param informers the informers the manager runs
+	 * @throws InvalidConfigException naming every kind that no informer caches
+	 */
+	public void requireKindsOf(Collection<InformerKey> informers) {
+		Set<String> names = new HashSet<>();
+		Set<String> cached = new TreeSet<>();
+		for (InformerKey informer : informers) {
+			DeclaredKind kind = KindResolver.declaredKind(informer.type());
+			String group = groupOf(kind);
+			names.add(kind.kind().toLowerCase(Locale.ROOT));
+			names.add((kind.kind() + "." + group).toLowerCase(Locale.ROOT));
+			cached.add(group.isEmpty() ? kind.kind() : kind.kind() + "." + group);
 		}
-		String lower = kind.toLowerCase(Locale.ROOT);
+		ConfigChecks checks = new ConfigChecks();
+		this.perKind.forEach((kind, budget) -> checks.check(names.contains(kind.toLowerCase(Locale.ROOT)),
+				"perKind." + kind, budget,
+				"names no kind an informer caches (" + (cached.isEmpty() ? "there is none" : String.join(", ", cached))
+						+ "): name a kind as the metrics' kind label does, such as Secret, or as kind.group for "
+						+ "one API group's, such as Event.events.k8s.io"));
+		checks.throwIfAny();
+	}
+
+	private static String groupOf(DeclaredKind kind) {
+		return (kind.group() != null) ? kind.group() : "";
+	}
+
+	private @Nullable Integer find(String kind) {
 		for (Map.Entry<String, Integer> budget : this.perKind.entrySet()) {
-			if (budget.getKey().toLowerCase(Locale.ROOT).equals(lower)) {
+			if (budget.getKey().equalsIgnoreCase(kind)) {
 				return budget.getValue();
 			}
 		}

@@ -492,6 +492,8 @@ public final class Manager {
 	 * request reached the API server within the cache sync timeout
 	 * @throws io.kubeboot.operator.leaderelection.LeaseAccessDeniedException if leader
 	 * election is on and RBAC denies what it needs on the Lease
+	 * @throws io.kubeboot.operator.config.InvalidConfigException if an object budget
+	 * names a kind that no informer caches
 	 * @throws InterruptedException if interrupted while waiting; the manager is stopped
 	 */
 	public void start() throws InterruptedException {
@@ -503,6 +505,8 @@ public final class Manager {
 		}
 		logger.info("Starting manager: runnables={}", this.everyReplica.names());
 		try {
+			this.settings.objectBudgets
+				.requireKindsOf(this.cache.informers().stream().map(Informer::key).toList());
 			if (this.settings.webhookServer != null) {
 				// first, as controller-runtime does: the API server may call a webhook as
 				// soon as the operator could act, and a conversion webhook before any

@@ -219,6 +219,7 @@ public final class OperatorAutoConfiguration {
 			reconcilers.registerAll(manager);
 			reconcilers.checkControllerProperties(manager);
 			reconcilers.checkShardedControllers(manager);
+			beanFactory.getBean(OperatorCacheProperties.class).checkBudgetKinds(manager, environment);
 			manager.webhookServer().ifPresent((server) -> WebhookBeans.registerAll(beanFactory, server));
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, ManagerRunnable> runnables = beanFactory.getBeansOfType(ManagerRunnable.class);

@@ -1,10 +1,16 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.manager.Manager;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.Environment;
 
 /**
  * What the manager's caches may hold: object budgets per informer, by default none. An
@@ -24,8 +30,10 @@ public class OperatorCacheProperties {
 
 	/**
 	 * Most objects each informer of a kind is expected to hold, by kind as in the
-	 * metrics' kind label (Secret, ConfigMap, StorageBucket), case aside; overrides
-	 * object-budget. 0 for no budget.
+	 * metrics' kind label (Secret, ConfigMap, StorageBucket), case aside, or by kind and
+	 * API group in brackets ([Event.events.k8s.io]), which wins over the bare kind;
+	 * overrides object-budget. 0 for no budget. A kind that no informer caches fails
+	 * start-up.
 	 */
 	private final Map<String, Integer> objectBudgets = new LinkedHashMap<>();
 
@@ -49,6 +57,21 @@ public class OperatorCacheProperties {
 	 */
 	ObjectBudgets toObjectBudgets() {
 		return new ObjectBudgets(this.objectBudget, this.objectBudgets);
+	}
+
+	/**
+	 * Fails if {@code operator.cache.object-budgets} names a kind that no informer of the
+	 * manager caches, once the controllers of the application registered theirs.
+	 * @param manager the manager
+	 * @param environment where the properties are set
+	 * @throws InvalidOperatorPropertyException naming each such property and the kinds
+	 * the informers cache
+	 */
+	void checkBudgetKinds(Manager manager, Environment environment) {
+		List<InformerKey> informers = manager.informers().stream().map(Informer::key).toList();
+		PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(environment));
+		problems.check("operator.cache", propertiesBySetting(), () -> toObjectBudgets().requireKindsOf(informers));
+		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
 	}
 
 	/**

@@ -250,7 +250,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			informer = (ScopedInformer<T>) this.informers.get(key);
 			if (informer == null) {
 				informer = new ScopedInformer<>(key, this.informerSettings,
-						new CostTracker(key, this.budgets.of(key), this.sampler));
+						new CostTracker(key, this.budgets.budgetOf(key), this.sampler));
 				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
 				if (!key.metadataOnly()) {
 					for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
