@@ -88,7 +88,10 @@ class SampleOperatorProcessIntegrationTests {
 				&& line.contains("Informer caches every object of a kind that is often numerous and large"))
 			.singleElement()
 			.satisfies((line) -> assertThat(line).contains("informer=V1Secret[namespace=*] kind=Secret (core/v1) "
-					+ "readBy=[controller-bucket-credentials] narrowWith=\"a namespace (operator.namespace"));
+					+ "readBy=[controller-bucket-credentials] narrowWith=\"@Watches(V1Secret.class) on "
+					+ "UnselectedSecretWatch.bucketOfCredentials: set its fieldSelector = \"type!=helm.sh/release.v1\", "
+					+ "labelSelector or namespace, or metadataOnly = true;")
+				.contains("operator.cache.acknowledged-unscoped-kinds=Secret"));
 		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ")
 				&& line.contains("Informer holds more objects than its budget, and keeps them all: "
 						+ "informer=V1Secret[namespace=*]"))

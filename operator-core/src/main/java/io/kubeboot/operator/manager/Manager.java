@@ -101,6 +101,7 @@ public final class Manager {
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
 				settings.cacheTransforms);
 		this.cache.objectBudgets(settings.objectBudgets);
+		this.cache.unscopedInformers(settings.unscopedInformers);
 		this.cache.namingReaders(this::runnablesReading);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)

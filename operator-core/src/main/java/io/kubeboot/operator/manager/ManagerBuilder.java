@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.config.InvalidConfigException;
@@ -181,6 +182,19 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder objectBudgets(ObjectBudgets budgets) {
 		this.settings.objectBudgets = Objects.requireNonNull(budgets, "budgets must not be null");
+		return this;
+	}
+
+	/**
+	 * How an informer that caches every Secret, ConfigMap, Pod or Event of the cluster,
+	 * unselected, is warned of as it starts (default: every such informer, naming these
+	 * builder methods): the kinds whose informers are intended, and the words of the
+	 * advice.
+	 * @param policy the policy
+	 * @return this builder
+	 */
+	public ManagerBuilder unscopedInformers(UnscopedInformerPolicy policy) {
+		this.settings.unscopedInformers = Objects.requireNonNull(policy, "policy must not be null");
 		return this;
 	}
 

@@ -105,7 +105,8 @@ public final class OperatorAutoConfiguration {
 			.priorityQueue(controller.isPriorityQueue())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
-		builder.objectBudgets(cache.toObjectBudgets());
+		builder.objectBudgets(cache.toObjectBudgets())
+			.unscopedInformers(cache.toUnscopedInformerPolicy(new UnscopedInformerAdvisor(beanFactory, environment)));
 		webhookServer.ifAvailable(builder::webhookServer);
 		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));

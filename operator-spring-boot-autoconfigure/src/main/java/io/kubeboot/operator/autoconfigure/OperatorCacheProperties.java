@@ -1,22 +1,31 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerAdvice;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.manager.Manager;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.Environment;
 
 /**
- * What the manager's caches may hold: object budgets per informer, by default none. An
- * informer that holds more objects than its budget logs a WARN each time it goes over
- * and counts it in {@code operator_informer_object_budget_exceeded_total}; it keeps every
- * object. The values follow the rules of {@link ObjectBudgets}.
+ * What the manager's caches may hold: object budgets per informer, by default none, and
+ * the kinds whose informers of every namespace are intended. An informer that holds more
+ * objects than its budget logs a WARN each time it goes over and counts it in
+ * {@code operator_informer_object_budget_exceeded_total}; it keeps every object. The
+ * values follow the rules of {@link ObjectBudgets} and {@link UnscopedInformerPolicy}.
+ * How the caches list, watch and sync stays with the manager's other timings at the top
+ * level ({@code operator.cache-sync-timeout}, {@code operator.watch-timeout},
+ * {@code operator.sync-period}, {@code operator.list-page-size}): they time the manager's
+ * start and its informers' requests, while this group says what the caches hold.
  */
 @ConfigurationProperties(prefix = "operator.cache", ignoreUnknownFields = false)
 public class OperatorCacheProperties {
@@ -37,6 +46,13 @@ public class OperatorCacheProperties {
 	 */
 	private final Map<String, Integer> objectBudgets = new LinkedHashMap<>();
 
+	/**
+	 * Kinds whose informers of every namespace, without a selector, are intended, such as
+	 * Pod for an operator that must see every Pod: no start-up WARN for them. One of
+	 * Secret, ConfigMap, Pod, Event (of both API groups) and Event.events.k8s.io.
+	 */
+	private final Set<String> acknowledgedUnscopedKinds = new LinkedHashSet<>();
+
 	public int getObjectBudget() {
 		return this.objectBudget;
 	}
@@ -49,6 +65,10 @@ public class OperatorCacheProperties {
 		return this.objectBudgets;
 	}
 
+	public Set<String> getAcknowledgedUnscopedKinds() {
+		return this.acknowledgedUnscopedKinds;
+	}
+
 	/**
 	 * Returns the budgets, as the core takes them.
 	 * @return the budgets
@@ -57,6 +77,18 @@ public class OperatorCacheProperties {
 	 */
 	ObjectBudgets toObjectBudgets() {
 		return new ObjectBudgets(this.objectBudget, this.objectBudgets);
+	}
+
+	/**
+	 * Returns how informers of every Secret, ConfigMap, Pod or Event of the cluster are
+	 * warned of, as the core takes it.
+	 * @param advice words what narrows an informer
+	 * @return the policy
+	 * @throws io.kubeboot.operator.config.InvalidConfigException if a kind acknowledged
+	 * is not one warned of
+	 */
+	UnscopedInformerPolicy toUnscopedInformerPolicy(UnscopedInformerAdvice advice) {
+		return new UnscopedInformerPolicy(this.acknowledgedUnscopedKinds, advice);
 	}
 
 	/**
@@ -82,6 +114,7 @@ public class OperatorCacheProperties {
 	Map<String, String> propertiesBySetting() {
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("perInformer", "object-budget");
+		properties.put("acknowledgedKinds", "acknowledged-unscoped-kinds");
 		this.objectBudgets.keySet()
 			.forEach((kind) -> properties.put("perKind." + kind,
 					"object-budgets" + (kind.contains(".") ? "[" + kind + "]" : "." + kind)));

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.kubeboot.operator.cache.UnscopedInformerAdvice;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.manager.ControllerConfig;
@@ -125,6 +126,8 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		problems.check("operator.webhook", Map.of(), () -> new WebhookServerConfig(webhook.getBindAddress(),
 				webhook.getPort(), webhook.getHandlerTimeout()));
 		problems.check("operator.cache", cache.propertiesBySetting(), cache::toObjectBudgets);
+		problems.check("operator.cache", cache.propertiesBySetting(),
+				() -> cache.toUnscopedInformerPolicy(UnscopedInformerAdvice.BUILDER));
 		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
 	}
 

@@ -17,6 +17,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.annotation.Reconciles;
+import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.ObjectBudgets;
@@ -38,10 +39,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.support.GenericApplicationContext;
@@ -133,7 +137,9 @@ class CacheCostIntegrationTests {
 		manager.start();
 		assertThat(warnings()).singleElement()
 			.satisfies((message) -> assertThat(message).contains("informer=V1Secret[namespace=*] kind=Secret (core/v1) "
-					+ "readBy=[controller-configmap] narrowWith=\"a namespace (operator.namespace"));
+					+ "readBy=[controller-configmap] narrowWith=\"where the informer is declared, a namespace "
+					+ "(ManagerBuilder.namespace, ControllerBuilder.namespace), a label selector, a field selector such "
+					+ "as type!=helm.sh/release.v1"));
 
 		// registered while running: warned of as it starts, once, however often it
 		// stops and starts again
@@ -185,6 +191,28 @@ class CacheCostIntegrationTests {
 		await().atMost(WAIT).untilAsserted(() -> assertThat(exceeded(registry, ns)).isEqualTo(2));
 		assertThat(budgetWarnings()).hasSize(2);
 		assertThat(informer.cost().budgetCrossings()).isEqualTo(2);
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aSpringApplicationIsToldTheAttributeThatDeclaredTheInformerAndNotWarnedOfAnAcknowledgedKind(ApiClient admin,
+			CapturedOutput output) throws Exception {
+		// Spring Boot's logging takes over the loggers as the application starts: read
+		// its output
+		this.resources.closeable(new SpringApplicationBuilder(WatchingApplication.class)
+			.initializers((initialized) -> ((GenericApplicationContext) initialized)
+				.registerBean("kubernetesApiClient", ApiClient.class, () -> admin))
+			.run("--server.port=0", "--spring.main.banner-mode=off", "--operator.leader-election.enabled=false",
+					"--operator.cache.acknowledged-unscoped-kinds=Pod"));
+		assertThat(output.getOut().lines())
+			.filteredOn((line) -> line.contains("Informer caches every object of a kind that is often numerous"))
+			.singleElement()
+			.satisfies((line) -> assertThat(line).contains(" WARN ")
+				.endsWith("informer=V1Secret[namespace=*] kind=Secret (core/v1) readBy=[controller-watching] "
+						+ "narrowWith=\"@Watches(V1Secret.class) on WatchingReconciler.ofSecret: set its fieldSelector = "
+						+ "\"type!=helm.sh/release.v1\", labelSelector or namespace, or metadataOnly = true; or a "
+						+ "CacheTransform bean dropping what no reconciler reads; if intended, set "
+						+ "operator.cache.acknowledged-unscoped-kinds=Secret\""));
 	}
 
 	@Test
@@ -307,6 +335,39 @@ class CacheCostIntegrationTests {
 		@Bean
 		ConfigMapReconciler configMapReconciler() {
 			return new ConfigMapReconciler();
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class WatchingApplication {
+
+		@Bean
+		WatchingReconciler watchingReconciler() {
+			return new WatchingReconciler();
+		}
+
+	}
+
+	/**
+	 * Reconciles labelled ConfigMaps, watching every Secret and every Pod of the cluster.
+	 */
+	@Reconciles(value = V1ConfigMap.class, name = "watching", labelSelector = "cost-test=watching")
+	static class WatchingReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+		@Watches(V1Secret.class)
+		List<Request> ofSecret(V1Secret secret) {
+			return List.of();
+		}
+
+		@Watches(V1Pod.class)
+		List<Request> ofPod(V1Pod pod) {
+			return List.of();
 		}
 
 	}

@@ -23,6 +23,7 @@ import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
@@ -287,6 +288,15 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
+	 * Sets how an informer that caches every Secret, ConfigMap, Pod or Event of the
+	 * cluster is warned of, for those that start from now on.
+	 * @param policy the acknowledged kinds and the advice of the WARN
+	 */
+	public void unscopedInformers(UnscopedInformerPolicy policy) {
+		this.unscoped.policy(Objects.requireNonNull(policy, "policy must not be null"));
+	}
+
+	/**
 	 * Sets what names the runnables that read an informer, for the WARN of an informer
 	 * that caches every Secret, ConfigMap, Pod or Event of the cluster.
 	 * @param readers the names of the runnables reading an informer, by its key
@@ -519,7 +529,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		StoreTransform<T> storeTransform = new StoreTransform<>(key, stored,
 				key.metadataOnly() ? kind.apiVersion() : null, key.metadataOnly() ? kind.kind() : null,
 				this.stripManagedFields, (CacheTransform<T>) transform, this.deduplicator);
-		this.unscoped.warnOnce(key, kind, this.readers.apply(key));
+		this.unscoped.warnOnce(key, kind, this.readers.apply(key), transform != null);
 		informer.start(kind, stored, storeTransform);
 	}
 

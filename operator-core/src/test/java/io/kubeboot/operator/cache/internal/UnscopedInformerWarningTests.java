@@ -1,12 +1,15 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.util.List;
+import java.util.Set;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.UnscopedInformerAdvice;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -26,8 +29,9 @@ import org.slf4j.LoggerFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link UnscopedInformerWarning}: which informers are warned of, and that each
- * is warned of once.
+ * Tests for {@link UnscopedInformerWarning}: which informers are warned of, each once, in
+ * the words of the policy's advice or the builder's, acknowledged kinds and transformed
+ * ones.
  */
 class UnscopedInformerWarningTests {
 
@@ -92,20 +96,80 @@ class UnscopedInformerWarningTests {
 	}
 
 	@Test
-	void eachInformerIsWarnedOfOnceNamingItsReadersAndWhatNarrowsIt() {
+	void eachInformerIsWarnedOfOnceNamingItsReadersAndTheBuilderMethodsThatNarrowIt() {
 		UnscopedInformerWarning warning = new UnscopedInformerWarning();
 		InformerKey secrets = new InformerKey(V1Secret.class, null, null);
-		assertThat(warning.warnOnce(secrets, SECRETS, List.of("controller-app"))).isTrue();
-		assertThat(warning.warnOnce(secrets, SECRETS, List.of("controller-app"))).isFalse();
-		assertThat(warning.warnOnce(new InformerKey(V1Secret.class, "shop", null), SECRETS, List.of())).isFalse();
+		assertThat(warning.warnOnce(secrets, SECRETS, List.of("controller-app"), false)).isTrue();
+		assertThat(warning.warnOnce(secrets, SECRETS, List.of("controller-app"), false)).isFalse();
+		assertThat(warning.warnOnce(new InformerKey(V1Secret.class, "shop", null), SECRETS, List.of(), false)).isFalse();
 		assertThat(this.logs.list).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.WARN);
 			assertThat(event.getFormattedMessage()).startsWith("Informer caches every object of a kind that is often "
 					+ "numerous and large, in all namespaces, unselected: watch fewer to keep the operator's memory in "
 					+ "check: informer=V1Secret[namespace=*] kind=Secret (core/v1) readBy=[controller-app] "
 					+ "narrowWith=\"")
-				.contains("operator.namespace", "@Watches labelSelector", "ownsLabelSelector",
-						"such as type=kubernetes.io/tls", "@Watches metadataOnly");
+				// Helm's releases: the most effective narrowing of Secrets
+				.contains("a field selector such as type!=helm.sh/release.v1", "ControllerBuilder.labelSelector",
+						"ownsMetadataOnly", "CacheTransform",
+						"ManagerBuilder.unscopedInformers(new UnscopedInformerPolicy(Set.of(\"Secret\")")
+				// the core names no annotation of the Spring Boot starter
+				.doesNotContain("@Watches", "@Reconciles", "operator.");
+		});
+	}
+
+	@Test
+	void theAdviceOfThePolicyWordsWhatNarrowsAnInformerWithTheFieldSelectorOfItsKind() {
+		UnscopedInformerWarning warning = new UnscopedInformerWarning();
+		warning.policy(new UnscopedInformerPolicy(Set.of(),
+				(informer, readers, field) -> "declared by " + readers + ": set fieldSelector = " + field));
+		warning.warnOnce(new InformerKey(V1Secret.class, null, null), SECRETS, List.of("controller-app"), false);
+		warning.warnOnce(new InformerKey(EventsV1Event.class, null, null),
+				kind(EventsV1Event.class, "events.k8s.io", "Event", true), List.of("controller-b"), false);
+		warning.warnOnce(new InformerKey(V1ConfigMap.class, null, null),
+				kind(V1ConfigMap.class, "", "ConfigMap", true), List.of(), false);
+		assertThat(this.logs.list).extracting(ILoggingEvent::getFormattedMessage)
+			.satisfiesExactly(
+					(message) -> assertThat(message).endsWith("narrowWith=\"declared by [controller-app]: set "
+							+ "fieldSelector = type!=helm.sh/release.v1\""),
+					(message) -> assertThat(message).endsWith("narrowWith=\"declared by [controller-b]: set "
+							+ "fieldSelector = regarding.kind=<Kind>\""),
+					(message) -> assertThat(message).endsWith("narrowWith=\"declared by []: set fieldSelector = null\""));
+		// advice that fails: the builder's words
+		UnscopedInformerWarning failing = new UnscopedInformerWarning();
+		failing.policy(new UnscopedInformerPolicy(Set.of(), (informer, readers, field) -> {
+			throw new IllegalStateException("broken");
+		}));
+		assertThat(failing.warnOnce(new InformerKey(V1Secret.class, null, null), SECRETS, List.of(), false)).isTrue();
+		assertThat(this.logs.list).last()
+			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("ControllerBuilder.labelSelector"));
+	}
+
+	@Test
+	void anAcknowledgedKindIsNotWarnedOf() {
+		UnscopedInformerWarning warning = new UnscopedInformerWarning();
+		warning.policy(new UnscopedInformerPolicy(Set.of("pod", "Event.events.k8s.io"), UnscopedInformerAdvice.BUILDER));
+		assertThat(warning.warnOnce(new InformerKey(V1Pod.class, null, null), kind(V1Pod.class, "", "Pod", true),
+				List.of(), false))
+			.isFalse();
+		assertThat(warning.warnOnce(new InformerKey(EventsV1Event.class, null, null),
+				kind(EventsV1Event.class, "events.k8s.io", "Event", true), List.of(), false))
+			.isFalse();
+		// the core group's Events are not acknowledged by those of events.k8s.io
+		assertThat(warning.warnOnce(new InformerKey(CoreV1Event.class, null, null),
+				kind(CoreV1Event.class, "", "Event", true), List.of(), false))
+			.isTrue();
+		assertThat(this.logs.list).singleElement()
+			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("informer=CoreV1Event"));
+	}
+
+	@Test
+	void anInformerWhoseObjectsATransformChangesIsReportedAtInfo() {
+		UnscopedInformerWarning warning = new UnscopedInformerWarning();
+		assertThat(warning.warnOnce(new InformerKey(V1Secret.class, null, null), SECRETS, List.of(), true)).isTrue();
+		assertThat(this.logs.list).singleElement().satisfies((event) -> {
+			assertThat(event.getLevel()).isEqualTo(Level.INFO);
+			assertThat(event.getFormattedMessage()).contains("through a cache transform: check that the transform drops "
+					+ "what makes them large");
 		});
 	}
 
