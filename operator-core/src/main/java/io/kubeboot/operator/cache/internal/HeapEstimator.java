@@ -28,7 +28,8 @@ import java.util.Set;
  * HotSpot's object layout ({@link ObjectLayout}). Classes whose package is open to this
  * one (those of the class path and of automatic modules: client-java's models, the
  * application's, Gson's maps) are read field by field through reflection. The JDK's own
- * classes, closed to reflection, are read through their public methods: a string's length
+ * classes, closed to reflection by default, are read through their public methods, as
+ * are maps and collections of other modules closed to it: a string's length
  * and characters, a map's or collection's size and elements ({@link JdkContainers}), an
  * array's length; other closed classes count their own fields, the date-times
  * client-java parses timestamps into with the objects they hold. Enum constants,
@@ -93,15 +94,15 @@ final class HeapEstimator {
 			return new Boxed(own);
 		}
 		if ((Map.class.isAssignableFrom(type) || Collection.class.isAssignableFrom(type))
-				&& keepsElementsInTheJdk(type)) {
+				&& (keepsElementsInTheJdk(type) || !readable(type))) {
 			return JdkContainers.of(type, own);
 		}
-		if (!readable(type)) {
+		if (jdk(type) || !readable(type)) {
 			return new Fixed(own.plus(partsOf(type)));
 		}
 		List<Field> references = new ArrayList<>();
 		for (Class<?> declaring = type; declaring != null; declaring = declaring.getSuperclass()) {
-			if (!readable(declaring)) {
+			if (jdk(declaring)) {
 				// the JDK's fields of a model class's superclass, such as AbstractMap's
 				// views: counted in its size, not followed
 				continue;
@@ -123,20 +124,30 @@ final class HeapEstimator {
 
 	/**
 	 * Whether reflection may read a class's fields: its package is open to this class, as
-	 * every package of the class path and of an automatic module is, and no package of
-	 * the JDK is unless the JVM was told to open it.
+	 * every package of the class path and of an automatic module is.
 	 */
 	private static boolean readable(Class<?> type) {
 		return type.getModule().isOpen(type.getPackageName(), HeapEstimator.class.getModule());
 	}
 
 	/**
-	 * Whether a map or collection keeps its elements in fields reflection cannot read: a
-	 * JDK class, or a class extending one that stores elements.
+	 * Whether a class is the JDK's, loaded by the bootstrap or the platform class loader.
+	 * The JDK's classes are read through their methods even where the JVM was told to open
+	 * their packages ({@code --add-opens}), so that an estimate does not depend on it: the
+	 * shared empty instances of {@code List.of()} and {@code Map.of()} count nothing.
+	 */
+	private static boolean jdk(Class<?> type) {
+		ClassLoader loader = type.getClassLoader();
+		return loader == null || loader == ClassLoader.getPlatformClassLoader();
+	}
+
+	/**
+	 * Whether a map or collection keeps its elements in the JDK's fields: a JDK class, or
+	 * a class extending one that stores elements.
 	 */
 	private static boolean keepsElementsInTheJdk(Class<?> type) {
 		for (Class<?> declaring = type; declaring != null; declaring = declaring.getSuperclass()) {
-			if (!readable(declaring) && !SKELETONS.contains(declaring)) {
+			if (jdk(declaring) && !SKELETONS.contains(declaring)) {
 				return true;
 			}
 		}
