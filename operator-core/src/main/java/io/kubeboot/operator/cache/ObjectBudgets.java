@@ -1,6 +1,7 @@
 package io.kubeboot.operator.cache;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -66,7 +67,8 @@ public record ObjectBudgets(int perInformer, Map<String, Integer> perKind) {
 			}
 		}
 		checks.throwIfAny();
-		perKind = Map.copyOf(byKind);
+		// in the order given, so that errors name the kinds as they were written
+		perKind = Collections.unmodifiableMap(byKind);
 	}
 
 	/**
