@@ -100,7 +100,7 @@ final class HeapSampler {
 	@Nullable Estimate estimate(ObjectStore<?> store, Random random) {
 		Payloads payloads = new Payloads(this.estimator.layout());
 		List<Object> sample = new ArrayList<>(store.sample(SAMPLE, random, payloads));
-		if (sample.isEmpty() || payloads.objects == 0) {
+		if (sample.isEmpty()) {
 			return null;
 		}
 		Collections.shuffle(sample, random);
@@ -136,8 +136,8 @@ final class HeapSampler {
 		if (walked == 0) {
 			return new Estimate(0, 0, failed, false, failure);
 		}
-		double average = (double) structure / walked + (double) payloads.bytes / payloads.objects
-				+ this.storeEntryBytes;
+		double data = (payloads.objects > 0) ? (double) payloads.bytes / payloads.objects : 0;
+		double average = (double) structure / walked + data + this.storeEntryBytes;
 		return new Estimate(average, walked, failed, walked < sample.size() - failed, failure);
 	}
 

@@ -224,11 +224,14 @@ class CostTrackerTests {
 			assertThat(event.getFormattedMessage()).contains("must not be modified",
 					"informer=V1ConfigMap[namespace=shop]");
 		});
-		// all of them unreadable: no estimate, and no failure of the read
+		// all of them unreadable: no estimate, no failure of the read, and one report
 		ObjectStore<V1ConfigMap> unreadable = new ObjectStore<>();
 		unreadable.add(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("data"))
 			.data(new ChangingMap()));
-		assertThat(tracker(0).cost(unreadable).estimatedBytes()).isEmpty();
+		CostTracker unread = tracker(0);
+		assertThat(unread.cost(unreadable).estimatedBytes()).isEmpty();
+		assertThat(unread.cost(unreadable).estimatedBytes()).isEmpty();
+		assertThat(this.logs.list).hasSize(2);
 	}
 
 	@Test
