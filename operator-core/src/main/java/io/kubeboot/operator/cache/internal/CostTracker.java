@@ -162,7 +162,7 @@ final class CostTracker {
 	}
 
 	private void estimate(ObjectStore<?> store, long now) {
-		HeapSampler.Estimate estimate;
+		HeapSampler.@Nullable Estimate estimate;
 		try {
 			estimate = this.sampler.estimate(store, ThreadLocalRandom.current());
 		}
@@ -184,7 +184,7 @@ final class CostTracker {
 	}
 
 	private void report(HeapSampler.Estimate estimate) {
-		RuntimeException failure = estimate.failure();
+		@Nullable RuntimeException failure = estimate.failure();
 		if (failure != null && !this.failureReported) {
 			this.failureReported = true;
 			logger.warn("Cached objects failed to be read while their heap was estimated, and are left out of the "

@@ -108,7 +108,7 @@ final class HeapSampler {
 		long structure = 0;
 		int walked = 0;
 		int failed = payloads.failed;
-		RuntimeException failure = payloads.failure;
+		@Nullable RuntimeException failure = payloads.failure;
 		for (Object object : sample) {
 			try {
 				payloadOf(object, walk::exclude);
