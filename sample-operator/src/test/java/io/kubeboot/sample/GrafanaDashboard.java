@@ -30,9 +30,11 @@ final class GrafanaDashboard {
 	 * Labels Prometheus attaches to every series it scrapes from a pod, which the
 	 * operator does not export itself: {@code job} and {@code instance} always,
 	 * {@code namespace} and {@code pod} through Kubernetes service discovery (a
-	 * ServiceMonitor, a PodMonitor or the {@code prometheus.io/scrape} annotations).
+	 * ServiceMonitor, a PodMonitor or the {@code prometheus.io/scrape} annotations), and
+	 * {@code exported_namespace}, which Prometheus makes of a series' own
+	 * {@code namespace} (an informer's) when it attaches the pod's.
 	 */
-	static final Set<String> TARGET_LABELS = Set.of("job", "instance", "namespace", "pod");
+	static final Set<String> TARGET_LABELS = Set.of("job", "instance", "namespace", "pod", "exported_namespace");
 
 	private static final Pattern LABEL_VALUES = Pattern
 		.compile("^\\s*label_values\\((.*),\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)\\s*$", Pattern.DOTALL);

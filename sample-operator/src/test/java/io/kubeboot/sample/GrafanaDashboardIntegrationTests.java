@@ -24,9 +24,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code dashboards/operator.json} against a running operator: the sample in a JVM of its
  * own, leading with leader election, its webhooks served from certificate files and
- * called by the API server, a bucket reconciled with an Event. Every series a panel or a
- * variable queries is in its {@code /actuator/prometheus}, with the labels the queries
- * match on, group by and show; and every series of the framework is on a panel.
+ * called by the API server, a bucket reconciled with an Event, an object budget set.
+ * Every series a panel or a variable queries is in its {@code /actuator/prometheus},
+ * with the labels the queries match on, group by and show; and every series of the
+ * framework is on a panel.
  */
 @WithControlPlane
 class GrafanaDashboardIntegrationTests {
@@ -52,7 +53,10 @@ class GrafanaDashboardIntegrationTests {
 		try (BucketEndpoint endpoint = BucketEndpoint.start();
 				OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfig(),
 						with(SampleArguments.replica(namespace, "dashboard"),
-								"--operator.webhook.cert-dir=" + certificates))) {
+								"--operator.webhook.cert-dir=" + certificates,
+								// an object budget far above what the test caches: its series
+								// are exported only for an informer with a budget
+								"--operator.cache.object-budget=100000"))) {
 			await().atMost(START).until(() -> operator.logged("Successfully acquired lease"));
 			await().atMost(START).until(() -> operator.logged("Webhook server started"));
 			try (TestWebhooks webhooks = TestWebhooks
@@ -97,9 +101,9 @@ class GrafanaDashboardIntegrationTests {
 		}
 	}
 
-	private static String[] with(String[] arguments, String argument) {
-		String[] all = Arrays.copyOf(arguments, arguments.length + 1);
-		all[arguments.length] = argument;
+	private static String[] with(String[] arguments, String... more) {
+		String[] all = Arrays.copyOf(arguments, arguments.length + more.length);
+		System.arraycopy(more, 0, all, arguments.length, more.length);
 		return all;
 	}
 

@@ -89,6 +89,28 @@ class GrafanaDashboardTests {
 	}
 
 	@Test
+	void thePanelsOfWhatTheCacheCostsShowEachInformerOnALineOfItsOwn() throws Exception {
+		// two informers of one kind differ by any of these: a max or a sum without one
+		// of them would show one line for both
+		Set<String> informer = Set.of("kind", "namespace", "exported_namespace", "selector", "field_selector",
+				"metadata_only");
+		List<GrafanaDashboard.Query> queries = GrafanaDashboard.load()
+			.queries()
+			.stream()
+			.filter((query) -> query.query()
+				.metrics()
+				.stream()
+				.anyMatch((metric) -> metric.startsWith("operator_informer_objects")
+						|| metric.startsWith("operator_informer_object_budget")
+						|| metric.startsWith("operator_informer_estimated_heap_bytes")))
+			.filter((query) -> !query.query().groupingLabels().contains("pod"))
+			.toList();
+		assertThat(queries).hasSize(4)
+			.allSatisfy((query) -> assertThat(query.query().groupingLabels()).as("%s", query)
+				.containsAll(informer));
+	}
+
+	@Test
 	void readsTheMetricNamesAndLabelsOfAQuery() {
 		PromQlQuery query = PromQlQuery.parse("histogram_quantile(0.99, sum by (controller, le) "
 				+ "(rate(controller_runtime_reconcile_time_seconds_bucket{namespace=~\"$namespace\", "

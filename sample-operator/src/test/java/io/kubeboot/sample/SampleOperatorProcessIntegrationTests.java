@@ -3,13 +3,21 @@ package io.kubeboot.sample;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +61,67 @@ class SampleOperatorProcessIntegrationTests {
 		assertThat(operator.waitForExit(WAIT.toSeconds())).isEqualTo(143);
 		assertThat(operator.logged("Manager stopped")).isTrue();
 		assertThat(operator.output()).noneMatch((line) -> line.contains("Exception") || line.contains(" ERROR "));
+	}
+
+	/**
+	 * The acceptance of what the cache costs: the sample run with a watch of every Secret
+	 * of the cluster ({@link UnselectedSecretWatch}) warns of it at start-up, naming its
+	 * controller and what narrows it, and reports what it holds in
+	 * {@code /actuator/prometheus} and {@code /actuator/operator}; past the budget the
+	 * test gives Secrets, one WARN and one crossing counted, and every Secret kept.
+	 */
+	@Test
+	void anUnselectedSecretWatchIsWarnedOfAndWhatItCostsIsExported(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		CoreV1Api core = new CoreV1Api(controlPlane.adminClient());
+		for (int i = 0; i < 2; i++) {
+			core.createNamespacedSecret(namespace.name(),
+					new V1Secret().metadata(new V1ObjectMeta().name("bucket-" + i + "-credentials"))
+						.putStringDataItem("key", "x".repeat(1000)))
+				.execute();
+		}
+		OperatorProcess operator = start(controlPlane, "--operator.leader-election.enabled=false",
+				"--sample.test.unselected-secret-watch=true", "--operator.cache.object-budgets.Secret=1");
+		await().atMost(WAIT).until(() -> operator.logged("Manager started"));
+		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ")
+				&& line.contains("Informer caches every object of a kind that is often numerous and large"))
+			.singleElement()
+			.satisfies((line) -> assertThat(line).contains("informer=V1Secret[namespace=*] kind=Secret (core/v1) "
+					+ "readBy=[controller-bucket-credentials] narrowWith=\"@Watches(V1Secret.class) on "
+					+ "UnselectedSecretWatch.bucketOfCredentials: set its fieldSelector = \"type!=helm.sh/release.v1\", "
+					+ "labelSelector or namespace, or metadataOnly = true;")
+				.contains("operator.cache.acknowledged-unscoped-kinds=Secret"));
+		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ")
+				&& line.contains("Informer holds more objects than its budget, and keeps them all: "
+						+ "informer=V1Secret[namespace=*]"))
+			.hasSize(1);
+		String secrets = "{field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
+				+ "selector=\"\"}";
+		await().atMost(WAIT).untilAsserted(() -> {
+			String scrape = operator.get("/actuator/prometheus");
+			assertThat(value(scrape, "operator_informer_objects" + secrets)).isGreaterThanOrEqualTo(2);
+			assertThat(value(scrape, "operator_informer_estimated_heap_bytes" + secrets)).isGreaterThan(2 * 1000);
+			assertThat(value(scrape, "operator_informer_object_budget" + secrets)).isEqualTo(1);
+			assertThat(value(scrape, "operator_informer_object_budget_exceeded_total" + secrets)).isEqualTo(1);
+		});
+		JsonObject cache = everySecret(operator.get("/actuator/operator"));
+		assertThat(cache.get("objects").getAsInt()).isGreaterThanOrEqualTo(2);
+		assertThat(cache.get("estimatedBytes").getAsLong()).isGreaterThan(2 * 1000);
+		assertThat(cache.get("objectBudget").getAsInt()).isOne();
+		assertThat(cache.get("overBudget").getAsBoolean()).isTrue();
+	}
+
+	/** The cache of every Secret in {@code /actuator/operator}'s answer. */
+	private static JsonObject everySecret(String body) {
+		for (JsonElement element : JsonParser.parseString(body).getAsJsonObject().getAsJsonArray("caches")) {
+			JsonObject cache = element.getAsJsonObject();
+			if (cache.get("kind").getAsString().equals("V1Secret")
+					&& (!cache.has("namespace") || cache.get("namespace").isJsonNull())) {
+				return cache;
+			}
+		}
+		throw new AssertionError("No cache of every Secret in " + body);
 	}
 
 	@Test
@@ -218,6 +287,14 @@ class SampleOperatorProcessIntegrationTests {
 			}
 		}
 		throw new AssertionError("not logged: " + text);
+	}
+
+	private static double value(String scrape, String series) {
+		Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape);
+		if (!matcher.find()) {
+			throw new AssertionError("No series " + series + " in:\n" + scrape);
+		}
+		return Double.parseDouble(matcher.group(1));
 	}
 
 	private static String[] withPodLogger(String[] arguments) {

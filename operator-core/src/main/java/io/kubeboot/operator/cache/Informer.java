@@ -124,6 +124,16 @@ public interface Informer<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Returns what this informer's objects cost: how many it holds, an estimate of the
+	 * heap they take, and how they stand against its object budget. Never throws, and
+	 * cheap enough to call at every scrape of the metrics: the estimate is taken again
+	 * from a sample of the objects only when it is stale, within a bounded amount of work,
+	 * never on the informer's event thread.
+	 * @return the cost
+	 */
+	InformerCost cost();
+
+	/**
 	 * Returns for how long the watchdog has been replacing this informer.
 	 * @return the duration, or {@code null} when no restart is under way
 	 */

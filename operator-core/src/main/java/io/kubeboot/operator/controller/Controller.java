@@ -53,8 +53,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Controller implements ManagerRunnable {
 
-	/** What the name of a controller's runnable in the manager starts with. */
-	static final String RUNNABLE_PREFIX = "controller-";
+	/**
+	 * What the name of a controller's runnable in the manager starts with, as the
+	 * manager's logs and {@code /actuator/operator} show it: {@code controller-app} for
+	 * the controller {@code app}.
+	 */
+	public static final String RUNNABLE_PREFIX = "controller-";
 
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 

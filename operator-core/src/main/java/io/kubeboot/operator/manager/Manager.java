@@ -100,6 +100,9 @@ public final class Manager {
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
 				settings.cacheTransforms);
+		this.cache.objectBudgets(settings.objectBudgets);
+		this.cache.unscopedInformers(settings.unscopedInformers);
+		this.cache.namingReaders(this::runnablesReading);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
@@ -490,6 +493,8 @@ public final class Manager {
 	 * request reached the API server within the cache sync timeout
 	 * @throws io.kubeboot.operator.leaderelection.LeaseAccessDeniedException if leader
 	 * election is on and RBAC denies what it needs on the Lease
+	 * @throws io.kubeboot.operator.config.InvalidConfigException if an object budget
+	 * names a kind that no informer caches
 	 * @throws InterruptedException if interrupted while waiting; the manager is stopped
 	 */
 	public void start() throws InterruptedException {
@@ -501,6 +506,8 @@ public final class Manager {
 		}
 		logger.info("Starting manager: runnables={}", this.everyReplica.names());
 		try {
+			this.settings.objectBudgets
+				.requireKindsOf(this.cache.informers().stream().map(Informer::key).toList());
 			if (this.settings.webhookServer != null) {
 				// first, as controller-runtime does: the API server may call a webhook as
 				// soon as the operator could act, and a conversion webhook before any

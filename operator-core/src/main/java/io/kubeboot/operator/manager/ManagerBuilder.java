@@ -7,6 +7,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.config.InvalidConfigException;
@@ -167,6 +169,32 @@ public final class ManagerBuilder {
 		else {
 			this.settings.cacheTransforms.remove(KubernetesObject.class);
 		}
+		return this;
+	}
+
+	/**
+	 * How many objects each informer should hold at most (default: no budget). An
+	 * informer that holds more is reported, with a WARN each time it goes over and the
+	 * metric {@code operator_informer_object_budget_exceeded_total}; it keeps every
+	 * object.
+	 * @param budgets the budgets, per informer and by kind
+	 * @return this builder
+	 */
+	public ManagerBuilder objectBudgets(ObjectBudgets budgets) {
+		this.settings.objectBudgets = Objects.requireNonNull(budgets, "budgets must not be null");
+		return this;
+	}
+
+	/**
+	 * How an informer that caches every Secret, ConfigMap, Pod or Event of the cluster,
+	 * unselected, is warned of as it starts (default: every such informer, naming these
+	 * builder methods): the kinds whose informers are intended, and the words of the
+	 * advice.
+	 * @param policy the policy
+	 * @return this builder
+	 */
+	public ManagerBuilder unscopedInformers(UnscopedInformerPolicy policy) {
+		this.settings.unscopedInformers = Objects.requireNonNull(policy, "policy must not be null");
 		return this;
 	}
 

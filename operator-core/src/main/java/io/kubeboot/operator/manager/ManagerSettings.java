@@ -9,6 +9,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.CacheTransform;
+import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.internal.ConfigChecks;
@@ -61,6 +63,12 @@ final class ManagerSettings {
 	 */
 	Map<Class<?>, CacheTransform<?>> cacheTransforms = new LinkedHashMap<>();
 
+	/** How many objects each informer should hold at most. */
+	ObjectBudgets objectBudgets = ObjectBudgets.NONE;
+
+	/** How informers of every Secret, ConfigMap, Pod or Event of the cluster are warned of. */
+	UnscopedInformerPolicy unscopedInformers = UnscopedInformerPolicy.DEFAULT;
+
 	Function<String, WorkQueueMetrics> queueMetrics = (name) -> WorkQueueMetrics.NOOP;
 
 	Function<String, ControllerMetrics> controllerMetrics = (name) -> ControllerMetrics.NOOP;
@@ -101,6 +109,8 @@ final class ManagerSettings {
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
 		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
+		copy.objectBudgets = this.objectBudgets;
+		copy.unscopedInformers = this.unscopedInformers;
 		copy.queueMetrics = this.queueMetrics;
 		copy.controllerMetrics = this.controllerMetrics;
 		copy.leaderElection = this.leaderElection;

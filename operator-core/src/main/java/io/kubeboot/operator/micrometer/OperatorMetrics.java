@@ -2,6 +2,8 @@ package io.kubeboot.operator.micrometer;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
@@ -22,6 +24,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,8 +33,11 @@ import org.jspecify.annotations.Nullable;
  * exports: {@code controller_runtime_*{controller}}, {@code workqueue_*{name,controller}}
  * and {@code leader_election_master_status{name}} once rendered by the Prometheus
  * registry, plus this project's informer series {@code operator_informer_restarts_total},
- * {@code operator_informer_silence_seconds} and
- * {@code operator_informer_undecodable_objects_total} (labels {@code kind},
+ * {@code operator_informer_silence_seconds},
+ * {@code operator_informer_undecodable_objects_total}, {@code operator_informer_objects},
+ * {@code operator_informer_estimated_heap_bytes} and, for an informer with an object
+ * budget, {@code operator_informer_object_budget} and
+ * {@code operator_informer_object_budget_exceeded_total} (labels {@code kind},
  * {@code namespace}, {@code selector}, {@code field_selector}, {@code metadata_only}),
  * {@code operator_controller_assigned_objects{controller}} and, for the shard rings bound
  * with {@link #bindTo(ShardRing)}, {@code operator_shard_ring_members{ring}} and
@@ -129,6 +135,38 @@ public final class OperatorMetrics {
 			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
 			.tags(tags)
 			.register(this.registry);
+		bindCost(informer, tags);
+	}
+
+	private void bindCost(Informer<?> informer, Tags tags) {
+		Gauge.builder("operator.informer.objects", informer, (scoped) -> scoped.cost().objects())
+			.description("Objects the informer holds")
+			.tags(tags)
+			.register(this.registry);
+		Gauge.builder("operator.informer.estimated.heap", informer, OperatorMetrics::estimatedBytes)
+			.description("Estimated heap the informer's objects take, from a sample of them")
+			.baseUnit(BaseUnits.BYTES)
+			.tags(tags)
+			.register(this.registry);
+		// an informer's budget is fixed: read once, as the informer is registered
+		OptionalInt budget = informer.cost().objectBudget();
+		if (budget.isPresent()) {
+			Gauge.builder("operator.informer.object.budget", budget::getAsInt)
+				.description("The most objects the informer should hold; it keeps every object past it")
+				.tags(tags)
+				.register(this.registry);
+			FunctionCounter
+				.builder("operator.informer.object.budget.exceeded", informer,
+						(scoped) -> scoped.cost().budgetCrossings())
+				.description("How often the informer went over its object budget")
+				.tags(tags)
+				.register(this.registry);
+		}
+	}
+
+	private static double estimatedBytes(Informer<?> informer) {
+		OptionalLong bytes = informer.cost().estimatedBytes();
+		return bytes.isPresent() ? bytes.getAsLong() : Double.NaN;
 	}
 
 	/**

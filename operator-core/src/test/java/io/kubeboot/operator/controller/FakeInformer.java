@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubernetes.client.common.KubernetesObject;
@@ -100,6 +101,11 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 	@Override
 	public boolean hasSynced() {
 		return this.synced;
+	}
+
+	@Override
+	public InformerCost cost() {
+		return InformerCost.counted(this.objects.size());
 	}
 
 	@Override

@@ -1,10 +1,13 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.Map;
 
+import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.InvalidConfigException.Violation;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +49,17 @@ class ManagerConfigTests {
 		assertThatExceptionOfType(InvalidConfigException.class)
 			.isThrownBy(() -> Manager.builder(new ApiClient()).watchTimeout(Duration.ofSeconds(1)).build())
 			.withMessage("watchTimeout (PT1S) must be at least 2s");
+	}
+
+	@Test
+	void aManagerWithABudgetOfAKindNoInformerCachesFailsToStartBeforeCallingTheApiServer() {
+		Manager manager = Manager.builder(new ApiClient().setBasePath("https://127.0.0.1:1"))
+			.objectBudgets(new ObjectBudgets(0, Map.of("secrets", 10)))
+			.build();
+		manager.cache().informer(V1Secret.class, null, null);
+		assertThatExceptionOfType(InvalidConfigException.class).isThrownBy(manager::start)
+			.withMessageStartingWith("perKind.secrets (10) names no kind an informer caches (Secret)");
+		assertThat(manager.state()).isNotEqualTo(ManagerState.RUNNING);
 	}
 
 	@Test

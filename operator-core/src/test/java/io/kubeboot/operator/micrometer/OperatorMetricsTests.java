@@ -2,7 +2,9 @@ package io.kubeboot.operator.micrometer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
+import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
@@ -13,6 +15,7 @@ import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -194,6 +197,30 @@ class OperatorMetricsTests {
 				"workqueue_unfinished_work_seconds" + QUEUE + " 0.0",
 				"workqueue_longest_running_processor_seconds" + QUEUE + " 0.0");
 		assertThat(scrape()).noneMatch((line) -> line.contains("leader_election_master_status"));
+	}
+
+	@Test
+	void everyInformerReportsWhatItHoldsAndOneWithABudgetItsBudget() {
+		Manager manager = this.metrics
+			.applyTo(Manager.builder(unreachableClient()).objectBudgets(new ObjectBudgets(0, Map.of("Secret", 500))))
+			.build();
+		this.metrics.bindTo(manager);
+		manager.cache().informer(V1Secret.class, null, null);
+		manager.cache().informer(V1ConfigMap.class, "shop", "app=web");
+		String secrets = "{field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
+				+ "selector=\"\"}";
+		String configMaps = "{field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\"shop\","
+				+ "selector=\"app=web\"}";
+		assertThat(scrape()).contains("# TYPE operator_informer_objects gauge",
+				"operator_informer_objects" + secrets + " 0.0", "operator_informer_objects" + configMaps + " 0.0",
+				"# TYPE operator_informer_estimated_heap_bytes gauge",
+				"operator_informer_estimated_heap_bytes" + secrets + " 0.0",
+				"operator_informer_estimated_heap_bytes" + configMaps + " 0.0",
+				"operator_informer_object_budget" + secrets + " 500.0",
+				"# TYPE operator_informer_object_budget_exceeded_total counter",
+				"operator_informer_object_budget_exceeded_total" + secrets + " 0.0");
+		assertThat(scrape()).noneMatch((line) -> line.startsWith("operator_informer_object_budget")
+				&& line.contains("kind=\"ConfigMap\""));
 	}
 
 	@Test

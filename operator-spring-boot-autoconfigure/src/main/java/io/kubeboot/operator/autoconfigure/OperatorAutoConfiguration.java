@@ -55,7 +55,8 @@ import org.springframework.util.StringUtils;
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
 		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
-		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class })
+		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class,
+		OperatorCacheProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
@@ -76,9 +77,9 @@ public final class OperatorAutoConfiguration {
 	@ConditionalOnMissingBean
 	Manager operatorManager(ApiClient apiClient, OperatorProperties properties, OperatorClientProperties client,
 			OperatorControllerProperties controller, OperatorLeaderElectionProperties election,
-			OperatorHealthProperties health, Environment environment, ApplicationEventPublisher publisher,
-			ObjectProvider<ManagerBuilderCustomizer> customizers, ObjectProvider<WebhookServer> webhookServer,
-			ConfigurableListableBeanFactory beanFactory) {
+			OperatorHealthProperties health, OperatorCacheProperties cache, Environment environment,
+			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers,
+			ObjectProvider<WebhookServer> webhookServer, ConfigurableListableBeanFactory beanFactory) {
 		OperatorControllerProperties.RateLimiter limits = controller.getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
 		if (election.isEnabled()) {
@@ -104,6 +105,8 @@ public final class OperatorAutoConfiguration {
 			.priorityQueue(controller.isPriorityQueue())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
+		builder.objectBudgets(cache.toObjectBudgets())
+			.unscopedInformers(cache.toUnscopedInformerPolicy(new UnscopedInformerAdvisor(beanFactory, environment)));
 		webhookServer.ifAvailable(builder::webhookServer);
 		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
@@ -217,6 +220,7 @@ public final class OperatorAutoConfiguration {
 			reconcilers.registerAll(manager);
 			reconcilers.checkControllerProperties(manager);
 			reconcilers.checkShardedControllers(manager);
+			beanFactory.getBean(OperatorCacheProperties.class).checkBudgetKinds(manager, environment);
 			manager.webhookServer().ifPresent((server) -> WebhookBeans.registerAll(beanFactory, server));
 			periodicTriggers.registerAll(manager, reconcilers, beanFactory, environment);
 			Map<String, ManagerRunnable> runnables = beanFactory.getBeansOfType(ManagerRunnable.class);

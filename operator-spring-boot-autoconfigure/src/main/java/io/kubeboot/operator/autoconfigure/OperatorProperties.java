@@ -14,12 +14,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * controller, under {@code operator.controllers.<name>}. The other groups have classes of
  * their own: {@link OperatorClientProperties}, {@link OperatorControllerProperties},
  * {@link OperatorLeaderElectionProperties}, {@link OperatorShardingProperties},
- * {@link OperatorHealthProperties}, {@link OperatorEventsProperties} and
- * {@link OperatorWebhookProperties}. The manager's values follow the rules of
- * {@link ManagerConfig}, a controller's those of {@link ControllerConfig}. Unknown keys
- * under {@code operator} and invalid values fail start-up with a message naming the
- * property as written in {@code application.yaml}, such as
- * {@code operator.leader-election.renew-deadline}.
+ * {@link OperatorHealthProperties}, {@link OperatorEventsProperties},
+ * {@link OperatorWebhookProperties} and {@link OperatorCacheProperties}. The manager's
+ * values follow the rules of {@link ManagerConfig}, a controller's those of
+ * {@link ControllerConfig}. Unknown keys under {@code operator} and invalid values fail
+ * start-up with a message naming the property as written in {@code application.yaml},
+ * such as {@code operator.leader-election.renew-deadline}.
  */
 @ConfigurationProperties("operator")
 public class OperatorProperties {

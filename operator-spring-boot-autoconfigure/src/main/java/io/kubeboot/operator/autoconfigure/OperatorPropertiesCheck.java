@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.kubeboot.operator.cache.UnscopedInformerAdvice;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.manager.ControllerConfig;
@@ -45,7 +46,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 	static final List<Class<?>> PROPERTIES = List.of(OperatorProperties.class, OperatorClientProperties.class,
 			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
 			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
-			OperatorWebhookProperties.class);
+			OperatorWebhookProperties.class, OperatorCacheProperties.class);
 
 	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
 
@@ -84,6 +85,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		OperatorHealthProperties health = get(OperatorHealthProperties.class, bound);
 		OperatorEventsProperties events = get(OperatorEventsProperties.class, bound);
 		OperatorWebhookProperties webhook = get(OperatorWebhookProperties.class, bound);
+		OperatorCacheProperties cache = get(OperatorCacheProperties.class, bound);
 		PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(this.environment));
 		checkUnknownKeys(problems);
 		problems.check("operator", Map.of("watchFailureThreshold", "health.watch-failure-threshold"),
@@ -123,6 +125,9 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout()));
 		problems.check("operator.webhook", Map.of(), () -> new WebhookServerConfig(webhook.getBindAddress(),
 				webhook.getPort(), webhook.getHandlerTimeout()));
+		problems.check("operator.cache", cache.propertiesBySetting(), cache::toObjectBudgets);
+		problems.check("operator.cache", cache.propertiesBySetting(),
+				() -> cache.toUnscopedInformerPolicy(UnscopedInformerAdvice.BUILDER));
 		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
 	}
 

@@ -62,6 +62,35 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithObjectBudgetsShouldGiveEachInformerItsKindsOrTheDefault() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.cache.object-budget=5000", "operator.cache.object-budgets.configmap=200")
+			.run((context) -> {
+				Cache cache = context.getBean(Cache.class);
+				assertThat(cache.informer(V1ConfigMap.class, null, null).cost().objectBudget()).hasValue(200);
+				assertThat(cache.informer(V1Pod.class, "shop", null).cost().objectBudget()).hasValue(5000);
+			});
+	}
+
+	@Test
+	void runWithABudgetOfAKindNoInformerCachesShouldFailNamingTheProperty() {
+		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
+			.withPropertyValues("operator.cache.object-budgets.secrets=200", "operator.cache.object-budgets.ConfigMap=5")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(InvalidOperatorPropertyException.class)
+				.hasMessage("operator.cache.object-budgets.secrets (200) names no kind an informer caches (ConfigMap): "
+						+ "name a kind as the metrics' kind label does, such as Secret, or as kind.group for one API "
+						+ "group's, such as Event.events.k8s.io"));
+	}
+
+	@Test
+	void runWithoutObjectBudgetsShouldGiveNoInformerABudget() {
+		this.contextRunner.run((context) -> assertThat(
+				context.getBean(Cache.class).informer(V1Secret.class, null, null).cost().objectBudget())
+			.isEmpty());
+	}
+
+	@Test
 	void runWithoutApiClientBeanShouldCreateOneFromKubeconfig(@TempDir Path directory) throws IOException {
 		Path kubeconfig = KubernetesConfigLocatorTests.kubeconfig(directory.resolve("config"), "https://127.0.0.1:6443",
 				"dev");

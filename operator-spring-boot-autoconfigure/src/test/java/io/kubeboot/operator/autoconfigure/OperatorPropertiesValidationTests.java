@@ -94,7 +94,11 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.events.burst", "0", "must be at least 1"),
 				invalid("operator.events.flush-timeout", "-1s", "must not be negative"),
 				invalid("operator.webhook.port", "70000", "must be between 0 and 65535"),
-				invalid("operator.webhook.handler-timeout", "0s", "must be positive"));
+				invalid("operator.webhook.handler-timeout", "0s", "must be positive"),
+				invalid("operator.cache.object-budget", "-1", "must be at least 0"),
+				invalid("operator.cache.object-budgets.secret", "-10", "must be at least 0"),
+				invalid("operator.cache.acknowledged-unscoped-kinds", "Deployment",
+						"must be one of the kinds warned of: Secret, ConfigMap, Pod, Event, Event.events.k8s.io"));
 	}
 
 	@ParameterizedTest(name = "{1}")

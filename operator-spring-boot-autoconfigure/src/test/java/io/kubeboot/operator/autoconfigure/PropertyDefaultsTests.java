@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ClientConfig;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -111,6 +113,9 @@ class PropertyDefaultsTests {
 		defaults.put("operator.webhook.port", WebhookServerConfig.DEFAULT.port());
 		defaults.put("operator.webhook.bind-address", WebhookServerConfig.DEFAULT.bindAddress());
 		defaults.put("operator.webhook.handler-timeout", WebhookServerConfig.DEFAULT.handlerTimeout());
+		defaults.put("operator.cache.object-budget", ObjectBudgets.NONE.perInformer());
+		defaults.put("operator.cache.object-budgets", ObjectBudgets.NONE.perKind());
+		defaults.put("operator.cache.acknowledged-unscoped-kinds", UnscopedInformerPolicy.DEFAULT.acknowledgedKinds());
 		return defaults;
 	}
 

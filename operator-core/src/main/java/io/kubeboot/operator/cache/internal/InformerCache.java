@@ -22,6 +22,8 @@ import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
@@ -53,6 +55,10 @@ import org.slf4j.LoggerFactory;
  * first and fails with a message naming the kind when it is not served, instead of
  * starting a list that can never succeed; {@link #waitForSync} fails as soon as the API
  * server refuses an informer's field selector. Thread-safe.
+ * <p>
+ * Each informer tracks what it costs ({@link CostTracker}) against its object budget
+ * ({@link #objectBudgets}); one that caches every Secret, ConfigMap, Pod or Event of the
+ * cluster is warned of as it starts ({@link UnscopedInformerWarning}).
  */
 public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
@@ -95,6 +101,16 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	/** Shared by all informers: their objects repeat the same namespaces and labels. */
 	private final MetadataDeduplicator deduplicator = new MetadataDeduplicator();
+
+	/** Estimates the heap of the informers' objects, within a bounded work a second. */
+	private final HeapSampler sampler = new HeapSampler(new HeapEstimator(ObjectLayout.current()));
+
+	private final UnscopedInformerWarning unscoped = new UnscopedInformerWarning();
+
+	private volatile ObjectBudgets budgets = ObjectBudgets.NONE;
+
+	/** Names the runnables that read an informer, for the unscoped informer's WARN. */
+	private volatile Function<InformerKey, List<String>> readers = (key) -> List.of();
 
 	private final InformerWatchdog watchdog;
 
@@ -234,7 +250,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		synchronized (this.informers) {
 			informer = (ScopedInformer<T>) this.informers.get(key);
 			if (informer == null) {
-				informer = new ScopedInformer<>(key, this.informerSettings);
+				informer = new ScopedInformer<>(key, this.informerSettings,
+						new CostTracker(key, this.budgets.budgetOf(key), this.sampler));
 				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
 				if (!key.metadataOnly()) {
 					for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
@@ -259,6 +276,33 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			}
 		}
 		return informer;
+	}
+
+	/**
+	 * Sets the object budgets of the informers registered from now on: call it before
+	 * any is.
+	 * @param budgets the budgets
+	 */
+	public void objectBudgets(ObjectBudgets budgets) {
+		this.budgets = Objects.requireNonNull(budgets, "budgets must not be null");
+	}
+
+	/**
+	 * Sets how an informer that caches every Secret, ConfigMap, Pod or Event of the
+	 * cluster is warned of, for those that start from now on.
+	 * @param policy the acknowledged kinds and the advice of the WARN
+	 */
+	public void unscopedInformers(UnscopedInformerPolicy policy) {
+		this.unscoped.policy(Objects.requireNonNull(policy, "policy must not be null"));
+	}
+
+	/**
+	 * Sets what names the runnables that read an informer, for the WARN of an informer
+	 * that caches every Secret, ConfigMap, Pod or Event of the cluster.
+	 * @param readers the names of the runnables reading an informer, by its key
+	 */
+	public void namingReaders(Function<InformerKey, List<String>> readers) {
+		this.readers = Objects.requireNonNull(readers, "readers must not be null");
 	}
 
 	/**
@@ -485,6 +529,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		StoreTransform<T> storeTransform = new StoreTransform<>(key, stored,
 				key.metadataOnly() ? kind.apiVersion() : null, key.metadataOnly() ? kind.kind() : null,
 				this.stripManagedFields, (CacheTransform<T>) transform, this.deduplicator);
+		this.unscoped.warnOnce(key, kind, this.readers.apply(key), transform != null);
 		informer.start(kind, stored, storeTransform);
 	}
 

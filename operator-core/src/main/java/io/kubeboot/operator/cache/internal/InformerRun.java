@@ -252,8 +252,9 @@ final class InformerRun<T extends KubernetesObject> {
 	private ClientInformer<T> newInformer(int generation) {
 		ScopedInformer<T>.Progress progress = this.owner.progress(generation, this.failures);
 		HandlerRegistrations<T> registered = new HandlerRegistrations<>();
-		// the store keeps the indexes: a replacement builds them from its own list
-		ObjectStore<T> store = new ObjectStore<>(this.owner.indexes());
+		// the store keeps the indexes: a replacement builds them from its own list; the
+		// owner checks its object budget as the store's count changes
+		ObjectStore<T> store = new ObjectStore<>(this.owner.indexes(), this.owner::storeResized);
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(this.type,

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.random.RandomGenerator;
 
 import io.kubeboot.operator.cache.CacheIndex;
 import io.kubernetes.client.common.KubernetesObject;
@@ -31,6 +33,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link CacheIndex}) are read with {@link #byIndex(String, String, String)}. An index
  * added while the store holds objects is built from them at once, under the writers'
  * lock, so it never misses one.
+ * <p>
+ * It counts its objects as it writes them, and tells its listener after every write that
+ * may have changed the count, so that an informer's object budget is checked without
+ * visiting the objects ({@link CostTracker}).
  *
  * @param <T> the model type
  */
@@ -44,10 +50,18 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	/** The cache's indexes by name; replaced whole when one is added. */
 	private volatile Map<String, StoreIndex<T>> indexes = Map.of();
 
+	/** How many objects the store holds; written under the writers' lock. */
+	private volatile int size;
+
+	/** Told after every write that may have changed the number of objects. */
+	private final Runnable resized;
+
 	/**
 	 * Creates a store without indexes.
 	 */
 	ObjectStore() {
+		this(List.of(), () -> {
+		});
 	}
 
 	/**
@@ -55,7 +69,21 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	 * @param indexes the indexes, of distinct names
 	 */
 	ObjectStore(List<CacheIndex<T>> indexes) {
+		this(indexes, () -> {
+		});
+	}
+
+	/**
+	 * Creates a store that keeps indexes and tells a listener when its number of objects
+	 * may have changed.
+	 * @param indexes the indexes, of distinct names
+	 * @param resized called on the writing thread after every add of a new object, delete
+	 * and replace, under the writers' lock: it must be quick and must not write to the
+	 * store
+	 */
+	ObjectStore(List<CacheIndex<T>> indexes, Runnable resized) {
 		this.indexes = newIndexes(indexes);
+		this.resized = resized;
 	}
 
 	@Override
@@ -64,6 +92,10 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 			.put(nameOf(object), object);
 		for (StoreIndex<T> index : this.indexes.values()) {
 			index.update(previous, object);
+		}
+		if (previous == null) {
+			this.size++;
+			this.resized.run();
 		}
 	}
 
@@ -87,6 +119,8 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 				for (StoreIndex<T> index : this.indexes.values()) {
 					index.remove(removed);
 				}
+				this.size--;
+				this.resized.run();
 			}
 		}
 	}
@@ -96,13 +130,19 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 		Map<String, Map<String, T>> replaced = new ConcurrentHashMap<>();
 		Map<String, StoreIndex<T>> reindexed = newIndexes(
 				this.indexes.values().stream().map(StoreIndex::declared).toList());
+		int count = 0;
 		for (T object : objects) {
 			T previous = replaced.computeIfAbsent(namespaceOf(object), (namespace) -> new ConcurrentHashMap<>())
 				.put(nameOf(object), object);
 			reindexed.values().forEach((index) -> index.update(previous, object));
+			if (previous == null) {
+				count++;
+			}
 		}
 		this.indexes = reindexed;
 		this.namespaces = replaced;
+		this.size = count;
+		this.resized.run();
 	}
 
 	/**
@@ -190,15 +230,56 @@ final class ObjectStore<T extends KubernetesObject> implements Indexer<T> {
 	}
 
 	/**
-	 * Returns how many objects are cached.
+	 * Returns how many objects are cached, without visiting them.
 	 * @return the number of objects
 	 */
 	int size() {
-		int size = 0;
+		return this.size;
+	}
+
+	/**
+	 * Returns some of the cached objects, every object with the same chance: all of them
+	 * if there are no more than the limit, else a systematic sample of {@code limit}
+	 * positions, a fractional stride of {@code size / limit} apart from one random offset
+	 * (position {@code floor((k + offset) * size / limit)} for each {@code k}). Each
+	 * namespace is iterated in one run, so it gives its share, give or take one object.
+	 * Visits every object, without copying them.
+	 * @param limit the most objects to return
+	 * @param random where the offset is drawn from
+	 * @param visitor told of every object the pass visits, sampled or not
+	 * @return a new list of at most {@code limit} objects
+	 */
+	List<T> sample(int limit, RandomGenerator random, Consumer<? super T> visitor) {
+		int count = this.size;
+		List<T> sample = new ArrayList<>(Math.min(limit, count));
+		// a whole stride would leave the tail (count mod limit objects, the last
+		// namespaces) out of every sample
+		double stride = Math.max(1, (double) count / limit);
+		double offset = (count > limit) ? random.nextDouble() : 0;
+		long next = (long) (offset * stride);
+		long index = 0;
 		for (Map<String, T> names : this.namespaces.values()) {
-			size += names.size();
+			for (T object : names.values()) {
+				visitor.accept(object);
+				if (index++ == next && sample.size() < limit) {
+					sample.add(object);
+					next = (long) ((sample.size() + offset) * stride);
+				}
+			}
 		}
-		return size;
+		return sample;
+	}
+
+	/**
+	 * Returns some of the cached objects, every object with the same chance, as
+	 * {@link #sample(int, RandomGenerator, Consumer)} does.
+	 * @param limit the most objects to return
+	 * @param random where the offset is drawn from
+	 * @return a new list of at most {@code limit} objects
+	 */
+	List<T> sample(int limit, RandomGenerator random) {
+		return sample(limit, random, (object) -> {
+		});
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.LabelSelector;
@@ -66,7 +67,8 @@ import org.jspecify.annotations.Nullable;
  * client-go's metadata client does, and stores its objects as
  * {@link io.kubeboot.operator.model.PartialObjectMetadata}; an API server that cannot
  * send that form sends the whole objects, which decode into it all the same. Objects are
- * stored in an {@link ObjectStore} after the {@link StoreTransform}.
+ * stored in an {@link ObjectStore} after the {@link StoreTransform}. What they cost, and
+ * whether they exceed the informer's object budget, is its {@link CostTracker}'s.
  * <p>
  * What only exists from a start until a pause, from the kind as resolved then to the
  * client-java informers, is an {@link InformerRun}.
@@ -92,6 +94,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private final AtomicLong restarts = new AtomicLong();
 
 	private final AtomicLong undecodable = new AtomicLong();
+
+	private final CostTracker cost;
 
 	/**
 	 * The run last started, {@code null} before the first start: kept once paused (it
@@ -133,15 +137,18 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private volatile long disconnectedSinceNanos;
 
 	/**
-	 * Creates an informer; {@link #start} starts it once its kind is resolved.
+	 * Creates an informer that tracks what it costs; {@link #start} starts it once its
+	 * kind is resolved.
 	 * @param key what it watches
 	 * @param settings what it lists and watches with
+	 * @param cost what tracks its cost and checks its object budget
 	 */
-	ScopedInformer(InformerKey key, Settings settings) {
+	ScopedInformer(InformerKey key, Settings settings, CostTracker cost) {
 		this.key = key;
 		this.selector = (key.labelSelector() != null) ? LabelSelector.parse(key.labelSelector()) : null;
 		this.fields = (key.fieldSelector() != null) ? FieldSelector.parse(key.fieldSelector()) : null;
 		this.settings = settings;
+		this.cost = cost;
 	}
 
 	/**
@@ -225,6 +232,25 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	List<T> byIndex(String index, @Nullable String namespace, String key) {
 		InformerRun<T> current = this.run;
 		return (current != null) ? current.byIndex(index, namespace, key) : new ArrayList<>();
+	}
+
+	/**
+	 * Returns what this informer's objects cost: their count, an estimate of their heap
+	 * (sampled again if the last sample is stale) and its object budget.
+	 * @return the cost, of no object before the informer started and while paused
+	 */
+	@Override
+	public InformerCost cost() {
+		return this.cost.cost(servingStore());
+	}
+
+	/**
+	 * Checks the object budget after a store of this informer changed its count: the
+	 * store serving reads, or the watchdog's replacement of it.
+	 */
+	void storeResized() {
+		ObjectStore<T> store = servingStore();
+		this.cost.sized((store != null) ? store.size() : 0);
 	}
 
 	/**
@@ -327,6 +353,12 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			return Optional.empty();
 		}
 		return Optional.ofNullable(((ObjectStore<T>) started.getIndexer()).get(namespace, name));
+	}
+
+	@SuppressWarnings("unchecked")
+	private @Nullable ObjectStore<T> servingStore() {
+		SharedIndexInformer<T> started = serving();
+		return (started != null) ? (ObjectStore<T>) started.getIndexer() : null;
 	}
 
 	/**
@@ -444,6 +476,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				return false;
 			}
 		}
+		// the replacement's list was checked against the count of the store then serving:
+		// check its own now that it serves
+		storeResized();
 		SharedIndexInformer<T> old = swap.replaced();
 		old.stop();
 		Set<String> present = new HashSet<>(swap.fresh().getIndexer().listKeys());
@@ -483,6 +518,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		// report
 		this.generation = this.generation + 1;
 		current.pause();
+		this.cost.emptied();
 		this.lastError = null;
 		this.fieldSelectorRefusal = null;
 		this.disconnectedSinceNanos = 0;

@@ -167,7 +167,7 @@ class FieldSelectedInformerTests {
 
 	@Test
 	void anInformerHoldsAWriteOnlyIfItMatchesTheFieldSelector() {
-		ScopedInformer<V1Pod> informer = new ScopedInformer<>(
+		ScopedInformer<V1Pod> informer = TestCostTrackers.informer(
 				new InformerKey(V1Pod.class, "ns", "app=web", "spec.nodeName=node-1", false),
 				new ScopedInformer.Settings(new ApiClient(), Duration.ZERO, Duration.ofMinutes(1), 500, true));
 		assertThat(informer.holds(pod("ns", "web", "node-1"))).isTrue();

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.kubeboot.operator.cache.CacheIndex;
+import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.handler.MapFunctions;
 import io.kubeboot.operator.reconcile.Request;
@@ -38,8 +39,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Tests that the cache's indexes follow an informer's objects through watch events, the
  * watchdog's restart and a pause, and are built from what a running informer holds when
- * declared late: against a scripted API server whose gadgets name a Secret in their label
- * {@code secret}.
+ * declared late, and that a relist of the watchdog is checked against the object budget:
+ * against a scripted API server whose gadgets name a Secret in their label {@code secret}.
  */
 class IndexedInformerCacheTests {
 
@@ -159,6 +160,24 @@ class IndexedInformerCacheTests {
 		assertThat(usersOf.map(secret("other", "db"))).isEmpty();
 		MapFunction<V1Secret> unnamed = MapFunctions.byIndex(this.cache, BY_SECRET, (secret) -> null);
 		assertThat(unnamed.map(secret("ns", "db"))).isEmpty();
+	}
+
+	@Test
+	void theWatchdogsReplacementIsCheckedAgainstTheObjectBudgetAsItIsSwappedIn() throws Exception {
+		this.cache.objectBudgets(new ObjectBudgets(2, Map.of()));
+		this.listed = List.of(gadget("a", "1", "db"), gadget("b", "2", "db"));
+		ScopedInformer<Gadget> informer = this.cache.informer(Gadget.class, "ns", null);
+		start();
+		assertThat(informer.cost().budgetCrossings()).isZero();
+		// objects piled up while the watch was silent: the relist finds four
+		this.listed = List.of(gadget("a", "1", "db"), gadget("b", "2", "db"), gadget("c", "3", "db"),
+				gadget("d", "4", "db"));
+		assertThat(informer.beginRestart()).isTrue();
+		await().atMost(WAIT).until(informer::completeRestart);
+		// no event since: the swap itself checked the count
+		assertThat(informer.cost().objects()).isEqualTo(4);
+		assertThat(informer.cost().overBudget()).isTrue();
+		assertThat(informer.cost().budgetCrossings()).isOne();
 	}
 
 	private List<String> names(String namespace, String secret) {

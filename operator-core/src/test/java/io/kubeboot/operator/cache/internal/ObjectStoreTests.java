@@ -1,8 +1,12 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.DeltaFIFO;
@@ -103,6 +107,95 @@ class ObjectStoreTests {
 				.add(queued.peekLast().getLeft() + " " + queued.peekLast().getRight().getMetadata().getName()));
 		}
 		assertThat(popped).containsExactlyInAnyOrder("Sync kept", "Deleted gone");
+	}
+
+	@Test
+	void theCountFollowsEveryWriteAndItsListenerIsToldOfEveryChangeOfIt() {
+		AtomicInteger told = new AtomicInteger();
+		ObjectStore<V1ConfigMap> counted = new ObjectStore<>(List.of(), told::incrementAndGet);
+		counted.add(configMap("team-a", "one", "1"));
+		counted.add(configMap("team-b", "one", "1"));
+		assertThat(counted.size()).isEqualTo(2);
+		assertThat(told).hasValue(2);
+		counted.update(configMap("team-a", "one", "2"));
+		assertThat(counted.size()).isEqualTo(2);
+		assertThat(told).hasValue(2);
+		counted.delete(configMap("team-a", "one", "3"));
+		counted.delete(configMap("team-a", "missing", "3"));
+		assertThat(counted.size()).isOne();
+		assertThat(told).hasValue(3);
+		counted.replace(List.of(configMap("team-c", "x", "4"), configMap("team-c", "y", "4"),
+				configMap("team-c", "x", "5")), "5");
+		assertThat(counted.size()).isEqualTo(2);
+		assertThat(counted.list()).hasSize(2);
+		assertThat(told).hasValue(4);
+	}
+
+	@Test
+	void aSampleOfAFewObjectsIsAllOfThem() {
+		for (int i = 0; i < 5; i++) {
+			this.store.add(configMap("team-" + i, "settings", "1"));
+		}
+		assertThat(this.store.sample(5, new Random(1))).containsExactlyInAnyOrderElementsOf(this.store.list());
+		assertThat(new ObjectStore<V1ConfigMap>().sample(5, new Random(1))).isEmpty();
+	}
+
+	@Test
+	void aSampleOfManyObjectsIsSpreadOverEveryNamespace() {
+		for (int namespace = 0; namespace < 10; namespace++) {
+			for (int i = 0; i < 100; i++) {
+				this.store.add(configMap("team-" + namespace, "cm-" + i, "1"));
+			}
+		}
+		for (long seed = 0; seed < 5; seed++) {
+			List<V1ConfigMap> sample = this.store.sample(50, new Random(seed));
+			assertThat(sample).hasSize(50).doesNotHaveDuplicates();
+			Map<String, Long> perNamespace = sample.stream()
+				.collect(Collectors.groupingBy((object) -> object.getMetadata().getNamespace(), Collectors.counting()));
+			assertThat(perNamespace).hasSize(10).allSatisfy((namespace, count) -> assertThat(count).isEqualTo(5));
+		}
+	}
+
+	@Test
+	void aSampleReachesEveryNamespaceWhenTheStoreHoldsLessThanTwiceTheLimit() {
+		// 1,000 objects for 512 places: a whole stride of one would sample the first 512
+		// and leave about half the namespaces out of every sample
+		int[] sizes = { 40, 260, 75, 125, 10, 190, 55, 95, 30, 120 };
+		for (int namespace = 0; namespace < sizes.length; namespace++) {
+			for (int i = 0; i < sizes[namespace]; i++) {
+				this.store.add(configMap("team-" + namespace, "cm-" + i, "1"));
+			}
+		}
+		for (long seed = 0; seed < 20; seed++) {
+			List<V1ConfigMap> sample = this.store.sample(512, new Random(seed));
+			assertThat(sample).hasSize(512).doesNotHaveDuplicates();
+			Map<String, Long> perNamespace = sample.stream()
+				.collect(Collectors.groupingBy((object) -> object.getMetadata().getNamespace(), Collectors.counting()));
+			for (int namespace = 0; namespace < sizes.length; namespace++) {
+				double share = sizes[namespace] * 512.0 / 1000;
+				assertThat(perNamespace.getOrDefault("team-" + namespace, 0L)).as("team-%d", namespace)
+					.isBetween((long) Math.floor(share) - 1, (long) Math.ceil(share) + 1);
+			}
+		}
+	}
+
+	@Test
+	void everyObjectIsSampledAsOftenAsAnyOther() {
+		// 750 objects for 100 places: a whole stride of 7 never reaches the last 50
+		for (int i = 0; i < 750; i++) {
+			this.store.add(configMap("team-" + (i % 7), "cm-" + i, "1"));
+		}
+		Map<String, Integer> picked = new HashMap<>();
+		Random random = new Random(7);
+		int samples = 2000;
+		for (int i = 0; i < samples; i++) {
+			for (V1ConfigMap object : this.store.sample(100, random)) {
+				picked.merge(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), 1, Integer::sum);
+			}
+		}
+		// each object with a chance of 2/15 per sample: 267 of 2,000 on average, a
+		// standard deviation of 15
+		assertThat(picked).hasSize(750).allSatisfy((name, times) -> assertThat(times).isBetween(180, 355));
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name, String resourceVersion) {

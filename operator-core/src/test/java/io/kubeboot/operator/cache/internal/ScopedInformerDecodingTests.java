@@ -71,7 +71,7 @@ class ScopedInformerDecodingTests {
 		this.server.createContext(PATH, this::serve);
 		this.server.start();
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-		this.informer = new ScopedInformer<>(new InformerKey(Gadget.class, "ns", null),
+		this.informer = TestCostTrackers.informer(new InformerKey(Gadget.class, "ns", null),
 				new ScopedInformer.Settings(ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
 						Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE, false));
 		List<String> events = new CopyOnWriteArrayList<>();

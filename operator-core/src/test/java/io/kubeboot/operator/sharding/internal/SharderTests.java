@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.StopSignal;
@@ -137,6 +138,11 @@ class SharderTests {
 		@Override
 		public List<PartialObjectMetadata> list() {
 			return List.copyOf(this.objects.values());
+		}
+
+		@Override
+		public InformerCost cost() {
+			return InformerCost.counted(this.objects.size());
 		}
 
 		@Override

@@ -5,10 +5,13 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
@@ -22,8 +25,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code /actuator/operator}: the manager's state, its controllers (kind, scope, queue
- * depth, workers, assigned objects), its caches, its runnables, the leader election and
- * the shard rings, read from memory without calling the API server.
+ * depth, workers, assigned objects), its caches (scope, objects, estimated heap, object
+ * budget), its runnables, the leader election and the shard rings, read from memory
+ * without calling the API server.
  */
 @Endpoint(id = "operator")
 public class OperatorEndpoint {
@@ -95,9 +99,21 @@ public class OperatorEndpoint {
 	}
 
 	private static CacheDescriptor describe(Informer<?> informer) {
+		InformerCost cost;
+		try {
+			cost = informer.cost();
+		}
+		catch (RuntimeException ex) {
+			// one informer's figures never fail the description of the others
+			cost = InformerCost.counted(informer.list().size());
+		}
+		OptionalLong bytes = cost.estimatedBytes();
+		OptionalInt budget = cost.objectBudget();
 		return new CacheDescriptor(informer.key().type().getSimpleName(), informer.key().namespace(),
 				informer.key().labelSelector(), informer.key().fieldSelector(), informer.key().metadataOnly(),
-				informer.hasSynced(), informer.list().size(), informer.lastError());
+				informer.hasSynced(), cost.objects(), bytes.isPresent() ? bytes.getAsLong() : null,
+				budget.isPresent() ? budget.getAsInt() : null, cost.overBudget(), cost.budgetCrossings(),
+				informer.lastError());
 	}
 
 	/**
@@ -166,10 +182,17 @@ public class OperatorEndpoint {
 	 * @param metadataOnly whether it holds the objects' metadata only
 	 * @param synced whether the first list has been stored
 	 * @param objects how many objects it holds
+	 * @param estimatedBytes the estimated heap its objects take (see
+	 * {@link InformerCost}), as {@code operator_informer_estimated_heap_bytes};
+	 * {@code null} before the first estimate
+	 * @param objectBudget the most objects it should hold, {@code null} for no budget
+	 * @param overBudget whether it holds more objects than its budget now
+	 * @param budgetCrossings how often it went over its budget
 	 * @param lastError the last list or watch error, {@code null} if none
 	 */
 	public record CacheDescriptor(String kind, @Nullable String namespace, @Nullable String labelSelector,
 			@Nullable String fieldSelector, boolean metadataOnly, boolean synced, int objects,
+			@Nullable Long estimatedBytes, @Nullable Integer objectBudget, boolean overBudget, long budgetCrossings,
 			@Nullable String lastError) {
 	}
 
