@@ -31,7 +31,10 @@ import org.jspecify.annotations.Nullable;
  * thread-safe and never block on the network.
  * <p>
  * An informer holds only the objects of its namespace that match its label and field
- * selectors ({@link InformerKey}): reads find nothing else, whatever exists.
+ * selectors ({@link InformerKey}): reads find nothing else, whatever exists. An informer
+ * asked for without a namespace ({@code null}) watches the manager's namespaces: all of
+ * them, unless the manager was built with a set ({@link WatchedNamespaces}), which it then
+ * follows as it changes, with one list and watch per namespace.
  * <p>
  * A kind's objects can be indexed ({@link #addIndex}, controller-runtime's
  * {@code IndexField}) and looked up by key with
@@ -47,7 +50,8 @@ public interface Cache extends Reader {
 	 * cache; registered later, it starts at once.
 	 * @param <T> the model type
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, or {@code null} for the manager's namespaces (all
+	 * namespaces unless it watches a set)
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments
 	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
@@ -77,7 +81,7 @@ public interface Cache extends Reader {
 	 * {@link UnsupportedOperationException} with one.
 	 * @param <T> the model type
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, or {@code null} for the manager's namespaces
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, such as {@code spec.nodeName=node-1}, or
 	 * {@code null} for all objects
@@ -100,7 +104,7 @@ public interface Cache extends Reader {
 	 * everything but the metadata), with the {@code apiVersion} and {@code kind} of the
 	 * kind; the same list and watch permissions are needed.
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, or {@code null} for the manager's namespaces
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments, never the informer
 	 * of whole objects
@@ -121,7 +125,7 @@ public interface Cache extends Reader {
 	 * {@link #metadataInformer(Class, String, String)} without one and throws
 	 * {@link UnsupportedOperationException} with one.
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, or {@code null} for the manager's namespaces
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, such as {@code type=kubernetes.io/tls}, or
 	 * {@code null} for all objects
@@ -209,7 +213,8 @@ public interface Cache extends Reader {
 	}
 
 	/**
-	 * Returns every registered informer.
+	 * Returns every registered informer: one per namespace for an informer of the
+	 * manager's namespace set, each keyed by its namespace.
 	 * @return a new list
 	 */
 	List<Informer<?>> informers();
@@ -220,6 +225,15 @@ public interface Cache extends Reader {
 	 * @param listener the listener; called under the cache's lock, it must not block
 	 */
 	void onInformerRegistered(Consumer<Informer<?>> listener);
+
+	/**
+	 * Calls a listener for every informer removed from now on: the informer of a
+	 * namespace that left the manager's namespace set, stopped with its objects (metrics
+	 * use it to remove the informer's series). This default removes none.
+	 * @param listener the listener; called under the cache's lock, it must not block
+	 */
+	default void onInformerRemoved(Consumer<Informer<?>> listener) {
+	}
 
 	/**
 	 * Returns the group, version and kind of a model class as the API server serves it,

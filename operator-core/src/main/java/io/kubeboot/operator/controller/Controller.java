@@ -56,6 +56,12 @@ public final class Controller implements ManagerRunnable {
 	/** What the name of a controller's runnable in the manager starts with. */
 	static final String RUNNABLE_PREFIX = "controller-";
 
+	/**
+	 * How long a request of a namespace just added to the manager's set waits before it
+	 * is looked at again, while the namespace's informers sync.
+	 */
+	static final Duration NAMESPACE_SYNC_RETRY = Duration.ofMillis(250);
+
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
 	private final String name;
@@ -91,9 +97,11 @@ public final class Controller implements ManagerRunnable {
 
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
-	private final List<Permission> permissions;
+	private final Supplier<List<Permission>> permissions;
 
 	private final WorkGate gate;
+
+	private final NamespaceFilter namespaces;
 
 	private volatile @Nullable WorkQueue<Request> queue;
 
@@ -101,9 +109,23 @@ public final class Controller implements ManagerRunnable {
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate) {
+		this(name, forType, reconciler, maxConcurrentReconciles, priorityQueue, rateLimiters, queueMetrics, metrics,
+				sources, cacheSyncTimeout, () -> permissions, gate, NamespaceFilter.NONE);
+	}
+
+	/**
+	 * Creates a controller whose permissions are placed when asked for (in the manager's
+	 * namespaces as they are then) and whose requests its namespace filter sorts.
+	 */
+	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
+			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
+			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
+			Duration cacheSyncTimeout, Supplier<List<Permission>> permissions, WorkGate gate,
+			NamespaceFilter namespaces) {
 		this.name = name;
 		this.gate = gate;
-		this.permissions = List.copyOf(permissions);
+		this.namespaces = namespaces;
+		this.permissions = permissions;
 		this.runner = new ReconcileRunner(name, reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.priorityQueue = priorityQueue;
@@ -346,12 +368,13 @@ public final class Controller implements ManagerRunnable {
 	 * every kind it reconciles, owns or watches, in the namespaces it caches them;
 	 * {@code patch} of the reconciled kind with a finalizer (and {@code get} with a label
 	 * selector too, to remove the finalizer of an object that left it); and what the
-	 * reconciler declared with {@link ControllerBuilder#requires}.
+	 * reconciler declared with {@link ControllerBuilder#requires}. A controller of the
+	 * manager's namespace set needs them in each namespace of the set as it is now.
 	 * @return the permissions, each with its reason
 	 */
 	@Override
 	public List<Permission> requiredPermissions() {
-		return this.permissions;
+		return List.copyOf(this.permissions.get());
 	}
 
 	/**
@@ -393,9 +416,17 @@ public final class Controller implements ManagerRunnable {
 
 	private void addToQueue(Request request, int priority) {
 		WorkQueue<Request> current = this.queue;
-		if (current != null && this.gate.admits(request)) {
+		if (current != null && admits(request)) {
 			current.add(request, priority);
 		}
+	}
+
+	/**
+	 * Whether a request may enter the queue: its namespace is watched, and the gate
+	 * admits it.
+	 */
+	private boolean admits(Request request) {
+		return this.namespaces.verdict(request) != NamespaceFilter.Verdict.DROP && this.gate.admits(request);
 	}
 
 	/**
@@ -460,7 +491,7 @@ public final class Controller implements ManagerRunnable {
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
 		this.sources.forEach((source) -> source.replay((request, priority) -> {
-			if (this.gate.admits(request)) {
+			if (admits(request)) {
 				current.add(request, priority);
 			}
 		}));
@@ -518,7 +549,8 @@ public final class Controller implements ManagerRunnable {
 
 	private void awaitSourcesSynced(StopSignal stop) throws InterruptedException {
 		long deadline = System.nanoTime() + this.cacheSyncTimeout.toNanos();
-		while (!this.sources.stream().allMatch((source) -> source.informer().hasSynced())) {
+		while (!this.sources.stream()
+			.allMatch((source) -> !this.namespaces.waitsAtStart(source.informer()) || source.informer().hasSynced())) {
 			if (System.nanoTime() - deadline >= 0) {
 				throw new IllegalStateException(
 						"Controller " + this.name + " timed out waiting for its caches to sync");
@@ -550,10 +582,31 @@ public final class Controller implements ManagerRunnable {
 				return;
 			}
 			try {
-				this.gate.work(new QueueTurn(current, request));
+				work(current, request);
 			}
 			finally {
 				current.done(request);
+			}
+		}
+	}
+
+	/**
+	 * Hands a request to the gate, unless its namespace left the manager's set (dropped)
+	 * or has yet to be cached whole (looked at again shortly).
+	 */
+	private void work(WorkQueue<Request> current, Request request) {
+		switch (this.namespaces.verdict(request)) {
+			case WORK -> this.gate.work(new QueueTurn(current, request));
+			case WAIT -> {
+				logger.debug("Request waits for its namespace's caches to sync: controller={} request={}", this.name,
+						request);
+				current.forget(request);
+				current.addAfter(request, NAMESPACE_SYNC_RETRY, current.priorityOf(request));
+			}
+			case DROP -> {
+				logger.debug("Request dropped, its namespace is not watched: controller={} request={}", this.name,
+						request);
+				current.forget(request);
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.internal.RateLimitInterceptor;
@@ -99,7 +100,7 @@ public final class Manager {
 		this.limitedClient = limited;
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
-				settings.cacheTransforms);
+				settings.cacheTransforms, settings.namespaces);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
@@ -158,6 +159,16 @@ public final class Manager {
 	 */
 	public Cache cache() {
 		return this.cache;
+	}
+
+	/**
+	 * Returns the namespaces the caches watch: every controller that names no namespace
+	 * watches them, and they may change while the manager runs unless it watches all
+	 * namespaces (see {@link WatchedNamespaces}).
+	 * @return the namespaces
+	 */
+	public WatchedNamespaces namespaces() {
+		return this.cache.namespaces();
 	}
 
 	/**
@@ -256,7 +267,8 @@ public final class Manager {
 	 * controller's informers, finalizer and declared writes, the event recorder's Events;
 	 * and {@code list}, {@code watch} for any other informer of the cache. Permissions
 	 * placed in no namespace go to every namespace the caches hold objects in (all
-	 * namespaces if one of them holds all).
+	 * namespaces if one of them holds all), which includes every namespace of the
+	 * manager's set ({@link #namespaces()}) as it is when this is called.
 	 * <p>
 	 * Turn them into rules with {@link io.kubeboot.operator.rbac.PolicyRules}; the
 	 * manager's start-up self-check asks the API server about the same list. Informers
@@ -273,18 +285,24 @@ public final class Manager {
 		List<ManagerRunnable> runnables = new ArrayList<>(this.everyReplica.runnables());
 		runnables.addAll(this.leaderOnly.runnables());
 		List<InformerKey> keys = this.cache.informers().stream().map(Informer::key).toList();
+		WatchedNamespaces watched = this.cache.namespaces();
 		Set<String> namespaces = new LinkedHashSet<>();
-		boolean allNamespaces = keys.isEmpty() && this.settings.namespace == null;
+		boolean allNamespaces = keys.isEmpty() && watched.all();
+		boolean followsSet = keys.isEmpty();
 		for (InformerKey key : keys) {
-			if (key.namespace() == null) {
+			if (this.cache.namespaceSetInformerOf(key) != null) {
+				// of the set, even the one informer of a cluster-scoped kind
+				followsSet = true;
+			}
+			else if (key.namespace() == null) {
 				allNamespaces = true;
 			}
 			else {
 				namespaces.add(key.namespace());
 			}
 		}
-		if (keys.isEmpty() && this.settings.namespace != null) {
-			namespaces.add(this.settings.namespace);
+		if (followsSet) {
+			namespaces.addAll(watched.current());
 		}
 		List<Permission> declared = new ArrayList<>();
 		for (ManagerRunnable runnable : runnables) {
@@ -302,9 +320,14 @@ public final class Manager {
 		}
 		permissions.addAll(declared);
 		for (InformerKey key : keys) {
+			// the one informer of a cluster-scoped kind in the set: a permission in any
+			// namespace covers it, as RBAC places the kind's rules in a ClusterRole
+			boolean anyNamespace = key.namespace() == null && this.cache.namespaceSetInformerOf(key) != null;
 			boolean covered = declared.stream()
-				.anyMatch((permission) -> permission.grants(key.type(), key.namespace(), "list")
-						&& permission.grants(key.type(), key.namespace(), "watch"));
+				.anyMatch((permission) -> permission.grants(key.type(),
+						anyNamespace ? permission.namespace() : key.namespace(), "list")
+						&& permission.grants(key.type(), anyNamespace ? permission.namespace() : key.namespace(),
+								"watch"));
 			if (!covered) {
 				Permission permission = Permission.of(key.type(), "list", "watch")
 					.because("the cache's informer " + key + " lists and watches them");
@@ -358,13 +381,14 @@ public final class Manager {
 	 * leader-only runnable once elected, say) lists, a replica that is serving stays
 	 * ready; readiness follows its watch like every other's, so that it goes down once
 	 * the informer has been without a watch, its first included, for longer than the
-	 * watch failure threshold.
+	 * watch failure threshold. The informers of a namespace added to the manager's set
+	 * while it runs count too: readiness is down until the namespace is cached.
 	 * @param informer an informer of the cache
 	 * @return {@code true} if its sync counts for readiness
 	 */
 	boolean syncCountsForReadiness(Informer<?> informer) {
 		Set<InformerKey> startup = this.startupInformers;
-		return startup == null || startup.contains(informer.key());
+		return startup == null || startup.contains(informer.key()) || this.cache.joinedNamespaceSet(informer);
 	}
 
 	/**
@@ -547,6 +571,13 @@ public final class Manager {
 	private List<String> runnablesReading(InformerKey informer) {
 		List<String> names = new ArrayList<>(this.everyReplica.namesReading(informer));
 		names.addAll(this.leaderOnly.namesReading(informer));
+		// a runnable reads the informer of one namespace of the set through the
+		// informer of the set
+		InformerKey followed = this.cache.namespaceSetInformerOf(informer);
+		if (followed != null && !followed.equals(informer)) {
+			names.addAll(this.everyReplica.namesReading(followed));
+			names.addAll(this.leaderOnly.namesReading(followed));
+		}
 		return names;
 	}
 

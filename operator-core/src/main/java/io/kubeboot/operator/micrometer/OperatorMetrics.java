@@ -1,5 +1,9 @@
 package io.kubeboot.operator.micrometer;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +24,7 @@ import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import org.jspecify.annotations.Nullable;
@@ -65,6 +70,9 @@ public final class OperatorMetrics {
 
 	private final Map<String, MicrometerWorkQueueMetrics> queues = new ConcurrentHashMap<>();
 
+	/** The series of each informer, removed with it. */
+	private final Map<Informer<?>, List<Meter>> informerMeters = Collections.synchronizedMap(new IdentityHashMap<>());
+
 	private volatile @Nullable Manager manager;
 
 	private volatile @Nullable MicrometerWebhookMetrics webhooks;
@@ -108,6 +116,18 @@ public final class OperatorMetrics {
 					+ "while above 0 the Lease is neither released nor campaigned for")
 			.register(this.registry);
 		manager.cache().onInformerRegistered(this::bindInformer);
+		manager.cache().onInformerRemoved(this::unbindInformer);
+	}
+
+	/**
+	 * Removes the series of an informer the cache removed (that of a namespace that left
+	 * the manager's set), so that they neither linger nor keep the informer reachable.
+	 */
+	private void unbindInformer(Informer<?> informer) {
+		List<Meter> meters = this.informerMeters.remove(informer);
+		if (meters != null) {
+			meters.forEach(this.registry::remove);
+		}
 	}
 
 	private void bindInformer(Informer<?> informer) {
@@ -117,18 +137,22 @@ public final class OperatorMetrics {
 				Objects.requireNonNullElse(key.labelSelector(), ""), "field_selector",
 				Objects.requireNonNullElse(key.fieldSelector(), ""), "metadata_only",
 				String.valueOf(key.metadataOnly()));
-		FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
+		List<Meter> meters = new ArrayList<>();
+		meters.add(FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
 			.description("How often the watchdog replaced the informer after its watch was silent too long")
 			.tags(tags)
-			.register(this.registry);
-		FunctionCounter.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
+			.register(this.registry));
+		meters.add(FunctionCounter
+			.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
 			.description("Objects the informer skipped because they did not decode into its model class")
 			.tags(tags)
-			.register(this.registry);
-		Gauge.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
+			.register(this.registry));
+		meters.add(Gauge
+			.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
 			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
 			.tags(tags)
-			.register(this.registry);
+			.register(this.registry));
+		this.informerMeters.put(informer, meters);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.Enqueuer;
@@ -95,7 +96,7 @@ public final class OperatorAutoConfiguration {
 			.watchFailureThreshold(health.getWatchFailureThreshold())
 			.listPageSize(properties.getListPageSize())
 			.streamingLists(properties.isStreamingLists())
-			.namespace(properties.getNamespace())
+			.namespaces(NamespaceSettings.from(properties.getNamespace(), properties.getNamespaces()))
 			.fieldManager(fieldManager(environment))
 			.clientRateLimit(client.getQps(), client.getBurst())
 			.clientTimeout(client.getTimeout())
@@ -179,6 +180,31 @@ public final class OperatorAutoConfiguration {
 	@ConditionalOnMissingBean
 	Client operatorClient(Manager manager) {
 		return manager.client();
+	}
+
+	/**
+	 * The namespaces the manager watches, to change them while it runs.
+	 * @param manager the manager
+	 * @return its namespaces
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	WatchedNamespaces operatorNamespaces(Manager manager) {
+		return manager.namespaces();
+	}
+
+	/**
+	 * Applies {@code operator.namespace} and {@code operator.namespaces} as Spring Cloud
+	 * refreshes the environment, when Spring Cloud Context is on the class path.
+	 * @param namespaces the manager's namespaces
+	 * @param environment the environment
+	 * @return the listener
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnClass(name = NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT)
+	NamespacesRefresh operatorNamespacesRefresh(WatchedNamespaces namespaces, Environment environment) {
+		return new NamespacesRefresh(namespaces, environment, NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT);
 	}
 
 	@Bean

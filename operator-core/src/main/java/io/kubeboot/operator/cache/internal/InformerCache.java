@@ -2,6 +2,7 @@ package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
@@ -52,7 +54,12 @@ import org.slf4j.LoggerFactory;
  * afterwards start at once. {@link #start} resolves every kind against the API server
  * first and fails with a message naming the kind when it is not served, instead of
  * starting a list that can never succeed; {@link #waitForSync} fails as soon as the API
- * server refuses an informer's field selector. Thread-safe.
+ * server refuses an informer's field selector.
+ * <p>
+ * A cache built with namespaces watches those ({@link #namespaces()}): an informer asked
+ * for without a namespace is then a {@link NamespaceSetInformer}, one informer per
+ * namespace of the set, which {@link NamespaceSetInformers} keeps in step with the set.
+ * Thread-safe.
  */
 public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
@@ -125,6 +132,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final List<Consumer<Informer<?>>> informerListeners = new CopyOnWriteArrayList<>();
 
+	private final List<Consumer<Informer<?>>> removalListeners = new CopyOnWriteArrayList<>();
+
+	/** The namespaces watched, and the informers that follow them. */
+	private final NamespaceSetInformers namespaceSet;
+
 	private final WrittenVersions written = new WrittenVersions(WrittenVersions.DEFAULT_WAIT);
 
 	/**
@@ -152,6 +164,31 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
 			Duration silenceThreshold, int listPageSize, boolean streamingLists,
 			Map<Class<?>, CacheTransform<?>> transforms) {
+		this(client, resyncPeriod, stripManagedFields, watchTimeout, silenceThreshold, listPageSize, streamingLists,
+				transforms, List.of());
+	}
+
+	/**
+	 * Creates a cache that watches a set of namespaces, or all of them.
+	 * @param client the client whose server and credentials the informers use (it is not
+	 * modified)
+	 * @param resyncPeriod how often every cached object is delivered again to the
+	 * handlers as an update, zero for never
+	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
+	 * cached objects to save memory
+	 * @param watchTimeout the longest one watch request lasts before it is renewed
+	 * @param silenceThreshold how long an informer may see nothing from the API server
+	 * before the watchdog replaces it; must exceed the watch timeout
+	 * @param listPageSize the most objects one list request asks for
+	 * @param streamingLists whether to stream lists where the API server can
+	 * @param transforms the transforms applied to objects before they are cached, by the
+	 * class the objects are stored as
+	 * @param namespaces the namespaces an informer asked for without one watches, each an
+	 * RFC 1123 label; empty for all namespaces (see {@link #namespaces()})
+	 */
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
+			Duration silenceThreshold, int listPageSize, boolean streamingLists,
+			Map<Class<?>, CacheTransform<?>> transforms, Collection<String> namespaces) {
 		// the manager's ManagerConfig checked the values
 		this.transforms = Map.copyOf(transforms);
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
@@ -163,6 +200,17 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				streamingLists);
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
 		this.heartbeat = new ApiServerHeartbeat(this.watchClient);
+		this.namespaceSet = new NamespaceSetInformers(this, namespaces);
+	}
+
+	/**
+	 * Returns the namespaces watched: every informer asked for without a namespace
+	 * follows them.
+	 * @return the namespaces, which may change while the cache runs unless all are
+	 * watched
+	 */
+	public WatchedNamespaces namespaces() {
+		return this.namespaceSet;
 	}
 
 	/**
@@ -177,7 +225,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * list class
 	 */
 	@Override
-	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+	public <T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector) {
 		return informer(type, namespace, labelSelector, null);
 	}
@@ -187,7 +235,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * registering it on first use.
 	 * @param <T> the model type
 	 * @param type the model class
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, or {@code null} for the cache's namespaces (all
+	 * namespaces unless it watches a set)
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, or {@code null} for all objects
 	 * @return the shared informer
@@ -195,26 +244,44 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * list class, or the field selector cannot be parsed
 	 */
 	@Override
-	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+	public <T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
 		// here rather than when the cache starts, so that the mistake names the
 		// controller or the code that asked for the informer
 		KindResolver.listType(type);
-		return register(key(type, namespace, labelSelector, fieldSelector, false));
+		return informer(key(type, namespace, labelSelector, fieldSelector, false));
 	}
 
 	@Override
-	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+	public Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
 			@Nullable String namespace, @Nullable String labelSelector) {
 		return metadataInformer(type, namespace, labelSelector, null);
 	}
 
 	@Override
-	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+	public Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
 			@Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
-		return register(key(type, namespace, labelSelector, fieldSelector, true));
+		return informer(key(type, namespace, labelSelector, fieldSelector, true));
+	}
+
+	private <T extends KubernetesObject> Informer<T> informer(InformerKey key) {
+		if (key.namespace() != null || this.namespaceSet.all()) {
+			return register(key);
+		}
+		if (this.started) {
+			// resolved first, so that a cluster-scoped kind gets its one informer of all
+			// namespaces at once
+			try {
+				resolve(key.type());
+			}
+			catch (ApiException ex) {
+				throw new IllegalStateException("Cannot start informer " + key + ": " + StatusMessages.describe(ex),
+						ex);
+			}
+		}
+		return this.namespaceSet.informer(key);
 	}
 
 	private static InformerKey key(Class<? extends KubernetesObject> type, @Nullable String namespace,
@@ -227,38 +294,114 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		return key;
 	}
 
-	@SuppressWarnings("unchecked")
 	private <T extends KubernetesObject> ScopedInformer<T> register(InformerKey key) {
 		ScopedInformer<T> informer;
-		boolean startNow;
 		synchronized (this.informers) {
-			informer = (ScopedInformer<T>) this.informers.get(key);
-			if (informer == null) {
-				informer = new ScopedInformer<>(key, this.informerSettings);
-				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
-				if (!key.metadataOnly()) {
-					for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
-						attach(informer, index);
-					}
-				}
-				this.informers.put(key, informer);
-				for (Consumer<Informer<?>> listener : this.informerListeners) {
-					listener.accept(informer);
+			informer = registerLocked(key, true);
+		}
+		startIfStarted(informer);
+		return informer;
+	}
+
+	/**
+	 * Returns the lock that guards the registered informers, which
+	 * {@link NamespaceSetInformers} shares.
+	 * @return the lock
+	 */
+	Object registryLock() {
+		return this.informers;
+	}
+
+	/**
+	 * Returns the informer of a key, registering it if it is new; called under the
+	 * {@link #registryLock()}.
+	 * @param <T> the model type stored
+	 * @param key the key
+	 * @param ask whether to count it as asked for
+	 * @return the informer
+	 */
+	@SuppressWarnings("unchecked")
+	<T extends KubernetesObject> ScopedInformer<T> registerLocked(InformerKey key, boolean ask) {
+		ScopedInformer<T> informer = (ScopedInformer<T>) this.informers.get(key);
+		if (informer == null) {
+			informer = new ScopedInformer<>(key, this.informerSettings);
+			informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
+			if (!key.metadataOnly()) {
+				for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
+					attach(informer, index);
 				}
 			}
+			this.informers.put(key, informer);
+			for (Consumer<Informer<?>> listener : this.informerListeners) {
+				listener.accept(informer);
+			}
+		}
+		if (ask) {
 			this.asked.merge(key, 1, Integer::sum);
+		}
+		return informer;
+	}
+
+	/**
+	 * Gives back a member of an informer of the namespace set that leaves it, and
+	 * unregisters it unless someone else asks for it; called under the
+	 * {@link #registryLock()}.
+	 * @param informer the member's informer
+	 * @param asked whether the member was asked for
+	 * @return {@code true} if it was unregistered and must be stopped, with
+	 * {@link #stopRemoved}
+	 */
+	boolean leaveLocked(ScopedInformer<?> informer, boolean asked) {
+		InformerKey key = informer.key();
+		if (this.informers.get(key) != informer) {
+			return false;
+		}
+		int left = asked ? this.asked.merge(key, -1, Integer::sum) : this.asked.getOrDefault(key, 0);
+		if (left > 0) {
+			return false;
+		}
+		this.informers.remove(key);
+		this.asked.remove(key);
+		for (Consumer<Informer<?>> listener : this.removalListeners) {
+			listener.accept(informer);
+		}
+		return true;
+	}
+
+	/**
+	 * Stops an informer that was unregistered: its objects leave the cache with it.
+	 * @param informer the informer
+	 */
+	void stopRemoved(ScopedInformer<?> informer) {
+		try {
+			informer.stop();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Informer did not stop cleanly: informer={}", informer.key(), ex);
+		}
+	}
+
+	/**
+	 * Whether the cache has started: informers registered now start at once.
+	 * @return {@code true} once started
+	 */
+	boolean isStarted() {
+		return this.started;
+	}
+
+	/**
+	 * Starts an informer if the cache has started; else the cache's start will.
+	 * @param informer a registered informer
+	 * @throws IllegalStateException if its kind cannot be resolved
+	 */
+	void startIfStarted(ScopedInformer<?> informer) {
+		boolean startNow;
+		synchronized (this.informers) {
 			startNow = this.started;
 		}
 		if (startNow) {
-			try {
-				startInformer(informer);
-			}
-			catch (ApiException ex) {
-				throw new IllegalStateException("Cannot start informer " + key + ": " + StatusMessages.describe(ex),
-						ex);
-			}
+			startResolved(informer);
 		}
-		return informer;
 	}
 
 	/**
@@ -309,19 +452,29 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public void release(Informer<?> informer) {
-		synchronized (this.informers) {
-			InformerKey key = informer.key();
-			ScopedInformer<?> registered = this.informers.get(key);
-			if (registered != informer) {
-				return;
-			}
-			Integer left = this.asked.computeIfPresent(key, (asking, count) -> count - 1);
-			if (left == null || left > 0) {
-				return;
-			}
-			// under the lock: an informer asked for again meanwhile is started after this
-			registered.pause();
+		if (informer instanceof NamespaceSetInformer<?> followingSet) {
+			this.namespaceSet.release(followingSet);
+			return;
 		}
+		synchronized (this.informers) {
+			if (informer instanceof ScopedInformer<?> scoped && this.informers.get(informer.key()) == informer) {
+				releaseLocked(scoped);
+			}
+		}
+	}
+
+	/**
+	 * Gives back a registered informer, pausing it once given back as often as it was
+	 * asked for; called under the {@link #registryLock()}.
+	 * @param informer the informer
+	 */
+	void releaseLocked(ScopedInformer<?> informer) {
+		Integer left = this.asked.computeIfPresent(informer.key(), (asking, count) -> count - 1);
+		if (left == null || left > 0) {
+			return;
+		}
+		// under the lock: an informer asked for again meanwhile is started after this
+		informer.pause();
 	}
 
 	@Override
@@ -330,6 +483,31 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			this.informerListeners.add(listener);
 			this.informers.values().forEach(listener);
 		}
+	}
+
+	@Override
+	public void onInformerRemoved(Consumer<Informer<?>> listener) {
+		this.removalListeners.add(listener);
+	}
+
+	/**
+	 * Whether readiness waits for an informer that was registered after the cache
+	 * started: an informer of a namespace added to the set while the cache ran.
+	 * @param informer a registered informer
+	 * @return {@code true} for such an informer
+	 */
+	public boolean joinedNamespaceSet(Informer<?> informer) {
+		return informer instanceof ScopedInformer<?> scoped && this.namespaceSet.joinedLater(scoped);
+	}
+
+	/**
+	 * Returns the key of the informer of the namespace set that a registered informer
+	 * serves as the member of one namespace, for naming those that asked for it.
+	 * @param key the key of a registered informer
+	 * @return the key, without a namespace, or {@code null} if it is no member
+	 */
+	public @Nullable InformerKey namespaceSetInformerOf(InformerKey key) {
+		return this.namespaceSet.followed(key);
 	}
 
 	/**
@@ -354,6 +532,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				for (ScopedInformer<?> informer : scopedInformers()) {
 					resolve(informer.key().type());
 				}
+				this.namespaceSet.resolved();
 				return;
 			}
 			catch (ApiException ex) {
@@ -594,6 +773,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Stops every informer. The cache cannot be started again.
 	 */
 	public void stop() {
+		this.namespaceSet.stop();
 		this.watchdog.stop();
 		this.heartbeat.stop();
 		for (ScopedInformer<?> informer : scopedInformers()) {
@@ -724,6 +904,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 					otherForm = true;
 				}
 			}
+		}
+		if (found.isEmpty() && this.namespaceSet.caches(type, metadataOnly)) {
+			return found; // the namespace set is empty now
 		}
 		if (found.isEmpty()) {
 			String kind = type.getSimpleName();

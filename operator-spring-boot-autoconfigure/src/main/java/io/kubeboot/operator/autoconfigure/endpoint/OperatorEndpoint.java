@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
@@ -21,9 +22,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * {@code /actuator/operator}: the manager's state, its controllers (kind, scope, queue
- * depth, workers, assigned objects), its caches, its runnables, the leader election and
- * the shard rings, read from memory without calling the API server.
+ * {@code /actuator/operator}: the manager's state, its namespaces, its controllers (kind,
+ * scope, queue depth, workers, assigned objects), its caches, its runnables, the leader
+ * election and the shard rings, read from memory without calling the API server.
  */
 @Endpoint(id = "operator")
 public class OperatorEndpoint {
@@ -72,8 +73,11 @@ public class OperatorEndpoint {
 			.filter((ring) -> ring != null && joined.add(ring))
 			.map(OperatorEndpoint::describe)
 			.toList();
-		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), election, sharding,
-				controllers, this.manager.runnableNamesExcept(Controller.class), caches);
+		WatchedNamespaces namespaces = this.manager.namespaces();
+		NamespacesDescriptor watched = namespaces.all() ? null
+				: new NamespacesDescriptor(List.copyOf(namespaces.current()), List.copyOf(namespaces.unsynced()));
+		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), watched, election,
+				sharding, controllers, this.manager.runnableNamesExcept(Controller.class), caches);
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
@@ -105,15 +109,27 @@ public class OperatorEndpoint {
 	 *
 	 * @param state the manager's state
 	 * @param leading whether this replica runs the controllers now
+	 * @param namespaces the namespaces the caches watch, {@code null} when they watch all
 	 * @param leaderElection the leader election, {@code null} when it is off
 	 * @param sharding the shard rings this replica joined, empty if none
 	 * @param controllers the controllers
 	 * @param runnables the names of the runnables that are not controllers
 	 * @param caches the informer caches
 	 */
-	public record ManagerDescriptor(String state, boolean leading, @Nullable LeaderElectionDescriptor leaderElection,
+	public record ManagerDescriptor(String state, boolean leading, @Nullable NamespacesDescriptor namespaces,
+			@Nullable LeaderElectionDescriptor leaderElection,
 			List<ShardRingDescriptor> sharding, List<ControllerDescriptor> controllers, List<String> runnables,
 			List<CacheDescriptor> caches) implements OperationResponseBody {
+	}
+
+	/**
+	 * The namespaces the caches watch, which may change while the manager runs.
+	 *
+	 * @param watched the namespaces, in alphabetical order
+	 * @param unsynced those whose informers have not all synced: just added, or refused
+	 * by the API server
+	 */
+	public record NamespacesDescriptor(List<String> watched, List<String> unsynced) {
 	}
 
 	/**
@@ -121,7 +137,7 @@ public class OperatorEndpoint {
 	 *
 	 * @param name the name
 	 * @param kind the reconciled model class's simple name
-	 * @param namespace the watched namespace, {@code null} for all
+	 * @param namespace the watched namespace, {@code null} for the manager's namespaces
 	 * @param labelSelector the label selector, {@code null} for all objects
 	 * @param fieldSelector the field selector, {@code null} for all objects
 	 * @param alsoWatches the other informers whose events reach it

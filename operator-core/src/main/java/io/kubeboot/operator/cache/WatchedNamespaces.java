@@ -1,0 +1,98 @@
+package io.kubeboot.operator.cache;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * The namespaces the manager's caches watch: every namespace, or a set that may change
+ * while the operator runs, the counterpart of controller-runtime's
+ * {@code cache.Options.DefaultNamespaces} and of JOSDK's {@code changeNamespaces}.
+ * Obtained from {@code Manager.namespaces()}; with Spring, a bean.
+ * <p>
+ * Every informer asked for without a namespace ({@code null}: a controller's that names
+ * none, its owned kinds, the watches that name none) follows the set. It runs one list
+ * and watch per namespace of the set (once for a cluster-scoped kind, whose objects are in
+ * no namespace), so the operator needs RBAC in those namespaces only: a Role in each,
+ * never a ClusterRole for a namespaced kind. An informer asked for with a namespace
+ * watches that namespace whatever the set.
+ * <p>
+ * A change takes effect at once, and the controllers keep running:
+ * <ul>
+ * <li>for an added namespace, an informer of each kind starts and lists it; readiness is
+ * down until they have synced, and each controller holds the requests of that namespace
+ * until every informer it reads the namespace from has synced, then reconciles every
+ * object there (as adds of an initial list, at low priority);</li>
+ * <li>for a removed namespace, the informers stop and their objects leave the cache at
+ * once: reads find nothing there, handlers receive no deletion (nothing was deleted), and
+ * the controllers drop the requests of that namespace, queued ones included. A reconcile
+ * under way finishes.</li>
+ * </ul>
+ * A namespace need not exist: its informers list nothing until it is created. A namespace
+ * whose informers RBAC denies keeps readiness down, naming the informer and the denial,
+ * and its requests held, while every other namespace works on; it is no reason to fail.
+ * <p>
+ * Whether every namespace or a set is watched is chosen when the manager is built
+ * ({@code ManagerBuilder.namespaces}, {@code operator.namespaces}) and does not change: a
+ * set may shrink to none, never grow to all. Each replica has its own set: with leader
+ * election, change it on every replica, since the informers run on all of them. A change
+ * made before the manager starts is what it starts with; the manager's stop ends them.
+ * <p>
+ * Thread-safe: changes are applied one at a time, each as a whole.
+ */
+public interface WatchedNamespaces {
+
+	/**
+	 * Whether every namespace is watched, in which case the set cannot change.
+	 * @return {@code true} when the manager watches all namespaces
+	 */
+	boolean all();
+
+	/**
+	 * Returns the namespaces watched now.
+	 * @return an unmodifiable set in alphabetical order, empty when {@link #all()}
+	 */
+	Set<String> current();
+
+	/**
+	 * Replaces the set: informers of the namespaces no longer in it stop, those of the new
+	 * ones start. Returns once they have, without waiting for the new ones to sync (see
+	 * {@link #awaitSynced}). Setting the same namespaces does nothing.
+	 * @param namespaces the namespaces, each an RFC 1123 label; empty for none
+	 * @throws IllegalArgumentException naming every value that is no namespace name
+	 * @throws IllegalStateException if every namespace is watched, or the manager stopped
+	 */
+	void set(Collection<String> namespaces);
+
+	/**
+	 * Adds namespaces to the set, as {@link #set} does.
+	 * @param namespaces the namespaces; those in the set already are left as they are
+	 * @throws IllegalArgumentException naming every value that is no namespace name
+	 * @throws IllegalStateException if every namespace is watched, or the manager stopped
+	 */
+	void add(String... namespaces);
+
+	/**
+	 * Removes namespaces from the set, as {@link #set} does.
+	 * @param namespaces the namespaces; those not in the set are ignored
+	 * @throws IllegalStateException if every namespace is watched, or the manager stopped
+	 */
+	void remove(String... namespaces);
+
+	/**
+	 * Returns the namespaces of the set whose informers have not all synced: just added,
+	 * or refused by the API server (RBAC, say).
+	 * @return an unmodifiable set in alphabetical order, empty when all have synced (and
+	 * when {@link #all()})
+	 */
+	Set<String> unsynced();
+
+	/**
+	 * Waits until every informer of every namespace of the set has synced.
+	 * @param timeout how long to wait at most
+	 * @return {@code true} if all synced in time, {@code false} otherwise
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	boolean awaitSynced(Duration timeout) throws InterruptedException;
+
+}

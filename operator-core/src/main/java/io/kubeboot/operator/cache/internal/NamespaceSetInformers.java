@@ -1,0 +1,431 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
+import io.kubeboot.operator.cache.internal.NamespaceSetInformer.Member;
+import io.kubeboot.operator.client.internal.ResourceKind;
+import io.kubeboot.operator.config.internal.ConfigChecks;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The manager's namespaces and the informers that follow them ({@link NamespaceSetInformer}):
+ * one per kind, label selector, field selector and form asked for without a namespace,
+ * each with a member informer per namespace of the set.
+ * <p>
+ * A change is worked out under the cache's lock, where the new set is published together
+ * with every informer's new members, so that no reader ever sees a namespace in the set
+ * that an informer does not know of, or the reverse; what takes other locks (registering
+ * handlers with the members, starting and stopping them) is done after, outside it.
+ * Changes are applied one at a time, each whole.
+ */
+final class NamespaceSetInformers implements WatchedNamespaces {
+
+	private static final Logger logger = LoggerFactory.getLogger(NamespaceSetInformers.class);
+
+	private static final Duration SYNC_POLL = Duration.ofMillis(20);
+
+	private final InformerCache cache;
+
+	/** Whether every namespace is watched: then no informer follows a set. */
+	private final boolean all;
+
+	/** Guarded by the cache's lock, read without it. */
+	private volatile Set<String> namespaces;
+
+	/** Guarded by the cache's lock. */
+	private final Map<InformerKey, NamespaceSetInformer<?>> informers = new LinkedHashMap<>();
+
+	/** Members that joined through a change while the cache ran: readiness waits for them. */
+	private final Set<ScopedInformer<?>> joinedLater = Collections
+		.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+
+	/** Taken by every change, so that one is started and stopped whole before the next. */
+	private final Object changes = new Object();
+
+	private volatile boolean stopped;
+
+	/**
+	 * Creates the manager's namespaces.
+	 * @param cache the cache whose informers follow them
+	 * @param namespaces the namespaces, checked already; empty for every namespace
+	 */
+	NamespaceSetInformers(InformerCache cache, Collection<String> namespaces) {
+		this.cache = cache;
+		this.all = namespaces.isEmpty();
+		this.namespaces = Collections.unmodifiableSet(new TreeSet<>(namespaces));
+	}
+
+	@Override
+	public boolean all() {
+		return this.all;
+	}
+
+	@Override
+	public Set<String> current() {
+		return this.namespaces;
+	}
+
+	@Override
+	public void set(Collection<String> namespaces) {
+		Objects.requireNonNull(namespaces, "namespaces must not be null");
+		Set<String> wanted = checked(namespaces);
+		change((current) -> wanted);
+	}
+
+	@Override
+	public void add(String... namespaces) {
+		Set<String> added = checked(Arrays.asList(namespaces));
+		change((current) -> {
+			Set<String> next = new TreeSet<>(current);
+			next.addAll(added);
+			return next;
+		});
+	}
+
+	@Override
+	public void remove(String... namespaces) {
+		List<String> removed = Arrays.asList(namespaces);
+		change((current) -> {
+			Set<String> next = new TreeSet<>(current);
+			removed.forEach(next::remove);
+			return next;
+		});
+	}
+
+	/**
+	 * Checks namespaces given to a change.
+	 * @throws io.kubeboot.operator.config.InvalidConfigException naming each value that
+	 * is no namespace name
+	 */
+	private static Set<String> checked(Collection<String> namespaces) {
+		ConfigChecks checks = new ConfigChecks();
+		int i = 0;
+		for (String namespace : namespaces) {
+			checks.dnsLabel("namespaces[" + i++ + "]", namespace);
+		}
+		checks.throwIfAny();
+		return new TreeSet<>(namespaces);
+	}
+
+	private void change(UnaryOperator<Set<String>> next) {
+		if (this.all) {
+			throw new IllegalStateException("The manager watches all namespaces, which cannot change while it runs: "
+					+ "build it with the namespaces to watch (ManagerBuilder.namespaces, operator.namespaces) "
+					+ "to change them at run time");
+		}
+		synchronized (this.changes) {
+			if (this.stopped) {
+				throw new IllegalStateException("The manager stopped: its namespaces no longer change");
+			}
+			Set<String> before = this.namespaces;
+			Set<String> after = Collections.unmodifiableSet(new TreeSet<>(next.apply(before)));
+			if (after.equals(before)) {
+				return;
+			}
+			Plan plan = new Plan();
+			synchronized (this.cache.registryLock()) {
+				this.namespaces = after;
+				for (NamespaceSetInformer<?> informer : this.informers.values()) {
+					reconcile(informer, targets(informer), true, plan);
+				}
+			}
+			apply(plan);
+			Set<String> added = new TreeSet<>(after);
+			added.removeAll(before);
+			Set<String> removed = new TreeSet<>(before);
+			removed.removeAll(after);
+			logger.info("Watched namespaces changed: added={} removed={} namespaces={}", added, removed, after);
+		}
+	}
+
+	/**
+	 * Returns the informer of a kind in the set, registering it if it is new, and asks
+	 * for it: its members are asked for while anyone asks for it.
+	 * @param <T> the model type stored
+	 * @param key the key, without a namespace
+	 * @return the informer
+	 */
+	@SuppressWarnings("unchecked")
+	<T extends KubernetesObject> NamespaceSetInformer<T> informer(InformerKey key) {
+		synchronized (this.changes) {
+			Plan plan = new Plan();
+			NamespaceSetInformer<T> informer;
+			synchronized (this.cache.registryLock()) {
+				informer = (NamespaceSetInformer<T>) this.informers.get(key);
+				boolean created = informer == null;
+				if (created) {
+					informer = new NamespaceSetInformer<>(key);
+					this.informers.put(key, informer);
+				}
+				informer.asked(informer.asked() + 1);
+				if (created) {
+					reconcile(informer, targets(informer), false, plan);
+				}
+				else if (informer.asked() == 1) {
+					// asked for again after it was given back: so are its members
+					for (Member<T> member : informer.members().values()) {
+						this.cache.registerLocked(member.informer().key(), true);
+						plan.start(member.informer());
+					}
+				}
+			}
+			apply(plan);
+			return informer;
+		}
+	}
+
+	/**
+	 * Gives an informer back: once given back as often as it was asked for, its members
+	 * are given back too, and pause unless someone else asks for them.
+	 * @param informer an informer of the set
+	 */
+	void release(NamespaceSetInformer<?> informer) {
+		synchronized (this.changes) {
+			synchronized (this.cache.registryLock()) {
+				if (this.informers.get(informer.key()) != informer || informer.asked() == 0) {
+					return;
+				}
+				informer.asked(informer.asked() - 1);
+				if (informer.asked() == 0) {
+					for (Member<?> member : informer.members().values()) {
+						this.cache.releaseLocked(member.informer());
+					}
+				}
+			}
+		}
+	}
+
+	/**
+	 * Gives every informer of a cluster-scoped kind its member of all namespaces in
+	 * place of those of each namespace, once the kinds are resolved.
+	 */
+	void resolved() {
+		synchronized (this.changes) {
+			Plan plan = new Plan();
+			synchronized (this.cache.registryLock()) {
+				for (NamespaceSetInformer<?> informer : this.informers.values()) {
+					reconcile(informer, targets(informer), false, plan);
+				}
+			}
+			apply(plan);
+		}
+	}
+
+	/**
+	 * Refuses every change from now on; the cache stops the informers.
+	 */
+	void stop() {
+		synchronized (this.changes) {
+			this.stopped = true;
+		}
+	}
+
+	/**
+	 * The namespaces an informer has members for: the set, or all namespaces at once for a
+	 * cluster-scoped kind (known once resolved).
+	 */
+	private Set<String> targets(NamespaceSetInformer<?> informer) {
+		ResourceKind<?> kind = this.cache.resolvedKind(informer.key().type());
+		return (kind != null && !kind.namespaced()) ? Set.of(NamespaceSetInformer.ALL) : this.namespaces;
+	}
+
+	/**
+	 * Gives an informer the members of its target namespaces; called under the cache's
+	 * lock. Leaving members are silenced at once and given back; joining ones are
+	 * registered (and asked for while the informer is), their handlers and start left to
+	 * the plan.
+	 */
+	private <T extends KubernetesObject> void reconcile(NamespaceSetInformer<T> informer, Set<String> targets,
+			boolean setChanged, Plan plan) {
+		Map<String, Member<T>> next = new HashMap<>(informer.members());
+		boolean asked = informer.asked() > 0;
+		for (Member<T> member : informer.members().values()) {
+			if (!targets.contains(member.namespace())) {
+				next.remove(member.namespace());
+				member.deactivate();
+				this.joinedLater.remove(member.informer());
+				plan.leave(member, this.cache.leaveLocked(member.informer(), asked));
+			}
+		}
+		for (String namespace : targets) {
+			if (!next.containsKey(namespace)) {
+				ScopedInformer<T> joining = this.cache.registerLocked(informer.memberKey(namespace), asked);
+				Member<T> member = new Member<>(namespace, joining);
+				next.put(namespace, member);
+				if (setChanged && this.cache.isStarted()) {
+					this.joinedLater.add(joining);
+				}
+				plan.join(informer, member, asked);
+			}
+		}
+		informer.members(next);
+	}
+
+	/**
+	 * Does what a change left for after the cache's lock: takes the handlers back from
+	 * the members that left and stops those nobody asks for any more, then registers the
+	 * handlers with the members that joined and starts them.
+	 */
+	private void apply(Plan plan) {
+		for (Leaving leaving : plan.leaving) {
+			leaving.member().detach();
+			if (leaving.stop()) {
+				this.cache.stopRemoved(leaving.member().informer());
+			}
+		}
+		RuntimeException failure = null;
+		for (Joining<?> joining : plan.joining) {
+			joining.forwardHandlers();
+			if (joining.start()) {
+				try {
+					this.cache.startIfStarted(joining.member().informer());
+				}
+				catch (RuntimeException ex) {
+					failure = (failure != null) ? failure : ex;
+				}
+			}
+		}
+		for (ScopedInformer<?> informer : plan.starting) {
+			this.cache.startIfStarted(informer);
+		}
+		if (failure != null) {
+			throw failure;
+		}
+	}
+
+	/**
+	 * Whether an informer of a namespace joined through a change while the cache ran, so
+	 * that readiness waits for it as for those the manager started with.
+	 * @param informer a registered informer
+	 * @return {@code true} if it is such a member
+	 */
+	boolean joinedLater(ScopedInformer<?> informer) {
+		return this.joinedLater.contains(informer);
+	}
+
+	/**
+	 * Returns the informer of the set that an informer is a member of.
+	 * @param key the key of a registered informer
+	 * @return the key of the informer of the set, or {@code null} if it is no member
+	 */
+	@Nullable InformerKey followed(InformerKey key) {
+		synchronized (this.cache.registryLock()) {
+			for (NamespaceSetInformer<?> informer : this.informers.values()) {
+				for (Member<?> member : informer.members().values()) {
+					if (member.informer().key().equals(key)) {
+						return informer.key();
+					}
+				}
+			}
+			return null;
+		}
+	}
+
+	/**
+	 * Whether an informer of the set caches a kind in a form, members or not.
+	 * @param type the model class
+	 * @param metadataOnly the form
+	 * @return {@code true} if one does
+	 */
+	boolean caches(Class<?> type, boolean metadataOnly) {
+		synchronized (this.cache.registryLock()) {
+			return this.informers.keySet()
+				.stream()
+				.anyMatch((key) -> key.type() == type && key.metadataOnly() == metadataOnly);
+		}
+	}
+
+	@Override
+	public Set<String> unsynced() {
+		List<NamespaceSetInformer<?>> asked = askedFor();
+		Set<String> unsynced = new TreeSet<>();
+		for (NamespaceSetInformer<?> informer : asked) {
+			for (Member<?> member : informer.members().values()) {
+				if (!member.namespace().equals(NamespaceSetInformer.ALL) && !member.informer().hasSynced()) {
+					unsynced.add(member.namespace());
+				}
+			}
+		}
+		return Collections.unmodifiableSet(unsynced);
+	}
+
+	@Override
+	public boolean awaitSynced(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!askedFor().stream().allMatch(NamespaceSetInformer::hasSynced)) {
+			if (System.nanoTime() - deadline >= 0) {
+				return false;
+			}
+			Thread.sleep(SYNC_POLL.toMillis());
+		}
+		return true;
+	}
+
+	private List<NamespaceSetInformer<?>> askedFor() {
+		synchronized (this.cache.registryLock()) {
+			return this.informers.values().stream().filter((informer) -> informer.asked() > 0).toList();
+		}
+	}
+
+	/**
+	 * What a change leaves for after the cache's lock.
+	 */
+	private static final class Plan {
+
+		final List<Leaving> leaving = new ArrayList<>();
+
+		final List<Joining<?>> joining = new ArrayList<>();
+
+		final List<ScopedInformer<?>> starting = new ArrayList<>();
+
+		void leave(Member<?> member, boolean stop) {
+			this.leaving.add(new Leaving(member, stop));
+		}
+
+		<T extends KubernetesObject> void join(NamespaceSetInformer<T> informer, Member<T> member, boolean start) {
+			this.joining.add(new Joining<>(informer, member, start));
+		}
+
+		void start(ScopedInformer<?> informer) {
+			this.starting.add(informer);
+		}
+
+	}
+
+	/**
+	 * A member that left, and whether nobody else asks for its informer, which then stops.
+	 */
+	private record Leaving(Member<?> member, boolean stop) {
+	}
+
+	/**
+	 * A member that joined, and whether to start it (its informer of the set is asked for).
+	 */
+	private record Joining<T extends KubernetesObject>(NamespaceSetInformer<T> informer, Member<T> member,
+			boolean start) {
+
+		void forwardHandlers() {
+			this.informer.handlers().forEach(this.member::forward);
+		}
+
+	}
+
+}

@@ -1,0 +1,87 @@
+package io.kubeboot.operator.controller;
+
+import java.util.List;
+
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.WatchedNamespaces;
+import io.kubeboot.operator.reconcile.Request;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps a controller that follows the manager's namespace set to the namespaces in it,
+ * and to those it can read whole: a request of a namespace that left the set (or never
+ * was in it) is dropped, queued ones included, and one of a namespace whose informers
+ * have not all synced (just added) waits, since its reconcile would find objects missing
+ * that exist, as a controller's workers wait for its caches when it starts.
+ * <p>
+ * The set and the informers' namespaces change together, under the cache's lock, before
+ * any informer of an added namespace delivers an event; an informer that has yet to take
+ * an added namespace answers that it has not synced it, so the request waits.
+ */
+final class NamespaceFilter {
+
+	/** A filter for a controller that does not follow the set: everything passes. */
+	static final NamespaceFilter NONE = new NamespaceFilter(null, List.of());
+
+	/** What to do with a request. */
+	enum Verdict {
+
+		/** Work on it. */
+		WORK,
+
+		/** Its namespace is in the set but not cached whole yet: try again shortly. */
+		WAIT,
+
+		/** Its namespace is not in the set: forget it. */
+		DROP
+
+	}
+
+	private final @Nullable WatchedNamespaces namespaces;
+
+	private final List<Informer<?>> followers;
+
+	/**
+	 * Creates the filter of a controller.
+	 * @param namespaces the manager's namespaces, {@code null} when the controller does
+	 * not follow a set
+	 * @param followers the controller's informers that follow the set
+	 */
+	NamespaceFilter(@Nullable WatchedNamespaces namespaces, List<Informer<?>> followers) {
+		this.namespaces = namespaces;
+		this.followers = List.copyOf(followers);
+	}
+
+	/**
+	 * Decides what to do with a request.
+	 * @param request the request
+	 * @return the verdict; {@link Verdict#WORK} for a request without a namespace (of a
+	 * cluster-scoped object), which no set restricts
+	 */
+	Verdict verdict(Request request) {
+		String namespace = request.namespace();
+		if (this.namespaces == null || namespace == null) {
+			return Verdict.WORK;
+		}
+		if (!this.namespaces.current().contains(namespace)) {
+			return Verdict.DROP;
+		}
+		for (Informer<?> informer : this.followers) {
+			if (!informer.hasSynced(namespace)) {
+				return Verdict.WAIT;
+			}
+		}
+		return Verdict.WORK;
+	}
+
+	/**
+	 * Whether an informer is waited for at the controller's start: one that follows the
+	 * set is not, since a namespace it has not synced holds only its own requests.
+	 * @param informer an informer of the controller
+	 * @return {@code true} to wait for its sync
+	 */
+	boolean waitsAtStart(Informer<?> informer) {
+		return !this.followers.contains(informer);
+	}
+
+}
