@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.cache.Informer;
@@ -28,6 +30,9 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
 
 	private volatile boolean synced = true;
+
+	/** Namespaces whose objects are not listed yet. */
+	private final Set<String> unsyncedNamespaces = ConcurrentHashMap.newKeySet();
 
 	FakeInformer(Class<T> type) {
 		this.key = new InformerKey(type, null, null);
@@ -87,6 +92,26 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 		this.synced = synced;
 	}
 
+	/**
+	 * Sets whether a namespace's objects were listed, as an informer of the manager's
+	 * namespace set tells it.
+	 * @param namespace the namespace
+	 * @param synced whether they were
+	 */
+	void synced(String namespace, boolean synced) {
+		if (synced) {
+			this.unsyncedNamespaces.remove(namespace);
+		}
+		else {
+			this.unsyncedNamespaces.add(namespace);
+		}
+	}
+
+	@Override
+	public boolean hasSynced(@Nullable String namespace) {
+		return this.synced && (namespace == null || !this.unsyncedNamespaces.contains(namespace));
+	}
+
 	@Override
 	public InformerKey key() {
 		return this.key;
@@ -99,7 +124,7 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 
 	@Override
 	public boolean hasSynced() {
-		return this.synced;
+		return this.synced && this.unsyncedNamespaces.isEmpty();
 	}
 
 	@Override

@@ -40,8 +40,9 @@ class FieldSelectorBuilderTests {
 
 	@Test
 	void everyKindsFieldSelectorKeysItsInformer() {
-		Manager manager = Manager.builder(UNREACHABLE).namespace("ns").build();
+		Manager manager = Manager.builder(UNREACHABLE).build();
 		Controller controller = Controller.builder(manager, V1Pod.class)
+			.namespace("ns")
 			.labelSelector("app=web")
 			.fieldSelector(" spec.nodeName=node-1 ")
 			.owns(V1Secret.class, "app=web", "type=kubernetes.io/tls", EventFilters.all())
@@ -64,8 +65,9 @@ class FieldSelectorBuilderTests {
 
 	@Test
 	void withoutFieldSelectorsTheInformersAreTheSameAsBefore() {
-		Manager manager = Manager.builder(UNREACHABLE).namespace("ns").build();
+		Manager manager = Manager.builder(UNREACHABLE).build();
 		Controller controller = Controller.builder(manager, V1Pod.class)
+			.namespace("ns")
 			.fieldSelector("  ")
 			.owns(V1Secret.class, null, null, EventFilters.all())
 			.watches(V1Service.class, null, null, null, (service) -> List.of(), EventFilters.all())

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.InvalidConfigException.Violation;
@@ -36,9 +37,25 @@ class ManagerConfigTests {
 			.maxConcurrentReconciles(0);
 		assertThatExceptionOfType(InvalidConfigException.class).isThrownBy(builder::build)
 			.satisfies((ex) -> assertThat(ex.violations()).extracting(Violation::setting)
-				.containsExactly("syncPeriod", "watchSilenceThreshold", "listPageSize", "namespace", "qps", "burst",
+				.containsExactly("syncPeriod", "watchSilenceThreshold", "listPageSize", "namespaces[0]", "qps", "burst",
 						"maxConcurrentReconciles"))
 			.withMessageContaining("watchSilenceThreshold (PT5M) must be longer than watchTimeout (PT5M)");
+	}
+
+	@Test
+	void aNamespaceOfTheSetThatIsNoNamespaceNameIsNamedByItsPosition() {
+		assertThatExceptionOfType(InvalidConfigException.class)
+			.isThrownBy(() -> Manager.builder(new ApiClient()).namespaces(List.of("shop", " ", "Team_A")).build())
+			.satisfies((ex) -> assertThat(ex.violations()).extracting(Violation::setting)
+				.containsExactly("namespaces[1]", "namespaces[2]"));
+	}
+
+	@Test
+	void theSameNamespaceTwiceIsWatchedOnce() {
+		Manager manager = Manager.builder(new ApiClient()).namespaces(List.of("shop", "ops", "shop")).build();
+		assertThat(manager.namespaces().current()).containsExactly("ops", "shop");
+		assertThat(manager.namespaces().all()).isFalse();
+		assertThat(Manager.builder(new ApiClient()).namespace(" ").build().namespaces().all()).isTrue();
 	}
 
 	@Test
