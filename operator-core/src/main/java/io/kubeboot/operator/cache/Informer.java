@@ -32,6 +32,16 @@ public interface Informer<T extends KubernetesObject> {
 	InformerKey key();
 
 	/**
+	 * Returns the keys of the lists and watches this informer runs: its own key, or, for
+	 * an informer of the manager's namespace set, the key of each namespace's, as the set
+	 * is now (that of all namespaces for a cluster-scoped kind).
+	 * @return the keys
+	 */
+	default List<InformerKey> keys() {
+		return List.of(key());
+	}
+
+	/**
 	 * Adds an event handler. Handlers are called on the informer's single event thread,
 	 * in order, and must not block. One added after the informer started first receives
 	 * an add for every cached object. An {@link InformerEventHandler} learns which adds

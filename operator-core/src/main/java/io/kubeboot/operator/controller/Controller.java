@@ -378,11 +378,23 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
-	 * Returns the informers whose events reach this controller.
-	 * @return the informer keys, the reconciled kind first
+	 * Returns the informers whose events reach this controller: for a kind it watches in
+	 * the manager's namespaces, the informer of each namespace of the set as it is now.
+	 * @return the informer keys, those of the reconciled kind first
 	 */
 	public List<InformerKey> watches() {
-		return this.sources.stream().map((source) -> source.informer().key()).toList();
+		return this.sources.stream().flatMap((source) -> source.informer().keys().stream()).toList();
+	}
+
+	/**
+	 * Returns the informer of the reconciled kind as the controller asked for it: its
+	 * kind, namespace and selectors, without a namespace when the controller watches the
+	 * manager's namespaces (all of them, or the set that {@link #watches()} lists one by
+	 * one).
+	 * @return the key
+	 */
+	public InformerKey reconciledKindKey() {
+		return this.sources.get(0).informer().key();
 	}
 
 	/**

@@ -571,13 +571,6 @@ public final class Manager {
 	private List<String> runnablesReading(InformerKey informer) {
 		List<String> names = new ArrayList<>(this.everyReplica.namesReading(informer));
 		names.addAll(this.leaderOnly.namesReading(informer));
-		// a runnable reads the informer of one namespace of the set through the
-		// informer of the set
-		InformerKey followed = this.cache.namespaceSetInformerOf(informer);
-		if (followed != null && !followed.equals(informer)) {
-			names.addAll(this.everyReplica.namesReading(followed));
-			names.addAll(this.leaderOnly.namesReading(followed));
-		}
 		return names;
 	}
 

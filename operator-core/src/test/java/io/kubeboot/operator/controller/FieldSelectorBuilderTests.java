@@ -40,9 +40,8 @@ class FieldSelectorBuilderTests {
 
 	@Test
 	void everyKindsFieldSelectorKeysItsInformer() {
-		Manager manager = Manager.builder(UNREACHABLE).build();
+		Manager manager = Manager.builder(UNREACHABLE).namespace("ns").build();
 		Controller controller = Controller.builder(manager, V1Pod.class)
-			.namespace("ns")
 			.labelSelector("app=web")
 			.fieldSelector(" spec.nodeName=node-1 ")
 			.owns(V1Secret.class, "app=web", "type=kubernetes.io/tls", EventFilters.all())
@@ -65,9 +64,8 @@ class FieldSelectorBuilderTests {
 
 	@Test
 	void withoutFieldSelectorsTheInformersAreTheSameAsBefore() {
-		Manager manager = Manager.builder(UNREACHABLE).build();
+		Manager manager = Manager.builder(UNREACHABLE).namespace("ns").build();
 		Controller controller = Controller.builder(manager, V1Pod.class)
-			.namespace("ns")
 			.fieldSelector("  ")
 			.owns(V1Secret.class, null, null, EventFilters.all())
 			.watches(V1Service.class, null, null, null, (service) -> List.of(), EventFilters.all())

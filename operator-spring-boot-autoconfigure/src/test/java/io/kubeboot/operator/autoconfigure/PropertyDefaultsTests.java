@@ -46,6 +46,7 @@ class PropertyDefaultsTests {
 	 * found where the operator runs when the property is not set.
 	 */
 	private static final Set<String> STARTERS_OWN = Set.of("operator.enabled", "operator.auto-startup",
+			"operator.namespace",
 			"operator.keep-alive", "operator.controllers", "operator.leader-election.enabled",
 			"operator.leader-election.lease-name", "operator.leader-election.namespace",
 			"operator.leader-election.identity", "operator.sharding.enabled", "operator.sharding.ring",
@@ -81,7 +82,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.health.watch-failure-threshold", manager.watchFailureThreshold());
 		defaults.put("operator.list-page-size", manager.listPageSize());
 		defaults.put("operator.streaming-lists", manager.streamingLists());
-		defaults.put("operator.namespace", manager.namespace());
+		defaults.put("operator.namespaces", manager.namespaces());
 		defaults.put("operator.strip-managed-fields", manager.stripManagedFields());
 		defaults.put("operator.client.qps", ClientConfig.DEFAULT.qps());
 		defaults.put("operator.client.burst", ClientConfig.DEFAULT.burst());

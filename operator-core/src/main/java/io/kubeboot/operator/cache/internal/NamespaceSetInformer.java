@@ -3,6 +3,7 @@ package io.kubeboot.operator.cache.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,15 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 	@Override
 	public InformerKey key() {
 		return this.key;
+	}
+
+	@Override
+	public List<InformerKey> keys() {
+		return this.members.values()
+			.stream()
+			.sorted(Comparator.comparing(Member::namespace))
+			.<InformerKey>map((member) -> member.informer().key())
+			.toList();
 	}
 
 	/**

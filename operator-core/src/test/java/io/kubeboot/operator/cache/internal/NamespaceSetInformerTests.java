@@ -97,6 +97,8 @@ class NamespaceSetInformerTests {
 		assertThat(informer.key()).isEqualTo(new InformerKey(Gadget.class, null, null));
 		assertThat(keys()).containsExactlyInAnyOrder(new InformerKey(Gadget.class, "a", null),
 				new InformerKey(Gadget.class, "b", null));
+		assertThat(informer.keys()).containsExactly(new InformerKey(Gadget.class, "a", null),
+				new InformerKey(Gadget.class, "b", null));
 		assertThat(names(informer.list())).containsExactlyInAnyOrder("a/one", "b/two", "b/three");
 		assertThat(names(informer.list("b"))).containsExactlyInAnyOrder("b/two", "b/three");
 		assertThat(names(this.cache.list(Gadget.class, null))).containsExactlyInAnyOrder("a/one", "b/two", "b/three");

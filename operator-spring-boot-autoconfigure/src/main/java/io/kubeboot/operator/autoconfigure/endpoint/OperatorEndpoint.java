@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -81,14 +82,29 @@ public class OperatorEndpoint {
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
-		InformerKey primary = controller.watches().get(0);
+		InformerKey primary = controller.reconciledKindKey();
 		ShardRing ring = ShardRing.of(controller);
 		return new ControllerDescriptor(controller.name(), primary.type().getSimpleName(), primary.namespace(),
 				primary.labelSelector(), primary.fieldSelector(),
-				controller.watches().stream().skip(1).map(InformerKey::toString).toList(),
+				controller.watches()
+					.stream()
+					.filter((key) -> !reconciledBy(primary, key))
+					.map(InformerKey::toString)
+					.toList(),
 				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
 				controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
 				controller.assignedObjects());
+	}
+
+	/**
+	 * Whether an informer is the reconciled kind's, or one namespace's of it when it
+	 * follows the manager's namespaces.
+	 */
+	private static boolean reconciledBy(InformerKey primary, InformerKey key) {
+		return key.type() == primary.type() && key.metadataOnly() == primary.metadataOnly()
+				&& Objects.equals(key.labelSelector(), primary.labelSelector())
+				&& Objects.equals(key.fieldSelector(), primary.fieldSelector())
+				&& (primary.namespace() == null || primary.namespace().equals(key.namespace()));
 	}
 
 	private static ShardRingDescriptor describe(ShardRing ring) {

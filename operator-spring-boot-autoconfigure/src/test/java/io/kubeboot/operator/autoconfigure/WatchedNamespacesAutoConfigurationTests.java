@@ -1,0 +1,127 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.util.Map;
+import java.util.Set;
+
+import io.kubeboot.operator.cache.WatchedNamespaces;
+import io.kubeboot.operator.manager.Manager;
+import io.kubernetes.client.openapi.ApiClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.core.env.MapPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The namespaces of {@code operator.namespace} and {@code operator.namespaces}: the set
+ * the manager is built with, the {@link WatchedNamespaces} bean that changes it, and a
+ * Spring Cloud refresh of the properties that changes it too (with the stand-in of Spring
+ * Cloud's {@link EnvironmentChangeEvent}), unless the refreshed values break a rule.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class WatchedNamespacesAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+		.withPropertyValues("operator.auto-startup=false");
+
+	@Test
+	void runWithNamespacesShouldWatchThemThroughABeanThatChangesThem() {
+		this.contextRunner.withPropertyValues("operator.namespaces=shop-b,shop-a").run((context) -> {
+			WatchedNamespaces namespaces = context.getBean(WatchedNamespaces.class);
+			assertThat(namespaces).isSameAs(context.getBean(Manager.class).namespaces());
+			assertThat(namespaces.all()).isFalse();
+			assertThat(namespaces.current()).containsExactly("shop-a", "shop-b");
+			namespaces.add("shop-c");
+			assertThat(context.getBean(Manager.class).namespaces().current()).containsExactly("shop-a", "shop-b",
+					"shop-c");
+		});
+	}
+
+	@Test
+	void runWithANamespaceShouldWatchItAsASetOfOne() {
+		this.contextRunner.withPropertyValues("operator.namespace=shop")
+			.run((context) -> assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop"));
+	}
+
+	@Test
+	void runWithoutNamespacesShouldWatchAllNamespaces() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(WatchedNamespaces.class).all()).isTrue());
+	}
+
+	@Test
+	void refreshedNamespacesShouldChangeTheSet() {
+		this.contextRunner.withPropertyValues("operator.namespaces=shop-a,shop-b").run((context) -> {
+			refresh(context, Map.of("operator.namespaces", "shop-a,shop-c"));
+			assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop-a", "shop-c");
+		});
+	}
+
+	@Test
+	void aRefreshedNamespaceThatIsNoNamespaceNameShouldLeaveTheSetAsItIsAndSayWhy(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.namespaces=shop-a").run((context) -> {
+			refresh(context, Map.of("operator.namespaces[0]", "shop-a", "operator.namespaces[1]", "Shop_B"));
+			assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop-a");
+		});
+		assertThat(output).contains("Watched namespaces not changed by the refreshed properties, the operator keeps "
+				+ "[shop-a]: operator.namespaces[1] (Shop_B) must be a lowercase RFC 1123 label");
+	}
+
+	@Test
+	void refreshedPropertiesThatSetBothShouldLeaveTheSetAsItIsAndNameBoth(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.namespaces=shop-a").run((context) -> {
+			refresh(context, Map.of("operator.namespace", "shop-b"));
+			assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop-a");
+		});
+		assertThat(output).contains("operator.namespaces (shop-a) cannot be set together with operator.namespace "
+				+ "(shop-b)");
+	}
+
+	@Test
+	void aRefreshThatEmptiesTheSetShouldLeaveItAsItIs(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.namespace=shop-a").run((context) -> {
+			refresh(context, Map.of("operator.namespace", ""));
+			assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop-a");
+		});
+		assertThat(output).contains("operator.namespaces cannot be emptied while the operator runs");
+	}
+
+	@Test
+	void aRefreshThatRestrictsAnOperatorOfAllNamespacesShouldLeaveItAsItIs(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			refresh(context, Map.of("operator.namespaces", "shop-a"));
+			assertThat(context.getBean(WatchedNamespaces.class).all()).isTrue();
+		});
+		assertThat(output).contains("operator.namespaces (shop-a) cannot restrict an operator that watches all "
+				+ "namespaces while it runs");
+	}
+
+	@Test
+	void runWithoutSpringCloudShouldNotListenForRefreshes() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.cloud"))
+			.run((context) -> assertThat(context).doesNotHaveBean(NamespacesRefresh.class));
+	}
+
+	@Test
+	void runWithSpringCloudShouldListenForRefreshes() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(NamespacesRefresh.class));
+	}
+
+	/**
+	 * Changes the environment and publishes the event, as Spring Cloud's
+	 * {@code ContextRefresher} does.
+	 */
+	private static void refresh(AssertableApplicationContext context, Map<String, Object> properties) {
+		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("refreshed", properties));
+		context.publishEvent(new EnvironmentChangeEvent(context, Set.copyOf(properties.keySet())));
+	}
+
+}
