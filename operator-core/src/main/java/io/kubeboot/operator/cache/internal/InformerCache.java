@@ -365,6 +365,13 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		for (Consumer<Informer<?>> listener : this.removalListeners) {
 			listener.accept(informer);
 		}
+		if (key.namespace() != null && this.informers.keySet()
+			.stream()
+			.noneMatch((other) -> other.type() == key.type()
+					&& (other.namespace() == null || other.namespace().equals(key.namespace())))) {
+			// no informer will see these writes: reads must not wait for them
+			this.written.forget(key.type(), key.namespace());
+		}
 		return true;
 	}
 

@@ -102,6 +102,16 @@ public final class WrittenVersions {
 	}
 
 	/**
+	 * Forgets the writes of a kind's objects in a namespace that the cache no longer
+	 * watches: it will never see them, and a read must not wait for it.
+	 * @param type the model class of the kind
+	 * @param namespace the namespace
+	 */
+	public void forget(Class<?> type, String namespace) {
+		this.written.keySet().removeIf((key) -> key.type() == type && namespace.equals(key.namespace()));
+	}
+
+	/**
 	 * Returns how many writes the cache has not seen yet.
 	 * @return the number of writes in flight
 	 */
