@@ -3,9 +3,19 @@ package io.kubeboot.operator.autoconfigure;
 import java.util.Map;
 import java.util.Set;
 
+import io.kubeboot.operator.annotation.Reconciles;
+import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpoint;
+import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
+import io.kubeboot.operator.autoconfigure.metrics.OperatorMetricsAutoConfiguration;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -15,6 +25,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +127,39 @@ class WatchedNamespacesAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(NamespacesRefresh.class));
 	}
 
+	@Test
+	void theEndpointAndTheMetricsShowOneCachePerNamespaceAndDropThoseOfARemovedNamespace() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(OperatorMetricsAutoConfiguration.class,
+					OperatorEndpointAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withUserConfiguration(OwningConfiguration.class)
+			.withPropertyValues("management.endpoints.web.exposure.include=operator",
+					"operator.namespaces=shop-a,shop-b")
+			.run((context) -> {
+				OperatorEndpoint endpoint = context.getBean(OperatorEndpoint.class);
+				OperatorEndpoint.ManagerDescriptor described = endpoint.operator();
+				assertThat(described.namespaces().watched()).containsExactly("shop-a", "shop-b");
+				assertThat(described.namespaces().unsynced()).containsExactly("shop-a", "shop-b");
+				assertThat(described.controllers()).singleElement().satisfies((controller) -> {
+					assertThat(controller.kind()).isEqualTo("V1ConfigMap");
+					assertThat(controller.namespace()).isNull();
+					assertThat(controller.alsoWatches()).containsExactly("V1Secret[namespace=shop-a]",
+							"V1Secret[namespace=shop-b]");
+				});
+				assertThat(described.caches()).extracting(OperatorEndpoint.CacheDescriptor::namespace)
+					.containsExactlyInAnyOrder("shop-a", "shop-b", "shop-a", "shop-b");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("operator.informer.silence.seconds").tag("namespace", "shop-b").gauges())
+					.hasSize(2);
+				context.getBean(WatchedNamespaces.class).remove("shop-b");
+				assertThat(registry.find("operator.informer.silence.seconds").tag("namespace", "shop-b").gauges())
+					.isEmpty();
+				assertThat(endpoint.operator().caches()).extracting(OperatorEndpoint.CacheDescriptor::namespace)
+					.containsOnly("shop-a");
+			});
+	}
+
 	/**
 	 * Changes the environment and publishes the event, as Spring Cloud's
 	 * {@code ContextRefresher} does.
@@ -122,6 +167,25 @@ class WatchedNamespacesAutoConfigurationTests {
 	private static void refresh(AssertableApplicationContext context, Map<String, Object> properties) {
 		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("refreshed", properties));
 		context.publishEvent(new EnvironmentChangeEvent(context, Set.copyOf(properties.keySet())));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwningConfiguration {
+
+		@Bean
+		OwningReconciler owningReconciler() {
+			return new OwningReconciler();
+		}
+
+	}
+
+	@Reconciles(value = V1ConfigMap.class, owns = V1Secret.class)
+	static class OwningReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
 	}
 
 }
