@@ -539,6 +539,10 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				for (ScopedInformer<?> informer : scopedInformers()) {
 					resolve(informer.key().type());
 				}
+				// those of an empty set too, whose namespaces may come later
+				for (Class<? extends KubernetesObject> type : this.namespaceSet.types()) {
+					resolve(type);
+				}
 				this.namespaceSet.resolved();
 				return;
 			}

@@ -340,6 +340,16 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
+	 * Returns the kinds of the informers of the set.
+	 * @return the model classes
+	 */
+	List<Class<? extends KubernetesObject>> types() {
+		synchronized (this.cache.registryLock()) {
+			return this.informers.keySet().stream().<Class<? extends KubernetesObject>>map(InformerKey::type).toList();
+		}
+	}
+
+	/**
 	 * Whether an informer of the set caches a kind in a form, members or not.
 	 * @param type the model class
 	 * @param metadataOnly the form

@@ -253,6 +253,21 @@ class NamespaceSetInformerTests {
 	}
 
 	@Test
+	void aClusterScopedKindOfASetEmptiedBeforeTheStartIsWatchedOnceFromTheStart() throws Exception {
+		this.namespaced = false;
+		cache("a");
+		this.listed.put("", List.of(gadget(null, "one", "1", "x")));
+		this.cache.namespaces().set(List.of());
+		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
+		assertThat(keys()).isEmpty();
+		start();
+		assertThat(keys()).containsExactly(new InformerKey(Gadget.class, null, null));
+		assertThat(names(informer.list())).containsExactly("one");
+		this.cache.namespaces().add("b");
+		assertThat(keys()).containsExactly(new InformerKey(Gadget.class, null, null));
+	}
+
+	@Test
 	void aCacheOfAllNamespacesRefusesToChangeThem() throws Exception {
 		cache();
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
