@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -265,6 +266,38 @@ class NamespaceSetInformerTests {
 		assertThat(names(informer.list())).containsExactly("one");
 		this.cache.namespaces().add("b");
 		assertThat(keys()).containsExactly(new InformerKey(Gadget.class, null, null));
+	}
+
+	@Test
+	void concurrentChangesAreAppliedOneAtATimeAndNoneIsLost() throws Exception {
+		cache("a");
+		this.cache.informer(Gadget.class, null, null);
+		List<Thread> changes = new ArrayList<>();
+		CountDownLatch go = new CountDownLatch(1);
+		for (int i = 0; i < 8; i++) {
+			String namespace = "n" + i;
+			changes.add(new Thread(() -> {
+				try {
+					go.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				this.cache.namespaces().add(namespace);
+				if (namespace.equals("n0")) {
+					this.cache.namespaces().remove("a");
+				}
+			}));
+		}
+		changes.forEach(Thread::start);
+		go.countDown();
+		for (Thread change : changes) {
+			change.join(WAIT.toMillis());
+		}
+		assertThat(this.cache.namespaces().current()).containsExactly("n0", "n1", "n2", "n3", "n4", "n5", "n6",
+				"n7");
+		assertThat(keys()).extracting(InformerKey::namespace)
+			.containsExactlyInAnyOrder("n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7");
 	}
 
 	@Test
