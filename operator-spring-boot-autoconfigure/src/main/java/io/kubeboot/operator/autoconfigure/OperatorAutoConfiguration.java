@@ -193,20 +193,6 @@ public final class OperatorAutoConfiguration {
 		return manager.namespaces();
 	}
 
-	/**
-	 * Applies {@code operator.namespace} and {@code operator.namespaces} as Spring Cloud
-	 * refreshes the environment, when Spring Cloud Context is on the class path.
-	 * @param namespaces the manager's namespaces
-	 * @param environment the environment
-	 * @return the listener
-	 */
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnClass(name = NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT)
-	NamespacesRefresh operatorNamespacesRefresh(WatchedNamespaces namespaces, Environment environment) {
-		return new NamespacesRefresh(namespaces, environment, NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT);
-	}
-
 	@Bean
 	@ConditionalOnMissingBean
 	ManagerLifecycle operatorManagerLifecycle(Manager manager, OperatorProperties properties, ApiClient apiClient,
@@ -287,6 +273,25 @@ public final class OperatorAutoConfiguration {
 			}
 
 		};
+	}
+
+	/**
+	 * Applies {@code operator.namespace} and {@code operator.namespaces} as Spring Cloud
+	 * refreshes the environment, when Spring Cloud Context is on the class path (named,
+	 * so that this starter needs no Spring Cloud to compile or run).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT)
+	static class NamespacesRefreshConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		NamespacesRefresh operatorNamespacesRefresh(WatchedNamespaces namespaces, Environment environment,
+				OperatorProperties properties) {
+			return new NamespacesRefresh(namespaces, environment, NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT,
+					NamespaceSettings.from(properties.getNamespace(), properties.getNamespaces()));
+		}
+
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -75,6 +76,39 @@ class WatchedNamespacesAutoConfigurationTests {
 			refresh(context, Map.of("operator.namespaces", "shop-a,shop-c"));
 			assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop-a", "shop-c");
 		});
+	}
+
+	@Test
+	void aRefreshOfOtherKeysShouldLeaveAnOperatorOfAllNamespacesAloneAndLogNothing(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			refresh(context, Map.of("logging.level.io.kubeboot", "debug"));
+			assertThat(context.getBean(WatchedNamespaces.class).all()).isTrue();
+		});
+		assertThat(output).doesNotContain("Watched namespaces");
+	}
+
+	@Test
+	void namespacesChangedThroughTheBeanShouldSurviveRefreshesThatLeaveThePropertiesAsTheyWere() {
+		this.contextRunner.withPropertyValues("operator.namespaces=shop-a").run((context) -> {
+			WatchedNamespaces namespaces = context.getBean(WatchedNamespaces.class);
+			namespaces.add("shop-x");
+			refresh(context, Map.of("logging.level.io.kubeboot", "debug"));
+			assertThat(namespaces.current()).containsExactly("shop-a", "shop-x");
+			refresh(context, Map.of("operator.namespaces", "shop-a"));
+			assertThat(namespaces.current()).containsExactly("shop-a", "shop-x");
+			// a refresh that changes them replaces the whole set
+			refresh(context, Map.of("operator.namespaces", "shop-b"));
+			assertThat(namespaces.current()).containsExactly("shop-b");
+		});
+	}
+
+	@Test
+	void theKeysOfTheNamespacePropertiesShouldBeToldInEveryForm() {
+		assertThat(List.of("operator.namespace", "operator.namespaces", "operator.namespaces[1]",
+				"OPERATOR_NAMESPACE", "OPERATOR_NAMESPACES", "OPERATOR_NAMESPACES_0"))
+			.allMatch(NamespacesRefresh::namesTheNamespaces);
+		assertThat(List.of("operator.name", "operator.namespaced", "logging.level.root", "OPERATOR_LIST_PAGE_SIZE"))
+			.noneMatch(NamespacesRefresh::namesTheNamespaces);
 	}
 
 	@Test
