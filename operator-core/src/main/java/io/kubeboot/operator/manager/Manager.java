@@ -90,6 +90,12 @@ public final class Manager {
 	/** The informers synced at start, {@code null} until the caches synced. */
 	private volatile @Nullable Set<InformerKey> startupInformers;
 
+	/**
+	 * The informers of the namespace set registered at start, {@code null} until the
+	 * caches synced.
+	 */
+	private volatile @Nullable Set<InformerKey> startupSetInformers;
+
 	Manager(ApiClient apiClient, ManagerSettings settings) {
 		this.settings = settings;
 		this.checks = new CopyOnWriteArrayList<>(settings.checks);
@@ -381,14 +387,34 @@ public final class Manager {
 	 * leader-only runnable once elected, say) lists, a replica that is serving stays
 	 * ready; readiness follows its watch like every other's, so that it goes down once
 	 * the informer has been without a watch, its first included, for longer than the
-	 * watch failure threshold. The informers of a namespace added to the manager's set
-	 * while it runs count too: readiness is down until the namespace is cached.
+	 * watch failure threshold.
 	 * @param informer an informer of the cache
 	 * @return {@code true} if its sync counts for readiness
 	 */
 	boolean syncCountsForReadiness(Informer<?> informer) {
 		Set<InformerKey> startup = this.startupInformers;
-		return startup == null || startup.contains(informer.key()) || this.cache.joinedNamespaceSet(informer);
+		return startup == null || startup.contains(informer.key());
+	}
+
+	/**
+	 * Returns the informers that follow the manager's namespace set, each with its member
+	 * of each namespace.
+	 * @return the informers, empty when the manager watches all namespaces
+	 */
+	List<InformerCache.SetInformer> namespaceSetInformers() {
+		return this.cache.namespaceSetInformers();
+	}
+
+	/**
+	 * Whether readiness waits for the namespaces of an informer of the set to sync: one
+	 * the manager started with does, whenever a namespace joins (while it is asked for);
+	 * one registered later does not, as any informer registered later.
+	 * @param key the key of an informer of the set
+	 * @return {@code true} if its members' syncs count for readiness
+	 */
+	boolean namespaceSyncCountsForReadiness(InformerKey key) {
+		Set<InformerKey> startup = this.startupSetInformers;
+		return startup == null || startup.contains(key);
 	}
 
 	/**
@@ -542,6 +568,8 @@ public final class Manager {
 				throw ex.withUsers(runnablesReading(ex.informer()));
 			}
 			this.startupInformers = Set.copyOf(this.cache.informers().stream().map(Informer::key).toList());
+			this.startupSetInformers = Set
+				.copyOf(this.cache.namespaceSetInformers().stream().map(InformerCache.SetInformer::key).toList());
 			logger.info("Caches synced: informers={}", this.cache.informers().size());
 			synchronized (this.lifecycleMonitor) {
 				if (this.state != ManagerState.STARTING) {

@@ -2,13 +2,17 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.healthz.CheckResult;
@@ -26,17 +30,36 @@ import org.jspecify.annotations.Nullable;
  * controller (a running controller lost worker threads).
  * <p>
  * Readiness (serve me) fails until the manager has started and every cache has synced
- * (those it started with: an informer registered later, such as a leader-only runnable's
- * once elected, does not take a serving replica out while it syncs), while an informer's
- * list or watch has been failing for longer than the configured bound, and when a
- * readiness check added to the manager fails. A standby replica is ready: leadership is
- * not part of readiness.
+ * ({@code caches}: those it started with; an informer registered later, such as a
+ * leader-only runnable's once elected, does not take a serving replica out while it
+ * syncs), while an informer's list or watch has been failing for longer than the
+ * configured bound ({@code watches}), and when a readiness check added to the manager
+ * fails. A standby replica is ready: leadership is not part of readiness.
+ * <p>
+ * A manager that watches a set of namespaces has a {@code namespaces} check too, for the
+ * informers that follow the set, one per namespace: it fails while a namespace of the
+ * set has not been listed (a namespace added while the manager runs included, but only
+ * for the informers of the set it started with, and only while they are asked for), and
+ * while one of their watches fails, as {@code watches} does for the others. It can be
+ * left out ({@code namespacesInReadiness}, {@code operator.health.namespaces-in-readiness}):
+ * an operator that serves admission or conversion webhooks then keeps its replicas in
+ * their Service while a namespace is added, or while RBAC refuses one, which every replica
+ * would otherwise report at once. Its namespaces' requests wait for their caches either
+ * way.
  */
 public final class ManagerHealth {
+
+	/**
+	 * Whether readiness has the {@code namespaces} check by default: it waits for every
+	 * namespace of the manager's set to be cached.
+	 */
+	public static final boolean DEFAULT_NAMESPACES_IN_READINESS = true;
 
 	private final Manager manager;
 
 	private final Duration watchFailureThreshold;
+
+	private final boolean namespacesInReadiness;
 
 	/**
 	 * Creates the checks of a manager, with its
@@ -55,8 +78,22 @@ public final class ManagerHealth {
 	 * @throws InvalidConfigException if the threshold is negative
 	 */
 	public ManagerHealth(Manager manager, Duration watchFailureThreshold) {
+		this(manager, watchFailureThreshold, DEFAULT_NAMESPACES_IN_READINESS);
+	}
+
+	/**
+	 * Creates the checks of a manager.
+	 * @param manager the manager
+	 * @param watchFailureThreshold how long an informer's list or watch may fail before
+	 * readiness goes down, not negative
+	 * @param namespacesInReadiness whether readiness has the {@code namespaces} check
+	 * of a manager that watches a set of namespaces (see the class description)
+	 * @throws InvalidConfigException if the threshold is negative
+	 */
+	public ManagerHealth(Manager manager, Duration watchFailureThreshold, boolean namespacesInReadiness) {
 		this.manager = Objects.requireNonNull(manager, "manager must not be null");
 		this.watchFailureThreshold = ManagerConfig.requireWatchFailureThreshold(watchFailureThreshold);
+		this.namespacesInReadiness = namespacesInReadiness;
 	}
 
 	/**
@@ -83,8 +120,14 @@ public final class ManagerHealth {
 		ManagerState state = this.manager.state();
 		checks.add((state == ManagerState.RUNNING) ? CheckResult.passed("manager")
 				: CheckResult.failed("manager", "manager is " + state));
-		List<String> unsynced = this.manager.informers()
+		List<InformerCache.SetInformer> setInformers = this.manager.namespaceSetInformers();
+		Set<InformerKey> members = new HashSet<>();
+		setInformers.forEach((informer) -> informer.members().forEach((member) -> members.add(member.key())));
+		List<Informer<?>> others = this.manager.informers()
 			.stream()
+			.filter((informer) -> !members.contains(informer.key()))
+			.toList();
+		List<String> unsynced = others.stream()
 			.filter((informer) -> !informer.hasSynced() && this.manager.syncCountsForReadiness(informer))
 			.map((informer) -> informer.key().toString())
 			.toList();
@@ -97,31 +140,77 @@ public final class ManagerHealth {
 		if (unanswered != null) {
 			failing.add(unanswered);
 		}
-		Duration silenceThreshold = this.manager.watchSilenceThreshold();
-		for (Informer<?> informer : this.manager.informers()) {
-			Duration restarting = informer.restartingFor();
-			if (restarting != null) {
-				String error = informer.lastError();
-				failing.add(informer.key() + " restarting after a silent watch for " + restarting.toMillis() + "ms"
-						+ ((error != null) ? ": " + error : ""));
-				continue;
-			}
-			Duration silent = informer.silentFor();
-			if (informer.hasSynced() && silent.compareTo(silenceThreshold) > 0) {
-				failing.add(informer.key() + " silent for " + silent.toMillis() + "ms");
-				continue;
-			}
-			Duration failingFor = informer.failingFor();
-			if (failingFor != null && failingFor.compareTo(this.watchFailureThreshold) > 0) {
-				String error = informer.lastError();
-				failing.add(informer.key() + " without a watch for " + failingFor.toMillis() + "ms"
-						+ ((error != null) ? ": " + error : ""));
+		for (Informer<?> informer : others) {
+			String failure = watchFailure(informer);
+			if (failure != null) {
+				failing.add(failure);
 			}
 		}
 		checks.add(failing.isEmpty() ? CheckResult.passed("watches")
 				: CheckResult.failed("watches", String.join("; ", failing)));
+		if (this.namespacesInReadiness && !this.manager.namespaces().all()) {
+			checks.add(namespaces(setInformers));
+		}
 		addOwnChecks(checks, Check.Probe.READINESS);
 		return checks;
+	}
+
+	/**
+	 * The {@code namespaces} check: every namespace of the manager's set is cached by the
+	 * informers that follow it, those asked for now. Their members' syncs count as those
+	 * of the informers the manager started with do (a namespace added while it runs holds
+	 * readiness down until it is listed), and their watches as every other's.
+	 */
+	private CheckResult namespaces(List<InformerCache.SetInformer> setInformers) {
+		List<String> unsynced = new ArrayList<>();
+		List<String> failing = new ArrayList<>();
+		for (InformerCache.SetInformer informer : setInformers) {
+			if (!informer.askedFor()) {
+				// given back: its members are paused, and list nothing until asked for
+				continue;
+			}
+			boolean counted = this.manager.namespaceSyncCountsForReadiness(informer.key());
+			for (Informer<?> member : informer.members()) {
+				if (counted && !member.hasSynced()) {
+					unsynced.add(member.key().toString());
+				}
+				String failure = watchFailure(member);
+				if (failure != null) {
+					failing.add(failure);
+				}
+			}
+		}
+		if (!unsynced.isEmpty()) {
+			failing.add(0, "not synced: " + unsynced);
+		}
+		return failing.isEmpty() ? CheckResult.passed("namespaces")
+				: CheckResult.failed("namespaces", String.join("; ", failing));
+	}
+
+	/**
+	 * Describes what fails with an informer's watch: the watchdog restarting it, a silence
+	 * past the threshold, or a list or watch failing for longer than the watch failure
+	 * threshold.
+	 * @return the failure, {@code null} if none
+	 */
+	private @Nullable String watchFailure(Informer<?> informer) {
+		Duration restarting = informer.restartingFor();
+		if (restarting != null) {
+			String error = informer.lastError();
+			return informer.key() + " restarting after a silent watch for " + restarting.toMillis() + "ms"
+					+ ((error != null) ? ": " + error : "");
+		}
+		Duration silent = informer.silentFor();
+		if (informer.hasSynced() && silent.compareTo(this.manager.watchSilenceThreshold()) > 0) {
+			return informer.key() + " silent for " + silent.toMillis() + "ms";
+		}
+		Duration failingFor = informer.failingFor();
+		if (failingFor != null && failingFor.compareTo(this.watchFailureThreshold) > 0) {
+			String error = informer.lastError();
+			return informer.key() + " without a watch for " + failingFor.toMillis() + "ms"
+					+ ((error != null) ? ": " + error : "");
+		}
+		return null;
 	}
 
 	/**

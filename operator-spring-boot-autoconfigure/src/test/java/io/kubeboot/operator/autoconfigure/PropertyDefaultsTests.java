@@ -14,6 +14,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaseTimings;
 import io.kubeboot.operator.manager.ControllerConfig;
 import io.kubeboot.operator.manager.ManagerConfig;
+import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubeboot.operator.webhook.WebhookServerConfig;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -80,6 +81,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.watch-timeout", manager.watchTimeout());
 		defaults.put("operator.watch-silence-threshold", manager.watchSilenceThreshold());
 		defaults.put("operator.health.watch-failure-threshold", manager.watchFailureThreshold());
+		defaults.put("operator.health.namespaces-in-readiness", ManagerHealth.DEFAULT_NAMESPACES_IN_READINESS);
 		defaults.put("operator.list-page-size", manager.listPageSize());
 		defaults.put("operator.streaming-lists", manager.streamingLists());
 		defaults.put("operator.namespaces", manager.namespaces());

@@ -498,13 +498,13 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Whether readiness waits for an informer that was registered after the cache
-	 * started: an informer of a namespace added to the set while the cache ran.
-	 * @param informer a registered informer
-	 * @return {@code true} for such an informer
+	 * Returns the informers that follow the namespace set, each with its members (one
+	 * informer per namespace, or the one of all namespaces of a cluster-scoped kind), for
+	 * readiness to tell the namespaces apart from the other caches.
+	 * @return the informers of the set, empty when the cache watches all namespaces
 	 */
-	public boolean joinedNamespaceSet(Informer<?> informer) {
-		return informer instanceof ScopedInformer<?> scoped && this.namespaceSet.joinedLater(scoped);
+	public List<SetInformer> namespaceSetInformers() {
+		return this.namespaceSet.informers();
 	}
 
 	/**
@@ -938,6 +938,19 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 							+ "register it with InformerCache.informer()");
 		}
 		return found;
+	}
+
+	/**
+	 * An informer that follows the namespace set, as it is now.
+	 *
+	 * @param key its key, without a namespace
+	 * @param askedFor whether anyone asks for it: one given back as often as it was asked
+	 * for has its members paused (unless asked for by name too), and lists nothing new
+	 * @param members its informer of each namespace of the set, in the order of the
+	 * namespaces, registered with the cache
+	 */
+	public record SetInformer(InformerKey key, boolean askedFor, List<Informer<?>> members) {
+
 	}
 
 	/**

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.cache.internal.NamespaceSetInformer.Member;
@@ -52,10 +53,6 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 
 	/** Guarded by the cache's lock. */
 	private final Map<InformerKey, NamespaceSetInformer<?>> informers = new LinkedHashMap<>();
-
-	/** Members that joined through a change while the cache ran: readiness waits for them. */
-	private final Set<ScopedInformer<?>> joinedLater = Collections
-		.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
 	/** Taken by every change, so that one is started and stopped whole before the next. */
 	private final Object changes = new Object();
@@ -144,7 +141,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			synchronized (this.cache.registryLock()) {
 				this.namespaces = after;
 				for (NamespaceSetInformer<?> informer : this.informers.values()) {
-					reconcile(informer, targets(informer), true, plan);
+					reconcile(informer, targets(informer), plan);
 				}
 			}
 			apply(plan);
@@ -177,7 +174,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 				}
 				informer.asked(informer.asked() + 1);
 				if (created) {
-					reconcile(informer, targets(informer), false, plan);
+					reconcile(informer, targets(informer), plan);
 				}
 				else if (informer.asked() == 1) {
 					// asked for again after it was given back: so are its members
@@ -222,7 +219,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			Plan plan = new Plan();
 			synchronized (this.cache.registryLock()) {
 				for (NamespaceSetInformer<?> informer : this.informers.values()) {
-					reconcile(informer, targets(informer), false, plan);
+					reconcile(informer, targets(informer), plan);
 				}
 			}
 			apply(plan);
@@ -254,14 +251,13 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	 * the plan.
 	 */
 	private <T extends KubernetesObject> void reconcile(NamespaceSetInformer<T> informer, Set<String> targets,
-			boolean setChanged, Plan plan) {
+			Plan plan) {
 		Map<String, Member<T>> next = new HashMap<>(informer.members());
 		boolean asked = informer.asked() > 0;
 		for (Member<T> member : informer.members().values()) {
 			if (!targets.contains(member.namespace())) {
 				next.remove(member.namespace());
 				member.deactivate();
-				this.joinedLater.remove(member.informer());
 				plan.leave(member, this.cache.leaveLocked(member.informer(), asked));
 			}
 		}
@@ -270,9 +266,6 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 				ScopedInformer<T> joining = this.cache.registerLocked(informer.memberKey(namespace), asked);
 				Member<T> member = new Member<>(namespace, joining);
 				next.put(namespace, member);
-				if (setChanged && this.cache.isStarted()) {
-					this.joinedLater.add(joining);
-				}
 				plan.join(informer, member, asked);
 			}
 		}
@@ -312,13 +305,22 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Whether an informer of a namespace joined through a change while the cache ran, so
-	 * that readiness waits for it as for those the manager started with.
-	 * @param informer a registered informer
-	 * @return {@code true} if it is such a member
+	 * Returns every informer of the set with its members, as they are now.
+	 * @return the informers, in the order they were first asked for
 	 */
-	boolean joinedLater(ScopedInformer<?> informer) {
-		return this.joinedLater.contains(informer);
+	List<InformerCache.SetInformer> informers() {
+		synchronized (this.cache.registryLock()) {
+			return this.informers.values()
+				.stream()
+				.map((informer) -> new InformerCache.SetInformer(informer.key(), informer.asked() > 0,
+						informer.members()
+							.values()
+							.stream()
+							.sorted(Comparator.comparing(Member::namespace))
+							.<Informer<?>>map(Member::informer)
+							.toList()))
+				.toList();
+		}
 	}
 
 	/**
@@ -363,13 +365,24 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 		}
 	}
 
+	/**
+	 * Returns the namespaces of the set that an informer asked for has not synced: each
+	 * namespace whose own member has not, and every namespace while the one member of a
+	 * cluster-scoped kind has not (their requests wait for it too).
+	 */
 	@Override
 	public Set<String> unsynced() {
-		List<NamespaceSetInformer<?>> asked = askedFor();
+		Set<String> current = this.namespaces;
 		Set<String> unsynced = new TreeSet<>();
-		for (NamespaceSetInformer<?> informer : asked) {
+		for (NamespaceSetInformer<?> informer : askedFor()) {
 			for (Member<?> member : informer.members().values()) {
-				if (!member.namespace().equals(NamespaceSetInformer.ALL) && !member.informer().hasSynced()) {
+				if (member.informer().hasSynced()) {
+					continue;
+				}
+				if (member.namespace().equals(NamespaceSetInformer.ALL)) {
+					unsynced.addAll(current);
+				}
+				else {
 					unsynced.add(member.namespace());
 				}
 			}

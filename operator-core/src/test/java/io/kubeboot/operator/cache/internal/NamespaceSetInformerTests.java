@@ -1,37 +1,23 @@
 package io.kubeboot.operator.cache.internal;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static io.kubeboot.operator.cache.internal.GadgetApiServer.gadget;
 import static io.kubeboot.operator.cache.internal.ObjectDecoderTests.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,52 +33,35 @@ import static org.awaitility.Awaitility.await;
  */
 class NamespaceSetInformerTests {
 
-	private static final Duration WAIT = Duration.ofSeconds(10);
-
-	private static final Pattern NAMESPACED = Pattern.compile("/apis/test\\.kubeboot\\.io/v1/namespaces/([^/]+)/gadgets");
-
-	private static final String ALL = "/apis/test.kubeboot.io/v1/gadgets";
+	private static final Duration WAIT = GadgetApiServer.WAIT;
 
 	private static final CacheIndex<Gadget> BY_OWNER = CacheIndex.of(Gadget.class, "owner",
 			(gadget) -> List.of(gadget.getMetadata().getLabels().get("owner")));
-
-	/** What a list of each namespace returns ("" for all namespaces): gadget JSON. */
-	private final Map<String, List<String>> listed = new ConcurrentHashMap<>();
-
-	/** The watches opened, by namespace ("" for all namespaces): the test feeds the last. */
-	private final Map<String, List<BlockingQueue<String>>> watches = new ConcurrentHashMap<>();
-
-	private volatile boolean namespaced = true;
-
-	private final CountDownLatch done = new CountDownLatch(1);
-
-	private final ExecutorService executor = Executors.newCachedThreadPool();
 
 	private final List<String> events = new CopyOnWriteArrayList<>();
 
 	private final List<InformerKey> removed = new CopyOnWriteArrayList<>();
 
-	private HttpServer server;
+	private final GadgetApiServer api = new GadgetApiServer();
 
 	private InformerCache cache;
 
+	NamespaceSetInformerTests() throws IOException {
+	}
+
 	@AfterEach
 	void stop() {
-		this.done.countDown();
 		if (this.cache != null) {
 			this.cache.stop();
 		}
-		if (this.server != null) {
-			this.server.stop(0);
-		}
-		this.executor.shutdownNow();
+		this.api.close();
 	}
 
 	@Test
 	void anInformerWithoutANamespaceListsAndWatchesEachNamespaceOfTheSetAndReadsThemAsOne() throws Exception {
 		cache("a", "b");
-		this.listed.put("a", List.of(gadget("a", "one", "1", "x")));
-		this.listed.put("b", List.of(gadget("b", "two", "2", "x"), gadget("b", "three", "3", "y")));
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x"), gadget("b", "three", "3", "y")));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		start();
 		assertThat(informer.key()).isEqualTo(new InformerKey(Gadget.class, null, null));
@@ -115,8 +84,8 @@ class NamespaceSetInformerTests {
 	@Test
 	void aNamespaceAddedWhileRunningIsListedAndItsObjectsReachTheHandlersAsAnInitialList() throws Exception {
 		cache("a");
-		this.listed.put("a", List.of(gadget("a", "one", "1", "x")));
-		this.listed.put("c", List.of(gadget("c", "seven", "7", "x")));
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("c", List.of(gadget("c", "seven", "7", "x")));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		informer.addEventHandler(recorder());
 		start();
@@ -127,21 +96,21 @@ class NamespaceSetInformerTests {
 		assertThat(this.cache.namespaces().awaitSynced(WAIT)).isTrue();
 		await().atMost(WAIT).until(() -> this.events.contains("add c/seven initial"));
 		assertThat(names(informer.list())).containsExactlyInAnyOrder("a/one", "c/seven");
-		ScopedInformer<?> added = member(new InformerKey(Gadget.class, "c", null));
-		assertThat(this.cache.joinedNamespaceSet(added)).isTrue();
-		assertThat(this.cache.joinedNamespaceSet(member(new InformerKey(Gadget.class, "a", null)))).isFalse();
+		assertThat(this.cache.namespaceSetInformers()).singleElement()
+			.satisfies((followed) -> assertThat(followed.members()).extracting(Informer::key)
+				.containsExactly(new InformerKey(Gadget.class, "a", null), new InformerKey(Gadget.class, "c", null)));
 
 		// its watch goes on like any other
-		await().atMost(WAIT).until(() -> this.watches.containsKey("c"));
-		feed("c", event("ADDED", gadget("c", "eight", "8", "x")));
+		await().atMost(WAIT).until(() -> this.api.watches.containsKey("c"));
+		this.api.feed("c", event("ADDED", gadget("c", "eight", "8", "x")));
 		await().atMost(WAIT).until(() -> this.events.contains("add c/eight change"));
 	}
 
 	@Test
 	void aNamespaceRemovedStopsItsInformerAndDropsItsObjectsWithoutTellingOfDeletions() throws Exception {
 		cache("a", "b");
-		this.listed.put("a", List.of(gadget("a", "one", "1", "x")));
-		this.listed.put("b", List.of(gadget("b", "two", "2", "x")));
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x")));
 		this.cache.onInformerRemoved((informer) -> this.removed.add(informer.key()));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		informer.addEventHandler(recorder());
@@ -156,8 +125,8 @@ class NamespaceSetInformerTests {
 		assertThat(this.cache.get(Gadget.class, Request.of("b", "two"))).isEmpty();
 		assertThat(informer.hasSynced("b")).isFalse();
 		// what the stopped informer's watch still brings reaches nobody
-		feed("b", event("MODIFIED", gadget("b", "two", "20", "y")));
-		feed("a", event("MODIFIED", gadget("a", "one", "10", "y")));
+		this.api.feed("b", event("MODIFIED", gadget("b", "two", "20", "y")));
+		this.api.feed("a", event("MODIFIED", gadget("a", "one", "10", "y")));
 		await().atMost(WAIT).until(() -> this.events.contains("update a/one"));
 		assertThat(this.events).noneMatch((event) -> event.startsWith("delete")).doesNotContain("update b/two");
 	}
@@ -165,14 +134,14 @@ class NamespaceSetInformerTests {
 	@Test
 	void aNamespaceRemovedAndAddedAgainIsListedAgain() throws Exception {
 		cache("a", "b");
-		this.listed.put("a", List.of());
-		this.listed.put("b", List.of(gadget("b", "two", "2", "x")));
+		this.api.listed.put("a", List.of());
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x")));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		informer.addEventHandler(recorder());
 		start();
 		await().atMost(WAIT).until(() -> this.events.contains("add b/two initial"));
 		this.cache.namespaces().remove("b");
-		this.listed.put("b", List.of(gadget("b", "two", "5", "x"), gadget("b", "four", "6", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "5", "x"), gadget("b", "four", "6", "x")));
 		this.cache.namespaces().set(List.of("a", "b"));
 		assertThat(this.cache.namespaces().awaitSynced(WAIT)).isTrue();
 		await().atMost(WAIT).until(() -> this.events.contains("add b/four initial"));
@@ -184,9 +153,9 @@ class NamespaceSetInformerTests {
 	void anIndexFindsTheObjectsOfEveryNamespaceOfTheSetAsItChanges() throws Exception {
 		cache("a", "b");
 		this.cache.addIndex(BY_OWNER);
-		this.listed.put("a", List.of(gadget("a", "one", "1", "x")));
-		this.listed.put("b", List.of(gadget("b", "two", "2", "x"), gadget("b", "three", "3", "y")));
-		this.listed.put("c", List.of(gadget("c", "four", "4", "x")));
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x"), gadget("b", "three", "3", "y")));
+		this.api.listed.put("c", List.of(gadget("c", "four", "4", "x")));
 		this.cache.informer(Gadget.class, null, null);
 		start();
 		assertThat(names(this.cache.list(Gadget.class, null, BY_OWNER.matching("x"))))
@@ -201,7 +170,7 @@ class NamespaceSetInformerTests {
 	@Test
 	void anEmptySetCachesNothingAndReadsFindNothing() throws Exception {
 		cache("a");
-		this.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		start();
 		this.cache.namespaces().set(List.of());
@@ -215,8 +184,8 @@ class NamespaceSetInformerTests {
 	@Test
 	void anInformerOfANamespaceAskedForByNameKeepsServingWhenTheNamespaceLeavesTheSet() throws Exception {
 		cache("a", "b");
-		this.listed.put("a", List.of(gadget("a", "one", "1", "x")));
-		this.listed.put("b", List.of());
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of());
 		Informer<Gadget> named = this.cache.informer(Gadget.class, "a", null);
 		Informer<Gadget> following = this.cache.informer(Gadget.class, null, null);
 		following.addEventHandler(recorder());
@@ -229,7 +198,7 @@ class NamespaceSetInformerTests {
 				new InformerKey(Gadget.class, "b", null));
 		assertThat(names(named.list())).containsExactly("a/one");
 		assertThat(following.list()).isEmpty();
-		feed("a", event("MODIFIED", gadget("a", "one", "10", "y")));
+		this.api.feed("a", event("MODIFIED", gadget("a", "one", "10", "y")));
 		await().atMost(WAIT).until(() -> named.get("a", "one").orElseThrow().getMetadata().getResourceVersion()
 			.equals("10"));
 		assertThat(this.events).doesNotContain("update a/one");
@@ -237,9 +206,9 @@ class NamespaceSetInformerTests {
 
 	@Test
 	void aClusterScopedKindHasOneInformerOfAllNamespacesWhateverTheSet() throws Exception {
-		this.namespaced = false;
+		this.api.namespaced = false;
 		cache("a", "b");
-		this.listed.put("", List.of(gadget(null, "one", "1", "x")));
+		this.api.listed.put("", List.of(gadget(null, "one", "1", "x")));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		// before the kind is resolved, its informers are those of a namespaced kind
 		assertThat(keys()).hasSize(2);
@@ -255,9 +224,9 @@ class NamespaceSetInformerTests {
 
 	@Test
 	void aClusterScopedKindOfASetEmptiedBeforeTheStartIsWatchedOnceFromTheStart() throws Exception {
-		this.namespaced = false;
+		this.api.namespaced = false;
 		cache("a");
-		this.listed.put("", List.of(gadget(null, "one", "1", "x")));
+		this.api.listed.put("", List.of(gadget(null, "one", "1", "x")));
 		this.cache.namespaces().set(List.of());
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		assertThat(keys()).isEmpty();
@@ -328,13 +297,8 @@ class NamespaceSetInformerTests {
 			.withMessage("The manager stopped: its namespaces no longer change");
 	}
 
-	private void cache(String... namespaces) throws IOException {
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-		this.server.setExecutor(this.executor);
-		this.server.createContext("/", this::answer);
-		this.server.start();
-		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-		this.cache = new InformerCache(client, Duration.ZERO, true, Duration.ofMinutes(1), Duration.ofMinutes(3), 500,
+	private void cache(String... namespaces) {
+		this.cache = new InformerCache(this.api.client(), Duration.ZERO, true, Duration.ofMinutes(1), Duration.ofMinutes(3), 500,
 				false, Map.of(), List.of(namespaces));
 	}
 
@@ -378,12 +342,6 @@ class NamespaceSetInformerTests {
 		};
 	}
 
-	private void feed(String namespace, String event) {
-		await().atMost(WAIT).until(() -> this.watches.containsKey(namespace));
-		List<BlockingQueue<String>> opened = this.watches.get(namespace);
-		opened.get(opened.size() - 1).add(event);
-	}
-
 	private static List<String> names(List<Gadget> gadgets) {
 		return gadgets.stream().map(NamespaceSetInformerTests::name).toList();
 	}
@@ -393,77 +351,5 @@ class NamespaceSetInformerTests {
 		return ((namespace != null) ? namespace + "/" : "") + gadget.getMetadata().getName();
 	}
 
-	private static String gadget(String namespace, String name, String resourceVersion, String owner) {
-		String inNamespace = (namespace != null) ? "\"namespace\": \"" + namespace + "\", " : "";
-		return """
-				{"apiVersion": "test.kubeboot.io/v1", "kind": "Gadget",
-				 "metadata": {"name": "%s", %s"uid": "u-%s-%s", "resourceVersion": "%s",
-				  "labels": {"owner": "%s"}}}""".formatted(name, inNamespace, namespace, name, resourceVersion, owner)
-			.replace("\n", "");
-	}
-
-	private void answer(HttpExchange exchange) throws IOException {
-		try (exchange) {
-			String path = exchange.getRequestURI().getPath();
-			String query = exchange.getRequestURI().getRawQuery();
-			Matcher inNamespace = NAMESPACED.matcher(path);
-			String namespace = inNamespace.matches() ? inNamespace.group(1) : path.equals(ALL) ? "" : null;
-			if (path.equals("/apis/test.kubeboot.io/v1")) {
-				send(exchange, """
-						{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "test.kubeboot.io/v1",
-						 "resources": [{"name": "gadgets", "singularName": "gadget", "namespaced": %s,
-						  "kind": "Gadget", "verbs": ["get", "list", "watch"]}]}""".formatted(this.namespaced));
-			}
-			else if (namespace != null && query != null && query.contains("watch=true")) {
-				watch(exchange, namespace);
-			}
-			else if (namespace != null) {
-				send(exchange,
-						"{\"kind\": \"GadgetList\", \"apiVersion\": \"test.kubeboot.io/v1\", "
-								+ "\"metadata\": {\"resourceVersion\": \"42\"}, \"items\": ["
-								+ String.join(", ", this.listed.getOrDefault(namespace, List.of())) + "]}");
-			}
-			else {
-				byte[] body = "{\"kind\": \"Status\", \"apiVersion\": \"v1\", \"code\": 404}"
-					.getBytes(StandardCharsets.UTF_8);
-				exchange.sendResponseHeaders(404, body.length);
-				exchange.getResponseBody().write(body);
-			}
-		}
-	}
-
-	/**
-	 * Streams the events the test feeds this watch until the test ends.
-	 */
-	private void watch(HttpExchange exchange, String namespace) throws IOException {
-		BlockingQueue<String> events = new LinkedBlockingQueue<>();
-		this.watches.computeIfAbsent(namespace, (key) -> new CopyOnWriteArrayList<>()).add(events);
-		exchange.getResponseHeaders().add("Content-Type", "application/json");
-		exchange.sendResponseHeaders(200, 0);
-		OutputStream out = exchange.getResponseBody();
-		out.flush();
-		try {
-			while (this.done.getCount() > 0) {
-				String event = events.poll(100, TimeUnit.MILLISECONDS);
-				if (event != null) {
-					out.write((event + "\n").getBytes(StandardCharsets.UTF_8));
-					out.flush();
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (IOException ex) {
-			// the informer closed its watch: it was stopped
-		}
-	}
-
-	private static void send(HttpExchange exchange, String body) throws IOException {
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().add("Content-Type", "application/json");
-		exchange.sendResponseHeaders(200, bytes.length);
-		exchange.getResponseBody().write(bytes);
-	}
 
 }

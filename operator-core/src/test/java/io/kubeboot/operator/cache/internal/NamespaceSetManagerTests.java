@@ -1,0 +1,124 @@
+package io.kubeboot.operator.cache.internal;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.healthz.CheckResult;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerHealth;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.kubeboot.operator.cache.internal.GadgetApiServer.gadget;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests what a manager of a namespace set tells of its namespaces: readiness while
+ * namespaces are added, refused or given back; against a scripted API server that serves
+ * gadgets per namespace.
+ */
+class NamespaceSetManagerTests {
+
+	/** Long enough for a refused list to be retried, every ten seconds at most. */
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private final GadgetApiServer api = new GadgetApiServer();
+
+	private Manager manager;
+
+	NamespaceSetManagerTests() throws Exception {
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.manager != null) {
+			this.manager.stop();
+		}
+		this.api.close();
+	}
+
+	@Test
+	void aNamespaceAddedWhileTheInformersOfTheSetAreGivenBackDoesNotHoldReadinessDown() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		start("a");
+		// as the sharder does on a replica that led once: asks for an informer of the
+		// set, then gives it back
+		Informer<Gadget> informer = this.manager.cache().informer(Gadget.class, null, null);
+		await().atMost(WAIT).until(informer::hasSynced);
+		this.manager.cache().release(informer);
+		this.manager.namespaces().add("c");
+		ManagerHealth health = new ManagerHealth(this.manager);
+		await().atMost(WAIT).untilAsserted(() -> assertThat(ManagerHealth.failures(health.readiness())).isEmpty());
+		assertThat(this.manager.namespaces().unsynced()).isEmpty();
+	}
+
+	@Test
+	void informersOfTheSetGivenBackAfterTheStartDoNotHoldReadinessDown() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		Informer<Gadget> informer = this.manager("a").cache().informer(Gadget.class, null, null);
+		this.manager.start();
+		this.manager.cache().release(informer);
+		this.manager.namespaces().add("c");
+		ManagerHealth health = new ManagerHealth(this.manager);
+		await().atMost(WAIT).untilAsserted(() -> assertThat(ManagerHealth.failures(health.readiness())).isEmpty());
+	}
+
+	@Test
+	void readinessWaitsForANamespaceAddedWhileRunningUnderACheckOfItsOwn() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.manager("a").cache().informer(Gadget.class, null, null);
+		this.manager.start();
+		ManagerHealth health = new ManagerHealth(this.manager, Duration.ofMinutes(1));
+		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
+		this.api.denied.add("c");
+		this.manager.namespaces().add("c");
+		await().atMost(WAIT).until(() -> failed(health, "namespaces") != null);
+		assertThat(failed(health, "caches")).isNull();
+		assertThat(failed(health, "namespaces")).isEqualTo("not synced: [Gadget[namespace=c]]");
+		this.api.denied.remove("c");
+		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
+	}
+
+	@Test
+	void readinessWithoutTheNamespacesCheckStaysUpWhileANamespaceIsRefused() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.manager("a").cache().informer(Gadget.class, null, null);
+		this.manager.start();
+		ManagerHealth health = new ManagerHealth(this.manager, Duration.ZERO, false);
+		this.api.denied.add("c");
+		this.manager.namespaces().add("c");
+		await().atMost(WAIT)
+			.until(() -> this.manager.informers()
+				.stream()
+				.anyMatch((informer) -> "c".equals(informer.key().namespace()) && informer.lastError() != null));
+		assertThat(this.manager.namespaces().unsynced()).containsExactly("c");
+		assertThat(ManagerHealth.failures(health.readiness())).isEmpty();
+		assertThat(health.readiness()).extracting(CheckResult::name).doesNotContain("namespaces");
+	}
+
+	private static String failed(ManagerHealth health, String check) {
+		return health.readiness()
+			.stream()
+			.filter((result) -> result.name().equals(check) && !result.ok())
+			.map(CheckResult::reason)
+			.findFirst()
+			.orElse(null);
+	}
+
+	private void start(String... namespaces) throws InterruptedException {
+		manager(namespaces).start();
+	}
+
+	private Manager manager(String... namespaces) {
+		this.manager = Manager.builder(this.api.client())
+			.namespaces(List.of(namespaces))
+			.streamingLists(false)
+			.cacheSyncTimeout(WAIT)
+			.gracefulShutdownTimeout(Duration.ofMillis(500))
+			.build();
+		return this.manager;
+	}
+
+}
