@@ -56,12 +56,6 @@ public final class Controller implements ManagerRunnable {
 	/** What the name of a controller's runnable in the manager starts with. */
 	static final String RUNNABLE_PREFIX = "controller-";
 
-	/**
-	 * How long a request of a namespace just added to the manager's set waits before it
-	 * is looked at again, while the namespace's informers sync.
-	 */
-	static final Duration NAMESPACE_SYNC_RETRY = Duration.ofMillis(250);
-
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
 	private final String name;
@@ -103,6 +97,9 @@ public final class Controller implements ManagerRunnable {
 
 	private final NamespaceFilter namespaces;
 
+	/** The requests of namespaces whose caches have not synced, outside the queue. */
+	private final WaitingRequests waiting;
+
 	private volatile @Nullable WorkQueue<Request> queue;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
@@ -125,6 +122,12 @@ public final class Controller implements ManagerRunnable {
 		this.name = name;
 		this.gate = gate;
 		this.namespaces = namespaces;
+		this.waiting = new WaitingRequests(name, namespaces, (request, priority) -> {
+			WorkQueue<Request> current = this.queue;
+			if (current != null) {
+				admit(current, request, priority);
+			}
+		});
 		this.permissions = permissions;
 		this.runner = new ReconcileRunner(name, reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
@@ -134,7 +137,7 @@ public final class Controller implements ManagerRunnable {
 		this.forType = forType;
 		this.sources = List.copyOf(sources);
 		this.cacheSyncTimeout = cacheSyncTimeout;
-		this.sourceRunner = new SourceRunner(name);
+		this.sourceRunner = new SourceRunner(name, this::admit);
 		this.sourceRunner.add(this.channel);
 		this.sources.forEach((source) -> source.register(this::addToQueue));
 		gate.attach(this::queueCached);
@@ -322,6 +325,17 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
+	 * Returns how many requests wait, outside the work queue, for the caches of their
+	 * namespace to sync: one just added to the manager's namespace set, or one that RBAC
+	 * refuses (see {@code WatchedNamespaces}).
+	 * @return the number of requests, zero while the controller is not running or does
+	 * not follow the manager's namespace set
+	 */
+	public int waitingRequests() {
+		return this.waiting.size();
+	}
+
+	/**
 	 * Returns how long the requests being reconciled now have been in their reconciles,
 	 * in total (client-go's {@code workqueue_unfinished_work_seconds}).
 	 * @return the total in nanoseconds, zero while the controller is not running
@@ -426,19 +440,29 @@ public final class Controller implements ManagerRunnable {
 		return this.channel.send(request);
 	}
 
+	/**
+	 * Queues a request of an informer's event that the gate admits, as {@link #admit}
+	 * does.
+	 */
 	private void addToQueue(Request request, int priority) {
 		WorkQueue<Request> current = this.queue;
-		if (current != null && admits(request)) {
-			current.add(request, priority);
+		if (current != null && this.gate.admits(request)) {
+			admit(current, request, priority);
 		}
 	}
 
 	/**
-	 * Whether a request may enter the queue: its namespace is watched, and the gate
-	 * admits it.
+	 * Queues a request, unless its namespace is not watched (dropped) or not cached whole
+	 * yet (held until it is).
 	 */
-	private boolean admits(Request request) {
-		return this.namespaces.verdict(request) != NamespaceFilter.Verdict.DROP && this.gate.admits(request);
+	private void admit(WorkQueue<Request> current, Request request, int priority) {
+		switch (this.namespaces.verdict(request)) {
+			case WORK -> current.add(request, priority);
+			case WAIT -> this.waiting.hold(request, priority);
+			case DROP -> {
+				// its namespace is not watched
+			}
+		}
 	}
 
 	/**
@@ -452,7 +476,7 @@ public final class Controller implements ManagerRunnable {
 		}
 		for (Request request : cachedRequests()) {
 			if (which.test(request)) {
-				current.add(request, WorkQueue.LOW_PRIORITY);
+				addToQueue(request, WorkQueue.LOW_PRIORITY);
 			}
 		}
 	}
@@ -502,11 +526,8 @@ public final class Controller implements ManagerRunnable {
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
-		this.sources.forEach((source) -> source.replay((request, priority) -> {
-			if (admits(request)) {
-				current.add(request, priority);
-			}
-		}));
+		this.waiting.start();
+		this.sources.forEach((source) -> source.replay(this::addToQueue));
 		this.sourceRunner.startAll(current);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
@@ -527,6 +548,7 @@ public final class Controller implements ManagerRunnable {
 			stop.await();
 			logger.info("Shutdown signal received, waiting for all workers to finish: controller={}", this.name);
 			this.sourceRunner.stopAll();
+			this.waiting.stop();
 			current.shutDown();
 			for (Thread worker : workers) {
 				worker.join();
@@ -535,6 +557,7 @@ public final class Controller implements ManagerRunnable {
 		}
 		catch (InterruptedException ex) {
 			this.sourceRunner.stopAll();
+			this.waiting.stop();
 			current.shutDown();
 			workers.forEach(Thread::interrupt);
 			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
@@ -604,17 +627,12 @@ public final class Controller implements ManagerRunnable {
 
 	/**
 	 * Hands a request to the gate, unless its namespace left the manager's set (dropped)
-	 * or has yet to be cached whole (looked at again shortly).
+	 * or has yet to be cached whole (held until it is, keeping its failures' backoff).
 	 */
 	private void work(WorkQueue<Request> current, Request request) {
 		switch (this.namespaces.verdict(request)) {
 			case WORK -> this.gate.work(new QueueTurn(current, request));
-			case WAIT -> {
-				logger.debug("Request waits for its namespace's caches to sync: controller={} request={}", this.name,
-						request);
-				current.forget(request);
-				current.addAfter(request, NAMESPACE_SYNC_RETRY, current.priorityOf(request));
-			}
+			case WAIT -> this.waiting.hold(request, current.priorityOf(request));
 			case DROP -> {
 				logger.debug("Request dropped, its namespace is not watched: controller={} request={}", this.name,
 						request);

@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
  * Keeps a controller that follows the manager's namespace set to the namespaces in it,
  * and to those it can read whole: a request of a namespace that left the set (or never
  * was in it) is dropped, queued ones included, and one of a namespace whose informers
- * have not all synced (just added) waits, since its reconcile would find objects missing
- * that exist, as a controller's workers wait for its caches when it starts.
+ * have not all synced (just added, or refused by RBAC) waits, outside the work queue
+ * ({@link WaitingRequests}), since its reconcile would find objects missing that exist, as
+ * a controller's workers wait for its caches when it starts.
  * <p>
  * The set and the informers' namespaces change together, under the cache's lock, before
  * any informer of an added namespace delivers an event; an informer that has yet to take
@@ -29,7 +30,10 @@ final class NamespaceFilter {
 		/** Work on it. */
 		WORK,
 
-		/** Its namespace is in the set but not cached whole yet: try again shortly. */
+		/**
+		 * Its namespace is in the set but not cached whole yet: hold it until it is
+		 * ({@link WaitingRequests}).
+		 */
 		WAIT,
 
 		/** Its namespace is not in the set: forget it. */
@@ -55,12 +59,29 @@ final class NamespaceFilter {
 	/**
 	 * Decides what to do with a request.
 	 * @param request the request
-	 * @return the verdict; {@link Verdict#WORK} for a request without a namespace (of a
-	 * cluster-scoped object), which no set restricts
+	 * @return the verdict
 	 */
 	Verdict verdict(Request request) {
-		String namespace = request.namespace();
-		if (this.namespaces == null || namespace == null) {
+		return verdict(request.namespace());
+	}
+
+	/**
+	 * Decides what to do with the requests of a namespace. Those of a cluster-scoped
+	 * object, which no set restricts, wait while any informer that follows the set has not
+	 * synced every namespace: such an object may own or name objects in any of them.
+	 * @param namespace the namespace, {@code null} for cluster-scoped objects
+	 * @return the verdict
+	 */
+	Verdict verdict(@Nullable String namespace) {
+		if (this.namespaces == null) {
+			return Verdict.WORK;
+		}
+		if (namespace == null) {
+			for (Informer<?> informer : this.followers) {
+				if (!informer.hasSynced()) {
+					return Verdict.WAIT;
+				}
+			}
 			return Verdict.WORK;
 		}
 		if (!this.namespaces.current().contains(namespace)) {
@@ -72,6 +93,14 @@ final class NamespaceFilter {
 			}
 		}
 		return Verdict.WORK;
+	}
+
+	/**
+	 * Whether the controller follows the manager's namespace set.
+	 * @return {@code false} for {@link #NONE}
+	 */
+	boolean followsSet() {
+		return this.namespaces != null;
 	}
 
 	/**

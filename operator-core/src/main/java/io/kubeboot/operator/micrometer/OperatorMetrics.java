@@ -159,8 +159,10 @@ public final class OperatorMetrics {
 	 * Returns the metrics of the controller with the given name, registering its series
 	 * the first time: {@code controller_runtime_reconcile_total} for each {@code result},
 	 * the error and panic counters, {@code controller_runtime_reconcile_time_seconds},
-	 * {@code controller_runtime_max_concurrent_reconciles} and
-	 * {@code controller_runtime_active_workers}.
+	 * {@code controller_runtime_max_concurrent_reconciles},
+	 * {@code controller_runtime_active_workers}, and this library's
+	 * {@code operator_controller_assigned_objects} and
+	 * {@code operator_controller_waiting_requests}.
 	 * @param controller the controller name
 	 * @return the controller's metrics, the same instance for the same name
 	 */
@@ -171,6 +173,11 @@ public final class OperatorMetrics {
 						() -> readController(name, Controller::assignedObjects))
 				.description("Cached objects of the controller's kind this replica reconciles now: all of them on the "
 						+ "leader, none on a standby, its share of the shard ring if sharded")
+				.tag("controller", name)
+				.register(this.registry);
+			Gauge.builder("operator.controller.waiting.requests", () -> readController(name, Controller::waitingRequests))
+				.description("Requests held outside the work queue until the caches of their namespace, in the "
+						+ "manager's namespace set, synced")
 				.tag("controller", name)
 				.register(this.registry);
 			return new MicrometerControllerMetrics(this.registry, name,

@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.manager.StopSignal;
@@ -14,6 +16,7 @@ import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -48,6 +51,20 @@ class ControllerNamespaceTests {
 
 	private Thread running;
 
+	/** How many requests entered the controller's work queue. */
+	private final AtomicInteger adds = new AtomicInteger();
+
+	private final WorkQueueMetrics queueMetrics = new WorkQueueMetrics() {
+
+		@Override
+		public void added() {
+			ControllerNamespaceTests.this.adds.incrementAndGet();
+		}
+
+	};
+
+	private Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
+
 	@AfterEach
 	void stopController() throws InterruptedException {
 		this.release.countDown();
@@ -61,10 +78,10 @@ class ControllerNamespaceTests {
 	void requestsOfANamespaceOutsideTheSetAreNeverReconciled() {
 		Controller controller = start(this::record);
 		this.configMaps.add(configMap("c", "outside"));
-		controller.enqueue(Request.of("c", "sent"));
+		send(controller, Request.of("c", "sent"));
 		this.configMaps.add(configMap("a", "inside"));
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/inside"));
-		controller.enqueue(Request.of("b", "last"));
+		send(controller, Request.of("b", "last"));
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("b/last"));
 		assertThat(this.reconciled).containsExactly("a/inside", "b/last");
 	}
@@ -78,13 +95,13 @@ class ControllerNamespaceTests {
 			}
 			return Result.done();
 		});
-		controller.enqueue(Request.of("a", "blocking"));
+		send(controller, Request.of("a", "blocking"));
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/blocking"));
-		controller.enqueue(Request.of("b", "queued"));
+		send(controller, Request.of("b", "queued"));
 		await().atMost(DEADLINE).until(() -> controller.queueDepth() == 1);
 		this.namespaces.current = Set.of("a");
 		this.release.countDown();
-		controller.enqueue(Request.of("a", "after"));
+		send(controller, Request.of("a", "after"));
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/after"));
 		assertThat(this.reconciled).containsExactly("a/blocking", "a/after");
 	}
@@ -94,16 +111,75 @@ class ControllerNamespaceTests {
 		this.namespaces.current = Set.of("a", "b", "c");
 		this.secrets.synced("c", false);
 		Controller controller = start(this::record);
-		controller.enqueue(Request.of("c", "new"));
-		controller.enqueue(Request.of("a", "old"));
+		send(controller, Request.of("c", "new"));
+		send(controller, Request.of("a", "old"));
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/old"));
-		// looked at again, and again held, for a while
-		await().during(Controller.NAMESPACE_SYNC_RETRY.multipliedBy(3))
-			.atMost(DEADLINE)
-			.until(() -> !this.reconciled.contains("c/new"));
+		// held, and looked at again, for a while
+		int answers = this.secrets.unsyncedAnswers();
+		await().atMost(DEADLINE).until(() -> this.secrets.unsyncedAnswers() > answers + 2);
+		assertThat(this.reconciled).doesNotContain("c/new");
 		this.secrets.synced("c", true);
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("c/new"));
 		assertThat(this.reconciled).containsExactly("a/old", "c/new");
+	}
+
+	@Test
+	void manyRequestsWaitingForTheirNamespaceCostNoWorkQueueAddsUntilItSynced() {
+		this.namespaces.current = Set.of("a", "b", "c");
+		this.secrets.synced("c", false);
+		Controller controller = start(this::record);
+		for (int i = 0; i < 1000; i++) {
+			send(controller, Request.of("c", "waiting-" + i));
+		}
+		send(controller, Request.of("a", "marker"));
+		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/marker"));
+		assertThat(controller.waitingRequests()).isEqualTo(1000);
+		// however often the namespace is looked at, its requests are not queued again
+		int answers = this.secrets.unsyncedAnswers();
+		await().atMost(DEADLINE).until(() -> this.secrets.unsyncedAnswers() > answers + 2);
+		assertThat(this.adds).hasValue(1);
+		this.secrets.synced("c", true);
+		await().atMost(DEADLINE).until(() -> this.reconciled.size() == 1001);
+		assertThat(this.adds).hasValue(1001);
+		assertThat(controller.waitingRequests()).isZero();
+	}
+
+	@Test
+	void aFailingRequestKeepsItsBackoffWhileItsNamespaceWaits() {
+		List<String> journal = new CopyOnWriteArrayList<>();
+		this.rateLimiter = () -> new JournalingRateLimiter(journal);
+		AtomicInteger attempts = new AtomicInteger();
+		this.namespaces.current = Set.of("a", "b", "c");
+		Controller controller = start((request) -> {
+			journal.add("reconcile " + request.name());
+			if (attempts.incrementAndGet() == 1) {
+				// the namespace goes on waiting (its informers restart, say) as it fails
+				this.secrets.synced("c", false);
+				throw new IllegalStateException("failed");
+			}
+			return Result.done();
+		});
+		send(controller, Request.of("c", "failing"));
+		await().atMost(DEADLINE).until(() -> this.secrets.unsyncedAnswers() > 0);
+		this.secrets.synced("c", true);
+		await().atMost(DEADLINE)
+			.until(() -> journal.stream().filter("reconcile failing"::equals).count() == 2
+					&& journal.get(journal.size() - 1).startsWith("forget"));
+		assertThat(journal).containsExactly("reconcile failing", "backoff c/failing", "reconcile failing",
+				"forget c/failing");
+	}
+
+	@Test
+	void requestsOfClusterScopedObjectsWaitUntilEveryNamespaceSynced() {
+		this.namespaces.current = Set.of("a", "b", "c");
+		this.secrets.synced("c", false);
+		Controller controller = start(this::record);
+		send(controller, Request.of(null, "cluster-wide"));
+		send(controller, Request.of("a", "marker"));
+		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/marker"));
+		assertThat(this.reconciled).containsExactly("a/marker");
+		this.secrets.synced("c", true);
+		await().atMost(DEADLINE).until(() -> this.reconciled.contains("null/cluster-wide"));
 	}
 
 	@Test
@@ -112,6 +188,14 @@ class ControllerNamespaceTests {
 		this.configMaps.add(configMap("a", "listed"));
 		start(this::record);
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/listed"));
+	}
+
+	/**
+	 * Sends a request through the controller's channel, which refuses it while the
+	 * controller is still starting its sources.
+	 */
+	private static void send(Controller controller, Request request) {
+		await().atMost(DEADLINE).until(() -> controller.enqueue(request));
 	}
 
 	private Result record(Request request) {
@@ -124,7 +208,7 @@ class ControllerNamespaceTests {
 				(object) -> List.of(Request.of(object)));
 		EventSource<V1Secret> watched = new EventSource<>("test", this.secrets, (secret) -> List.of());
 		Controller controller = new Controller("test", V1ConfigMap.class, reconciler, 1, true,
-				RateLimiters::defaultControllerRateLimiter, (name) -> WorkQueueMetrics.NOOP, ControllerMetrics.NOOP,
+				this.rateLimiter, (name) -> this.queueMetrics, ControllerMetrics.NOOP,
 				List.of(primary, watched), DEADLINE, List::of, LeaderOnly.INSTANCE,
 				new NamespaceFilter(this.namespaces, List.of(this.configMaps, this.secrets)));
 		this.running = new Thread(() -> {
@@ -192,6 +276,38 @@ class ControllerNamespaceTests {
 		@Override
 		public boolean awaitSynced(Duration timeout) {
 			return true;
+		}
+
+	}
+
+	/**
+	 * The default rate limiter, telling each backoff and forget.
+	 */
+	private static final class JournalingRateLimiter implements RateLimiter<Request> {
+
+		private final RateLimiter<Request> limiter = RateLimiters.defaultControllerRateLimiter();
+
+		private final List<String> journal;
+
+		JournalingRateLimiter(List<String> journal) {
+			this.journal = journal;
+		}
+
+		@Override
+		public Duration when(Request item) {
+			this.journal.add("backoff " + item.namespace() + "/" + item.name());
+			return this.limiter.when(item);
+		}
+
+		@Override
+		public void forget(Request item) {
+			this.journal.add("forget " + item.namespace() + "/" + item.name());
+			this.limiter.forget(item);
+		}
+
+		@Override
+		public int numRequeues(Request item) {
+			return this.limiter.numRequeues(item);
 		}
 
 	}

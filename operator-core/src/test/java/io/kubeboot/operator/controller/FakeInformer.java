@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
@@ -33,6 +34,8 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 
 	/** Namespaces whose objects are not listed yet. */
 	private final Set<String> unsyncedNamespaces = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger unsyncedAnswers = new AtomicInteger();
 
 	FakeInformer(Class<T> type) {
 		this.key = new InformerKey(type, null, null);
@@ -109,7 +112,20 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 
 	@Override
 	public boolean hasSynced(@Nullable String namespace) {
-		return this.synced && (namespace == null || !this.unsyncedNamespaces.contains(namespace));
+		boolean synced = this.synced && (namespace == null || !this.unsyncedNamespaces.contains(namespace));
+		if (!synced) {
+			this.unsyncedAnswers.incrementAndGet();
+		}
+		return synced;
+	}
+
+	/**
+	 * Returns how often {@link #hasSynced(String)} answered that a namespace has not
+	 * synced.
+	 * @return the number of such answers
+	 */
+	int unsyncedAnswers() {
+		return this.unsyncedAnswers.get();
 	}
 
 	@Override

@@ -92,7 +92,7 @@ public class OperatorEndpoint {
 					.map(InformerKey::toString)
 					.toList(),
 				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
-				controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
+				controller.waitingRequests(), controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
 				controller.assignedObjects());
 	}
 
@@ -160,6 +160,8 @@ public class OperatorEndpoint {
 	 * @param shardRing the ring it is sharded over, {@code null} if not sharded
 	 * @param running whether its workers run (on the leader; on every replica if sharded)
 	 * @param queueDepth requests waiting for a worker
+	 * @param waitingRequests requests held outside the queue until the caches of their
+	 * namespace, in the manager's set, synced
 	 * @param activeWorkers workers inside a reconcile now
 	 * @param workers live worker threads
 	 * @param maxConcurrentReconciles configured workers
@@ -168,7 +170,8 @@ public class OperatorEndpoint {
 	 */
 	public record ControllerDescriptor(String name, String kind, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector, List<String> alsoWatches,
-			@Nullable String shardRing, boolean running, int queueDepth, int activeWorkers, int workers,
+			@Nullable String shardRing, boolean running, int queueDepth, int waitingRequests, int activeWorkers,
+			int workers,
 			int maxConcurrentReconciles, int assignedObjects) {
 	}
 
