@@ -24,9 +24,11 @@ import java.util.Set;
  * until every informer it reads the namespace from has synced, then reconciles every
  * object there (as adds of an initial list, at low priority);</li>
  * <li>for a removed namespace, the informers stop and their objects leave the cache at
- * once: reads find nothing there, handlers receive no deletion (nothing was deleted), and
- * the controllers drop the requests of that namespace, queued ones included. A reconcile
- * under way finishes.</li>
+ * once (unless an informer asked for by name holds the namespace too): the cache's reads
+ * of that namespace fail with a {@link NamespaceNotWatchedException} rather than finding
+ * nothing, handlers receive no deletion (nothing was deleted), and the controllers drop
+ * the requests of that namespace, queued ones included. A reconcile under way goes on,
+ * but its next read of the cache fails, and the request is dropped.</li>
  * </ul>
  * A namespace need not exist: its informers list nothing until it is created. A namespace
  * whose informers RBAC denies keeps readiness down, naming the informer and the denial,

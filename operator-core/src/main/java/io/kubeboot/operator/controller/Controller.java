@@ -129,7 +129,8 @@ public final class Controller implements ManagerRunnable {
 			}
 		});
 		this.permissions = permissions;
-		this.runner = new ReconcileRunner(name, reconciler, metrics);
+		this.runner = new ReconcileRunner(name, reconciler, metrics,
+				(request) -> namespaces.verdict(request) == NamespaceFilter.Verdict.DROP);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.priorityQueue = priorityQueue;
 		this.rateLimiters = rateLimiters;

@@ -14,6 +14,7 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.NamespaceNotWatchedException;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.CheckResult;
@@ -51,6 +52,7 @@ import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -131,7 +133,10 @@ class NamespaceSetIntegrationTests {
 		assertThat(names(manager.cache().list(V1ConfigMap.class, null, BY_TIER.matching("web"))))
 			.containsExactlyInAnyOrder(a + "/one", b + "/one");
 		assertThat(names(manager.cache().list(V1ConfigMap.class, b, BY_TIER.matching("db")))).containsExactly(b + "/two");
-		assertThat(manager.cache().get(V1ConfigMap.class, Request.of(c, "one"))).isEmpty();
+		// a namespace outside the set is refused, not found empty
+		assertThatExceptionOfType(NamespaceNotWatchedException.class)
+			.isThrownBy(() -> manager.client().get(V1ConfigMap.class, Request.of(c, "one")))
+			.satisfies((ex) -> assertThat(ex.namespace()).isEqualTo(c));
 	}
 
 	@Test
@@ -198,7 +203,8 @@ class NamespaceSetIntegrationTests {
 
 		manager.namespaces().remove(b);
 		Cache cache = manager.cache();
-		assertThat(cache.get(V1ConfigMap.class, Request.of(b, "one"))).isEmpty();
+		assertThatExceptionOfType(NamespaceNotWatchedException.class)
+			.isThrownBy(() -> cache.get(V1ConfigMap.class, Request.of(b, "one")));
 		assertThat(names(cache.list(V1ConfigMap.class, null))).containsExactly(a + "/one");
 		assertThat(cache.informers()).extracting(Informer::key)
 			.containsExactly(new InformerKey(V1ConfigMap.class, a, "app=" + APP));

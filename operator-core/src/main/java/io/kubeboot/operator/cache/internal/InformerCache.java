@@ -23,6 +23,7 @@ import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.NamespaceNotWatchedException;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
@@ -818,7 +819,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
-		return read(type, request, informersOf(type, false));
+		return read(type, request, covering(type, request.namespace(), informersOf(type, false)));
 	}
 
 	/**
@@ -827,7 +828,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public Optional<PartialObjectMetadata> getMetadata(Class<? extends KubernetesObject> type, Request request) {
-		return read(type, request, informersOf(type, true));
+		return read(type, request, covering(type, request.namespace(), informersOf(type, true)));
 	}
 
 	private <T extends KubernetesObject> Optional<T> read(Class<?> type, Request request,
@@ -851,7 +852,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
-		return merged(informersOf(type, false),
+		return merged(covering(type, namespace, informersOf(type, false)),
 				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
 	}
 
@@ -864,7 +865,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
 			MatchingIndex matching) {
-		List<ScopedInformer<T>> informers = informersOf(type, false);
+		List<ScopedInformer<T>> informers = covering(type, namespace, informersOf(type, false));
 		synchronized (this.informers) {
 			Map<String, CacheIndex<?>> ofKind = this.indexes.getOrDefault(type, Map.of());
 			if (!ofKind.containsKey(matching.index())) {
@@ -880,7 +881,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type,
 			@Nullable String namespace) {
-		return merged(informersOf(type, true),
+		return merged(covering(type, namespace, informersOf(type, true)),
 				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
 	}
 
@@ -900,6 +901,26 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			}
 		}
 		return new ArrayList<>(unique.values());
+	}
+
+	/**
+	 * Returns the informers a read of a namespace goes to, refusing it when the cache
+	 * watches a set of namespaces and none of them holds that namespace: an empty answer
+	 * would say its objects do not exist. A cache of all namespaces answers as before.
+	 * @throws NamespaceNotWatchedException if no informer holds the namespace
+	 */
+	private <T extends KubernetesObject> List<ScopedInformer<T>> covering(Class<?> type, @Nullable String namespace,
+			List<ScopedInformer<T>> informers) {
+		if (namespace == null || this.namespaceSet.all()) {
+			return informers;
+		}
+		for (ScopedInformer<T> informer : informers) {
+			String held = informer.key().namespace();
+			if (held == null || held.equals(namespace)) {
+				return informers;
+			}
+		}
+		throw new NamespaceNotWatchedException(type, namespace, this.namespaceSet.current());
 	}
 
 	@SuppressWarnings("unchecked")

@@ -14,6 +14,7 @@ import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.reconcile.Request;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -122,7 +123,7 @@ class NamespaceSetInformerTests {
 		assertThat(keys()).containsExactly(new InformerKey(Gadget.class, "a", null));
 		assertThat(this.removed).containsExactly(new InformerKey(Gadget.class, "b", null));
 		assertThat(names(informer.list())).containsExactly("a/one");
-		assertThat(this.cache.get(Gadget.class, Request.of("b", "two"))).isEmpty();
+		assertThat(informer.get("b", "two")).isEmpty();
 		assertThat(informer.hasSynced("b")).isFalse();
 		// what the stopped informer's watch still brings reaches nobody
 		this.api.feed("b", event("MODIFIED", gadget("b", "two", "20", "y")));
@@ -177,8 +178,35 @@ class NamespaceSetInformerTests {
 		assertThat(keys()).isEmpty();
 		assertThat(informer.list()).isEmpty();
 		assertThat(this.cache.list(Gadget.class, null)).isEmpty();
-		assertThat(this.cache.get(Gadget.class, Request.of("a", "one"))).isEmpty();
+		assertThatIllegalStateException().isThrownBy(() -> this.cache.get(Gadget.class, Request.of("a", "one")))
+			.withMessageContaining("unknown namespace for the cache");
 		assertThat(this.cache.namespaces().awaitSynced(Duration.ZERO)).isTrue();
+	}
+
+	@Test
+	void readsOfANamespaceNoInformerHoldsFailRatherThanFindNothing() throws Exception {
+		cache("a", "b");
+		this.cache.addIndex(BY_OWNER);
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x")));
+		this.api.listed.put("z", List.of(gadget("z", "three", "3", "x")));
+		this.cache.informer(Gadget.class, null, null);
+		// a namespace outside the set, asked for by name
+		this.cache.informer(Gadget.class, "z", null);
+		start();
+		this.cache.namespaces().remove("b");
+		List<ThrowingCallable> reads = List.of(() -> this.cache.get(Gadget.class, Request.of("b", "two")),
+				() -> this.cache.list(Gadget.class, "b"), () -> this.cache.list(Gadget.class, "b", BY_OWNER.matching("x")),
+				() -> this.cache.get(Gadget.class, Request.of("never", "two")));
+		for (ThrowingCallable read : reads) {
+			assertThatIllegalStateException().isThrownBy(read)
+				.withMessageContaining("from the cache: no informer of the kind caches that namespace (unknown "
+						+ "namespace for the cache). The manager watches [a]");
+		}
+		assertThat(this.cache.get(Gadget.class, Request.of("a", "one"))).isPresent();
+		assertThat(this.cache.get(Gadget.class, Request.of("z", "three"))).isPresent();
+		assertThat(this.cache.get(Gadget.class, Request.of("a", "absent"))).isEmpty();
+		assertThat(names(this.cache.list(Gadget.class, null))).containsExactlyInAnyOrder("a/one", "z/three");
 	}
 
 	@Test
@@ -275,6 +303,8 @@ class NamespaceSetInformerTests {
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		assertThat(informer).isInstanceOf(ScopedInformer.class);
 		assertThat(this.cache.namespaces().all()).isTrue();
+		// reads of any namespace answer from the informer of all namespaces
+		assertThat(this.cache.get(Gadget.class, Request.of("anywhere", "one"))).isEmpty();
 		assertThatIllegalStateException().isThrownBy(() -> this.cache.namespaces().add("a"))
 			.withMessageStartingWith("The manager watches all namespaces, which cannot change while it runs");
 	}

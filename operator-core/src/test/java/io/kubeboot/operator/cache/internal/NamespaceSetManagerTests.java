@@ -2,11 +2,16 @@ package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
+import io.kubeboot.operator.reconcile.Result;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +101,38 @@ class NamespaceSetManagerTests {
 		assertThat(this.manager.namespaces().unsynced()).containsExactly("c");
 		assertThat(ManagerHealth.failures(health.readiness())).isEmpty();
 		assertThat(health.readiness()).extracting(CheckResult::name).doesNotContain("namespaces");
+	}
+
+	@Test
+	void aReconcileUnderWayWhenItsNamespaceLeavesTheSetCannotReadItsObjectsAsGone() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x")));
+		Manager manager = manager("a", "b");
+		CountDownLatch inside = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<String> seen = new CopyOnWriteArrayList<>();
+		Controller.builder(manager, Gadget.class).complete((request) -> {
+			if (request.namespace().equals("b")) {
+				seen.add("reconcile " + request);
+				inside.countDown();
+				release.await();
+				try {
+					seen.add("read " + manager.client().get(Gadget.class, request).isPresent());
+				}
+				catch (IllegalStateException ex) {
+					seen.add("refused: " + ex.getMessage());
+					throw ex;
+				}
+			}
+			return Result.done();
+		});
+		manager.start();
+		assertThat(inside.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		manager.namespaces().remove("b");
+		release.countDown();
+		await().atMost(WAIT).until(() -> seen.size() == 2);
+		assertThat(seen.get(1)).startsWith("refused: Cannot read Gadget in namespace 'b' from the cache")
+			.contains("unknown namespace for the cache");
 	}
 
 	private static String failed(ManagerHealth health, String check) {
