@@ -2,22 +2,21 @@ package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Informer;
-import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The informer of a kind in the manager's namespace set: one {@link ScopedInformer} per
@@ -27,11 +26,14 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A member is an informer registered with the cache under its namespace, shared with any
  * code that asked for that namespace by name. Each handler is registered with each member
- * once, through a {@link Forwarder} that goes quiet when the member leaves: a shared
- * member keeps serving the others, and a member that left delivers nothing more here,
- * not even the deletion of the objects it held (they were not deleted). A member that
- * joins replays what it caches to every handler as the adds of an initial list, or lists
- * them first if it is new.
+ * informer once, through a {@link Forwarder} that goes quiet when the membership ends: a
+ * shared member keeps serving the others, and a member that left delivers nothing more
+ * here once the change returned, not even the deletion of the objects it held (they were
+ * not deleted). A member that joins hands what it caches to every handler as the adds of
+ * an initial list, or lists them first if it is new.
+ * <p>
+ * Reads of a namespace it has no member for find nothing; the cache's reads refuse such a
+ * namespace instead ({@code NamespaceNotWatchedException}).
  *
  * @param <T> the model type stored
  */
@@ -40,9 +42,20 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 	/** The namespace under which the member of all namespaces is kept. */
 	static final String ALL = "";
 
+	/** How long a change waits for a handler busy with an event of a namespace that left. */
+	static final Duration DELIVERY_WAIT = Duration.ofSeconds(10);
+
+	private static final Logger logger = LoggerFactory.getLogger(NamespaceSetInformer.class);
+
 	private final InformerKey key;
 
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
+
+	/**
+	 * The forwarder of each handler by member informer, kept while that informer is
+	 * registered with the cache, whether or not it is a member now; guarded by itself.
+	 */
+	private final Map<ScopedInformer<T>, Map<ResourceEventHandler<T>, Forwarder<T>>> forwarders = new IdentityHashMap<>();
 
 	/** The members by namespace, replaced whole under the cache's lock. */
 	private volatile Map<String, Member<T>> members = Map.of();
@@ -113,7 +126,7 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 	public void addEventHandler(ResourceEventHandler<T> handler) {
 		this.handlers.add(handler);
 		for (Member<T> member : this.members.values()) {
-			member.forward(handler);
+			forward(member, handler);
 		}
 	}
 
@@ -232,7 +245,82 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 	}
 
 	/**
-	 * One namespace's informer while it belongs to the set.
+	 * Hands a member's events to a handler, through the forwarder of that handler and
+	 * informer: created and registered with the informer the first time, serving the new
+	 * membership (with a replay of what the informer holds) after. Nothing for a member
+	 * that left meanwhile.
+	 * @param member the member
+	 * @param handler the handler
+	 */
+	void forward(Member<T> member, ResourceEventHandler<T> handler) {
+		if (!member.active()) {
+			return;
+		}
+		Forwarder<T> forwarder;
+		boolean created = false;
+		synchronized (this.forwarders) {
+			Map<ResourceEventHandler<T>, Forwarder<T>> ofInformer = this.forwarders
+				.computeIfAbsent(member.informer(), (informer) -> new IdentityHashMap<>());
+			forwarder = ofInformer.get(handler);
+			if (forwarder == null) {
+				forwarder = new Forwarder<>(member.informer(), handler, member);
+				ofInformer.put(handler, forwarder);
+				created = true;
+			}
+		}
+		if (created) {
+			// client-java hands it what the informer holds, or its first list
+			member.informer().addEventHandler(forwarder);
+		}
+		else {
+			forwarder.serve(member);
+		}
+	}
+
+	/**
+	 * Waits until no event of a member that left is being handed to a handler, so that
+	 * none reaches a handler once the change returns. Called outside the cache's lock,
+	 * which a handler may take to read the cache.
+	 * @param member the member that left
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	void awaitDelivered(Member<T> member) throws InterruptedException {
+		List<Forwarder<T>> forwarding;
+		synchronized (this.forwarders) {
+			forwarding = List.copyOf(this.forwarders.getOrDefault(member.informer(), Map.of()).values());
+		}
+		for (Forwarder<T> forwarder : forwarding) {
+			if (!forwarder.awaitDelivered(DELIVERY_WAIT)) {
+				logger.warn("A handler is still busy with an event of a namespace that left the set, going on: "
+						+ "informer={} waited={}ms", member.informer().key(), DELIVERY_WAIT.toMillis());
+			}
+		}
+	}
+
+	/**
+	 * Drops the forwarders registered with a member informer the cache stopped.
+	 * @param informer the informer
+	 */
+	void forget(ScopedInformer<T> informer) {
+		synchronized (this.forwarders) {
+			this.forwarders.remove(informer);
+		}
+	}
+
+	/**
+	 * Returns the forwarders registered with a member informer.
+	 * @param informer the informer
+	 * @return the forwarders, one per handler
+	 */
+	List<Forwarder<T>> forwarders(ScopedInformer<T> informer) {
+		synchronized (this.forwarders) {
+			return List.copyOf(this.forwarders.getOrDefault(informer, Map.of()).values());
+		}
+	}
+
+	/**
+	 * One namespace's informer while it belongs to the set: a membership, active from its
+	 * join until it leaves.
 	 *
 	 * @param <T> the model type stored
 	 */
@@ -241,12 +329,6 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 		private final String namespace;
 
 		private final ScopedInformer<T> informer;
-
-		/** The handlers registered with the informer, each once. */
-		private final Set<ResourceEventHandler<T>> forwarded = Collections.newSetFromMap(new IdentityHashMap<>());
-
-		/** Their forwarders, to take back from the informer when the member leaves. */
-		private final List<Forwarder<T>> forwarders = new ArrayList<>();
 
 		private volatile boolean active = true;
 
@@ -264,76 +346,16 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 		}
 
 		/**
-		 * Registers a handler with the informer, unless it was registered already or the
-		 * member left.
-		 * @param handler the handler
-		 */
-		synchronized void forward(ResourceEventHandler<T> handler) {
-			if (!this.active || !this.forwarded.add(handler)) {
-				return;
-			}
-			Forwarder<T> forwarder = new Forwarder<>(this, handler);
-			this.forwarders.add(forwarder);
-			this.informer.addEventHandler(forwarder);
-		}
-
-		/**
-		 * Silences the forwarders at once; called under the cache's lock, as the member
-		 * leaves the set.
+		 * Ends the membership at once: its forwarders deliver nothing from now on, save
+		 * what is under way ({@link NamespaceSetInformer#awaitDelivered}). Called under
+		 * the cache's lock, as the member leaves the set.
 		 */
 		void deactivate() {
 			this.active = false;
 		}
 
-		/**
-		 * Takes the forwarders back from the informer, which may go on serving others:
-		 * its next runs and restarts leave them out. Called once deactivated, outside the
-		 * cache's lock (the informer's lock is taken).
-		 */
-		synchronized void detach() {
-			this.forwarders.forEach(this.informer::removeEventHandler);
-			this.forwarders.clear();
-		}
-
 		boolean active() {
 			return this.active;
-		}
-
-	}
-
-	/**
-	 * Hands a member's events to one handler while the member belongs to the set, telling
-	 * the adds of an initial list from the others as the member told them.
-	 *
-	 * @param <T> the model type stored
-	 */
-	private record Forwarder<T extends KubernetesObject>(Member<T> member,
-			ResourceEventHandler<T> handler) implements InformerEventHandler<T> {
-
-		@Override
-		public void onAdd(T object, boolean inInitialList) {
-			if (this.member.active()) {
-				if (this.handler instanceof InformerEventHandler<T> aware) {
-					aware.onAdd(object, inInitialList);
-				}
-				else {
-					this.handler.onAdd(object);
-				}
-			}
-		}
-
-		@Override
-		public void onUpdate(T oldObject, T newObject) {
-			if (this.member.active()) {
-				this.handler.onUpdate(oldObject, newObject);
-			}
-		}
-
-		@Override
-		public void onDelete(T object, boolean deletedFinalStateUnknown) {
-			if (this.member.active()) {
-				this.handler.onDelete(object, deletedFinalStateUnknown);
-			}
 		}
 
 	}

@@ -258,7 +258,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			if (!targets.contains(member.namespace())) {
 				next.remove(member.namespace());
 				member.deactivate();
-				plan.leave(member, this.cache.leaveLocked(member.informer(), asked));
+				plan.leave(informer, member, this.cache.leaveLocked(member.informer(), asked));
 			}
 		}
 		for (String namespace : targets) {
@@ -273,16 +273,13 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Does what a change left for after the cache's lock: takes the handlers back from
-	 * the members that left and stops those nobody asks for any more, then registers the
-	 * handlers with the members that joined and starts them.
+	 * Does what a change left for after the cache's lock: waits for the events under way
+	 * from the members that left and stops those nobody asks for any more, then registers
+	 * the handlers with the members that joined and starts them.
 	 */
 	private void apply(Plan plan) {
-		for (Leaving leaving : plan.leaving) {
-			leaving.member().detach();
-			if (leaving.stop()) {
-				this.cache.stopRemoved(leaving.member().informer());
-			}
+		for (Leaving<?> leaving : plan.leaving) {
+			leaving.leave(this.cache);
 		}
 		RuntimeException failure = null;
 		for (Joining<?> joining : plan.joining) {
@@ -413,14 +410,14 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	 */
 	private static final class Plan {
 
-		final List<Leaving> leaving = new ArrayList<>();
+		final List<Leaving<?>> leaving = new ArrayList<>();
 
 		final List<Joining<?>> joining = new ArrayList<>();
 
 		final List<ScopedInformer<?>> starting = new ArrayList<>();
 
-		void leave(Member<?> member, boolean stop) {
-			this.leaving.add(new Leaving(member, stop));
+		<T extends KubernetesObject> void leave(NamespaceSetInformer<T> informer, Member<T> member, boolean stop) {
+			this.leaving.add(new Leaving<>(informer, member, stop));
 		}
 
 		<T extends KubernetesObject> void join(NamespaceSetInformer<T> informer, Member<T> member, boolean start) {
@@ -436,7 +433,26 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	/**
 	 * A member that left, and whether nobody else asks for its informer, which then stops.
 	 */
-	private record Leaving(Member<?> member, boolean stop) {
+	private record Leaving<T extends KubernetesObject>(NamespaceSetInformer<T> informer, Member<T> member,
+			boolean stop) {
+
+		/**
+		 * Waits for the events under way from the member to reach their handlers, then
+		 * stops its informer (dropping the forwarders with it) if nobody asks for it.
+		 */
+		void leave(InformerCache cache) {
+			try {
+				this.informer.awaitDelivered(this.member);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			if (this.stop) {
+				cache.stopRemoved(this.member.informer());
+				this.informer.forget(this.member.informer());
+			}
+		}
+
 	}
 
 	/**
@@ -446,7 +462,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			boolean start) {
 
 		void forwardHandlers() {
-			this.informer.handlers().forEach(this.member::forward);
+			this.informer.handlers().forEach((handler) -> this.informer.forward(this.member, handler));
 		}
 
 	}

@@ -251,17 +251,6 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	/**
-	 * Takes a handler back: the informer's next runs, the watchdog's replacements and the
-	 * resyncs leave it out. The client-java informer running now keeps calling it until
-	 * it is replaced, so a handler taken back must ignore what it still receives (as
-	 * {@code NamespaceSetInformer}'s forwarders of a member that left do).
-	 * @param handler a handler added before
-	 */
-	synchronized void removeEventHandler(ResourceEventHandler<T> handler) {
-		this.handlers.remove(handler);
-	}
-
-	/**
 	 * Whether the first list has been stored and delivered to the handlers.
 	 * @return {@code true} once synced
 	 */

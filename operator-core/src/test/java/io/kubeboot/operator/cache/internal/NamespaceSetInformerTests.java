@@ -3,10 +3,13 @@ package io.kubeboot.operator.cache.internal;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.Informer;
@@ -14,6 +17,7 @@ import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubernetes.client.informer.ResourceEventHandler;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -227,9 +231,89 @@ class NamespaceSetInformerTests {
 		assertThat(names(named.list())).containsExactly("a/one");
 		assertThat(following.list()).isEmpty();
 		this.api.feed("a", event("MODIFIED", gadget("a", "one", "10", "y")));
-		await().atMost(WAIT).until(() -> named.get("a", "one").orElseThrow().getMetadata().getResourceVersion()
-			.equals("10"));
+		// the update reaches the forwarder, which hands it to no handler
+		ScopedInformer<Gadget> member = (ScopedInformer<Gadget>) named;
+		List<Forwarder<Gadget>> forwarders = ((NamespaceSetInformer<Gadget>) following).forwarders(member);
+		assertThat(forwarders).hasSize(1);
+		await().atMost(WAIT).until(() -> forwarders.get(0).dropped() == 1);
+		assertThat(named.get("a", "one").orElseThrow().getMetadata().getResourceVersion()).isEqualTo("10");
 		assertThat(this.events).doesNotContain("update a/one");
+	}
+
+	@Test
+	void aNamespaceAlsoWatchedByNameLeavesAndJoinsAgainWithoutAddingListeners() throws Exception {
+		cache("a", "b");
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of());
+		this.cache.informer(Gadget.class, "a", null);
+		Informer<Gadget> following = this.cache.informer(Gadget.class, null, null);
+		following.addEventHandler(recorder());
+		start();
+		await().atMost(WAIT).until(() -> this.events.contains("add a/one initial"));
+		long listeners = listenerThreads();
+		for (int i = 2; i <= 21; i++) {
+			this.cache.namespaces().remove("a");
+			this.cache.namespaces().add("a");
+			// each join hands the handler the namespace's objects again
+			long joins = i;
+			await().atMost(WAIT)
+				.until(() -> this.events.stream().filter("add a/one initial"::equals).count() == joins);
+		}
+		// through the listener it had: client-java's informers cannot take one back
+		assertThat(listenerThreads()).isLessThanOrEqualTo(listeners);
+		this.api.feed("a", event("MODIFIED", gadget("a", "one", "10", "y")));
+		await().atMost(WAIT).until(() -> this.events.contains("update a/one"));
+		assertThat(this.events).filteredOn("update a/one"::equals).hasSize(1);
+	}
+
+	@Test
+	void aNamespaceRemovedDeliversNothingToHandlersOnceTheRemovalReturned() throws Exception {
+		cache("a", "b");
+		this.api.listed.put("a", List.of());
+		this.api.listed.put("b", List.of());
+		// asked for by name too, its informer goes on after the namespace left the set
+		this.cache.informer(Gadget.class, "b", null);
+		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
+		CountDownLatch inside = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<String> delivered = new CopyOnWriteArrayList<>();
+		informer.addEventHandler(new ResourceEventHandler<>() {
+
+			@Override
+			public void onAdd(Gadget gadget) {
+				inside.countDown();
+				try {
+					release.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				delivered.add(name(gadget));
+			}
+
+			@Override
+			public void onUpdate(Gadget oldGadget, Gadget gadget) {
+			}
+
+			@Override
+			public void onDelete(Gadget gadget, boolean finalStateUnknown) {
+			}
+
+		});
+		start();
+		this.api.feed("b", event("ADDED", gadget("b", "late", "5", "x")));
+		assertThat(inside.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		AtomicReference<List<String>> deliveredAtReturn = new AtomicReference<>();
+		Thread removal = new Thread(() -> {
+			this.cache.namespaces().remove("b");
+			deliveredAtReturn.set(List.copyOf(delivered));
+		});
+		removal.start();
+		// the removal returns, or waits for the event under way to reach the handler
+		await().atMost(WAIT).until(() -> deliveredAtReturn.get() != null || waitsForDelivery(removal));
+		release.countDown();
+		removal.join(WAIT.toMillis());
+		assertThat(deliveredAtReturn.get()).containsExactly("b/late");
 	}
 
 	@Test
@@ -336,6 +420,23 @@ class NamespaceSetInformerTests {
 		this.cache.resolveAll(WAIT);
 		this.cache.start(null);
 		this.cache.waitForSync(WAIT);
+	}
+
+	private static boolean waitsForDelivery(Thread thread) {
+		return Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("awaitDelivered"));
+	}
+
+	/**
+	 * Counts client-java's listener threads, one per handler registered with a running
+	 * informer.
+	 */
+	private static long listenerThreads() {
+		return Thread.getAllStackTraces()
+			.values()
+			.stream()
+			.filter((stack) -> Arrays.stream(stack)
+				.anyMatch((frame) -> frame.getClassName().equals("io.kubernetes.client.informer.cache.ProcessorListener")))
+			.count();
 	}
 
 	private List<InformerKey> keys() {
