@@ -186,6 +186,35 @@ class NamespaceSetIntegrationTests {
 	}
 
 	@Test
+	void aNamespaceOfTheSetWithoutRbacAtStartDoesNotFailTheStart(ControlPlane controlPlane) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		String a = namespace(admin, "a");
+		String c = namespace(admin, "c");
+		create(admin, configMap(a, "one", "web"));
+		create(admin, configMap(c, "seven", "web"));
+		// the Roles of a set of a alone: c has none
+		Manager rendering = Manager.builder(controlPlane.clientFor(OPERATOR)).namespaces(List.of(a)).build();
+		journal(rendering);
+		grant(controlPlane, rendering);
+		Manager manager = this.resources.manager(Manager.builder(controlPlane.clientFor(OPERATOR))
+			.namespaces(List.of(a, c))
+			.cacheSyncTimeout(Duration.ofSeconds(10))
+			.gracefulShutdownTimeout(Duration.ofMillis(500))
+			.build());
+		List<String> reconciled = journal(manager);
+		ManagerHealth health = new ManagerHealth(manager);
+		manager.start();
+		await().atMost(WAIT).until(() -> reconciled.contains(a + "/one"));
+		assertThat(manager.namespaces().unsynced()).containsExactly(c);
+		assertThat(failures(health))
+			.contains("namespaces: not synced: [V1ConfigMap[namespace=" + c + ", labelSelector=app=" + APP + "]]")
+			.doesNotContain("caches");
+		grant(controlPlane, manager);
+		await().atMost(WAIT).until(() -> reconciled.contains(c + "/seven"));
+		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
+	}
+
+	@Test
 	void aNamespaceRemovedWhileRunningLeavesTheCacheAndIsNoLongerReconciled(ControlPlane controlPlane)
 			throws Exception {
 		ApiClient admin = controlPlane.adminClient();

@@ -4,15 +4,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Cache;
@@ -571,10 +574,16 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @throws IllegalStateException if a kind was not resolved and discovery fails
 	 */
 	public List<CacheAccessCheck.Scope> accessScopes() {
+		return accessScopes((informer) -> true);
+	}
+
+	private List<CacheAccessCheck.Scope> accessScopes(Predicate<ScopedInformer<?>> of) {
 		List<CacheAccessCheck.Scope> scopes = new ArrayList<>();
 		for (ScopedInformer<?> informer : scopedInformers()) {
-			ResourceKind<?> kind = resolved(informer.key().type());
-			scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
+			if (of.test(informer)) {
+				ResourceKind<?> kind = resolved(informer.key().type());
+				scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
+			}
 		}
 		return scopes;
 	}
@@ -583,20 +592,25 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Starts every registered informer, once {@link #resolveAll resolved}, and the
 	 * watchdog. What RBAC denies the informers, as the manager's start-up check found, is
 	 * logged as an ERROR at once; {@link #waitForSync} checks it again until it is
-	 * granted. Does not wait for the informers to sync.
+	 * granted, save for the informers of the namespace set, whose namespaces RBAC may
+	 * refuse without failing the start. Does not wait for the informers to sync.
 	 * @param denied what the start-up check found RBAC to deny, or {@code null} if it
 	 * could not ask
 	 * @throws IllegalStateException if a kind registered meanwhile cannot be resolved
 	 */
 	public void start(CacheAccessCheck.@Nullable Verdicts denied) {
 		List<CacheAccessCheck.Scope> scopes = accessScopes();
-		this.accessScopes = scopes;
+		Set<InformerKey> members = namespaceSetMemberKeys();
+		List<CacheAccessCheck.Scope> gating = accessScopes((informer) -> !members.contains(informer.key()));
+		this.accessScopes = gating;
 		String message = (denied != null) ? CacheAccessCheck.describe(scopes, denied) : null;
-		this.accessDenied = message;
+		this.accessDenied = (denied != null) ? CacheAccessCheck.describe(gating, denied) : null;
 		if (message != null) {
 			// loud at once; start-up fails only if it is still so at the sync timeout,
 			// since RBAC is often applied moments after the operator starts
-			logger.error("{}; the caches cannot sync until it is granted", message);
+			logger.error("{}; {}", message,
+					(this.accessDenied != null) ? "the caches cannot sync until it is granted"
+							: "the namespaces of the set named are not cached until it is granted, the others are");
 		}
 		List<ScopedInformer<?>> toStart = scopedInformers();
 		for (ScopedInformer<?> informer : toStart) {
@@ -680,7 +694,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Blocks until every informer has synced.
+	 * Blocks until every informer has synced, save for the informers of namespaces of the
+	 * set that RBAC refuses ({@code 403}): those are tolerated, as they are when a
+	 * namespace is added while the cache runs, so that one tenant's missing Role does not
+	 * fail every start; they are logged, retried, and named by the readiness of the
+	 * namespaces.
 	 * @param timeout how long to wait at most
 	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
 	 * its last error; a {@link CacheAccessDeniedException} naming the verbs, resources
@@ -694,18 +712,29 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		long lastAccessCheck = System.nanoTime();
 		while (true) {
-			List<ScopedInformer<?>> pending = notSynced();
+			Set<InformerKey> members = namespaceSetMemberKeys();
+			List<ScopedInformer<?>> pending = new ArrayList<>();
+			List<ScopedInformer<?>> refused = new ArrayList<>();
+			for (ScopedInformer<?> informer : notSynced()) {
+				if (members.contains(informer.key()) && informer.forbidden()) {
+					refused.add(informer);
+				}
+				else {
+					pending.add(informer);
+				}
+			}
 			for (ScopedInformer<?> informer : pending) {
-				String refused = informer.fieldSelectorRefusal();
-				if (refused != null) {
+				String refusal = informer.fieldSelectorRefusal();
+				if (refusal != null) {
 					ResourceKind<?> kind = resolvedKind(informer.key().type());
 					throw new FieldSelectorNotSupportedException(informer.key(),
-							(kind != null) ? kind.toString() : informer.key().type().getSimpleName(), refused);
+							(kind != null) ? kind.toString() : informer.key().type().getSimpleName(), refusal);
 				}
 			}
 			if (pending.isEmpty()) {
 				// a list allowed without its watch syncs a cache that would never change
 				if (this.accessDenied == null) {
+					tolerated(refused);
 					return;
 				}
 				if (System.nanoTime() - lastAccessCheck > ACCESS_RECHECK_NANOS) {
@@ -720,6 +749,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 					throw new CacheAccessDeniedException(denied);
 				}
 				if (pending.isEmpty()) {
+					tolerated(refused);
 					return;
 				}
 				throw new CacheSyncException("Caches did not sync within " + timeout + ": "
@@ -731,6 +761,25 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			}
 			Thread.sleep(20);
 		}
+	}
+
+	private static void tolerated(List<ScopedInformer<?>> refused) {
+		if (!refused.isEmpty()) {
+			logger.warn("Caches synced, except in namespaces of the set that RBAC refuses: their requests wait "
+					+ "until it is granted, and readiness (namespaces) names them: informers={}",
+					refused.stream().map(ScopedInformer::key).toList());
+		}
+	}
+
+	/**
+	 * Returns the keys of the informers that serve a namespace of the set.
+	 */
+	private Set<InformerKey> namespaceSetMemberKeys() {
+		Set<InformerKey> members = new HashSet<>();
+		for (SetInformer informer : this.namespaceSet.informers()) {
+			informer.members().forEach((member) -> members.add(member.key()));
+		}
+		return members;
 	}
 
 	/**

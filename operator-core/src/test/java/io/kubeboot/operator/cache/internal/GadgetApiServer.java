@@ -124,7 +124,7 @@ final class GadgetApiServer implements AutoCloseable {
 				boolean allowed = attributes == null || !attributes.has("namespace")
 						|| !this.denied.contains(attributes.get("namespace").getAsString());
 				send(exchange, 201, "{\"apiVersion\": \"authorization.k8s.io/v1\", \"kind\": \"SelfSubjectAccessReview\", "
-						+ "\"status\": {\"allowed\": " + allowed + "}}");
+						+ "\"spec\": " + review.get("spec") + ", \"status\": {\"allowed\": " + allowed + "}}");
 			}
 			else if (namespace != null && this.denied.contains(namespace)) {
 				send(exchange, 403, "{\"kind\": \"Status\", \"apiVersion\": \"v1\", \"status\": \"Failure\", "

@@ -135,6 +135,28 @@ class NamespaceSetManagerTests {
 			.contains("unknown namespace for the cache");
 	}
 
+	@Test
+	void aNamespaceOfTheSetRefusedByRbacAtStartIsToleratedAsOneAddedWhileRunning() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("c", List.of(gadget("c", "seven", "7", "x")));
+		this.api.denied.add("c");
+		Manager manager = manager(Duration.ofSeconds(5), "a", "c");
+		List<String> reconciled = new CopyOnWriteArrayList<>();
+		Controller.builder(manager, Gadget.class).complete((request) -> {
+			reconciled.add(request.toString());
+			return Result.done();
+		});
+		manager.start();
+		await().atMost(WAIT).until(() -> reconciled.contains("a/one"));
+		assertThat(manager.namespaces().unsynced()).containsExactly("c");
+		ManagerHealth health = new ManagerHealth(manager, Duration.ofMinutes(1));
+		assertThat(failed(health, "caches")).isNull();
+		assertThat(failed(health, "namespaces")).isEqualTo("not synced: [Gadget[namespace=c]]");
+		this.api.denied.remove("c");
+		await().atMost(WAIT).until(() -> reconciled.contains("c/seven"));
+		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
+	}
+
 	private static String failed(ManagerHealth health, String check) {
 		return health.readiness()
 			.stream()
@@ -149,10 +171,14 @@ class NamespaceSetManagerTests {
 	}
 
 	private Manager manager(String... namespaces) {
+		return manager(WAIT, namespaces);
+	}
+
+	private Manager manager(Duration cacheSyncTimeout, String... namespaces) {
 		this.manager = Manager.builder(this.api.client())
 			.namespaces(List.of(namespaces))
 			.streamingLists(false)
-			.cacheSyncTimeout(WAIT)
+			.cacheSyncTimeout(cacheSyncTimeout)
 			.gracefulShutdownTimeout(Duration.ofMillis(500))
 			.build();
 		return this.manager;
