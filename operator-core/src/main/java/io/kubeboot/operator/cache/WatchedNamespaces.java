@@ -28,7 +28,10 @@ import java.util.Set;
  * of that namespace fail with a {@link NamespaceNotWatchedException} rather than finding
  * nothing, handlers receive no deletion (nothing was deleted), and the controllers drop
  * the requests of that namespace, queued ones included. A reconcile under way goes on,
- * but its next read of the cache fails, and the request is dropped.</li>
+ * but its next read of the cache fails, and the request is dropped. Objects there keep the
+ * finalizers of the controllers, which no longer remove them: deleting such an object, or
+ * the namespace, waits until someone does (each controller warns with the objects
+ * concerned).</li>
  * </ul>
  * A namespace need not exist: its informers list nothing until it is created. A namespace
  * whose informers RBAC denies keeps readiness down, naming the informer and the denial,

@@ -393,6 +393,14 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
+	 * Whether this controller follows the manager's namespace set.
+	 * @return {@code true} if it watches the namespaces of the set
+	 */
+	boolean followsNamespaceSet() {
+		return this.namespaces.followsSet();
+	}
+
+	/**
 	 * Returns the informers whose events reach this controller: for a kind it watches in
 	 * the manager's namespaces, the informer of each namespace of the set as it is now.
 	 * @return the informer keys, those of the reconciled kind first

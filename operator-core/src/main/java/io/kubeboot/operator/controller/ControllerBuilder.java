@@ -12,6 +12,7 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.WatchedNamespaces;
+import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.handler.MapFunction;
@@ -588,6 +589,11 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate,
 				namespaceFilter(sources));
 		this.requestSources.forEach(controller::watch);
+		if (this.finalizer != null && this.cleaner != null && controller.followsNamespaceSet()
+				&& this.manager.cache() instanceof InformerCache informers) {
+			informers.onNamespacesLeaving(
+					new StrandedFinalizers(controllerName(), this.finalizer, sources.get(0).informer()));
+		}
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
 		}

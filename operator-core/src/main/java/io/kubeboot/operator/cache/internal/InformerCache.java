@@ -502,6 +502,17 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
+	 * Calls a listener with the namespaces that leave the set at each change, while their
+	 * informers still hold their objects (and before those stop): controllers warn about
+	 * the objects left with their finalizer.
+	 * @param listener the listener; called by the thread that changes the set, it must not
+	 * change the set
+	 */
+	public void onNamespacesLeaving(Consumer<Set<String>> listener) {
+		this.namespaceSet.onLeaving(listener);
+	}
+
+	/**
 	 * Returns the informers that follow the namespace set, each with its members (one
 	 * informer per namespace, or the one of all namespaces of a cluster-scoped kind), for
 	 * readiness to tell the namespaces apart from the other caches.

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import io.kubeboot.operator.cache.Informer;
@@ -53,6 +55,9 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 
 	/** Guarded by the cache's lock. */
 	private final Map<InformerKey, NamespaceSetInformer<?>> informers = new LinkedHashMap<>();
+
+	/** Told of the namespaces that leave, before their informers stop. */
+	private final List<Consumer<Set<String>>> leavingListeners = new CopyOnWriteArrayList<>();
 
 	/** Taken by every change, so that one is started and stopped whole before the next. */
 	private final Object changes = new Object();
@@ -137,6 +142,11 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			if (after.equals(before)) {
 				return;
 			}
+			Set<String> leaving = new TreeSet<>(before);
+			leaving.removeAll(after);
+			if (!leaving.isEmpty()) {
+				tellLeaving(Collections.unmodifiableSet(leaving));
+			}
 			Plan plan = new Plan();
 			synchronized (this.cache.registryLock()) {
 				this.namespaces = after;
@@ -150,6 +160,26 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			Set<String> removed = new TreeSet<>(before);
 			removed.removeAll(after);
 			logger.info("Watched namespaces changed: added={} removed={} namespaces={}", added, removed, after);
+		}
+	}
+
+	/**
+	 * Calls a listener with the namespaces that leave the set at each change, before their
+	 * informers stop: they still hold the namespaces' objects.
+	 * @param listener the listener; it must not change the set
+	 */
+	void onLeaving(Consumer<Set<String>> listener) {
+		this.leavingListeners.add(listener);
+	}
+
+	private void tellLeaving(Set<String> leaving) {
+		for (Consumer<Set<String>> listener : this.leavingListeners) {
+			try {
+				listener.accept(leaving);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A listener of the namespaces leaving the set failed, going on: namespaces={}", leaving, ex);
+			}
 		}
 	}
 

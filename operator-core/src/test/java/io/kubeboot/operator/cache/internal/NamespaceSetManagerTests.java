@@ -6,16 +6,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.reconcile.Result;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static io.kubeboot.operator.cache.internal.GadgetApiServer.gadget;
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,6 +32,8 @@ import static org.awaitility.Awaitility.await;
  * gadgets per namespace.
  */
 class NamespaceSetManagerTests {
+
+	private static final String FINALIZER = "test.kubeboot.io/cleanup";
 
 	/** Long enough for a refused list to be retried, every ten seconds at most. */
 	private static final Duration WAIT = Duration.ofSeconds(30);
@@ -155,6 +164,40 @@ class NamespaceSetManagerTests {
 		this.api.denied.remove("c");
 		await().atMost(WAIT).until(() -> reconciled.contains("c/seven"));
 		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
+	}
+
+	@Test
+	void aNamespaceLeavingWithObjectsThatCarryAControllersFinalizerIsWarnedAbout() throws Exception {
+		this.api.listed.put("a", List.of(finalized("a", "one")));
+		this.api.listed.put("b", List.of(finalized("b", "two"), finalized("b", "three"), gadget("b", "four", "4", "x")));
+		Manager manager = manager("a", "b");
+		List<String> reconciled = new CopyOnWriteArrayList<>();
+		Controller.builder(manager, Gadget.class).withFinalizer(FINALIZER, (request) -> Result.done()).complete((request) -> {
+			reconciled.add(request.toString());
+			return Result.done();
+		});
+		manager.start();
+		await().atMost(WAIT).until(() -> reconciled.containsAll(List.of("a/one", "b/two", "b/three")));
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(Controller.class);
+		logger.addAppender(logs);
+		try {
+			manager.namespaces().remove("b");
+		}
+		finally {
+			logger.detachAppender(logs);
+		}
+		assertThat(logs.list).filteredOn((event) -> event.getLevel() == Level.WARN)
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.singleElement(as(InstanceOfAssertFactories.STRING))
+			.startsWith("Namespace leaves the watched set with objects that carry the controller's finalizer")
+			.endsWith("controller=gadget namespace=b finalizer=" + FINALIZER + " objects=2 names=[three, two]");
+	}
+
+	private static String finalized(String namespace, String name) {
+		return gadget(namespace, name, "1", "x").replace("\"labels\"",
+				"\"finalizers\": [\"" + FINALIZER + "\"], \"labels\"");
 	}
 
 	private static String failed(ManagerHealth health, String check) {
