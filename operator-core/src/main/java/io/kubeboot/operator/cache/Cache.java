@@ -48,13 +48,24 @@ import org.jspecify.annotations.Nullable;
 public interface Cache extends Reader {
 
 	/**
+	 * The namespace that asks for an informer of every namespace whatever the manager's
+	 * namespace set, controller-runtime's {@code cache.AllNamespaces}: for a kind to be
+	 * watched cluster-wide by an operator that watches a set of namespaces otherwise. It
+	 * needs {@code list} and {@code watch} of the kind in all namespaces (a ClusterRole).
+	 * Its key ({@link InformerKey#namespace()}) has no namespace; an operator of all
+	 * namespaces treats it as {@code null}.
+	 */
+	String ALL_NAMESPACES = "*";
+
+	/**
 	 * Returns the informer of a kind in a namespace with a label selector, registering it
 	 * if it is new: registered before the manager starts, it starts and syncs with the
 	 * cache; registered later, it starts at once.
 	 * @param <T> the model type
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for the manager's namespaces (all
-	 * namespaces unless it watches a set)
+	 * @param namespace the namespace, {@code null} for the manager's namespaces (all
+	 * namespaces unless it watches a set), or {@link #ALL_NAMESPACES} for all namespaces
+	 * whatever the manager's
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments
 	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
@@ -84,7 +95,8 @@ public interface Cache extends Reader {
 	 * {@link UnsupportedOperationException} with one.
 	 * @param <T> the model type
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for the manager's namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces, or
+	 * {@link #ALL_NAMESPACES}
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, such as {@code spec.nodeName=node-1}, or
 	 * {@code null} for all objects
@@ -107,7 +119,8 @@ public interface Cache extends Reader {
 	 * everything but the metadata), with the {@code apiVersion} and {@code kind} of the
 	 * kind; the same list and watch permissions are needed.
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for the manager's namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces, or
+	 * {@link #ALL_NAMESPACES}
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments, never the informer
 	 * of whole objects
@@ -128,7 +141,8 @@ public interface Cache extends Reader {
 	 * {@link #metadataInformer(Class, String, String)} without one and throws
 	 * {@link UnsupportedOperationException} with one.
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for the manager's namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces, or
+	 * {@link #ALL_NAMESPACES}
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, such as {@code type=kubernetes.io/tls}, or
 	 * {@code null} for all objects

@@ -134,7 +134,9 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * Restricts the controller to one namespace; by default it watches the manager's
 	 * namespaces (all namespaces unless the manager watches a set, which it then follows
 	 * as the set changes: see {@code Manager.namespaces()}).
-	 * @param namespace the namespace, or {@code null} for the default
+	 * {@link Cache#ALL_NAMESPACES} watches all namespaces whatever the manager's.
+	 * @param namespace the namespace, {@link Cache#ALL_NAMESPACES}, or {@code null} for
+	 * the default
 	 * @return this builder
 	 */
 	public ControllerBuilder<T> namespace(@Nullable String namespace) {
@@ -613,10 +615,18 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		WatchedNamespaces namespaces = this.manager.namespaces();
 		List<Informer<?>> followers = sources.stream()
 			.<Informer<?>>map(EventSource::informer)
-			.filter((informer) -> informer.key().namespace() == null)
+			.filter(this::followsNamespaceSet)
 			.toList();
 		return (namespaces.all() || followers.isEmpty()) ? NamespaceFilter.NONE
 				: new NamespaceFilter(namespaces, followers);
+	}
+
+	/**
+	 * Whether an informer follows the manager's namespace set (one asked for without a
+	 * namespace, not for {@link Cache#ALL_NAMESPACES}).
+	 */
+	private boolean followsNamespaceSet(Informer<?> informer) {
+		return this.manager.cache() instanceof InformerCache informers && informers.followsNamespaceSet(informer);
 	}
 
 	/**
@@ -631,13 +641,13 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		String name = controllerName();
 		String kind = KindResolver.declaredKind(this.forType).kind();
 		List<Permission> needed = new ArrayList<>();
-		needed
-			.add(listAndWatch(sources.get(0).informer().key(), "controller " + name + " reconciles " + kind + " objects"
-					+ selected(this.labelSelector, this.fieldSelector) + ": its informer lists and watches them"));
+		needed.add(listAndWatch(sources.get(0).informer(), "controller " + name + " reconciles " + kind + " objects"
+				+ selected(this.labelSelector, this.fieldSelector) + ": its informer lists and watches them"));
 		for (int i = 0; i < this.otherKinds.size(); i++) {
 			OtherKind other = this.otherKinds.get(i);
-			InformerKey key = sources.get(i + 1).informer().key();
-			needed.add(listAndWatch(key,
+			Informer<?> informer = sources.get(i + 1).informer();
+			InformerKey key = informer.key();
+			needed.add(listAndWatch(informer,
 					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
 							+ " objects" + selected(other.labelSelector(), other.fieldSelector())
 							+ ": its informer lists and watches them"));
@@ -669,6 +679,9 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		if (permission.isPlaced()) {
 			return Stream.of(permission);
 		}
+		if (Cache.ALL_NAMESPACES.equals(namespace)) {
+			return Stream.of(permission.inAllNamespaces());
+		}
 		if (namespace != null) {
 			return Stream.of(permission.inNamespace(namespace));
 		}
@@ -677,12 +690,17 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Lists and watches an informer's kind: in its namespace, or, for one without, where
-	 * the controller works.
+	 * Lists and watches an informer's kind: in its namespace, in all namespaces for one of
+	 * all namespaces, or, for one without that follows the manager's set, where the
+	 * controller works.
 	 */
-	private static Permission listAndWatch(InformerKey key, String reason) {
+	private Permission listAndWatch(Informer<?> informer, String reason) {
+		InformerKey key = informer.key();
 		Permission permission = Permission.of(key.type(), "list", "watch").because(reason);
-		return (key.namespace() != null) ? permission.inNamespace(key.namespace()) : permission;
+		if (key.namespace() != null) {
+			return permission.inNamespace(key.namespace());
+		}
+		return followsNamespaceSet(informer) ? permission : permission.inAllNamespaces();
 	}
 
 	private static String selected(@Nullable String labelSelector, @Nullable String fieldSelector) {

@@ -21,6 +21,7 @@ import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
@@ -180,6 +181,19 @@ class RequiredPermissionsTests {
 			.extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
 			.containsExactly("shop-b configmaps [list, watch]", "shop-b secrets [get]",
 					"shop-c configmaps [list, watch]", "shop-c secrets [get]");
+	}
+
+	@Test
+	void aKindWatchedInAllNamespacesByAnOperatorOfSeveralNeedsItsRulesClusterWide() {
+		Manager manager = manager().namespaces(List.of("shop-a", "shop-b")).build();
+		Controller.builder(manager, V1ConfigMap.class)
+			.watches(V1Secret.class, "*", null, (secret) -> List.of())
+			.complete((request) -> Result.done());
+		Controller.builder(manager, V1Pod.class).namespace("*").complete((request) -> Result.done());
+		assertThat(PolicyRules.of(manager.requiredPermissions()))
+			.extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
+			.containsExactly("null pods [list, watch]", "null secrets [list, watch]", "shop-a configmaps [list, watch]",
+					"shop-b configmaps [list, watch]");
 	}
 
 	/**

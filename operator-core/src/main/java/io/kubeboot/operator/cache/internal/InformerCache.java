@@ -254,7 +254,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		// here rather than when the cache starts, so that the mistake names the
 		// controller or the code that asked for the informer
 		KindResolver.listType(type);
-		return informer(key(type, namespace, labelSelector, fieldSelector, false));
+		return informer(key(type, namespace, labelSelector, fieldSelector, false), ALL_NAMESPACES.equals(namespace));
 	}
 
 	@Override
@@ -267,11 +267,15 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	public Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
 			@Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
-		return informer(key(type, namespace, labelSelector, fieldSelector, true));
+		return informer(key(type, namespace, labelSelector, fieldSelector, true), ALL_NAMESPACES.equals(namespace));
 	}
 
-	private <T extends KubernetesObject> Informer<T> informer(InformerKey key) {
-		if (key.namespace() != null || this.namespaceSet.all()) {
+	/**
+	 * Returns the informer of a key: one of the manager's namespace set for a key without
+	 * a namespace, unless asked for {@link Cache#ALL_NAMESPACES} or the cache watches all.
+	 */
+	private <T extends KubernetesObject> Informer<T> informer(InformerKey key, boolean allNamespaces) {
+		if (key.namespace() != null || allNamespaces || this.namespaceSet.all()) {
 			return register(key);
 		}
 		if (this.started) {
@@ -290,7 +294,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private static InformerKey key(Class<? extends KubernetesObject> type, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector, boolean metadataOnly) {
-		InformerKey key = new InformerKey(type, namespace, labelSelector, fieldSelector, metadataOnly);
+		InformerKey key = new InformerKey(type, ALL_NAMESPACES.equals(namespace) ? null : namespace, labelSelector,
+				fieldSelector, metadataOnly);
 		if (key.fieldSelector() != null) {
 			// a malformed selector fails here, naming it, rather than at every list
 			FieldSelector.parse(key.fieldSelector());
@@ -510,6 +515,16 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	public void onNamespacesLeaving(Consumer<Set<String>> listener) {
 		this.namespaceSet.onLeaving(listener);
+	}
+
+	/**
+	 * Whether an informer follows the namespace set: one asked for without a namespace
+	 * while the cache watches a set.
+	 * @param informer an informer of this cache
+	 * @return {@code true} if its namespaces are those of the set
+	 */
+	public boolean followsNamespaceSet(Informer<?> informer) {
+		return informer instanceof NamespaceSetInformer<?>;
 	}
 
 	/**

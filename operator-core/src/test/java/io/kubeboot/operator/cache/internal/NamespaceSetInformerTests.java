@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.CacheIndex;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
@@ -314,6 +315,27 @@ class NamespaceSetInformerTests {
 		release.countDown();
 		removal.join(WAIT.toMillis());
 		assertThat(deliveredAtReturn.get()).containsExactly("b/late");
+	}
+
+	@Test
+	void anInformerOfAllNamespacesIsAskedForByNameWhateverTheSet() throws Exception {
+		cache("a");
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("", List.of(gadget("a", "one", "1", "x"), gadget("z", "two", "2", "x")));
+		Informer<Gadget> everywhere = this.cache.informer(Gadget.class, Cache.ALL_NAMESPACES, null);
+		Informer<Gadget> following = this.cache.informer(Gadget.class, null, null);
+		start();
+		assertThat(everywhere).isNotSameAs(following);
+		assertThat(everywhere.key()).isEqualTo(new InformerKey(Gadget.class, null, null));
+		assertThat(keys()).containsExactlyInAnyOrder(new InformerKey(Gadget.class, null, null),
+				new InformerKey(Gadget.class, "a", null));
+		assertThat(names(everywhere.list())).containsExactlyInAnyOrder("a/one", "z/two");
+		assertThat(names(following.list())).containsExactly("a/one");
+		assertThat(this.cache.get(Gadget.class, Request.of("z", "two"))).isPresent();
+		// the set does not change it
+		this.cache.namespaces().set(List.of());
+		assertThat(names(everywhere.list())).containsExactlyInAnyOrder("a/one", "z/two");
+		assertThat(this.cache.informer(Gadget.class, Cache.ALL_NAMESPACES, null)).isSameAs(everywhere);
 	}
 
 	@Test
