@@ -108,6 +108,7 @@ public final class Manager {
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
 				settings.cacheTransforms, settings.namespaces);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
+		this.cache.onNamespacesJoined(this::checkAccessInJoined);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
 		// with leader election, the writes of leader-only work stop with the leadership,
@@ -594,6 +595,33 @@ public final class Manager {
 			fail(ex);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Checks, on a thread of its own, what RBAC grants in namespaces added to the set while
+	 * the manager runs, as the start-up check does there, and warns once naming every rule
+	 * it denies; before the start, the start-up check covers them.
+	 */
+	private void checkAccessInJoined(Set<String> namespaces) {
+		if (this.state != ManagerState.RUNNING) {
+			return;
+		}
+		List<Permission> permissions = requiredPermissions();
+		Thread check = new Thread(() -> {
+			try {
+				new StartupAccessCheck(this.limitedClient, this.cache, null, this.settings.cacheSyncTimeout)
+					.checkAdded(permissions, namespaces);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Cannot check RBAC in the namespaces added to the set, continuing: namespaces={} "
+						+ "error=\"{}\"", namespaces, ex.toString());
+			}
+		}, "operator-rbac-check-namespaces");
+		check.setDaemon(true);
+		check.start();
 	}
 
 	private List<String> runnablesReading(InformerKey informer) {

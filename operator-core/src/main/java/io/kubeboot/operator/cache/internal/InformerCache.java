@@ -518,6 +518,16 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
+	 * Calls a listener with the namespaces that join the set at each change, once their
+	 * informers started: the manager checks the RBAC they need there.
+	 * @param listener the listener; called by the thread that changes the set, it must
+	 * not block nor change the set
+	 */
+	public void onNamespacesJoined(Consumer<Set<String>> listener) {
+		this.namespaceSet.onJoined(listener);
+	}
+
+	/**
 	 * Whether an informer follows the namespace set: one asked for without a namespace
 	 * while the cache watches a set.
 	 * @param informer an informer of this cache

@@ -56,6 +56,9 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	/** Guarded by the cache's lock. */
 	private final Map<InformerKey, NamespaceSetInformer<?>> informers = new LinkedHashMap<>();
 
+	/** Told of the namespaces that join, once their informers started. */
+	private final List<Consumer<Set<String>>> joinedListeners = new CopyOnWriteArrayList<>();
+
 	/** Told of the namespaces that leave, before their informers stop. */
 	private final List<Consumer<Set<String>>> leavingListeners = new CopyOnWriteArrayList<>();
 
@@ -154,13 +157,27 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 					reconcile(informer, targets(informer), plan);
 				}
 			}
-			apply(plan);
 			Set<String> added = new TreeSet<>(after);
 			added.removeAll(before);
-			Set<String> removed = new TreeSet<>(before);
-			removed.removeAll(after);
-			logger.info("Watched namespaces changed: added={} removed={} namespaces={}", added, removed, after);
+			try {
+				apply(plan);
+			}
+			finally {
+				logger.info("Watched namespaces changed: added={} removed={} namespaces={}", added, leaving, after);
+				if (!added.isEmpty()) {
+					this.joinedListeners.forEach((listener) -> listener.accept(Collections.unmodifiableSet(added)));
+				}
+			}
 		}
+	}
+
+	/**
+	 * Calls a listener with the namespaces that join the set at each change, once their
+	 * informers started.
+	 * @param listener the listener; it must not block nor change the set
+	 */
+	void onJoined(Consumer<Set<String>> listener) {
+		this.joinedListeners.add(listener);
 	}
 
 	/**

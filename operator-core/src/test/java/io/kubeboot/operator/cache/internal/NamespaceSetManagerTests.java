@@ -15,7 +15,9 @@ import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.CheckResult;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -193,6 +195,36 @@ class NamespaceSetManagerTests {
 			.singleElement(as(InstanceOfAssertFactories.STRING))
 			.startsWith("Namespace leaves the watched set with objects that carry the controller's finalizer")
 			.endsWith("controller=gadget namespace=b finalizer=" + FINALIZER + " objects=2 names=[three, two]");
+	}
+
+	@Test
+	void theRulesANamespaceAddedWhileRunningNeedsAreCheckedAndWhatRbacDeniesIsNamed() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		Manager manager = manager("a");
+		Controller.builder(manager, Gadget.class)
+			.requires(Permission.of(V1Secret.class, "get").because("reads the credentials"))
+			.complete((request) -> Result.done());
+		manager.start();
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		Logger logger = (Logger) LoggerFactory.getLogger("io.kubeboot.operator.manager");
+		logger.addAppender(logs);
+		try {
+			this.api.denied.add("c");
+			manager.namespaces().add("c");
+			await().atMost(WAIT)
+				.until(() -> logs.list.stream()
+					.anyMatch((event) -> event.getFormattedMessage().startsWith("RBAC denies this operator's identity "
+							+ "rules it needs in namespaces added to the set")));
+		}
+		finally {
+			logger.detachAppender(logs);
+		}
+		assertThat(logs.list).filteredOn((event) -> event.getLevel() == Level.WARN)
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.singleElement(as(InstanceOfAssertFactories.STRING))
+			.contains("get secrets in namespace 'c' (controller gadget: reads the credentials)")
+			.endsWith("namespaces=[c]");
 	}
 
 	private static String finalized(String namespace, String name) {
