@@ -899,6 +899,20 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
+	 * Records a write under the registry lock, under which an informer that stops forgets
+	 * the writes of its objects: recorded before, it is forgotten with them; after, the
+	 * cache no longer holds the object and it is not recorded.
+	 */
+	@Override
+	public void recordIfHeld(KubernetesObject object, Runnable record) {
+		synchronized (this.informers) {
+			if (holds(object)) {
+				record.run();
+			}
+		}
+	}
+
+	/**
 	 * Returns the cached object, never older than this process's own last write of it
 	 * through the manager's client (waiting briefly for the cache to catch up).
 	 */

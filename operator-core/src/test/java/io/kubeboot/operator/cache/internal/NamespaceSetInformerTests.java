@@ -19,6 +19,7 @@ import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -336,6 +337,27 @@ class NamespaceSetInformerTests {
 		this.cache.namespaces().set(List.of());
 		assertThat(names(everywhere.list())).containsExactlyInAnyOrder("a/one", "z/two");
 		assertThat(this.cache.informer(Gadget.class, Cache.ALL_NAMESPACES, null)).isSameAs(everywhere);
+	}
+
+	@Test
+	void aWriteRecordedWhileItsNamespaceLeavesTheSetIsForgottenWithIt() throws Exception {
+		cache("a", "b");
+		this.api.listed.put("a", List.of());
+		this.api.listed.put("b", List.of());
+		this.cache.informer(Gadget.class, null, null);
+		start();
+		Gadget written = new Gadget();
+		written.setMetadata(new V1ObjectMeta().namespace("b").name("written").resourceVersion("99"));
+		Thread removal = new Thread(() -> this.cache.namespaces().remove("b"));
+		// a client's write of an object of b, recorded as b leaves the set
+		this.cache.recordIfHeld(written, () -> {
+			removal.start();
+			await().atMost(WAIT).until(() -> removal.getState() == Thread.State.BLOCKED || !removal.isAlive());
+			this.cache.writtenVersions().wrote(written);
+		});
+		removal.join(WAIT.toMillis());
+		assertThat(this.cache.namespaces().current()).containsExactly("a");
+		assertThat(this.cache.writtenVersions().inFlight()).isZero();
 	}
 
 	@Test
