@@ -249,7 +249,7 @@ public interface Cache extends Reader {
 	 * use it to remove the informer's series). This default removes none.
 	 * @param listener the listener; called under the cache's lock, it must not block
 	 */
-	default void onInformerRemoved(Consumer<Informer<?>> listener) {
+	default void onInformerUnregistered(Consumer<Informer<?>> listener) {
 	}
 
 	/**

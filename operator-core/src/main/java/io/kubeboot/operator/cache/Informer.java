@@ -32,16 +32,6 @@ public interface Informer<T extends KubernetesObject> {
 	InformerKey key();
 
 	/**
-	 * Returns the keys of the lists and watches this informer runs: its own key, or, for
-	 * an informer of the manager's namespace set, the key of each namespace's, as the set
-	 * is now (that of all namespaces for a cluster-scoped kind).
-	 * @return the keys
-	 */
-	default List<InformerKey> keys() {
-		return List.of(key());
-	}
-
-	/**
 	 * Adds an event handler. Handlers are called on the informer's single event thread,
 	 * in order, and must not block. One added after the informer started first receives
 	 * an add for every cached object. An {@link InformerEventHandler} learns which adds
@@ -62,12 +52,15 @@ public interface Informer<T extends KubernetesObject> {
 	 * namespace at a time. An informer of the manager's namespace set
 	 * ({@link WatchedNamespaces}) runs one list and watch per namespace: it tells whether
 	 * the one of that namespace has synced, and answers {@code false} for a namespace not
-	 * in the set. Any other informer answers as {@link #hasSynced()} does.
+	 * in the set. Any other informer answers as {@link #hasSynced()} does for its own
+	 * namespace (every namespace for one of all namespaces), and {@code false} for any
+	 * other.
 	 * @param namespace the namespace, {@code null} for a cluster-scoped object
 	 * @return {@code true} once the namespace's objects were listed
 	 */
 	default boolean hasSynced(@Nullable String namespace) {
-		return hasSynced();
+		String held = key().namespace();
+		return (namespace == null || held == null || held.equals(namespace)) && hasSynced();
 	}
 
 	/**

@@ -51,11 +51,11 @@ public interface WatchedNamespaces {
 	 * Whether every namespace is watched, in which case the set cannot change.
 	 * @return {@code true} when the manager watches all namespaces
 	 */
-	boolean all();
+	boolean watchesAll();
 
 	/**
 	 * Returns the namespaces watched now.
-	 * @return an unmodifiable set in alphabetical order, empty when {@link #all()}
+	 * @return an unmodifiable set in alphabetical order, empty when {@link #watchesAll()}
 	 */
 	Set<String> current();
 
@@ -63,9 +63,18 @@ public interface WatchedNamespaces {
 	 * Replaces the set: informers of the namespaces no longer in it stop, those of the new
 	 * ones start. Returns once they have, without waiting for the new ones to sync (see
 	 * {@link #awaitSynced}). Setting the same namespaces does nothing.
+	 * <p>
+	 * A change is applied whole or not at all, with one exception: if an informer of an
+	 * added namespace cannot start (its kind cannot be resolved against the API server),
+	 * the rest of the change is applied, the namespace stays in the set, unsynced, and
+	 * this throws.
 	 * @param namespaces the namespaces, each an RFC 1123 label; empty for none
-	 * @throws IllegalArgumentException naming every value that is no namespace name
-	 * @throws IllegalStateException if every namespace is watched, or the manager stopped
+	 * @throws io.kubeboot.operator.config.InvalidConfigException (an
+	 * {@link IllegalArgumentException}) naming every value that is no namespace name, the
+	 * set unchanged
+	 * @throws IllegalStateException if every namespace is watched, or the manager
+	 * stopped, the set unchanged; or if an informer of an added namespace cannot start,
+	 * the rest applied
 	 */
 	void set(Collection<String> namespaces);
 
@@ -73,13 +82,16 @@ public interface WatchedNamespaces {
 	 * Adds namespaces to the set, as {@link #set} does.
 	 * @param namespaces the namespaces; those in the set already are left as they are
 	 * @throws IllegalArgumentException naming every value that is no namespace name
-	 * @throws IllegalStateException if every namespace is watched, or the manager stopped
+	 * @throws IllegalStateException if every namespace is watched, or the manager
+	 * stopped; or if an informer of an added namespace cannot start (see {@link #set})
 	 */
 	void add(String... namespaces);
 
 	/**
 	 * Removes namespaces from the set, as {@link #set} does.
 	 * @param namespaces the namespaces; those not in the set are ignored
+	 * @throws IllegalArgumentException naming every value that is no namespace name
+	 * ({@code null} included)
 	 * @throws IllegalStateException if every namespace is watched, or the manager stopped
 	 */
 	void remove(String... namespaces);
@@ -88,7 +100,7 @@ public interface WatchedNamespaces {
 	 * Returns the namespaces of the set whose informers have not all synced: just added,
 	 * or refused by the API server (RBAC, say).
 	 * @return an unmodifiable set in alphabetical order, empty when all have synced (and
-	 * when {@link #all()})
+	 * when {@link #watchesAll()})
 	 */
 	Set<String> unsynced();
 

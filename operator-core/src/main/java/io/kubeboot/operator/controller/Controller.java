@@ -406,7 +406,7 @@ public final class Controller implements ManagerRunnable {
 	 * @return the informer keys, those of the reconciled kind first
 	 */
 	public List<InformerKey> watches() {
-		return this.sources.stream().flatMap((source) -> source.informer().keys().stream()).toList();
+		return this.sources.stream().flatMap((source) -> this.namespaces.keysOf(source.informer()).stream()).toList();
 	}
 
 	/**

@@ -617,8 +617,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.<Informer<?>>map(EventSource::informer)
 			.filter(this::followsNamespaceSet)
 			.toList();
-		return (namespaces.all() || followers.isEmpty()) ? NamespaceFilter.NONE
-				: new NamespaceFilter(namespaces, followers);
+		return (namespaces.watchesAll() || followers.isEmpty()) ? NamespaceFilter.NONE
+				: new NamespaceFilter(namespaces, followers, ((InformerCache) this.manager.cache())::keysOf);
 	}
 
 	/**
@@ -685,7 +685,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		if (namespace != null) {
 			return Stream.of(permission.inNamespace(namespace));
 		}
-		return watched.all() ? Stream.of(permission.inAllNamespaces())
+		return watched.watchesAll() ? Stream.of(permission.inAllNamespaces())
 				: watched.current().stream().map(permission::inNamespace);
 	}
 

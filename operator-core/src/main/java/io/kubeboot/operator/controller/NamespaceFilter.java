@@ -1,8 +1,10 @@
 package io.kubeboot.operator.controller;
 
 import java.util.List;
+import java.util.function.Function;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.reconcile.Request;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 final class NamespaceFilter {
 
 	/** A filter for a controller that does not follow the set: everything passes. */
-	static final NamespaceFilter NONE = new NamespaceFilter(null, List.of());
+	static final NamespaceFilter NONE = new NamespaceFilter(null, List.of(), (informer) -> List.of(informer.key()));
 
 	/** What to do with a request. */
 	enum Verdict {
@@ -45,15 +47,30 @@ final class NamespaceFilter {
 
 	private final List<Informer<?>> followers;
 
+	private final Function<Informer<?>, List<InformerKey>> keys;
+
 	/**
 	 * Creates the filter of a controller.
 	 * @param namespaces the manager's namespaces, {@code null} when the controller does
 	 * not follow a set
 	 * @param followers the controller's informers that follow the set
+	 * @param keys the keys of the lists and watches an informer runs (one per namespace
+	 * of the set for an informer that follows it)
 	 */
-	NamespaceFilter(@Nullable WatchedNamespaces namespaces, List<Informer<?>> followers) {
+	NamespaceFilter(@Nullable WatchedNamespaces namespaces, List<Informer<?>> followers,
+			Function<Informer<?>, List<InformerKey>> keys) {
 		this.namespaces = namespaces;
 		this.followers = List.copyOf(followers);
+		this.keys = keys;
+	}
+
+	/**
+	 * Returns the keys of the lists and watches an informer of the controller runs.
+	 * @param informer the informer
+	 * @return its key, or those of its informer of each namespace of the set
+	 */
+	List<InformerKey> keysOf(Informer<?> informer) {
+		return this.keys.apply(informer);
 	}
 
 	/**

@@ -294,7 +294,7 @@ public final class Manager {
 		List<InformerKey> keys = this.cache.informers().stream().map(Informer::key).toList();
 		WatchedNamespaces watched = this.cache.namespaces();
 		Set<String> namespaces = new LinkedHashSet<>();
-		boolean allNamespaces = keys.isEmpty() && watched.all();
+		boolean allNamespaces = keys.isEmpty() && watched.watchesAll();
 		boolean followsSet = keys.isEmpty();
 		for (InformerKey key : keys) {
 			if (this.cache.namespaceSetInformerOf(key) != null) {

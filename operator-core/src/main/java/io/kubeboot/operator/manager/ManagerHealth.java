@@ -148,7 +148,7 @@ public final class ManagerHealth {
 		}
 		checks.add(failing.isEmpty() ? CheckResult.passed("watches")
 				: CheckResult.failed("watches", String.join("; ", failing)));
-		if (this.namespacesInReadiness && !this.manager.namespaces().all()) {
+		if (this.namespacesInReadiness && !this.manager.namespaces().watchesAll()) {
 			checks.add(namespaces(setInformers));
 		}
 		addOwnChecks(checks, Check.Probe.READINESS);

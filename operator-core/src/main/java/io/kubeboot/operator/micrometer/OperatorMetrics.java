@@ -116,7 +116,7 @@ public final class OperatorMetrics {
 					+ "while above 0 the Lease is neither released nor campaigned for")
 			.register(this.registry);
 		manager.cache().onInformerRegistered(this::bindInformer);
-		manager.cache().onInformerRemoved(this::unbindInformer);
+		manager.cache().onInformerUnregistered(this::unbindInformer);
 	}
 
 	/**

@@ -210,7 +210,8 @@ class ControllerNamespaceTests {
 		Controller controller = new Controller("test", V1ConfigMap.class, reconciler, 1, true,
 				this.rateLimiter, (name) -> this.queueMetrics, ControllerMetrics.NOOP,
 				List.of(primary, watched), DEADLINE, List::of, LeaderOnly.INSTANCE,
-				new NamespaceFilter(this.namespaces, List.of(this.configMaps, this.secrets)));
+				new NamespaceFilter(this.namespaces, List.of(this.configMaps, this.secrets),
+						(informer) -> List.of(informer.key())));
 		this.running = new Thread(() -> {
 			try {
 				controller.start(this.stop);
@@ -240,7 +241,7 @@ class ControllerNamespaceTests {
 		}
 
 		@Override
-		public boolean all() {
+		public boolean watchesAll() {
 			return false;
 		}
 

@@ -54,8 +54,8 @@ class ManagerConfigTests {
 	void theSameNamespaceTwiceIsWatchedOnce() {
 		Manager manager = Manager.builder(new ApiClient()).namespaces(List.of("shop", "ops", "shop")).build();
 		assertThat(manager.namespaces().current()).containsExactly("ops", "shop");
-		assertThat(manager.namespaces().all()).isFalse();
-		assertThat(Manager.builder(new ApiClient()).namespace(" ").build().namespaces().all()).isTrue();
+		assertThat(manager.namespaces().watchesAll()).isFalse();
+		assertThat(Manager.builder(new ApiClient()).namespace(" ").build().namespaces().watchesAll()).isTrue();
 	}
 
 	@Test

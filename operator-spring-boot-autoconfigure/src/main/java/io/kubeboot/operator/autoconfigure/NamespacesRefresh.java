@@ -135,11 +135,11 @@ final class NamespacesRefresh implements GenericApplicationListener {
 			return true;
 		}
 		String property = (listed.isEmpty() && namespace != null) ? "operator.namespace" : "operator.namespaces";
-		if (this.namespaces.all() && !wanted.isEmpty()) {
+		if (this.namespaces.watchesAll() && !wanted.isEmpty()) {
 			problems.add(property, String.join(",", wanted), "cannot restrict an operator that watches all "
 					+ "namespaces while it runs: restart it with the namespaces to watch");
 		}
-		else if (!this.namespaces.all() && wanted.isEmpty()) {
+		else if (!this.namespaces.watchesAll() && wanted.isEmpty()) {
 			problems.add("operator.namespaces", null, "cannot be emptied while the operator runs: empty watches "
 					+ "all namespaces, which an operator that watches a set cannot start doing without a restart");
 		}

@@ -51,7 +51,7 @@ class WatchedNamespacesAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("operator.namespaces=shop-b,shop-a").run((context) -> {
 			WatchedNamespaces namespaces = context.getBean(WatchedNamespaces.class);
 			assertThat(namespaces).isSameAs(context.getBean(Manager.class).namespaces());
-			assertThat(namespaces.all()).isFalse();
+			assertThat(namespaces.watchesAll()).isFalse();
 			assertThat(namespaces.current()).containsExactly("shop-a", "shop-b");
 			namespaces.add("shop-c");
 			assertThat(context.getBean(Manager.class).namespaces().current()).containsExactly("shop-a", "shop-b",
@@ -67,7 +67,7 @@ class WatchedNamespacesAutoConfigurationTests {
 
 	@Test
 	void runWithoutNamespacesShouldWatchAllNamespaces() {
-		this.contextRunner.run((context) -> assertThat(context.getBean(WatchedNamespaces.class).all()).isTrue());
+		this.contextRunner.run((context) -> assertThat(context.getBean(WatchedNamespaces.class).watchesAll()).isTrue());
 	}
 
 	@Test
@@ -82,7 +82,7 @@ class WatchedNamespacesAutoConfigurationTests {
 	void aRefreshOfOtherKeysShouldLeaveAnOperatorOfAllNamespacesAloneAndLogNothing(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
 			refresh(context, Map.of("logging.level.io.kubeboot", "debug"));
-			assertThat(context.getBean(WatchedNamespaces.class).all()).isTrue();
+			assertThat(context.getBean(WatchedNamespaces.class).watchesAll()).isTrue();
 		});
 		assertThat(output).doesNotContain("Watched namespaces");
 	}
@@ -144,7 +144,7 @@ class WatchedNamespacesAutoConfigurationTests {
 	void aRefreshThatRestrictsAnOperatorOfAllNamespacesShouldLeaveItAsItIs(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
 			refresh(context, Map.of("operator.namespaces", "shop-a"));
-			assertThat(context.getBean(WatchedNamespaces.class).all()).isTrue();
+			assertThat(context.getBean(WatchedNamespaces.class).watchesAll()).isTrue();
 		});
 		assertThat(output).contains("operator.namespaces (shop-a) cannot restrict an operator that watches all "
 				+ "namespaces while it runs");

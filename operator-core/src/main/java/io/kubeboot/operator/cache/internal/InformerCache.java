@@ -275,7 +275,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * a namespace, unless asked for {@link Cache#ALL_NAMESPACES} or the cache watches all.
 	 */
 	private <T extends KubernetesObject> Informer<T> informer(InformerKey key, boolean allNamespaces) {
-		if (key.namespace() != null || allNamespaces || this.namespaceSet.all()) {
+		if (key.namespace() != null || allNamespaces || this.namespaceSet.watchesAll()) {
 			return register(key);
 		}
 		if (this.started) {
@@ -502,7 +502,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	@Override
-	public void onInformerRemoved(Consumer<Informer<?>> listener) {
+	public void onInformerUnregistered(Consumer<Informer<?>> listener) {
 		this.removalListeners.add(listener);
 	}
 
@@ -525,6 +525,18 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	public void onNamespacesJoined(Consumer<Set<String>> listener) {
 		this.namespaceSet.onJoined(listener);
+	}
+
+	/**
+	 * Returns the keys of the lists and watches an informer runs: its own key, or, for an
+	 * informer of the namespace set, the key of each namespace's, as the set is now (that
+	 * of all namespaces for a cluster-scoped kind).
+	 * @param informer an informer of this cache
+	 * @return the keys
+	 */
+	public List<InformerKey> keysOf(Informer<?> informer) {
+		return (informer instanceof NamespaceSetInformer<?> followingSet) ? followingSet.memberKeys()
+				: List.of(informer.key());
 	}
 
 	/**
@@ -1010,7 +1022,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	private <T extends KubernetesObject> List<ScopedInformer<T>> covering(Class<?> type, @Nullable String namespace,
 			List<ScopedInformer<T>> informers) {
-		if (namespace == null || this.namespaceSet.all()) {
+		if (namespace == null || this.namespaceSet.watchesAll()) {
 			return informers;
 		}
 		for (ScopedInformer<T> informer : informers) {

@@ -75,8 +75,11 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 		return this.key;
 	}
 
-	@Override
-	public List<InformerKey> keys() {
+	/**
+	 * Returns the keys of its members, as the set is now.
+	 * @return the keys, in the order of the namespaces
+	 */
+	List<InformerKey> memberKeys() {
 		return this.members.values()
 			.stream()
 			.sorted(Comparator.comparing(Member::namespace))

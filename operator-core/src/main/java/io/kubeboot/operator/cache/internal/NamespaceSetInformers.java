@@ -79,7 +79,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	@Override
-	public boolean all() {
+	public boolean watchesAll() {
 		return this.all;
 	}
 
@@ -97,6 +97,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 
 	@Override
 	public void add(String... namespaces) {
+		Objects.requireNonNull(namespaces, "namespaces must not be null");
 		Set<String> added = checked(Arrays.asList(namespaces));
 		change((current) -> {
 			Set<String> next = new TreeSet<>(current);
@@ -107,7 +108,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 
 	@Override
 	public void remove(String... namespaces) {
-		List<String> removed = Arrays.asList(namespaces);
+		Objects.requireNonNull(namespaces, "namespaces must not be null");
+		Set<String> removed = checked(Arrays.asList(namespaces));
 		change((current) -> {
 			Set<String> next = new TreeSet<>(current);
 			removed.forEach(next::remove);

@@ -74,7 +74,7 @@ class NamespaceSetInformerTests {
 		assertThat(informer.key()).isEqualTo(new InformerKey(Gadget.class, null, null));
 		assertThat(keys()).containsExactlyInAnyOrder(new InformerKey(Gadget.class, "a", null),
 				new InformerKey(Gadget.class, "b", null));
-		assertThat(informer.keys()).containsExactly(new InformerKey(Gadget.class, "a", null),
+		assertThat(this.cache.keysOf(informer)).containsExactly(new InformerKey(Gadget.class, "a", null),
 				new InformerKey(Gadget.class, "b", null));
 		assertThat(names(informer.list())).containsExactlyInAnyOrder("a/one", "b/two", "b/three");
 		assertThat(names(informer.list("b"))).containsExactlyInAnyOrder("b/two", "b/three");
@@ -118,7 +118,7 @@ class NamespaceSetInformerTests {
 		cache("a", "b");
 		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
 		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x")));
-		this.cache.onInformerRemoved((informer) -> this.removed.add(informer.key()));
+		this.cache.onInformerUnregistered((informer) -> this.removed.add(informer.key()));
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		informer.addEventHandler(recorder());
 		start();
@@ -430,7 +430,7 @@ class NamespaceSetInformerTests {
 		cache();
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
 		assertThat(informer).isInstanceOf(ScopedInformer.class);
-		assertThat(this.cache.namespaces().all()).isTrue();
+		assertThat(this.cache.namespaces().watchesAll()).isTrue();
 		// reads of any namespace answer from the informer of all namespaces
 		assertThat(this.cache.get(Gadget.class, Request.of("anywhere", "one"))).isEmpty();
 		assertThatIllegalStateException().isThrownBy(() -> this.cache.namespaces().add("a"))
@@ -444,7 +444,23 @@ class NamespaceSetInformerTests {
 			.isThrownBy(() -> this.cache.namespaces().set(List.of("a", "Not_A_Namespace")))
 			.satisfies((ex) -> assertThat(ex.violations()).singleElement()
 				.satisfies((violation) -> assertThat(violation.setting()).isEqualTo("namespaces[1]")));
+		assertThatExceptionOfType(InvalidConfigException.class)
+			.isThrownBy(() -> this.cache.namespaces().remove("a", null))
+			.satisfies((ex) -> assertThat(ex.violations()).singleElement()
+				.satisfies((violation) -> assertThat(violation.setting()).isEqualTo("namespaces[1]")));
 		assertThat(this.cache.namespaces().current()).containsExactly("a");
+	}
+
+	@Test
+	void anInformerOfOneNamespaceTellsItHasSyncedThatNamespaceOnly() throws Exception {
+		cache("a");
+		this.api.listed.put("a", List.of());
+		this.api.listed.put("z", List.of());
+		Informer<Gadget> named = this.cache.informer(Gadget.class, "z", null);
+		start();
+		assertThat(named.hasSynced("z")).isTrue();
+		assertThat(named.hasSynced(null)).isTrue();
+		assertThat(named.hasSynced("a")).isFalse();
 	}
 
 	@Test

@@ -75,7 +75,7 @@ public class OperatorEndpoint {
 			.map(OperatorEndpoint::describe)
 			.toList();
 		WatchedNamespaces namespaces = this.manager.namespaces();
-		NamespacesDescriptor watched = namespaces.all() ? null
+		NamespacesDescriptor watched = namespaces.watchesAll() ? null
 				: new NamespacesDescriptor(List.copyOf(namespaces.current()), List.copyOf(namespaces.unsynced()));
 		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), watched, election,
 				sharding, controllers, this.manager.runnableNamesExcept(Controller.class), caches);
