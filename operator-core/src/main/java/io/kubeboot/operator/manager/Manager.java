@@ -2,6 +2,7 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -293,22 +294,20 @@ public final class Manager {
 		runnables.addAll(this.leaderOnly.runnables());
 		List<InformerKey> keys = this.cache.informers().stream().map(Informer::key).toList();
 		WatchedNamespaces watched = this.cache.namespaces();
+		Set<InformerKey> members = new HashSet<>();
+		this.cache.namespaceSetInformers()
+			.forEach((informer) -> informer.members().forEach((member) -> members.add(member.key())));
+		// where unplaced permissions go: every namespace the caches hold objects in
 		Set<String> namespaces = new LinkedHashSet<>();
 		boolean allNamespaces = keys.isEmpty() && watched.watchesAll();
-		boolean followsSet = keys.isEmpty();
 		for (InformerKey key : keys) {
-			if (this.cache.namespaceSetInformerOf(key) != null) {
-				// of the set, even the one informer of a cluster-scoped kind
-				followsSet = true;
-			}
-			else if (key.namespace() == null) {
-				allNamespaces = true;
-			}
-			else {
-				namespaces.add(key.namespace());
+			switch (placement(key, members)) {
+				case ALL_NAMESPACES -> allNamespaces = true;
+				case NAMESPACE -> namespaces.add(key.namespace());
+				case NAMESPACE_SET -> namespaces.addAll(watched.current());
 			}
 		}
-		if (followsSet) {
+		if (keys.isEmpty()) {
 			namespaces.addAll(watched.current());
 		}
 		List<Permission> declared = new ArrayList<>();
@@ -327,15 +326,8 @@ public final class Manager {
 		}
 		permissions.addAll(declared);
 		for (InformerKey key : keys) {
-			// the one informer of a cluster-scoped kind in the set: a permission in any
-			// namespace covers it, as RBAC places the kind's rules in a ClusterRole
-			boolean anyNamespace = key.namespace() == null && this.cache.namespaceSetInformerOf(key) != null;
-			boolean covered = declared.stream()
-				.anyMatch((permission) -> permission.grants(key.type(),
-						anyNamespace ? permission.namespace() : key.namespace(), "list")
-						&& permission.grants(key.type(), anyNamespace ? permission.namespace() : key.namespace(),
-								"watch"));
-			if (!covered) {
+			Placement placement = placement(key, members);
+			if (declared.stream().noneMatch((permission) -> listsAndWatches(permission, key, placement))) {
 				Permission permission = Permission.of(key.type(), "list", "watch")
 					.because("the cache's informer " + key + " lists and watches them");
 				permissions.add((key.namespace() != null) ? permission.inNamespace(key.namespace())
@@ -343,6 +335,41 @@ public final class Manager {
 			}
 		}
 		return permissions;
+	}
+
+	/**
+	 * Where an informer lists and watches.
+	 */
+	private enum Placement {
+
+		/** One namespace, named by its key. */
+		NAMESPACE,
+
+		/** All namespaces. */
+		ALL_NAMESPACES,
+
+		/** A namespace of the manager's set, or all for a cluster-scoped kind in the set. */
+		NAMESPACE_SET
+
+	}
+
+	private static Placement placement(InformerKey key, Set<InformerKey> members) {
+		if (members.contains(key)) {
+			// of the set, even the one informer of a cluster-scoped kind
+			return Placement.NAMESPACE_SET;
+		}
+		return (key.namespace() != null) ? Placement.NAMESPACE : Placement.ALL_NAMESPACES;
+	}
+
+	/**
+	 * Whether a permission lets an informer list and watch: in its namespace, or, for the
+	 * one informer of a cluster-scoped kind in the set, in any namespace (RBAC places the
+	 * kind's rules in a ClusterRole).
+	 */
+	private static boolean listsAndWatches(Permission permission, InformerKey key, Placement placement) {
+		String namespace = (placement == Placement.NAMESPACE_SET && key.namespace() == null) ? permission.namespace()
+				: key.namespace();
+		return permission.grants(key.type(), namespace, "list") && permission.grants(key.type(), namespace, "watch");
 	}
 
 	private static List<Permission> leasePermissions(LeaderElectionConfig election) {

@@ -3,18 +3,14 @@ package io.kubeboot.operator.cache.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -26,7 +22,6 @@ import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
-import io.kubeboot.operator.cache.NamespaceNotWatchedException;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
@@ -41,7 +36,6 @@ import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
@@ -111,19 +105,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final ApiServerHeartbeat heartbeat;
 
-	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
+	/** The informers, and the cache's lock. */
+	private final InformerRegistry registry;
 
-	/**
-	 * How often each informer was asked for and not given back ({@link #release}),
-	 * guarded by {@link #informers}.
-	 */
-	private final Map<InformerKey, Integer> asked = new HashMap<>();
-
-	/**
-	 * The indexes of each kind by name, kept by every informer of the kind's whole
-	 * objects, guarded by {@link #informers}.
-	 */
-	private final Map<Class<?>, Map<String, CacheIndex<?>>> indexes = new HashMap<>();
+	/** The reads across the informers of a kind. */
+	private final CacheReads reads;
 
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
 
@@ -133,10 +119,6 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	/** What RBAC denied the informers when last checked, {@code null} if nothing. */
 	private volatile @Nullable String accessDenied;
-
-	private final List<Consumer<Informer<?>>> informerListeners = new CopyOnWriteArrayList<>();
-
-	private final List<Consumer<Informer<?>>> removalListeners = new CopyOnWriteArrayList<>();
 
 	/** The namespaces watched, and the informers that follow them. */
 	private final NamespaceSetInformers namespaceSet;
@@ -204,7 +186,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				streamingLists);
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
 		this.heartbeat = new ApiServerHeartbeat(this.watchClient);
-		this.namespaceSet = new NamespaceSetInformers(this, namespaces);
+		this.registry = new InformerRegistry(this.informerSettings, this.written);
+		this.namespaceSet = new NamespaceSetInformers(this, this.registry, namespaces);
+		this.reads = new CacheReads(this.registry, this.namespaceSet, this.written);
 	}
 
 	/**
@@ -304,84 +288,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	private <T extends KubernetesObject> ScopedInformer<T> register(InformerKey key) {
-		ScopedInformer<T> informer;
-		synchronized (this.informers) {
-			informer = registerLocked(key, true);
-		}
+		ScopedInformer<T> informer = this.registry.register(key, true);
 		startIfStarted(informer);
 		return informer;
-	}
-
-	/**
-	 * Returns the lock that guards the registered informers, which
-	 * {@link NamespaceSetInformers} shares.
-	 * @return the lock
-	 */
-	Object registryLock() {
-		return this.informers;
-	}
-
-	/**
-	 * Returns the informer of a key, registering it if it is new; called under the
-	 * {@link #registryLock()}.
-	 * @param <T> the model type stored
-	 * @param key the key
-	 * @param ask whether to count it as asked for
-	 * @return the informer
-	 */
-	@SuppressWarnings("unchecked")
-	<T extends KubernetesObject> ScopedInformer<T> registerLocked(InformerKey key, boolean ask) {
-		ScopedInformer<T> informer = (ScopedInformer<T>) this.informers.get(key);
-		if (informer == null) {
-			informer = new ScopedInformer<>(key, this.informerSettings);
-			informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
-			if (!key.metadataOnly()) {
-				for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
-					attach(informer, index);
-				}
-			}
-			this.informers.put(key, informer);
-			for (Consumer<Informer<?>> listener : this.informerListeners) {
-				listener.accept(informer);
-			}
-		}
-		if (ask) {
-			this.asked.merge(key, 1, Integer::sum);
-		}
-		return informer;
-	}
-
-	/**
-	 * Gives back a member of an informer of the namespace set that leaves it, and
-	 * unregisters it unless someone else asks for it; called under the
-	 * {@link #registryLock()}.
-	 * @param informer the member's informer
-	 * @param asked whether the member was asked for
-	 * @return {@code true} if it was unregistered and must be stopped, with
-	 * {@link #stopRemoved}
-	 */
-	boolean leaveLocked(ScopedInformer<?> informer, boolean asked) {
-		InformerKey key = informer.key();
-		if (this.informers.get(key) != informer) {
-			return false;
-		}
-		int left = asked ? this.asked.merge(key, -1, Integer::sum) : this.asked.getOrDefault(key, 0);
-		if (left > 0) {
-			return false;
-		}
-		this.informers.remove(key);
-		this.asked.remove(key);
-		for (Consumer<Informer<?>> listener : this.removalListeners) {
-			listener.accept(informer);
-		}
-		if (key.namespace() != null && this.informers.keySet()
-			.stream()
-			.noneMatch((other) -> other.type() == key.type()
-					&& (other.namespace() == null || other.namespace().equals(key.namespace())))) {
-			// no informer will see these writes: reads must not wait for them
-			this.written.forget(key.type(), key.namespace());
-		}
-		return true;
 	}
 
 	/**
@@ -412,7 +321,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	void startIfStarted(ScopedInformer<?> informer) {
 		boolean startNow;
-		synchronized (this.informers) {
+		synchronized (this.registry) {
 			startNow = this.started;
 		}
 		if (startNow) {
@@ -430,33 +339,14 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public void addIndex(CacheIndex<?> index) {
 		Objects.requireNonNull(index, "index must not be null");
-		List<ScopedInformer<?>> ofKind = new ArrayList<>();
-		synchronized (this.informers) {
-			Map<String, CacheIndex<?>> declared = this.indexes.computeIfAbsent(index.type(),
-					(type) -> new LinkedHashMap<>());
-			CacheIndex<?> existing = declared.putIfAbsent(index.name(), index);
-			if (existing != null && existing != index) {
-				throw new IllegalArgumentException(index.type().getSimpleName() + " has an index named '" + index.name()
-						+ "' already: give this one another name, or declare one CacheIndex and share it");
-			}
-			for (ScopedInformer<?> informer : this.informers.values()) {
-				if (informer.key().type() == index.type() && !informer.key().metadataOnly()) {
-					ofKind.add(informer);
-				}
-			}
-		}
+		List<ScopedInformer<?>> ofKind = this.registry.declare(index);
 		// outside the cache's lock: building waits for the store's writer, whose index
 		// function may read the cache. An informer registered meanwhile got the index
 		// from the map; attaching it again waits for the build under way, then does
 		// nothing
 		for (ScopedInformer<?> informer : ofKind) {
-			attach(informer, index);
+			InformerRegistry.attach(informer, index);
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static <T extends KubernetesObject> void attach(ScopedInformer<T> informer, CacheIndex<?> index) {
-		informer.addIndex((CacheIndex<T>) index);
 	}
 
 	/**
@@ -472,38 +362,19 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			this.namespaceSet.release(followingSet);
 			return;
 		}
-		synchronized (this.informers) {
-			if (informer instanceof ScopedInformer<?> scoped && this.informers.get(informer.key()) == informer) {
-				releaseLocked(scoped);
-			}
+		if (informer instanceof ScopedInformer<?> scoped) {
+			this.registry.release(scoped);
 		}
-	}
-
-	/**
-	 * Gives back a registered informer, pausing it once given back as often as it was
-	 * asked for; called under the {@link #registryLock()}.
-	 * @param informer the informer
-	 */
-	void releaseLocked(ScopedInformer<?> informer) {
-		Integer left = this.asked.computeIfPresent(informer.key(), (asking, count) -> count - 1);
-		if (left == null || left > 0) {
-			return;
-		}
-		// under the lock: an informer asked for again meanwhile is started after this
-		informer.pause();
 	}
 
 	@Override
 	public void onInformerRegistered(Consumer<Informer<?>> listener) {
-		synchronized (this.informers) {
-			this.informerListeners.add(listener);
-			this.informers.values().forEach(listener);
-		}
+		this.registry.onRegistered(listener);
 	}
 
 	@Override
 	public void onInformerUnregistered(Consumer<Informer<?>> listener) {
-		this.removalListeners.add(listener);
+		this.registry.onUnregistered(listener);
 	}
 
 	/**
@@ -557,16 +428,6 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	public List<SetInformer> namespaceSetInformers() {
 		return this.namespaceSet.informers();
-	}
-
-	/**
-	 * Returns the key of the informer of the namespace set that a registered informer
-	 * serves as the member of one namespace, for naming those that asked for it.
-	 * @param key the key of a registered informer
-	 * @return the key, without a namespace, or {@code null} if it is no member
-	 */
-	public @Nullable InformerKey namespaceSetInformerOf(InformerKey key) {
-		return this.namespaceSet.followed(key);
 	}
 
 	/**
@@ -664,9 +525,9 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		for (ScopedInformer<?> informer : toStart) {
 			startResolved(informer);
 		}
-		synchronized (this.informers) {
+		synchronized (this.registry) {
 			this.started = true;
-			toStart = new ArrayList<>(this.informers.values());
+			toStart = this.registry.informers();
 		}
 		for (ScopedInformer<?> informer : toStart) {
 			startResolved(informer); // registered while starting
@@ -869,9 +730,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @return a new list of the informers
 	 */
 	private List<ScopedInformer<?>> scopedInformers() {
-		synchronized (this.informers) {
-			return new ArrayList<>(this.informers.values());
-		}
+		return this.registry.informers();
 	}
 
 	private List<ScopedInformer<?>> notSynced() {
@@ -917,7 +776,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public void recordIfHeld(KubernetesObject object, Runnable record) {
-		synchronized (this.informers) {
+		synchronized (this.registry) {
 			if (holds(object)) {
 				record.run();
 			}
@@ -930,7 +789,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
-		return read(type, request, covering(type, request.namespace(), informersOf(type, false)));
+		return this.reads.get(type, request, false);
 	}
 
 	/**
@@ -939,32 +798,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public Optional<PartialObjectMetadata> getMetadata(Class<? extends KubernetesObject> type, Request request) {
-		return read(type, request, covering(type, request.namespace(), informersOf(type, true)));
-	}
-
-	private <T extends KubernetesObject> Optional<T> read(Class<?> type, Request request,
-			List<ScopedInformer<T>> candidates) {
-		try {
-			return Optional.ofNullable(this.written.read(type, request.namespace(), request.name(), () -> {
-				for (ScopedInformer<T> informer : candidates) {
-					Optional<T> found = informer.get(request.namespace(), request.name());
-					if (found.isPresent()) {
-						return found.get();
-					}
-				}
-				return null;
-			}));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for the cache to see this process's write", ex);
-		}
+		return this.reads.get(type, request, true);
 	}
 
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
-		return merged(covering(type, namespace, informersOf(type, false)),
-				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
+		return this.reads.list(type, namespace, false);
 	}
 
 	/**
@@ -976,100 +815,13 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
 			MatchingIndex matching) {
-		List<ScopedInformer<T>> informers = covering(type, namespace, informersOf(type, false));
-		synchronized (this.informers) {
-			Map<String, CacheIndex<?>> ofKind = this.indexes.getOrDefault(type, Map.of());
-			if (!ofKind.containsKey(matching.index())) {
-				throw new IllegalStateException("No index '" + matching.index() + "' of " + type.getSimpleName() + " ("
-						+ (ofKind.isEmpty() ? "it has none" : "it has " + String.join(", ", ofKind.keySet()))
-						+ "): declare it with cache.addIndex(CacheIndex.of(" + type.getSimpleName() + ".class, \""
-						+ matching.index() + "\", ...)), or with Spring as a CacheIndex bean");
-			}
-		}
-		return merged(informers, (informer) -> informer.byIndex(matching.index(), namespace, matching.key()));
+		return this.reads.list(type, namespace, matching);
 	}
 
 	@Override
 	public List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type,
 			@Nullable String namespace) {
-		return merged(covering(type, namespace, informersOf(type, true)),
-				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
-	}
-
-	/**
-	 * Returns what each informer gives, each object once: informers of the same kind with
-	 * other selectors may hold the same object.
-	 */
-	private static <T extends KubernetesObject> List<T> merged(List<ScopedInformer<T>> informers,
-			Function<ScopedInformer<T>, List<T>> read) {
-		if (informers.size() == 1) {
-			return read.apply(informers.get(0));
-		}
-		Map<String, T> unique = new LinkedHashMap<>();
-		for (ScopedInformer<T> informer : informers) {
-			for (T object : read.apply(informer)) {
-				unique.putIfAbsent(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), object);
-			}
-		}
-		return new ArrayList<>(unique.values());
-	}
-
-	/**
-	 * Returns the informers a read of a namespace goes to, refusing it when the cache
-	 * watches a set of namespaces and none of them holds that namespace: an empty answer
-	 * would say its objects do not exist. A cache of all namespaces answers as before.
-	 * @throws NamespaceNotWatchedException if no informer holds the namespace
-	 */
-	private <T extends KubernetesObject> List<ScopedInformer<T>> covering(Class<?> type, @Nullable String namespace,
-			List<ScopedInformer<T>> informers) {
-		if (namespace == null || this.namespaceSet.watchesAll()) {
-			return informers;
-		}
-		for (ScopedInformer<T> informer : informers) {
-			String held = informer.key().namespace();
-			if (held == null || held.equals(namespace)) {
-				return informers;
-			}
-		}
-		throw new NamespaceNotWatchedException(type, namespace, this.namespaceSet.current());
-	}
-
-	@SuppressWarnings("unchecked")
-	private <T extends KubernetesObject> List<ScopedInformer<T>> informersOf(Class<?> type, boolean metadataOnly) {
-		List<ScopedInformer<T>> found = new ArrayList<>();
-		boolean otherForm = false;
-		for (ScopedInformer<?> informer : scopedInformers()) {
-			if (informer.key().type() == type) {
-				if (informer.key().metadataOnly() == metadataOnly) {
-					found.add((ScopedInformer<T>) informer);
-				}
-				else {
-					otherForm = true;
-				}
-			}
-		}
-		if (found.isEmpty() && this.namespaceSet.caches(type, metadataOnly)) {
-			return found; // the namespace set is empty now
-		}
-		if (found.isEmpty()) {
-			String kind = type.getSimpleName();
-			if (otherForm) {
-				throw new IllegalStateException(metadataOnly
-						? "No informer caches the metadata of " + kind + ": it is "
-								+ "cached whole; read it with get or list, or cache its metadata only with "
-								+ "metadataInformer(), ownsMetadataOnly or watchesMetadataOnly"
-						: "No informer caches " + kind + " whole: it is cached as metadata only; read it with "
-								+ "getMetadata or listMetadata, or cache it whole: reconcile, own or watch the kind "
-								+ "without metadata only, or register it with informer()");
-			}
-			throw new IllegalStateException(metadataOnly
-					? "No informer caches the metadata of " + kind
-							+ ": own or watch the kind as metadata only in a controller (ownsMetadataOnly, "
-							+ "watchesMetadataOnly), or register it with metadataInformer()"
-					: "No informer caches " + kind + ": reconcile, own or watch the kind in a controller, or "
-							+ "register it with InformerCache.informer()");
-		}
-		return found;
+		return this.reads.list(type, namespace, true);
 	}
 
 	/**
@@ -1082,30 +834,6 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * namespaces, registered with the cache
 	 */
 	public record SetInformer(InformerKey key, boolean askedFor, List<Informer<?>> members) {
-
-	}
-
-	/**
-	 * Tells the written versions what an informer sees, so that a write is forgotten as
-	 * soon as the cache has it, whether or not anyone reads it.
-	 */
-	private record WriteObserver<T extends KubernetesObject>(WrittenVersions written,
-			Class<?> type) implements ResourceEventHandler<T> {
-
-		@Override
-		public void onAdd(T object) {
-			this.written.observed(this.type, object, false);
-		}
-
-		@Override
-		public void onUpdate(T old, T object) {
-			this.written.observed(this.type, object, false);
-		}
-
-		@Override
-		public void onDelete(T object, boolean finalStateUnknown) {
-			this.written.observed(this.type, object, true);
-		}
 
 	}
 

@@ -24,7 +24,6 @@ import io.kubeboot.operator.cache.internal.NamespaceSetInformer.Member;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubernetes.client.common.KubernetesObject;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,11 +32,15 @@ import org.slf4j.LoggerFactory;
  * one per kind, label selector, field selector and form asked for without a namespace,
  * each with a member informer per namespace of the set.
  * <p>
- * A change is worked out under the cache's lock, where the new set is published together
- * with every informer's new members, so that no reader ever sees a namespace in the set
- * that an informer does not know of, or the reverse; what takes other locks (registering
- * handlers with the members, starting and stopping them) is done after, outside it.
- * Changes are applied one at a time, each whole.
+ * A change is worked out under the registry's lock, where the new set and every
+ * informer's new members are published (the set first, the members after, each a
+ * volatile, immutable value) together with the registrations they make; what takes other
+ * locks (registering handlers with the members, starting and stopping them) is done
+ * after, outside it. A reader that takes no lock may see the new set with an informer's
+ * old members for a moment: a namespace just added is then not synced by that informer
+ * (its requests wait), and one just removed is dropped by the set before its members go.
+ * Reads of the cache go to a snapshot of the registry, taken under the lock. Changes are
+ * applied one at a time, each whole.
  */
 final class NamespaceSetInformers implements WatchedNamespaces {
 
@@ -47,13 +50,16 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 
 	private final InformerCache cache;
 
+	/** The cache's informers, whose lock guards the set and the informers' members. */
+	private final InformerRegistry registry;
+
 	/** Whether every namespace is watched: then no informer follows a set. */
 	private final boolean all;
 
-	/** Guarded by the cache's lock, read without it. */
+	/** Guarded by the registry's lock, read without it. */
 	private volatile Set<String> namespaces;
 
-	/** Guarded by the cache's lock. */
+	/** Guarded by the registry's lock. */
 	private final Map<InformerKey, NamespaceSetInformer<?>> informers = new LinkedHashMap<>();
 
 	/** Told of the namespaces that join, once their informers started. */
@@ -70,10 +76,12 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	/**
 	 * Creates the manager's namespaces.
 	 * @param cache the cache whose informers follow them
+	 * @param registry the cache's informers
 	 * @param namespaces the namespaces, checked already; empty for every namespace
 	 */
-	NamespaceSetInformers(InformerCache cache, Collection<String> namespaces) {
+	NamespaceSetInformers(InformerCache cache, InformerRegistry registry, Collection<String> namespaces) {
 		this.cache = cache;
+		this.registry = registry;
 		this.all = namespaces.isEmpty();
 		this.namespaces = Collections.unmodifiableSet(new TreeSet<>(namespaces));
 	}
@@ -153,7 +161,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 				tellLeaving(Collections.unmodifiableSet(leaving));
 			}
 			Plan plan = new Plan();
-			synchronized (this.cache.registryLock()) {
+			synchronized (this.registry) {
 				this.namespaces = after;
 				for (NamespaceSetInformer<?> informer : this.informers.values()) {
 					reconcile(informer, targets(informer), plan);
@@ -214,7 +222,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 		synchronized (this.changes) {
 			Plan plan = new Plan();
 			NamespaceSetInformer<T> informer;
-			synchronized (this.cache.registryLock()) {
+			synchronized (this.registry) {
 				informer = (NamespaceSetInformer<T>) this.informers.get(key);
 				boolean created = informer == null;
 				if (created) {
@@ -228,7 +236,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 				else if (informer.asked() == 1) {
 					// asked for again after it was given back: so are its members
 					for (Member<T> member : informer.members().values()) {
-						this.cache.registerLocked(member.informer().key(), true);
+						this.registry.register(member.informer().key(), true);
 						plan.start(member.informer());
 					}
 				}
@@ -245,14 +253,14 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	 */
 	void release(NamespaceSetInformer<?> informer) {
 		synchronized (this.changes) {
-			synchronized (this.cache.registryLock()) {
+			synchronized (this.registry) {
 				if (this.informers.get(informer.key()) != informer || informer.asked() == 0) {
 					return;
 				}
 				informer.asked(informer.asked() - 1);
 				if (informer.asked() == 0) {
 					for (Member<?> member : informer.members().values()) {
-						this.cache.releaseLocked(member.informer());
+						this.registry.release(member.informer());
 					}
 				}
 			}
@@ -266,7 +274,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	void resolved() {
 		synchronized (this.changes) {
 			Plan plan = new Plan();
-			synchronized (this.cache.registryLock()) {
+			synchronized (this.registry) {
 				for (NamespaceSetInformer<?> informer : this.informers.values()) {
 					reconcile(informer, targets(informer), plan);
 				}
@@ -294,7 +302,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Gives an informer the members of its target namespaces; called under the cache's
+	 * Gives an informer the members of its target namespaces; called under the registry's
 	 * lock. Leaving members are silenced at once and given back; joining ones are
 	 * registered (and asked for while the informer is), their handlers and start left to
 	 * the plan.
@@ -307,12 +315,12 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 			if (!targets.contains(member.namespace())) {
 				next.remove(member.namespace());
 				member.deactivate();
-				plan.leave(informer, member, this.cache.leaveLocked(member.informer(), asked));
+				plan.leave(informer, member, this.registry.leave(member.informer(), asked));
 			}
 		}
 		for (String namespace : targets) {
 			if (!next.containsKey(namespace)) {
-				ScopedInformer<T> joining = this.cache.registerLocked(informer.memberKey(namespace), asked);
+				ScopedInformer<T> joining = this.registry.register(informer.memberKey(namespace), asked);
 				Member<T> member = new Member<>(namespace, joining);
 				next.put(namespace, member);
 				plan.join(informer, member, asked);
@@ -322,7 +330,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Does what a change left for after the cache's lock: waits for the events under way
+	 * Does what a change left for after the registry's lock: waits for the events under way
 	 * from the members that left and stops those nobody asks for any more, then registers
 	 * the handlers with the members that joined and starts them.
 	 */
@@ -355,7 +363,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	 * @return the informers, in the order they were first asked for
 	 */
 	List<InformerCache.SetInformer> informers() {
-		synchronized (this.cache.registryLock()) {
+		synchronized (this.registry) {
 			return this.informers.values()
 				.stream()
 				.map((informer) -> new InformerCache.SetInformer(informer.key(), informer.asked() > 0,
@@ -370,29 +378,11 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Returns the informer of the set that an informer is a member of.
-	 * @param key the key of a registered informer
-	 * @return the key of the informer of the set, or {@code null} if it is no member
-	 */
-	@Nullable InformerKey followed(InformerKey key) {
-		synchronized (this.cache.registryLock()) {
-			for (NamespaceSetInformer<?> informer : this.informers.values()) {
-				for (Member<?> member : informer.members().values()) {
-					if (member.informer().key().equals(key)) {
-						return informer.key();
-					}
-				}
-			}
-			return null;
-		}
-	}
-
-	/**
 	 * Returns the kinds of the informers of the set.
 	 * @return the model classes
 	 */
 	List<Class<? extends KubernetesObject>> types() {
-		synchronized (this.cache.registryLock()) {
+		synchronized (this.registry) {
 			return this.informers.keySet().stream().<Class<? extends KubernetesObject>>map(InformerKey::type).toList();
 		}
 	}
@@ -404,7 +394,7 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	 * @return {@code true} if one does
 	 */
 	boolean caches(Class<?> type, boolean metadataOnly) {
-		synchronized (this.cache.registryLock()) {
+		synchronized (this.registry) {
 			return this.informers.keySet()
 				.stream()
 				.anyMatch((key) -> key.type() == type && key.metadataOnly() == metadataOnly);
@@ -449,13 +439,13 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	private List<NamespaceSetInformer<?>> askedFor() {
-		synchronized (this.cache.registryLock()) {
+		synchronized (this.registry) {
 			return this.informers.values().stream().filter((informer) -> informer.asked() > 0).toList();
 		}
 	}
 
 	/**
-	 * What a change leaves for after the cache's lock.
+	 * What a change leaves for after the registry's lock.
 	 */
 	private static final class Plan {
 

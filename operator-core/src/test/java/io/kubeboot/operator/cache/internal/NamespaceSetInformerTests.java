@@ -374,8 +374,9 @@ class NamespaceSetInformerTests {
 		assertThat(informer.hasSynced("b")).isTrue();
 		this.cache.namespaces().add("c");
 		assertThat(keys()).containsExactly(new InformerKey(Gadget.class, null, null));
-		assertThat(this.cache.namespaceSetInformerOf(new InformerKey(Gadget.class, null, null)))
-			.isEqualTo(new InformerKey(Gadget.class, null, null));
+		assertThat(this.cache.namespaceSetInformers()).singleElement()
+			.satisfies((followed) -> assertThat(followed.members()).extracting(Informer::key)
+				.containsExactly(new InformerKey(Gadget.class, null, null)));
 	}
 
 	@Test
