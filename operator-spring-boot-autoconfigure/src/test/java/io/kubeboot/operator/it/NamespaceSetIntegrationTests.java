@@ -35,6 +35,7 @@ import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
@@ -215,6 +216,42 @@ class NamespaceSetIntegrationTests {
 	}
 
 	@Test
+	void aNamespaceWhereRbacRefusesAnOwnedKindHoldsItsRequestsOutsideTheQueueUntilGranted(ControlPlane controlPlane)
+			throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		String a = namespace(admin, "a");
+		String c = namespace(admin, "c");
+		create(admin, configMap(a, "one", "web"));
+		create(admin, configMap(c, "seven", "web"));
+		Manager manager = this.resources.manager(Manager.builder(controlPlane.clientFor(OPERATOR))
+			.namespaces(List.of(a, c))
+			.cacheSyncTimeout(Duration.ofSeconds(30))
+			.gracefulShutdownTimeout(Duration.ofMillis(500))
+			.build());
+		List<String> reconciled = new CopyOnWriteArrayList<>();
+		Controller controller = Controller.builder(manager, V1ConfigMap.class)
+			.labelSelector("app=" + APP)
+			.owns(V1Secret.class)
+			.complete((request) -> {
+				reconciled.add(request.namespace() + "/" + request.name());
+				return Result.done();
+			});
+		grant(controlPlane, a, "configmaps", "secrets");
+		// in c, its ConfigMaps but not its Secrets
+		grant(controlPlane, c, "configmaps");
+		manager.start();
+		await().atMost(WAIT).until(() -> reconciled.contains(a + "/one"));
+		await().atMost(WAIT).until(() -> controller.waitingRequests() == 1);
+		create(admin, configMap(a, "two", "web"));
+		await().atMost(WAIT).until(() -> reconciled.contains(a + "/two"));
+		assertThat(reconciled).noneMatch((entry) -> entry.startsWith(c + "/"));
+		assertThat(controller.waitingRequests()).isEqualTo(1);
+		grant(controlPlane, c, "secrets");
+		await().atMost(WAIT).until(() -> reconciled.contains(c + "/seven"));
+		assertThat(controller.waitingRequests()).isZero();
+	}
+
+	@Test
 	void aNamespaceRemovedWhileRunningLeavesTheCacheAndIsNoLongerReconciled(ControlPlane controlPlane)
 			throws Exception {
 		ApiClient admin = controlPlane.adminClient();
@@ -341,6 +378,27 @@ class NamespaceSetIntegrationTests {
 					.execute();
 			}
 		}
+	}
+
+	/**
+	 * Grants the operator's user list and watch of core resources in a namespace, with a
+	 * Role of their own.
+	 */
+	private void grant(ControlPlane controlPlane, String namespace, String... resources) throws Exception {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(controlPlane.adminClient());
+		String name = "namespace-set-" + String.join("-", resources);
+		rbac.createNamespacedRole(namespace,
+				new V1Role().metadata(new V1ObjectMeta().name(name))
+					.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+						.resources(List.of(resources))
+						.verbs(List.of("get", "list", "watch")))))
+			.execute();
+		rbac.createNamespacedRoleBinding(namespace,
+				new V1RoleBinding().metadata(new V1ObjectMeta().name(name))
+					.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name(name))
+					.subjects(List.of(
+							new RbacV1Subject().kind("User").name(OPERATOR).apiGroup("rbac.authorization.k8s.io"))))
+			.execute();
 	}
 
 	private static String failures(ManagerHealth health) {

@@ -427,6 +427,84 @@ class NamespaceSetInformerTests {
 	}
 
 	@Test
+	void concurrentChangesOfARunningCacheWhileInformersAreAskedForGivenBackAndHandledAreAppliedWhole()
+			throws Exception {
+		cache("a");
+		this.api.listed.put("a", List.of(gadget("a", "zero", "1", "x")));
+		for (int i = 0; i < 8; i++) {
+			this.api.listed.put("n" + i, List.of(gadget("n" + i, "one", "1", "x")));
+		}
+		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
+		informer.addEventHandler(recorder());
+		start();
+		List<String> handled = new CopyOnWriteArrayList<>();
+		List<Thread> threads = new ArrayList<>();
+		CountDownLatch go = new CountDownLatch(1);
+		for (int i = 0; i < 8; i++) {
+			String namespace = "n" + i;
+			threads.add(thread(go, () -> {
+				this.cache.namespaces().add(namespace);
+				if (namespace.equals("n0")) {
+					this.cache.namespaces().remove("a");
+				}
+			}));
+		}
+		// another informer of the set asked for and given back, again and again
+		threads.add(thread(go, () -> {
+			for (int i = 0; i < 10; i++) {
+				this.cache.release(this.cache.informer(Gadget.class, null, "owner=x"));
+			}
+		}));
+		// a handler added while the members come and go
+		threads.add(thread(go, () -> informer.addEventHandler(new ResourceEventHandler<>() {
+
+			@Override
+			public void onAdd(Gadget gadget) {
+				handled.add(name(gadget));
+			}
+
+			@Override
+			public void onUpdate(Gadget oldGadget, Gadget gadget) {
+			}
+
+			@Override
+			public void onDelete(Gadget gadget, boolean finalStateUnknown) {
+				handled.add("delete " + name(gadget));
+			}
+
+		})));
+		go.countDown();
+		for (Thread thread : threads) {
+			thread.join(WAIT.toMillis());
+		}
+		List<String> members = List.of("n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7");
+		assertThat(this.cache.namespaces().current()).containsExactlyElementsOf(members);
+		assertThat(this.cache.keysOf(informer)).extracting(InformerKey::namespace).containsExactlyElementsOf(members);
+		assertThat(this.cache.namespaces().awaitSynced(WAIT)).isTrue();
+		List<String> objects = members.stream().map((namespace) -> namespace + "/one").toList();
+		assertThat(names(informer.list())).containsExactlyInAnyOrderElementsOf(objects);
+		await().atMost(WAIT).until(() -> this.events.containsAll(objects.stream().map((name) -> "add " + name + " initial").toList())
+				&& handled.containsAll(objects));
+		assertThat(this.events).noneMatch((event) -> event.startsWith("delete"));
+		assertThat(handled).noneMatch((event) -> event.startsWith("delete"));
+	}
+
+	private static Thread thread(CountDownLatch go, Runnable work) {
+		Thread thread = new Thread(() -> {
+			try {
+				go.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			work.run();
+		});
+		thread.start();
+		return thread;
+	}
+
+	@Test
 	void aCacheOfAllNamespacesRefusesToChangeThem() throws Exception {
 		cache();
 		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);

@@ -227,6 +227,37 @@ class NamespaceSetManagerTests {
 			.endsWith("namespaces=[c]");
 	}
 
+	@Test
+	void aManagerStoppingWhileTheSetChangesLeavesNoInformerRunning() throws Exception {
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		Manager manager = manager("a");
+		manager.cache().informer(Gadget.class, null, null);
+		manager.start();
+		List<Throwable> refused = new CopyOnWriteArrayList<>();
+		Thread changes = new Thread(() -> {
+			for (int i = 0; i < 100_000; i++) {
+				try {
+					manager.namespaces().add("n" + i);
+				}
+				catch (IllegalStateException ex) {
+					refused.add(ex);
+					return;
+				}
+			}
+		});
+		changes.start();
+		await().atMost(WAIT).until(() -> manager.namespaces().current().size() > 2);
+		manager.stop();
+		changes.join(WAIT.toMillis());
+		assertThat(refused).singleElement()
+			.extracting(Throwable::getMessage)
+			.isEqualTo("The manager stopped: its namespaces no longer change");
+		// every informer started, those of the last change included, stopped with it
+		await().atMost(WAIT)
+			.until(() -> Thread.getAllStackTraces().keySet().stream().noneMatch((thread) -> thread.isAlive()
+					&& thread.getName().contains(Gadget.class.getName())));
+	}
+
 	private static String finalized(String namespace, String name) {
 		return gadget(namespace, name, "1", "x").replace("\"labels\"",
 				"\"finalizers\": [\"" + FINALIZER + "\"], \"labels\"");
