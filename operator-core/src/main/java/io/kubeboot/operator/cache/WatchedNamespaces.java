@@ -15,14 +15,16 @@ import java.util.Set;
  * and watch per namespace of the set (once for a cluster-scoped kind, whose objects are in
  * no namespace), so the operator needs RBAC in those namespaces only: a Role in each,
  * never a ClusterRole for a namespaced kind. An informer asked for with a namespace
- * watches that namespace whatever the set.
+ * watches that namespace whatever the set, and one asked for with
+ * {@link Cache#ALL_NAMESPACES} watches every namespace whatever the set.
  * <p>
  * A change takes effect at once, and the controllers keep running:
  * <ul>
- * <li>for an added namespace, an informer of each kind starts and lists it; readiness is
- * down until they have synced, and each controller holds the requests of that namespace
- * until every informer it reads the namespace from has synced, then reconciles every
- * object there (as adds of an initial list, at low priority);</li>
+ * <li>for an added namespace, an informer of each kind starts and lists it; readiness (its
+ * {@code namespaces} check, unless left out) is down until they have synced, and each
+ * controller holds the requests of that namespace, outside its work queue, until every
+ * informer it reads the namespace from has synced, then reconciles every object there (as
+ * adds of an initial list, at low priority);</li>
  * <li>for a removed namespace, the informers stop and their objects leave the cache at
  * once (unless an informer asked for by name holds the namespace too): the cache's reads
  * of that namespace fail with a {@link NamespaceNotWatchedException} rather than finding
@@ -35,7 +37,8 @@ import java.util.Set;
  * </ul>
  * A namespace need not exist: its informers list nothing until it is created. A namespace
  * whose informers RBAC denies keeps readiness down, naming the informer and the denial,
- * and its requests held, while every other namespace works on; it is no reason to fail.
+ * and its requests held, while every other namespace works on; it is no reason to fail,
+ * whether it is added while the manager runs or there at its start.
  * <p>
  * Whether every namespace or a set is watched is chosen when the manager is built
  * ({@code ManagerBuilder.namespaces}, {@code operator.namespaces}) and does not change: a
