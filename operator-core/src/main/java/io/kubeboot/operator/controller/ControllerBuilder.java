@@ -617,8 +617,13 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.<Informer<?>>map(EventSource::informer)
 			.filter(this::followsNamespaceSet)
 			.toList();
-		return (namespaces.watchesAll() || followers.isEmpty()) ? NamespaceFilter.NONE
-				: new NamespaceFilter(namespaces, followers, ((InformerCache) this.manager.cache())::keysOf);
+		if (namespaces.watchesAll() || followers.isEmpty()) {
+			return NamespaceFilter.NONE;
+		}
+		InformerCache informers = (InformerCache) this.manager.cache();
+		NamespaceFilter filter = new NamespaceFilter(namespaces, followers, informers::keysOf);
+		informers.onNamespacesLeaving(filter::left);
+		return filter;
 	}
 
 	/**

@@ -1,6 +1,8 @@
 package io.kubeboot.operator.controller;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.kubeboot.operator.cache.Informer;
@@ -11,11 +13,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps a controller that follows the manager's namespace set to the namespaces in it,
- * and to those it can read whole: a request of a namespace that left the set (or never
- * was in it) is dropped, queued ones included, and one of a namespace whose informers
- * have not all synced (just added, or refused by RBAC) waits, outside the work queue
- * ({@link WaitingRequests}), since its reconcile would find objects missing that exist, as
- * a controller's workers wait for its caches when it starts.
+ * and to those it can read whole: a request of a namespace that left the set is dropped,
+ * queued ones included, and one of a namespace whose informers have not all synced (just
+ * added, or refused by RBAC) waits, outside the work queue ({@link WaitingRequests}),
+ * since its reconcile would find objects missing that exist, as a controller's workers
+ * wait for its caches when it starts.
+ * <p>
+ * A request of a namespace that never was in the set passes, as it always did: none comes
+ * from the informers that follow the set, and one from elsewhere (a periodic trigger of
+ * external resources, a watch of another namespace, {@code Controller.enqueue}) names
+ * what its source means, which the set does not restrict. Its reconcile reads that
+ * namespace from the cache only if some informer holds it.
  * <p>
  * The set and the informers' namespaces change together, under the cache's lock, before
  * any informer of an added namespace delivers an event; an informer that has yet to take
@@ -38,7 +46,7 @@ final class NamespaceFilter {
 		 */
 		WAIT,
 
-		/** Its namespace is not in the set: forget it. */
+		/** Its namespace left the set: forget it. */
 		DROP
 
 	}
@@ -48,6 +56,9 @@ final class NamespaceFilter {
 	private final List<Informer<?>> followers;
 
 	private final Function<Informer<?>, List<InformerKey>> keys;
+
+	/** The namespaces that left the set since the controller was built. */
+	private final Set<String> left = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates the filter of a controller.
@@ -62,6 +73,15 @@ final class NamespaceFilter {
 		this.namespaces = namespaces;
 		this.followers = List.copyOf(followers);
 		this.keys = keys;
+	}
+
+	/**
+	 * Records namespaces that leave the set (told before the set changes): their requests
+	 * are dropped while they are out of it.
+	 * @param namespaces the namespaces
+	 */
+	void left(Set<String> namespaces) {
+		this.left.addAll(namespaces);
 	}
 
 	/**
@@ -102,7 +122,7 @@ final class NamespaceFilter {
 			return Verdict.WORK;
 		}
 		if (!this.namespaces.current().contains(namespace)) {
-			return Verdict.DROP;
+			return this.left.contains(namespace) ? Verdict.DROP : Verdict.WORK;
 		}
 		for (Informer<?> informer : this.followers) {
 			if (!informer.hasSynced(namespace)) {

@@ -51,6 +51,9 @@ class ControllerNamespaceTests {
 
 	private Thread running;
 
+	private final NamespaceFilter filter = new NamespaceFilter(this.namespaces,
+			List.of(this.configMaps, this.secrets), (informer) -> List.of(informer.key()));
+
 	/** How many requests entered the controller's work queue. */
 	private final AtomicInteger adds = new AtomicInteger();
 
@@ -75,8 +78,10 @@ class ControllerNamespaceTests {
 	}
 
 	@Test
-	void requestsOfANamespaceOutsideTheSetAreNeverReconciled() {
+	void requestsOfANamespaceThatLeftTheSetAreNeverReconciled() {
+		this.namespaces.current = Set.of("a", "b", "c");
 		Controller controller = start(this::record);
+		leave("c");
 		this.configMaps.add(configMap("c", "outside"));
 		send(controller, Request.of("c", "sent"));
 		this.configMaps.add(configMap("a", "inside"));
@@ -99,7 +104,7 @@ class ControllerNamespaceTests {
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/blocking"));
 		send(controller, Request.of("b", "queued"));
 		await().atMost(DEADLINE).until(() -> controller.queueDepth() == 1);
-		this.namespaces.current = Set.of("a");
+		leave("b");
 		this.release.countDown();
 		send(controller, Request.of("a", "after"));
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/after"));
@@ -190,6 +195,22 @@ class ControllerNamespaceTests {
 		await().atMost(DEADLINE).until(() -> this.reconciled.contains("a/listed"));
 	}
 
+	@Test
+	void requestsOfANamespaceThatNeverWasInTheSetPassAsTheyAlwaysDid() {
+		Controller controller = start(this::record);
+		// the key of an external resource, from a periodic trigger or enqueue()
+		send(controller, Request.of("anywhere", "bucket"));
+		await().atMost(DEADLINE).until(() -> this.reconciled.contains("anywhere/bucket"));
+	}
+
+	/**
+	 * Takes namespaces out of the set, telling the controller first, as a change does.
+	 */
+	private void leave(String... namespaces) {
+		this.filter.left(Set.of(namespaces));
+		this.namespaces.remove(namespaces);
+	}
+
 	/**
 	 * Sends a request through the controller's channel, which refuses it while the
 	 * controller is still starting its sources.
@@ -210,8 +231,7 @@ class ControllerNamespaceTests {
 		Controller controller = new Controller("test", V1ConfigMap.class, reconciler, 1, true,
 				this.rateLimiter, (name) -> this.queueMetrics, ControllerMetrics.NOOP,
 				List.of(primary, watched), DEADLINE, List::of, LeaderOnly.INSTANCE,
-				new NamespaceFilter(this.namespaces, List.of(this.configMaps, this.secrets),
-						(informer) -> List.of(informer.key())));
+				this.filter);
 		this.running = new Thread(() -> {
 			try {
 				controller.start(this.stop);
