@@ -20,8 +20,8 @@ import java.util.Set;
  * <p>
  * A change takes effect at once, and the controllers keep running:
  * <ul>
- * <li>for an added namespace, an informer of each kind starts and lists it; readiness (its
- * {@code namespaces} check, unless left out) is down until they have synced, and each
+ * <li>for an added namespace, an informer of each kind starts and lists it; readiness
+ * (unless it leaves the namespaces out) is down until they have synced, and each
  * controller holds the requests of that namespace, outside its work queue, until every
  * informer it reads the namespace from has synced, then reconciles every object there (as
  * adds of an initial list, at low priority);</li>

@@ -36,22 +36,22 @@ import org.jspecify.annotations.Nullable;
  * configured bound ({@code watches}), and when a readiness check added to the manager
  * fails. A standby replica is ready: leadership is not part of readiness.
  * <p>
- * A manager that watches a set of namespaces has a {@code namespaces} check too, for the
- * informers that follow the set, one per namespace: it fails while a namespace of the
- * set has not been listed (a namespace added while the manager runs included, but only
- * for the informers of the set it started with, and only while they are asked for), and
- * while one of their watches fails, as {@code watches} does for the others. It can be
- * left out ({@code namespacesInReadiness}, {@code operator.health.namespaces-in-readiness}):
- * an operator that serves admission or conversion webhooks then keeps its replicas in
- * their Service while a namespace is added, or while RBAC refuses one, which every replica
- * would otherwise report at once. Its namespaces' requests wait for their caches either
+ * A manager that watches a set of namespaces counts the informers that follow it, one per
+ * namespace, as those of its start: under {@code caches} while a namespace of the set has
+ * not been listed, a namespace added while it runs included (for the informers of the set
+ * it started with, while they are asked for: one given back lists nothing), and under
+ * {@code watches} as any other. They can be left out of readiness
+ * ({@code namespacesInReadiness}, {@code operator.health.namespaces-in-readiness}): an
+ * operator that serves admission or conversion webhooks then keeps its replicas in their
+ * Service while a namespace is added, or while RBAC refuses one, which every replica
+ * would otherwise report at once. Their namespaces' requests wait for their caches either
  * way.
  */
 public final class ManagerHealth {
 
 	/**
-	 * Whether readiness has the {@code namespaces} check by default: it waits for every
-	 * namespace of the manager's set to be cached.
+	 * Whether readiness covers the informers of the manager's namespace set by default:
+	 * it waits for every namespace of the set to be cached.
 	 */
 	public static final boolean DEFAULT_NAMESPACES_IN_READINESS = true;
 
@@ -86,8 +86,8 @@ public final class ManagerHealth {
 	 * @param manager the manager
 	 * @param watchFailureThreshold how long an informer's list or watch may fail before
 	 * readiness goes down, not negative
-	 * @param namespacesInReadiness whether readiness has the {@code namespaces} check
-	 * of a manager that watches a set of namespaces (see the class description)
+	 * @param namespacesInReadiness whether readiness covers the informers of the
+	 * namespaces of a manager that watches a set of them (see the class description)
 	 * @throws InvalidConfigException if the threshold is negative
 	 */
 	public ManagerHealth(Manager manager, Duration watchFailureThreshold, boolean namespacesInReadiness) {
@@ -120,15 +120,25 @@ public final class ManagerHealth {
 		ManagerState state = this.manager.state();
 		checks.add((state == ManagerState.RUNNING) ? CheckResult.passed("manager")
 				: CheckResult.failed("manager", "manager is " + state));
-		List<InformerCache.SetInformer> setInformers = this.manager.namespaceSetInformers();
+		// the informers of the namespace set: those that count, and those left out
 		Set<InformerKey> members = new HashSet<>();
-		setInformers.forEach((informer) -> informer.members().forEach((member) -> members.add(member.key())));
-		List<Informer<?>> others = this.manager.informers()
+		Set<InformerKey> countedMembers = new HashSet<>();
+		for (InformerCache.SetInformer informer : this.manager.namespaceSetInformers()) {
+			boolean counted = informer.askedFor() && this.manager.namespaceSyncCountsForReadiness(informer.key());
+			for (Informer<?> member : informer.members()) {
+				members.add(member.key());
+				if (counted) {
+					countedMembers.add(member.key());
+				}
+			}
+		}
+		List<Informer<?>> informers = this.manager.informers()
 			.stream()
-			.filter((informer) -> !members.contains(informer.key()))
+			.filter((informer) -> this.namespacesInReadiness || !members.contains(informer.key()))
 			.toList();
-		List<String> unsynced = others.stream()
-			.filter((informer) -> !informer.hasSynced() && this.manager.syncCountsForReadiness(informer))
+		List<String> unsynced = informers.stream()
+			.filter((informer) -> !informer.hasSynced() && (members.contains(informer.key())
+					? countedMembers.contains(informer.key()) : this.manager.syncCountsForReadiness(informer)))
 			.map((informer) -> informer.key().toString())
 			.toList();
 		checks.add(unsynced.isEmpty() ? CheckResult.passed("caches")
@@ -140,7 +150,7 @@ public final class ManagerHealth {
 		if (unanswered != null) {
 			failing.add(unanswered);
 		}
-		for (Informer<?> informer : others) {
+		for (Informer<?> informer : informers) {
 			String failure = watchFailure(informer);
 			if (failure != null) {
 				failing.add(failure);
@@ -148,43 +158,8 @@ public final class ManagerHealth {
 		}
 		checks.add(failing.isEmpty() ? CheckResult.passed("watches")
 				: CheckResult.failed("watches", String.join("; ", failing)));
-		if (this.namespacesInReadiness && !this.manager.namespaces().watchesAll()) {
-			checks.add(namespaces(setInformers));
-		}
 		addOwnChecks(checks, Check.Probe.READINESS);
 		return checks;
-	}
-
-	/**
-	 * The {@code namespaces} check: every namespace of the manager's set is cached by the
-	 * informers that follow it, those asked for now. Their members' syncs count as those
-	 * of the informers the manager started with do (a namespace added while it runs holds
-	 * readiness down until it is listed), and their watches as every other's.
-	 */
-	private CheckResult namespaces(List<InformerCache.SetInformer> setInformers) {
-		List<String> unsynced = new ArrayList<>();
-		List<String> failing = new ArrayList<>();
-		for (InformerCache.SetInformer informer : setInformers) {
-			if (!informer.askedFor()) {
-				// given back: its members are paused, and list nothing until asked for
-				continue;
-			}
-			boolean counted = this.manager.namespaceSyncCountsForReadiness(informer.key());
-			for (Informer<?> member : informer.members()) {
-				if (counted && !member.hasSynced()) {
-					unsynced.add(member.key().toString());
-				}
-				String failure = watchFailure(member);
-				if (failure != null) {
-					failing.add(failure);
-				}
-			}
-		}
-		if (!unsynced.isEmpty()) {
-			failing.add(0, "not synced: " + unsynced);
-		}
-		return failing.isEmpty() ? CheckResult.passed("namespaces")
-				: CheckResult.failed("namespaces", String.join("; ", failing));
 	}
 
 	/**

@@ -31,8 +31,9 @@ public class OperatorHealthProperties {
 	private boolean healthzEnabled = true;
 
 	/**
-	 * Whether readiness waits for every namespace of operator.namespaces to be cached (the
-	 * namespaces check), a namespace added while the operator runs included. Turn it off
+	 * Whether readiness covers the informers of the namespaces of operator.namespaces:
+	 * waits for every namespace of the set to be cached, a namespace added while the
+	 * operator runs included, and goes down while one of their watches fails. Turn it off
 	 * for an operator that serves admission or conversion webhooks, so that adding a
 	 * namespace, or one that RBAC refuses, does not take every replica out of its
 	 * Service; the namespace's requests still wait for its caches.

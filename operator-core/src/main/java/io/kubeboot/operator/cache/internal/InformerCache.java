@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Cache;
@@ -483,16 +482,10 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @throws IllegalStateException if a kind was not resolved and discovery fails
 	 */
 	public List<CacheAccessCheck.Scope> accessScopes() {
-		return accessScopes((informer) -> true);
-	}
-
-	private List<CacheAccessCheck.Scope> accessScopes(Predicate<ScopedInformer<?>> of) {
 		List<CacheAccessCheck.Scope> scopes = new ArrayList<>();
 		for (ScopedInformer<?> informer : scopedInformers()) {
-			if (of.test(informer)) {
-				ResourceKind<?> kind = resolved(informer.key().type());
-				scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
-			}
+			ResourceKind<?> kind = resolved(informer.key().type());
+			scopes.add(new CacheAccessCheck.Scope(kind, kind.namespaced() ? informer.key().namespace() : null));
 		}
 		return scopes;
 	}
@@ -501,25 +494,22 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Starts every registered informer, once {@link #resolveAll resolved}, and the
 	 * watchdog. What RBAC denies the informers, as the manager's start-up check found, is
 	 * logged as an ERROR at once; {@link #waitForSync} checks it again until it is
-	 * granted, save for the informers of the namespace set, whose namespaces RBAC may
-	 * refuse without failing the start. Does not wait for the informers to sync.
+	 * granted, save in namespaces of the set RBAC refuses while others sync. Does not
+	 * wait for the informers to sync.
 	 * @param denied what the start-up check found RBAC to deny, or {@code null} if it
 	 * could not ask
 	 * @throws IllegalStateException if a kind registered meanwhile cannot be resolved
 	 */
 	public void start(CacheAccessCheck.@Nullable Verdicts denied) {
 		List<CacheAccessCheck.Scope> scopes = accessScopes();
-		Set<InformerKey> members = namespaceSetMemberKeys();
-		List<CacheAccessCheck.Scope> gating = accessScopes((informer) -> !members.contains(informer.key()));
-		this.accessScopes = gating;
+		this.accessScopes = scopes;
 		String message = (denied != null) ? CacheAccessCheck.describe(scopes, denied) : null;
-		this.accessDenied = (denied != null) ? CacheAccessCheck.describe(gating, denied) : null;
+		this.accessDenied = message;
 		if (message != null) {
 			// loud at once; start-up fails only if it is still so at the sync timeout,
-			// since RBAC is often applied moments after the operator starts
-			logger.error("{}; {}", message,
-					(this.accessDenied != null) ? "the caches cannot sync until it is granted"
-							: "the namespaces of the set named are not cached until it is granted, the others are");
+			// since RBAC is often applied moments after the operator starts, and a
+			// namespace of the set refused while others sync is let be
+			logger.error("{}; the caches cannot sync until it is granted", message);
 		}
 		List<ScopedInformer<?>> toStart = scopedInformers();
 		for (ScopedInformer<?> informer : toStart) {
@@ -603,11 +593,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Blocks until every informer has synced, save for the informers of namespaces of the
-	 * set that RBAC refuses ({@code 403}): those are tolerated, as they are when a
-	 * namespace is added while the cache runs, so that one tenant's missing Role does not
-	 * fail every start; they are logged, retried, and named by the readiness of the
-	 * namespaces.
+	 * Blocks until every informer has synced, save for those of namespaces of the set
+	 * that RBAC refuses ({@code 403}) while another namespace of the set is not refused:
+	 * those are tolerated, as they are when a namespace is added while the cache runs, so
+	 * that one tenant's missing Role does not fail every start; they are logged, retried,
+	 * and named by readiness. When RBAC refuses every namespace of the set, the start
+	 * fails as before.
 	 * @param timeout how long to wait at most
 	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
 	 * its last error; a {@link CacheAccessDeniedException} naming the verbs, resources
@@ -621,17 +612,20 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		long lastAccessCheck = System.nanoTime();
 		while (true) {
-			Set<InformerKey> members = namespaceSetMemberKeys();
+			Set<String> refusedNamespaces = refusedNamespacesOfTheSet();
 			List<ScopedInformer<?>> pending = new ArrayList<>();
 			List<ScopedInformer<?>> refused = new ArrayList<>();
 			for (ScopedInformer<?> informer : notSynced()) {
-				if (members.contains(informer.key()) && informer.forbidden()) {
+				if (refusedNamespaces.contains(informer.key().namespace())) {
 					refused.add(informer);
 				}
 				else {
 					pending.add(informer);
 				}
 			}
+			List<CacheAccessCheck.Scope> gating = this.accessScopes.stream()
+				.filter((scope) -> !refusedNamespaces.contains(scope.namespace()))
+				.toList();
 			for (ScopedInformer<?> informer : pending) {
 				String refusal = informer.fieldSelectorRefusal();
 				if (refusal != null) {
@@ -648,12 +642,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				}
 				if (System.nanoTime() - lastAccessCheck > ACCESS_RECHECK_NANOS) {
 					lastAccessCheck = System.nanoTime();
-					this.accessDenied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+					this.accessDenied = CacheAccessCheck.check(this.watchClient, gating);
 					continue;
 				}
 			}
 			if (System.nanoTime() - deadline >= 0) {
-				String denied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+				String denied = CacheAccessCheck.check(this.watchClient, gating);
 				if (denied != null) {
 					throw new CacheAccessDeniedException(denied);
 				}
@@ -675,20 +669,29 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	private static void tolerated(List<ScopedInformer<?>> refused) {
 		if (!refused.isEmpty()) {
 			logger.warn("Caches synced, except in namespaces of the set that RBAC refuses: their requests wait "
-					+ "until it is granted, and readiness (namespaces) names them: informers={}",
+					+ "until it is granted, and readiness names them: informers={}",
 					refused.stream().map(ScopedInformer::key).toList());
 		}
 	}
 
 	/**
-	 * Returns the keys of the informers that serve a namespace of the set.
+	 * Returns the namespaces of the set whose lists or watches RBAC refuses ({@code 403})
+	 * to an informer of the set, which the start does not wait for, as a change of the set
+	 * does not: one tenant's missing Role must not fail every start. Only while another
+	 * namespace of the set is not refused: when RBAC refuses every one of them, the
+	 * operator would do nothing, and the start fails as for any informer.
+	 * @return the namespaces, empty when none is refused or when all are
 	 */
-	private Set<InformerKey> namespaceSetMemberKeys() {
-		Set<InformerKey> members = new HashSet<>();
+	private Set<String> refusedNamespacesOfTheSet() {
+		Set<String> refused = new HashSet<>();
 		for (SetInformer informer : this.namespaceSet.informers()) {
-			informer.members().forEach((member) -> members.add(member.key()));
+			for (Informer<?> member : informer.members()) {
+				if (member.key().namespace() != null && ((ScopedInformer<?>) member).forbidden()) {
+					refused.add(member.key().namespace());
+				}
+			}
 		}
-		return members;
+		return this.namespaceSet.current().stream().allMatch(refused::contains) ? new HashSet<>() : refused;
 	}
 
 	/**

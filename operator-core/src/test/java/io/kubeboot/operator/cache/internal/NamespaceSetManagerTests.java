@@ -10,6 +10,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.kubeboot.operator.cache.CacheAccessDeniedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.healthz.CheckResult;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
 import static io.kubeboot.operator.cache.internal.GadgetApiServer.gadget;
 import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -82,7 +84,7 @@ class NamespaceSetManagerTests {
 	}
 
 	@Test
-	void readinessWaitsForANamespaceAddedWhileRunningUnderACheckOfItsOwn() throws Exception {
+	void readinessWaitsForANamespaceAddedWhileRunning() throws Exception {
 		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
 		this.manager("a").cache().informer(Gadget.class, null, null);
 		this.manager.start();
@@ -90,15 +92,14 @@ class NamespaceSetManagerTests {
 		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
 		this.api.denied.add("c");
 		this.manager.namespaces().add("c");
-		await().atMost(WAIT).until(() -> failed(health, "namespaces") != null);
-		assertThat(failed(health, "caches")).isNull();
-		assertThat(failed(health, "namespaces")).isEqualTo("not synced: [Gadget[namespace=c]]");
+		await().atMost(WAIT).until(() -> failed(health, "caches") != null);
+		assertThat(failed(health, "caches")).isEqualTo("not synced: [Gadget[namespace=c]]");
 		this.api.denied.remove("c");
 		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
 	}
 
 	@Test
-	void readinessWithoutTheNamespacesCheckStaysUpWhileANamespaceIsRefused() throws Exception {
+	void readinessLeavingOutTheNamespacesStaysUpWhileOneIsRefused() throws Exception {
 		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
 		this.manager("a").cache().informer(Gadget.class, null, null);
 		this.manager.start();
@@ -110,8 +111,19 @@ class NamespaceSetManagerTests {
 				.stream()
 				.anyMatch((informer) -> "c".equals(informer.key().namespace()) && informer.lastError() != null));
 		assertThat(this.manager.namespaces().unsynced()).containsExactly("c");
+		// neither its sync nor its failing watch, past a threshold of zero
 		assertThat(ManagerHealth.failures(health.readiness())).isEmpty();
-		assertThat(health.readiness()).extracting(CheckResult::name).doesNotContain("namespaces");
+	}
+
+	@Test
+	void aSetWhoseEveryNamespaceRbacRefusesFailsTheStartAsBefore() throws Exception {
+		this.api.denied.add("a");
+		this.api.denied.add("c");
+		Manager manager = manager(Duration.ofSeconds(3), "a", "c");
+		manager.cache().informer(Gadget.class, null, null);
+		assertThatExceptionOfType(CacheAccessDeniedException.class).isThrownBy(manager::start)
+			.withMessageContaining("list, watch gadgets.test.kubeboot.io in namespace 'a'")
+			.withMessageContaining("in namespace 'c'");
 	}
 
 	@Test
@@ -161,8 +173,7 @@ class NamespaceSetManagerTests {
 		await().atMost(WAIT).until(() -> reconciled.contains("a/one"));
 		assertThat(manager.namespaces().unsynced()).containsExactly("c");
 		ManagerHealth health = new ManagerHealth(manager, Duration.ofMinutes(1));
-		assertThat(failed(health, "caches")).isNull();
-		assertThat(failed(health, "namespaces")).isEqualTo("not synced: [Gadget[namespace=c]]");
+		assertThat(failed(health, "caches")).isEqualTo("not synced: [Gadget[namespace=c]]");
 		this.api.denied.remove("c");
 		await().atMost(WAIT).until(() -> reconciled.contains("c/seven"));
 		await().atMost(WAIT).until(() -> ManagerHealth.allPassed(health.readiness()));
