@@ -10,7 +10,6 @@ import java.util.function.Function;
 import io.kubeboot.operator.cache.NamespaceNotWatchedException;
 import io.kubeboot.operator.client.MatchingIndex;
 import io.kubeboot.operator.client.internal.WrittenVersions;
-import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;

@@ -582,14 +582,6 @@ class NamespaceSetInformerTests {
 		return this.cache.informers().stream().map(Informer::key).toList();
 	}
 
-	private ScopedInformer<?> member(InformerKey key) {
-		return (ScopedInformer<?>) this.cache.informers()
-			.stream()
-			.filter((informer) -> informer.key().equals(key))
-			.findFirst()
-			.orElseThrow();
-	}
-
 	private InformerEventHandler<Gadget> recorder() {
 		return new InformerEventHandler<>() {
 
