@@ -31,7 +31,13 @@ import org.jspecify.annotations.Nullable;
  * thread-safe and never block on the network.
  * <p>
  * An informer holds only the objects of its namespace that match its label and field
- * selectors ({@link InformerKey}): reads find nothing else, whatever exists.
+ * selectors ({@link InformerKey}): reads find nothing else, whatever exists. An informer
+ * asked for without a namespace ({@code null}) watches the manager's namespaces: all of
+ * them, unless the manager was built with a set ({@link WatchedNamespaces}), which it then
+ * follows as it changes, with one list and watch per namespace. While it watches a set, a
+ * read of a namespace that no informer of the kind holds (outside the set, and not
+ * watched by name) fails with a {@link NamespaceNotWatchedException} rather than finding
+ * nothing; reads of all namespaces ({@code null}) read those the informers hold.
  * <p>
  * A kind's objects can be indexed ({@link #addIndex}, controller-runtime's
  * {@code IndexField}) and looked up by key with
@@ -42,12 +48,24 @@ import org.jspecify.annotations.Nullable;
 public interface Cache extends Reader {
 
 	/**
+	 * The namespace that asks for an informer of every namespace whatever the manager's
+	 * namespace set, controller-runtime's {@code cache.AllNamespaces}: for a kind to be
+	 * watched cluster-wide by an operator that watches a set of namespaces otherwise. It
+	 * needs {@code list} and {@code watch} of the kind in all namespaces (a ClusterRole).
+	 * Its key ({@link InformerKey#namespace()}) has no namespace; an operator of all
+	 * namespaces treats it as {@code null}.
+	 */
+	String ALL_NAMESPACES = "*";
+
+	/**
 	 * Returns the informer of a kind in a namespace with a label selector, registering it
 	 * if it is new: registered before the manager starts, it starts and syncs with the
 	 * cache; registered later, it starts at once.
 	 * @param <T> the model type
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces (all
+	 * namespaces unless it watches a set), or {@link #ALL_NAMESPACES} for all namespaces
+	 * whatever the manager's
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments
 	 * @throws IllegalArgumentException if the class declares no Kubernetes kind or has no
@@ -77,7 +95,8 @@ public interface Cache extends Reader {
 	 * {@link UnsupportedOperationException} with one.
 	 * @param <T> the model type
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces, or
+	 * {@link #ALL_NAMESPACES}
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, such as {@code spec.nodeName=node-1}, or
 	 * {@code null} for all objects
@@ -100,7 +119,8 @@ public interface Cache extends Reader {
 	 * everything but the metadata), with the {@code apiVersion} and {@code kind} of the
 	 * kind; the same list and watch permissions are needed.
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces, or
+	 * {@link #ALL_NAMESPACES}
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @return the informer, the same instance for the same arguments, never the informer
 	 * of whole objects
@@ -121,7 +141,8 @@ public interface Cache extends Reader {
 	 * {@link #metadataInformer(Class, String, String)} without one and throws
 	 * {@link UnsupportedOperationException} with one.
 	 * @param type the model class of the kind
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, {@code null} for the manager's namespaces, or
+	 * {@link #ALL_NAMESPACES}
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, such as {@code type=kubernetes.io/tls}, or
 	 * {@code null} for all objects
@@ -209,7 +230,8 @@ public interface Cache extends Reader {
 	}
 
 	/**
-	 * Returns every registered informer.
+	 * Returns every registered informer: one per namespace for an informer of the
+	 * manager's namespace set, each keyed by its namespace.
 	 * @return a new list
 	 */
 	List<Informer<?>> informers();
@@ -220,6 +242,15 @@ public interface Cache extends Reader {
 	 * @param listener the listener; called under the cache's lock, it must not block
 	 */
 	void onInformerRegistered(Consumer<Informer<?>> listener);
+
+	/**
+	 * Calls a listener for every informer removed from now on: the informer of a
+	 * namespace that left the manager's namespace set, stopped with its objects (metrics
+	 * use it to remove the informer's series). This default removes none.
+	 * @param listener the listener; called under the cache's lock, it must not block
+	 */
+	default void onInformerUnregistered(Consumer<Informer<?>> listener) {
+	}
 
 	/**
 	 * Returns the group, version and kind of a model class as the API server serves it,

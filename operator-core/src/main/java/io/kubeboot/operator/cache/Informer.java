@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One list-and-watch of a kind in one namespace (or all) with one label selector, and the
  * local store it keeps: controller-runtime's {@code cache.Informer}. Obtained from
- * {@link Cache#informer}; the manager starts it with the cache.
+ * {@link Cache#informer}; the manager starts it with the cache. One asked for without a
+ * namespace while the manager watches a set of namespaces ({@link WatchedNamespaces})
+ * runs one list-and-watch per namespace of the set, and reads and reports them as one.
  * <p>
  * List and watch errors never stop an informer: it retries, and reports the last error
  * and how long it has been without a watch, which readiness and the metrics read. Nor
@@ -44,6 +46,22 @@ public interface Informer<T extends KubernetesObject> {
 	 * @return {@code true} once synced
 	 */
 	boolean hasSynced();
+
+	/**
+	 * Whether the objects of a namespace have been listed, for code that works on one
+	 * namespace at a time. An informer of the manager's namespace set
+	 * ({@link WatchedNamespaces}) runs one list and watch per namespace: it tells whether
+	 * the one of that namespace has synced, and answers {@code false} for a namespace not
+	 * in the set. Any other informer answers as {@link #hasSynced()} does for its own
+	 * namespace (every namespace for one of all namespaces), and {@code false} for any
+	 * other.
+	 * @param namespace the namespace, {@code null} for a cluster-scoped object
+	 * @return {@code true} once the namespace's objects were listed
+	 */
+	default boolean hasSynced(@Nullable String namespace) {
+		String held = key().namespace();
+		return (namespace == null || held == null || held.equals(namespace)) && hasSynced();
+	}
 
 	/**
 	 * Returns the cached objects.

@@ -14,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  * is trimmed.
  *
  * @param type the model class of the kind
- * @param namespace the namespace, or {@code null} for all namespaces
+ * @param namespace the namespace, or {@code null} for all namespaces; an informer asked
+ * for without a namespace while the manager watches a set of namespaces
+ * ({@link WatchedNamespaces}) has no namespace either, and each of its informers of one
+ * namespace has that namespace
  * @param labelSelector the label selector, or {@code null} for all objects
  * @param fieldSelector the field selector, such as {@code spec.nodeName=node-1}, or
  * {@code null} for all objects

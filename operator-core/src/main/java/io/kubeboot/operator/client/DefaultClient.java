@@ -205,16 +205,19 @@ final class DefaultClient implements Client {
 			JsonElement answer = this.calls.send("DELETE",
 					kind.objectPath(namespace(kind, object), name(object), false), List.of(),
 					RestCalls.bytes(body.toString()), "application/json", JsonElement.class);
-			if (this.tracking != null && this.tracking.holds(object)) {
+			WrittenVersions.Tracking tracking = this.tracking;
+			if (tracking != null) {
 				String pending = pendingDeletionVersion(answer);
-				if (pending != null) {
-					// still there, marked for deletion until its finalizers are gone:
-					// the cache catches up once it sees that version, not once it goes
-					this.tracking.writtenVersions().wrote(object, pending);
-				}
-				else {
-					this.tracking.writtenVersions().deleted(object);
-				}
+				tracking.recordIfHeld(object, () -> {
+					if (pending != null) {
+						// still there, marked for deletion until its finalizers are gone:
+						// the cache catches up once it sees that version, not once it goes
+						tracking.writtenVersions().wrote(object, pending);
+					}
+					else {
+						tracking.writtenVersions().deleted(object);
+					}
+				});
 			}
 			return true;
 		}
@@ -268,16 +271,19 @@ final class DefaultClient implements Client {
 		if (stored == null) {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
 		}
-		if (this.tracking != null && this.tracking.holds(stored)) {
-			V1ObjectMeta metadata = stored.getMetadata();
-			if (metadata.getDeletionTimestamp() != null
-					&& (metadata.getFinalizers() == null || metadata.getFinalizers().isEmpty())) {
-				// its last finalizer removed: the API server deleted it
-				this.tracking.writtenVersions().deleted(stored);
-			}
-			else {
-				this.tracking.writtenVersions().wrote(stored);
-			}
+		WrittenVersions.Tracking tracking = this.tracking;
+		if (tracking != null) {
+			tracking.recordIfHeld(stored, () -> {
+				V1ObjectMeta metadata = stored.getMetadata();
+				if (metadata.getDeletionTimestamp() != null
+						&& (metadata.getFinalizers() == null || metadata.getFinalizers().isEmpty())) {
+					// its last finalizer removed: the API server deleted it
+					tracking.writtenVersions().deleted(stored);
+				}
+				else {
+					tracking.writtenVersions().wrote(stored);
+				}
+			});
 		}
 		return stored;
 	}

@@ -95,9 +95,14 @@ public final class Controller implements ManagerRunnable {
 
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
-	private final List<Permission> permissions;
+	private final Supplier<List<Permission>> permissions;
 
 	private final WorkGate gate;
+
+	private final NamespaceFilter namespaces;
+
+	/** The requests of namespaces whose caches have not synced, outside the queue. */
+	private final WaitingRequests waiting;
 
 	private volatile @Nullable WorkQueue<Request> queue;
 
@@ -105,10 +110,31 @@ public final class Controller implements ManagerRunnable {
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate) {
+		this(name, forType, reconciler, maxConcurrentReconciles, priorityQueue, rateLimiters, queueMetrics, metrics,
+				sources, cacheSyncTimeout, () -> permissions, gate, NamespaceFilter.NONE);
+	}
+
+	/**
+	 * Creates a controller whose permissions are placed when asked for (in the manager's
+	 * namespaces as they are then) and whose requests its namespace filter sorts.
+	 */
+	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
+			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
+			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
+			Duration cacheSyncTimeout, Supplier<List<Permission>> permissions, WorkGate gate,
+			NamespaceFilter namespaces) {
 		this.name = name;
 		this.gate = gate;
-		this.permissions = List.copyOf(permissions);
-		this.runner = new ReconcileRunner(name, reconciler, metrics);
+		this.namespaces = namespaces;
+		this.waiting = new WaitingRequests(name, namespaces, (request, priority) -> {
+			WorkQueue<Request> current = this.queue;
+			if (current != null) {
+				admit(current, request, priority);
+			}
+		});
+		this.permissions = permissions;
+		this.runner = new ReconcileRunner(name, reconciler, metrics,
+				(request) -> namespaces.verdict(request) == NamespaceFilter.Verdict.DROP);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.priorityQueue = priorityQueue;
 		this.rateLimiters = rateLimiters;
@@ -116,7 +142,7 @@ public final class Controller implements ManagerRunnable {
 		this.forType = forType;
 		this.sources = List.copyOf(sources);
 		this.cacheSyncTimeout = cacheSyncTimeout;
-		this.sourceRunner = new SourceRunner(name);
+		this.sourceRunner = new SourceRunner(name, this::admit);
 		this.sourceRunner.add(this.channel);
 		this.sources.forEach((source) -> source.register(this::addToQueue));
 		gate.attach(this::queueCached);
@@ -304,6 +330,17 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
+	 * Returns how many requests wait, outside the work queue, for the caches of their
+	 * namespace to sync: one just added to the manager's namespace set, or one that RBAC
+	 * refuses (see {@code WatchedNamespaces}).
+	 * @return the number of requests, zero while the controller is not running or does
+	 * not follow the manager's namespace set
+	 */
+	public int waitingRequests() {
+		return this.waiting.size();
+	}
+
+	/**
 	 * Returns how long the requests being reconciled now have been in their reconciles,
 	 * in total (client-go's {@code workqueue_unfinished_work_seconds}).
 	 * @return the total in nanoseconds, zero while the controller is not running
@@ -350,20 +387,41 @@ public final class Controller implements ManagerRunnable {
 	 * every kind it reconciles, owns or watches, in the namespaces it caches them;
 	 * {@code patch} of the reconciled kind with a finalizer (and {@code get} with a label
 	 * selector too, to remove the finalizer of an object that left it); and what the
-	 * reconciler declared with {@link ControllerBuilder#requires}.
+	 * reconciler declared with {@link ControllerBuilder#requires}. A controller of the
+	 * manager's namespace set needs them in each namespace of the set as it is now.
 	 * @return the permissions, each with its reason
 	 */
 	@Override
 	public List<Permission> requiredPermissions() {
-		return this.permissions;
+		return List.copyOf(this.permissions.get());
 	}
 
 	/**
-	 * Returns the informers whose events reach this controller.
-	 * @return the informer keys, the reconciled kind first
+	 * Whether this controller follows the manager's namespace set.
+	 * @return {@code true} if it watches the namespaces of the set
+	 */
+	boolean followsNamespaceSet() {
+		return this.namespaces.followsSet();
+	}
+
+	/**
+	 * Returns the informers whose events reach this controller: for a kind it watches in
+	 * the manager's namespaces, the informer of each namespace of the set as it is now.
+	 * @return the informer keys, those of the reconciled kind first
 	 */
 	public List<InformerKey> watches() {
-		return this.sources.stream().map((source) -> source.informer().key()).toList();
+		return this.sources.stream().flatMap((source) -> this.namespaces.keysOf(source.informer()).stream()).toList();
+	}
+
+	/**
+	 * Returns the informer of the reconciled kind as the controller asked for it: its
+	 * kind, namespace and selectors, without a namespace when the controller watches the
+	 * manager's namespaces (all of them, or the set that {@link #watches()} lists one by
+	 * one).
+	 * @return the key
+	 */
+	public InformerKey reconciledKindKey() {
+		return this.sources.get(0).informer().key();
 	}
 
 	/**
@@ -395,10 +453,28 @@ public final class Controller implements ManagerRunnable {
 		return this.channel.send(request);
 	}
 
+	/**
+	 * Queues a request of an informer's event that the gate admits, as {@link #admit}
+	 * does.
+	 */
 	private void addToQueue(Request request, int priority) {
 		WorkQueue<Request> current = this.queue;
 		if (current != null && this.gate.admits(request)) {
-			current.add(request, priority);
+			admit(current, request, priority);
+		}
+	}
+
+	/**
+	 * Queues a request, unless its namespace is not watched (dropped) or not cached whole
+	 * yet (held until it is).
+	 */
+	private void admit(WorkQueue<Request> current, Request request, int priority) {
+		switch (this.namespaces.verdict(request)) {
+			case WORK -> current.add(request, priority);
+			case WAIT -> this.waiting.hold(request, priority);
+			case DROP -> {
+				// its namespace is not watched
+			}
 		}
 	}
 
@@ -413,7 +489,7 @@ public final class Controller implements ManagerRunnable {
 		}
 		for (Request request : cachedRequests()) {
 			if (which.test(request)) {
-				current.add(request, WorkQueue.LOW_PRIORITY);
+				addToQueue(request, WorkQueue.LOW_PRIORITY);
 			}
 		}
 	}
@@ -463,11 +539,8 @@ public final class Controller implements ManagerRunnable {
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
 		this.queue = current;
-		this.sources.forEach((source) -> source.replay((request, priority) -> {
-			if (this.gate.admits(request)) {
-				current.add(request, priority);
-			}
-		}));
+		this.waiting.start();
+		this.sources.forEach((source) -> source.replay(this::addToQueue));
 		this.sourceRunner.startAll(current);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
@@ -488,6 +561,7 @@ public final class Controller implements ManagerRunnable {
 			stop.await();
 			logger.info("Shutdown signal received, waiting for all workers to finish: controller={}", this.name);
 			this.sourceRunner.stopAll();
+			this.waiting.stop();
 			current.shutDown();
 			for (Thread worker : workers) {
 				worker.join();
@@ -496,6 +570,7 @@ public final class Controller implements ManagerRunnable {
 		}
 		catch (InterruptedException ex) {
 			this.sourceRunner.stopAll();
+			this.waiting.stop();
 			current.shutDown();
 			workers.forEach(Thread::interrupt);
 			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
@@ -522,7 +597,8 @@ public final class Controller implements ManagerRunnable {
 
 	private void awaitSourcesSynced(StopSignal stop) throws InterruptedException {
 		long deadline = System.nanoTime() + this.cacheSyncTimeout.toNanos();
-		while (!this.sources.stream().allMatch((source) -> source.informer().hasSynced())) {
+		while (!this.sources.stream()
+			.allMatch((source) -> !this.namespaces.waitsAtStart(source.informer()) || source.informer().hasSynced())) {
 			if (System.nanoTime() - deadline >= 0) {
 				throw new IllegalStateException(
 						"Controller " + this.name + " timed out waiting for its caches to sync");
@@ -554,10 +630,26 @@ public final class Controller implements ManagerRunnable {
 				return;
 			}
 			try {
-				this.gate.work(new QueueTurn(current, request));
+				work(current, request);
 			}
 			finally {
 				current.done(request);
+			}
+		}
+	}
+
+	/**
+	 * Hands a request to the gate, unless its namespace left the manager's set (dropped)
+	 * or has yet to be cached whole (held until it is, keeping its failures' backoff).
+	 */
+	private void work(WorkQueue<Request> current, Request request) {
+		switch (this.namespaces.verdict(request)) {
+			case WORK -> this.gate.work(new QueueTurn(current, request));
+			case WAIT -> this.waiting.hold(request, current.priorityOf(request));
+			case DROP -> {
+				logger.debug("Request dropped, its namespace is not watched: controller={} request={}", this.name,
+						request);
+				current.forget(request);
 			}
 		}
 	}

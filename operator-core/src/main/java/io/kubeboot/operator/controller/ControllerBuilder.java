@@ -6,9 +6,13 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
+import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.internal.FieldSelector;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.handler.MapFunction;
@@ -127,9 +131,12 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Restricts the controller to one namespace; by default it uses the manager's
-	 * namespace (all namespaces unless configured).
-	 * @param namespace the namespace, or {@code null} for the default
+	 * Restricts the controller to one namespace; by default it watches the manager's
+	 * namespaces (all namespaces unless the manager watches a set, which it then follows
+	 * as the set changes: see {@code Manager.namespaces()}).
+	 * {@link Cache#ALL_NAMESPACES} watches all namespaces whatever the manager's.
+	 * @param namespace the namespace, {@link Cache#ALL_NAMESPACES}, or {@code null} for
+	 * the default
 	 * @return this builder
 	 */
 	public ControllerBuilder<T> namespace(@Nullable String namespace) {
@@ -563,7 +570,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public Controller complete(Reconciler reconciler) {
 		Objects.requireNonNull(reconciler, "reconciler must not be null");
-		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : this.defaults.namespace();
+		String ns = (this.namespace != null && !this.namespace.isBlank()) ? this.namespace : null;
 		List<EventSource<?>> sources = new ArrayList<>();
 		WorkGate workGate = (this.gate != null) ? this.gate
 			.create(new WorkGate.Target(controllerName(), this.forType, ns, this.labelSelector, this.manager.client()))
@@ -581,8 +588,14 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
-				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate);
+				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate,
+				namespaceFilter(sources));
 		this.requestSources.forEach(controller::watch);
+		if (this.finalizer != null && this.cleaner != null && controller.followsNamespaceSet()
+				&& this.manager.cache() instanceof InformerCache informers) {
+			informers.onNamespacesLeaving(
+					new StrandedFinalizers(controllerName(), this.finalizer, sources.get(0).informer()));
+		}
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
 		}
@@ -595,22 +608,51 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * The filter that keeps the controller to the manager's namespace set, if it follows
+	 * it: through every informer asked for without a namespace.
+	 */
+	private NamespaceFilter namespaceFilter(List<EventSource<?>> sources) {
+		WatchedNamespaces namespaces = this.manager.namespaces();
+		List<Informer<?>> followers = sources.stream()
+			.<Informer<?>>map(EventSource::informer)
+			.filter(this::followsNamespaceSet)
+			.toList();
+		if (namespaces.watchesAll() || followers.isEmpty()) {
+			return NamespaceFilter.NONE;
+		}
+		InformerCache informers = (InformerCache) this.manager.cache();
+		NamespaceFilter filter = new NamespaceFilter(namespaces, followers, informers::keysOf);
+		informers.onNamespacesLeaving(filter::left);
+		return filter;
+	}
+
+	/**
+	 * Whether an informer follows the manager's namespace set (one asked for without a
+	 * namespace, not for {@link Cache#ALL_NAMESPACES}).
+	 */
+	private boolean followsNamespaceSet(Informer<?> informer) {
+		return this.manager.cache() instanceof InformerCache informers && informers.followsNamespaceSet(informer);
+	}
+
+	/**
 	 * What the controller needs RBAC to allow: list and watch of every informer, the
 	 * finalizer's patches (and, with a label or field selector, the uncached read of an
 	 * object that left it), and what the reconciler declared, placed in the controller's
-	 * namespace unless placed already.
+	 * namespace unless placed already: in the manager's namespaces, as they are when asked
+	 * for, if the controller names none.
 	 */
-	private List<Permission> permissions(@Nullable String namespace, List<EventSource<?>> sources, WorkGate workGate) {
+	private Supplier<List<Permission>> permissions(@Nullable String namespace, List<EventSource<?>> sources,
+			WorkGate workGate) {
 		String name = controllerName();
 		String kind = KindResolver.declaredKind(this.forType).kind();
 		List<Permission> needed = new ArrayList<>();
-		needed
-			.add(listAndWatch(sources.get(0).informer().key(), "controller " + name + " reconciles " + kind + " objects"
-					+ selected(this.labelSelector, this.fieldSelector) + ": its informer lists and watches them"));
+		needed.add(listAndWatch(sources.get(0).informer(), "controller " + name + " reconciles " + kind + " objects"
+				+ selected(this.labelSelector, this.fieldSelector) + ": its informer lists and watches them"));
 		for (int i = 0; i < this.otherKinds.size(); i++) {
 			OtherKind other = this.otherKinds.get(i);
-			InformerKey key = sources.get(i + 1).informer().key();
-			needed.add(listAndWatch(key,
+			Informer<?> informer = sources.get(i + 1).informer();
+			InformerKey key = informer.key();
+			needed.add(listAndWatch(informer,
 					"controller " + name + " " + other.relation() + " " + KindResolver.declaredKind(key.type()).kind()
 							+ " objects" + selected(other.labelSelector(), other.fieldSelector())
 							+ ": its informer lists and watches them"));
@@ -633,15 +675,37 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			needed.add(permission.because(permission.reason().isEmpty() ? "declared by controller " + name
 					: "controller " + name + ": " + permission.reason()));
 		}
-		return needed.stream()
-			.map((permission) -> permission.isPlaced() ? permission
-					: (namespace != null) ? permission.inNamespace(namespace) : permission.inAllNamespaces())
-			.toList();
+		WatchedNamespaces watched = this.manager.namespaces();
+		return () -> needed.stream().flatMap((permission) -> placed(permission, namespace, watched)).toList();
 	}
 
-	private static Permission listAndWatch(InformerKey key, String reason) {
+	private static Stream<Permission> placed(Permission permission, @Nullable String namespace,
+			WatchedNamespaces watched) {
+		if (permission.isPlaced()) {
+			return Stream.of(permission);
+		}
+		if (Cache.ALL_NAMESPACES.equals(namespace)) {
+			return Stream.of(permission.inAllNamespaces());
+		}
+		if (namespace != null) {
+			return Stream.of(permission.inNamespace(namespace));
+		}
+		return watched.watchesAll() ? Stream.of(permission.inAllNamespaces())
+				: watched.current().stream().map(permission::inNamespace);
+	}
+
+	/**
+	 * Lists and watches an informer's kind: in its namespace, in all namespaces for one of
+	 * all namespaces, or, for one without that follows the manager's set, where the
+	 * controller works.
+	 */
+	private Permission listAndWatch(Informer<?> informer, String reason) {
+		InformerKey key = informer.key();
 		Permission permission = Permission.of(key.type(), "list", "watch").because(reason);
-		return (key.namespace() != null) ? permission.inNamespace(key.namespace()) : permission.inAllNamespaces();
+		if (key.namespace() != null) {
+			return permission.inNamespace(key.namespace());
+		}
+		return followsNamespaceSet(informer) ? permission : permission.inAllNamespaces();
 	}
 
 	private static String selected(@Nullable String labelSelector, @Nullable String fieldSelector) {

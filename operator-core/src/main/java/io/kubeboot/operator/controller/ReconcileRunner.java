@@ -3,7 +3,9 @@ package io.kubeboot.operator.controller;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
+import io.kubeboot.operator.cache.NamespaceNotWatchedException;
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.WrittenVersions;
@@ -22,7 +24,8 @@ import org.slf4j.MDC;
  * Runs one reconcile of a worker and decides from its result or exception what becomes of
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
  * requeued at once after a conflict, requeued after the API server's Retry-After when it
- * throttled a call, or requeued after a delay. Sets the log context and counts the
+ * throttled a call, or requeued after a delay; dropped when the reconcile read a
+ * namespace that left the manager's set while it ran. Sets the log context and counts the
  * outcome. A requeue keeps the priority the request was handed out with, as
  * controller-runtime's controller does: a failing object of the initial backlog stays
  * behind live changes, a failing live change stays ahead of the backlog.
@@ -39,10 +42,18 @@ final class ReconcileRunner {
 
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
+	/** Whether a request's namespace is no longer watched. */
+	private final Predicate<Request> unwatched;
+
 	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics) {
+		this(name, reconciler, metrics, (request) -> false);
+	}
+
+	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics, Predicate<Request> unwatched) {
 		this.name = name;
 		this.reconciler = reconciler;
 		this.metrics = metrics;
+		this.unwatched = unwatched;
 	}
 
 	int activeWorkers() {
@@ -92,6 +103,20 @@ final class ReconcileRunner {
 			outcome = Outcome.ERROR;
 			current.addRateLimited(request, priority);
 			Thread.currentThread().interrupt();
+		}
+		catch (NamespaceNotWatchedException ex) {
+			outcome = Outcome.ERROR;
+			if (this.unwatched.test(request)) {
+				// its namespace left the manager's set while it ran: dropped, as the
+				// requests of a namespace no longer watched are
+				current.forget(request);
+				logger.info("Reconcile cut short, its namespace is no longer watched: controller={} request={}",
+						this.name, request);
+			}
+			else {
+				current.addRateLimited(request, priority);
+				logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+			}
 		}
 		catch (Exception ex) {
 			outcome = Outcome.ERROR;

@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * Runs the sources of a controller whenever it runs, each on a thread of its own, and
  * stops them before the controller's workers stop: stop signal first, then a bounded
  * wait, then an interrupt. A source added while the controller runs starts at once;
- * adding and starting share one lock, so no source starts twice or misses a run.
+ * adding and starting share one lock, so no source starts twice or misses a run. What a
+ * source adds at once goes through the controller's {@link Admission} (its namespace
+ * filter); what it adds after a delay is looked at when a worker takes it.
  */
 final class SourceRunner {
 
@@ -26,6 +28,8 @@ final class SourceRunner {
 	private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
 	private final String controller;
+
+	private final Admission admission;
 
 	private final List<Source> sources = new ArrayList<>();
 
@@ -38,8 +42,9 @@ final class SourceRunner {
 
 	private int started;
 
-	SourceRunner(String controller) {
+	SourceRunner(String controller, Admission admission) {
 		this.controller = controller;
+		this.admission = admission;
 	}
 
 	synchronized void add(Source source) {
@@ -61,7 +66,7 @@ final class SourceRunner {
 
 	private void startOne(Source source, WorkQueue<Request> queue) {
 		StopSignal signal = this.stop;
-		RequestQueue view = new QueueView(queue);
+		RequestQueue view = new QueueView(queue, this.admission);
 		Thread thread = new Thread(() -> run(source, view, signal),
 				"controller-" + this.controller + "-source-" + this.started++);
 		this.threads.add(thread);
@@ -107,11 +112,27 @@ final class SourceRunner {
 		}
 	}
 
-	private record QueueView(WorkQueue<Request> queue) implements RequestQueue {
+	/**
+	 * Decides whether and how a request a source adds enters the controller's queue.
+	 */
+	@FunctionalInterface
+	interface Admission {
+
+		/**
+		 * Adds a request to the queue, or holds or drops it.
+		 * @param queue the controller's queue
+		 * @param request the request
+		 * @param priority its priority
+		 */
+		void add(WorkQueue<Request> queue, Request request, int priority);
+
+	}
+
+	private record QueueView(WorkQueue<Request> queue, Admission admission) implements RequestQueue {
 
 		@Override
 		public void add(Request request) {
-			this.queue.add(request);
+			this.admission.add(this.queue, request, WorkQueue.DEFAULT_PRIORITY);
 		}
 
 		@Override
@@ -121,7 +142,7 @@ final class SourceRunner {
 
 		@Override
 		public void add(Request request, int priority) {
-			this.queue.add(request, priority);
+			this.admission.add(this.queue, request, priority);
 		}
 
 		@Override

@@ -8,14 +8,13 @@ import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What a controller of a manager uses unless its builder says otherwise, set through the
  * {@link ManagerBuilder}, the counterpart of controller-runtime's
- * {@code manager.Options.Controller}.
+ * {@code manager.Options.Controller}. A controller that names no namespace watches the
+ * manager's ({@code Manager.namespaces()}).
  *
- * @param namespace the namespace to watch, or {@code null} for all
  * @param maxConcurrentReconciles the number of workers
  * @param priorityQueue whether the work queue is a priority queue, which hands out
  * changes before the requests that carry no news
@@ -24,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param metrics creates the controller's metrics from its name
  * @param cacheSyncTimeout how long a starting controller waits for its caches
  */
-public record ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles, boolean priorityQueue,
+public record ControllerDefaults(int maxConcurrentReconciles, boolean priorityQueue,
 		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
 		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
 }

@@ -2,6 +2,7 @@ package io.kubeboot.operator.manager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -13,6 +14,7 @@ import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.FieldSelectorNotSupportedException;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.internal.RateLimitInterceptor;
@@ -89,6 +91,12 @@ public final class Manager {
 	/** The informers synced at start, {@code null} until the caches synced. */
 	private volatile @Nullable Set<InformerKey> startupInformers;
 
+	/**
+	 * The informers of the namespace set registered at start, {@code null} until the
+	 * caches synced.
+	 */
+	private volatile @Nullable Set<InformerKey> startupSetInformers;
+
 	Manager(ApiClient apiClient, ManagerSettings settings) {
 		this.settings = settings;
 		this.checks = new CopyOnWriteArrayList<>(settings.checks);
@@ -99,11 +107,12 @@ public final class Manager {
 		this.limitedClient = limited;
 		this.cache = new InformerCache(limited, settings.syncPeriod, settings.stripManagedFields, settings.watchTimeout,
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
-				settings.cacheTransforms);
+				settings.cacheTransforms, settings.namespaces);
 		this.cache.objectBudgets(settings.objectBudgets);
 		this.cache.unscopedInformers(settings.unscopedInformers);
 		this.cache.namingReaders(this::runnablesReading);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
+		this.cache.onNamespacesJoined(this::checkAccessInJoined);
 		this.leaderElector = (settings.leaderElection != null)
 				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
 		// with leader election, the writes of leader-only work stop with the leadership,
@@ -161,6 +170,16 @@ public final class Manager {
 	 */
 	public Cache cache() {
 		return this.cache;
+	}
+
+	/**
+	 * Returns the namespaces the caches watch: every controller that names no namespace
+	 * watches them, and they may change while the manager runs unless it watches all
+	 * namespaces (see {@link WatchedNamespaces}).
+	 * @return the namespaces
+	 */
+	public WatchedNamespaces namespaces() {
+		return this.cache.namespaces();
 	}
 
 	/**
@@ -259,7 +278,8 @@ public final class Manager {
 	 * controller's informers, finalizer and declared writes, the event recorder's Events;
 	 * and {@code list}, {@code watch} for any other informer of the cache. Permissions
 	 * placed in no namespace go to every namespace the caches hold objects in (all
-	 * namespaces if one of them holds all).
+	 * namespaces if one of them holds all), which includes every namespace of the
+	 * manager's set ({@link #namespaces()}) as it is when this is called.
 	 * <p>
 	 * Turn them into rules with {@link io.kubeboot.operator.rbac.PolicyRules}; the
 	 * manager's start-up self-check asks the API server about the same list. Informers
@@ -276,18 +296,22 @@ public final class Manager {
 		List<ManagerRunnable> runnables = new ArrayList<>(this.everyReplica.runnables());
 		runnables.addAll(this.leaderOnly.runnables());
 		List<InformerKey> keys = this.cache.informers().stream().map(Informer::key).toList();
+		WatchedNamespaces watched = this.cache.namespaces();
+		Set<InformerKey> members = new HashSet<>();
+		this.cache.namespaceSetInformers()
+			.forEach((informer) -> informer.members().forEach((member) -> members.add(member.key())));
+		// where unplaced permissions go: every namespace the caches hold objects in
 		Set<String> namespaces = new LinkedHashSet<>();
-		boolean allNamespaces = keys.isEmpty() && this.settings.namespace == null;
+		boolean allNamespaces = keys.isEmpty() && watched.watchesAll();
 		for (InformerKey key : keys) {
-			if (key.namespace() == null) {
-				allNamespaces = true;
-			}
-			else {
-				namespaces.add(key.namespace());
+			switch (placement(key, members)) {
+				case ALL_NAMESPACES -> allNamespaces = true;
+				case NAMESPACE -> namespaces.add(key.namespace());
+				case NAMESPACE_SET -> namespaces.addAll(watched.current());
 			}
 		}
-		if (keys.isEmpty() && this.settings.namespace != null) {
-			namespaces.add(this.settings.namespace);
+		if (keys.isEmpty()) {
+			namespaces.addAll(watched.current());
 		}
 		List<Permission> declared = new ArrayList<>();
 		for (ManagerRunnable runnable : runnables) {
@@ -305,10 +329,8 @@ public final class Manager {
 		}
 		permissions.addAll(declared);
 		for (InformerKey key : keys) {
-			boolean covered = declared.stream()
-				.anyMatch((permission) -> permission.grants(key.type(), key.namespace(), "list")
-						&& permission.grants(key.type(), key.namespace(), "watch"));
-			if (!covered) {
+			Placement placement = placement(key, members);
+			if (declared.stream().noneMatch((permission) -> listsAndWatches(permission, key, placement))) {
 				Permission permission = Permission.of(key.type(), "list", "watch")
 					.because("the cache's informer " + key + " lists and watches them");
 				permissions.add((key.namespace() != null) ? permission.inNamespace(key.namespace())
@@ -316,6 +338,41 @@ public final class Manager {
 			}
 		}
 		return permissions;
+	}
+
+	/**
+	 * Where an informer lists and watches.
+	 */
+	private enum Placement {
+
+		/** One namespace, named by its key. */
+		NAMESPACE,
+
+		/** All namespaces. */
+		ALL_NAMESPACES,
+
+		/** A namespace of the manager's set, or all for a cluster-scoped kind in the set. */
+		NAMESPACE_SET
+
+	}
+
+	private static Placement placement(InformerKey key, Set<InformerKey> members) {
+		if (members.contains(key)) {
+			// of the set, even the one informer of a cluster-scoped kind
+			return Placement.NAMESPACE_SET;
+		}
+		return (key.namespace() != null) ? Placement.NAMESPACE : Placement.ALL_NAMESPACES;
+	}
+
+	/**
+	 * Whether a permission lets an informer list and watch: in its namespace, or, for the
+	 * one informer of a cluster-scoped kind in the set, in any namespace (RBAC places the
+	 * kind's rules in a ClusterRole).
+	 */
+	private static boolean listsAndWatches(Permission permission, InformerKey key, Placement placement) {
+		String namespace = (placement == Placement.NAMESPACE_SET && key.namespace() == null) ? permission.namespace()
+				: key.namespace();
+		return permission.grants(key.type(), namespace, "list") && permission.grants(key.type(), namespace, "watch");
 	}
 
 	private static List<Permission> leasePermissions(LeaderElectionConfig election) {
@@ -368,6 +425,27 @@ public final class Manager {
 	boolean syncCountsForReadiness(Informer<?> informer) {
 		Set<InformerKey> startup = this.startupInformers;
 		return startup == null || startup.contains(informer.key());
+	}
+
+	/**
+	 * Returns the informers that follow the manager's namespace set, each with its member
+	 * of each namespace.
+	 * @return the informers, empty when the manager watches all namespaces
+	 */
+	List<InformerCache.SetInformer> namespaceSetInformers() {
+		return this.cache.namespaceSetInformers();
+	}
+
+	/**
+	 * Whether readiness waits for the namespaces of an informer of the set to sync: one
+	 * the manager started with does, whenever a namespace joins (while it is asked for);
+	 * one registered later does not, as any informer registered later.
+	 * @param key the key of an informer of the set
+	 * @return {@code true} if its members' syncs count for readiness
+	 */
+	boolean namespaceSyncCountsForReadiness(InformerKey key) {
+		Set<InformerKey> startup = this.startupSetInformers;
+		return startup == null || startup.contains(key);
 	}
 
 	/**
@@ -525,6 +603,8 @@ public final class Manager {
 				throw ex.withUsers(runnablesReading(ex.informer()));
 			}
 			this.startupInformers = Set.copyOf(this.cache.informers().stream().map(Informer::key).toList());
+			this.startupSetInformers = Set
+				.copyOf(this.cache.namespaceSetInformers().stream().map(InformerCache.SetInformer::key).toList());
 			logger.info("Caches synced: informers={}", this.cache.informers().size());
 			synchronized (this.lifecycleMonitor) {
 				if (this.state != ManagerState.STARTING) {
@@ -549,6 +629,33 @@ public final class Manager {
 			fail(ex);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Checks, on a thread of its own, what RBAC grants in namespaces added to the set while
+	 * the manager runs, as the start-up check does there, and warns once naming every rule
+	 * it denies; before the start, the start-up check covers them.
+	 */
+	private void checkAccessInJoined(Set<String> namespaces) {
+		if (this.state != ManagerState.RUNNING) {
+			return;
+		}
+		List<Permission> permissions = requiredPermissions();
+		Thread check = new Thread(() -> {
+			try {
+				new StartupAccessCheck(this.limitedClient, this.cache, null, this.settings.cacheSyncTimeout)
+					.checkAdded(permissions, namespaces);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Cannot check RBAC in the namespaces added to the set, continuing: namespaces={} "
+						+ "error=\"{}\"", namespaces, ex.toString());
+			}
+		}, "operator-rbac-check-namespaces");
+		check.setDaemon(true);
+		check.start();
 	}
 
 	private List<String> runnablesReading(InformerKey informer) {

@@ -1,6 +1,9 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -75,12 +78,30 @@ public final class ManagerBuilder {
 	}
 
 	/**
-	 * Restricts every controller that names no namespace to one namespace (default: all).
+	 * Restricts every controller that names no namespace to one namespace (default: all),
+	 * as {@link #namespaces} with one namespace does: the set may change while the
+	 * manager runs.
 	 * @param namespace the namespace, or {@code null} (or blank) for all
 	 * @return this builder
 	 */
 	public ManagerBuilder namespace(@Nullable String namespace) {
-		this.settings.namespace = (namespace != null && !namespace.isBlank()) ? namespace : null;
+		this.settings.namespaces = (namespace != null && !namespace.isBlank()) ? List.of(namespace) : List.of();
+		return this;
+	}
+
+	/**
+	 * Restricts the caches to a set of namespaces (default: all): every informer asked
+	 * for without a namespace, those of every controller that names none among them,
+	 * lists and watches each namespace of the set, and follows the set as it changes
+	 * while the manager runs ({@link Manager#namespaces()}). A cluster-scoped kind is
+	 * watched once, in all namespaces. Replaces what {@link #namespace} set.
+	 * @param namespaces the namespaces, each an RFC 1123 label; empty for all
+	 * namespaces, which cannot change at run time
+	 * @return this builder
+	 */
+	public ManagerBuilder namespaces(Collection<String> namespaces) {
+		Objects.requireNonNull(namespaces, "namespaces must not be null");
+		this.settings.namespaces = new ArrayList<>(namespaces);
 		return this;
 	}
 

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.ClientConfig;
@@ -29,13 +30,14 @@ import org.jspecify.annotations.Nullable;
  * @param listPageSize the most objects one list request of the caches asks for; at least
  * 1
  * @param streamingLists whether the caches stream their lists where the API server can
- * @param namespace the namespace of every controller that names none, an RFC 1123 label;
- * {@code null} or empty for all namespaces
+ * @param namespaces the namespaces the caches watch, those of every controller that names
+ * none (see {@link io.kubeboot.operator.cache.WatchedNamespaces}), each an RFC 1123 label;
+ * empty for all namespaces. The same namespace twice counts once
  * @param stripManagedFields whether cached objects drop {@code metadata.managedFields}
  */
 public record ManagerConfig(Duration syncPeriod, Duration gracefulShutdownTimeout, Duration cacheSyncTimeout,
 		Duration watchTimeout, Duration watchSilenceThreshold, Duration watchFailureThreshold, int listPageSize,
-		boolean streamingLists, @Nullable String namespace, boolean stripManagedFields) {
+		boolean streamingLists, List<String> namespaces, boolean stripManagedFields) {
 
 	/**
 	 * The defaults: resync every 10h, 30s to shut down, 2m to sync, watches of at most 2m
@@ -44,7 +46,7 @@ public record ManagerConfig(Duration syncPeriod, Duration gracefulShutdownTimeou
 	 */
 	public static final ManagerConfig DEFAULT = new ManagerConfig(Duration.ofHours(10), Duration.ofSeconds(30),
 			Duration.ofMinutes(2), InformerCache.DEFAULT_WATCH_TIMEOUT, InformerCache.DEFAULT_SILENCE_THRESHOLD,
-			Duration.ofSeconds(10), InformerCache.DEFAULT_LIST_PAGE_SIZE, true, null, true);
+			Duration.ofSeconds(10), InformerCache.DEFAULT_LIST_PAGE_SIZE, true, List.of(), true);
 
 	/**
 	 * Creates the configuration.
@@ -63,10 +65,13 @@ public record ManagerConfig(Duration syncPeriod, Duration gracefulShutdownTimeou
 		}
 		checkWatchFailureThreshold(checks, watchFailureThreshold);
 		checks.atLeast("listPageSize", listPageSize, 1);
-		if (namespace != null && !namespace.isEmpty()) {
-			checks.dnsLabel("namespace", namespace);
+		if (checks.notNull("namespaces", namespaces)) {
+			for (int i = 0; i < namespaces.size(); i++) {
+				checks.dnsLabel("namespaces[" + i + "]", namespaces.get(i));
+			}
 		}
 		checks.throwIfAny();
+		namespaces = List.copyOf(namespaces);
 	}
 
 	/**

@@ -48,7 +48,8 @@ final class ManagerSettings {
 
 	boolean streamingLists = ManagerConfig.DEFAULT.streamingLists();
 
-	@Nullable String namespace = ManagerConfig.DEFAULT.namespace();
+	/** The namespaces the caches watch; empty for all. */
+	List<String> namespaces = ManagerConfig.DEFAULT.namespaces();
 
 	int maxConcurrentReconciles = ControllerConfig.DEFAULT.maxConcurrentReconciles();
 
@@ -103,7 +104,7 @@ final class ManagerSettings {
 		copy.watchFailureThreshold = this.watchFailureThreshold;
 		copy.listPageSize = this.listPageSize;
 		copy.streamingLists = this.streamingLists;
-		copy.namespace = this.namespace;
+		copy.namespaces = this.namespaces;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 		copy.priorityQueue = this.priorityQueue;
 		copy.rateLimiter = this.rateLimiter;
@@ -133,14 +134,14 @@ final class ManagerSettings {
 		ConfigChecks checks = new ConfigChecks();
 		checks.include(() -> new ManagerConfig(this.syncPeriod, this.gracefulShutdownTimeout, this.cacheSyncTimeout,
 				this.watchTimeout, this.watchSilenceThreshold, this.watchFailureThreshold, this.listPageSize,
-				this.streamingLists, this.namespace, this.stripManagedFields));
+				this.streamingLists, this.namespaces, this.stripManagedFields));
 		checks.include(() -> new ClientConfig(this.clientQps, this.clientBurst, this.clientTimeout));
 		checks.include(() -> new ControllerConfig(this.maxConcurrentReconciles, this.priorityQueue));
 		checks.throwIfAny();
 	}
 
 	ControllerDefaults controllerDefaults() {
-		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.priorityQueue,
+		return new ControllerDefaults(this.maxConcurrentReconciles, this.priorityQueue,
 				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
 	}
 

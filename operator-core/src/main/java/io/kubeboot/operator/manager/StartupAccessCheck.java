@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import io.kubeboot.operator.cache.internal.CacheAccessCheck;
 import io.kubeboot.operator.cache.internal.InformerCache;
@@ -73,26 +74,12 @@ final class StartupAccessCheck {
 	 * @throws InterruptedException if interrupted while waiting for the answers
 	 */
 	CacheAccessCheck.@Nullable Verdicts check(List<Permission> permissions) throws InterruptedException {
-		List<Permission> nameable = new ArrayList<>();
-		for (Permission permission : permissions) {
-			Class<? extends KubernetesObject> kind = permission.kind();
-			if (kind == null || nameable(kind)) {
-				nameable.add(permission);
-			}
-		}
-		List<PolicyRule> rules;
-		try {
-			rules = RuleResolver.resolve(nameable, this::name);
-		}
-		catch (ApiException ex) {
-			throw new IllegalStateException("named kinds asked the API server again", ex);
-		}
+		List<PolicyRule> rules = rules(permissions);
 		// granted namespace by namespace: a cluster-wide review would be denied by
 		// design, and which namespaces grant them is the administrator's choice
 		List<String> perNamespace = rules.stream()
 			.filter(PolicyRule::grantedPerNamespace)
-			.map((rule) -> rule.describe(rule.verbs())
-					+ (rule.reasons().isEmpty() ? "" : " (" + String.join("; ", rule.reasons()) + ")"))
+			.map(StartupAccessCheck::describe)
 			.toList();
 		if (!perNamespace.isEmpty()) {
 			logger.info(
@@ -115,18 +102,7 @@ final class StartupAccessCheck {
 		}
 		CacheAccessCheck.Verdicts cacheVerdicts = (scope, verb) -> decisions
 			.isDenied(new Review(verb, scope.kind().group(), scope.kind().plural(), "", scope.namespace(), null));
-		List<CacheAccessCheck.Scope> scopes = this.cache.accessScopes();
-		List<String> others = new ArrayList<>();
-		for (PolicyRule rule : rules) {
-			List<String> denied = decisions.deniedVerbs(rule)
-				.stream()
-				.filter((verb) -> !reportedElsewhere(rule, verb, scopes))
-				.toList();
-			if (!denied.isEmpty()) {
-				others.add(rule.describe(denied)
-						+ (rule.reasons().isEmpty() ? "" : " (" + String.join("; ", rule.reasons()) + ")"));
-			}
-		}
+		List<String> others = denied(rules, decisions);
 		if (!others.isEmpty()) {
 			logger.warn("RBAC denies this operator's identity rules it needs, so the requests that use them will "
 					+ "fail with 403 Forbidden: {}. Grant them to its service account (a Role and RoleBinding in "
@@ -134,6 +110,77 @@ final class StartupAccessCheck {
 					String.join("; ", others));
 		}
 		return cacheVerdicts;
+	}
+
+	/**
+	 * Checks the permissions placed in namespaces added to the manager's set while it
+	 * runs, as the start-up check does, and logs a warning naming every rule RBAC denies
+	 * there (but the caches' lists and watches, which their informers report). Rules
+	 * granted per namespace are left out, as at start-up.
+	 * @param permissions what the manager needs now
+	 * @param namespaces the namespaces added
+	 * @throws InterruptedException if interrupted while waiting for the answers
+	 */
+	void checkAdded(List<Permission> permissions, Set<String> namespaces) throws InterruptedException {
+		List<Permission> placed = permissions.stream()
+			.filter((permission) -> permission.namespace() != null && namespaces.contains(permission.namespace()))
+			.toList();
+		List<PolicyRule> rules = rules(placed).stream().filter((rule) -> !rule.grantedPerNamespace()).toList();
+		AccessCheck.Decisions decisions = AccessCheck.review(this.client, rules, this.timeout);
+		if (decisions == null) {
+			return;
+		}
+		List<String> denied = denied(rules, decisions);
+		if (!denied.isEmpty()) {
+			logger.warn("RBAC denies this operator's identity rules it needs in namespaces added to the set, so the "
+					+ "requests that use them will fail with 403 Forbidden: {}. Grant them to its service account "
+					+ "(a Role and RoleBinding in each namespace named): namespaces={}", String.join("; ", denied),
+					namespaces);
+		}
+	}
+
+	/**
+	 * Returns the rules of the permissions whose kinds can be named.
+	 */
+	private List<PolicyRule> rules(List<Permission> permissions) {
+		List<Permission> nameable = new ArrayList<>();
+		for (Permission permission : permissions) {
+			Class<? extends KubernetesObject> kind = permission.kind();
+			if (kind == null || nameable(kind)) {
+				nameable.add(permission);
+			}
+		}
+		try {
+			return RuleResolver.resolve(nameable, this::name);
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException("named kinds asked the API server again", ex);
+		}
+	}
+
+	/**
+	 * Describes the rules RBAC denies, save the verbs the Lease's or the caches' own
+	 * messages report.
+	 */
+	private List<String> denied(List<PolicyRule> rules, AccessCheck.Decisions decisions) {
+		List<CacheAccessCheck.Scope> scopes = this.cache.accessScopes();
+		List<String> denied = new ArrayList<>();
+		for (PolicyRule rule : rules) {
+			List<String> verbs = decisions.deniedVerbs(rule)
+				.stream()
+				.filter((verb) -> !reportedElsewhere(rule, verb, scopes))
+				.toList();
+			if (!verbs.isEmpty()) {
+				denied.add(rule.describe(verbs)
+						+ (rule.reasons().isEmpty() ? "" : " (" + String.join("; ", rule.reasons()) + ")"));
+			}
+		}
+		return denied;
+	}
+
+	private static String describe(PolicyRule rule) {
+		return rule.describe(rule.verbs())
+				+ (rule.reasons().isEmpty() ? "" : " (" + String.join("; ", rule.reasons()) + ")");
 	}
 
 	/**

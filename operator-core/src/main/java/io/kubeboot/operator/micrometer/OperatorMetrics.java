@@ -1,5 +1,9 @@
 package io.kubeboot.operator.micrometer;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -22,6 +26,7 @@ import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -71,6 +76,9 @@ public final class OperatorMetrics {
 
 	private final Map<String, MicrometerWorkQueueMetrics> queues = new ConcurrentHashMap<>();
 
+	/** The series of each informer, removed with it. */
+	private final Map<Informer<?>, List<Meter>> informerMeters = Collections.synchronizedMap(new IdentityHashMap<>());
+
 	private volatile @Nullable Manager manager;
 
 	private volatile @Nullable MicrometerWebhookMetrics webhooks;
@@ -114,6 +122,18 @@ public final class OperatorMetrics {
 					+ "while above 0 the Lease is neither released nor campaigned for")
 			.register(this.registry);
 		manager.cache().onInformerRegistered(this::bindInformer);
+		manager.cache().onInformerUnregistered(this::unbindInformer);
+	}
+
+	/**
+	 * Removes the series of an informer the cache removed (that of a namespace that left
+	 * the manager's set), so that they neither linger nor keep the informer reachable.
+	 */
+	private void unbindInformer(Informer<?> informer) {
+		List<Meter> meters = this.informerMeters.remove(informer);
+		if (meters != null) {
+			meters.forEach(this.registry::remove);
+		}
 	}
 
 	private void bindInformer(Informer<?> informer) {
@@ -123,44 +143,48 @@ public final class OperatorMetrics {
 				Objects.requireNonNullElse(key.labelSelector(), ""), "field_selector",
 				Objects.requireNonNullElse(key.fieldSelector(), ""), "metadata_only",
 				String.valueOf(key.metadataOnly()));
-		FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
+		List<Meter> meters = new ArrayList<>();
+		meters.add(FunctionCounter.builder("operator.informer.restarts", informer, Informer::restarts)
 			.description("How often the watchdog replaced the informer after its watch was silent too long")
 			.tags(tags)
-			.register(this.registry);
-		FunctionCounter.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
+			.register(this.registry));
+		meters.add(FunctionCounter
+			.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
 			.description("Objects the informer skipped because they did not decode into its model class")
 			.tags(tags)
-			.register(this.registry);
-		Gauge.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
+			.register(this.registry));
+		meters.add(Gauge
+			.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
 			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
 			.tags(tags)
-			.register(this.registry);
-		bindCost(informer, tags);
+			.register(this.registry));
+		bindCost(informer, tags, meters);
+		this.informerMeters.put(informer, meters);
 	}
 
-	private void bindCost(Informer<?> informer, Tags tags) {
-		Gauge.builder("operator.informer.objects", informer, (scoped) -> scoped.cost().objects())
+	private void bindCost(Informer<?> informer, Tags tags, List<Meter> meters) {
+		meters.add(Gauge.builder("operator.informer.objects", informer, (scoped) -> scoped.cost().objects())
 			.description("Objects the informer holds")
 			.tags(tags)
-			.register(this.registry);
-		Gauge.builder("operator.informer.estimated.heap", informer, OperatorMetrics::estimatedBytes)
+			.register(this.registry));
+		meters.add(Gauge.builder("operator.informer.estimated.heap", informer, OperatorMetrics::estimatedBytes)
 			.description("Estimated heap the informer's objects take, from a sample of them")
 			.baseUnit(BaseUnits.BYTES)
 			.tags(tags)
-			.register(this.registry);
+			.register(this.registry));
 		// an informer's budget is fixed: read once, as the informer is registered
 		OptionalInt budget = informer.cost().objectBudget();
 		if (budget.isPresent()) {
-			Gauge.builder("operator.informer.object.budget", budget::getAsInt)
+			meters.add(Gauge.builder("operator.informer.object.budget", budget::getAsInt)
 				.description("The most objects the informer should hold; it keeps every object past it")
 				.tags(tags)
-				.register(this.registry);
-			FunctionCounter
+				.register(this.registry));
+			meters.add(FunctionCounter
 				.builder("operator.informer.object.budget.exceeded", informer,
 						(scoped) -> scoped.cost().budgetCrossings())
 				.description("How often the informer went over its object budget")
 				.tags(tags)
-				.register(this.registry);
+				.register(this.registry));
 		}
 	}
 
@@ -173,8 +197,10 @@ public final class OperatorMetrics {
 	 * Returns the metrics of the controller with the given name, registering its series
 	 * the first time: {@code controller_runtime_reconcile_total} for each {@code result},
 	 * the error and panic counters, {@code controller_runtime_reconcile_time_seconds},
-	 * {@code controller_runtime_max_concurrent_reconciles} and
-	 * {@code controller_runtime_active_workers}.
+	 * {@code controller_runtime_max_concurrent_reconciles},
+	 * {@code controller_runtime_active_workers}, and this library's
+	 * {@code operator_controller_assigned_objects} and
+	 * {@code operator_controller_waiting_requests}.
 	 * @param controller the controller name
 	 * @return the controller's metrics, the same instance for the same name
 	 */
@@ -185,6 +211,11 @@ public final class OperatorMetrics {
 						() -> readController(name, Controller::assignedObjects))
 				.description("Cached objects of the controller's kind this replica reconciles now: all of them on the "
 						+ "leader, none on a standby, its share of the shard ring if sharded")
+				.tag("controller", name)
+				.register(this.registry);
+			Gauge.builder("operator.controller.waiting.requests", () -> readController(name, Controller::waitingRequests))
+				.description("Requests held outside the work queue until the caches of their namespace, in the "
+						+ "manager's namespace set, synced")
 				.tag("controller", name)
 				.register(this.registry);
 			return new MicrometerControllerMetrics(this.registry, name,

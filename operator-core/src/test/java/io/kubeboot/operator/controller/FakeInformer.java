@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerCost;
@@ -29,6 +32,11 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
 
 	private volatile boolean synced = true;
+
+	/** Namespaces whose objects are not listed yet. */
+	private final Set<String> unsyncedNamespaces = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger unsyncedAnswers = new AtomicInteger();
 
 	FakeInformer(Class<T> type) {
 		this.key = new InformerKey(type, null, null);
@@ -88,6 +96,39 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 		this.synced = synced;
 	}
 
+	/**
+	 * Sets whether a namespace's objects were listed, as an informer of the manager's
+	 * namespace set tells it.
+	 * @param namespace the namespace
+	 * @param synced whether they were
+	 */
+	void synced(String namespace, boolean synced) {
+		if (synced) {
+			this.unsyncedNamespaces.remove(namespace);
+		}
+		else {
+			this.unsyncedNamespaces.add(namespace);
+		}
+	}
+
+	@Override
+	public boolean hasSynced(@Nullable String namespace) {
+		boolean synced = this.synced && (namespace == null || !this.unsyncedNamespaces.contains(namespace));
+		if (!synced) {
+			this.unsyncedAnswers.incrementAndGet();
+		}
+		return synced;
+	}
+
+	/**
+	 * Returns how often {@link #hasSynced(String)} answered that a namespace has not
+	 * synced.
+	 * @return the number of such answers
+	 */
+	int unsyncedAnswers() {
+		return this.unsyncedAnswers.get();
+	}
+
 	@Override
 	public InformerKey key() {
 		return this.key;
@@ -100,7 +141,7 @@ final class FakeInformer<T extends KubernetesObject> implements Informer<T> {
 
 	@Override
 	public boolean hasSynced() {
-		return this.synced;
+		return this.synced && this.unsyncedNamespaces.isEmpty();
 	}
 
 	@Override

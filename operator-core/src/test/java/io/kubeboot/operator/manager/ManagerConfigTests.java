@@ -1,6 +1,7 @@
 package io.kubeboot.operator.manager;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.ObjectBudgets;
@@ -39,9 +40,25 @@ class ManagerConfigTests {
 			.maxConcurrentReconciles(0);
 		assertThatExceptionOfType(InvalidConfigException.class).isThrownBy(builder::build)
 			.satisfies((ex) -> assertThat(ex.violations()).extracting(Violation::setting)
-				.containsExactly("syncPeriod", "watchSilenceThreshold", "listPageSize", "namespace", "qps", "burst",
+				.containsExactly("syncPeriod", "watchSilenceThreshold", "listPageSize", "namespaces[0]", "qps", "burst",
 						"maxConcurrentReconciles"))
 			.withMessageContaining("watchSilenceThreshold (PT5M) must be longer than watchTimeout (PT5M)");
+	}
+
+	@Test
+	void aNamespaceOfTheSetThatIsNoNamespaceNameIsNamedByItsPosition() {
+		assertThatExceptionOfType(InvalidConfigException.class)
+			.isThrownBy(() -> Manager.builder(new ApiClient()).namespaces(List.of("shop", " ", "Team_A")).build())
+			.satisfies((ex) -> assertThat(ex.violations()).extracting(Violation::setting)
+				.containsExactly("namespaces[1]", "namespaces[2]"));
+	}
+
+	@Test
+	void theSameNamespaceTwiceIsWatchedOnce() {
+		Manager manager = Manager.builder(new ApiClient()).namespaces(List.of("shop", "ops", "shop")).build();
+		assertThat(manager.namespaces().current()).containsExactly("ops", "shop");
+		assertThat(manager.namespaces().watchesAll()).isFalse();
+		assertThat(Manager.builder(new ApiClient()).namespace(" ").build().namespaces().watchesAll()).isTrue();
 	}
 
 	@Test

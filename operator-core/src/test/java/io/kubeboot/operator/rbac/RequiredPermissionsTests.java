@@ -1,7 +1,10 @@
 package io.kubeboot.operator.rbac;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
@@ -18,6 +21,7 @@ import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
@@ -131,6 +135,78 @@ class RequiredPermissionsTests {
 		manager.add("event-recorder", KubernetesEventRecorder.builder(UNREACHABLE).build());
 		assertThat(PolicyRules.of(manager.requiredPermissions())).extracting(PolicyRule::namespace)
 			.containsExactly("shop");
+	}
+
+	@Test
+	void anOperatorOfSeveralNamespacesNeedsARolePerNamespaceAndAClusterRoleOnlyForClusterScopedKinds() {
+		Manager manager = manager().namespaces(List.of("shop-b", "shop-a")).build();
+		Controller.builder(manager, Bucket.class)
+			.owns(V1ConfigMap.class)
+			.watches(V1Namespace.class, (namespace) -> List.of())
+			.withFinalizer("storage.example.com/deregister", (request) -> Result.done())
+			.complete((request) -> Result.done());
+		manager.add("event-recorder", KubernetesEventRecorder.builder(UNREACHABLE).build());
+		List<PolicyRule> rules = PolicyRules.of(manager.requiredPermissions());
+		assertThat(rules).extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
+			.containsExactly("null namespaces [list, watch]", "shop-a configmaps [list, watch]",
+					"shop-a events [create, patch]", "shop-a buckets [list, watch, patch]",
+					"shop-b configmaps [list, watch]", "shop-b events [create, patch]",
+					"shop-b buckets [list, watch, patch]");
+		String yaml = RbacManifest.builder("shop-operator").serviceAccount("ops", "shop-operator").render(rules);
+		assertThat(kinds(yaml)).containsExactly("ServiceAccount ops/shop-operator", "ClusterRole shop-operator",
+				"ClusterRoleBinding shop-operator", "Role shop-a/shop-operator", "RoleBinding shop-a/shop-operator",
+				"Role shop-b/shop-operator", "RoleBinding shop-b/shop-operator");
+	}
+
+	@Test
+	void anOperatorOfSeveralNamespacesWithoutClusterScopedKindsNeedsNoClusterRole() {
+		Manager manager = manager().namespaces(List.of("shop-a", "shop-b")).build();
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
+		String yaml = RbacManifest.builder("shop-operator")
+			.serviceAccount("ops", "shop-operator")
+			.render(PolicyRules.of(manager.requiredPermissions()));
+		assertThat(kinds(yaml)).containsExactly("ServiceAccount ops/shop-operator", "Role shop-a/shop-operator",
+				"RoleBinding shop-a/shop-operator", "Role shop-b/shop-operator", "RoleBinding shop-b/shop-operator");
+	}
+
+	@Test
+	void thePermissionsOfAnOperatorOfSeveralNamespacesFollowTheSetAsItChanges() {
+		Manager manager = manager().namespaces(List.of("shop-a", "shop-b")).build();
+		Controller.builder(manager, V1ConfigMap.class)
+			.requires(Permission.of(V1Secret.class, "get").because("reads the credentials"))
+			.complete((request) -> Result.done());
+		manager.namespaces().add("shop-c");
+		manager.namespaces().remove("shop-a");
+		assertThat(PolicyRules.of(manager.requiredPermissions()))
+			.extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
+			.containsExactly("shop-b configmaps [list, watch]", "shop-b secrets [get]",
+					"shop-c configmaps [list, watch]", "shop-c secrets [get]");
+	}
+
+	@Test
+	void aKindWatchedInAllNamespacesByAnOperatorOfSeveralNeedsItsRulesClusterWide() {
+		Manager manager = manager().namespaces(List.of("shop-a", "shop-b")).build();
+		Controller.builder(manager, V1ConfigMap.class)
+			.watches(V1Secret.class, "*", null, (secret) -> List.of())
+			.complete((request) -> Result.done());
+		Controller.builder(manager, V1Pod.class).namespace("*").complete((request) -> Result.done());
+		assertThat(PolicyRules.of(manager.requiredPermissions()))
+			.extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
+			.containsExactly("null pods [list, watch]", "null secrets [list, watch]", "shop-a configmaps [list, watch]",
+					"shop-b configmaps [list, watch]");
+	}
+
+	/**
+	 * Returns the kind, namespace and name of each document of a manifest.
+	 */
+	private static List<String> kinds(String yaml) {
+		return Arrays.stream(yaml.split("---\n")).map((document) -> {
+			Matcher kind = Pattern.compile("(?m)^kind: (\\S+)$").matcher(document);
+			Matcher name = Pattern.compile("(?m)^  name: (\\S+)$").matcher(document);
+			Matcher namespace = Pattern.compile("(?m)^  namespace: (\\S+)$").matcher(document);
+			assertThat(kind.find() && name.find()).as("a kind and a name in %s", document).isTrue();
+			return kind.group(1) + " " + (namespace.find() ? namespace.group(1) + "/" : "") + name.group(1);
+		}).toList();
 	}
 
 	private static ManagerBuilder manager() {

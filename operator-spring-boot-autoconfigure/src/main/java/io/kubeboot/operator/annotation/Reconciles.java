@@ -113,8 +113,10 @@ public @interface Reconciles {
 	String name() default "";
 
 	/**
-	 * The namespace to watch; empty watches the namespace of {@code operator.namespace}
-	 * (all namespaces by default). Supports {@code ${...}} placeholders.
+	 * The namespace to watch; empty watches the namespaces of {@code operator.namespaces}
+	 * (all namespaces by default), following them as they change; {@code "*"}
+	 * ({@code Cache.ALL_NAMESPACES}) watches all namespaces whatever they are. Supports
+	 * {@code ${...}} placeholders.
 	 * @return the namespace
 	 */
 	String namespace() default "";

@@ -46,8 +46,9 @@ public @interface Watches {
 	Class<? extends KubernetesObject> value();
 
 	/**
-	 * The namespace to watch; empty uses the controller's namespace. Supports
-	 * {@code ${...}} placeholders.
+	 * The namespace to watch; empty uses the controller's namespace; {@code "*"}
+	 * ({@code Cache.ALL_NAMESPACES}) watches all namespaces, whatever the operator's
+	 * {@code operator.namespaces}. Supports {@code ${...}} placeholders.
 	 * @return the namespace
 	 */
 	String namespace() default "";

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.cache.Cache;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.Enqueuer;
@@ -96,7 +97,7 @@ public final class OperatorAutoConfiguration {
 			.watchFailureThreshold(health.getWatchFailureThreshold())
 			.listPageSize(properties.getListPageSize())
 			.streamingLists(properties.isStreamingLists())
-			.namespace(properties.getNamespace())
+			.namespaces(NamespaceSettings.from(properties.getNamespace(), properties.getNamespaces()))
 			.fieldManager(fieldManager(environment))
 			.clientRateLimit(client.getQps(), client.getBurst())
 			.clientTimeout(client.getTimeout())
@@ -184,6 +185,17 @@ public final class OperatorAutoConfiguration {
 		return manager.client();
 	}
 
+	/**
+	 * The namespaces the manager watches, to change them while it runs.
+	 * @param manager the manager
+	 * @return its namespaces
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	WatchedNamespaces operatorNamespaces(Manager manager) {
+		return manager.namespaces();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	ManagerLifecycle operatorManagerLifecycle(Manager manager, OperatorProperties properties, ApiClient apiClient,
@@ -265,6 +277,25 @@ public final class OperatorAutoConfiguration {
 			}
 
 		};
+	}
+
+	/**
+	 * Applies {@code operator.namespace} and {@code operator.namespaces} as Spring Cloud
+	 * refreshes the environment, when Spring Cloud Context is on the class path (named,
+	 * so that this starter needs no Spring Cloud to compile or run).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT)
+	static class NamespacesRefreshConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		NamespacesRefresh operatorNamespacesRefresh(WatchedNamespaces namespaces, Environment environment,
+				OperatorProperties properties) {
+			return new NamespacesRefresh(namespaces, environment, NamespacesRefresh.ENVIRONMENT_CHANGE_EVENT,
+					NamespaceSettings.from(properties.getNamespace(), properties.getNamespaces()));
+		}
+
 	}
 
 	/**

@@ -30,6 +30,16 @@ public class OperatorHealthProperties {
 	 */
 	private boolean healthzEnabled = true;
 
+	/**
+	 * Whether readiness covers the informers of the namespaces of operator.namespaces:
+	 * waits for every namespace of the set to be cached, a namespace added while the
+	 * operator runs included, and goes down while one of their watches fails. Turn it off
+	 * for an operator that serves admission or conversion webhooks, so that adding a
+	 * namespace, or one that RBAC refuses, does not take every replica out of its
+	 * Service; the namespace's requests still wait for its caches.
+	 */
+	private boolean namespacesInReadiness = true;
+
 	public Duration getProbeInterval() {
 		return this.probeInterval;
 	}
@@ -52,6 +62,14 @@ public class OperatorHealthProperties {
 
 	public void setHealthzEnabled(boolean healthzEnabled) {
 		this.healthzEnabled = healthzEnabled;
+	}
+
+	public boolean isNamespacesInReadiness() {
+		return this.namespacesInReadiness;
+	}
+
+	public void setNamespacesInReadiness(boolean namespacesInReadiness) {
+		this.namespacesInReadiness = namespacesInReadiness;
 	}
 
 }

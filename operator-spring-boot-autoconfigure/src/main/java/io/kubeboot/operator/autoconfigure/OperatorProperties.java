@@ -1,7 +1,9 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.manager.ControllerConfig;
@@ -84,10 +86,21 @@ public class OperatorProperties {
 	private boolean streamingLists = true;
 
 	/**
-	 * Namespace every controller watches unless it names its own. Empty watches all
-	 * namespaces.
+	 * One namespace every controller watches unless it names its own: the same as
+	 * operator.namespaces with this one namespace, which cannot be set too. Empty watches
+	 * all namespaces.
 	 */
 	private @Nullable String namespace;
+
+	/**
+	 * Namespaces every controller watches unless it names its own, each with a list and
+	 * watch of its own per kind (a cluster-scoped kind is watched once), so RBAC is needed
+	 * in these namespaces only. Empty, with operator.namespace unset, watches all
+	 * namespaces. The set can change while the operator runs: through the
+	 * WatchedNamespaces bean, or a refresh of this property by Spring Cloud. Cannot be set
+	 * together with operator.namespace.
+	 */
+	private List<String> namespaces = new ArrayList<>();
 
 	/**
 	 * Whether cached objects drop metadata.managedFields, which reconcilers rarely read,
@@ -187,6 +200,14 @@ public class OperatorProperties {
 
 	public void setNamespace(@Nullable String namespace) {
 		this.namespace = namespace;
+	}
+
+	public List<String> getNamespaces() {
+		return this.namespaces;
+	}
+
+	public void setNamespaces(List<String> namespaces) {
+		this.namespaces = namespaces;
 	}
 
 	public boolean isStripManagedFields() {

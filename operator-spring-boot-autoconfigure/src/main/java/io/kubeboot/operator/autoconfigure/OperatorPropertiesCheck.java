@@ -2,6 +2,7 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -88,11 +89,16 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		OperatorCacheProperties cache = get(OperatorCacheProperties.class, bound);
 		PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(this.environment));
 		checkUnknownKeys(problems);
-		problems.check("operator", Map.of("watchFailureThreshold", "health.watch-failure-threshold"),
+		Map<String, String> managerProperties = new HashMap<>(
+				NamespaceSettings.properties(operator.getNamespace(), operator.getNamespaces()));
+		managerProperties.put("watchFailureThreshold", "health.watch-failure-threshold");
+		problems.check("operator", managerProperties,
 				() -> new ManagerConfig(operator.getSyncPeriod(), operator.getGracefulShutdownTimeout(),
 						operator.getCacheSyncTimeout(), operator.getWatchTimeout(), operator.getWatchSilenceThreshold(),
 						health.getWatchFailureThreshold(), operator.getListPageSize(), operator.isStreamingLists(),
-						operator.getNamespace(), operator.isStripManagedFields()));
+						NamespaceSettings.from(operator.getNamespace(), operator.getNamespaces()),
+						operator.isStripManagedFields()));
+		NamespaceSettings.checkNotBoth(problems, operator.getNamespace(), operator.getNamespaces());
 		problems.check("operator.client", Map.of(),
 				() -> new ClientConfig(client.getQps(), client.getBurst(), client.getTimeout()));
 		problems.check("operator.controller", Map.of(),

@@ -106,6 +106,14 @@ final class PropertyProblems {
 	}
 
 	/**
+	 * Whether no property is at fault.
+	 * @return {@code true} if none was added
+	 */
+	boolean isEmpty() {
+		return this.problems.isEmpty();
+	}
+
+	/**
 	 * Fails if any property is at fault.
 	 * @param action what to do about it
 	 * @throws InvalidOperatorPropertyException naming every property at fault

@@ -60,6 +60,12 @@ class OperatorPropertiesValidationTests {
 								"must be longer than operator.watch-timeout (5m)")),
 				invalid("operator.list-page-size", "0", "must be at least 1"),
 				invalid("operator.namespace", "Not_A_Namespace", DNS_LABEL_RULE),
+				arguments(new String[] { "operator.namespaces[0]=shop", "operator.namespaces[1]=Not_A_Namespace" },
+						set("operator.namespaces[1]", "Not_A_Namespace", DNS_LABEL_RULE)),
+				arguments(new String[] { "operator.namespace=shop", "operator.namespaces=ops,shop" },
+						set("operator.namespaces", "ops,shop",
+								"cannot be set together with operator.namespace (shop): list every namespace to "
+										+ "watch in operator.namespaces, and remove operator.namespace")),
 				invalid("operator.client.qps", "-1", "must be 0 (no limit) or a positive number"),
 				invalid("operator.client.burst", "0", "must be at least 1"),
 				invalid("operator.client.timeout", "0s", "must be positive"),

@@ -16,6 +16,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaseTimings;
 import io.kubeboot.operator.manager.ControllerConfig;
 import io.kubeboot.operator.manager.ManagerConfig;
+import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.sharding.ShardingConfig;
 import io.kubeboot.operator.webhook.WebhookServerConfig;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -48,6 +49,7 @@ class PropertyDefaultsTests {
 	 * found where the operator runs when the property is not set.
 	 */
 	private static final Set<String> STARTERS_OWN = Set.of("operator.enabled", "operator.auto-startup",
+			"operator.namespace",
 			"operator.keep-alive", "operator.controllers", "operator.leader-election.enabled",
 			"operator.leader-election.lease-name", "operator.leader-election.namespace",
 			"operator.leader-election.identity", "operator.sharding.enabled", "operator.sharding.ring",
@@ -81,9 +83,10 @@ class PropertyDefaultsTests {
 		defaults.put("operator.watch-timeout", manager.watchTimeout());
 		defaults.put("operator.watch-silence-threshold", manager.watchSilenceThreshold());
 		defaults.put("operator.health.watch-failure-threshold", manager.watchFailureThreshold());
+		defaults.put("operator.health.namespaces-in-readiness", ManagerHealth.DEFAULT_NAMESPACES_IN_READINESS);
 		defaults.put("operator.list-page-size", manager.listPageSize());
 		defaults.put("operator.streaming-lists", manager.streamingLists());
-		defaults.put("operator.namespace", manager.namespace());
+		defaults.put("operator.namespaces", manager.namespaces());
 		defaults.put("operator.strip-managed-fields", manager.stripManagedFields());
 		defaults.put("operator.client.qps", ClientConfig.DEFAULT.qps());
 		defaults.put("operator.client.burst", ClientConfig.DEFAULT.burst());

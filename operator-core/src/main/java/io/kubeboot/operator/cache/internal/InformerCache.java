@@ -2,16 +2,15 @@ package io.kubeboot.operator.cache.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Cache;
@@ -24,6 +23,7 @@ import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.cache.UnscopedInformerPolicy;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.ApiServerUnreachableException;
 import io.kubeboot.operator.client.KindNotServedException;
@@ -37,7 +37,6 @@ import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
@@ -54,11 +53,15 @@ import org.slf4j.LoggerFactory;
  * afterwards start at once. {@link #start} resolves every kind against the API server
  * first and fails with a message naming the kind when it is not served, instead of
  * starting a list that can never succeed; {@link #waitForSync} fails as soon as the API
- * server refuses an informer's field selector. Thread-safe.
+ * server refuses an informer's field selector.
+ * <p>
+ * A cache built with namespaces watches those ({@link #namespaces()}): an informer asked
+ * for without a namespace is then a {@link NamespaceSetInformer}, one informer per
+ * namespace of the set, which {@link NamespaceSetInformers} keeps in step with the set.
  * <p>
  * Each informer tracks what it costs ({@link CostTracker}) against its object budget
  * ({@link #objectBudgets}); one that caches every Secret, ConfigMap, Pod or Event of the
- * cluster is warned of as it starts ({@link UnscopedInformerWarning}).
+ * cluster is warned of as it starts ({@link UnscopedInformerWarning}). Thread-safe.
  */
 public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
@@ -116,19 +119,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private final ApiServerHeartbeat heartbeat;
 
-	private final Map<InformerKey, ScopedInformer<?>> informers = new LinkedHashMap<>();
+	/** The informers, and the cache's lock. */
+	private final InformerRegistry registry;
 
-	/**
-	 * How often each informer was asked for and not given back ({@link #release}),
-	 * guarded by {@link #informers}.
-	 */
-	private final Map<InformerKey, Integer> asked = new HashMap<>();
-
-	/**
-	 * The indexes of each kind by name, kept by every informer of the kind's whole
-	 * objects, guarded by {@link #informers}.
-	 */
-	private final Map<Class<?>, Map<String, CacheIndex<?>>> indexes = new HashMap<>();
+	/** The reads across the informers of a kind. */
+	private final CacheReads reads;
 
 	private final Map<Class<?>, ResourceKind<?>> kinds = new ConcurrentHashMap<>();
 
@@ -139,7 +134,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	/** What RBAC denied the informers when last checked, {@code null} if nothing. */
 	private volatile @Nullable String accessDenied;
 
-	private final List<Consumer<Informer<?>>> informerListeners = new CopyOnWriteArrayList<>();
+	/** The namespaces watched, and the informers that follow them. */
+	private final NamespaceSetInformers namespaceSet;
 
 	private final WrittenVersions written = new WrittenVersions(WrittenVersions.DEFAULT_WAIT);
 
@@ -168,6 +164,31 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
 			Duration silenceThreshold, int listPageSize, boolean streamingLists,
 			Map<Class<?>, CacheTransform<?>> transforms) {
+		this(client, resyncPeriod, stripManagedFields, watchTimeout, silenceThreshold, listPageSize, streamingLists,
+				transforms, List.of());
+	}
+
+	/**
+	 * Creates a cache that watches a set of namespaces, or all of them.
+	 * @param client the client whose server and credentials the informers use (it is not
+	 * modified)
+	 * @param resyncPeriod how often every cached object is delivered again to the
+	 * handlers as an update, zero for never
+	 * @param stripManagedFields whether to drop {@code metadata.managedFields} from
+	 * cached objects to save memory
+	 * @param watchTimeout the longest one watch request lasts before it is renewed
+	 * @param silenceThreshold how long an informer may see nothing from the API server
+	 * before the watchdog replaces it; must exceed the watch timeout
+	 * @param listPageSize the most objects one list request asks for
+	 * @param streamingLists whether to stream lists where the API server can
+	 * @param transforms the transforms applied to objects before they are cached, by the
+	 * class the objects are stored as
+	 * @param namespaces the namespaces an informer asked for without one watches, each an
+	 * RFC 1123 label; empty for all namespaces (see {@link #namespaces()})
+	 */
+	public InformerCache(ApiClient client, Duration resyncPeriod, boolean stripManagedFields, Duration watchTimeout,
+			Duration silenceThreshold, int listPageSize, boolean streamingLists,
+			Map<Class<?>, CacheTransform<?>> transforms, Collection<String> namespaces) {
 		// the manager's ManagerConfig checked the values
 		this.transforms = Map.copyOf(transforms);
 		this.watchClient = ApiClients.forWatches(client, watchTimeout.multipliedBy(2));
@@ -179,6 +200,20 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				streamingLists);
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
 		this.heartbeat = new ApiServerHeartbeat(this.watchClient);
+		this.registry = new InformerRegistry(this.informerSettings, this.written,
+				(key) -> new CostTracker(key, this.budgets.budgetOf(key), this.sampler));
+		this.namespaceSet = new NamespaceSetInformers(this, this.registry, namespaces);
+		this.reads = new CacheReads(this.registry, this.namespaceSet, this.written);
+	}
+
+	/**
+	 * Returns the namespaces watched: every informer asked for without a namespace
+	 * follows them.
+	 * @return the namespaces, which may change while the cache runs unless all are
+	 * watched
+	 */
+	public WatchedNamespaces namespaces() {
+		return this.namespaceSet;
 	}
 
 	/**
@@ -193,7 +228,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * list class
 	 */
 	@Override
-	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+	public <T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector) {
 		return informer(type, namespace, labelSelector, null);
 	}
@@ -203,7 +238,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * registering it on first use.
 	 * @param <T> the model type
 	 * @param type the model class
-	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param namespace the namespace, or {@code null} for the cache's namespaces (all
+	 * namespaces unless it watches a set)
 	 * @param labelSelector the label selector, or {@code null} for all objects
 	 * @param fieldSelector the field selector, or {@code null} for all objects
 	 * @return the shared informer
@@ -211,31 +247,54 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * list class, or the field selector cannot be parsed
 	 */
 	@Override
-	public <T extends KubernetesObject> ScopedInformer<T> informer(Class<T> type, @Nullable String namespace,
+	public <T extends KubernetesObject> Informer<T> informer(Class<T> type, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
 		// here rather than when the cache starts, so that the mistake names the
 		// controller or the code that asked for the informer
 		KindResolver.listType(type);
-		return register(key(type, namespace, labelSelector, fieldSelector, false));
+		return informer(key(type, namespace, labelSelector, fieldSelector, false), ALL_NAMESPACES.equals(namespace));
 	}
 
 	@Override
-	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+	public Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
 			@Nullable String namespace, @Nullable String labelSelector) {
 		return metadataInformer(type, namespace, labelSelector, null);
 	}
 
 	@Override
-	public ScopedInformer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
+	public Informer<PartialObjectMetadata> metadataInformer(Class<? extends KubernetesObject> type,
 			@Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
 		KindResolver.declaredKind(type);
-		return register(key(type, namespace, labelSelector, fieldSelector, true));
+		return informer(key(type, namespace, labelSelector, fieldSelector, true), ALL_NAMESPACES.equals(namespace));
+	}
+
+	/**
+	 * Returns the informer of a key: one of the manager's namespace set for a key without
+	 * a namespace, unless asked for {@link Cache#ALL_NAMESPACES} or the cache watches all.
+	 */
+	private <T extends KubernetesObject> Informer<T> informer(InformerKey key, boolean allNamespaces) {
+		if (key.namespace() != null || allNamespaces || this.namespaceSet.watchesAll()) {
+			return register(key);
+		}
+		if (this.started) {
+			// resolved first, so that a cluster-scoped kind gets its one informer of all
+			// namespaces at once
+			try {
+				resolve(key.type());
+			}
+			catch (ApiException ex) {
+				throw new IllegalStateException("Cannot start informer " + key + ": " + StatusMessages.describe(ex),
+						ex);
+			}
+		}
+		return this.namespaceSet.informer(key);
 	}
 
 	private static InformerKey key(Class<? extends KubernetesObject> type, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector, boolean metadataOnly) {
-		InformerKey key = new InformerKey(type, namespace, labelSelector, fieldSelector, metadataOnly);
+		InformerKey key = new InformerKey(type, ALL_NAMESPACES.equals(namespace) ? null : namespace, labelSelector,
+				fieldSelector, metadataOnly);
 		if (key.fieldSelector() != null) {
 			// a malformed selector fails here, naming it, rather than at every list
 			FieldSelector.parse(key.fieldSelector());
@@ -243,39 +302,46 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		return key;
 	}
 
-	@SuppressWarnings("unchecked")
 	private <T extends KubernetesObject> ScopedInformer<T> register(InformerKey key) {
-		ScopedInformer<T> informer;
+		ScopedInformer<T> informer = this.registry.register(key, true);
+		startIfStarted(informer);
+		return informer;
+	}
+
+	/**
+	 * Stops an informer that was unregistered: its objects leave the cache with it.
+	 * @param informer the informer
+	 */
+	void stopRemoved(ScopedInformer<?> informer) {
+		try {
+			informer.stop();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Informer did not stop cleanly: informer={}", informer.key(), ex);
+		}
+	}
+
+	/**
+	 * Whether the cache has started: informers registered now start at once.
+	 * @return {@code true} once started
+	 */
+	boolean isStarted() {
+		return this.started;
+	}
+
+	/**
+	 * Starts an informer if the cache has started; else the cache's start will.
+	 * @param informer a registered informer
+	 * @throws IllegalStateException if its kind cannot be resolved
+	 */
+	void startIfStarted(ScopedInformer<?> informer) {
 		boolean startNow;
-		synchronized (this.informers) {
-			informer = (ScopedInformer<T>) this.informers.get(key);
-			if (informer == null) {
-				informer = new ScopedInformer<>(key, this.informerSettings,
-						new CostTracker(key, this.budgets.budgetOf(key), this.sampler));
-				informer.addEventHandler(new WriteObserver<>(this.written, key.type()));
-				if (!key.metadataOnly()) {
-					for (CacheIndex<?> index : this.indexes.getOrDefault(key.type(), Map.of()).values()) {
-						attach(informer, index);
-					}
-				}
-				this.informers.put(key, informer);
-				for (Consumer<Informer<?>> listener : this.informerListeners) {
-					listener.accept(informer);
-				}
-			}
-			this.asked.merge(key, 1, Integer::sum);
+		synchronized (this.registry) {
 			startNow = this.started;
 		}
 		if (startNow) {
-			try {
-				startInformer(informer);
-			}
-			catch (ApiException ex) {
-				throw new IllegalStateException("Cannot start informer " + key + ": " + StatusMessages.describe(ex),
-						ex);
-			}
+			startResolved(informer);
 		}
-		return informer;
 	}
 
 	/**
@@ -315,33 +381,14 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public void addIndex(CacheIndex<?> index) {
 		Objects.requireNonNull(index, "index must not be null");
-		List<ScopedInformer<?>> ofKind = new ArrayList<>();
-		synchronized (this.informers) {
-			Map<String, CacheIndex<?>> declared = this.indexes.computeIfAbsent(index.type(),
-					(type) -> new LinkedHashMap<>());
-			CacheIndex<?> existing = declared.putIfAbsent(index.name(), index);
-			if (existing != null && existing != index) {
-				throw new IllegalArgumentException(index.type().getSimpleName() + " has an index named '" + index.name()
-						+ "' already: give this one another name, or declare one CacheIndex and share it");
-			}
-			for (ScopedInformer<?> informer : this.informers.values()) {
-				if (informer.key().type() == index.type() && !informer.key().metadataOnly()) {
-					ofKind.add(informer);
-				}
-			}
-		}
+		List<ScopedInformer<?>> ofKind = this.registry.declare(index);
 		// outside the cache's lock: building waits for the store's writer, whose index
 		// function may read the cache. An informer registered meanwhile got the index
 		// from the map; attaching it again waits for the build under way, then does
 		// nothing
 		for (ScopedInformer<?> informer : ofKind) {
-			attach(informer, index);
+			InformerRegistry.attach(informer, index);
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static <T extends KubernetesObject> void attach(ScopedInformer<T> informer, CacheIndex<?> index) {
-		informer.addIndex((CacheIndex<T>) index);
 	}
 
 	/**
@@ -353,27 +400,76 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public void release(Informer<?> informer) {
-		synchronized (this.informers) {
-			InformerKey key = informer.key();
-			ScopedInformer<?> registered = this.informers.get(key);
-			if (registered != informer) {
-				return;
-			}
-			Integer left = this.asked.computeIfPresent(key, (asking, count) -> count - 1);
-			if (left == null || left > 0) {
-				return;
-			}
-			// under the lock: an informer asked for again meanwhile is started after this
-			registered.pause();
+		if (informer instanceof NamespaceSetInformer<?> followingSet) {
+			this.namespaceSet.release(followingSet);
+			return;
+		}
+		if (informer instanceof ScopedInformer<?> scoped) {
+			this.registry.release(scoped);
 		}
 	}
 
 	@Override
 	public void onInformerRegistered(Consumer<Informer<?>> listener) {
-		synchronized (this.informers) {
-			this.informerListeners.add(listener);
-			this.informers.values().forEach(listener);
-		}
+		this.registry.onRegistered(listener);
+	}
+
+	@Override
+	public void onInformerUnregistered(Consumer<Informer<?>> listener) {
+		this.registry.onUnregistered(listener);
+	}
+
+	/**
+	 * Calls a listener with the namespaces that leave the set at each change, while their
+	 * informers still hold their objects (and before those stop): controllers warn about
+	 * the objects left with their finalizer.
+	 * @param listener the listener; called by the thread that changes the set, it must not
+	 * change the set
+	 */
+	public void onNamespacesLeaving(Consumer<Set<String>> listener) {
+		this.namespaceSet.onLeaving(listener);
+	}
+
+	/**
+	 * Calls a listener with the namespaces that join the set at each change, once their
+	 * informers started: the manager checks the RBAC they need there.
+	 * @param listener the listener; called by the thread that changes the set, it must
+	 * not block nor change the set
+	 */
+	public void onNamespacesJoined(Consumer<Set<String>> listener) {
+		this.namespaceSet.onJoined(listener);
+	}
+
+	/**
+	 * Returns the keys of the lists and watches an informer runs: its own key, or, for an
+	 * informer of the namespace set, the key of each namespace's, as the set is now (that
+	 * of all namespaces for a cluster-scoped kind).
+	 * @param informer an informer of this cache
+	 * @return the keys
+	 */
+	public List<InformerKey> keysOf(Informer<?> informer) {
+		return (informer instanceof NamespaceSetInformer<?> followingSet) ? followingSet.memberKeys()
+				: List.of(informer.key());
+	}
+
+	/**
+	 * Whether an informer follows the namespace set: one asked for without a namespace
+	 * while the cache watches a set.
+	 * @param informer an informer of this cache
+	 * @return {@code true} if its namespaces are those of the set
+	 */
+	public boolean followsNamespaceSet(Informer<?> informer) {
+		return informer instanceof NamespaceSetInformer<?>;
+	}
+
+	/**
+	 * Returns the informers that follow the namespace set, each with its members (one
+	 * informer per namespace, or the one of all namespaces of a cluster-scoped kind), for
+	 * readiness to tell the namespaces apart from the other caches.
+	 * @return the informers of the set, empty when the cache watches all namespaces
+	 */
+	public List<SetInformer> namespaceSetInformers() {
+		return this.namespaceSet.informers();
 	}
 
 	/**
@@ -398,6 +494,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 				for (ScopedInformer<?> informer : scopedInformers()) {
 					resolve(informer.key().type());
 				}
+				// those of an empty set too, whose namespaces may come later
+				for (Class<? extends KubernetesObject> type : this.namespaceSet.types()) {
+					resolve(type);
+				}
+				this.namespaceSet.resolved();
 				return;
 			}
 			catch (ApiException ex) {
@@ -436,7 +537,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Starts every registered informer, once {@link #resolveAll resolved}, and the
 	 * watchdog. What RBAC denies the informers, as the manager's start-up check found, is
 	 * logged as an ERROR at once; {@link #waitForSync} checks it again until it is
-	 * granted. Does not wait for the informers to sync.
+	 * granted, save in namespaces of the set RBAC refuses while others sync. Does not
+	 * wait for the informers to sync.
 	 * @param denied what the start-up check found RBAC to deny, or {@code null} if it
 	 * could not ask
 	 * @throws IllegalStateException if a kind registered meanwhile cannot be resolved
@@ -448,16 +550,17 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		this.accessDenied = message;
 		if (message != null) {
 			// loud at once; start-up fails only if it is still so at the sync timeout,
-			// since RBAC is often applied moments after the operator starts
+			// since RBAC is often applied moments after the operator starts, and a
+			// namespace of the set refused while others sync is let be
 			logger.error("{}; the caches cannot sync until it is granted", message);
 		}
 		List<ScopedInformer<?>> toStart = scopedInformers();
 		for (ScopedInformer<?> informer : toStart) {
 			startResolved(informer);
 		}
-		synchronized (this.informers) {
+		synchronized (this.registry) {
 			this.started = true;
-			toStart = new ArrayList<>(this.informers.values());
+			toStart = this.registry.informers();
 		}
 		for (ScopedInformer<?> informer : toStart) {
 			startResolved(informer); // registered while starting
@@ -534,7 +637,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Blocks until every informer has synced.
+	 * Blocks until every informer has synced, save for those of namespaces of the set
+	 * that RBAC refuses ({@code 403}) while another namespace of the set is not refused:
+	 * those are tolerated, as they are when a namespace is added while the cache runs, so
+	 * that one tenant's missing Role does not fail every start; they are logged, retried,
+	 * and named by readiness. When RBAC refuses every namespace of the set, the start
+	 * fails as before.
 	 * @param timeout how long to wait at most
 	 * @throws CacheSyncException if an informer did not sync in time, naming each one and
 	 * its last error; a {@link CacheAccessDeniedException} naming the verbs, resources
@@ -548,32 +656,47 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		long lastAccessCheck = System.nanoTime();
 		while (true) {
-			List<ScopedInformer<?>> pending = notSynced();
+			Set<String> refusedNamespaces = refusedNamespacesOfTheSet();
+			List<ScopedInformer<?>> pending = new ArrayList<>();
+			List<ScopedInformer<?>> refused = new ArrayList<>();
+			for (ScopedInformer<?> informer : notSynced()) {
+				if (refusedNamespaces.contains(informer.key().namespace())) {
+					refused.add(informer);
+				}
+				else {
+					pending.add(informer);
+				}
+			}
+			List<CacheAccessCheck.Scope> gating = this.accessScopes.stream()
+				.filter((scope) -> !refusedNamespaces.contains(scope.namespace()))
+				.toList();
 			for (ScopedInformer<?> informer : pending) {
-				String refused = informer.fieldSelectorRefusal();
-				if (refused != null) {
+				String refusal = informer.fieldSelectorRefusal();
+				if (refusal != null) {
 					ResourceKind<?> kind = resolvedKind(informer.key().type());
 					throw new FieldSelectorNotSupportedException(informer.key(),
-							(kind != null) ? kind.toString() : informer.key().type().getSimpleName(), refused);
+							(kind != null) ? kind.toString() : informer.key().type().getSimpleName(), refusal);
 				}
 			}
 			if (pending.isEmpty()) {
 				// a list allowed without its watch syncs a cache that would never change
 				if (this.accessDenied == null) {
+					tolerated(refused);
 					return;
 				}
 				if (System.nanoTime() - lastAccessCheck > ACCESS_RECHECK_NANOS) {
 					lastAccessCheck = System.nanoTime();
-					this.accessDenied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+					this.accessDenied = CacheAccessCheck.check(this.watchClient, gating);
 					continue;
 				}
 			}
 			if (System.nanoTime() - deadline >= 0) {
-				String denied = CacheAccessCheck.check(this.watchClient, this.accessScopes);
+				String denied = CacheAccessCheck.check(this.watchClient, gating);
 				if (denied != null) {
 					throw new CacheAccessDeniedException(denied);
 				}
 				if (pending.isEmpty()) {
+					tolerated(refused);
 					return;
 				}
 				throw new CacheSyncException("Caches did not sync within " + timeout + ": "
@@ -585,6 +708,34 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 			}
 			Thread.sleep(20);
 		}
+	}
+
+	private static void tolerated(List<ScopedInformer<?>> refused) {
+		if (!refused.isEmpty()) {
+			logger.warn("Caches synced, except in namespaces of the set that RBAC refuses: their requests wait "
+					+ "until it is granted, and readiness names them: informers={}",
+					refused.stream().map(ScopedInformer::key).toList());
+		}
+	}
+
+	/**
+	 * Returns the namespaces of the set whose lists or watches RBAC refuses ({@code 403})
+	 * to an informer of the set, which the start does not wait for, as a change of the set
+	 * does not: one tenant's missing Role must not fail every start. Only while another
+	 * namespace of the set is not refused: when RBAC refuses every one of them, the
+	 * operator would do nothing, and the start fails as for any informer.
+	 * @return the namespaces, empty when none is refused or when all are
+	 */
+	private Set<String> refusedNamespacesOfTheSet() {
+		Set<String> refused = new HashSet<>();
+		for (SetInformer informer : this.namespaceSet.informers()) {
+			for (Informer<?> member : informer.members()) {
+				if (member.key().namespace() != null && ((ScopedInformer<?>) member).forbidden()) {
+					refused.add(member.key().namespace());
+				}
+			}
+		}
+		return this.namespaceSet.current().stream().allMatch(refused::contains) ? new HashSet<>() : refused;
 	}
 
 	/**
@@ -626,9 +777,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @return a new list of the informers
 	 */
 	private List<ScopedInformer<?>> scopedInformers() {
-		synchronized (this.informers) {
-			return new ArrayList<>(this.informers.values());
-		}
+		return this.registry.informers();
 	}
 
 	private List<ScopedInformer<?>> notSynced() {
@@ -639,6 +788,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Stops every informer. The cache cannot be started again.
 	 */
 	public void stop() {
+		this.namespaceSet.stop();
 		this.watchdog.stop();
 		this.heartbeat.stop();
 		for (ScopedInformer<?> informer : scopedInformers()) {
@@ -667,12 +817,26 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
+	 * Records a write under the registry lock, under which an informer that stops forgets
+	 * the writes of its objects: recorded before, it is forgotten with them; after, the
+	 * cache no longer holds the object and it is not recorded.
+	 */
+	@Override
+	public void recordIfHeld(KubernetesObject object, Runnable record) {
+		synchronized (this.registry) {
+			if (holds(object)) {
+				record.run();
+			}
+		}
+	}
+
+	/**
 	 * Returns the cached object, never older than this process's own last write of it
 	 * through the manager's client (waiting briefly for the cache to catch up).
 	 */
 	@Override
 	public <T extends KubernetesObject> Optional<T> get(Class<T> type, Request request) {
-		return read(type, request, informersOf(type, false));
+		return this.reads.get(type, request, false);
 	}
 
 	/**
@@ -681,32 +845,12 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	@Override
 	public Optional<PartialObjectMetadata> getMetadata(Class<? extends KubernetesObject> type, Request request) {
-		return read(type, request, informersOf(type, true));
-	}
-
-	private <T extends KubernetesObject> Optional<T> read(Class<?> type, Request request,
-			List<ScopedInformer<T>> candidates) {
-		try {
-			return Optional.ofNullable(this.written.read(type, request.namespace(), request.name(), () -> {
-				for (ScopedInformer<T> informer : candidates) {
-					Optional<T> found = informer.get(request.namespace(), request.name());
-					if (found.isPresent()) {
-						return found.get();
-					}
-				}
-				return null;
-			}));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for the cache to see this process's write", ex);
-		}
+		return this.reads.get(type, request, true);
 	}
 
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace) {
-		return merged(informersOf(type, false),
-				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
+		return this.reads.list(type, namespace, false);
 	}
 
 	/**
@@ -718,100 +862,25 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	@Override
 	public <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
 			MatchingIndex matching) {
-		List<ScopedInformer<T>> informers = informersOf(type, false);
-		synchronized (this.informers) {
-			Map<String, CacheIndex<?>> ofKind = this.indexes.getOrDefault(type, Map.of());
-			if (!ofKind.containsKey(matching.index())) {
-				throw new IllegalStateException("No index '" + matching.index() + "' of " + type.getSimpleName() + " ("
-						+ (ofKind.isEmpty() ? "it has none" : "it has " + String.join(", ", ofKind.keySet()))
-						+ "): declare it with cache.addIndex(CacheIndex.of(" + type.getSimpleName() + ".class, \""
-						+ matching.index() + "\", ...)), or with Spring as a CacheIndex bean");
-			}
-		}
-		return merged(informers, (informer) -> informer.byIndex(matching.index(), namespace, matching.key()));
+		return this.reads.list(type, namespace, matching);
 	}
 
 	@Override
 	public List<PartialObjectMetadata> listMetadata(Class<? extends KubernetesObject> type,
 			@Nullable String namespace) {
-		return merged(informersOf(type, true),
-				(informer) -> (namespace != null) ? informer.list(namespace) : informer.list());
+		return this.reads.list(type, namespace, true);
 	}
 
 	/**
-	 * Returns what each informer gives, each object once: informers of the same kind with
-	 * other selectors may hold the same object.
+	 * An informer that follows the namespace set, as it is now.
+	 *
+	 * @param key its key, without a namespace
+	 * @param askedFor whether anyone asks for it: one given back as often as it was asked
+	 * for has its members paused (unless asked for by name too), and lists nothing new
+	 * @param members its informer of each namespace of the set, in the order of the
+	 * namespaces, registered with the cache
 	 */
-	private static <T extends KubernetesObject> List<T> merged(List<ScopedInformer<T>> informers,
-			Function<ScopedInformer<T>, List<T>> read) {
-		if (informers.size() == 1) {
-			return read.apply(informers.get(0));
-		}
-		Map<String, T> unique = new LinkedHashMap<>();
-		for (ScopedInformer<T> informer : informers) {
-			for (T object : read.apply(informer)) {
-				unique.putIfAbsent(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), object);
-			}
-		}
-		return new ArrayList<>(unique.values());
-	}
-
-	@SuppressWarnings("unchecked")
-	private <T extends KubernetesObject> List<ScopedInformer<T>> informersOf(Class<?> type, boolean metadataOnly) {
-		List<ScopedInformer<T>> found = new ArrayList<>();
-		boolean otherForm = false;
-		for (ScopedInformer<?> informer : scopedInformers()) {
-			if (informer.key().type() == type) {
-				if (informer.key().metadataOnly() == metadataOnly) {
-					found.add((ScopedInformer<T>) informer);
-				}
-				else {
-					otherForm = true;
-				}
-			}
-		}
-		if (found.isEmpty()) {
-			String kind = type.getSimpleName();
-			if (otherForm) {
-				throw new IllegalStateException(metadataOnly
-						? "No informer caches the metadata of " + kind + ": it is "
-								+ "cached whole; read it with get or list, or cache its metadata only with "
-								+ "metadataInformer(), ownsMetadataOnly or watchesMetadataOnly"
-						: "No informer caches " + kind + " whole: it is cached as metadata only; read it with "
-								+ "getMetadata or listMetadata, or cache it whole: reconcile, own or watch the kind "
-								+ "without metadata only, or register it with informer()");
-			}
-			throw new IllegalStateException(metadataOnly
-					? "No informer caches the metadata of " + kind
-							+ ": own or watch the kind as metadata only in a controller (ownsMetadataOnly, "
-							+ "watchesMetadataOnly), or register it with metadataInformer()"
-					: "No informer caches " + kind + ": reconcile, own or watch the kind in a controller, or "
-							+ "register it with InformerCache.informer()");
-		}
-		return found;
-	}
-
-	/**
-	 * Tells the written versions what an informer sees, so that a write is forgotten as
-	 * soon as the cache has it, whether or not anyone reads it.
-	 */
-	private record WriteObserver<T extends KubernetesObject>(WrittenVersions written,
-			Class<?> type) implements ResourceEventHandler<T> {
-
-		@Override
-		public void onAdd(T object) {
-			this.written.observed(this.type, object, false);
-		}
-
-		@Override
-		public void onUpdate(T old, T object) {
-			this.written.observed(this.type, object, false);
-		}
-
-		@Override
-		public void onDelete(T object, boolean finalStateUnknown) {
-			this.written.observed(this.type, object, true);
-		}
+	public record SetInformer(InformerKey key, boolean askedFor, List<Informer<?>> members) {
 
 	}
 

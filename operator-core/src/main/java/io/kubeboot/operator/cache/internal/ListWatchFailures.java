@@ -244,6 +244,15 @@ final class ListWatchFailures {
 		return message != null && message.toLowerCase(Locale.ROOT).contains("field");
 	}
 
+	/**
+	 * Whether a failure is RBAC refusing the list or watch.
+	 * @param error the failure
+	 * @return {@code true} for a {@code 403 Forbidden}
+	 */
+	static boolean forbidden(Throwable error) {
+		return code(error) == 403;
+	}
+
 	private static int code(Throwable error) {
 		return (error instanceof ApiException api) ? api.getCode() : 0;
 	}

@@ -136,6 +136,9 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	/** When the informer lost its watch, {@code 0} while it has one. */
 	private volatile long disconnectedSinceNanos;
 
+	/** Whether RBAC refused the last list or watch ({@code 403}). */
+	private volatile boolean forbidden;
+
 	/**
 	 * Creates an informer that tracks what it costs; {@link #start} starts it once its
 	 * kind is resolved.
@@ -303,6 +306,15 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	 */
 	@Nullable String fieldSelectorRefusal() {
 		return this.fieldSelectorRefusal;
+	}
+
+	/**
+	 * Whether RBAC refused this informer's last list or watch ({@code 403 Forbidden}),
+	 * until a watch opens again.
+	 * @return {@code true} while refused
+	 */
+	boolean forbidden() {
+		return this.forbidden;
 	}
 
 	/**
@@ -521,6 +533,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		this.cost.emptied();
 		this.lastError = null;
 		this.fieldSelectorRefusal = null;
+		this.forbidden = false;
 		this.disconnectedSinceNanos = 0;
 	}
 
@@ -589,6 +602,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			if (this.generation == ScopedInformer.this.generation) {
 				ScopedInformer.this.lastError = null;
 				ScopedInformer.this.fieldSelectorRefusal = null;
+				ScopedInformer.this.forbidden = false;
 				ScopedInformer.this.disconnectedSinceNanos = 0;
 				ScopedInformer.this.lastActivityNanos = System.nanoTime();
 				this.failures.recovered();
@@ -632,6 +646,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 			ScopedInformer.this.lastError = message;
 			ScopedInformer.this.fieldSelectorRefusal = ListWatchFailures.refusesFieldSelector(error,
 					ScopedInformer.this.key.fieldSelector()) ? message : null;
+			ScopedInformer.this.forbidden = ListWatchFailures.forbidden(error);
 			// a failed attempt shows that the reflector still loops: not a silence for
 			// the watchdog to end
 			active();

@@ -102,6 +102,16 @@ public final class WrittenVersions {
 	}
 
 	/**
+	 * Forgets the writes of a kind's objects in a namespace that the cache no longer
+	 * watches: it will never see them, and a read must not wait for it.
+	 * @param type the model class of the kind
+	 * @param namespace the namespace
+	 */
+	public void forget(Class<?> type, String namespace) {
+		this.written.keySet().removeIf((key) -> key.type() == type && namespace.equals(key.namespace()));
+	}
+
+	/**
 	 * Returns how many writes the cache has not seen yet.
 	 * @return the number of writes in flight
 	 */
@@ -195,6 +205,19 @@ public final class WrittenVersions {
 		 * @return whether the cache holds it
 		 */
 		boolean holds(KubernetesObject object);
+
+		/**
+		 * Records a write of an object if the cache holds it, as one step with respect
+		 * to the cache's informers coming and going: a write recorded for an informer
+		 * that stops meanwhile is forgotten with it, never left for good.
+		 * @param object the object as written
+		 * @param record records the write in {@link #writtenVersions()}
+		 */
+		default void recordIfHeld(KubernetesObject object, Runnable record) {
+			if (holds(object)) {
+				record.run();
+			}
+		}
 
 	}
 

@@ -86,7 +86,8 @@ class FieldSelectedInformerTests {
 	@Test
 	void aStreamedListAndTheWatchAskForTheFieldSelector() throws Exception {
 		InformerCache cache = startCache(true);
-		ScopedInformer<Gadget> informer = cache.informer(Gadget.class, "ns", "app=x", "spec.color=blue");
+		ScopedInformer<Gadget> informer = (ScopedInformer<Gadget>) cache.informer(Gadget.class, "ns", "app=x",
+				"spec.color=blue");
 		assertThat(informer.key()).isEqualTo(new InformerKey(Gadget.class, "ns", "app=x", "spec.color=blue", false));
 		syncAndWatch(cache);
 		assertThat(this.requests.get(0)).containsEntry("sendInitialEvents", "true")
@@ -103,7 +104,8 @@ class FieldSelectedInformerTests {
 	@Test
 	void aListInPagesAndTheWatchAskForTheFieldSelector() throws Exception {
 		InformerCache cache = startCache(false);
-		ScopedInformer<Gadget> informer = cache.informer(Gadget.class, "ns", null, "spec.color=blue");
+		ScopedInformer<Gadget> informer = (ScopedInformer<Gadget>) cache.informer(Gadget.class, "ns", null,
+				"spec.color=blue");
 		syncAndWatch(cache);
 		assertThat(this.requests.get(0)).doesNotContainKey("watch")
 			.doesNotContainKey("labelSelector")

@@ -92,7 +92,7 @@ class IndexedInformerCacheTests {
 	void anIndexFollowsWatchEventsTheWatchdogsRestartAndAPause() throws Exception {
 		this.listed = List.of(gadget("a", "1", "db"), gadget("b", "2", "db"), gadget("c", "3", "cache"));
 		this.cache.addIndex(BY_SECRET);
-		ScopedInformer<Gadget> informer = this.cache.informer(Gadget.class, "ns", null);
+		ScopedInformer<Gadget> informer = (ScopedInformer<Gadget>) this.cache.informer(Gadget.class, "ns", null);
 		start();
 		assertThat(names("ns", "db")).containsExactlyInAnyOrder("a", "b");
 		assertThat(names(null, "db")).containsExactlyInAnyOrder("a", "b");

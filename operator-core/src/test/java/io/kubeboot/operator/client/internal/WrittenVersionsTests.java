@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.kubeboot.operator.client.internal.WrittenVersions.CacheBehindException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,6 +89,18 @@ class WrittenVersionsTests {
 		assertThat(this.written.read(V1ConfigMap.class, "ns", "cm", () -> configMap("6"))
 			.getMetadata()
 			.getResourceVersion()).isEqualTo("6");
+	}
+
+	@Test
+	void writesOfANamespaceTheCacheNoLongerWatchesAreForgottenAndReadsDoNotWait() throws Exception {
+		this.written.wrote(configMap("5"));
+		this.written.forget(V1ConfigMap.class, "other");
+		this.written.forget(V1Secret.class, "ns");
+		assertThat(this.written.inFlight()).isOne();
+		this.written.forget(V1ConfigMap.class, "ns");
+		assertThat(this.written.inFlight()).isZero();
+		V1ConfigMap read = this.written.read(V1ConfigMap.class, "ns", "cm", () -> null);
+		assertThat(read).isNull();
 	}
 
 	private static V1ConfigMap configMap(String resourceVersion) {

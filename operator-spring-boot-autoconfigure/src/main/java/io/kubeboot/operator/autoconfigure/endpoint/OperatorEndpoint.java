@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.stream.Stream;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
@@ -24,10 +26,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * {@code /actuator/operator}: the manager's state, its controllers (kind, scope, queue
- * depth, workers, assigned objects), its caches (scope, objects, estimated heap, object
- * budget), its runnables, the leader election and the shard rings, read from memory
- * without calling the API server.
+ * {@code /actuator/operator}: the manager's state, its namespaces, its controllers (kind,
+ * scope, queue depth, workers, assigned objects), its caches (scope, objects, estimated
+ * heap, object budget), its runnables, the leader election and the shard rings, read from
+ * memory without calling the API server.
  */
 @Endpoint(id = "operator")
 public class OperatorEndpoint {
@@ -76,19 +78,37 @@ public class OperatorEndpoint {
 			.filter((ring) -> ring != null && joined.add(ring))
 			.map(OperatorEndpoint::describe)
 			.toList();
-		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), election, sharding,
-				controllers, this.manager.runnableNamesExcept(Controller.class), caches);
+		WatchedNamespaces namespaces = this.manager.namespaces();
+		NamespacesDescriptor watched = namespaces.watchesAll() ? null
+				: new NamespacesDescriptor(List.copyOf(namespaces.current()), List.copyOf(namespaces.unsynced()));
+		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), watched, election,
+				sharding, controllers, this.manager.runnableNamesExcept(Controller.class), caches);
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
-		InformerKey primary = controller.watches().get(0);
+		InformerKey primary = controller.reconciledKindKey();
 		ShardRing ring = ShardRing.of(controller);
 		return new ControllerDescriptor(controller.name(), primary.type().getSimpleName(), primary.namespace(),
 				primary.labelSelector(), primary.fieldSelector(),
-				controller.watches().stream().skip(1).map(InformerKey::toString).toList(),
+				controller.watches()
+					.stream()
+					.filter((key) -> !reconciledBy(primary, key))
+					.map(InformerKey::toString)
+					.toList(),
 				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
-				controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
+				controller.waitingRequests(), controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
 				controller.assignedObjects());
+	}
+
+	/**
+	 * Whether an informer is the reconciled kind's, or one namespace's of it when it
+	 * follows the manager's namespaces.
+	 */
+	private static boolean reconciledBy(InformerKey primary, InformerKey key) {
+		return key.type() == primary.type() && key.metadataOnly() == primary.metadataOnly()
+				&& Objects.equals(key.labelSelector(), primary.labelSelector())
+				&& Objects.equals(key.fieldSelector(), primary.fieldSelector())
+				&& (primary.namespace() == null || primary.namespace().equals(key.namespace()));
 	}
 
 	private static ShardRingDescriptor describe(ShardRing ring) {
@@ -121,15 +141,27 @@ public class OperatorEndpoint {
 	 *
 	 * @param state the manager's state
 	 * @param leading whether this replica runs the controllers now
+	 * @param namespaces the namespaces the caches watch, {@code null} when they watch all
 	 * @param leaderElection the leader election, {@code null} when it is off
 	 * @param sharding the shard rings this replica joined, empty if none
 	 * @param controllers the controllers
 	 * @param runnables the names of the runnables that are not controllers
 	 * @param caches the informer caches
 	 */
-	public record ManagerDescriptor(String state, boolean leading, @Nullable LeaderElectionDescriptor leaderElection,
+	public record ManagerDescriptor(String state, boolean leading, @Nullable NamespacesDescriptor namespaces,
+			@Nullable LeaderElectionDescriptor leaderElection,
 			List<ShardRingDescriptor> sharding, List<ControllerDescriptor> controllers, List<String> runnables,
 			List<CacheDescriptor> caches) implements OperationResponseBody {
+	}
+
+	/**
+	 * The namespaces the caches watch, which may change while the manager runs.
+	 *
+	 * @param watched the namespaces, in alphabetical order
+	 * @param unsynced those whose informers have not all synced: just added, or refused
+	 * by the API server
+	 */
+	public record NamespacesDescriptor(List<String> watched, List<String> unsynced) {
 	}
 
 	/**
@@ -137,13 +169,15 @@ public class OperatorEndpoint {
 	 *
 	 * @param name the name
 	 * @param kind the reconciled model class's simple name
-	 * @param namespace the watched namespace, {@code null} for all
+	 * @param namespace the watched namespace, {@code null} for the manager's namespaces
 	 * @param labelSelector the label selector, {@code null} for all objects
 	 * @param fieldSelector the field selector, {@code null} for all objects
 	 * @param alsoWatches the other informers whose events reach it
 	 * @param shardRing the ring it is sharded over, {@code null} if not sharded
 	 * @param running whether its workers run (on the leader; on every replica if sharded)
 	 * @param queueDepth requests waiting for a worker
+	 * @param waitingRequests requests held outside the queue until the caches of their
+	 * namespace, in the manager's set, synced
 	 * @param activeWorkers workers inside a reconcile now
 	 * @param workers live worker threads
 	 * @param maxConcurrentReconciles configured workers
@@ -152,7 +186,8 @@ public class OperatorEndpoint {
 	 */
 	public record ControllerDescriptor(String name, String kind, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector, List<String> alsoWatches,
-			@Nullable String shardRing, boolean running, int queueDepth, int activeWorkers, int workers,
+			@Nullable String shardRing, boolean running, int queueDepth, int waitingRequests, int activeWorkers,
+			int workers,
 			int maxConcurrentReconciles, int assignedObjects) {
 	}
 

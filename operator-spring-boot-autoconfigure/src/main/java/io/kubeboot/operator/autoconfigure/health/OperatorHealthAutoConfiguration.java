@@ -42,7 +42,8 @@ public final class OperatorHealthAutoConfiguration {
 	@ConditionalOnMissingBean
 	ManagerHealth operatorManagerHealth(Manager manager, OperatorHealthProperties properties) {
 		// the property also for a manager the application built itself
-		return new ManagerHealth(manager, properties.getWatchFailureThreshold());
+		return new ManagerHealth(manager, properties.getWatchFailureThreshold(),
+				properties.isNamespacesInReadiness());
 	}
 
 	@Bean
