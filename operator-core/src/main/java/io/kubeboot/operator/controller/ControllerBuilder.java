@@ -1,5 +1,6 @@
 package io.kubeboot.operator.controller;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,6 +92,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	private int maxConcurrentReconciles;
 
 	private @Nullable Boolean priorityQueue;
+
+	private @Nullable Duration reconcileTimeout;
 
 	private @Nullable Supplier<RateLimiter<Request>> rateLimiter;
 
@@ -196,6 +199,30 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> priorityQueue(boolean priorityQueue) {
 		this.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
+	 * Sets how long one reconcile may run, overriding the manager's default (none, as in
+	 * controller-runtime, whose {@code ReconciliationTimeout} this is). At the deadline
+	 * the reconcile's worker is interrupted, and the client refuses every call to the API
+	 * server the reconcile makes from then on, reads included, and cuts off one still in
+	 * flight (work handed to a pool is bound only when wrapped with
+	 * {@link io.kubeboot.operator.client.Fences}). The reconcile is counted in
+	 * {@code controller_runtime_reconcile_timeouts_total} and retried with backoff,
+	 * whatever it returned or threw after the deadline. A reconcile that ignores the
+	 * interruption keeps its worker until it returns, but changes nothing through the
+	 * client after the deadline.
+	 * @param timeout the timeout, zero for none, or {@code null} for the manager's
+	 * default
+	 * @return this builder
+	 * @throws IllegalArgumentException if the timeout is negative
+	 */
+	public ControllerBuilder<T> reconcileTimeout(@Nullable Duration timeout) {
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalArgumentException("reconcileTimeout must not be negative, was " + timeout);
+		}
+		this.reconcileTimeout = timeout;
 		return this;
 	}
 
@@ -577,6 +604,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
 				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector, this.fieldSelector)
 				: reconciler;
+		effective = TimeoutReconciler.of(controllerName(), effective,
+				(this.reconcileTimeout != null) ? this.reconcileTimeout : this.defaults.reconcileTimeout());
 		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),

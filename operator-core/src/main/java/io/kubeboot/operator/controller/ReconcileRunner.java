@@ -22,8 +22,8 @@ import org.slf4j.MDC;
  * Runs one reconcile of a worker and decides from its result or exception what becomes of
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
  * requeued at once after a conflict, requeued after the API server's Retry-After when it
- * throttled a call, or requeued after a delay. Sets the log context and counts the
- * outcome. A requeue keeps the priority the request was handed out with, as
+ * throttled a call, requeued with backoff after a timeout, or requeued after a delay.
+ * Sets the log context and counts the outcome. A requeue keeps the priority the request was handed out with, as
  * controller-runtime's controller does: a failing object of the initial backlog stays
  * behind live changes, a failing live change stays ahead of the backlog.
  */
@@ -61,6 +61,14 @@ final class ReconcileRunner {
 		try {
 			Result result = this.reconciler.reconcile(request);
 			outcome = handle(current, request, (result != null) ? result : Result.done(), priority);
+		}
+		catch (ReconcileTimeoutException ex) {
+			// whatever it did after the deadline was refused: retried with backoff, as
+			// controller-runtime retries the error of a cancelled context
+			outcome = Outcome.TIMEOUT;
+			current.addRateLimited(request, priority);
+			logger.error("Reconcile timed out, retried with backoff: controller={} request={} timeout={}", this.name,
+					request, ex.timeout(), ex);
 		}
 		catch (ApiServerException.ConflictException ex) {
 			// the normal course of things: someone wrote first; read again at once

@@ -108,6 +108,20 @@ public final class ManagerBuilder {
 	}
 
 	/**
+	 * How long one reconcile of a controller that sets none may run (default: no limit,
+	 * as in controller-runtime, whose {@code ReconciliationTimeout} this is). At the
+	 * deadline the reconcile's worker is interrupted, the client refuses every further
+	 * call the reconcile makes and cuts off one still in flight; the reconcile is counted
+	 * in {@code controller_runtime_reconcile_timeouts_total} and retried with backoff.
+	 * @param timeout the timeout, not negative; zero for no limit
+	 * @return this builder
+	 */
+	public ManagerBuilder reconcileTimeout(Duration timeout) {
+		this.settings.reconcileTimeout = timeout;
+		return this;
+	}
+
+	/**
 	 * The retry rate limiter of a controller that sets none (default: per-request
 	 * exponential 5ms..1000s and an overall bucket of 10/s with a burst of 100).
 	 * @param rateLimiter creates a fresh limiter for each controller start

@@ -52,6 +52,8 @@ final class ManagerSettings {
 
 	boolean priorityQueue = ControllerConfig.DEFAULT.priorityQueue();
 
+	Duration reconcileTimeout = ControllerConfig.DEFAULT.reconcileTimeout();
+
 	Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
 
 	boolean stripManagedFields = ManagerConfig.DEFAULT.stripManagedFields();
@@ -98,6 +100,7 @@ final class ManagerSettings {
 		copy.namespace = this.namespace;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 		copy.priorityQueue = this.priorityQueue;
+		copy.reconcileTimeout = this.reconcileTimeout;
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
 		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
@@ -125,13 +128,15 @@ final class ManagerSettings {
 				this.watchTimeout, this.watchSilenceThreshold, this.watchFailureThreshold, this.listPageSize,
 				this.streamingLists, this.namespace, this.stripManagedFields));
 		checks.include(() -> new ClientConfig(this.clientQps, this.clientBurst, this.clientTimeout));
-		checks.include(() -> new ControllerConfig(this.maxConcurrentReconciles, this.priorityQueue));
+		checks.include(
+				() -> new ControllerConfig(this.maxConcurrentReconciles, this.priorityQueue, this.reconcileTimeout));
 		checks.throwIfAny();
 	}
 
 	ControllerDefaults controllerDefaults() {
 		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.priorityQueue,
-				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
+				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout,
+				this.reconcileTimeout);
 	}
 
 }

@@ -49,6 +49,12 @@ public interface ControllerMetrics {
 		/** Threw an exception; retried with backoff. */
 		ERROR("error"),
 
+		/**
+		 * Ran past its timeout ({@code ControllerBuilder.reconcileTimeout}), whatever it
+		 * returned or threw then; retried with backoff.
+		 */
+		TIMEOUT("error"),
+
 		/** Threw a {@code TerminalException}; not retried. */
 		TERMINAL_ERROR("error"),
 

@@ -21,8 +21,9 @@ import io.micrometer.core.instrument.Timer;
  * counted in {@code controller_runtime_reconcile_total} under its result; any error
  * (retried, terminal or a panic) counts as {@code result="error"} and in
  * {@code controller_runtime_reconcile_errors_total}; a terminal error also counts in
- * {@code controller_runtime_terminal_reconcile_errors_total} and a panic in
- * {@code controller_runtime_reconcile_panics_total}.
+ * {@code controller_runtime_terminal_reconcile_errors_total}, a panic in
+ * {@code controller_runtime_reconcile_panics_total} and a reconcile that ran past its
+ * timeout in {@code controller_runtime_reconcile_timeouts_total}.
  */
 final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -40,6 +41,8 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	private final Counter conflicts;
 
 	private final Counter panics;
+
+	private final Counter timeouts;
 
 	private final Timer reconcileTime;
 
@@ -70,6 +73,10 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 			.description("Total number of reconciliation panics per controller")
 			.tags(tags)
 			.register(registry);
+		this.timeouts = Counter.builder("controller.runtime.reconcile.timeouts")
+			.description("Total number of reconciliation timeouts per controller")
+			.tags(tags)
+			.register(registry);
 		this.reconcileTime = Timer.builder("controller.runtime.reconcile.time")
 			.description("Length of time per reconciliation per controller")
 			.tags(tags)
@@ -90,7 +97,8 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	public void reconciled(Outcome outcome, long nanos) {
 		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
 		this.totals.get(outcome).increment();
-		if (outcome == Outcome.ERROR || outcome == Outcome.TERMINAL_ERROR || outcome == Outcome.PANIC) {
+		if (outcome == Outcome.ERROR || outcome == Outcome.TERMINAL_ERROR || outcome == Outcome.PANIC
+				|| outcome == Outcome.TIMEOUT) {
 			this.errors.increment();
 		}
 		if (outcome == Outcome.TERMINAL_ERROR) {
@@ -101,6 +109,9 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 		}
 		else if (outcome == Outcome.PANIC) {
 			this.panics.increment();
+		}
+		else if (outcome == Outcome.TIMEOUT) {
+			this.timeouts.increment();
 		}
 	}
 

@@ -102,6 +102,7 @@ public final class OperatorAutoConfiguration {
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(controller.getMaxConcurrentReconciles())
 			.priorityQueue(controller.isPriorityQueue())
+			.reconcileTimeout(controller.getReconcileTimeout())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		webhookServer.ifAvailable(builder::webhookServer);

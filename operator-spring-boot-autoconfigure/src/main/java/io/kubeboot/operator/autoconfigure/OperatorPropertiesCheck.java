@@ -94,7 +94,8 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		problems.check("operator.client", Map.of(),
 				() -> new ClientConfig(client.getQps(), client.getBurst(), client.getTimeout()));
 		problems.check("operator.controller", Map.of(),
-				() -> new ControllerConfig(controller.getMaxConcurrentReconciles(), controller.isPriorityQueue()));
+				() -> new ControllerConfig(controller.getMaxConcurrentReconciles(), controller.isPriorityQueue(),
+						controller.getReconcileTimeout()));
 		OperatorControllerProperties.RateLimiter limiter = controller.getRateLimiter();
 		problems.check("operator.controller.rate-limiter", Map.of("base", "base-delay", "max", "max-delay"),
 				() -> RateLimiters.controllerRateLimiter(limiter.getBaseDelay(), limiter.getMaxDelay(),
@@ -104,7 +105,9 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 					() -> new ControllerConfig(
 							(overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
 									: ControllerConfig.DEFAULT.maxConcurrentReconciles(),
-							ControllerConfig.DEFAULT.priorityQueue())));
+							ControllerConfig.DEFAULT.priorityQueue(),
+							(overrides.getReconcileTimeout() != null) ? overrides.getReconcileTimeout()
+									: ControllerConfig.DEFAULT.reconcileTimeout())));
 		problems.check("operator.leader-election", LeaderElectionSettings.PROPERTIES,
 				() -> LeaderElectionSettings.withStandIns(election));
 		problems.check("operator.sharding", ShardingSettings.PROPERTIES, () -> ShardingSettings.withStandIns(sharding));

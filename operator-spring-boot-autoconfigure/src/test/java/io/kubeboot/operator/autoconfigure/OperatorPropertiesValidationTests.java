@@ -74,6 +74,8 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.controller.rate-limiter.qps", "0", "must be a positive number"),
 				invalid("operator.controller.rate-limiter.burst", "0", "must be at least 1"),
 				invalid("operator.controllers.configmap.max-concurrent-reconciles", "0", "must be at least 1"),
+				invalid("operator.controller.reconcile-timeout", "-1s", "must not be negative"),
+				invalid("operator.controllers.configmap.reconcile-timeout", "-5s", "must not be negative"),
 				invalid("operator.leader-election.lease-duration", "500ms", "must be at least 1s"),
 				invalid("operator.leader-election.renew-deadline", "0s", "must be positive"),
 				invalid("operator.leader-election.retry-period", "0s", "must be positive"),

@@ -89,6 +89,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.controller.max-concurrent-reconciles",
 				ControllerConfig.DEFAULT.maxConcurrentReconciles());
 		defaults.put("operator.controller.priority-queue", ControllerConfig.DEFAULT.priorityQueue());
+		defaults.put("operator.controller.reconcile-timeout", ControllerConfig.DEFAULT.reconcileTimeout());
 		defaults.put("operator.controller.rate-limiter.base-delay", RateLimiters.DEFAULT_BASE_DELAY);
 		defaults.put("operator.controller.rate-limiter.max-delay", RateLimiters.DEFAULT_MAX_DELAY);
 		defaults.put("operator.controller.rate-limiter.qps", RateLimiters.DEFAULT_QPS);
