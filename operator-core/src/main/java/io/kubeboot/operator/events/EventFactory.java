@@ -50,6 +50,7 @@ final class EventFactory {
 		return new CoreV1Event().metadata(new V1ObjectMeta().name(newName(key.name())).namespace(namespace))
 			.involvedObject(event.reference)
 			.reason(key.reason())
+			.action(key.action())
 			.message(key.message())
 			.type(key.type().value())
 			.source(new V1EventSource().component(this.component))

@@ -3,8 +3,10 @@ package io.kubeboot.operator.events;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.manager.ManagerRunnable;
@@ -17,12 +19,19 @@ import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link EventRecorder} that writes core/v1 Events to the API server like client-go's
- * recorder: {@code involvedObject} references the object (apiVersion, kind, name,
- * namespace, uid, resourceVersion), {@code source.component} and
- * {@code reportingComponent} are the recorder's component, {@code reportingInstance} its
- * host name, and Events about cluster-scoped objects go to the {@code default} namespace.
- * Event names are {@code <object name>.<hex of the wall-clock nanoseconds>}.
+ * An {@link EventRecorder} that writes Events to the API server like client-go's
+ * recorders: {@code events.k8s.io/v1} Events where the API server serves them, as
+ * controller-runtime 0.23 does, {@code core/v1} Events otherwise (see {@link EventApi};
+ * {@link Builder#api} chooses). An {@code events.k8s.io/v1} Event's {@code regarding}
+ * references the object (apiVersion, kind, name, namespace, uid, resourceVersion),
+ * {@code reportingController} is the recorder's component, {@code reportingInstance} its
+ * host name, {@code eventTime} when it was first recorded, and a repeat makes it a
+ * {@code series} ({@code count}, {@code lastObservedTime}). A {@code core/v1} Event has
+ * the same in {@code involvedObject}, {@code source.component} and
+ * {@code reportingComponent}, {@code reportingInstance}, {@code firstTimestamp},
+ * {@code lastTimestamp} and {@code count}. Events about cluster-scoped objects go to the
+ * {@code default} namespace. Event names are
+ * {@code <object name>.<hex of the wall-clock nanoseconds>}.
  * <p>
  * <b>Lifecycle.</b> The recorder is a {@link ManagerRunnable} that runs on every replica:
  * {@link #start(StopSignal)} writes events on the calling thread until the signal fires,
@@ -46,11 +55,12 @@ import org.jspecify.annotations.Nullable;
  * in all); the counts it carried are kept.
  * <p>
  * <b>Aggregation without losing counts.</b> Identical events (same involved object, type,
- * reason and message) become one Event whose {@code count} grows and whose
- * {@code lastTimestamp} moves. While an identical event is pending, or was written less
+ * reason, action and message) become one Event whose count ({@code series.count}, or
+ * {@code count}) grows and whose last time ({@code series.lastObservedTime}, or
+ * {@code lastTimestamp}) moves. While an identical event is pending, or was written less
  * than {@code aggregationInterval} ago, a new one only adds to the pending count; the
  * accumulated count is written at most once per interval per Event, by a strategic merge
- * patch of {@code count} and {@code lastTimestamp}. The Event written for each key is
+ * patch of those two fields. The Event written for each key is
  * remembered in an LRU of {@code cacheSize} entries; if a patch finds it gone (Events
  * expire, by default after an hour), a new Event is created. 100 identical events
  * recorded in a burst therefore end as one Event with {@code count: 100}, written with
@@ -84,6 +94,8 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 	private final WriterLoop writerLoop;
 
+	private final EventApi api;
+
 	private KubernetesEventRecorder(Builder builder) {
 		this.component = builder.component;
 		this.reportingInstance = (builder.reportingInstance != null) ? builder.reportingInstance
@@ -91,10 +103,11 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		this.clock = builder.clock;
 		this.dropped = new DroppedEvents(this.component, builder.ticker);
 		EventRecorderConfig config = builder.config();
+		this.api = config.api();
 		this.queue = new EventQueue(new AggregationTable(config.queueCapacity()),
 				new WrittenEvents(config.cacheSize(), config.aggregationInterval().toNanos()),
 				new WriteRateLimit(config.qps(), config.burst(), builder.ticker), builder.ticker);
-		EventWriter writer = new EventWriter(builder.sink, this.queue,
+		EventWriter writer = new EventWriter(builder.sink.apply(this.api), this.queue,
 				new EventFactory(this.component, this.reportingInstance, builder.clock), this.dropped);
 		this.writerLoop = new WriterLoop(this.queue, writer, this.dropped, this.component, config.flushTimeout());
 	}
@@ -105,11 +118,12 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	 * @return the builder
 	 */
 	public static Builder builder(ApiClient client) {
-		return new Builder(new ApiEventSink(Objects.requireNonNull(client, "client must not be null")));
+		Objects.requireNonNull(client, "client must not be null");
+		return new Builder((api) -> new ApiEventSink(client, api));
 	}
 
 	static Builder builder(EventSink sink) {
-		return new Builder(sink);
+		return new Builder((api) -> sink);
 	}
 
 	/**
@@ -159,8 +173,21 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	@Override
 	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
 			@Nullable String message) {
+		record(object, type, reason, reason, message);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Returns at once, as {@link #record(KubernetesObject, EventType, String, String)}
+	 * does; a {@code null} action is recorded as the reason.
+	 */
+	@Override
+	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
+			@Nullable String action, @Nullable String message) {
 		try {
-			enqueue(object, (type != null) ? type : EventType.NORMAL, (reason != null) ? reason : "",
+			String because = (reason != null) ? reason : "";
+			enqueue(object, (type != null) ? type : EventType.NORMAL, because, (action != null) ? action : because,
 					(message != null) ? message : "");
 		}
 		catch (RuntimeException ex) {
@@ -168,7 +195,8 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		}
 	}
 
-	private void enqueue(@Nullable KubernetesObject object, EventType type, String reason, String message) {
+	private void enqueue(@Nullable KubernetesObject object, EventType type, String reason, String action,
+			String message) {
 		V1ObjectReference reference = InvolvedObjects.referenceTo(object);
 		if (object == null || reference == null) {
 			this.dropped.drop("invalid-object", 1, "reason=" + reason + " error=the object has no metadata.name");
@@ -176,7 +204,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		}
 		EventKey key = new EventKey(object.getClass(), Objects.requireNonNullElse(reference.getKind(), ""),
 				reference.getNamespace(), Objects.requireNonNull(reference.getName()), reference.getUid(), type, reason,
-				EventFactory.truncate(message));
+				action, EventFactory.truncate(message));
 		Instant now = this.clock.instant();
 		String refused = this.queue.offer(key, reference, now);
 		if (refused != null) {
@@ -210,16 +238,37 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	}
 
 	/**
-	 * Events need {@code create} and {@code patch} on {@code events} (core API group)
-	 * where the operator works: a manager places them in every namespace its caches hold
+	 * Events need {@code create} and {@code patch} on {@code events} where the operator
+	 * works, in the API group the recorder writes them through: {@code events.k8s.io}
+	 * and the core group for {@link EventApi#AUTO} (the core group is what it falls back
+	 * to), one of them otherwise. A manager places them in every namespace its caches hold
 	 * objects in. Events about cluster-scoped objects go to {@code default}, which this
 	 * does not add.
-	 * @return the permission
+	 * @return the permissions
 	 */
 	@Override
 	public List<Permission> requiredPermissions() {
-		return List.of(Permission.of("", "events", "create", "patch")
-			.because("the event recorder creates Events and patches the count of repeated ones"));
+		List<Permission> permissions = new ArrayList<>();
+		if (this.api != EventApi.EVENTS_V1) {
+			permissions.add(Permission.of("", "events", "create", "patch")
+				.because((this.api == EventApi.AUTO)
+						? "the event recorder creates core/v1 Events and patches their count where events.k8s.io/v1 is "
+								+ "not served"
+						: "the event recorder creates Events and patches the count of repeated ones"));
+		}
+		if (this.api != EventApi.CORE_V1) {
+			permissions.add(Permission.of(ApiEventSink.EVENTS_GROUP, "events", "create", "patch")
+				.because("the event recorder creates events.k8s.io/v1 Events and patches the series of repeated ones"));
+		}
+		return permissions;
+	}
+
+	/**
+	 * Returns the API this recorder was built to write Events through.
+	 * @return the API, as given to {@link Builder#api}
+	 */
+	public EventApi api() {
+		return this.api;
 	}
 
 	/**
@@ -243,7 +292,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	 */
 	public static final class Builder {
 
-		private final EventSink sink;
+		private final Function<EventApi, EventSink> sink;
 
 		private String component = EventRecorderConfig.DEFAULT.component();
 
@@ -261,20 +310,25 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 		private Duration flushTimeout = EventRecorderConfig.DEFAULT.flushTimeout();
 
+		private EventApi api = EventRecorderConfig.DEFAULT.api();
+
 		private Ticker ticker = Ticker.system();
 
 		private Clock clock = Clock.systemUTC();
 
-		private Builder(EventSink sink) {
+		private Builder(Function<EventApi, EventSink> sink) {
 			this.sink = sink;
 		}
 
 		/**
-		 * Sets the component written to {@code source.component} and
-		 * {@code reportingComponent}, typically the operator's name.
-		 * @param component the component, not blank
+		 * Sets the component written to {@code reportingController} (of an
+		 * {@code events.k8s.io/v1} Event), or {@code source.component} and
+		 * {@code reportingComponent} (of a {@code core/v1} Event), typically the
+		 * operator's name.
+		 * @param component the component, not blank; unless only {@code core/v1} Events
+		 * are written, a Kubernetes qualified name such as {@code shop-operator}
 		 * @return this builder
-		 * @throws InvalidConfigException if the component is blank
+		 * @throws InvalidConfigException if the component is blank, or no qualified name
 		 */
 		public Builder component(String component) {
 			this.component = component;
@@ -365,6 +419,19 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 			return checked();
 		}
 
+		/**
+		 * Sets the API Events are written through (default {@link EventApi#AUTO}:
+		 * {@code events.k8s.io/v1} where the API server serves it, {@code core/v1}
+		 * otherwise).
+		 * @param api the API
+		 * @return this builder
+		 * @throws InvalidConfigException if the API is {@code null}
+		 */
+		public Builder api(EventApi api) {
+			this.api = api;
+			return checked();
+		}
+
 		Builder ticker(Ticker ticker) {
 			this.ticker = ticker;
 			return this;
@@ -382,7 +449,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 		private EventRecorderConfig config() {
 			return new EventRecorderConfig(this.component, this.queueCapacity, this.aggregationInterval, this.qps,
-					this.burst, this.cacheSize, this.flushTimeout);
+					this.burst, this.cacheSize, this.flushTimeout, this.api);
 		}
 
 		/**

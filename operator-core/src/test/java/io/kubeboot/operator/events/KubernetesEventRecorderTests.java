@@ -453,6 +453,42 @@ class KubernetesEventRecorderTests {
 	}
 
 	@Test
+	void aComponentThatIsNoQualifiedNameIsRefusedUnlessOnlyCoreV1EventsAreWritten() {
+		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("Shop Operator"))
+			.withMessageContaining("component")
+			.withMessageContaining("qualified name");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("shop operator").build())
+			.withMessageContaining("reportingController");
+		assertThat(builder().api(EventApi.CORE_V1).component("Shop Operator").build().component())
+			.isEqualTo("Shop Operator");
+		assertThat(builder().component("example.com/shop-operator").build().component())
+			.isEqualTo("example.com/shop-operator");
+	}
+
+	@Test
+	void theRecorderNeedsRbacForTheApiItWritesThrough() {
+		assertThat(builder().build().requiredPermissions()).extracting((permission) -> permission.group())
+			.containsExactly("", "events.k8s.io");
+		assertThat(builder().api(EventApi.EVENTS_V1).build().requiredPermissions())
+			.extracting((permission) -> permission.group() + " " + permission.resource() + " " + permission.verbs())
+			.containsExactly("events.k8s.io events [create, patch]");
+		assertThat(builder().api(EventApi.CORE_V1).build().requiredPermissions())
+			.extracting((permission) -> permission.group() + " " + permission.resource() + " " + permission.verbs())
+			.containsExactly(" events [create, patch]");
+	}
+
+	@Test
+	void theActionIsTheReasonUnlessGivenAndTellsEventsApart() throws Exception {
+		KubernetesEventRecorder recorder = built(builder().aggregationInterval(Duration.ZERO));
+		V1ConfigMap configMap = configMap("settings");
+		recorder.normal(configMap, "Synced", "Synced");
+		recorder.record(configMap, EventType.NORMAL, "Synced", "Resync", "Synced");
+		recorder.close();
+		assertThat(this.sink.withReason("Synced")).extracting(CoreV1Event::getAction)
+			.containsExactlyInAnyOrder("Synced", "Resync");
+	}
+
+	@Test
 	void recordingNeverBlocksWhileTheApiServerRefusesConnections() {
 		ApiClient client = new ApiClient().setBasePath("https://127.0.0.1:1");
 		assertRecordingNeverBlocks(client);

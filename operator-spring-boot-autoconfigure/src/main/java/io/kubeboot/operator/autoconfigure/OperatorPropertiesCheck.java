@@ -118,12 +118,14 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 				|| health.getProbeInterval().isZero()) {
 			problems.add("operator.health.probe-interval", health.getProbeInterval(), "must be positive");
 		}
+		// unset, the component is the application's name, which must suit it as well
+		String applicationName = this.environment.getProperty("spring.application.name");
 		problems.check("operator.events", Map.of(),
-				() -> new EventRecorderConfig(
-						(events.getComponent() != null) ? events.getComponent()
+				() -> new EventRecorderConfig((events.getComponent() != null) ? events.getComponent()
+						: (applicationName != null && !applicationName.isBlank()) ? applicationName
 								: EventRecorderConfig.DEFAULT.component(),
 						events.getQueueCapacity(), events.getAggregationInterval(), events.getQps(), events.getBurst(),
-						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout()));
+						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout(), events.getApi()));
 		problems.check("operator.webhook", Map.of(), () -> new WebhookServerConfig(webhook.getBindAddress(),
 				webhook.getPort(), webhook.getHandlerTimeout()));
 		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);

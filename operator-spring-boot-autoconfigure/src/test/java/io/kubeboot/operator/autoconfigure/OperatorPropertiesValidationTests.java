@@ -95,6 +95,9 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.events.qps", "0", "must be positive"),
 				invalid("operator.events.burst", "0", "must be at least 1"),
 				invalid("operator.events.flush-timeout", "-1s", "must not be negative"),
+				invalid("operator.events.component", "Shop Operator",
+						"must be a Kubernetes qualified name, such as shop-operator or example.com/shop-operator: it is "
+								+ "the reportingController of events.k8s.io/v1 Events (or record core/v1 Events only)"),
 				invalid("operator.webhook.port", "70000", "must be between 0 and 65535"),
 				invalid("operator.webhook.handler-timeout", "0s", "must be positive"));
 	}

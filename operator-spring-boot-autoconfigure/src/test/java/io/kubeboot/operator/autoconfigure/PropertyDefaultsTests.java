@@ -109,6 +109,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.events.qps", events.qps());
 		defaults.put("operator.events.burst", events.burst());
 		defaults.put("operator.events.flush-timeout", events.flushTimeout());
+		defaults.put("operator.events.api", events.api());
 		defaults.put("operator.webhook.port", WebhookServerConfig.DEFAULT.port());
 		defaults.put("operator.webhook.bind-address", WebhookServerConfig.DEFAULT.bindAddress());
 		defaults.put("operator.webhook.handler-timeout", WebhookServerConfig.DEFAULT.handlerTimeout());

@@ -71,6 +71,7 @@ public final class OperatorEventsAutoConfiguration {
 			.qps(properties.getQps())
 			.burst(properties.getBurst())
 			.flushTimeout(properties.getFlushTimeout())
+			.api(properties.getApi())
 			.build();
 		manager.add(RUNNABLE_NAME, recorder);
 		return recorder;
