@@ -16,6 +16,7 @@ import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
@@ -74,6 +75,11 @@ final class ManagerSettings {
 
 	List<Check> checks = new ArrayList<>();
 
+	/**
+	 * What runs beside the manager needs, declared with {@link ManagerBuilder#requires}.
+	 */
+	List<Permission> permissions = new ArrayList<>();
+
 	String fieldManager = "operator";
 
 	Duration clientTimeout = ClientConfig.DEFAULT.timeout();
@@ -110,6 +116,7 @@ final class ManagerSettings {
 		copy.leaderElectionListener = this.leaderElectionListener;
 		copy.lostLeaseExit = this.lostLeaseExit;
 		copy.checks = List.copyOf(this.checks);
+		copy.permissions = List.copyOf(this.permissions);
 		copy.fieldManager = this.fieldManager;
 		copy.clientTimeout = this.clientTimeout;
 		copy.clientQps = this.clientQps;

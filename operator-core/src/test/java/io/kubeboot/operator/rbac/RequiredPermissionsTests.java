@@ -137,6 +137,19 @@ class RequiredPermissionsTests {
 			.containsExactly("shop ", "shop events.k8s.io");
 	}
 
+	@Test
+	void whatRunsBesideTheManagerJoinsItsPermissionsPlacedAsARunnablesAre() {
+		Manager manager = manager().namespace("shop")
+			.requires(Permission.of("authentication.k8s.io", "tokenreviews", "create")
+				.inAllNamespaces()
+				.inRole("metrics-auth")
+				.because("reviews tokens"), Permission.of(V1ConfigMap.class, "get").because("reads its settings"))
+			.build();
+		assertThat(PolicyRules.of(manager.requiredPermissions()))
+			.extracting((rule) -> rule.role() + " " + rule.namespace() + " " + rule.resource() + " " + rule.reasons())
+			.containsExactly(" shop configmaps [reads its settings]", "metrics-auth null tokenreviews [reviews tokens]");
+	}
+
 	private static ManagerBuilder manager() {
 		return Manager.builder(UNREACHABLE);
 	}

@@ -55,7 +55,8 @@ import org.springframework.util.StringUtils;
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
 		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
-		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class })
+		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class,
+		OperatorMetricsAuthProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);

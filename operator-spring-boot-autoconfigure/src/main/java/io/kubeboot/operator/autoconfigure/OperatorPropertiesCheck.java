@@ -45,7 +45,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 	static final List<Class<?>> PROPERTIES = List.of(OperatorProperties.class, OperatorClientProperties.class,
 			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
 			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
-			OperatorWebhookProperties.class);
+			OperatorWebhookProperties.class, OperatorMetricsAuthProperties.class);
 
 	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
 
@@ -84,6 +84,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		OperatorHealthProperties health = get(OperatorHealthProperties.class, bound);
 		OperatorEventsProperties events = get(OperatorEventsProperties.class, bound);
 		OperatorWebhookProperties webhook = get(OperatorWebhookProperties.class, bound);
+		OperatorMetricsAuthProperties metricsAuth = get(OperatorMetricsAuthProperties.class, bound);
 		PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(this.environment));
 		checkUnknownKeys(problems);
 		problems.check("operator", Map.of("watchFailureThreshold", "health.watch-failure-threshold"),
@@ -128,7 +129,36 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout(), events.getApi()));
 		problems.check("operator.webhook", Map.of(), () -> new WebhookServerConfig(webhook.getBindAddress(),
 				webhook.getPort(), webhook.getHandlerTimeout()));
+		checkMetricsAuth(problems, metricsAuth);
 		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
+	}
+
+	/**
+	 * Checks the metrics endpoint's access reviews, a part of this starter: the core has
+	 * no such settings.
+	 */
+	private static void checkMetricsAuth(PropertyProblems problems, OperatorMetricsAuthProperties auth) {
+		if (auth.getAllowedCacheTtl() == null || auth.getAllowedCacheTtl().isNegative()) {
+			problems.add("operator.metrics.auth.allowed-cache-ttl", auth.getAllowedCacheTtl(),
+					"must not be negative");
+		}
+		if (auth.getDeniedCacheTtl() == null || auth.getDeniedCacheTtl().isNegative()) {
+			problems.add("operator.metrics.auth.denied-cache-ttl", auth.getDeniedCacheTtl(), "must not be negative");
+		}
+		if (auth.getCacheSize() < 1) {
+			problems.add("operator.metrics.auth.cache-size", auth.getCacheSize(), "must be at least 1");
+		}
+		List<String> endpoints = auth.getEndpoints();
+		for (int i = 0; i < endpoints.size(); i++) {
+			if (endpoints.get(i) == null || endpoints.get(i).isBlank()) {
+				problems.add("operator.metrics.auth.endpoints[" + i + "]", endpoints.get(i),
+						"must name an Actuator endpoint, such as prometheus");
+			}
+		}
+		if (auth.isEnabled() && endpoints.isEmpty()) {
+			problems.add("operator.metrics.auth.endpoints", "", "must name at least one Actuator endpoint to guard, "
+					+ "such as prometheus, while operator.metrics.auth.enabled is true");
+		}
 	}
 
 	/**

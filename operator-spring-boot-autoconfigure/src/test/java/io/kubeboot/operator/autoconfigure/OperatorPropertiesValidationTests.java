@@ -98,6 +98,13 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.events.component", "Shop Operator",
 						"must be a Kubernetes qualified name, such as shop-operator or example.com/shop-operator: it is "
 								+ "the reportingController of events.k8s.io/v1 Events (or record core/v1 Events only)"),
+				invalid("operator.metrics.auth.allowed-cache-ttl", "-1s", "must not be negative"),
+				invalid("operator.metrics.auth.denied-cache-ttl", "-1s", "must not be negative"),
+				invalid("operator.metrics.auth.cache-size", "0", "must be at least 1"),
+				arguments(new String[] { "operator.metrics.auth.enabled=true", "operator.metrics.auth.endpoints=" },
+						set("operator.metrics.auth.endpoints", "",
+								"must name at least one Actuator endpoint to guard, such as prometheus, while "
+										+ "operator.metrics.auth.enabled is true")),
 				invalid("operator.webhook.port", "70000", "must be between 0 and 65535"),
 				invalid("operator.webhook.handler-timeout", "0s", "must be positive"));
 	}

@@ -53,7 +53,9 @@ class PropertyDefaultsTests {
 			"operator.health.probe-interval", "operator.health.healthz-enabled", "operator.events.enabled",
 			"operator.events.component", "operator.webhook.cert-dir", "operator.webhook.cert-name",
 			"operator.webhook.key-name", "operator.webhook.cert-check-interval", "operator.webhook.self-signed",
-			"operator.webhook.self-signed-hosts");
+			"operator.webhook.self-signed-hosts", "operator.metrics.auth.enabled", "operator.metrics.auth.endpoints",
+			"operator.metrics.auth.audiences", "operator.metrics.auth.allowed-cache-ttl",
+			"operator.metrics.auth.denied-cache-ttl", "operator.metrics.auth.cache-size");
 
 	@Test
 	void everyPropertyHasTheCoresDefaultOrIsTheStartersOwn() {
