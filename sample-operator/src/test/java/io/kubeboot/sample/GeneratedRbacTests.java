@@ -47,8 +47,8 @@ class GeneratedRbacTests {
 
 	private static final String[] HEADER = {
 			"What the sample operator may do, and nothing more. Generated from its code "
-					+ "(what its reconcilers cache and declare, its finalizer, Lease and Events, and the reviews with which "
-					+ "its metrics endpoint asks who calls) by GeneratedRbacTests, with "
+					+ "(what its reconcilers cache and declare, its finalizer, Lease and Events, and the reviews with "
+					+ "which its metrics endpoint asks who calls) by GeneratedRbacTests, with "
 					+ "the settings of deployment.yaml; the build fails when this file differs. After changing a "
 					+ "reconciler, run mvn test and copy target/rbac.yaml here, or run GeneratedRbacTests with "
 					+ "-Drbac.update=true.",

@@ -132,8 +132,9 @@ final class ApiEventSink implements EventSink {
 		if (through() == EventApi.CORE_V1) {
 			patch.addProperty("count", count);
 			patch.addProperty("lastTimestamp", DateTimeFormatter.ISO_INSTANT.format(lastTimestamp));
+			V1Patch body = new V1Patch(patch.toString());
 			PatchUtils.patch(CoreV1Event.class,
-					() -> this.core.patchNamespacedEvent(name, namespace, new V1Patch(patch.toString())).buildCall(null),
+					() -> this.core.patchNamespacedEvent(name, namespace, body).buildCall(null),
 					V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, this.client);
 			return;
 		}

@@ -76,7 +76,8 @@ class TimeoutReconcilerTests {
 			.satisfies((ex) -> {
 				assertThat(ex.timeout()).isEqualTo(Duration.ofMillis(200));
 				assertThat(ex).hasMessage("The reconcile of default/a by controller configmap ran past its timeout of "
-						+ "PT0.2S and was interrupted; it then failed. The stack trace is where it was at the deadline");
+						+ "PT0.2S and was interrupted; it then failed. The stack trace is where it was at the "
+						+ "deadline");
 				assertThat(ex).hasCauseInstanceOf(InterruptedException.class);
 				assertThat(Arrays.stream(ex.getStackTrace()).map(StackTraceElement::getMethodName))
 					.contains("sleep");

@@ -196,9 +196,9 @@ class ApiEventSinkTests {
 		}
 		else if (request.startsWith("PATCH")) {
 			// the Event, as the API server answers a patch
-			body = "{\"metadata\":{\"name\":\"settings.1\",\"namespace\":\"ns\"},"
-					+ (request.contains("events.k8s.io") ? "\"eventTime\":\"2026-01-02T03:04:05.000000Z\",\"regarding\":{}}"
-							: "\"involvedObject\":{}}");
+			String metadata = "{\"metadata\":{\"name\":\"settings.1\",\"namespace\":\"ns\"},";
+			body = metadata + (request.contains("events.k8s.io")
+					? "\"eventTime\":\"2026-01-02T03:04:05.000000Z\",\"regarding\":{}}" : "\"involvedObject\":{}}");
 		}
 		else {
 			body = sent;

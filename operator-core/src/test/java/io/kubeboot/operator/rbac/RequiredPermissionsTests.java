@@ -147,7 +147,8 @@ class RequiredPermissionsTests {
 			.build();
 		assertThat(PolicyRules.of(manager.requiredPermissions()))
 			.extracting((rule) -> rule.role() + " " + rule.namespace() + " " + rule.resource() + " " + rule.reasons())
-			.containsExactly(" shop configmaps [reads its settings]", "metrics-auth null tokenreviews [reviews tokens]");
+			.containsExactly(" shop configmaps [reads its settings]",
+					"metrics-auth null tokenreviews [reviews tokens]");
 	}
 
 	private static ManagerBuilder manager() {

@@ -119,11 +119,10 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 				|| health.getProbeInterval().isZero()) {
 			problems.add("operator.health.probe-interval", health.getProbeInterval(), "must be positive");
 		}
-		// unset, the component is the application's name, which must suit it as well
-		String applicationName = this.environment.getProperty("spring.application.name");
+		// unset, the component is made from the application's name, whatever it is
 		problems.check("operator.events", Map.of(),
-				() -> new EventRecorderConfig((events.getComponent() != null) ? events.getComponent()
-						: (applicationName != null && !applicationName.isBlank()) ? applicationName
+				() -> new EventRecorderConfig(
+						(events.getComponent() != null) ? events.getComponent()
 								: EventRecorderConfig.DEFAULT.component(),
 						events.getQueueCapacity(), events.getAggregationInterval(), events.getQps(), events.getBurst(),
 						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout(), events.getApi()));

@@ -165,7 +165,8 @@ final class ReconcilerBeans {
 			timeout = DurationStyle.detectAndParse(value);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("reconcileTimeout '" + value + "' is not a duration, such as 30s or 2m", ex);
+			throw new IllegalStateException("reconcileTimeout '" + value + "' is not a duration, such as 30s or 2m",
+					ex);
 		}
 		if (timeout.isNegative()) {
 			throw new IllegalStateException("reconcileTimeout '" + value + "' must not be negative; 0 for no limit");

@@ -55,9 +55,8 @@ class StructuredLogsIntegrationTests {
 			.run("--spring.main.web-application-type=none", "--spring.main.banner-mode=off",
 					"--spring.application.name=shop-operator", "--logging.structured.format.console=ecs",
 					"--operator.namespace=" + namespace)) {
-			new CoreV1Api(client)
-				.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("settings")))
-				.execute();
+			V1ConfigMap settings = new V1ConfigMap().metadata(new V1ObjectMeta().name("settings"));
+			new CoreV1Api(client).createNamespacedConfigMap(namespace.name(), settings).execute();
 			await().atMost(WAIT).until(() -> context.getBean(LoggingReconciler.class).reconciles.get() >= 2);
 		}
 		List<JsonObject> reconciling = lines(output, "Reconciling the settings");

@@ -113,9 +113,8 @@ public final class CallDeadline {
 	public static void failed(Throwable failure) {
 		CallDeadline deadline = CURRENT.get();
 		if (deadline != null && !deadline.isOpen()) {
-			throw new DeadlineExceededException(deadline.describe()
-					+ ": a call still unanswered at the deadline was cancelled (the API server may have applied a write "
-					+ "before)", failure);
+			throw new DeadlineExceededException(deadline.describe() + ": a call still unanswered at the deadline "
+					+ "was cancelled (the API server may have applied a write before)", failure);
 		}
 	}
 

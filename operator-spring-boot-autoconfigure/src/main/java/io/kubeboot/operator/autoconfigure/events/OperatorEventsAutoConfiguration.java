@@ -1,11 +1,16 @@
 package io.kubeboot.operator.autoconfigure.events;
 
+import java.util.Locale;
+import java.util.regex.Pattern;
+
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.OperatorEventsProperties;
 import io.kubeboot.operator.events.EventRecorder;
+import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubeboot.operator.manager.Manager;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,8 +25,8 @@ import org.springframework.util.StringUtils;
  * Auto-configures an {@link EventRecorder} that writes Kubernetes Events through the
  * application's {@link ApiClient}, unless the application defines its own recorder or
  * sets {@code operator.events.enabled=false}. The recorder's component is
- * {@code operator.events.component}, else {@code spring.application.name}, else
- * {@code operator}. The recorder writes while the {@link Manager} runs it: it is added to
+ * {@code operator.events.component}, else {@code spring.application.name} (made into a
+ * Kubernetes qualified name if it is none), else {@code operator}. The recorder writes while the {@link Manager} runs it: it is added to
  * the manager as the runnable {@value #RUNNABLE_NAME}, which runs on every replica,
  * starts once the caches have synced and stops (flushing pending events) after the
  * leader-only runnables, so events recorded by the last reconciles are written. Without a
@@ -38,6 +43,11 @@ public final class OperatorEventsAutoConfiguration {
 	 * The name of the recorder's runnable in the manager.
 	 */
 	static final String RUNNABLE_NAME = "event-recorder";
+
+	/**
+	 * A Kubernetes qualified name without a prefix.
+	 */
+	private static final Pattern QUALIFIED_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
 
 	/**
 	 * The recorder, added to the manager here rather than collected with the other
@@ -57,10 +67,7 @@ public final class OperatorEventsAutoConfiguration {
 			OperatorEventsProperties properties, Environment environment) {
 		String component = properties.getComponent();
 		if (!StringUtils.hasText(component)) {
-			component = environment.getProperty("spring.application.name");
-		}
-		if (!StringUtils.hasText(component)) {
-			component = "operator";
+			component = componentOf(environment.getProperty("spring.application.name"));
 		}
 		// the properties were checked with the operator's others, against the recorder's
 		// rules (EventRecorderConfig)
@@ -75,6 +82,26 @@ public final class OperatorEventsAutoConfiguration {
 			.build();
 		manager.add(RUNNABLE_NAME, recorder);
 		return recorder;
+	}
+
+	/**
+	 * Returns the component of an application that names none: its name if that is a
+	 * Kubernetes qualified name, as the {@code reportingController} of
+	 * {@code events.k8s.io/v1} Events must be, else the name made into one ({@code Shop
+	 * Operator} becomes {@code shop-operator}), else {@code operator}.
+	 * @param applicationName {@code spring.application.name}, or {@code null}
+	 * @return the component
+	 */
+	static String componentOf(@Nullable String applicationName) {
+		if (!StringUtils.hasText(applicationName)) {
+			return EventRecorderConfig.DEFAULT.component();
+		}
+		if (QUALIFIED_NAME.matcher(applicationName).matches()) {
+			return applicationName;
+		}
+		String made = applicationName.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-");
+		made = made.substring(0, Math.min(made.length(), 63)).replaceAll("^[^a-z0-9]+|[^a-z0-9]+$", "");
+		return made.isEmpty() ? EventRecorderConfig.DEFAULT.component() : made;
 	}
 
 }

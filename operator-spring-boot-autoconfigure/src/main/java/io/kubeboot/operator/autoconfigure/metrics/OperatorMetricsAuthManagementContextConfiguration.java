@@ -38,9 +38,11 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnBooleanProperty("operator.metrics.auth.enabled")
 public final class OperatorMetricsAuthManagementContextConfiguration {
 
-	private static final Logger logger = LoggerFactory.getLogger(OperatorMetricsAuthManagementContextConfiguration.class);
+	private static final Logger logger = LoggerFactory
+		.getLogger(OperatorMetricsAuthManagementContextConfiguration.class);
 
-	private static final String DISPATCHER_SERVLET_PATH = "org.springframework.boot.webmvc.autoconfigure.DispatcherServletPath";
+	private static final String DISPATCHER_SERVLET_PATH = "org.springframework.boot.webmvc.autoconfigure."
+			+ "DispatcherServletPath";
 
 	@Bean
 	FilterRegistrationBean<MetricsAccessFilter> operatorMetricsAccessFilter(ObjectProvider<TokenAccessReviews> reviews,

@@ -7,6 +7,7 @@ import java.time.Duration;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.TestKubeconfigs;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.events.EventApi;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubeboot.operator.manager.Manager;
@@ -60,6 +61,23 @@ class OperatorEventsAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("spring.application.name=shop-operator")
 			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
 				.isEqualTo("shop-operator"));
+	}
+
+	@Test
+	void runShouldMakeTheApplicationsNameAQualifiedNameForTheComponent() {
+		this.contextRunner.withPropertyValues("spring.application.name=Shop Operator (EU)")
+			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
+				.isEqualTo("shop-operator-eu"));
+		assertThat(OperatorEventsAutoConfiguration.componentOf("example.com/shop")).isEqualTo("example.com-shop");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("--")).isEqualTo("operator");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("x".repeat(70))).isEqualTo("x".repeat(63));
+	}
+
+	@Test
+	void runWithApiPropertyShouldUseIt() {
+		this.contextRunner.withPropertyValues("operator.events.api=core-v1")
+			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).api())
+				.isEqualTo(EventApi.CORE_V1));
 	}
 
 	@Test

@@ -45,7 +45,8 @@ class OperatorMetricsAuthAutoConfigurationTests {
 			assertThat(PolicyRules.of(context.getBean(Manager.class).requiredPermissions()))
 				.filteredOn((rule) -> rule.resource().equals("tokenreviews"))
 				.flatExtracting(PolicyRule::reasons)
-				.containsExactly("the metrics endpoint authenticates the bearer token of each caller with a TokenReview");
+				.containsExactly(
+						"the metrics endpoint authenticates the bearer token of each caller with a TokenReview");
 		});
 	}
 
