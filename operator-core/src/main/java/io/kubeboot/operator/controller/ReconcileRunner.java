@@ -23,9 +23,10 @@ import org.slf4j.MDC;
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
  * requeued at once after a conflict, requeued after the API server's Retry-After when it
  * throttled a call, requeued with backoff after a timeout, or requeued after a delay.
- * Sets the log context and counts the outcome. A requeue keeps the priority the request was handed out with, as
- * controller-runtime's controller does: a failing object of the initial backlog stays
- * behind live changes, a failing live change stays ahead of the backlog.
+ * Sets the log context and counts the outcome. A requeue keeps the priority the request
+ * was handed out with, as controller-runtime's controller does: a failing object of the
+ * initial backlog stays behind live changes, a failing live change stays ahead of the
+ * backlog.
  */
 final class ReconcileRunner {
 
