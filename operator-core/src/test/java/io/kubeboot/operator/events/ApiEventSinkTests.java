@@ -9,8 +9,11 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -31,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Which API {@link ApiEventSink} writes through and what it sends, against a scripted
- * server: discovery serving {@code events.k8s.io/v1} or not, RBAC forbidding it. The
- * real API server's answers are in {@link EventsV1RecorderIntegrationTests}.
+ * server: discovery serving {@code events.k8s.io/v1} or not, RBAC forbidding it, or a
+ * {@code 403} that is no RBAC denial. The real API server's answers are in
+ * {@link EventsV1RecorderIntegrationTests}.
  */
 class ApiEventSinkTests {
 
@@ -41,6 +45,8 @@ class ApiEventSinkTests {
 	private static final String EVENTS_V1 = "POST /apis/events.k8s.io/v1/namespaces/ns/events";
 
 	private static final String CORE_V1 = "POST /api/v1/namespaces/ns/events";
+
+	private static final String REVIEW = "POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
 
 	private static final OffsetDateTime FIRST = OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC);
 
@@ -52,6 +58,15 @@ class ApiEventSinkTests {
 
 	/** The status each {@code METHOD path} is answered with, 200 (or 201) if none. */
 	private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
+
+	/**
+	 * Where RBAC allows creating Events, as {@code <group> <namespace>}; nowhere unless
+	 * added.
+	 */
+	private final Set<String> allowed = ConcurrentHashMap.newKeySet();
+
+	/** The SelfSubjectAccessReviews asked, in order. */
+	private final List<String> reviewed = new CopyOnWriteArrayList<>();
 
 	private HttpServer server;
 
@@ -120,12 +135,61 @@ class ApiEventSinkTests {
 	}
 
 	@Test
-	void autoFallsBackToCoreV1ForGoodWhenRbacForbidsEventsV1() throws Exception {
+	void autoWritesCoreV1InANamespaceWhoseRbacForbidsEventsV1AndAllowsCoreV1() throws Exception {
 		this.statuses.put(EVENTS_V1, 403);
+		this.allowed.add(" ns");
 		ApiEventSink sink = sink(EventApi.AUTO);
 		sink.create("ns", event(1));
+		assertThat(this.requests).containsExactly(DISCOVERY, EVENTS_V1, REVIEW, REVIEW, CORE_V1);
+		assertThat(this.reviewed).containsExactly("create events.k8s.io/events in ns", "create /events in ns");
+		this.requests.clear();
 		sink.create("ns", event(1));
-		assertThat(this.requests).containsExactly(DISCOVERY, EVENTS_V1, CORE_V1, CORE_V1);
+		sink.patch("ns", "settings.1", 2, FIRST.plusSeconds(1));
+		// another namespace's RBAC may allow events.k8s.io
+		sink.create("other", event(1));
+		assertThat(this.requests).containsExactly(CORE_V1, "PATCH /api/v1/namespaces/ns/events/settings.1",
+				"POST /apis/events.k8s.io/v1/namespaces/other/events");
+	}
+
+	@Test
+	void aForbiddenCreateThatRbacAllowsChangesNothing() {
+		// as a namespace being deleted or a used-up quota answer
+		this.statuses.put(EVENTS_V1, 403);
+		this.allowed.add("events.k8s.io ns");
+		this.allowed.add(" ns");
+		ApiEventSink sink = sink(EventApi.AUTO);
+		for (int i = 0; i < 2; i++) {
+			assertThatExceptionOfType(ApiException.class).isThrownBy(() -> sink.create("ns", event(1)))
+				.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(403));
+		}
+		assertThat(this.requests).containsExactly(DISCOVERY, EVENTS_V1, REVIEW, EVENTS_V1, REVIEW);
+	}
+
+	@Test
+	void autoNeverFallsBackToCoreV1WhereRbacForbidsThatToo() {
+		this.statuses.put(EVENTS_V1, 403);
+		ApiEventSink sink = sink(EventApi.AUTO);
+		assertThatExceptionOfType(ApiException.class).isThrownBy(() -> sink.create("ns", event(1)))
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(403));
+		assertThat(this.requests).containsExactly(DISCOVERY, EVENTS_V1, REVIEW, REVIEW);
+	}
+
+	@Test
+	void autoTriesEventsV1AgainOnceTheFallbackExpired() throws Exception {
+		this.statuses.put(EVENTS_V1, 403);
+		this.allowed.add(" ns");
+		AtomicLong now = new AtomicLong();
+		ApiEventSink sink = sink(EventApi.AUTO, now::get);
+		sink.create("ns", event(1));
+		now.addAndGet(ApiEventSink.FALLBACK_TTL.toNanos() - 1);
+		sink.create("ns", event(1));
+		this.statuses.remove(EVENTS_V1);
+		this.requests.clear();
+		now.addAndGet(1);
+		sink.create("ns", event(1));
+		// an Event created through core/v1 is patched there
+		sink.patch("ns", "settings.1", 2, FIRST.plusSeconds(1));
+		assertThat(this.requests).containsExactly(EVENTS_V1, "PATCH /api/v1/namespaces/ns/events/settings.1");
 	}
 
 	@Test
@@ -155,9 +219,13 @@ class ApiEventSinkTests {
 	}
 
 	private ApiEventSink sink(EventApi api) {
+		return sink(api, System::nanoTime);
+	}
+
+	private ApiEventSink sink(EventApi api, LongSupplier nanoTime) {
 		ApiClient client = new ApiClient();
 		client.setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-		return new ApiEventSink(client, api);
+		return new ApiEventSink(client, api, nanoTime);
 	}
 
 	/** An Event as the {@link EventFactory} builds it. */
@@ -189,6 +257,18 @@ class ApiEventSinkTests {
 		String body;
 		if (status >= 400) {
 			body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":" + status + "}";
+		}
+		else if (request.equals(REVIEW)) {
+			JsonObject review = JsonParser.parseString(sent).getAsJsonObject();
+			JsonObject attributes = review.getAsJsonObject("spec").getAsJsonObject("resourceAttributes");
+			String group = attributes.has("group") ? attributes.get("group").getAsString() : "";
+			String namespace = attributes.get("namespace").getAsString();
+			this.reviewed.add(attributes.get("verb").getAsString() + " " + group + "/"
+					+ attributes.get("resource").getAsString() + " in " + namespace);
+			JsonObject decision = new JsonObject();
+			decision.addProperty("allowed", this.allowed.contains(group + " " + namespace));
+			review.add("status", decision);
+			body = review.toString();
 		}
 		else if (request.equals(DISCOVERY)) {
 			body = "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"events.k8s.io/v1\","

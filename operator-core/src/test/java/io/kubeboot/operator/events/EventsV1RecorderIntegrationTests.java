@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.kubeboot.operator.client.internal.AccessReviews;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
@@ -19,8 +20,10 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
+import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
@@ -34,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  * {@link KubernetesEventRecorder} writing {@code events.k8s.io/v1} Events against a real
  * kube-apiserver, which serves that API: the Event controller-runtime 0.23 writes, a
  * {@code series} for repeats, and {@link EventApi#AUTO} choosing it through discovery or
- * falling back to {@code core/v1} when RBAC allows only that.
+ * falling back to {@code core/v1} when RBAC allows only that, and only then.
  */
 @WithControlPlane
 class EventsV1RecorderIntegrationTests {
@@ -164,7 +167,12 @@ class EventsV1RecorderIntegrationTests {
 			TestNamespace namespace) throws Exception {
 		V1ConfigMap configMap = createdConfigMap(admin, namespace, "settings");
 		grantCoreEvents(admin, namespace, "user2");
-		KubernetesEventRecorder recorder = recorder(controlPlane.clientFor("user2"), EventApi.AUTO,
+		ApiClient user2 = controlPlane.clientFor("user2");
+		// the recorder falls back only once RBAC allows core/v1 Events
+		await().atMost(WAIT)
+			.until(() -> AccessReviews.isAllowed(user2,
+					new V1ResourceAttributes().group("").resource("events").verb("create").namespace(namespace.name())));
+		KubernetesEventRecorder recorder = recorder(user2, EventApi.AUTO,
 				Duration.ofSeconds(1));
 		recorder.normal(configMap, "Synced", "Synced the settings");
 		recorder.normal(configMap, "Synced", "Synced the settings");
@@ -180,6 +188,36 @@ class EventsV1RecorderIntegrationTests {
 			assertThat(event.getEventTime()).isNull();
 		});
 		assertThat(recorder.droppedCount()).isZero();
+	}
+
+	/**
+	 * A namespace being deleted refuses every create with a {@code 403} that says nothing
+	 * of RBAC: the Event about an object in it is dropped (and counted), and the Events of
+	 * every other namespace stay {@code events.k8s.io/v1}.
+	 */
+	@Test
+	void aNamespaceBeingDeletedLeavesTheEventsOfOtherNamespacesEventsV1(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		CoreV1Api core = new CoreV1Api(admin);
+		String doomed = "doomed-" + Long.toHexString(System.nanoTime());
+		core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(doomed))).execute();
+		V1ConfigMap leftover = core
+			.createNamespacedConfigMap(doomed, new V1ConfigMap().metadata(new V1ObjectMeta().name("leftover")))
+			.execute();
+		// no controller-manager runs: the namespace stays Terminating
+		core.deleteNamespace(doomed).execute();
+		V1ConfigMap configMap = createdConfigMap(admin, namespace, "settings");
+		KubernetesEventRecorder recorder = recorder(admin, EventApi.AUTO, Duration.ofSeconds(1));
+		recorder.normal(leftover, "CleanedUp", "Cleaned up the leftovers");
+		await().atMost(WAIT).until(() -> recorder.droppedCount() == 1);
+		recorder.normal(configMap, "Synced", "Synced the settings");
+		await().atMost(WAIT).until(() -> events(admin, namespace.name(), "settings").size() == 1);
+		assertThat(events(admin, namespace.name(), "settings")).singleElement().satisfies((event) -> {
+			// written through events.k8s.io/v1, not core/v1
+			assertThat(event.getEventTime()).isNotNull();
+			assertThat(event.getReportingController()).isEqualTo("test-operator");
+			assertThat(Optional.ofNullable(event.getDeprecatedSource()).map(V1EventSource::getComponent)).isEmpty();
+		});
 	}
 
 	private static int series(ApiClient admin, TestNamespace namespace, String name) throws ApiException {
