@@ -11,12 +11,17 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.AuthenticationV1Api;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.web.context.reactive.ReactiveWebApplicationContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
 
 /**
  * With {@code operator.metrics.auth.enabled=true}, the access reviews that guard the
@@ -24,7 +29,9 @@ import org.springframework.context.annotation.Bean;
  * {@link OperatorMetricsAuthManagementContextConfiguration}) and what they need RBAC to
  * allow, {@code create} on {@code tokenreviews} and {@code subjectaccessreviews}, added
  * to the manager's required permissions in a ClusterRole of their own
- * ({@code <name>-metrics-auth}, as kubebuilder's {@code metrics-auth-role}).
+ * ({@code <name>-metrics-auth}, as kubebuilder's {@code metrics-auth-role}). Start-up
+ * fails, naming the property, where the filter cannot guard the endpoints: in a reactive
+ * application, or where Jersey serves Actuator.
  */
 @AutoConfiguration(after = OperatorAutoConfiguration.class)
 @ConditionalOnClass({ ApiClient.class, Manager.class })
@@ -42,6 +49,11 @@ public final class OperatorMetricsAuthAutoConfiguration {
 	 */
 	private static final Duration REVIEW_TIMEOUT = Duration.ofSeconds(10);
 
+	private static final String JERSEY = "org.glassfish.jersey.server.ResourceConfig";
+
+	private static final String DISPATCHER_SERVLET_PATH = "org.springframework.boot.webmvc.autoconfigure."
+			+ "DispatcherServletPath";
+
 	@Bean
 	@ConditionalOnBean(ApiClient.class)
 	@ConditionalOnMissingBean
@@ -50,6 +62,41 @@ public final class OperatorMetricsAuthAutoConfiguration {
 		return new TokenAccessReviews(new AuthenticationV1Api(client), new AuthorizationV1Api(client),
 				properties.getAudiences(), properties.getAllowedCacheTtl(), properties.getDeniedCacheTtl(),
 				properties.getCacheSize(), System::nanoTime);
+	}
+
+	/**
+	 * Fails start-up where the filter cannot guard the endpoints, rather than serve them
+	 * open while asked to guard them: the filter is a servlet filter, mapped to where
+	 * Spring MVC serves Actuator, so a reactive (WebFlux) application, or one whose
+	 * Actuator Jersey serves, would run unguarded.
+	 * @param context the application's context
+	 * @return the check, run once every bean exists
+	 */
+	@Bean
+	static SmartInitializingSingleton operatorMetricsAuthWebStackCheck(ApplicationContext context) {
+		return () -> {
+			if (context instanceof ReactiveWebApplicationContext) {
+				throw new IllegalStateException("operator.metrics.auth.enabled is true, but this is a reactive web "
+						+ "application, whose endpoints the metrics filter (a servlet filter) cannot guard: serve "
+						+ "Actuator with Spring MVC (spring-boot-starter-webmvc), or set "
+						+ "operator.metrics.auth.enabled=false and guard the endpoints otherwise");
+			}
+			ClassLoader classLoader = context.getClassLoader();
+			if (ClassUtils.isPresent(JERSEY, classLoader) && !servedBySpringMvc(context, classLoader)) {
+				throw new IllegalStateException("operator.metrics.auth.enabled is true, but Jersey serves the Actuator "
+						+ "endpoints, which the metrics filter guards only where Spring MVC serves them: add Spring "
+						+ "MVC (spring-boot-starter-webmvc), or set operator.metrics.auth.enabled=false and guard the "
+						+ "endpoints otherwise");
+			}
+		};
+	}
+
+	private static boolean servedBySpringMvc(ApplicationContext context, @Nullable ClassLoader classLoader) {
+		if (!ClassUtils.isPresent(DISPATCHER_SERVLET_PATH, classLoader)) {
+			return false;
+		}
+		Class<?> servletPath = ClassUtils.resolveClassName(DISPATCHER_SERVLET_PATH, classLoader);
+		return context.getBeanNamesForType(servletPath).length > 0;
 	}
 
 	@Bean

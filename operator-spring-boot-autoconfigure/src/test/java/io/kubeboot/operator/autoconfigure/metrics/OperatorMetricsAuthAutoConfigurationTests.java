@@ -5,9 +5,13 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.rbac.PolicyRule;
 import io.kubeboot.operator.rbac.PolicyRules;
 import io.kubernetes.client.openapi.ApiClient;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,6 +52,31 @@ class OperatorMetricsAuthAutoConfigurationTests {
 				.containsExactly(
 						"the metrics endpoint authenticates the bearer token of each caller with a TokenReview");
 		});
+	}
+
+	@Test
+	void runWhenEnabledInAReactiveApplicationShouldFailRatherThanServeTheMetricsOpen() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(OperatorAutoConfiguration.class, OperatorMetricsAuthAutoConfiguration.class))
+			.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+			.withPropertyValues("operator.auto-startup=false", "operator.metrics.auth.enabled=true")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.extracting(NestedExceptionUtils::getMostSpecificCause)
+				.asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+				.hasMessageStartingWith("operator.metrics.auth.enabled is true, but this is a reactive web application")
+				.hasMessageContaining("set operator.metrics.auth.enabled=false"));
+	}
+
+	@Test
+	void runWhenEnabledInAServletApplicationServedBySpringMvcShouldStart() {
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(OperatorAutoConfiguration.class, OperatorMetricsAuthAutoConfiguration.class))
+			.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1"))
+			.withPropertyValues("operator.auto-startup=false", "operator.metrics.auth.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(TokenAccessReviews.class));
 	}
 
 	@Test
