@@ -1,7 +1,6 @@
 package io.kubeboot.operator.events;
 
 import java.time.Duration;
-import java.util.regex.Pattern;
 
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.internal.ConfigChecks;
@@ -28,8 +27,6 @@ import io.kubeboot.operator.config.internal.ConfigChecks;
 public record EventRecorderConfig(String component, int queueCapacity, Duration aggregationInterval, double qps,
 		int burst, int cacheSize, Duration flushTimeout, EventApi api) {
 
-	private static final Pattern QUALIFIED_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-
 	/**
 	 * The defaults: component {@code operator}, 1000 waiting events, 1s between writes of
 	 * one Event, 10 writes per second with a burst of 25, 4096 Events remembered, 5s to
@@ -55,25 +52,11 @@ public record EventRecorderConfig(String component, int queueCapacity, Duration 
 		checks.atLeast("cacheSize", cacheSize, 1);
 		checks.notNegative("flushTimeout", flushTimeout);
 		if (checks.notNull("api", api) && api != EventApi.CORE_V1 && component != null && !component.isBlank()) {
-			checks.check(isQualifiedName(component), "component", component,
+			checks.check(ConfigChecks.isQualifiedName(component), "component", component,
 					"must be a Kubernetes qualified name, such as shop-operator or example.com/shop-operator: it is "
 							+ "the reportingController of events.k8s.io/v1 Events (or record core/v1 Events only)");
 		}
 		checks.throwIfAny();
-	}
-
-	/**
-	 * Whether a text is a Kubernetes qualified name: a name of at most 63 characters of
-	 * letters, digits, '-', '_' and '.', starting and ending with a letter or digit,
-	 * optionally after a DNS subdomain and a '/'.
-	 */
-	private static boolean isQualifiedName(String value) {
-		int slash = value.indexOf('/');
-		String name = (slash >= 0) ? value.substring(slash + 1) : value;
-		if (slash >= 0 && !ConfigChecks.isDnsSubdomain(value.substring(0, slash))) {
-			return false;
-		}
-		return name.length() <= 63 && QUALIFIED_NAME.matcher(name).matches();
 	}
 
 }

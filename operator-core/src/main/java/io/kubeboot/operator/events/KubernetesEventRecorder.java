@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.rbac.Permission;
@@ -286,9 +287,10 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	}
 
 	/**
-	 * Builds a {@link KubernetesEventRecorder}. Setters check their argument at once,
-	 * against the rules of {@link EventRecorderConfig}, which also has the defaults. Not
-	 * thread-safe.
+	 * Builds a {@link KubernetesEventRecorder}. Setters check their own argument at once,
+	 * against the rules of {@link EventRecorderConfig}, which also has the defaults;
+	 * {@link #build()} checks the rules across settings (the component's with the API), so
+	 * the order of the setters does not matter. Not thread-safe.
 	 */
 	public static final class Builder {
 
@@ -326,13 +328,18 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * {@code reportingComponent} (of a {@code core/v1} Event), typically the
 		 * operator's name.
 		 * @param component the component, not blank; unless only {@code core/v1} Events
-		 * are written, a Kubernetes qualified name such as {@code shop-operator}
+		 * are written, a Kubernetes qualified name such as {@code shop-operator}, which
+		 * {@link #build()} checks
 		 * @return this builder
-		 * @throws InvalidConfigException if the component is blank, or no qualified name
+		 * @throws InvalidConfigException if the component is blank
 		 */
 		public Builder component(String component) {
+			// whether it must be a qualified name depends on the API
+			ConfigChecks checks = new ConfigChecks();
+			checks.notBlank("component", component);
+			checks.throwIfAny();
 			this.component = component;
-			return checked();
+			return this;
 		}
 
 		/**
@@ -358,7 +365,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder queueCapacity(int queueCapacity) {
 			this.queueCapacity = queueCapacity;
-			return checked();
+			return checked("queueCapacity");
 		}
 
 		/**
@@ -370,7 +377,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder aggregationInterval(Duration aggregationInterval) {
 			this.aggregationInterval = aggregationInterval;
-			return checked();
+			return checked("aggregationInterval");
 		}
 
 		/**
@@ -381,7 +388,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder qps(double qps) {
 			this.qps = qps;
-			return checked();
+			return checked("qps");
 		}
 
 		/**
@@ -392,7 +399,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder burst(int burst) {
 			this.burst = burst;
-			return checked();
+			return checked("burst");
 		}
 
 		/**
@@ -403,7 +410,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder cacheSize(int cacheSize) {
 			this.cacheSize = cacheSize;
-			return checked();
+			return checked("cacheSize");
 		}
 
 		/**
@@ -416,7 +423,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder flushTimeout(Duration flushTimeout) {
 			this.flushTimeout = flushTimeout;
-			return checked();
+			return checked("flushTimeout");
 		}
 
 		/**
@@ -429,7 +436,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder api(EventApi api) {
 			this.api = api;
-			return checked();
+			return checked("api");
 		}
 
 		Builder ticker(Ticker ticker) {
@@ -442,8 +449,23 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 			return this;
 		}
 
-		private Builder checked() {
-			config();
+		/**
+		 * Checks the rules of one setting alone: the rules across settings wait for
+		 * {@link #build()}, when every setting has its value.
+		 */
+		private Builder checked(String setting) {
+			try {
+				config();
+			}
+			catch (InvalidConfigException ex) {
+				List<InvalidConfigException.Violation> own = ex.violations()
+					.stream()
+					.filter((violation) -> violation.setting().equals(setting))
+					.toList();
+				if (!own.isEmpty()) {
+					throw new InvalidConfigException(own);
+				}
+			}
 			return this;
 		}
 
@@ -457,6 +479,8 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * {@link KubernetesEventRecorder#start} are kept and written once started.
 		 * @return the recorder; add it to the manager, or start it on a thread of your
 		 * own and close it to flush pending events and stop
+		 * @throws InvalidConfigException if the component is no qualified name while
+		 * {@code events.k8s.io/v1} Events may be written
 		 */
 		public KubernetesEventRecorder build() {
 			return new KubernetesEventRecorder(this);

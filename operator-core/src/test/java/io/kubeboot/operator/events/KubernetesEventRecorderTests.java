@@ -454,12 +454,15 @@ class KubernetesEventRecorderTests {
 
 	@Test
 	void aComponentThatIsNoQualifiedNameIsRefusedUnlessOnlyCoreV1EventsAreWritten() {
-		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("Shop Operator"))
+		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("Shop Operator").build())
 			.withMessageContaining("component")
 			.withMessageContaining("qualified name");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("shop operator").build())
 			.withMessageContaining("reportingController");
 		assertThat(builder().api(EventApi.CORE_V1).component("Shop Operator").build().component())
+			.isEqualTo("Shop Operator");
+		// whatever the order of the setters
+		assertThat(builder().component("Shop Operator").queueCapacity(5).api(EventApi.CORE_V1).build().component())
 			.isEqualTo("Shop Operator");
 		assertThat(builder().component("example.com/shop-operator").build().component())
 			.isEqualTo("example.com/shop-operator");

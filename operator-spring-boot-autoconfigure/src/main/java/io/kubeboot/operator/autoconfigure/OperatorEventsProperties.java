@@ -22,8 +22,8 @@ public class OperatorEventsProperties {
 	/**
 	 * Component written to reportingController (events.k8s.io/v1), or source.component and
 	 * reportingComponent (core/v1): a Kubernetes qualified name unless api is core-v1.
-	 * Defaults to spring.application.name (made into a qualified name: "Shop Operator"
-	 * becomes "shop-operator"), else "operator".
+	 * Defaults to spring.application.name (made into a qualified name unless api is
+	 * core-v1: "Shop Operator" becomes "shop-operator"), else "operator".
 	 */
 	private @Nullable String component;
 

@@ -1,10 +1,11 @@
 package io.kubeboot.operator.autoconfigure.events;
 
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.OperatorEventsProperties;
+import io.kubeboot.operator.config.internal.ConfigChecks;
+import io.kubeboot.operator.events.EventApi;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
@@ -26,7 +27,8 @@ import org.springframework.util.StringUtils;
  * application's {@link ApiClient}, unless the application defines its own recorder or
  * sets {@code operator.events.enabled=false}. The recorder's component is
  * {@code operator.events.component}, else {@code spring.application.name} (made into a
- * Kubernetes qualified name if it is none), else {@code operator}. The recorder writes
+ * Kubernetes qualified name if it is none and {@code events.k8s.io/v1} Events may be
+ * written), else {@code operator}. The recorder writes
  * while the {@link Manager} runs it: it is added to the manager as the runnable
  * {@value #RUNNABLE_NAME}, which runs on every replica, starts once the caches have
  * synced and stops (flushing pending events) after the leader-only runnables, so events
@@ -46,11 +48,6 @@ public final class OperatorEventsAutoConfiguration {
 	static final String RUNNABLE_NAME = "event-recorder";
 
 	/**
-	 * A Kubernetes qualified name without a prefix.
-	 */
-	private static final Pattern QUALIFIED_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-
-	/**
 	 * The recorder, added to the manager here rather than collected with the other
 	 * {@code Runnable} beans, to run under {@value #RUNNABLE_NAME}; the recorder depends
 	 * on the manager, never the reverse. The context closes it too, which does nothing
@@ -68,18 +65,18 @@ public final class OperatorEventsAutoConfiguration {
 			OperatorEventsProperties properties, Environment environment) {
 		String component = properties.getComponent();
 		if (!StringUtils.hasText(component)) {
-			component = componentOf(environment.getProperty("spring.application.name"));
+			component = componentOf(environment.getProperty("spring.application.name"), properties.getApi());
 		}
 		// the properties were checked with the operator's others, against the recorder's
 		// rules (EventRecorderConfig)
 		KubernetesEventRecorder recorder = KubernetesEventRecorder.builder(apiClient)
+			.api(properties.getApi())
 			.component(component)
 			.queueCapacity(properties.getQueueCapacity())
 			.aggregationInterval(properties.getAggregationInterval())
 			.qps(properties.getQps())
 			.burst(properties.getBurst())
 			.flushTimeout(properties.getFlushTimeout())
-			.api(properties.getApi())
 			.build();
 		manager.add(RUNNABLE_NAME, recorder);
 		return recorder;
@@ -88,16 +85,18 @@ public final class OperatorEventsAutoConfiguration {
 	/**
 	 * Returns the component of an application that names none: its name if that is a
 	 * Kubernetes qualified name, as the {@code reportingController} of
-	 * {@code events.k8s.io/v1} Events must be, else the name made into one ({@code Shop
-	 * Operator} becomes {@code shop-operator}), else {@code operator}.
+	 * {@code events.k8s.io/v1} Events must be, or if only {@code core/v1} Events are
+	 * written; else the name made into one ({@code Shop Operator} becomes
+	 * {@code shop-operator}); else {@code operator}.
 	 * @param applicationName {@code spring.application.name}, or {@code null}
+	 * @param api the API Events are written through
 	 * @return the component
 	 */
-	static String componentOf(@Nullable String applicationName) {
+	static String componentOf(@Nullable String applicationName, EventApi api) {
 		if (!StringUtils.hasText(applicationName)) {
 			return EventRecorderConfig.DEFAULT.component();
 		}
-		if (QUALIFIED_NAME.matcher(applicationName).matches()) {
+		if (api == EventApi.CORE_V1 || ConfigChecks.isQualifiedName(applicationName)) {
 			return applicationName;
 		}
 		String made = applicationName.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-");

@@ -68,9 +68,34 @@ class OperatorEventsAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("spring.application.name=Shop Operator (EU)")
 			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
 				.isEqualTo("shop-operator-eu"));
-		assertThat(OperatorEventsAutoConfiguration.componentOf("example.com/shop")).isEqualTo("example.com-shop");
-		assertThat(OperatorEventsAutoConfiguration.componentOf("--")).isEqualTo("operator");
-		assertThat(OperatorEventsAutoConfiguration.componentOf("x".repeat(70))).isEqualTo("x".repeat(63));
+		assertThat(OperatorEventsAutoConfiguration.componentOf("example.com/shop", EventApi.AUTO))
+			.isEqualTo("example.com/shop");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("example.com/Shop Operator", EventApi.AUTO))
+			.isEqualTo("example.com-shop-operator");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("--", EventApi.AUTO)).isEqualTo("operator");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("x".repeat(70), EventApi.EVENTS_V1))
+			.isEqualTo("x".repeat(63));
+	}
+
+	@Test
+	void runWithCoreV1EventsShouldKeepTheApplicationsNameAsTheComponent() {
+		// core/v1 Events put no rule on source.component: what users filter on stays
+		this.contextRunner.withPropertyValues("spring.application.name=Shop Operator", "operator.events.api=core-v1")
+			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
+				.isEqualTo("Shop Operator"));
+	}
+
+	@Test
+	void runWithCoreV1EventsAndAComponentThatIsNoQualifiedNameShouldStart() {
+		// the documented configuration: a qualified name only where events.k8s.io/v1
+		// Events may be written
+		this.contextRunner.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.events.api=core-v1", "operator.events.component=Shop Operator",
+					"operator.auto-startup=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(KubernetesEventRecorder.class).component()).isEqualTo("Shop Operator");
+			});
 	}
 
 	@Test
