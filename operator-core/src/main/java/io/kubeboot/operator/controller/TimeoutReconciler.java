@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs each reconcile with a timeout, controller-runtime's
- * {@code ReconciliationTimeout}: at the deadline the worker is interrupted, and from then
- * on the client refuses every call the reconcile makes (a call in flight is cut off at
- * the deadline, since it was given only the time left). A reconcile that ignores the
+ * {@code ReconciliationTimeout}: at the deadline the client cancels the reconcile's calls
+ * in flight and refuses every call it makes from then on, and the worker is interrupted
+ * (once out of its call to the API server, if it is in one). A reconcile that ignores the
  * interruption still holds its worker until it returns, as a Go reconcile that ignores
  * its context does, but can no longer change anything through the client. However it
  * ended, a reconcile that outlived its deadline ends in a
@@ -111,9 +111,9 @@ final class TimeoutReconciler implements Reconciler {
 			if (!this.silenced) {
 				this.stackAtDeadline = this.worker.getStackTrace();
 				this.rang = true;
-				// the calls first: a call the interrupt ends is refused, not sent again
-				this.deadline.expire();
-				this.worker.interrupt();
+				// cancels the calls first, so a call the interrupt ends is refused, not sent
+				// again; interrupts the worker only outside a call of the client
+				this.deadline.expire(this.worker);
 			}
 		}
 

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -22,6 +23,7 @@ import io.kubeboot.operator.client.internal.CallDeadline;
 import io.kubeboot.operator.client.internal.CallDeadline.DeadlineExceededException;
 import io.kubeboot.operator.client.internal.DelegatingAuthApiClient;
 import io.kubernetes.client.openapi.ApiClient;
+import okhttp3.Interceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -141,6 +143,69 @@ class RestCallsDeadlineTests {
 			.hasMessageContaining("a call still unanswered at the deadline was cancelled");
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CLIENT_TIMEOUT.dividedBy(2));
 		assertThat(deadline.isOpen()).isFalse();
+	}
+
+	/**
+	 * OkHttp stops a call when it is cancelled, not when its thread is interrupted: an
+	 * interrupt that lands while it writes a frame of a shared HTTP/2 connection breaks
+	 * that connection for every call multiplexed on it. So a thread in a call at the
+	 * deadline is interrupted only once out of it.
+	 */
+	@Test
+	void aThreadInACallAtTheDeadlineIsInterruptedOnlyOnceOutOfIt() throws Exception {
+		CallDeadline deadline = new CallDeadline(CLIENT_TIMEOUT, System::nanoTime, "the reconcile of ns/a");
+		CountDownLatch inCall = new CountDownLatch(1);
+		AtomicBoolean interruptedInCall = new AtomicBoolean();
+		AtomicBoolean interruptedAfter = new AtomicBoolean();
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		AtomicReference<Thread> worker = new AtomicReference<>();
+		// stands for OkHttp writing a request body, which notices a cancel between frames
+		Interceptor writing = (chain) -> {
+			inCall.countDown();
+			long until = System.nanoTime() + CLIENT_TIMEOUT.toNanos();
+			while (!chain.call().isCanceled() && System.nanoTime() - until < 0) {
+				watchInterrupt(interruptedInCall);
+			}
+			// the rest of the frame being written when the call was cancelled
+			long frame = System.nanoTime() + Duration.ofMillis(300).toNanos();
+			while (System.nanoTime() - frame < 0) {
+				watchInterrupt(interruptedInCall);
+			}
+			throw new IOException("Canceled");
+		};
+		Thread expiry = new Thread(() -> {
+			await().atMost(CLIENT_TIMEOUT).until(() -> inCall.getCount() == 0);
+			deadline.expire(worker.get());
+		});
+		expiry.start();
+		run(deadline, () -> {
+			worker.set(Thread.currentThread());
+			ApiClient client = new ApiClient();
+			client.setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
+			ApiClient intercepted = new DelegatingAuthApiClient(client, (builder) -> builder
+				.callTimeout(CLIENT_TIMEOUT)
+				.addInterceptor(CallDeadline.interceptor())
+				.addInterceptor(writing));
+			try {
+				new RestCalls(intercepted, CLIENT_TIMEOUT).send("PATCH", "/api/v1/namespaces/ns/configmaps/a",
+						List.of(), RestCalls.bytes("{}"), "application/merge-patch+json", null);
+			}
+			catch (Throwable ex) {
+				failure.set(ex);
+			}
+			interruptedAfter.set(Thread.currentThread().isInterrupted());
+		});
+		expiry.join();
+		assertThat(failure.get()).isInstanceOf(DeadlineExceededException.class);
+		assertThat(interruptedInCall).as("interrupted inside the call").isFalse();
+		assertThat(interruptedAfter).as("interrupted once out of it").isTrue();
+	}
+
+	private static void watchInterrupt(AtomicBoolean interrupted) {
+		if (Thread.currentThread().isInterrupted()) {
+			interrupted.set(true);
+		}
+		Thread.onSpinWait();
 	}
 
 	@Test

@@ -1,12 +1,23 @@
 package io.kubeboot.operator.client.internal;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import okhttp3.Call;
 import okhttp3.Interceptor;
+import okhttp3.MediaType;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+import okio.ForwardingSource;
+import okio.Okio;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Calls whose timeout cannot be set one by one (discovery, through client-java's
  * {@code Discovery}) are cut off by {@link #expire()}, which cancels every call in flight
- * that the {@link #interceptor()} of the client saw start under this deadline.
+ * that the {@link #interceptor()} of the client saw start under this deadline; and
+ * {@link #expire(Thread)} interrupts the work's thread only outside those calls.
  */
 public final class CallDeadline {
 
@@ -32,17 +44,28 @@ public final class CallDeadline {
 			return chain.proceed(chain.request());
 		}
 		Call call = chain.call();
-		deadline.inFlight.add(call);
+		Thread thread = Thread.currentThread();
+		boolean expired;
+		synchronized (deadline.lock) {
+			deadline.inFlight.put(call, thread);
+			expired = deadline.expired;
+		}
+		Response response;
 		try {
-			if (deadline.expired) {
+			if (expired) {
 				// expired between the check and now: expire() may have missed it
 				call.cancel();
 			}
-			return chain.proceed(chain.request());
+			response = chain.proceed(chain.request());
 		}
-		finally {
-			deadline.inFlight.remove(call);
+		catch (Throwable ex) {
+			deadline.returned(call, thread);
+			throw ex;
 		}
+		// the call lasts until its body is read and closed
+		return response.newBuilder()
+			.body(new ClosingBody(response.body(), () -> deadline.returned(call, thread)))
+			.build();
 	};
 
 	private final LongSupplier nanoTime;
@@ -53,7 +76,13 @@ public final class CallDeadline {
 
 	private final String work;
 
-	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+	private final Object lock = new Object();
+
+	/** The calls in flight under this deadline, with the thread making each. */
+	private final Map<Call, Thread> inFlight = new HashMap<>();
+
+	/** The threads to interrupt once they are out of their calls. */
+	private final Set<Thread> toInterrupt = new HashSet<>();
 
 	private volatile boolean expired;
 
@@ -131,8 +160,49 @@ public final class CallDeadline {
 	 * refuses every call from now on.
 	 */
 	public void expire() {
-		this.expired = true;
-		this.inFlight.forEach(Call::cancel);
+		expire(null);
+	}
+
+	/**
+	 * Ends the deadline now, at its time, and interrupts a thread working under it:
+	 * cancels every call in flight under it (OkHttp stops a call when cancelled, not when
+	 * its thread is interrupted), refuses every call from now on, and interrupts the
+	 * thread at once if it is in none of those calls, else as soon as it is out of them
+	 * (a call lasts until its response body is closed).
+	 * An interrupt that lands while OkHttp writes a frame of a shared HTTP/2 connection
+	 * leaves that connection broken for every call multiplexed on it (OkHttp issue
+	 * 7016).
+	 * @param thread the thread to interrupt, or {@code null} for none
+	 */
+	public void expire(@Nullable Thread thread) {
+		List<Call> calls;
+		synchronized (this.lock) {
+			this.expired = true;
+			calls = new ArrayList<>(this.inFlight.keySet());
+			if (thread != null) {
+				if (this.inFlight.containsValue(thread)) {
+					this.toInterrupt.add(thread);
+				}
+				else {
+					thread.interrupt();
+				}
+			}
+		}
+		// outside the lock: a cancelled call's thread takes it to leave
+		calls.forEach(Call::cancel);
+	}
+
+	/**
+	 * A call ended: forgets it, and interrupts its thread if it was to be once out of its
+	 * calls.
+	 */
+	private void returned(Call call, Thread thread) {
+		synchronized (this.lock) {
+			this.inFlight.remove(call);
+			if (!this.inFlight.containsValue(thread) && this.toInterrupt.remove(thread)) {
+				thread.interrupt();
+			}
+		}
 	}
 
 	/**
@@ -143,7 +213,6 @@ public final class CallDeadline {
 	public static Interceptor interceptor() {
 		return INTERCEPTOR;
 	}
-
 
 	private Duration verify() {
 		long remaining = remainingNanos();
@@ -160,6 +229,54 @@ public final class CallDeadline {
 	private String describe() {
 		return "The timeout of " + this.work + " (" + this.timeout + ") passed "
 				+ Duration.ofNanos(-remainingNanos()).toMillis() + "ms ago";
+	}
+
+	/**
+	 * A response body that tells when it is closed, which ends its call.
+	 */
+	private static final class ClosingBody extends ResponseBody {
+
+		private final ResponseBody body;
+
+		private final BufferedSource source;
+
+		ClosingBody(ResponseBody body, Runnable closed) {
+			this.body = body;
+			this.source = Okio.buffer(new ForwardingSource(body.source()) {
+
+				private boolean done;
+
+				@Override
+				public void close() throws IOException {
+					try {
+						super.close();
+					}
+					finally {
+						if (!this.done) {
+							this.done = true;
+							closed.run();
+						}
+					}
+				}
+
+			});
+		}
+
+		@Override
+		public @Nullable MediaType contentType() {
+			return this.body.contentType();
+		}
+
+		@Override
+		public long contentLength() {
+			return this.body.contentLength();
+		}
+
+		@Override
+		public BufferedSource source() {
+			return this.source;
+		}
+
 	}
 
 	/**
