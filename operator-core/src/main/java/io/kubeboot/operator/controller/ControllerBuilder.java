@@ -16,6 +16,7 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
@@ -205,14 +206,16 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	/**
 	 * Sets how long one reconcile may run, overriding the manager's default (none, as in
 	 * controller-runtime, whose {@code ReconciliationTimeout} this is). At the deadline
-	 * the reconcile's worker is interrupted, and the client refuses every call to the API
-	 * server the reconcile makes from then on, reads included, and cuts off one still in
-	 * flight (work handed to a pool is bound only when wrapped with
-	 * {@link io.kubeboot.operator.client.Fences}). The reconcile is counted in
-	 * {@code controller_runtime_reconcile_timeouts_total} and retried with backoff,
-	 * whatever it returned or threw after the deadline. A reconcile that ignores the
-	 * interruption keeps its worker until it returns, but changes nothing through the
-	 * client after the deadline.
+	 * the client cancels the reconcile's calls to the API server in flight and refuses
+	 * every call it makes from then on, reads included (work handed to a pool is bound
+	 * only when wrapped with {@link io.kubeboot.operator.client.Fences}), and the worker
+	 * is interrupted, once out of its call to the API server if it is in one. The
+	 * reconcile counts in {@code controller_runtime_reconcile_timeouts_total}; its outcome
+	 * is its own, as in controller-runtime: a result it returned is kept, a
+	 * {@code TerminalException} stays terminal, any other exception is an error retried
+	 * with backoff. A reconcile that ignores the interruption keeps its worker, and its
+	 * request, until it returns, but changes nothing through the client after the
+	 * deadline; Events it records are still written.
 	 * @param timeout the timeout, zero for none, or {@code null} for the manager's
 	 * default
 	 * @return this builder
@@ -604,12 +607,14 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
 				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector, this.fieldSelector)
 				: reconciler;
+		ControllerMetrics metrics = this.defaults.metrics().apply(controllerName());
 		effective = TimeoutReconciler.of(controllerName(), effective,
-				(this.reconcileTimeout != null) ? this.reconcileTimeout : this.defaults.reconcileTimeout());
+				(this.reconcileTimeout != null) ? this.reconcileTimeout : this.defaults.reconcileTimeout(),
+				metrics::timedOut);
 		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
-				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
+				this.defaults.queueMetrics(), metrics, sources,
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate);
 		this.requestSources.forEach(controller::watch);
 		try {

@@ -22,7 +22,8 @@ import org.slf4j.MDC;
  * Runs one reconcile of a worker and decides from its result or exception what becomes of
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
  * requeued at once after a conflict, requeued after the API server's Retry-After when it
- * throttled a call, requeued with backoff after a timeout, or requeued after a delay.
+ * throttled a call, requeued with backoff after failing past its timeout, or requeued
+ * after a delay.
  * Sets the log context and counts the outcome. A requeue keeps the priority the request
  * was handed out with, as controller-runtime's controller does: a failing object of the
  * initial backlog stays behind live changes, a failing live change stays ahead of the
@@ -64,11 +65,12 @@ final class ReconcileRunner {
 			outcome = handle(current, request, (result != null) ? result : Result.done(), priority);
 		}
 		catch (ReconcileTimeoutException ex) {
-			// whatever it did after the deadline was refused: retried with backoff, as
-			// controller-runtime retries the error of a cancelled context
-			outcome = Outcome.TIMEOUT;
+			// failed after its deadline (counted as a timeout already): an error retried
+			// with backoff, as controller-runtime retries the error of a reconcile whose
+			// context expired; its InterruptedException, if any, was the timeout's
+			outcome = Outcome.ERROR;
 			current.addRateLimited(request, priority);
-			logger.error("Reconcile timed out, retried with backoff: controller={} request={} timeout={}", this.name,
+			logger.error("Reconcile failed past its timeout, retried with backoff: controller={} request={} timeout={}", this.name,
 					request, ex.timeout(), ex);
 		}
 		catch (ApiServerException.ConflictException ex) {

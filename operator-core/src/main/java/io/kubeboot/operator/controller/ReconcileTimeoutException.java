@@ -6,7 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A reconcile that outlived its timeout: its stack trace is where the reconcile was at
- * the deadline, its cause what it threw afterwards, if anything.
+ * the deadline, its cause what it threw, if anything. Thrown for a reconcile that failed
+ * after its deadline, an error retried with backoff, and logged for one that returned a
+ * result, which is kept.
  */
 final class ReconcileTimeoutException extends Exception {
 
@@ -17,7 +19,7 @@ final class ReconcileTimeoutException extends Exception {
 	ReconcileTimeoutException(String work, Duration timeout, @Nullable Exception failure,
 			StackTraceElement @Nullable [] stackAtDeadline) {
 		super(capitalized(work) + " ran past its timeout of " + timeout + " and was interrupted; "
-				+ ((failure != null) ? "it then failed" : "it then returned")
+				+ ((failure != null) ? "it then failed" : "it then returned a result, which is kept")
 				+ ". The stack trace is where it was at the deadline", failure);
 		this.timeout = timeout;
 		if (stackAtDeadline != null) {

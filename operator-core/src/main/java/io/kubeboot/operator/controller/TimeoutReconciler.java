@@ -9,7 +9,10 @@ import io.kubeboot.operator.client.internal.CallDeadline;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.TerminalException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs each reconcile with a timeout, controller-runtime's
@@ -17,12 +20,20 @@ import org.jspecify.annotations.Nullable;
  * in flight and refuses every call it makes from then on, and the worker is interrupted
  * (once out of its call to the API server, if it is in one). A reconcile that ignores the
  * interruption still holds its worker until it returns, as a Go reconcile that ignores
- * its context does, but can no longer change anything through the client. However it
- * ended, a reconcile that outlived its deadline ends in a
- * {@link ReconcileTimeoutException}, so that it is counted as a timeout and retried with
- * backoff. Design: docs/design/reconcile-timeouts.md.
+ * its context does, but can no longer change anything through the client.
+ * <p>
+ * A reconcile that ran past its deadline is counted as a timeout, and its outcome is
+ * otherwise its own, as in controller-runtime 0.23, whose {@code reconcileHandler}
+ * returns {@code res, err} unchanged: a result it returned is kept, a
+ * {@link TerminalException} stays terminal, and any other exception (the refusal of a
+ * late call, the {@link InterruptedException} of the interrupt) ends in a
+ * {@link ReconcileTimeoutException}, an error retried with backoff. Design:
+ * docs/design/reconcile-timeouts.md.
  */
 final class TimeoutReconciler implements Reconciler {
+
+	// the controller's logger, as the other log lines of a reconcile
+	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
 	private final String controller;
 
@@ -30,10 +41,13 @@ final class TimeoutReconciler implements Reconciler {
 
 	private final Duration timeout;
 
-	private TimeoutReconciler(String controller, Reconciler reconciler, Duration timeout) {
+	private final Runnable timedOut;
+
+	private TimeoutReconciler(String controller, Reconciler reconciler, Duration timeout, Runnable timedOut) {
 		this.controller = controller;
 		this.reconciler = reconciler;
 		this.timeout = timeout;
+		this.timedOut = timedOut;
 	}
 
 	/**
@@ -41,10 +55,11 @@ final class TimeoutReconciler implements Reconciler {
 	 * @param controller the controller's name, for messages
 	 * @param reconciler the reconciler
 	 * @param timeout the timeout; zero for none
+	 * @param timedOut told of every reconcile that ran past its timeout, to count it
 	 * @return the reconciler itself if there is no timeout, else one running it with it
 	 */
-	static Reconciler of(String controller, Reconciler reconciler, Duration timeout) {
-		return timeout.isZero() ? reconciler : new TimeoutReconciler(controller, reconciler, timeout);
+	static Reconciler of(String controller, Reconciler reconciler, Duration timeout, Runnable timedOut) {
+		return timeout.isZero() ? reconciler : new TimeoutReconciler(controller, reconciler, timeout, timedOut);
 	}
 
 	@Override
@@ -53,30 +68,46 @@ final class TimeoutReconciler implements Reconciler {
 		CallDeadline deadline = new CallDeadline(this.timeout, System::nanoTime, work);
 		Alarm alarm = new Alarm(Thread.currentThread(), deadline);
 		CallDeadline previous = CallDeadline.current();
-		CallDeadline.enter(deadline);
-		ScheduledFuture<?> scheduled = Alarms.SCHEDULER.schedule(alarm::ring, this.timeout.toNanos(),
-				TimeUnit.NANOSECONDS);
+		ScheduledFuture<?> scheduled = null;
 		Result result = null;
 		Exception failure = null;
 		boolean rang;
 		try {
+			// inside the try: if the alarm's thread cannot be started, the worker still
+			// gets its own deadline back
+			CallDeadline.enter(deadline);
+			scheduled = Alarms.SCHEDULER.schedule(alarm::ring, this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 			result = this.reconciler.reconcile(request);
 		}
 		catch (Exception ex) {
 			failure = ex;
 		}
 		finally {
-			scheduled.cancel(false);
+			if (scheduled != null) {
+				scheduled.cancel(false);
+			}
 			CallDeadline.enter(previous);
 			rang = alarm.silence();
 		}
-		if (rang) {
-			throw new ReconcileTimeoutException(work, this.timeout, failure, alarm.stackAtDeadline());
+		if (!rang) {
+			if (failure != null) {
+				throw failure;
+			}
+			return result;
 		}
-		if (failure != null) {
+		this.timedOut.run();
+		ReconcileTimeoutException timedOut = new ReconcileTimeoutException(work, this.timeout, failure,
+				alarm.stackAtDeadline());
+		if (failure == null) {
+			logger.warn("Reconcile ran past its timeout, its result is kept: controller={} request={} timeout={} "
+					+ "result={}", this.controller, request, this.timeout, result, timedOut);
+			return result;
+		}
+		if (failure instanceof TerminalException) {
+			failure.addSuppressed(timedOut);
 			throw failure;
 		}
-		return result;
+		throw timedOut;
 	}
 
 	@Override
@@ -127,7 +158,9 @@ final class TimeoutReconciler implements Reconciler {
 			}
 			if (this.rang) {
 				// the interrupt was for the reconcile: the worker goes on to the next
-				// request without it
+				// request without it. An interrupt of the manager's shutdown at the same
+				// moment is cleared too; workers stop because the queue shuts down, never
+				// because of an interrupt
 				Thread.interrupted();
 			}
 			return this.rang;
@@ -140,8 +173,9 @@ final class TimeoutReconciler implements Reconciler {
 	}
 
 	/**
-	 * The thread that rings the alarms of every controller, created with the first
-	 * reconcile that has a timeout; a daemon, idle but for the instant of a timeout.
+	 * The thread that rings the alarms of every controller: started with the first alarm,
+	 * a daemon that ends once no alarm was pending for a minute, so that it holds no
+	 * class loader of a stopped application for long.
 	 */
 	private static final class Alarms {
 
@@ -155,6 +189,8 @@ final class TimeoutReconciler implements Reconciler {
 			});
 			// most alarms are cancelled: keep the queue to those that may ring
 			scheduler.setRemoveOnCancelPolicy(true);
+			scheduler.setKeepAliveTime(1, TimeUnit.MINUTES);
+			scheduler.allowCoreThreadTimeOut(true);
 			return scheduler;
 		}
 

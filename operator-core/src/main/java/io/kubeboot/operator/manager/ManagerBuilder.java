@@ -111,9 +111,10 @@ public final class ManagerBuilder {
 	/**
 	 * How long one reconcile of a controller that sets none may run (default: no limit,
 	 * as in controller-runtime, whose {@code ReconciliationTimeout} this is). At the
-	 * deadline the reconcile's worker is interrupted, the client refuses every further
-	 * call the reconcile makes and cuts off one still in flight; the reconcile is counted
-	 * in {@code controller_runtime_reconcile_timeouts_total} and retried with backoff.
+	 * deadline the client cuts off the reconcile's call still in flight and refuses every
+	 * further call it makes, and its worker is interrupted; the reconcile is counted in
+	 * {@code controller_runtime_reconcile_timeouts_total}, its outcome otherwise its own
+	 * ({@link io.kubeboot.operator.controller.ControllerBuilder#reconcileTimeout}).
 	 * @param timeout the timeout, not negative; zero for no limit
 	 * @return this builder
 	 */

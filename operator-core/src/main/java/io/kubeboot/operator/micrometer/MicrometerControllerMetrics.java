@@ -22,8 +22,8 @@ import io.micrometer.core.instrument.Timer;
  * (retried, terminal or a panic) counts as {@code result="error"} and in
  * {@code controller_runtime_reconcile_errors_total}; a terminal error also counts in
  * {@code controller_runtime_terminal_reconcile_errors_total}, a panic in
- * {@code controller_runtime_reconcile_panics_total} and a reconcile that ran past its
- * timeout in {@code controller_runtime_reconcile_timeouts_total}.
+ * {@code controller_runtime_reconcile_panics_total}; a reconcile that ran past its timeout
+ * counts in {@code controller_runtime_reconcile_timeouts_total}, whatever its result.
  */
 final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -97,8 +97,7 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	public void reconciled(Outcome outcome, long nanos) {
 		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
 		this.totals.get(outcome).increment();
-		if (outcome == Outcome.ERROR || outcome == Outcome.TERMINAL_ERROR || outcome == Outcome.PANIC
-				|| outcome == Outcome.TIMEOUT) {
+		if (outcome == Outcome.ERROR || outcome == Outcome.TERMINAL_ERROR || outcome == Outcome.PANIC) {
 			this.errors.increment();
 		}
 		if (outcome == Outcome.TERMINAL_ERROR) {
@@ -110,9 +109,11 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 		else if (outcome == Outcome.PANIC) {
 			this.panics.increment();
 		}
-		else if (outcome == Outcome.TIMEOUT) {
-			this.timeouts.increment();
-		}
+	}
+
+	@Override
+	public void timedOut() {
+		this.timeouts.increment();
 	}
 
 	@Override

@@ -108,32 +108,37 @@ class ReconcileRunnerTests {
 	}
 
 	@Test
-	void aReconcilePastItsTimeoutIsCountedAsATimeoutLoggedAndRetriedWithBackoff() throws Exception {
+	void aReconcileFailingPastItsTimeoutIsCountedAsATimeoutAndAnErrorLoggedAndRetriedWithBackoff() throws Exception {
 		ListAppender<ILoggingEvent> logs = new ListAppender<>();
 		logs.start();
 		Logger logger = (Logger) LoggerFactory.getLogger(Controller.class);
 		logger.addAppender(logs);
-		List<ControllerMetrics.Outcome> outcomes = new CopyOnWriteArrayList<>();
+		List<String> counted = new CopyOnWriteArrayList<>();
 		CountingDelay limiter = new CountingDelay();
 		WorkQueue<Request> queue = WorkQueues.newPriorityQueue("timeouts", limiter, WorkQueueMetrics.NOOP);
+		ControllerMetrics metrics = new ControllerMetrics() {
+
+			@Override
+			public void reconciled(ControllerMetrics.Outcome outcome, long nanos) {
+				counted.add(outcome.name());
+			}
+
+			@Override
+			public void timedOut() {
+				counted.add("timeout");
+			}
+
+		};
 		Reconciler timed = TimeoutReconciler.of("test", (request) -> {
 			Thread.sleep(Duration.ofSeconds(10).toMillis());
 			return Result.done();
-		}, Duration.ofMillis(100));
+		}, Duration.ofMillis(100), metrics::timedOut);
 		try {
 			queue.add(AGAIN, WorkQueue.DEFAULT_PRIORITY);
 			Request request = queue.get();
-			new ReconcileRunner("test", timed, new ControllerMetrics() {
-
-				@Override
-				public void reconciled(ControllerMetrics.Outcome outcome, long nanos) {
-					outcomes.add(outcome);
-				}
-
-			}).reconcile(queue, request);
+			new ReconcileRunner("test", timed, metrics).reconcile(queue, request);
 			queue.done(request);
-			assertThat(outcomes).containsExactly(ControllerMetrics.Outcome.TIMEOUT);
-			assertThat(ControllerMetrics.Outcome.TIMEOUT.label()).isEqualTo("error");
+			assertThat(counted).containsExactly("timeout", "ERROR");
 			assertThat(limiter.whens).isEqualTo(1);
 			assertThat(queue.get()).isEqualTo(AGAIN);
 			queue.done(AGAIN);
@@ -144,7 +149,8 @@ class ReconcileRunnerTests {
 		}
 		assertThat(logs.list).singleElement().satisfies((event) -> {
 			assertThat(event.getFormattedMessage()).isEqualTo(
-					"Reconcile timed out, retried with backoff: controller=test request=default/again timeout=PT0.1S");
+					"Reconcile failed past its timeout, retried with backoff: controller=test request=default/again "
+							+ "timeout=PT0.1S");
 			assertThat(event.getThrowableProxy().getClassName()).isEqualTo(ReconcileTimeoutException.class.getName());
 		});
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubeboot.operator.client.Fences;
@@ -13,6 +14,7 @@ import io.kubeboot.operator.client.internal.CallDeadline.DeadlineExceededExcepti
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.TerminalException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link TimeoutReconciler}: what a reconcile past its timeout sees, and what
- * its worker is left with.
+ * Tests for {@link TimeoutReconciler}: what a reconcile past its timeout sees, how it
+ * ends (its own outcome, as in controller-runtime, counted as a timeout), and what its
+ * worker is left with.
  */
 class TimeoutReconcilerTests {
 
@@ -30,6 +33,8 @@ class TimeoutReconcilerTests {
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	private final CountDownLatch gate = new CountDownLatch(1);
+
+	private final AtomicInteger timeouts = new AtomicInteger();
 
 	@AfterEach
 	void release() {
@@ -40,7 +45,8 @@ class TimeoutReconcilerTests {
 	@Test
 	void withoutATimeoutTheReconcilerRunsAsItIs() {
 		Reconciler reconciler = (request) -> Result.done();
-		assertThat(TimeoutReconciler.of("configmap", reconciler, Duration.ZERO)).isSameAs(reconciler);
+		assertThat(TimeoutReconciler.of("configmap", reconciler, Duration.ZERO, this.timeouts::incrementAndGet))
+			.isSameAs(reconciler);
 	}
 
 	@Test
@@ -49,7 +55,7 @@ class TimeoutReconcilerTests {
 		Reconciler timed = TimeoutReconciler.of("configmap", (request) -> {
 			left.set(CallDeadline.check());
 			return Result.requeueAfter(Duration.ofSeconds(7));
-		}, WAIT);
+		}, WAIT, this.timeouts::incrementAndGet);
 		assertThat(timed.reconcile(A)).isEqualTo(Result.requeueAfter(Duration.ofSeconds(7)));
 		assertThat(left.get()).isPositive().isLessThanOrEqualTo(WAIT);
 		assertThat(CallDeadline.current()).isNull();
@@ -61,7 +67,7 @@ class TimeoutReconcilerTests {
 		IllegalStateException failure = new IllegalStateException("failed");
 		Reconciler timed = TimeoutReconciler.of("configmap", (request) -> {
 			throw failure;
-		}, WAIT);
+		}, WAIT, this.timeouts::incrementAndGet);
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> timed.reconcile(A)).isSameAs(failure);
 	}
 
@@ -70,7 +76,7 @@ class TimeoutReconcilerTests {
 		Reconciler timed = TimeoutReconciler.of("configmap", (request) -> {
 			Thread.sleep(WAIT.toMillis());
 			return Result.done();
-		}, Duration.ofMillis(200));
+		}, Duration.ofMillis(200), this.timeouts::incrementAndGet);
 		long start = System.nanoTime();
 		assertThatExceptionOfType(ReconcileTimeoutException.class).isThrownBy(() -> timed.reconcile(A))
 			.satisfies((ex) -> {
@@ -89,7 +95,8 @@ class TimeoutReconcilerTests {
 	}
 
 	@Test
-	void aReconcileThatIgnoresTheInterruptCannotCallTheApiServerAfterItsDeadline() {
+	void aReconcileThatIgnoresTheInterruptCannotCallTheApiServerAfterItsDeadlineAndKeepsItsResult()
+			throws Exception {
 		AtomicBoolean interrupted = new AtomicBoolean();
 		AtomicReference<Throwable> lateCall = new AtomicReference<>();
 		AtomicBoolean openAfterTheDeadline = new AtomicBoolean(true);
@@ -111,16 +118,43 @@ class TimeoutReconcilerTests {
 			catch (DeadlineExceededException ex) {
 				lateCall.set(ex);
 			}
-			return Result.done();
-		}, Duration.ofMillis(200));
-		assertThatExceptionOfType(ReconcileTimeoutException.class).isThrownBy(() -> timed.reconcile(A))
-			.withMessageContaining("it then returned")
-			.withNoCause();
+			return Result.requeueAfter(Duration.ofHours(1));
+		}, Duration.ofMillis(200), this.timeouts::incrementAndGet);
+		// as controller-runtime returns res, err unchanged: counted, and its result kept
+		assertThat(timed.reconcile(A)).isEqualTo(Result.requeueAfter(Duration.ofHours(1)));
+		assertThat(this.timeouts).hasValue(1);
 		assertThat(interrupted).isTrue();
 		assertThat(openAfterTheDeadline).isFalse();
 		assertThat(lateCall.get()).isInstanceOf(DeadlineExceededException.class)
 			.hasMessageContaining("the reconcile of default/a by controller configmap (PT0.2S)");
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+	}
+
+	@Test
+	void aTerminalExceptionPastTheDeadlineStaysTerminal() {
+		TerminalException terminal = new TerminalException("the spec is invalid");
+		Reconciler timed = TimeoutReconciler.of("configmap", (request) -> {
+			try {
+				Thread.sleep(WAIT.toMillis());
+			}
+			catch (InterruptedException ex) {
+				// gives up, telling why retrying would not help
+			}
+			throw terminal;
+		}, Duration.ofMillis(200), this.timeouts::incrementAndGet);
+		assertThatExceptionOfType(TerminalException.class).isThrownBy(() -> timed.reconcile(A))
+			.isSameAs(terminal)
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+				.isInstanceOf(ReconcileTimeoutException.class));
+		assertThat(this.timeouts).hasValue(1);
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+	}
+
+	@Test
+	void aReconcileWithinItsTimeoutIsNotCounted() throws Exception {
+		TimeoutReconciler.of("configmap", (request) -> Result.done(), WAIT, this.timeouts::incrementAndGet)
+			.reconcile(A);
+		assertThat(this.timeouts).hasValue(0);
 	}
 
 	@Test
@@ -131,7 +165,7 @@ class TimeoutReconcilerTests {
 		TimeoutReconciler.of("configmap", (request) -> {
 			inside.set(CallDeadline.current());
 			return Result.done();
-		}, Duration.ofSeconds(1)).reconcile(A);
+		}, Duration.ofSeconds(1), this.timeouts::incrementAndGet).reconcile(A);
 		assertThat(inside.get()).isNotNull().isNotSameAs(outer);
 		assertThat(CallDeadline.current()).isSameAs(outer);
 	}

@@ -162,7 +162,8 @@ public @interface Reconciles {
 	 * no limit. At the deadline the reconcile's worker is interrupted and the
 	 * {@code Client} refuses every further call the reconcile makes, reads included, and
 	 * cuts off one in flight; the reconcile is counted in
-	 * {@code controller_runtime_reconcile_timeouts_total} and retried with backoff.
+	 * {@code controller_runtime_reconcile_timeouts_total}, and if it then fails, retried
+	 * with backoff (a result it returns is kept, as in controller-runtime).
 	 * {@code operator.controllers.<name>.reconcile-timeout} overrides it.
 	 * @return the timeout
 	 */

@@ -29,9 +29,9 @@ public class OperatorControllerProperties {
 
 	/**
 	 * How long one reconcile may run before its worker is interrupted and its calls to
-	 * the API server are refused; it is then counted in
-	 * controller_runtime_reconcile_timeouts_total and retried with backoff. 0 for no
-	 * limit.
+	 * the API server are cancelled and refused; it is then counted in
+	 * controller_runtime_reconcile_timeouts_total, and retried with backoff if it fails. 0
+	 * for no limit.
 	 */
 	private Duration reconcileTimeout = Duration.ofSeconds(0);
 

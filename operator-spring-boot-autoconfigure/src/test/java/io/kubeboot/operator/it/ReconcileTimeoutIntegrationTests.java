@@ -1,5 +1,6 @@
 package io.kubeboot.operator.it;
 
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -46,10 +48,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Reconciles with a timeout against a real kube-apiserver: a reconcile past its deadline
- * is interrupted, counted in {@code controller_runtime_reconcile_timeouts_total} and
- * retried with backoff, and nothing it writes after the deadline reaches the API server,
- * whether it gave up on the interruption or ignored it, nor a write it had in flight at
- * the deadline. A {@code @Reconciles} bean takes its timeout from its annotation, which
+ * is interrupted and counted in {@code controller_runtime_reconcile_timeouts_total}, and
+ * nothing it writes after the deadline reaches the API server, whether it gave up on the
+ * interruption or ignored it, nor a write it had in flight at the deadline; one that
+ * fails then is retried with backoff, one that returns a result keeps it, as in
+ * controller-runtime. A stuck reconcile keeps its object from the other workers, and the
+ * client the controllers share keeps working while writes are cut off. A
+ * {@code @Reconciles} bean takes its timeout from its annotation, which
  * {@code operator.controllers.<name>.reconcile-timeout} overrides.
  */
 @WithControlPlane
@@ -94,9 +99,9 @@ class ReconcileTimeoutIntegrationTests {
 					interruptedAfter.set(System.nanoTime() - start);
 					this.attempts.add("interrupted");
 				}
-				// a reconcile that goes on after its interruption
-				lateWrite.set(writeFails(client, request, "late"));
-				return Result.done();
+				// a reconcile that goes on after its interruption, and fails as its write
+				// does
+				return failingWrite(client, request, lateWrite);
 			}
 			return retried(client, request);
 		});
@@ -133,8 +138,7 @@ class ReconcileTimeoutIntegrationTests {
 						interrupted.set(true);
 					}
 				}
-				lateWrite.set(writeFails(client, request, "late"));
-				return Result.done();
+				return failingWrite(client, request, lateWrite);
 			}
 			return retried(client, request);
 		});
@@ -170,9 +174,13 @@ class ReconcileTimeoutIntegrationTests {
 					this.attempts.add("writing");
 					proxy.hang();
 					long start = System.nanoTime();
-					hungWrite.set(writeFails(slowWriter, request, "late"));
+					RuntimeException failure = writeFails(slowWriter, request, "late");
+					hungWrite.set(failure);
 					hungFor.set(System.nanoTime() - start);
 					proxy.restore();
+					if (failure != null) {
+						throw failure;
+					}
 					return Result.done();
 				}
 				return retried(client, request);
@@ -190,6 +198,172 @@ class ReconcileTimeoutIntegrationTests {
 		assertThat(Duration.ofNanos(hungFor.get())).isLessThan(WAIT.dividedBy(2));
 		assertWritten(admin, namespace);
 		assertCountedOnceAndRetried();
+	}
+
+	/**
+	 * As in controller-runtime, whose reconcile returns {@code res, err} unchanged past
+	 * its deadline: the timeout is counted, and a result the reconcile returned is kept.
+	 */
+	@Test
+	void aReconcileThatReturnsAResultPastItsTimeoutKeepsItAndIsCountedAsATimeout(ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		Duration requeueAfter = Duration.ofSeconds(2);
+		AtomicLong firstReturned = new AtomicLong();
+		AtomicLong secondStarted = new AtomicLong();
+		Manager manager = manager(admin, namespace, 1, (operator) -> (request) -> {
+			if (this.attempts.isEmpty()) {
+				this.attempts.add("stuck");
+				swallowInterruptsFor(TIMEOUT.multipliedBy(2));
+				firstReturned.set(System.nanoTime());
+				return Result.requeueAfter(requeueAfter);
+			}
+			if (secondStarted.get() == 0) {
+				secondStarted.set(System.nanoTime());
+				this.attempts.add("requeued");
+			}
+			return Result.done();
+		});
+		manager.start();
+		createConfigMap(admin, namespace);
+
+		await().atMost(WAIT).until(() -> this.attempts.contains("requeued"));
+		assertThat(Duration.ofNanos(secondStarted.get() - firstReturned.get()))
+			.isGreaterThanOrEqualTo(requeueAfter.minusMillis(100));
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.registry.scrape().lines().toList()).contains(TIMEOUTS + " 1.0",
+					"controller_runtime_reconcile_total{controller=\"configmap\",result=\"requeue_after\"} 1.0",
+					"controller_runtime_reconcile_total{controller=\"configmap\",result=\"error\"} 0.0",
+					"controller_runtime_reconcile_errors_total{controller=\"configmap\"} 0.0",
+					"workqueue_retries_total{controller=\"configmap\",name=\"configmap\"} 0.0"));
+	}
+
+	/**
+	 * A reconcile that ignores its interruption keeps its request in processing: however
+	 * many workers are idle and however often the object changes meanwhile, none takes
+	 * it until the stuck reconcile returned.
+	 */
+	@Test
+	void aStuckReconcileKeepsItsObjectFromEveryOtherWorker(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostAtOnce = new AtomicInteger();
+		AtomicLong stuckReturned = new AtomicLong();
+		AtomicLong retryStarted = new AtomicLong();
+		Manager manager = manager(admin, namespace, 4, (operator) -> (request) -> {
+			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				if (this.attempts.isEmpty()) {
+					this.attempts.add("stuck");
+					swallowInterruptsFor(TIMEOUT.multipliedBy(3));
+					stuckReturned.set(System.nanoTime());
+					throw new IllegalStateException("gave up");
+				}
+				retryStarted.compareAndSet(0, System.nanoTime());
+				this.attempts.add("retried");
+				return Result.done();
+			}
+			finally {
+				running.decrementAndGet();
+			}
+		});
+		manager.start();
+		createConfigMap(admin, namespace);
+		await().atMost(WAIT).until(() -> this.attempts.contains("stuck"));
+		// each change would hand the object to an idle worker if its request were free
+		CoreV1Api core = new CoreV1Api(admin);
+		for (int i = 0; i < 5; i++) {
+			V1ConfigMap current = core.readNamespacedConfigMap("timed", namespace.name()).execute();
+			current.getMetadata().putLabelsItem("change", Integer.toString(i));
+			core.replaceNamespacedConfigMap("timed", namespace.name(), current).execute();
+		}
+
+		await().atMost(WAIT).until(() -> this.attempts.contains("retried"));
+		assertThat(this.attempts.get(0)).isEqualTo("stuck");
+		assertThat(mostAtOnce).hasValue(1);
+		assertThat(retryStarted.get() - stuckReturned.get()).isPositive();
+	}
+
+	/**
+	 * A timeout cancels the call in flight of its reconcile and interrupts the worker only
+	 * once OkHttp returned: the client every controller shares (and its HTTP/2
+	 * connections) keeps answering the other controllers' calls, while reconciles keep
+	 * timing out in the middle of large writes.
+	 */
+	@Test
+	void timeoutsInTheMiddleOfWritesLeaveTheSharedClientWorkingForOtherControllers(ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		String large = "x".repeat(512 * 1024);
+		AtomicInteger timedOutWrites = new AtomicInteger();
+		List<Throwable> interruptedInCalls = new CopyOnWriteArrayList<>();
+		AtomicInteger otherCalls = new AtomicInteger();
+		List<Throwable> otherFailures = new CopyOnWriteArrayList<>();
+		OperatorMetrics metrics = new OperatorMetrics(this.registry);
+		Manager manager = metrics.applyTo(Manager.builder(admin).namespace(namespace.name())).build();
+		metrics.bindTo(manager);
+		Client client = manager.client();
+		Controller.builder(manager, V1ConfigMap.class).reconcileTimeout(Duration.ofMillis(300)).complete((request) -> {
+			// writes until the deadline cuts one off, with little time between writes
+			int i = 0;
+			while (true) {
+				V1ConfigMap object = new V1ConfigMap()
+					.metadata(new V1ObjectMeta().namespace(request.namespace()).name(request.name()));
+				try {
+					client.patch(object, Patch.merge(Map.of("data", Map.of("large", large + (i++)))));
+				}
+				catch (RuntimeException ex) {
+					timedOutWrites.incrementAndGet();
+					if (interruptedInCall(ex)) {
+						interruptedInCalls.add(ex);
+					}
+					// again soon, without the backoff of a failure
+					return Result.requeueAfter(Duration.ofMillis(10));
+				}
+			}
+		});
+		Controller.builder(manager, V1Secret.class).complete((request) -> {
+			try {
+				client.uncached().get(V1Secret.class, request).orElseThrow();
+				otherCalls.incrementAndGet();
+			}
+			catch (RuntimeException ex) {
+				otherFailures.add(ex);
+			}
+			return Result.requeueAfter(Duration.ofMillis(20));
+		});
+		this.resources.manager(manager).start();
+		new CoreV1Api(admin)
+			.createNamespacedSecret(namespace.name(), new V1Secret().metadata(new V1ObjectMeta().name("other")))
+			.execute();
+		createConfigMap(admin, namespace);
+
+		await().atMost(WAIT.multipliedBy(2)).until(() -> timedOutWrites.get() >= 30);
+		int before = otherCalls.get();
+		// a stalled connection would hold the other controller's calls for 30 s
+		await().atMost(Duration.ofSeconds(10)).until(() -> otherCalls.get() >= before + 20);
+		assertThat(otherFailures).isEmpty();
+		// cancelled, never interrupted inside OkHttp
+		assertThat(interruptedInCalls).isEmpty();
+	}
+
+	private static boolean interruptedInCall(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedIOException && "interrupted".equals(cause.getMessage())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private void swallowInterruptsFor(Duration duration) {
+		long until = System.nanoTime() + duration.toNanos();
+		while (System.nanoTime() - until < 0) {
+			try {
+				this.release.await(50, TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ignored) {
+				// as careless code does
+			}
+		}
 	}
 
 	@Test
@@ -223,12 +397,18 @@ class ReconcileTimeoutIntegrationTests {
 	}
 
 	private Manager manager(ApiClient admin, TestNamespace namespace, Function<Manager, Reconciler> reconciler) {
+		return manager(admin, namespace, 1, reconciler);
+	}
+
+	private Manager manager(ApiClient admin, TestNamespace namespace, int workers,
+			Function<Manager, Reconciler> reconciler) {
 		OperatorMetrics metrics = new OperatorMetrics(this.registry);
 		ManagerBuilder builder = Manager.builder(admin).namespace(namespace.name());
 		Manager manager = metrics.applyTo(builder).build();
 		metrics.bindTo(manager);
 		Controller.builder(manager, V1ConfigMap.class)
 			.reconcileTimeout(TIMEOUT)
+			.maxConcurrentReconciles(workers)
 			.complete(reconciler.apply(manager));
 		return this.resources.manager(manager);
 	}
@@ -242,6 +422,19 @@ class ReconcileTimeoutIntegrationTests {
 		if (current.getData() == null || !current.getData().containsKey("retried")) {
 			client.patch(current, Patch.merge(Map.of("data", Map.of("retried", "yes"))));
 			this.attempts.add("retried");
+		}
+		return Result.done();
+	}
+
+	/**
+	 * Writes after the deadline and fails as the write does, as a reconcile that lets the
+	 * client's exception through does.
+	 */
+	private static Result failingWrite(Client client, Request request, AtomicReference<RuntimeException> failure) {
+		RuntimeException refused = writeFails(client, request, "late");
+		failure.set(refused);
+		if (refused != null) {
+			throw refused;
 		}
 		return Result.done();
 	}
