@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -226,7 +227,9 @@ final class ApiEventSink implements EventSink {
 		}
 		if (core || through() == EventApi.CORE_V1) {
 			patch.addProperty("count", count);
-			patch.addProperty("lastTimestamp", DateTimeFormatter.ISO_INSTANT.format(lastTimestamp));
+			// a core/v1 Event's times are whole seconds
+			patch.addProperty("lastTimestamp",
+					DateTimeFormatter.ISO_INSTANT.format(lastTimestamp.truncatedTo(ChronoUnit.SECONDS)));
 			V1Patch body = new V1Patch(patch.toString());
 			PatchUtils.patch(CoreV1Event.class,
 					() -> this.core.patchNamespacedEvent(name, namespace, body).buildCall(null),

@@ -78,8 +78,9 @@ import org.jspecify.annotations.Nullable;
 public final class KubernetesEventRecorder implements EventRecorder, ManagerRunnable, AutoCloseable {
 
 	/**
-	 * The longest message written, in characters (the limit events.k8s.io/v1 puts on its
-	 * {@code note}); longer messages are cut and end with {@code ...}.
+	 * The longest message written, in UTF-8 bytes (the limit events.k8s.io/v1 puts on its
+	 * {@code note}); longer messages are cut between two characters and end with
+	 * {@code ...}.
 	 */
 	public static final int MESSAGE_LIMIT = 1024;
 
@@ -99,8 +100,8 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 	private KubernetesEventRecorder(Builder builder) {
 		this.component = builder.component;
-		this.reportingInstance = (builder.reportingInstance != null) ? builder.reportingInstance
-				: EventFactory.defaultReportingInstance(builder.component);
+		this.reportingInstance = EventFactory.reportingInstance((builder.reportingInstance != null)
+				? builder.reportingInstance : EventFactory.defaultReportingInstance(builder.component));
 		this.clock = builder.clock;
 		this.dropped = new DroppedEvents(this.component, builder.ticker);
 		EventRecorderConfig config = builder.config();
@@ -169,7 +170,10 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	 * <p>
 	 * Returns at once, whether the recorder runs or not. Never throws: an event about an
 	 * object without a name, or recorded after the recorder stopped, is logged and
-	 * dropped; a {@code null} reason or message is recorded as empty.
+	 * dropped. An empty or {@code null} reason is recorded as {@code Unknown}, a
+	 * {@code null} message as empty; a reason longer than 128 UTF-8 bytes is cut, a
+	 * message longer than {@link #MESSAGE_LIMIT} bytes too (the limits of
+	 * {@code events.k8s.io/v1}).
 	 */
 	@Override
 	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
@@ -181,15 +185,16 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	 * {@inheritDoc}
 	 * <p>
 	 * Returns at once, as {@link #record(KubernetesObject, EventType, String, String)}
-	 * does; a {@code null} action is recorded as the reason.
+	 * does; an empty or {@code null} action is recorded as the reason, an empty reason as
+	 * the action, and either is cut to 128 UTF-8 bytes.
 	 */
 	@Override
 	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
 			@Nullable String action, @Nullable String message) {
 		try {
-			String because = (reason != null) ? reason : "";
-			enqueue(object, (type != null) ? type : EventType.NORMAL, because, (action != null) ? action : because,
-					(message != null) ? message : "");
+			String because = EventFactory.reason((reason != null) ? reason : "", (action != null) ? action : "");
+			enqueue(object, (type != null) ? type : EventType.NORMAL, because,
+					EventFactory.action((action != null) ? action : "", because), (message != null) ? message : "");
 		}
 		catch (RuntimeException ex) {
 			this.dropped.drop("error", 1, "reason=" + reason + " error=" + ex);

@@ -121,6 +121,22 @@ class ApiEventSinkTests {
 	}
 
 	@Test
+	void eventsV1TimesKeepTheirMicrosecondsAndCoreV1TimesAreWholeSeconds() throws Exception {
+		sink(EventApi.EVENTS_V1).create("ns",
+				event(2).firstTimestamp(FIRST.plusNanos(123_456_789)).lastTimestamp(FIRST.plusSeconds(1).plusNanos(5_000)));
+		JsonObject body = this.bodies.get(EVENTS_V1);
+		assertThat(body.get("eventTime").getAsString()).isEqualTo("2026-01-02T03:04:05.123456Z");
+		assertThat(body.getAsJsonObject("series").get("lastObservedTime").getAsString())
+			.isEqualTo("2026-01-02T03:04:06.000005Z");
+		sink(EventApi.EVENTS_V1).patch("ns", "settings.1", 3, FIRST.plusSeconds(2).plusNanos(7_000));
+		assertThat(this.bodies.get("PATCH /apis/events.k8s.io/v1/namespaces/ns/events/settings.1"))
+			.hasToString("{\"series\":{\"count\":3,\"lastObservedTime\":\"2026-01-02T03:04:07.000007Z\"}}");
+		sink(EventApi.CORE_V1).patch("ns", "settings.1", 3, FIRST.plusSeconds(2).plusNanos(7_000));
+		assertThat(this.bodies.get("PATCH /api/v1/namespaces/ns/events/settings.1"))
+			.hasToString("{\"count\":3,\"lastTimestamp\":\"2026-01-02T03:04:07Z\"}");
+	}
+
+	@Test
 	void autoWritesCoreV1WhereTheApiServerDoesNotServeEventsV1() throws Exception {
 		this.statuses.put(DISCOVERY, 404);
 		ApiEventSink sink = sink(EventApi.AUTO);

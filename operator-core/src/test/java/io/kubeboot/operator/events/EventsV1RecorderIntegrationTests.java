@@ -1,5 +1,6 @@
 package io.kubeboot.operator.events;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1Namespace;
@@ -217,6 +219,60 @@ class EventsV1RecorderIntegrationTests {
 			assertThat(event.getEventTime()).isNotNull();
 			assertThat(event.getReportingController()).isEqualTo("test-operator");
 			assertThat(Optional.ofNullable(event.getDeprecatedSource()).map(V1EventSource::getComponent)).isEmpty();
+		});
+	}
+
+	/**
+	 * The API server validates an {@code events.k8s.io/v1} Event strictly, counting bytes:
+	 * a long message in German, Japanese or emoji, an empty reason, a long reason and an
+	 * object whose name is no DNS subdomain are all written, none dropped.
+	 */
+	@Test
+	void eventsThatCoreV1AcceptedAreAcceptedAsEventsV1Events(ApiClient admin, TestNamespace namespace)
+			throws Exception {
+		V1ConfigMap configMap = createdConfigMap(admin, namespace, "settings");
+		String role = "system:test:Role-" + Long.toHexString(System.nanoTime());
+		V1ClusterRole clusterRole = new RbacAuthorizationV1Api(admin)
+			.createClusterRole(new V1ClusterRole().metadata(new V1ObjectMeta().name(role)))
+			.execute();
+		KubernetesEventRecorder recorder = recorder(admin, EventApi.EVENTS_V1, Duration.ofSeconds(1));
+		recorder.normal(configMap, "German", "Die Einstellungen f\u00fcr \u00c4nderungen: " + "\u00fc".repeat(600));
+		recorder.normal(configMap, "Japanese", "\u8a2d\u5b9a\u3092\u540c\u671f\u3057\u307e\u3057\u305f".repeat(60));
+		recorder.normal(configMap, "Emoji", "\ud83d\ude80".repeat(400));
+		recorder.record(configMap, EventType.WARNING, "", "", "no reason given");
+		recorder.normal(configMap, "R".repeat(200), "a long reason");
+		recorder.normal(clusterRole, "Synced", "Synced the role");
+		recorder.close();
+		assertThat(recorder.droppedCount()).isZero();
+		List<EventsV1Event> events = events(admin, namespace.name(), "settings");
+		assertThat(events).extracting(EventsV1Event::getReason)
+			.containsExactlyInAnyOrder("German", "Japanese", "Emoji", "Unknown", "R".repeat(128));
+		assertThat(events).allSatisfy((event) -> {
+			assertThat(event.getNote().getBytes(StandardCharsets.UTF_8).length)
+				.isLessThanOrEqualTo(KubernetesEventRecorder.MESSAGE_LIMIT);
+			assertThat(event.getAction()).isNotEmpty();
+		});
+		assertThat(events(admin, "default", role)).singleElement()
+			.satisfies((event) -> assertThat(event.getRegarding().getName()).isEqualTo(role));
+	}
+
+	/**
+	 * {@code eventTime} and {@code series.lastObservedTime} are {@code MicroTime}s: a
+	 * burst's first and last occurrences, microseconds apart, stay apart.
+	 */
+	@Test
+	void aSeriesKeepsTheMicrosecondsOfItsTimes(ApiClient admin, TestNamespace namespace) throws Exception {
+		V1ConfigMap configMap = createdConfigMap(admin, namespace, "precise");
+		KubernetesEventRecorder recorder = recorder(admin, EventApi.EVENTS_V1, Duration.ofHours(1));
+		recorder.normal(configMap, "Synced", "Synced");
+		await().atMost(WAIT).until(() -> events(admin, namespace.name(), "precise").size() == 1);
+		recorder.normal(configMap, "Synced", "Synced");
+		recorder.close();
+		assertThat(events(admin, namespace.name(), "precise")).singleElement().satisfies((event) -> {
+			assertThat(event.getSeries().getCount()).isEqualTo(2);
+			assertThat(event.getSeries().getLastObservedTime()).isAfter(event.getEventTime());
+			assertThat(List.of(event.getEventTime(), event.getSeries().getLastObservedTime()))
+				.anyMatch((time) -> time.getNano() % 1_000_000_000 != 0);
 		});
 	}
 
