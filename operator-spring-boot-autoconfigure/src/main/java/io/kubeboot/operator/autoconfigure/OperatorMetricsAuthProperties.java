@@ -30,27 +30,30 @@ public class OperatorMetricsAuthProperties {
 	private List<String> endpoints = new ArrayList<>(List.of("prometheus"));
 
 	/**
-	 * Audiences a token must be valid for, passed to the TokenReview; empty for the API
-	 * server's own, which service account tokens carry.
+	 * Audiences a token must be valid for, passed to the TokenReview, whose answer must
+	 * name one of them; empty for the API server's own, which service account tokens
+	 * carry.
 	 */
 	private List<String> audiences = new ArrayList<>();
 
 	/**
-	 * How long a token let through is remembered for its path: a revoked token or
-	 * RoleBinding stops working after at most this long. 0 asks the API server on every
-	 * request.
+	 * How long an authenticated token, and an access allowed to a user for a path and a
+	 * verb, are remembered: a revoked token or RoleBinding stops working after at most
+	 * this long. 0 asks the API server on every request.
 	 */
 	private Duration allowedCacheTtl = Duration.ofMinutes(1);
 
 	/**
-	 * How long a token answered 401 or 403 is remembered for its path: a new RoleBinding
-	 * takes effect after at most this long. 0 asks the API server on every request.
+	 * How long a token not authenticated (401), and an access denied (403), are
+	 * remembered: a new RoleBinding takes effect after at most this long. 0 asks the API
+	 * server on every request.
 	 */
 	private Duration deniedCacheTtl = Duration.ofSeconds(10);
 
 	/**
-	 * How many decisions (one per token, path and verb) are remembered at most; the
-	 * least recently used is forgotten first.
+	 * How many authenticated tokens, and how many allowed accesses, are remembered at
+	 * most; the least recently used is forgotten first. Refusals are remembered apart, at
+	 * most 256 of each, so that they never push these out.
 	 */
 	private int cacheSize = 1024;
 

@@ -3,6 +3,8 @@ package io.kubeboot.operator.autoconfigure.metrics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubeboot.operator.autoconfigure.metrics.TokenAccessReviews.Decision;
 import io.kubeboot.operator.autoconfigure.metrics.TokenAccessReviews.Verdict;
@@ -22,16 +24,27 @@ import org.slf4j.LoggerFactory;
  * authorizes its user for the request's verb on its path ({@link TokenAccessReviews}):
  * {@code 401} without a token or with one the API server does not authenticate,
  * {@code 403} for a user RBAC does not allow, {@code 500} if the API server could not be
- * asked, as controller-runtime's metrics filter answers. The path is the one the
- * container matched, decoded and normalized.
+ * asked, as controller-runtime's metrics filter answers; and {@code 429} (with
+ * {@code Retry-After: 1}) if a review was needed while as many as allowed were asked
+ * already, so that a flood of unknown tokens holds no thread and spares the API server.
+ * The path is the one the container matched, decoded and normalized. A failure to ask
+ * is logged at most every 10 seconds.
  */
 final class MetricsAccessFilter extends HttpFilter {
 
 	private static final long serialVersionUID = 1L;
 
+	private static final int TOO_MANY_REQUESTS = 429;
+
 	private static final Logger logger = LoggerFactory.getLogger(MetricsAccessFilter.class);
 
 	private static final String BEARER = "Bearer ";
+
+	private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
+
+	private final AtomicLong failedSinceWarning = new AtomicLong();
 
 	private final transient TokenAccessReviews reviews;
 
@@ -53,9 +66,13 @@ final class MetricsAccessFilter extends HttpFilter {
 		try {
 			decision = this.reviews.review(token, verb, path);
 		}
+		catch (TokenAccessReviews.Busy ex) {
+			response.setHeader("Retry-After", "1");
+			answer(response, TOO_MANY_REQUESTS, "Too many requests to authenticate");
+			return;
+		}
 		catch (ApiException | RuntimeException ex) {
-			logger.warn("Cannot review a request to a metrics endpoint, answering 500: path={} error=\"{}\"", path,
-					StatusMessages.describe(ex));
+			failed(path, ex);
 			answer(response, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "Authentication failed");
 			return;
 		}
@@ -69,6 +86,25 @@ final class MetricsAccessFilter extends HttpFilter {
 			logger.debug("Refused a request to a metrics endpoint: user={} verb={} path={}", decision.user(), verb,
 					path);
 			answer(response, HttpServletResponse.SC_FORBIDDEN, "Authorization denied for user " + decision.user());
+		}
+	}
+
+	/**
+	 * Logs a review that could not be made, at most every 10 seconds: while the API server
+	 * is down, every scrape fails.
+	 */
+	private void failed(String path, Exception ex) {
+		long failures = this.failedSinceWarning.incrementAndGet();
+		long now = System.nanoTime();
+		long last = this.lastWarning.get();
+		if (now - last >= WARN_INTERVAL_NANOS && this.lastWarning.compareAndSet(last, now)) {
+			this.failedSinceWarning.addAndGet(-failures);
+			logger.warn("Cannot review a request to a metrics endpoint, answering 500: path={} failures={} "
+					+ "error=\"{}\"", path, failures, StatusMessages.describe(ex));
+		}
+		else {
+			logger.debug("Cannot review a request to a metrics endpoint, answering 500: path={} error=\"{}\"", path,
+					StatusMessages.describe(ex));
 		}
 	}
 

@@ -6,8 +6,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,12 +32,14 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What {@link TokenAccessReviews} asks and remembers, against a scripted API server that
  * knows the token {@code good} (user {@code reader}, who may get
- * {@code /actuator/prometheus}) and the token {@code other} (user {@code other}, who may
- * get nothing), on a fake clock. The real API server's answers are in
+ * {@code /actuator/prometheus}), the token {@code unaware} (the same user, from an
+ * authenticator that ignores audiences) and the token {@code other} (user {@code other},
+ * who may get nothing), on a fake clock. The real API server's answers are in
  * {@link SecuredMetricsIntegrationTests}.
  */
 class TokenAccessReviewsTests {
@@ -42,6 +49,10 @@ class TokenAccessReviewsTests {
 	private static final Duration ALLOWED_TTL = Duration.ofMinutes(1);
 
 	private static final Duration DENIED_TTL = Duration.ofSeconds(10);
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	private final ExecutorService handlers = Executors.newCachedThreadPool();
 
 	private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
@@ -53,18 +64,30 @@ class TokenAccessReviewsTests {
 
 	private volatile int failWith;
 
+	/** Holds the TokenReviews after the first {@link #holdAfter} until released, if set. */
+	private volatile CountDownLatch hold;
+
+	private volatile int holdAfter;
+
 	private HttpServer server;
 
 	@BeforeEach
 	void start() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		this.server.createContext("/", this::answer);
+		// reviews asked at once are answered at once
+		this.server.setExecutor(this.handlers);
 		this.server.start();
 	}
 
 	@AfterEach
 	void stop() {
+		CountDownLatch held = this.hold;
+		if (held != null) {
+			held.countDown();
+		}
 		this.server.stop(0);
+		this.handlers.shutdownNow();
 	}
 
 	@Test
@@ -118,18 +141,134 @@ class TokenAccessReviewsTests {
 	}
 
 	@Test
-	void theCacheForgetsTheLeastRecentlyUsedDecisionBeyondItsSize() throws Exception {
-		TokenAccessReviews reviews = reviews(List.of(), 2);
+	void theCacheForgetsTheLeastRecentlyUsedTokenBeyondItsSize() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of(), 1);
 		reviews.review("good", "get", PATH);
 		reviews.review("other", "get", PATH);
 		reviews.review("good", "get", PATH);
-		reviews.review("nonsense", "get", PATH);
 		assertThat(this.tokenReviews).hasValue(3);
-		// good was used last of the first two: other was forgotten
+	}
+
+	/**
+	 * Anyone who reaches the port can send made-up tokens: remembering them must not push
+	 * out the tokens that were let in, or every scrape would cost two reviews again.
+	 */
+	@Test
+	void unknownTokensNeverPushOutTheTokensLetIn() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of(), 4);
 		reviews.review("good", "get", PATH);
-		assertThat(this.tokenReviews).hasValue(3);
-		reviews.review("other", "get", PATH);
-		assertThat(this.tokenReviews).hasValue(4);
+		for (int i = 0; i < 1000; i++) {
+			assertThat(reviews.review("junk-" + i, "get", PATH).verdict()).isEqualTo(Verdict.UNAUTHENTICATED);
+		}
+		assertThat(reviews.review("good", "get", PATH).verdict()).isEqualTo(Verdict.ALLOWED);
+		assertThat(this.tokenReviews).hasValue(1001);
+		assertThat(this.accessReviews).hasValue(1);
+	}
+
+	/**
+	 * A token let in may ask for any path under the endpoint's: the refusals must not push
+	 * out what it, or the scraper, may do; and who a token is is asked once, whatever the
+	 * paths.
+	 */
+	@Test
+	void refusedPathsNeverPushOutTheAccessesAllowedAndTheTokenIsAuthenticatedOnce() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of(), 4);
+		reviews.review("good", "get", PATH);
+		for (int i = 0; i < 1000; i++) {
+			assertThat(reviews.review("good", "get", PATH + "/" + i).verdict()).isEqualTo(Verdict.FORBIDDEN);
+		}
+		assertThat(reviews.review("good", "get", PATH).verdict()).isEqualTo(Verdict.ALLOWED);
+		assertThat(this.tokenReviews).hasValue(1);
+		assertThat(this.accessReviews).hasValue(1001);
+	}
+
+	@Test
+	void aStringThatCannotBeATokenIsRefusedWithoutAsking() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of(), 16);
+		assertThat(reviews.review("x".repeat(TokenAccessReviews.MAX_TOKEN_LENGTH + 1), "get", PATH).verdict())
+			.isEqualTo(Verdict.UNAUTHENTICATED);
+		assertThat(reviews.review("two words", "get", PATH).verdict()).isEqualTo(Verdict.UNAUTHENTICATED);
+		assertThat(reviews.review("caf\u00e9", "get", PATH).verdict()).isEqualTo(Verdict.UNAUTHENTICATED);
+		assertThat(this.tokenReviews).hasValue(0);
+	}
+
+	@Test
+	void requestsThatNeedTheSameReviewAtOnceWaitForOne() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of(), 16);
+		this.holdAfter = 0;
+		this.hold = new CountDownLatch(1);
+		List<Thread> threads = new ArrayList<>();
+		List<Verdict> verdicts = new CopyOnWriteArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			Thread thread = new Thread(() -> {
+				try {
+					verdicts.add(reviews.review("good", "get", PATH).verdict());
+				}
+				catch (ApiException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			threads.add(thread);
+			thread.start();
+		}
+		// one asks, the four others wait for its answer
+		await().atMost(WAIT)
+			.until(() -> this.tokenReviews.get() == 1
+					&& threads.stream().filter((thread) -> thread.getState() == Thread.State.WAITING).count() == 4);
+		this.hold.countDown();
+		for (Thread thread : threads) {
+			thread.join(WAIT.toMillis());
+		}
+		assertThat(verdicts).hasSize(5).containsOnly(Verdict.ALLOWED);
+		assertThat(this.tokenReviews).hasValue(1);
+		assertThat(this.accessReviews).hasValue(1);
+	}
+
+	@Test
+	void aReviewBeyondTheMostAskedAtOnceIsRefusedAtOnceWhileRememberedAnswersStillCount() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of(), 16);
+		reviews.review("good", "get", PATH);
+		this.holdAfter = 1;
+		this.hold = new CountDownLatch(1);
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < TokenAccessReviews.MAX_CONCURRENT_REVIEWS; i++) {
+			String token = "slow-" + i;
+			Thread thread = new Thread(() -> {
+				try {
+					reviews.review(token, "get", PATH);
+				}
+				catch (ApiException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			threads.add(thread);
+			thread.start();
+		}
+		await().atMost(WAIT).until(() -> this.tokenReviews.get() == 1 + TokenAccessReviews.MAX_CONCURRENT_REVIEWS);
+		long start = System.nanoTime();
+		assertThatExceptionOfType(TokenAccessReviews.Busy.class)
+			.isThrownBy(() -> reviews.review("one-more", "get", PATH));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(WAIT);
+		assertThat(reviews.review("good", "get", PATH).verdict()).isEqualTo(Verdict.ALLOWED);
+		this.hold.countDown();
+		for (Thread thread : threads) {
+			thread.join(WAIT.toMillis());
+		}
+		// a permit is free again
+		assertThat(reviews.review("one-more", "get", PATH).verdict()).isEqualTo(Verdict.UNAUTHENTICATED);
+	}
+
+	/**
+	 * An authenticator that ignores audiences (a webhook, OIDC) answers without
+	 * {@code status.audiences}: the token is valid for the API server, not for the
+	 * audiences asked.
+	 */
+	@Test
+	void withAudiencesATokenMustBeValidForOneOfThem() throws Exception {
+		TokenAccessReviews reviews = reviews(List.of("metrics", "sample-operator"), 16);
+		assertThat(reviews.review("good", "get", PATH).verdict()).isEqualTo(Verdict.ALLOWED);
+		assertThat(reviews.review("unaware", "get", PATH).verdict()).isEqualTo(Verdict.UNAUTHENTICATED);
+		assertThat(reviews(List.of(), 16).review("unaware", "get", PATH).verdict()).isEqualTo(Verdict.ALLOWED);
 	}
 
 	@Test
@@ -161,6 +300,15 @@ class TokenAccessReviewsTests {
 				ALLOWED_TTL, DENIED_TTL, cacheSize, this.now::get);
 	}
 
+	private static void waitFor(CountDownLatch latch) {
+		try {
+			latch.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	private void answer(HttpExchange exchange) throws IOException {
 		JsonObject body = JsonParser
 			.parseString(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8))
@@ -178,13 +326,24 @@ class TokenAccessReviewsTests {
 			}
 		}
 		else if (path.equals("/apis/authentication.k8s.io/v1/tokenreviews")) {
-			this.tokenReviews.incrementAndGet();
+			int count = this.tokenReviews.incrementAndGet();
+			CountDownLatch held = this.hold;
+			if (held != null && count > this.holdAfter) {
+				waitFor(held);
+			}
 			String token = spec.get("token").getAsString();
-			String user = token.equals("good") ? "reader" : token.equals("other") ? "other" : null;
+			String user = switch (token) {
+				case "good", "unaware" -> "reader";
+				case "other" -> "other";
+				default -> null;
+			};
+			// an audience-aware authenticator answers the audiences asked; "unaware" none
+			String audiences = (spec.has("audiences") && !token.equals("unaware"))
+					? ",\"audiences\":" + spec.get("audiences") : "";
 			answer = "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":" + spec
 					+ ",\"status\":" + ((user != null) ? "{\"authenticated\":true,\"user\":{\"username\":\"" + user
-							+ "\",\"uid\":\"uid-" + user + "\",\"groups\":[\"system:authenticated\",\"monitoring\"]}}"
-							: "{\"authenticated\":false,\"error\":\"invalid bearer token\"}")
+							+ "\",\"uid\":\"uid-" + user + "\",\"groups\":[\"system:authenticated\",\"monitoring\"]}"
+							+ audiences + "}" : "{\"authenticated\":false,\"error\":\"invalid bearer token\"}")
 					+ "}";
 		}
 		else {
