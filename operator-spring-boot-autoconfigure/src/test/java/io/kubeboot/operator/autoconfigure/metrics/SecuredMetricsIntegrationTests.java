@@ -16,14 +16,18 @@ import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1NonResourceAttributes;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1RoleRef;
+import io.kubernetes.client.openapi.models.V1SubjectAccessReview;
+import io.kubernetes.client.openapi.models.V1SubjectAccessReviewSpec;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +46,8 @@ import static org.awaitility.Awaitility.await;
  * real kube-apiserver, which reviews the callers' bearer tokens (its static token file's
  * users): {@code /actuator/prometheus} answers 401 without a token or with one the API
  * server does not know, 403 to a user RBAC does not let {@code get} it, and 200 to one
- * it does, on the management port of its own as on the application's; the health
+ * it does, on the management port of its own as on the application's, under a context
+ * path and a servlet path, whatever the spelling of the path or the method; the health
  * endpoint, which the kubelet probes without a token, stays open.
  */
 @WithControlPlane
@@ -113,6 +118,49 @@ class SecuredMetricsIntegrationTests {
 		assertThat(refused.body()).isEqualTo("Authorization denied for user user2\n");
 	}
 
+	/**
+	 * No spelling of the path and no method gets past the filter: the container matches
+	 * the filter on the decoded, normalized path it dispatches.
+	 */
+	@Test
+	void noVariantOfThePathOrMethodGetsPastTheFilter(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		ConfigurableApplicationContext context = run(controlPlane, namespace);
+		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+		for (String path : List.of("/actuator/prometheus", "/actuator/prometheus/", "/actuator/prometheus;x=y",
+				"/actuator//prometheus", "/actuator/%70rometheus", "/actuator/prometheus/../prometheus",
+				"/actuator/./prometheus")) {
+			HttpResponse<String> anonymous = get(port, path, null);
+			assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+			assertThat(anonymous.body()).as(path).doesNotContain("controller_runtime");
+		}
+		for (String method : List.of("HEAD", "POST", "OPTIONS", "PUT", "DELETE")) {
+			HttpResponse<String> anonymous = send(port, method, "/actuator/prometheus", null);
+			assertThat(anonymous.statusCode()).as(method).isEqualTo(401);
+			assertThat(anonymous.body()).as(method).doesNotContain("controller_runtime");
+		}
+	}
+
+	/**
+	 * With a context path and a servlet path, the filter guards where Actuator is served,
+	 * and the SubjectAccessReview asks about the whole path.
+	 */
+	@Test
+	void underAContextPathAndAServletPathTheFilterGuardsTheWholePath(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		grantMetricsTo(controlPlane, READER, "/shop/mvc/actuator/prometheus");
+		ConfigurableApplicationContext context = run(controlPlane, namespace, "--server.servlet.context-path=/shop",
+				"--spring.mvc.servlet.path=/mvc");
+		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+		assertThat(get(port, "/shop/mvc/actuator/prometheus", null).statusCode()).isEqualTo(401);
+		assertThat(get(port, "/shop/mvc/actuator/prometheus/", null).statusCode()).isEqualTo(401);
+		assertThat(get(port, "/shop/mvc/actuator/prometheus", controlPlane.token(STRANGER)).statusCode())
+			.isEqualTo(403);
+		HttpResponse<String> reader = get(port, "/shop/mvc/actuator/prometheus", controlPlane.token(READER));
+		assertThat(reader.statusCode()).isEqualTo(200);
+		assertThat(reader.body()).contains("controller_runtime_reconcile_total");
+	}
+
 	private void assertAnswers(ControlPlane controlPlane, int port) throws Exception {
 		HttpResponse<String> anonymous = get(port, "/actuator/prometheus", null);
 		assertThat(anonymous.statusCode()).isEqualTo(401);
@@ -167,10 +215,26 @@ class SecuredMetricsIntegrationTests {
 			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole").name(name))
 			.addSubjectsItem(new RbacV1Subject().kind("User").name(user).apiGroup("rbac.authorization.k8s.io")))
 			.execute();
+		// RBAC takes a moment to see a new binding: a refusal asked meanwhile would be
+		// remembered by the filter for the denied time to live
+		AuthorizationV1Api authorization = new AuthorizationV1Api(this.admin);
+		await().atMost(WAIT)
+			.until(() -> Boolean.TRUE.equals(authorization
+				.createSubjectAccessReview(new V1SubjectAccessReview().spec(new V1SubjectAccessReviewSpec().user(user)
+					.nonResourceAttributes(new V1NonResourceAttributes().path(path).verb("get"))))
+				.execute()
+				.getStatus()
+				.getAllowed()));
 	}
 
 	private HttpResponse<String> get(int port, String path, @Nullable String token) throws Exception {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+		return send(port, "GET", path, token);
+	}
+
+	private HttpResponse<String> send(int port, String method, String path, @Nullable String token)
+			throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody());
 		if (path.endsWith("/prometheus")) {
 			request.header("Accept", "text/plain;version=0.0.4");
 		}
