@@ -178,18 +178,26 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	@Override
 	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
 			@Nullable String message) {
-		record(object, type, reason, reason, message);
+		record(object, type, reason, null, message);
 	}
 
 	/**
 	 * {@inheritDoc}
 	 * <p>
 	 * Returns at once, as {@link #record(KubernetesObject, EventType, String, String)}
-	 * does; an empty or {@code null} action is recorded as the reason, an empty reason as
-	 * the action, and either is cut to 128 UTF-8 bytes.
+	 * does, and keeps the action: none, or an empty one, is recorded as the reason, an
+	 * empty reason as the action, and either is cut to 128 UTF-8 bytes.
 	 */
 	@Override
-	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
+	public void record(@Nullable KubernetesObject object, @Nullable Event event) {
+		if (event == null) {
+			record(object, null, null, null, null);
+			return;
+		}
+		record(object, event.type(), event.reason(), event.action(), event.message());
+	}
+
+	private void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
 			@Nullable String action, @Nullable String message) {
 		try {
 			String because = EventFactory.reason((reason != null) ? reason : "", (action != null) ? action : "");

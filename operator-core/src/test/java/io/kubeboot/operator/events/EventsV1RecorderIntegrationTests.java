@@ -97,7 +97,7 @@ class EventsV1RecorderIntegrationTests {
 			TestNamespace namespace) throws Exception {
 		V1ConfigMap configMap = createdConfigMap(admin, namespace, "settings");
 		KubernetesEventRecorder recorder = recorder(admin, EventApi.AUTO, Duration.ofSeconds(1));
-		recorder.record(configMap, EventType.NORMAL, "Synced", "Sync", "Synced the settings");
+		recorder.record(configMap, Event.normal("Synced").action("Sync").message("Synced the settings"));
 		await().atMost(WAIT).until(() -> events(admin, namespace.name(), "settings").size() == 1);
 		EventsV1Event event = events(admin, namespace.name(), "settings").get(0);
 		assertThat(event.getMetadata().getName()).matches("settings\\.[0-9a-f]+");
@@ -239,7 +239,7 @@ class EventsV1RecorderIntegrationTests {
 		recorder.normal(configMap, "German", "Die Einstellungen f\u00fcr \u00c4nderungen: " + "\u00fc".repeat(600));
 		recorder.normal(configMap, "Japanese", "\u8a2d\u5b9a\u3092\u540c\u671f\u3057\u307e\u3057\u305f".repeat(60));
 		recorder.normal(configMap, "Emoji", "\ud83d\ude80".repeat(400));
-		recorder.record(configMap, EventType.WARNING, "", "", "no reason given");
+		recorder.record(configMap, Event.warning("").action("").message("no reason given"));
 		recorder.normal(configMap, "R".repeat(200), "a long reason");
 		recorder.normal(clusterRole, "Synced", "Synced the role");
 		recorder.close();

@@ -331,9 +331,9 @@ class KubernetesEventRecorderTests {
 	@Test
 	void anEmptyReasonOrActionIsDefaultedAndALongOneCutToWhatTheApiServerAccepts() {
 		KubernetesEventRecorder recorder = started(builder());
-		recorder.record(configMap("none"), EventType.NORMAL, "", "", "no reason");
-		recorder.record(configMap("action"), EventType.NORMAL, null, "Provision", "only an action");
-		recorder.record(configMap("long"), EventType.NORMAL, "R".repeat(200), "\u00e4".repeat(100), "long");
+		recorder.record(configMap("none"), Event.normal("").action("").message("no reason"));
+		recorder.record(configMap("action"), Event.normal("").action("Provision").message("only an action"));
+		recorder.record(configMap("long"), Event.normal("R".repeat(200)).action("\u00e4".repeat(100)).message("long"));
 		recorder.close();
 		Map<String, CoreV1Event> events = new HashMap<>();
 		this.sink.events.values().forEach((event) -> events.put(event.getInvolvedObject().getName(), event));
@@ -550,10 +550,23 @@ class KubernetesEventRecorderTests {
 		KubernetesEventRecorder recorder = built(builder().aggregationInterval(Duration.ZERO));
 		V1ConfigMap configMap = configMap("settings");
 		recorder.normal(configMap, "Synced", "Synced");
-		recorder.record(configMap, EventType.NORMAL, "Synced", "Resync", "Synced");
+		recorder.record(configMap, Event.normal("Synced").action("Resync").message("Synced"));
 		recorder.close();
 		assertThat(this.sink.withReason("Synced")).extracting(CoreV1Event::getAction)
 			.containsExactlyInAnyOrder("Synced", "Resync");
+	}
+
+	@Test
+	void aRecorderThatKeepsNoActionRecordsAnEventWithoutIt() {
+		List<String> recorded = new ArrayList<>();
+		EventRecorder lambda = (object, type, reason, message) -> recorded
+			.add(type.value() + " " + reason + " " + message);
+		lambda.record(configMap("settings"),
+				Event.warning("ProvisioningFailed").action("Provision").message("The backend refused the bucket"));
+		assertThat(recorded).containsExactly("Warning ProvisioningFailed The backend refused the bucket");
+		assertThat(Event.normal("Synced").action("Sync").message("m"))
+			.isEqualTo(Event.normal("Synced").action("Sync").message("m"))
+			.hasToString("Normal Synced (Sync): m");
 	}
 
 	@Test
