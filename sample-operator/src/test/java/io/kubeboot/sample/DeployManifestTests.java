@@ -169,7 +169,9 @@ class DeployManifestTests {
 
 	@Test
 	void prometheusScrapesWithATokenThatRbacLetsGetTheMetricsPath() throws IOException {
-		assertThat(environment()).containsEntry("OPERATOR_METRICS_AUTH_ENABLED", "true");
+		assertThat(environment()).containsEntry("OPERATOR_METRICS_AUTH_ENABLED", "true")
+			// every endpoint exposed on the management port but health
+			.containsEntry("OPERATOR_METRICS_AUTH_ENDPOINTS", "prometheus,operator");
 		List<JsonObject> monitoring = Manifests.load("monitoring.yaml");
 		JsonObject endpoint = only(monitoring, "ServiceMonitor").getAsJsonObject("spec")
 			.getAsJsonArray("endpoints")
