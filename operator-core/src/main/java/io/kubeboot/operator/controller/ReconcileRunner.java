@@ -70,8 +70,8 @@ final class ReconcileRunner {
 			// context expired; its InterruptedException, if any, was the timeout's
 			outcome = Outcome.ERROR;
 			current.addRateLimited(request, priority);
-			logger.error("Reconcile failed past its timeout, retried with backoff: controller={} request={} timeout={}", this.name,
-					request, ex.timeout(), ex);
+			logger.error("Reconcile failed past its timeout, retried with backoff: controller={} request={} timeout={}",
+					this.name, request, ex.timeout(), ex);
 		}
 		catch (ApiServerException.ConflictException ex) {
 			// the normal course of things: someone wrote first; read again at once

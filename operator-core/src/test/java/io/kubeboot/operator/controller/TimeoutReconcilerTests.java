@@ -157,6 +157,36 @@ class TimeoutReconcilerTests {
 		assertThat(this.timeouts).hasValue(0);
 	}
 
+	/**
+	 * Thousands of reconciles as long as their timeout, so that the alarm rings just
+	 * before, at or just after they return: no interrupt outlives its reconcile, none
+	 * reaches the next one.
+	 */
+	@Test
+	void anAlarmRingingAsTheReconcileEndsNeverReachesTheNextReconcile() {
+		Duration timeout = Duration.ofMillis(1);
+		Reconciler timed = TimeoutReconciler.of("configmap", (request) -> {
+			long until = System.nanoTime() + timeout.toNanos();
+			while (System.nanoTime() - until < 0) {
+				Thread.onSpinWait();
+			}
+			// thrown rather than returned: a result kept past the deadline is logged
+			throw new IllegalStateException("done");
+		}, timeout, this.timeouts::incrementAndGet);
+		int leftInterrupted = 0;
+		for (int i = 0; i < 3000; i++) {
+			assertThatExceptionOfType(Exception.class).isThrownBy(() -> timed.reconcile(A));
+			// what the next reconcile on this worker would start with
+			if (Thread.interrupted()) {
+				leftInterrupted++;
+			}
+		}
+		assertThat(leftInterrupted).isZero();
+		// the race was run: some alarms rang
+		assertThat(this.timeouts.get()).isPositive();
+		assertThat(CallDeadline.current()).isNull();
+	}
+
 	@Test
 	void theWorkersOwnDeadlineIsBackOnceTheReconcileEnded() throws Exception {
 		CallDeadline outer = new CallDeadline(WAIT, System::nanoTime, "outer work");

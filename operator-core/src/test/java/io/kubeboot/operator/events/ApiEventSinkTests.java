@@ -122,8 +122,9 @@ class ApiEventSinkTests {
 
 	@Test
 	void eventsV1TimesKeepTheirMicrosecondsAndCoreV1TimesAreWholeSeconds() throws Exception {
-		sink(EventApi.EVENTS_V1).create("ns",
-				event(2).firstTimestamp(FIRST.plusNanos(123_456_789)).lastTimestamp(FIRST.plusSeconds(1).plusNanos(5_000)));
+		OffsetDateTime first = FIRST.plusNanos(123_456_789);
+		OffsetDateTime last = FIRST.plusSeconds(1).plusNanos(5_000);
+		sink(EventApi.EVENTS_V1).create("ns", event(2).firstTimestamp(first).lastTimestamp(last));
 		JsonObject body = this.bodies.get(EVENTS_V1);
 		assertThat(body.get("eventTime").getAsString()).isEqualTo("2026-01-02T03:04:05.123456Z");
 		assertThat(body.getAsJsonObject("series").get("lastObservedTime").getAsString())

@@ -171,9 +171,11 @@ class EventsV1RecorderIntegrationTests {
 		grantCoreEvents(admin, namespace, "user2");
 		ApiClient user2 = controlPlane.clientFor("user2");
 		// the recorder falls back only once RBAC allows core/v1 Events
-		await().atMost(WAIT)
-			.until(() -> AccessReviews.isAllowed(user2,
-					new V1ResourceAttributes().group("").resource("events").verb("create").namespace(namespace.name())));
+		V1ResourceAttributes createEvents = new V1ResourceAttributes().group("")
+			.resource("events")
+			.verb("create")
+			.namespace(namespace.name());
+		await().atMost(WAIT).until(() -> AccessReviews.isAllowed(user2, createEvents));
 		KubernetesEventRecorder recorder = recorder(user2, EventApi.AUTO,
 				Duration.ofSeconds(1));
 		recorder.normal(configMap, "Synced", "Synced the settings");
