@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code application.yaml}: Actuator on the management port and Prometheus pointed at it,
  * the kubelet's probes on the application's port, a read-only root filesystem with a
  * writable {@code /tmp}, no access to Pods, writes to ConfigMaps granted per namespace
- * only, and NetworkPolicies that open the webhook and management ports alone.
+ * only, NetworkPolicies that open the webhook and management ports alone, and Prometheus
+ * scraping with a token that RBAC lets get the metrics path.
  * {@code StorageBucketSecureDefaultsIntegrationTests} requests the same paths and ports
  * of the running operator.
  */
@@ -164,6 +165,67 @@ class DeployManifestTests {
 		}
 		assertThat(refused).contains("169.254.0.0/16", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10",
 				"127.0.0.0/8");
+	}
+
+	@Test
+	void prometheusScrapesWithATokenThatRbacLetsGetTheMetricsPath() throws IOException {
+		assertThat(environment()).containsEntry("OPERATOR_METRICS_AUTH_ENABLED", "true")
+			// every endpoint exposed on the management port but health
+			.containsEntry("OPERATOR_METRICS_AUTH_ENDPOINTS", "prometheus,operator");
+		List<JsonObject> monitoring = Manifests.load("monitoring.yaml");
+		JsonObject endpoint = only(monitoring, "ServiceMonitor").getAsJsonObject("spec")
+			.getAsJsonArray("endpoints")
+			.get(0)
+			.getAsJsonObject();
+		String path = endpoint.get("path").getAsString();
+		assertThat(path).isEqualTo(podTemplate().getAsJsonObject("metadata")
+			.getAsJsonObject("annotations")
+			.get("prometheus.io/path")
+			.getAsString());
+		assertThat(endpoint.get("port").getAsString()).isEqualTo("management");
+		assertThat(endpoint.get("bearerTokenFile").getAsString())
+			.isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token");
+		JsonObject service = only(monitoring, "Service");
+		assertThat(service.getAsJsonObject("spec").getAsJsonObject("selector"))
+			.isEqualTo(podTemplate().getAsJsonObject("metadata").getAsJsonObject("labels"));
+		assertThat(service.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject().get("targetPort")
+			.getAsString()).isEqualTo("management");
+		JsonObject reader = only(monitoring, "ClusterRole").getAsJsonArray("rules").get(0).getAsJsonObject();
+		assertThat(strings(reader.getAsJsonArray("nonResourceURLs"))).containsExactly(path);
+		assertThat(strings(reader.getAsJsonArray("verbs"))).containsExactly("get");
+		assertThat(only(monitoring, "ClusterRoleBinding").getAsJsonObject("roleRef").get("name").getAsString())
+			.isEqualTo(only(monitoring, "ClusterRole").getAsJsonObject("metadata").get("name").getAsString());
+		// the operator may ask the API server: a ClusterRole of rbac.yaml, bound
+		List<String> reviews = new ArrayList<>();
+		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
+			if (manifest.get("kind").getAsString().equals("ClusterRole")
+					&& manifest.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics-auth")) {
+				for (JsonElement rule : manifest.getAsJsonArray("rules")) {
+					reviews.addAll(strings(rule.getAsJsonObject().getAsJsonArray("resources")));
+				}
+			}
+		}
+		assertThat(reviews).containsExactly("tokenreviews", "subjectaccessreviews");
+	}
+
+	private static JsonObject only(List<JsonObject> manifests, String kind) {
+		List<JsonObject> ofKind = manifests.stream()
+			.filter((manifest) -> manifest.get("kind").getAsString().equals(kind))
+			.toList();
+		assertThat(ofKind).as(kind).hasSize(1);
+		return ofKind.get(0);
+	}
+
+	/** The environment variables of the operator's container that have a value. */
+	private static Map<String, String> environment() throws IOException {
+		Map<String, String> variables = new LinkedHashMap<>();
+		for (JsonElement variable : container().getAsJsonArray("env")) {
+			JsonObject entry = variable.getAsJsonObject();
+			if (entry.has("value")) {
+				variables.put(entry.get("name").getAsString(), entry.get("value").getAsString());
+			}
+		}
+		return variables;
 	}
 
 	private static List<String> strings(JsonArray array) {

@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code deploy/rbac.yaml} is what the sample's code needs, no more and no less: the
  * application is built as {@code deployment.yaml} runs it (all namespaces, leader
- * election with its Lease in {@code sample-operator}, Events on, the Pod logger off), its
- * manager is asked for the permissions its reconcilers, Lease and Events need, and the
- * rules rendered from them must equal the file. Nothing talks to a cluster: the manager
+ * election with its Lease in {@code sample-operator}, Events on, the metrics endpoint
+ * secured, the Pod logger off), its manager is asked for the permissions its reconcilers,
+ * Lease, Events and the metrics endpoint's access reviews need, and the rules rendered
+ * from them must equal the file. Nothing talks to a cluster: the manager
  * is built but not started. The ConfigMap writes, granted per namespace, come out as the
  * ClusterRole {@code sample-operator-bucket-connections} without a binding:
  * {@code deploy/bucket-namespace.yaml}, written by hand, binds it in a namespace, and
@@ -35,8 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code cp target/rbac.yaml deploy/rbac.yaml}, or run this test with
  * {@code -Drbac.update=true}, which writes it.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = { "operator.auto-startup=false",
-		"operator.leader-election.namespace=sample-operator", "operator.webhook.self-signed=true" })
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "operator.auto-startup=false", "operator.leader-election.namespace=sample-operator",
+				"operator.webhook.self-signed=true", "operator.metrics.auth.enabled=true" })
 class GeneratedRbacTests {
 
 	static final Path RENDERED = Path.of("target", "rbac.yaml");
@@ -45,7 +47,8 @@ class GeneratedRbacTests {
 
 	private static final String[] HEADER = {
 			"What the sample operator may do, and nothing more. Generated from its code "
-					+ "(what its reconcilers cache and declare, its finalizer, Lease and Events) by GeneratedRbacTests, with "
+					+ "(what its reconcilers cache and declare, its finalizer, Lease and Events, and the reviews with "
+					+ "which its metrics endpoint asks who calls) by GeneratedRbacTests, with "
 					+ "the settings of deployment.yaml; the build fails when this file differs. After changing a "
 					+ "reconciler, run mvn test and copy target/rbac.yaml here, or run GeneratedRbacTests with "
 					+ "-Drbac.update=true.",

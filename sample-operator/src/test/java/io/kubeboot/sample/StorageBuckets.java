@@ -125,8 +125,20 @@ final class StorageBuckets {
 	int eventCount(String name, String type, String reason) throws ApiException {
 		return events(name).stream()
 			.filter((event) -> type.equals(event.getType()) && reason.equals(event.getReason()))
-			.mapToInt((event) -> (event.getCount() != null) ? event.getCount() : 1)
+			.mapToInt(StorageBuckets::occurrences)
 			.sum();
+	}
+
+	/**
+	 * How often an Event tells its event happened, as {@code kubectl describe} counts:
+	 * the series of an {@code events.k8s.io/v1} Event, else the count of a
+	 * {@code core/v1} one.
+	 */
+	private static int occurrences(CoreV1Event event) {
+		if (event.getSeries() != null && event.getSeries().getCount() != null) {
+			return event.getSeries().getCount();
+		}
+		return (event.getCount() != null) ? event.getCount() : 1;
 	}
 
 	/** Deletes a bucket, as {@code kubectl delete storagebucket} does. */

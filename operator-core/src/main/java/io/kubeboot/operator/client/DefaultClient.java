@@ -12,6 +12,8 @@ import java.util.function.Consumer;
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.kubeboot.operator.client.internal.CallDeadline;
+import io.kubeboot.operator.client.internal.DelegatingAuthApiClient;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.WrittenVersions;
@@ -57,10 +59,14 @@ final class DefaultClient implements Client {
 	 * @param timeout the longest one call may take
 	 */
 	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout) {
-		ApiClient bounded = ApiClients.withTimeouts(client, timeout, timeout);
+		// the interceptor lets a reconcile's deadline cut off its calls in flight,
+		// discovery's included
+		ApiClient bounded = new DelegatingAuthApiClient(client, (builder) -> builder.readTimeout(timeout)
+			.callTimeout(timeout)
+			.addInterceptor(CallDeadline.interceptor()));
 		this.cache = cache;
 		this.calls = new RestCalls(bounded, timeout);
-		this.kinds = new KindResolver(client);
+		this.kinds = new KindResolver(bounded);
 		this.json = new ClientJson(bounded.getJSON().getGson());
 		this.fieldManager = fieldManager;
 		this.tracking = (cache instanceof WrittenVersions.Tracking reads) ? reads : null;
@@ -296,10 +302,15 @@ final class DefaultClient implements Client {
 	@SuppressWarnings("unchecked")
 	private <T extends KubernetesObject> ResourceKind<T> kind(Class<T> type) {
 		return (ResourceKind<T>) this.resolved.computeIfAbsent(type, (key) -> {
+			CallDeadline.check();
 			try {
 				return this.kinds.resolve(type);
 			}
 			catch (ApiException ex) {
+				if (ex.getCode() == 0) {
+					// unanswered: cut off by the deadline, if it passed
+					CallDeadline.failed(ex);
+				}
 				throw RestCalls.typed("Discovery of " + type.getSimpleName(), ex);
 			}
 		});

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import io.kubeboot.operator.client.internal.CallDeadline;
 import io.kubeboot.operator.client.internal.WriteFence;
 import org.jspecify.annotations.Nullable;
 
@@ -20,6 +21,10 @@ import org.jspecify.annotations.Nullable;
  * happened to create it. <pre>{@code
  * CompletableFuture.supplyAsync(Fences.supplier(() -> client.patch(object, patch)), executor);
  * }</pre> Outside fenced work the wrappers run the task unfenced, as it would run anyway.
+ * <p>
+ * The wrappers also take along the deadline of a reconcile with a timeout
+ * ({@code ControllerBuilder.reconcileTimeout}): once it passed, the client refuses every
+ * call of the reconcile, reads included, and cuts off one still unanswered.
  */
 public final class Fences {
 
@@ -28,13 +33,15 @@ public final class Fences {
 
 	/**
 	 * Whether the calling thread may write now: {@code true} unless it runs fenced work
-	 * whose Lease can no longer be vouched for. Work that checks this before a long step
-	 * can stop early instead of having its next write refused.
+	 * whose Lease can no longer be vouched for, or a reconcile whose timeout passed. Work
+	 * that checks this before a long step can stop early instead of having its next write
+	 * refused.
 	 * @return {@code true} if the thread is not fenced or its fence is open
 	 */
 	public static boolean isOpen() {
 		WriteFence fence = WriteFence.current();
-		return fence == null || fence.isOpen();
+		CallDeadline deadline = CallDeadline.current();
+		return (fence == null || fence.isOpen()) && (deadline == null || deadline.isOpen());
 	}
 
 	/**
@@ -43,14 +50,14 @@ public final class Fences {
 	 * @return the wrapped task
 	 */
 	public static java.lang.Runnable runnable(java.lang.Runnable task) {
-		WriteFence fence = WriteFence.current();
+		Bounds bounds = Bounds.current();
 		return () -> {
-			WriteFence previous = enter(fence);
+			Bounds previous = bounds.enter();
 			try {
 				task.run();
 			}
 			finally {
-				WriteFence.enter(previous);
+				previous.enter();
 			}
 		};
 	}
@@ -62,14 +69,14 @@ public final class Fences {
 	 * @return the wrapped task
 	 */
 	public static <T> Supplier<T> supplier(Supplier<T> task) {
-		WriteFence fence = WriteFence.current();
+		Bounds bounds = Bounds.current();
 		return () -> {
-			WriteFence previous = enter(fence);
+			Bounds previous = bounds.enter();
 			try {
 				return task.get();
 			}
 			finally {
-				WriteFence.enter(previous);
+				previous.enter();
 			}
 		};
 	}
@@ -81,14 +88,14 @@ public final class Fences {
 	 * @return the wrapped task
 	 */
 	public static <T> Callable<T> callable(Callable<T> task) {
-		WriteFence fence = WriteFence.current();
+		Bounds bounds = Bounds.current();
 		return () -> {
-			WriteFence previous = enter(fence);
+			Bounds previous = bounds.enter();
 			try {
 				return task.call();
 			}
 			finally {
-				WriteFence.enter(previous);
+				previous.enter();
 			}
 		};
 	}
@@ -103,10 +110,26 @@ public final class Fences {
 		return (task) -> executor.execute(runnable(task));
 	}
 
-	private static @Nullable WriteFence enter(@Nullable WriteFence fence) {
-		WriteFence previous = WriteFence.current();
-		WriteFence.enter(fence);
-		return previous;
+	/**
+	 * What bounds a thread's calls: its write fence and its deadline.
+	 */
+	private record Bounds(@Nullable WriteFence fence, @Nullable CallDeadline deadline) {
+
+		static Bounds current() {
+			return new Bounds(WriteFence.current(), CallDeadline.current());
+		}
+
+		/**
+		 * Puts the calling thread under these bounds.
+		 * @return the bounds it had before
+		 */
+		Bounds enter() {
+			Bounds previous = current();
+			WriteFence.enter(this.fence);
+			CallDeadline.enter(this.deadline);
+			return previous;
+		}
+
 	}
 
 }

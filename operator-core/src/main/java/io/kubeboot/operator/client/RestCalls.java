@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.ApiServerException.FieldCause;
+import io.kubeboot.operator.client.internal.CallDeadline;
 import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * {@link TooManyRequestsRetry#withinTimeout}). A write is checked against the
  * {@link WriteFence} before every attempt, so a retry after a wait cannot outlive this
  * replica's leadership, and may take no longer than the fence has left: one still
- * unanswered when the fence closes is cancelled then.
+ * unanswered when the fence closes is cancelled then. Every call, read or write, is
+ * checked the same way against the {@link CallDeadline} of the work that makes it (a
+ * reconcile's timeout).
  */
 final class RestCalls {
 
@@ -69,6 +72,8 @@ final class RestCalls {
 	 * @throws ApiServerException typed by the status code
 	 * @throws WriteFence.LeadershipLostException if the call is a write of leader-only
 	 * work and this replica no longer leads, or stopped leading before it was answered
+	 * @throws CallDeadline.DeadlineExceededException if the deadline of the work making
+	 * the call passed before it was sent or answered
 	 */
 	<T> @Nullable T send(String method, String path, List<String> query, byte @Nullable [] body, String contentType,
 			@Nullable Type answer) {
@@ -82,7 +87,7 @@ final class RestCalls {
 		String what = method + " " + path;
 		try {
 			return this.retry.call(() -> {
-				Duration left = "GET".equals(method) ? null : WriteFence.check();
+				Duration left = shorter("GET".equals(method) ? null : WriteFence.check(), CallDeadline.check());
 				// buildCall adds the credentials to the headers: a fresh copy each time
 				Call call = this.client.buildCall(null, path, method, new ArrayList<>(params), List.of(), body,
 						new HashMap<>(headers), Map.of(), Map.of(), AUTH, null);
@@ -93,8 +98,10 @@ final class RestCalls {
 				}
 				catch (ApiException ex) {
 					if (left != null && ex.getCode() == 0) {
-						// unanswered: cut off by the fence closing, if it has
+						// unanswered: cut off by the fence closing or the deadline, if
+						// either has
 						WriteFence.failed(ex);
+						CallDeadline.failed(ex);
 					}
 					throw ex;
 				}
@@ -105,6 +112,13 @@ final class RestCalls {
 		catch (ApiException ex) {
 			throw typed(what, ex);
 		}
+	}
+
+	private static @Nullable Duration shorter(@Nullable Duration one, @Nullable Duration other) {
+		if (one == null || other == null) {
+			return (one != null) ? one : other;
+		}
+		return (one.compareTo(other) <= 0) ? one : other;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.controller;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,7 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.manager.ControllerDefaults;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
@@ -95,6 +97,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	private int maxConcurrentReconciles;
 
 	private @Nullable Boolean priorityQueue;
+
+	private @Nullable Duration reconcileTimeout;
 
 	private @Nullable Supplier<RateLimiter<Request>> rateLimiter;
 
@@ -203,6 +207,32 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerBuilder<T> priorityQueue(boolean priorityQueue) {
 		this.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
+	 * Sets how long one reconcile may run, overriding the manager's default (none, as in
+	 * controller-runtime, whose {@code ReconciliationTimeout} this is). At the deadline
+	 * the client cancels the reconcile's calls to the API server in flight and refuses
+	 * every call it makes from then on, reads included (work handed to a pool is bound
+	 * only when wrapped with {@link io.kubeboot.operator.client.Fences}), and the worker
+	 * is interrupted, once out of its call to the API server if it is in one. The
+	 * reconcile counts in {@code controller_runtime_reconcile_timeouts_total}; its outcome
+	 * is its own, as in controller-runtime: a result it returned is kept, a
+	 * {@code TerminalException} stays terminal, any other exception is an error retried
+	 * with backoff. A reconcile that ignores the interruption keeps its worker, and its
+	 * request, until it returns, but changes nothing through the client after the
+	 * deadline; Events it records are still written.
+	 * @param timeout the timeout, zero for none, or {@code null} for the manager's
+	 * default
+	 * @return this builder
+	 * @throws IllegalArgumentException if the timeout is negative
+	 */
+	public ControllerBuilder<T> reconcileTimeout(@Nullable Duration timeout) {
+		if (timeout != null && timeout.isNegative()) {
+			throw new IllegalArgumentException("reconcileTimeout must not be negative, was " + timeout);
+		}
+		this.reconcileTimeout = timeout;
 		return this;
 	}
 
@@ -584,10 +614,14 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Reconciler effective = (this.finalizer != null && this.cleaner != null) ? new FinalizingReconciler(this.forType,
 				this.finalizer, reconciler, this.cleaner, this.manager.client(), this.labelSelector, this.fieldSelector)
 				: reconciler;
+		ControllerMetrics metrics = this.defaults.metrics().apply(controllerName());
+		effective = TimeoutReconciler.of(controllerName(), effective,
+				(this.reconcileTimeout != null) ? this.reconcileTimeout : this.defaults.reconcileTimeout(),
+				metrics::timedOut);
 		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
-				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
+				this.defaults.queueMetrics(), metrics, sources,
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate,
 				namespaceFilter(sources));
 		this.requestSources.forEach(controller::watch);

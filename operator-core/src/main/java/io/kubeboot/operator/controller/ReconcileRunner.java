@@ -24,11 +24,12 @@ import org.slf4j.MDC;
  * Runs one reconcile of a worker and decides from its result or exception what becomes of
  * the request (see the contract of {@link Reconciler}): forgotten, requeued with backoff,
  * requeued at once after a conflict, requeued after the API server's Retry-After when it
- * throttled a call, or requeued after a delay; dropped when the reconcile read a
- * namespace that left the manager's set while it ran. Sets the log context and counts the
- * outcome. A requeue keeps the priority the request was handed out with, as
- * controller-runtime's controller does: a failing object of the initial backlog stays
- * behind live changes, a failing live change stays ahead of the backlog.
+ * throttled a call, requeued with backoff after failing past its timeout, or requeued
+ * after a delay; dropped when the reconcile read a namespace that left the manager's set
+ * while it ran. Sets the log context and counts the outcome. A requeue keeps the priority
+ * the request was handed out with, as controller-runtime's controller does: a failing
+ * object of the initial backlog stays behind live changes, a failing live change stays
+ * ahead of the backlog.
  */
 final class ReconcileRunner {
 
@@ -72,6 +73,15 @@ final class ReconcileRunner {
 		try {
 			Result result = this.reconciler.reconcile(request);
 			outcome = handle(current, request, (result != null) ? result : Result.done(), priority);
+		}
+		catch (ReconcileTimeoutException ex) {
+			// failed after its deadline (counted as a timeout already): an error retried
+			// with backoff, as controller-runtime retries the error of a reconcile whose
+			// context expired; its InterruptedException, if any, was the timeout's
+			outcome = Outcome.ERROR;
+			current.addRateLimited(request, priority);
+			logger.error("Reconcile failed past its timeout, retried with backoff: controller={} request={} timeout={}",
+					this.name, request, ex.timeout(), ex);
 		}
 		catch (ApiServerException.ConflictException ex) {
 			// the normal course of things: someone wrote first; read again at once

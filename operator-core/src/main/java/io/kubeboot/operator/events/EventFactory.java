@@ -6,8 +6,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -18,12 +19,33 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * Events of one recorder never share a name), in the object's namespace or
  * {@code default} for a cluster-scoped object, with the recorder's component in
  * {@code source.component} and {@code reportingComponent}, its instance in
- * {@code reportingInstance}, timestamps in whole seconds and the count capped at
- * {@link Integer#MAX_VALUE}. Used by the writing thread only.
+ * {@code reportingInstance}, timestamps to the nanosecond (an {@code events.k8s.io/v1}
+ * Event keeps microseconds, a {@code core/v1} one whole seconds) and the count capped at
+ * {@link Integer#MAX_VALUE}. It also keeps the values within what the API server accepts
+ * of an {@code events.k8s.io/v1} Event ({@code ValidateEventCreate}), counted in UTF-8
+ * bytes as Go counts them: a reason and an action of at most {@value #REASON_LIMIT}
+ * bytes, never empty; a message of at most {@link KubernetesEventRecorder#MESSAGE_LIMIT};
+ * a reporting instance of at most {@value #REPORTING_INSTANCE_LIMIT}; a name that is a
+ * DNS subdomain whatever the object's name. Used by the writing thread only.
  */
 final class EventFactory {
 
 	private static final String DEFAULT_NAMESPACE = "default";
+
+	/** The longest reason, and action, the API server accepts, in UTF-8 bytes. */
+	static final int REASON_LIMIT = 128;
+
+	/** The longest reporting instance the API server accepts, in UTF-8 bytes. */
+	static final int REPORTING_INSTANCE_LIMIT = 128;
+
+	/** The reason of an event recorded with neither a reason nor an action. */
+	static final String UNKNOWN_REASON = "Unknown";
+
+	/** What ends a text cut to its limit. */
+	private static final String CUT = "...";
+
+	/** The longest start of an Event's name, before {@code .<16 hex digits>}. */
+	private static final int NAME_PREFIX_LIMIT = 253 - 17;
 
 	private final String component;
 
@@ -50,6 +72,7 @@ final class EventFactory {
 		return new CoreV1Event().metadata(new V1ObjectMeta().name(newName(key.name())).namespace(namespace))
 			.involvedObject(event.reference)
 			.reason(key.reason())
+			.action(key.action())
 			.message(key.message())
 			.type(key.type().value())
 			.source(new V1EventSource().component(this.component))
@@ -73,7 +96,24 @@ final class EventFactory {
 			nanos = this.lastNameNanos + 1;
 		}
 		this.lastNameNanos = nanos;
-		return objectName + "." + Long.toHexString(nanos);
+		return namePrefix(objectName) + "." + Long.toHexString(nanos);
+	}
+
+	/**
+	 * Returns the start of the names of the Events about an object: its name if that can
+	 * start a DNS subdomain (most names can), else the name made into one: objects of
+	 * some kinds have names with ':' or capitals ({@code system:controller:...}
+	 * ClusterRoles).
+	 */
+	private static String namePrefix(String objectName) {
+		if (objectName.length() <= NAME_PREFIX_LIMIT && ConfigChecks.isDnsSubdomain(objectName)) {
+			return objectName;
+		}
+		String made = objectName.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-");
+		made = made.substring(0, Math.min(made.length(), NAME_PREFIX_LIMIT))
+			.replaceAll("^[^a-z0-9]+|[^a-z0-9]+$", "")
+			.replaceAll("\\.[^a-z0-9]+|[^a-z0-9]+\\.", ".");
+		return made.isEmpty() ? "event" : made;
 	}
 
 	/**
@@ -86,12 +126,14 @@ final class EventFactory {
 	}
 
 	/**
-	 * Returns a timestamp as Events carry it, in whole seconds.
+	 * Returns a timestamp as Events carry it: the API server keeps microseconds of an
+	 * {@code events.k8s.io/v1} Event's times ({@code MicroTime}), whole seconds of a
+	 * {@code core/v1} Event's.
 	 * @param instant the time
 	 * @return the timestamp
 	 */
 	static OffsetDateTime time(Instant instant) {
-		return OffsetDateTime.ofInstant(instant.truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC);
+		return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
 	}
 
 	/**
@@ -104,13 +146,90 @@ final class EventFactory {
 	}
 
 	/**
-	 * Cuts a message to {@link KubernetesEventRecorder#MESSAGE_LIMIT} characters.
+	 * Cuts a message to {@link KubernetesEventRecorder#MESSAGE_LIMIT} UTF-8 bytes.
 	 * @param message the message
 	 * @return the message, or its start ending with {@code ...}
 	 */
 	static String truncate(String message) {
-		int limit = KubernetesEventRecorder.MESSAGE_LIMIT;
-		return (message.length() <= limit) ? message : message.substring(0, limit - 3) + "...";
+		return cut(message, KubernetesEventRecorder.MESSAGE_LIMIT, CUT);
+	}
+
+	/**
+	 * Returns the reason of an event: the one given, else the action, else
+	 * {@value #UNKNOWN_REASON}, cut to {@value #REASON_LIMIT} UTF-8 bytes.
+	 * @param reason the reason given, possibly empty
+	 * @param action the action given, possibly empty
+	 * @return the reason
+	 */
+	static String reason(String reason, String action) {
+		String given = !reason.isEmpty() ? reason : (!action.isEmpty() ? action : UNKNOWN_REASON);
+		return cut(given, REASON_LIMIT, "");
+	}
+
+	/**
+	 * Returns the action of an event: the one given, else its reason, cut to
+	 * {@value #REASON_LIMIT} UTF-8 bytes.
+	 * @param action the action given, possibly empty
+	 * @param reason the event's reason, as {@link #reason} returned it
+	 * @return the action
+	 */
+	static String action(String action, String reason) {
+		return action.isEmpty() ? reason : cut(action, REASON_LIMIT, "");
+	}
+
+	/**
+	 * Returns a reporting instance the API server accepts.
+	 * @param instance the instance
+	 * @return the instance, cut to {@value #REPORTING_INSTANCE_LIMIT} UTF-8 bytes
+	 */
+	static String reportingInstance(String instance) {
+		return cut(instance, REPORTING_INSTANCE_LIMIT, "");
+	}
+
+	/**
+	 * Cuts a text to a number of UTF-8 bytes, between two code points.
+	 * @param text the text
+	 * @param limit the most bytes
+	 * @param end what ends a text that was cut, within the limit
+	 * @return the text, or its longest start that fits with the end
+	 */
+	static String cut(String text, int limit, String end) {
+		if (text.length() <= limit / 3 || utf8Length(text, text.length()) <= limit) {
+			return text;
+		}
+		int room = limit - utf8Length(end, end.length());
+		int bytes = 0;
+		int index = 0;
+		while (index < text.length()) {
+			int codePoint = text.codePointAt(index);
+			int size = utf8Length(codePoint);
+			if (bytes + size > room) {
+				break;
+			}
+			bytes += size;
+			index += Character.charCount(codePoint);
+		}
+		return text.substring(0, index) + end;
+	}
+
+	private static int utf8Length(String text, int chars) {
+		int bytes = 0;
+		for (int i = 0; i < chars;) {
+			int codePoint = text.codePointAt(i);
+			bytes += utf8Length(codePoint);
+			i += Character.charCount(codePoint);
+		}
+		return bytes;
+	}
+
+	private static int utf8Length(int codePoint) {
+		if (codePoint < 0x80) {
+			return 1;
+		}
+		if (codePoint < 0x800) {
+			return 2;
+		}
+		return (codePoint < 0x10000) ? 3 : 4;
 	}
 
 	/**

@@ -3,8 +3,9 @@ package io.kubeboot.operator.events;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What makes two events identical for aggregation: the same involved object, type, reason
- * and message (the source is the recorder's own and the same for all its events). The
+ * What makes two events identical for aggregation: the same involved object, type,
+ * reason, action and message (the source is the recorder's own and the same for all its
+ * events). The
  * object is identified by its model class and kind (so two kinds sharing a generic model
  * class stay apart), namespace, name and uid; its resource version is left out, since it
  * changes with every update of the object.
@@ -16,10 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param uid the object's uid, {@code null} if it has none
  * @param type the event's type
  * @param reason the event's reason
+ * @param action what the event tells was done or failed
  * @param message the event's message
  */
 record EventKey(Class<?> modelType, String kind, @Nullable String namespace, String name, @Nullable String uid,
-		EventType type, String reason, String message) {
+		EventType type, String reason, String action, String message) {
 
 	@Override
 	public String toString() {

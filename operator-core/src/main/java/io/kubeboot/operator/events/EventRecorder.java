@@ -11,7 +11,10 @@ import io.kubernetes.client.common.KubernetesObject;
  * must never throw because of an API error: a reconcile can record events without
  * handling failures. The {@code reason} is a short, machine-readable UpperCamelCase word
  * ({@code Created}, {@code ScalingUp}, {@code InvalidSpec}); the {@code message} is for a
- * person to read.
+ * person to read. An {@code events.k8s.io/v1} Event also carries an {@code action}, what
+ * was done or failed ({@code Provision}, {@code Reconcile}), which
+ * {@link #record(KubernetesObject, Event)} takes; the methods without one take the reason
+ * as the action.
  */
 public interface EventRecorder {
 
@@ -43,6 +46,21 @@ public interface EventRecorder {
 	 * @param message what happened, for a person to read
 	 */
 	void record(KubernetesObject object, EventType type, String reason, String message);
+
+	/**
+	 * Records an event built with {@link Event}, such as one with the action it tells of,
+	 * which {@code events.k8s.io/v1} Events carry ({@code action}) and {@code core/v1}
+	 * Events keep in their {@code action} field. Events that differ only in their action
+	 * are different events. By default, for a recorder that keeps no action (a lambda, a
+	 * test double), the event is recorded as
+	 * {@link #record(KubernetesObject, EventType, String, String)} records it, without
+	 * its action.
+	 * @param object the object the event is about
+	 * @param event the event
+	 */
+	default void record(KubernetesObject object, Event event) {
+		record(object, event.type(), event.reason(), event.message());
+	}
 
 	/**
 	 * Returns a recorder that discards every event, for tests and for applications that

@@ -3,10 +3,13 @@ package io.kubeboot.operator.events;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 import io.kubeboot.operator.config.InvalidConfigException;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.rbac.Permission;
@@ -17,12 +20,19 @@ import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link EventRecorder} that writes core/v1 Events to the API server like client-go's
- * recorder: {@code involvedObject} references the object (apiVersion, kind, name,
- * namespace, uid, resourceVersion), {@code source.component} and
- * {@code reportingComponent} are the recorder's component, {@code reportingInstance} its
- * host name, and Events about cluster-scoped objects go to the {@code default} namespace.
- * Event names are {@code <object name>.<hex of the wall-clock nanoseconds>}.
+ * An {@link EventRecorder} that writes Events to the API server like client-go's
+ * recorders: {@code events.k8s.io/v1} Events where the API server serves them, as
+ * controller-runtime 0.23 does, {@code core/v1} Events otherwise (see {@link EventApi};
+ * {@link Builder#api} chooses). An {@code events.k8s.io/v1} Event's {@code regarding}
+ * references the object (apiVersion, kind, name, namespace, uid, resourceVersion),
+ * {@code reportingController} is the recorder's component, {@code reportingInstance} its
+ * host name, {@code eventTime} when it was first recorded, and a repeat makes it a
+ * {@code series} ({@code count}, {@code lastObservedTime}). A {@code core/v1} Event has
+ * the same in {@code involvedObject}, {@code source.component} and
+ * {@code reportingComponent}, {@code reportingInstance}, {@code firstTimestamp},
+ * {@code lastTimestamp} and {@code count}. Events about cluster-scoped objects go to the
+ * {@code default} namespace. Event names are
+ * {@code <object name>.<hex of the wall-clock nanoseconds>}.
  * <p>
  * <b>Lifecycle.</b> The recorder is a {@link ManagerRunnable} that runs on every replica:
  * {@link #start(StopSignal)} writes events on the calling thread until the signal fires,
@@ -46,11 +56,12 @@ import org.jspecify.annotations.Nullable;
  * in all); the counts it carried are kept.
  * <p>
  * <b>Aggregation without losing counts.</b> Identical events (same involved object, type,
- * reason and message) become one Event whose {@code count} grows and whose
- * {@code lastTimestamp} moves. While an identical event is pending, or was written less
+ * reason, action and message) become one Event whose count ({@code series.count}, or
+ * {@code count}) grows and whose last time ({@code series.lastObservedTime}, or
+ * {@code lastTimestamp}) moves. While an identical event is pending, or was written less
  * than {@code aggregationInterval} ago, a new one only adds to the pending count; the
  * accumulated count is written at most once per interval per Event, by a strategic merge
- * patch of {@code count} and {@code lastTimestamp}. The Event written for each key is
+ * patch of those two fields. The Event written for each key is
  * remembered in an LRU of {@code cacheSize} entries; if a patch finds it gone (Events
  * expire, by default after an hour), a new Event is created. 100 identical events
  * recorded in a burst therefore end as one Event with {@code count: 100}, written with
@@ -67,8 +78,9 @@ import org.jspecify.annotations.Nullable;
 public final class KubernetesEventRecorder implements EventRecorder, ManagerRunnable, AutoCloseable {
 
 	/**
-	 * The longest message written, in characters (the limit events.k8s.io/v1 puts on its
-	 * {@code note}); longer messages are cut and end with {@code ...}.
+	 * The longest message written, in UTF-8 bytes (the limit events.k8s.io/v1 puts on its
+	 * {@code note}); longer messages are cut between two characters and end with
+	 * {@code ...}.
 	 */
 	public static final int MESSAGE_LIMIT = 1024;
 
@@ -84,17 +96,20 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 	private final WriterLoop writerLoop;
 
+	private final EventApi api;
+
 	private KubernetesEventRecorder(Builder builder) {
 		this.component = builder.component;
-		this.reportingInstance = (builder.reportingInstance != null) ? builder.reportingInstance
-				: EventFactory.defaultReportingInstance(builder.component);
+		this.reportingInstance = EventFactory.reportingInstance((builder.reportingInstance != null)
+				? builder.reportingInstance : EventFactory.defaultReportingInstance(builder.component));
 		this.clock = builder.clock;
 		this.dropped = new DroppedEvents(this.component, builder.ticker);
 		EventRecorderConfig config = builder.config();
+		this.api = config.api();
 		this.queue = new EventQueue(new AggregationTable(config.queueCapacity()),
 				new WrittenEvents(config.cacheSize(), config.aggregationInterval().toNanos()),
 				new WriteRateLimit(config.qps(), config.burst(), builder.ticker), builder.ticker);
-		EventWriter writer = new EventWriter(builder.sink, this.queue,
+		EventWriter writer = new EventWriter(builder.sink.apply(this.api), this.queue,
 				new EventFactory(this.component, this.reportingInstance, builder.clock), this.dropped);
 		this.writerLoop = new WriterLoop(this.queue, writer, this.dropped, this.component, config.flushTimeout());
 	}
@@ -105,11 +120,12 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	 * @return the builder
 	 */
 	public static Builder builder(ApiClient client) {
-		return new Builder(new ApiEventSink(Objects.requireNonNull(client, "client must not be null")));
+		Objects.requireNonNull(client, "client must not be null");
+		return new Builder((api) -> new ApiEventSink(client, api));
 	}
 
 	static Builder builder(EventSink sink) {
-		return new Builder(sink);
+		return new Builder((api) -> sink);
 	}
 
 	/**
@@ -154,21 +170,47 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	 * <p>
 	 * Returns at once, whether the recorder runs or not. Never throws: an event about an
 	 * object without a name, or recorded after the recorder stopped, is logged and
-	 * dropped; a {@code null} reason or message is recorded as empty.
+	 * dropped. An empty or {@code null} reason is recorded as {@code Unknown}, a
+	 * {@code null} message as empty; a reason longer than 128 UTF-8 bytes is cut, a
+	 * message longer than {@link #MESSAGE_LIMIT} bytes too (the limits of
+	 * {@code events.k8s.io/v1}).
 	 */
 	@Override
 	public void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
 			@Nullable String message) {
+		record(object, type, reason, null, message);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Returns at once, as {@link #record(KubernetesObject, EventType, String, String)}
+	 * does, and keeps the action: none, or an empty one, is recorded as the reason, an
+	 * empty reason as the action, and either is cut to 128 UTF-8 bytes.
+	 */
+	@Override
+	public void record(@Nullable KubernetesObject object, @Nullable Event event) {
+		if (event == null) {
+			record(object, null, null, null, null);
+			return;
+		}
+		record(object, event.type(), event.reason(), event.action(), event.message());
+	}
+
+	private void record(@Nullable KubernetesObject object, @Nullable EventType type, @Nullable String reason,
+			@Nullable String action, @Nullable String message) {
 		try {
-			enqueue(object, (type != null) ? type : EventType.NORMAL, (reason != null) ? reason : "",
-					(message != null) ? message : "");
+			String because = EventFactory.reason((reason != null) ? reason : "", (action != null) ? action : "");
+			enqueue(object, (type != null) ? type : EventType.NORMAL, because,
+					EventFactory.action((action != null) ? action : "", because), (message != null) ? message : "");
 		}
 		catch (RuntimeException ex) {
 			this.dropped.drop("error", 1, "reason=" + reason + " error=" + ex);
 		}
 	}
 
-	private void enqueue(@Nullable KubernetesObject object, EventType type, String reason, String message) {
+	private void enqueue(@Nullable KubernetesObject object, EventType type, String reason, String action,
+			String message) {
 		V1ObjectReference reference = InvolvedObjects.referenceTo(object);
 		if (object == null || reference == null) {
 			this.dropped.drop("invalid-object", 1, "reason=" + reason + " error=the object has no metadata.name");
@@ -176,7 +218,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		}
 		EventKey key = new EventKey(object.getClass(), Objects.requireNonNullElse(reference.getKind(), ""),
 				reference.getNamespace(), Objects.requireNonNull(reference.getName()), reference.getUid(), type, reason,
-				EventFactory.truncate(message));
+				action, EventFactory.truncate(message));
 		Instant now = this.clock.instant();
 		String refused = this.queue.offer(key, reference, now);
 		if (refused != null) {
@@ -210,16 +252,37 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	}
 
 	/**
-	 * Events need {@code create} and {@code patch} on {@code events} (core API group)
-	 * where the operator works: a manager places them in every namespace its caches hold
+	 * Events need {@code create} and {@code patch} on {@code events} where the operator
+	 * works, in the API group the recorder writes them through: {@code events.k8s.io}
+	 * and the core group for {@link EventApi#AUTO} (the core group is what it falls back
+	 * to), one of them otherwise. A manager places them in every namespace its caches hold
 	 * objects in. Events about cluster-scoped objects go to {@code default}, which this
 	 * does not add.
-	 * @return the permission
+	 * @return the permissions
 	 */
 	@Override
 	public List<Permission> requiredPermissions() {
-		return List.of(Permission.of("", "events", "create", "patch")
-			.because("the event recorder creates Events and patches the count of repeated ones"));
+		List<Permission> permissions = new ArrayList<>();
+		if (this.api != EventApi.EVENTS_V1) {
+			permissions.add(Permission.of("", "events", "create", "patch")
+				.because((this.api == EventApi.AUTO)
+						? "the event recorder creates core/v1 Events and patches their count where events.k8s.io/v1 is "
+								+ "not served"
+						: "the event recorder creates Events and patches the count of repeated ones"));
+		}
+		if (this.api != EventApi.CORE_V1) {
+			permissions.add(Permission.of(ApiEventSink.EVENTS_GROUP, "events", "create", "patch")
+				.because("the event recorder creates events.k8s.io/v1 Events and patches the series of repeated ones"));
+		}
+		return permissions;
+	}
+
+	/**
+	 * Returns the API this recorder was built to write Events through.
+	 * @return the API, as given to {@link Builder#api}
+	 */
+	public EventApi api() {
+		return this.api;
 	}
 
 	/**
@@ -237,13 +300,14 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	}
 
 	/**
-	 * Builds a {@link KubernetesEventRecorder}. Setters check their argument at once,
-	 * against the rules of {@link EventRecorderConfig}, which also has the defaults. Not
-	 * thread-safe.
+	 * Builds a {@link KubernetesEventRecorder}. Setters check their own argument at once,
+	 * against the rules of {@link EventRecorderConfig}, which also has the defaults;
+	 * {@link #build()} checks the rules across settings (the component's with the API), so
+	 * the order of the setters does not matter. Not thread-safe.
 	 */
 	public static final class Builder {
 
-		private final EventSink sink;
+		private final Function<EventApi, EventSink> sink;
 
 		private String component = EventRecorderConfig.DEFAULT.component();
 
@@ -261,24 +325,34 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 		private Duration flushTimeout = EventRecorderConfig.DEFAULT.flushTimeout();
 
+		private EventApi api = EventRecorderConfig.DEFAULT.api();
+
 		private Ticker ticker = Ticker.system();
 
 		private Clock clock = Clock.systemUTC();
 
-		private Builder(EventSink sink) {
+		private Builder(Function<EventApi, EventSink> sink) {
 			this.sink = sink;
 		}
 
 		/**
-		 * Sets the component written to {@code source.component} and
-		 * {@code reportingComponent}, typically the operator's name.
-		 * @param component the component, not blank
+		 * Sets the component written to {@code reportingController} (of an
+		 * {@code events.k8s.io/v1} Event), or {@code source.component} and
+		 * {@code reportingComponent} (of a {@code core/v1} Event), typically the
+		 * operator's name.
+		 * @param component the component, not blank; unless only {@code core/v1} Events
+		 * are written, a Kubernetes qualified name such as {@code shop-operator}, which
+		 * {@link #build()} checks
 		 * @return this builder
 		 * @throws InvalidConfigException if the component is blank
 		 */
 		public Builder component(String component) {
+			// whether it must be a qualified name depends on the API
+			ConfigChecks checks = new ConfigChecks();
+			checks.notBlank("component", component);
+			checks.throwIfAny();
 			this.component = component;
-			return checked();
+			return this;
 		}
 
 		/**
@@ -304,7 +378,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder queueCapacity(int queueCapacity) {
 			this.queueCapacity = queueCapacity;
-			return checked();
+			return checked("queueCapacity");
 		}
 
 		/**
@@ -316,7 +390,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder aggregationInterval(Duration aggregationInterval) {
 			this.aggregationInterval = aggregationInterval;
-			return checked();
+			return checked("aggregationInterval");
 		}
 
 		/**
@@ -327,7 +401,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder qps(double qps) {
 			this.qps = qps;
-			return checked();
+			return checked("qps");
 		}
 
 		/**
@@ -338,7 +412,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder burst(int burst) {
 			this.burst = burst;
-			return checked();
+			return checked("burst");
 		}
 
 		/**
@@ -349,7 +423,7 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder cacheSize(int cacheSize) {
 			this.cacheSize = cacheSize;
-			return checked();
+			return checked("cacheSize");
 		}
 
 		/**
@@ -362,7 +436,20 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 */
 		public Builder flushTimeout(Duration flushTimeout) {
 			this.flushTimeout = flushTimeout;
-			return checked();
+			return checked("flushTimeout");
+		}
+
+		/**
+		 * Sets the API Events are written through (default {@link EventApi#AUTO}:
+		 * {@code events.k8s.io/v1} where the API server serves it, {@code core/v1}
+		 * otherwise).
+		 * @param api the API
+		 * @return this builder
+		 * @throws InvalidConfigException if the API is {@code null}
+		 */
+		public Builder api(EventApi api) {
+			this.api = api;
+			return checked("api");
 		}
 
 		Builder ticker(Ticker ticker) {
@@ -375,14 +462,29 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 			return this;
 		}
 
-		private Builder checked() {
-			config();
+		/**
+		 * Checks the rules of one setting alone: the rules across settings wait for
+		 * {@link #build()}, when every setting has its value.
+		 */
+		private Builder checked(String setting) {
+			try {
+				config();
+			}
+			catch (InvalidConfigException ex) {
+				List<InvalidConfigException.Violation> own = ex.violations()
+					.stream()
+					.filter((violation) -> violation.setting().equals(setting))
+					.toList();
+				if (!own.isEmpty()) {
+					throw new InvalidConfigException(own);
+				}
+			}
 			return this;
 		}
 
 		private EventRecorderConfig config() {
 			return new EventRecorderConfig(this.component, this.queueCapacity, this.aggregationInterval, this.qps,
-					this.burst, this.cacheSize, this.flushTimeout);
+					this.burst, this.cacheSize, this.flushTimeout, this.api);
 		}
 
 		/**
@@ -390,6 +492,8 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 		 * {@link KubernetesEventRecorder#start} are kept and written once started.
 		 * @return the recorder; add it to the manager, or start it on a thread of your
 		 * own and close it to flush pending events and stop
+		 * @throws InvalidConfigException if the component is no qualified name while
+		 * {@code events.k8s.io/v1} Events may be written
 		 */
 		public KubernetesEventRecorder build() {
 			return new KubernetesEventRecorder(this);

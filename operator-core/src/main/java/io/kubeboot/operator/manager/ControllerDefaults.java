@@ -22,8 +22,9 @@ import io.kubeboot.operator.workqueue.WorkQueueMetrics;
  * @param queueMetrics creates the work queue's metrics from the controller name
  * @param metrics creates the controller's metrics from its name
  * @param cacheSyncTimeout how long a starting controller waits for its caches
+ * @param reconcileTimeout how long one reconcile may run, zero for no limit
  */
 public record ControllerDefaults(int maxConcurrentReconciles, boolean priorityQueue,
 		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
-		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
+		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout, Duration reconcileTimeout) {
 }

@@ -276,7 +276,8 @@ public final class Manager {
 	 * {@code watch} on its Lease (in a role of their own, {@code leader-election}); what
 	 * every runnable declares ({@link ManagerRunnable#requiredPermissions()}): each
 	 * controller's informers, finalizer and declared writes, the event recorder's Events;
-	 * and {@code list}, {@code watch} for any other informer of the cache. Permissions
+	 * what was declared with {@link ManagerBuilder#requires}; and {@code list},
+	 * {@code watch} for any other informer of the cache. Permissions
 	 * placed in no namespace go to every namespace the caches hold objects in (all
 	 * namespaces if one of them holds all), which includes every namespace of the
 	 * manager's set ({@link #namespaces()}) as it is when this is called.
@@ -313,18 +314,21 @@ public final class Manager {
 		if (keys.isEmpty()) {
 			namespaces.addAll(watched.current());
 		}
-		List<Permission> declared = new ArrayList<>();
+		List<Permission> wanted = new ArrayList<>();
 		for (ManagerRunnable runnable : runnables) {
-			for (Permission permission : runnable.requiredPermissions()) {
-				if (permission.isPlaced()) {
-					declared.add(permission);
-				}
-				else if (allNamespaces) {
-					declared.add(permission.inAllNamespaces());
-				}
-				else {
-					namespaces.forEach((namespace) -> declared.add(permission.inNamespace(namespace)));
-				}
+			wanted.addAll(runnable.requiredPermissions());
+		}
+		wanted.addAll(this.settings.permissions);
+		List<Permission> declared = new ArrayList<>();
+		for (Permission permission : wanted) {
+			if (permission.isPlaced()) {
+				declared.add(permission);
+			}
+			else if (allNamespaces) {
+				declared.add(permission.inAllNamespaces());
+			}
+			else {
+				namespaces.forEach((namespace) -> declared.add(permission.inNamespace(namespace)));
 			}
 		}
 		permissions.addAll(declared);

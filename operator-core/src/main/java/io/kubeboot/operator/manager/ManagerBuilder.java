@@ -21,6 +21,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.leaderelection.internal.SafeLeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -127,6 +128,21 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder priorityQueue(boolean priorityQueue) {
 		this.settings.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
+	 * How long one reconcile of a controller that sets none may run (default: no limit,
+	 * as in controller-runtime, whose {@code ReconciliationTimeout} this is). At the
+	 * deadline the client cuts off the reconcile's call still in flight and refuses every
+	 * further call it makes, and its worker is interrupted; the reconcile is counted in
+	 * {@code controller_runtime_reconcile_timeouts_total}, its outcome otherwise its own
+	 * ({@link io.kubeboot.operator.controller.ControllerBuilder#reconcileTimeout}).
+	 * @param timeout the timeout, not negative; zero for no limit
+	 * @return this builder
+	 */
+	public ManagerBuilder reconcileTimeout(Duration timeout) {
+		this.settings.reconcileTimeout = timeout;
 		return this;
 	}
 
@@ -395,6 +411,22 @@ public final class ManagerBuilder {
 			}
 		}
 		this.settings.checks.add(check);
+		return this;
+	}
+
+	/**
+	 * Declares what something that runs beside the manager under the operator's identity
+	 * needs RBAC to allow, such as the access reviews of a secured metrics endpoint: the
+	 * permissions join {@link Manager#requiredPermissions()}, so the generated RBAC
+	 * holds them and the start-up self-check asks for them. A permission placed in no
+	 * namespace goes where the manager's caches hold objects, as a runnable's does.
+	 * @param permissions the permissions, each with its reason
+	 * @return this builder
+	 */
+	public ManagerBuilder requires(Permission... permissions) {
+		for (Permission permission : permissions) {
+			this.settings.permissions.add(Objects.requireNonNull(permission, "permission must not be null"));
+		}
 		return this;
 	}
 

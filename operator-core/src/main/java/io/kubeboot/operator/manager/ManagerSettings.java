@@ -18,6 +18,7 @@ import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
@@ -55,6 +56,8 @@ final class ManagerSettings {
 
 	boolean priorityQueue = ControllerConfig.DEFAULT.priorityQueue();
 
+	Duration reconcileTimeout = ControllerConfig.DEFAULT.reconcileTimeout();
+
 	Supplier<RateLimiter<Request>> rateLimiter = RateLimiters::defaultControllerRateLimiter;
 
 	boolean stripManagedFields = ManagerConfig.DEFAULT.stripManagedFields();
@@ -80,6 +83,11 @@ final class ManagerSettings {
 	};
 
 	List<Check> checks = new ArrayList<>();
+
+	/**
+	 * What runs beside the manager needs, declared with {@link ManagerBuilder#requires}.
+	 */
+	List<Permission> permissions = new ArrayList<>();
 
 	String fieldManager = "operator";
 
@@ -107,6 +115,7 @@ final class ManagerSettings {
 		copy.namespaces = this.namespaces;
 		copy.maxConcurrentReconciles = this.maxConcurrentReconciles;
 		copy.priorityQueue = this.priorityQueue;
+		copy.reconcileTimeout = this.reconcileTimeout;
 		copy.rateLimiter = this.rateLimiter;
 		copy.stripManagedFields = this.stripManagedFields;
 		copy.cacheTransforms = new LinkedHashMap<>(this.cacheTransforms);
@@ -118,6 +127,7 @@ final class ManagerSettings {
 		copy.leaderElectionListener = this.leaderElectionListener;
 		copy.lostLeaseExit = this.lostLeaseExit;
 		copy.checks = List.copyOf(this.checks);
+		copy.permissions = List.copyOf(this.permissions);
 		copy.fieldManager = this.fieldManager;
 		copy.clientTimeout = this.clientTimeout;
 		copy.clientQps = this.clientQps;
@@ -136,13 +146,15 @@ final class ManagerSettings {
 				this.watchTimeout, this.watchSilenceThreshold, this.watchFailureThreshold, this.listPageSize,
 				this.streamingLists, this.namespaces, this.stripManagedFields));
 		checks.include(() -> new ClientConfig(this.clientQps, this.clientBurst, this.clientTimeout));
-		checks.include(() -> new ControllerConfig(this.maxConcurrentReconciles, this.priorityQueue));
+		checks.include(
+				() -> new ControllerConfig(this.maxConcurrentReconciles, this.priorityQueue, this.reconcileTimeout));
 		checks.throwIfAny();
 	}
 
 	ControllerDefaults controllerDefaults() {
 		return new ControllerDefaults(this.maxConcurrentReconciles, this.priorityQueue,
-				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
+				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout,
+				this.reconcileTimeout);
 	}
 
 }

@@ -20,6 +20,15 @@ public interface ControllerMetrics {
 	}
 
 	/**
+	 * Called when a reconcile ran past its timeout
+	 * ({@code ControllerBuilder.reconcileTimeout}), before {@link #reconciled} tells how
+	 * it ended: as in controller-runtime, a timeout is counted apart from the outcome,
+	 * which is the reconcile's own.
+	 */
+	default void timedOut() {
+	}
+
+	/**
 	 * Called when the number of workers inside a reconcile changes.
 	 * @param active the number of workers reconciling now
 	 */

@@ -21,8 +21,9 @@ import io.micrometer.core.instrument.Timer;
  * counted in {@code controller_runtime_reconcile_total} under its result; any error
  * (retried, terminal or a panic) counts as {@code result="error"} and in
  * {@code controller_runtime_reconcile_errors_total}; a terminal error also counts in
- * {@code controller_runtime_terminal_reconcile_errors_total} and a panic in
- * {@code controller_runtime_reconcile_panics_total}.
+ * {@code controller_runtime_terminal_reconcile_errors_total}, a panic in
+ * {@code controller_runtime_reconcile_panics_total}; a reconcile that ran past its timeout
+ * counts in {@code controller_runtime_reconcile_timeouts_total}, whatever its result.
  */
 final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -40,6 +41,8 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	private final Counter conflicts;
 
 	private final Counter panics;
+
+	private final Counter timeouts;
 
 	private final Timer reconcileTime;
 
@@ -68,6 +71,10 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 			.register(registry);
 		this.panics = Counter.builder("controller.runtime.reconcile.panics")
 			.description("Total number of reconciliation panics per controller")
+			.tags(tags)
+			.register(registry);
+		this.timeouts = Counter.builder("controller.runtime.reconcile.timeouts")
+			.description("Total number of reconciliation timeouts per controller")
 			.tags(tags)
 			.register(registry);
 		this.reconcileTime = Timer.builder("controller.runtime.reconcile.time")
@@ -102,6 +109,11 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 		else if (outcome == Outcome.PANIC) {
 			this.panics.increment();
 		}
+	}
+
+	@Override
+	public void timedOut() {
+		this.timeouts.increment();
 	}
 
 	@Override

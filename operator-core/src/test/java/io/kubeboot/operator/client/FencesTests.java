@@ -7,6 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kubeboot.operator.client.internal.CallDeadline;
+import io.kubeboot.operator.client.internal.CallDeadline.DeadlineExceededException;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.client.internal.WriteFence.LeadershipLostException;
 import org.junit.jupiter.api.AfterEach;
@@ -16,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Work that fenced code hands to a pool takes the fence along when wrapped, and leaves
- * the pool's thread as it found it.
+ * Work that fenced code hands to a pool takes the fence (and the deadline of a reconcile
+ * with a timeout) along when wrapped, and leaves the pool's thread as it found it.
  */
 class FencesTests {
 
@@ -62,6 +64,29 @@ class FencesTests {
 		Fences.executor(this.pool).execute(() -> unfenced.set(WriteFence.check()));
 		assertThat(this.pool.submit(unfenced::get).get()).isNull();
 		assertThat(this.pool.submit(Fences.callable(WriteFence::check)).get()).isNull();
+	}
+
+	@Test
+	void aWrappedTaskOfAReconcileWithATimeoutIsBoundByItsDeadlineOnAPoolThread() throws Exception {
+		this.pool.submit(() -> {
+		}).get();
+		CallDeadline deadline = new CallDeadline(Duration.ofSeconds(1), this.now::get, "the reconcile of ns/a");
+		AtomicReference<CompletableFuture<Duration>> wrapped = new AtomicReference<>();
+		AtomicReference<Boolean> openOnThePool = new AtomicReference<>();
+		Thread reconcile = new Thread(() -> {
+			CallDeadline.enter(deadline);
+			this.now.addAndGet(Duration.ofSeconds(1).toNanos());
+			wrapped.set(CompletableFuture.supplyAsync(Fences.supplier(CallDeadline::check), this.pool));
+			Fences.executor(this.pool).execute(() -> openOnThePool.set(Fences.isOpen()));
+		});
+		reconcile.start();
+		reconcile.join();
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> wrapped.get().get())
+			.withCauseInstanceOf(DeadlineExceededException.class);
+		assertThat(this.pool.submit(() -> openOnThePool.get()).get()).isFalse();
+		// the pool's thread keeps no deadline
+		assertThat(this.pool.submit(CallDeadline::check).get()).isNull();
+		assertThat(this.pool.submit(Fences::isOpen).get()).isTrue();
 	}
 
 	private void fenced(Runnable work) throws InterruptedException {

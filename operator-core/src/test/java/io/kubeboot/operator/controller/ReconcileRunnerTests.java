@@ -1,6 +1,8 @@
 package io.kubeboot.operator.controller;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Logger;
@@ -105,6 +107,55 @@ class ReconcileRunnerTests {
 		assertThat(this.queue.get()).isEqualTo(AGAIN);
 	}
 
+	@Test
+	void aReconcileFailingPastItsTimeoutIsCountedAsATimeoutAndAnErrorLoggedAndRetriedWithBackoff() throws Exception {
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(Controller.class);
+		logger.addAppender(logs);
+		List<String> counted = new CopyOnWriteArrayList<>();
+		CountingDelay limiter = new CountingDelay();
+		WorkQueue<Request> queue = WorkQueues.newPriorityQueue("timeouts", limiter, WorkQueueMetrics.NOOP);
+		ControllerMetrics metrics = new ControllerMetrics() {
+
+			@Override
+			public void reconciled(ControllerMetrics.Outcome outcome, long nanos) {
+				counted.add(outcome.name());
+			}
+
+			@Override
+			public void timedOut() {
+				counted.add("timeout");
+			}
+
+		};
+		Reconciler timed = TimeoutReconciler.of("test", (request) -> {
+			Thread.sleep(Duration.ofSeconds(10).toMillis());
+			return Result.done();
+		}, Duration.ofMillis(100), metrics::timedOut);
+		try {
+			queue.add(AGAIN, WorkQueue.DEFAULT_PRIORITY);
+			Request request = queue.get();
+			new ReconcileRunner("test", timed, metrics).reconcile(queue, request);
+			queue.done(request);
+			assertThat(counted).containsExactly("timeout", "ERROR");
+			assertThat(limiter.whens).isEqualTo(1);
+			assertThat(queue.get()).isEqualTo(AGAIN);
+			queue.done(AGAIN);
+		}
+		finally {
+			logger.detachAppender(logs);
+			queue.shutDown();
+		}
+		assertThat(logs.list).singleElement().satisfies((event) -> {
+			assertThat(event.getFormattedMessage()).isEqualTo(
+					"Reconcile failed past its timeout, retried with backoff: controller=test request=default/again "
+							+ "timeout=PT0.1S");
+			assertThat(event.getThrowableProxy().getClassName()).isEqualTo(ReconcileTimeoutException.class.getName());
+		});
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+	}
+
 	private void reconcileNext(Reconciler reconciler) throws InterruptedException {
 		Request request = this.queue.get();
 		assertThat(request).isEqualTo(AGAIN);
@@ -114,6 +165,27 @@ class ReconcileRunnerTests {
 		finally {
 			this.queue.done(request);
 		}
+	}
+
+	private static final class CountingDelay implements RateLimiter<Request> {
+
+		private volatile int whens;
+
+		@Override
+		public Duration when(Request item) {
+			this.whens++;
+			return Duration.ZERO;
+		}
+
+		@Override
+		public void forget(Request item) {
+		}
+
+		@Override
+		public int numRequeues(Request item) {
+			return this.whens;
+		}
+
 	}
 
 	private static final class NoDelay implements RateLimiter<Request> {

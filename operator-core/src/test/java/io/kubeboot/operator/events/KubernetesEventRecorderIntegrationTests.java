@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link KubernetesEventRecorder} against a real kube-apiserver.
+ * {@link KubernetesEventRecorder} writing {@code core/v1} Events against a real
+ * kube-apiserver; {@code events.k8s.io/v1} in {@link EventsV1RecorderIntegrationTests}.
  */
 @WithControlPlane
 class KubernetesEventRecorderIntegrationTests {
@@ -46,6 +47,7 @@ class KubernetesEventRecorderIntegrationTests {
 			.component("test-operator")
 			.reportingInstance("test-host")
 			.flushTimeout(Duration.ofSeconds(20))
+			.api(EventApi.CORE_V1)
 			.build();
 		this.recorders.add(recorder);
 		// a thread of the test's own, as a manager would run it

@@ -3,10 +3,13 @@ package io.kubeboot.operator.events;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
@@ -15,6 +18,7 @@ import io.kubeboot.operator.manager.StopSignal;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -293,6 +297,67 @@ class KubernetesEventRecorderTests {
 		assertThat(message).hasSize(KubernetesEventRecorder.MESSAGE_LIMIT).endsWith("...");
 	}
 
+	/**
+	 * The API server counts an {@code events.k8s.io/v1} Event's limits in bytes (Go's
+	 * {@code len}): 400 German or Japanese characters can be too many.
+	 */
+	@Test
+	void aMessageIsCutToItsLimitInUtf8BytesBetweenTwoCharacters() {
+		KubernetesEventRecorder recorder = started(builder());
+		// 2-, 3- and 4-byte characters, the last a surrogate pair in Java
+		recorder.normal(configMap("german"), "Synced", "\u00fc".repeat(600));
+		recorder.normal(configMap("japanese"), "Synced", "\u540c\u671f".repeat(300));
+		recorder.normal(configMap("emoji"), "Synced", "a" + "\ud83d\ude80".repeat(300));
+		recorder.normal(configMap("short"), "Synced", "\u00fc".repeat(512));
+		recorder.close();
+		Map<String, String> messages = new HashMap<>();
+		this.sink.events.values()
+			.forEach((event) -> messages.put(event.getInvolvedObject().getName(), event.getMessage()));
+		assertThat(messages).hasSize(4);
+		for (String name : List.of("german", "japanese", "emoji")) {
+			String message = messages.get(name);
+			assertThat(message.getBytes(StandardCharsets.UTF_8).length).as(name)
+				.isLessThanOrEqualTo(KubernetesEventRecorder.MESSAGE_LIMIT)
+				.isGreaterThan(KubernetesEventRecorder.MESSAGE_LIMIT - 8);
+			assertThat(message).as(name).endsWith("...");
+			// no character cut in two
+			assertThat(new String(message.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(message);
+		}
+		assertThat(messages.get("emoji")).startsWith("a\ud83d\ude80").doesNotContain("\ud83d...");
+		// exactly 1024 bytes: kept whole
+		assertThat(messages.get("short")).isEqualTo("\u00fc".repeat(512));
+	}
+
+	@Test
+	void anEmptyReasonOrActionIsDefaultedAndALongOneCutToWhatTheApiServerAccepts() {
+		KubernetesEventRecorder recorder = started(builder());
+		recorder.record(configMap("none"), Event.normal("").action("").message("no reason"));
+		recorder.record(configMap("action"), Event.normal("").action("Provision").message("only an action"));
+		recorder.record(configMap("long"), Event.normal("R".repeat(200)).action("\u00e4".repeat(100)).message("long"));
+		recorder.close();
+		Map<String, CoreV1Event> events = new HashMap<>();
+		this.sink.events.values().forEach((event) -> events.put(event.getInvolvedObject().getName(), event));
+		assertThat(events.get("none").getReason()).isEqualTo("Unknown");
+		assertThat(events.get("none").getAction()).isEqualTo("Unknown");
+		assertThat(events.get("action").getReason()).isEqualTo("Provision");
+		assertThat(events.get("action").getAction()).isEqualTo("Provision");
+		assertThat(events.get("long").getReason()).isEqualTo("R".repeat(128));
+		assertThat(events.get("long").getAction()).isEqualTo("\u00e4".repeat(64));
+	}
+
+	@Test
+	void anEventAboutAnObjectWhoseNameIsNoDnsSubdomainHasAValidName() {
+		KubernetesEventRecorder recorder = started(builder());
+		recorder.normal(new V1ClusterRole().metadata(new V1ObjectMeta().name("system:controller:Job-Controller")),
+				"Synced", "Synced");
+		recorder.close();
+		assertThat(this.sink.events.values()).singleElement().satisfies((event) -> {
+			assertThat(event.getMetadata().getName()).matches("system-controller-job-controller\\.[0-9a-f]{16}");
+			// the object keeps its name
+			assertThat(event.getInvolvedObject().getName()).isEqualTo("system:controller:Job-Controller");
+		});
+	}
+
 	@Test
 	void closeIsBoundedWhileWritesHang() {
 		this.sink.gate = new CountDownLatch(1);
@@ -450,6 +515,58 @@ class KubernetesEventRecorderTests {
 			.withMessageContaining("flushTimeout");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder().component(" "))
 			.withMessageContaining("component");
+	}
+
+	@Test
+	void aComponentThatIsNoQualifiedNameIsRefusedUnlessOnlyCoreV1EventsAreWritten() {
+		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("Shop Operator").build())
+			.withMessageContaining("component")
+			.withMessageContaining("qualified name");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder().component("shop operator").build())
+			.withMessageContaining("reportingController");
+		assertThat(builder().api(EventApi.CORE_V1).component("Shop Operator").build().component())
+			.isEqualTo("Shop Operator");
+		// whatever the order of the setters
+		assertThat(builder().component("Shop Operator").queueCapacity(5).api(EventApi.CORE_V1).build().component())
+			.isEqualTo("Shop Operator");
+		assertThat(builder().component("example.com/shop-operator").build().component())
+			.isEqualTo("example.com/shop-operator");
+	}
+
+	@Test
+	void theRecorderNeedsRbacForTheApiItWritesThrough() {
+		assertThat(builder().build().requiredPermissions()).extracting((permission) -> permission.group())
+			.containsExactly("", "events.k8s.io");
+		assertThat(builder().api(EventApi.EVENTS_V1).build().requiredPermissions())
+			.extracting((permission) -> permission.group() + " " + permission.resource() + " " + permission.verbs())
+			.containsExactly("events.k8s.io events [create, patch]");
+		assertThat(builder().api(EventApi.CORE_V1).build().requiredPermissions())
+			.extracting((permission) -> permission.group() + " " + permission.resource() + " " + permission.verbs())
+			.containsExactly(" events [create, patch]");
+	}
+
+	@Test
+	void theActionIsTheReasonUnlessGivenAndTellsEventsApart() throws Exception {
+		KubernetesEventRecorder recorder = built(builder().aggregationInterval(Duration.ZERO));
+		V1ConfigMap configMap = configMap("settings");
+		recorder.normal(configMap, "Synced", "Synced");
+		recorder.record(configMap, Event.normal("Synced").action("Resync").message("Synced"));
+		recorder.close();
+		assertThat(this.sink.withReason("Synced")).extracting(CoreV1Event::getAction)
+			.containsExactlyInAnyOrder("Synced", "Resync");
+	}
+
+	@Test
+	void aRecorderThatKeepsNoActionRecordsAnEventWithoutIt() {
+		List<String> recorded = new ArrayList<>();
+		EventRecorder lambda = (object, type, reason, message) -> recorded
+			.add(type.value() + " " + reason + " " + message);
+		lambda.record(configMap("settings"),
+				Event.warning("ProvisioningFailed").action("Provision").message("The backend refused the bucket"));
+		assertThat(recorded).containsExactly("Warning ProvisioningFailed The backend refused the bucket");
+		assertThat(Event.normal("Synced").action("Sync").message("m"))
+			.isEqualTo(Event.normal("Synced").action("Sync").message("m"))
+			.hasToString("Normal Synced (Sync): m");
 	}
 
 	@Test

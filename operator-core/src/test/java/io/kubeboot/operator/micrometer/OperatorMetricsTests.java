@@ -49,6 +49,8 @@ class OperatorMetricsTests {
 				"controller_runtime_terminal_reconcile_errors_total" + CONTROLLER + " 0.0",
 				"# TYPE controller_runtime_reconcile_panics_total counter",
 				"controller_runtime_reconcile_panics_total" + CONTROLLER + " 0.0",
+				"# TYPE controller_runtime_reconcile_timeouts_total counter",
+				"controller_runtime_reconcile_timeouts_total" + CONTROLLER + " 0.0",
 				"# TYPE controller_runtime_reconcile_time_seconds histogram",
 				"controller_runtime_reconcile_time_seconds_count" + CONTROLLER + " 0",
 				"# TYPE controller_runtime_max_concurrent_reconciles gauge",
@@ -67,6 +69,10 @@ class OperatorMetricsTests {
 		reconciled(controller, Outcome.ERROR, 4);
 		reconciled(controller, Outcome.TERMINAL_ERROR, 5);
 		reconciled(controller, Outcome.PANIC, 6);
+		// counted apart from the outcome, which the reconcile that timed out tells
+		for (int i = 0; i < 7; i++) {
+			controller.timedOut();
+		}
 		assertThat(scrape()).contains(
 				"controller_runtime_reconcile_total{controller=\"configmap\",result=\"success\"} 3.0",
 				"controller_runtime_reconcile_total{controller=\"configmap\",result=\"requeue\"} 1.0",
@@ -75,6 +81,7 @@ class OperatorMetricsTests {
 				"controller_runtime_reconcile_errors_total" + CONTROLLER + " 15.0",
 				"controller_runtime_terminal_reconcile_errors_total" + CONTROLLER + " 5.0",
 				"controller_runtime_reconcile_panics_total" + CONTROLLER + " 6.0",
+				"controller_runtime_reconcile_timeouts_total" + CONTROLLER + " 7.0",
 				"controller_runtime_reconcile_time_seconds_count" + CONTROLLER + " 21");
 	}
 

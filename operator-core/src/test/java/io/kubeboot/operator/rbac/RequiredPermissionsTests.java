@@ -51,9 +51,12 @@ class RequiredPermissionsTests {
 								+ "informer lists and watches them",
 						"declared by controller bucket"),
 				rule(null, "", "events", List.of("create", "patch"),
-						"the event recorder creates Events and patches the count of repeated ones"),
+						"the event recorder creates core/v1 Events and patches their count where events.k8s.io/v1 is "
+								+ "not served"),
 				rule(null, "", "secrets", List.of("list", "watch"),
 						"controller bucket watches Secret objects: its informer lists and watches them"),
+				rule(null, "events.k8s.io", "events", List.of("create", "patch"),
+						"the event recorder creates events.k8s.io/v1 Events and patches the series of repeated ones"),
 				rule(null, "storage.example.com", "buckets", List.of("list", "watch", "patch"),
 						"controller bucket adds and removes its finalizer storage.example.com/deregister with merge "
 								+ "patches",
@@ -80,7 +83,7 @@ class RequiredPermissionsTests {
 		assertThat(PolicyRules.of(manager.requiredPermissions()))
 			.extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
 			.containsExactly("null namespaces [list, watch]", "null nodes [list]", "shop configmaps [list, watch]",
-					"shop events [create, patch]", "shop secrets [get]");
+					"shop events [create, patch]", "shop secrets [get]", "shop events [create, patch]");
 	}
 
 	@Test
@@ -133,8 +136,23 @@ class RequiredPermissionsTests {
 	void withoutAnyInformerUnplacedPermissionsGoToTheManagersNamespace() {
 		Manager manager = manager().namespace("shop").build();
 		manager.add("event-recorder", KubernetesEventRecorder.builder(UNREACHABLE).build());
-		assertThat(PolicyRules.of(manager.requiredPermissions())).extracting(PolicyRule::namespace)
-			.containsExactly("shop");
+		assertThat(PolicyRules.of(manager.requiredPermissions()))
+			.extracting((rule) -> rule.namespace() + " " + rule.apiGroup())
+			.containsExactly("shop ", "shop events.k8s.io");
+	}
+
+	@Test
+	void whatRunsBesideTheManagerJoinsItsPermissionsPlacedAsARunnablesAre() {
+		Manager manager = manager().namespace("shop")
+			.requires(Permission.of("authentication.k8s.io", "tokenreviews", "create")
+				.inAllNamespaces()
+				.inRole("metrics-auth")
+				.because("reviews tokens"), Permission.of(V1ConfigMap.class, "get").because("reads its settings"))
+			.build();
+		assertThat(PolicyRules.of(manager.requiredPermissions()))
+			.extracting((rule) -> rule.role() + " " + rule.namespace() + " " + rule.resource() + " " + rule.reasons())
+			.containsExactly(" shop configmaps [reads its settings]",
+					"metrics-auth null tokenreviews [reviews tokens]");
 	}
 
 	@Test

@@ -158,6 +158,20 @@ public @interface Reconciles {
 	int maxConcurrentReconciles() default 0;
 
 	/**
+	 * How long one reconcile may run, as a duration such as {@code 30s} or {@code 2m}
+	 * ({@code ${...}} placeholders allowed); empty uses
+	 * {@code operator.controller.reconcile-timeout} (no limit by default), {@code 0} sets
+	 * no limit. At the deadline the reconcile's worker is interrupted and the
+	 * {@code Client} refuses every further call the reconcile makes, reads included, and
+	 * cuts off one in flight; the reconcile is counted in
+	 * {@code controller_runtime_reconcile_timeouts_total}, and if it then fails, retried
+	 * with backoff (a result it returns is kept, as in controller-runtime).
+	 * {@code operator.controllers.<name>.reconcile-timeout} overrides it.
+	 * @return the timeout
+	 */
+	String reconcileTimeout() default "";
+
+	/**
 	 * A finalizer for the reconciled kind, a qualified name such as
 	 * {@code storage.example.com/deregister} ({@code ${...}} placeholders allowed): the
 	 * controller adds it before an object's first reconcile and, once the object is being

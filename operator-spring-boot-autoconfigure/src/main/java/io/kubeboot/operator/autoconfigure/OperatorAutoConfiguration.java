@@ -57,7 +57,7 @@ import org.springframework.util.StringUtils;
 @EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
 		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
 		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class,
-		OperatorCacheProperties.class })
+		OperatorCacheProperties.class, OperatorMetricsAuthProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
@@ -104,6 +104,7 @@ public final class OperatorAutoConfiguration {
 			.stripManagedFields(properties.isStripManagedFields())
 			.maxConcurrentReconciles(controller.getMaxConcurrentReconciles())
 			.priorityQueue(controller.isPriorityQueue())
+			.reconcileTimeout(controller.getReconcileTimeout())
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		builder.objectBudgets(cache.toObjectBudgets())

@@ -28,6 +28,14 @@ public class OperatorControllerProperties {
 	private boolean priorityQueue = true;
 
 	/**
+	 * How long one reconcile may run before its worker is interrupted and its calls to
+	 * the API server are cancelled and refused; it is then counted in
+	 * controller_runtime_reconcile_timeouts_total, and retried with backoff if it fails. 0
+	 * for no limit.
+	 */
+	private Duration reconcileTimeout = Duration.ofSeconds(0);
+
+	/**
 	 * Retry rate limiting.
 	 */
 	private final RateLimiter rateLimiter = new RateLimiter();
@@ -46,6 +54,14 @@ public class OperatorControllerProperties {
 
 	public void setPriorityQueue(boolean priorityQueue) {
 		this.priorityQueue = priorityQueue;
+	}
+
+	public Duration getReconcileTimeout() {
+		return this.reconcileTimeout;
+	}
+
+	public void setReconcileTimeout(Duration reconcileTimeout) {
+		this.reconcileTimeout = reconcileTimeout;
 	}
 
 	public RateLimiter getRateLimiter() {

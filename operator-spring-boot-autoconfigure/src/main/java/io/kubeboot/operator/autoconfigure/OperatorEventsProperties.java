@@ -2,6 +2,7 @@ package io.kubeboot.operator.autoconfigure;
 
 import java.time.Duration;
 
+import io.kubeboot.operator.events.EventApi;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -19,10 +20,18 @@ public class OperatorEventsProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Component written to source.component and reportingComponent. Defaults to
-	 * spring.application.name, else "operator".
+	 * Component written to reportingController (events.k8s.io/v1), or source.component and
+	 * reportingComponent (core/v1): a Kubernetes qualified name unless api is core-v1.
+	 * Defaults to spring.application.name (made into a qualified name unless api is
+	 * core-v1: "Shop Operator" becomes "shop-operator"), else "operator".
 	 */
 	private @Nullable String component;
+
+	/**
+	 * API the Events are written through: auto (events.k8s.io/v1 where the API server
+	 * serves it and RBAC allows it, core/v1 otherwise), events-v1 or core-v1.
+	 */
+	private EventApi api = EventApi.AUTO;
 
 	/**
 	 * How many distinct events may wait to be written; more are dropped and counted.
@@ -64,6 +73,14 @@ public class OperatorEventsProperties {
 
 	public void setComponent(@Nullable String component) {
 		this.component = component;
+	}
+
+	public EventApi getApi() {
+		return this.api;
+	}
+
+	public void setApi(EventApi api) {
+		this.api = api;
 	}
 
 	public int getQueueCapacity() {

@@ -257,6 +257,12 @@ public class OperatorProperties {
 		 */
 		private @Nullable Boolean priorityQueue;
 
+		/**
+		 * How long one reconcile of this controller may run, overriding
+		 * operator.controller.reconcile-timeout; 0 for no limit.
+		 */
+		private @Nullable Duration reconcileTimeout;
+
 		public @Nullable Integer getMaxConcurrentReconciles() {
 			return this.maxConcurrentReconciles;
 		}
@@ -271,6 +277,14 @@ public class OperatorProperties {
 
 		public void setPriorityQueue(@Nullable Boolean priorityQueue) {
 			this.priorityQueue = priorityQueue;
+		}
+
+		public @Nullable Duration getReconcileTimeout() {
+			return this.reconcileTimeout;
+		}
+
+		public void setReconcileTimeout(@Nullable Duration reconcileTimeout) {
+			this.reconcileTimeout = reconcileTimeout;
 		}
 
 	}

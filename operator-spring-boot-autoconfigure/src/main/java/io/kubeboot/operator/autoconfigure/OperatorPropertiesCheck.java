@@ -47,7 +47,8 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 	static final List<Class<?>> PROPERTIES = List.of(OperatorProperties.class, OperatorClientProperties.class,
 			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
 			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
-			OperatorWebhookProperties.class, OperatorCacheProperties.class);
+			OperatorWebhookProperties.class, OperatorCacheProperties.class,
+			OperatorMetricsAuthProperties.class);
 
 	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
 
@@ -87,6 +88,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		OperatorEventsProperties events = get(OperatorEventsProperties.class, bound);
 		OperatorWebhookProperties webhook = get(OperatorWebhookProperties.class, bound);
 		OperatorCacheProperties cache = get(OperatorCacheProperties.class, bound);
+		OperatorMetricsAuthProperties metricsAuth = get(OperatorMetricsAuthProperties.class, bound);
 		PropertyProblems problems = new PropertyProblems(ConfigurationPropertySources.get(this.environment));
 		checkUnknownKeys(problems);
 		Map<String, String> managerProperties = new HashMap<>(
@@ -102,7 +104,8 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		problems.check("operator.client", Map.of(),
 				() -> new ClientConfig(client.getQps(), client.getBurst(), client.getTimeout()));
 		problems.check("operator.controller", Map.of(),
-				() -> new ControllerConfig(controller.getMaxConcurrentReconciles(), controller.isPriorityQueue()));
+				() -> new ControllerConfig(controller.getMaxConcurrentReconciles(), controller.isPriorityQueue(),
+						controller.getReconcileTimeout()));
 		OperatorControllerProperties.RateLimiter limiter = controller.getRateLimiter();
 		problems.check("operator.controller.rate-limiter", Map.of("base", "base-delay", "max", "max-delay"),
 				() -> RateLimiters.controllerRateLimiter(limiter.getBaseDelay(), limiter.getMaxDelay(),
@@ -112,7 +115,9 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 					() -> new ControllerConfig(
 							(overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
 									: ControllerConfig.DEFAULT.maxConcurrentReconciles(),
-							ControllerConfig.DEFAULT.priorityQueue())));
+							ControllerConfig.DEFAULT.priorityQueue(),
+							(overrides.getReconcileTimeout() != null) ? overrides.getReconcileTimeout()
+									: ControllerConfig.DEFAULT.reconcileTimeout())));
 		problems.check("operator.leader-election", LeaderElectionSettings.PROPERTIES,
 				() -> LeaderElectionSettings.withStandIns(election));
 		problems.check("operator.sharding", ShardingSettings.PROPERTIES, () -> ShardingSettings.withStandIns(sharding));
@@ -123,18 +128,48 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 				|| health.getProbeInterval().isZero()) {
 			problems.add("operator.health.probe-interval", health.getProbeInterval(), "must be positive");
 		}
+		// unset, the component is made from the application's name, whatever it is
 		problems.check("operator.events", Map.of(),
 				() -> new EventRecorderConfig(
 						(events.getComponent() != null) ? events.getComponent()
 								: EventRecorderConfig.DEFAULT.component(),
 						events.getQueueCapacity(), events.getAggregationInterval(), events.getQps(), events.getBurst(),
-						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout()));
+						EventRecorderConfig.DEFAULT.cacheSize(), events.getFlushTimeout(), events.getApi()));
 		problems.check("operator.webhook", Map.of(), () -> new WebhookServerConfig(webhook.getBindAddress(),
 				webhook.getPort(), webhook.getHandlerTimeout()));
 		problems.check("operator.cache", cache.propertiesBySetting(), cache::toObjectBudgets);
 		problems.check("operator.cache", cache.propertiesBySetting(),
 				() -> cache.toUnscopedInformerPolicy(UnscopedInformerAdvice.BUILDER));
+		checkMetricsAuth(problems, metricsAuth);
 		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
+	}
+
+	/**
+	 * Checks the metrics endpoint's access reviews, a part of this starter: the core has
+	 * no such settings.
+	 */
+	private static void checkMetricsAuth(PropertyProblems problems, OperatorMetricsAuthProperties auth) {
+		if (auth.getAllowedCacheTtl() == null || auth.getAllowedCacheTtl().isNegative()) {
+			problems.add("operator.metrics.auth.allowed-cache-ttl", auth.getAllowedCacheTtl(),
+					"must not be negative");
+		}
+		if (auth.getDeniedCacheTtl() == null || auth.getDeniedCacheTtl().isNegative()) {
+			problems.add("operator.metrics.auth.denied-cache-ttl", auth.getDeniedCacheTtl(), "must not be negative");
+		}
+		if (auth.getCacheSize() < 1) {
+			problems.add("operator.metrics.auth.cache-size", auth.getCacheSize(), "must be at least 1");
+		}
+		List<String> endpoints = auth.getEndpoints();
+		for (int i = 0; i < endpoints.size(); i++) {
+			if (endpoints.get(i) == null || endpoints.get(i).isBlank()) {
+				problems.add("operator.metrics.auth.endpoints[" + i + "]", endpoints.get(i),
+						"must name an Actuator endpoint, such as prometheus");
+			}
+		}
+		if (auth.isEnabled() && endpoints.isEmpty()) {
+			problems.add("operator.metrics.auth.endpoints", "", "must name at least one Actuator endpoint to guard, "
+					+ "such as prometheus, while operator.metrics.auth.enabled is true");
+		}
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.kubeboot.operator.autoconfigure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -41,6 +42,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.origin.Origin;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -122,6 +124,9 @@ final class ReconcilerBeans {
 				addWatch(builder, bean, watch.getKey(), watch.getValue());
 			}
 			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
+			if (StringUtils.hasText(annotation.reconcileTimeout())) {
+				builder.reconcileTimeout(reconcileTimeout(resolve(annotation.reconcileTimeout())));
+			}
 			builder.withEventFilter((EventFilter) eventFilter(annotation.eventFilters()));
 			if (StringUtils.hasText(annotation.finalizer())) {
 				String finalizer = resolve(annotation.finalizer());
@@ -138,6 +143,9 @@ final class ReconcilerBeans {
 			if (overrides != null && overrides.getPriorityQueue() != null) {
 				builder.priorityQueue(overrides.getPriorityQueue());
 			}
+			if (overrides != null && overrides.getReconcileTimeout() != null) {
+				builder.reconcileTimeout(overrides.getReconcileTimeout());
+			}
 			List<String> sharded = this.sharding.getControllers();
 			if (this.ring != null && (sharded.isEmpty() || sharded.contains(name))) {
 				builder.gatedBy(this.ring);
@@ -149,6 +157,21 @@ final class ReconcilerBeans {
 			throw new InvalidOperatorBeanException("@Reconciles bean '" + beanName + "' is invalid: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	private static Duration reconcileTimeout(String value) {
+		Duration timeout;
+		try {
+			timeout = DurationStyle.detectAndParse(value);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("reconcileTimeout '" + value + "' is not a duration, such as 30s or 2m",
+					ex);
+		}
+		if (timeout.isNegative()) {
+			throw new IllegalStateException("reconcileTimeout '" + value + "' must not be negative; 0 for no limit");
+		}
+		return timeout;
 	}
 
 	/**
@@ -208,8 +231,8 @@ final class ReconcilerBeans {
 			String reason;
 			if (ofManager.contains(name)) {
 				reason = key + " names a controller built in code, which properties do not configure (call "
-						+ "maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the controllers of @Reconciles beans are: "
-						+ (this.registered.isEmpty() ? "none" : controllers);
+						+ "maxConcurrentReconciles, priorityQueue or reconcileTimeout on its ControllerBuilder); the "
+						+ "controllers of @Reconciles beans are: " + (this.registered.isEmpty() ? "none" : controllers);
 			}
 			else {
 				reason = key + " names no controller; " + (this.registered.isEmpty()

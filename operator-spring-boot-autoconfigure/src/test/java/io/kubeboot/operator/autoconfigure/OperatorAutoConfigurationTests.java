@@ -360,7 +360,8 @@ class OperatorAutoConfigurationTests {
 			.withPropertyValues("operator.controllers.secret.max-concurrent-reconciles=2")
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessage("operator.controllers.secret names a controller built in code, which properties do not "
-						+ "configure (call maxConcurrentReconciles or priorityQueue on its ControllerBuilder); the "
+						+ "configure (call maxConcurrentReconciles, priorityQueue or reconcileTimeout on its "
+						+ "ControllerBuilder); the "
 						+ "controllers of " + "@Reconciles beans are: configmap"));
 	}
 
@@ -434,6 +435,31 @@ class OperatorAutoConfigurationTests {
 	void runWithFinalizerAndCleanupMethodShouldStart() {
 		this.contextRunner.withUserConfiguration(FinalizerWithCleanupConfiguration.class)
 			.withPropertyValues("test.finalizer=test.kubeboot.io/cleanup")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void runWithReconcileTimeoutThatIsNoDurationShouldFailNamingTheBean() {
+		this.contextRunner.withUserConfiguration(TimedReconcilerConfiguration.class)
+			.withPropertyValues("test.timeout=soon")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@Reconciles bean 'timedReconciler' is invalid: reconcileTimeout 'soon' is not "
+						+ "a duration, such as 30s or 2m"));
+	}
+
+	@Test
+	void runWithNegativeReconcileTimeoutShouldFailNamingTheBean() {
+		this.contextRunner.withUserConfiguration(TimedReconcilerConfiguration.class)
+			.withPropertyValues("test.timeout=-5s")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("@Reconciles bean 'timedReconciler' is invalid: reconcileTimeout '-5s' must "
+						+ "not be negative; 0 for no limit"));
+	}
+
+	@Test
+	void runWithReconcileTimeoutShouldStart() {
+		this.contextRunner.withUserConfiguration(TimedReconcilerConfiguration.class)
+			.withPropertyValues("test.timeout=30s")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -720,6 +746,24 @@ class OperatorAutoConfigurationTests {
 		@Bean
 		CleaningReconciler cleaningReconciler() {
 			return new CleaningReconciler();
+		}
+
+	}
+
+	static class TimedReconcilerConfiguration {
+
+		@Bean
+		TimedReconciler timedReconciler() {
+			return new TimedReconciler();
+		}
+
+	}
+
+	@Reconciles(value = V1ConfigMap.class, reconcileTimeout = "${test.timeout}")
+	static class TimedReconciler {
+
+		Result reconcile(Request request) {
+			return Result.done();
 		}
 
 	}

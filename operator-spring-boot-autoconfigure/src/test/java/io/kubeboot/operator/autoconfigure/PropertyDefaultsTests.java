@@ -57,7 +57,9 @@ class PropertyDefaultsTests {
 			"operator.health.probe-interval", "operator.health.healthz-enabled", "operator.events.enabled",
 			"operator.events.component", "operator.webhook.cert-dir", "operator.webhook.cert-name",
 			"operator.webhook.key-name", "operator.webhook.cert-check-interval", "operator.webhook.self-signed",
-			"operator.webhook.self-signed-hosts");
+			"operator.webhook.self-signed-hosts", "operator.metrics.auth.enabled", "operator.metrics.auth.endpoints",
+			"operator.metrics.auth.audiences", "operator.metrics.auth.allowed-cache-ttl",
+			"operator.metrics.auth.denied-cache-ttl", "operator.metrics.auth.cache-size");
 
 	@Test
 	void everyPropertyHasTheCoresDefaultOrIsTheStartersOwn() {
@@ -94,6 +96,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.controller.max-concurrent-reconciles",
 				ControllerConfig.DEFAULT.maxConcurrentReconciles());
 		defaults.put("operator.controller.priority-queue", ControllerConfig.DEFAULT.priorityQueue());
+		defaults.put("operator.controller.reconcile-timeout", ControllerConfig.DEFAULT.reconcileTimeout());
 		defaults.put("operator.controller.rate-limiter.base-delay", RateLimiters.DEFAULT_BASE_DELAY);
 		defaults.put("operator.controller.rate-limiter.max-delay", RateLimiters.DEFAULT_MAX_DELAY);
 		defaults.put("operator.controller.rate-limiter.qps", RateLimiters.DEFAULT_QPS);
@@ -113,6 +116,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.events.qps", events.qps());
 		defaults.put("operator.events.burst", events.burst());
 		defaults.put("operator.events.flush-timeout", events.flushTimeout());
+		defaults.put("operator.events.api", events.api());
 		defaults.put("operator.webhook.port", WebhookServerConfig.DEFAULT.port());
 		defaults.put("operator.webhook.bind-address", WebhookServerConfig.DEFAULT.bindAddress());
 		defaults.put("operator.webhook.handler-timeout", WebhookServerConfig.DEFAULT.handlerTimeout());

@@ -29,6 +29,8 @@ public final class ConfigChecks {
 	public static final String DNS_SUBDOMAIN_RULE = "must be a lowercase RFC 1123 subdomain: at most 253 characters "
 			+ "of a-z, 0-9, '-' and '.', starting and ending with a letter or digit";
 
+	private static final Pattern QUALIFIED_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+
 	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
 	private static final Pattern DNS_SUBDOMAIN = Pattern
@@ -185,6 +187,22 @@ public final class ConfigChecks {
 	 */
 	public static boolean isDnsSubdomain(String value) {
 		return value.length() <= 253 && DNS_SUBDOMAIN.matcher(value).matches();
+	}
+
+	/**
+	 * Whether a text is a Kubernetes qualified name (a label key, a
+	 * {@code reportingController}): a name of at most 63 characters of letters, digits,
+	 * '-', '_' and '.', starting and ending with a letter or digit, optionally after a DNS
+	 * subdomain and a '/'.
+	 * @param value the text
+	 * @return {@code true} if it is
+	 */
+	public static boolean isQualifiedName(String value) {
+		int slash = value.indexOf('/');
+		if (slash >= 0 && !isDnsSubdomain(value.substring(0, slash))) {
+			return false;
+		}
+		return QUALIFIED_NAME.matcher(value.substring(slash + 1)).matches();
 	}
 
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.TestKubeconfigs;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.events.EventApi;
 import io.kubeboot.operator.events.EventRecorder;
 import io.kubeboot.operator.events.KubernetesEventRecorder;
 import io.kubeboot.operator.manager.Manager;
@@ -60,6 +61,48 @@ class OperatorEventsAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("spring.application.name=shop-operator")
 			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
 				.isEqualTo("shop-operator"));
+	}
+
+	@Test
+	void runShouldMakeTheApplicationsNameAQualifiedNameForTheComponent() {
+		this.contextRunner.withPropertyValues("spring.application.name=Shop Operator (EU)")
+			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
+				.isEqualTo("shop-operator-eu"));
+		assertThat(OperatorEventsAutoConfiguration.componentOf("example.com/shop", EventApi.AUTO))
+			.isEqualTo("example.com/shop");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("example.com/Shop Operator", EventApi.AUTO))
+			.isEqualTo("example.com-shop-operator");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("--", EventApi.AUTO)).isEqualTo("operator");
+		assertThat(OperatorEventsAutoConfiguration.componentOf("x".repeat(70), EventApi.EVENTS_V1))
+			.isEqualTo("x".repeat(63));
+	}
+
+	@Test
+	void runWithCoreV1EventsShouldKeepTheApplicationsNameAsTheComponent() {
+		// core/v1 Events put no rule on source.component: what users filter on stays
+		this.contextRunner.withPropertyValues("spring.application.name=Shop Operator", "operator.events.api=core-v1")
+			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).component())
+				.isEqualTo("Shop Operator"));
+	}
+
+	@Test
+	void runWithCoreV1EventsAndAComponentThatIsNoQualifiedNameShouldStart() {
+		// the documented configuration: a qualified name only where events.k8s.io/v1
+		// Events may be written
+		this.contextRunner.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.events.api=core-v1", "operator.events.component=Shop Operator",
+					"operator.auto-startup=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(KubernetesEventRecorder.class).component()).isEqualTo("Shop Operator");
+			});
+	}
+
+	@Test
+	void runWithApiPropertyShouldUseIt() {
+		this.contextRunner.withPropertyValues("operator.events.api=core-v1")
+			.run((context) -> assertThat(context.getBean(KubernetesEventRecorder.class).api())
+				.isEqualTo(EventApi.CORE_V1));
 	}
 
 	@Test

@@ -70,7 +70,9 @@ class OperatorEventsIntegrationTests {
 		// which runs on every replica, stops after those and flushed it
 		assertThat(events(admin, namespace)).anySatisfy((event) -> {
 			assertThat(event.getReason()).isEqualTo("Stopped");
-			assertThat(event.getSource().getComponent()).isEqualTo("shop-operator");
+			// an events.k8s.io/v1 Event, whose reportingController this is
+			assertThat(event.getReportingComponent()).isEqualTo("shop-operator");
+			assertThat(event.getEventTime()).isNotNull();
 		});
 	}
 
