@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -190,13 +191,34 @@ public interface Client extends Reader {
 	 * positive
 	 */
 	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout) {
+		return create(client, reads, fieldManager, timeout, Tracing.NOOP, false);
+	}
+
+	/**
+	 * Creates a client whose calls to the API server are traced, as a manager's are.
+	 * @param client the application's client (it is not modified; calls use a derived
+	 * client with the timeout)
+	 * @param reads serves {@link #get} and {@link #list}, normally the manager's cache
+	 * @param fieldManager the field manager of writes and applies
+	 * @param timeout the longest one call may take
+	 * @param tracing where each call is traced, a child span of the reconcile's
+	 * @param traceContextAnnotation whether a create, update, patch or apply carries its
+	 * span's trace context in the annotation
+	 * {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in the same
+	 * write; a write that changes nothing else leaves it as the cached object has it
+	 * @return the client
+	 * @throws IllegalArgumentException if the field manager is blank or the timeout not
+	 * positive
+	 */
+	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout, Tracing tracing,
+			boolean traceContextAnnotation) {
 		if (fieldManager == null || fieldManager.isBlank()) {
 			throw new IllegalArgumentException("a client needs a field manager (the name its writes are owned by)");
 		}
 		if (timeout == null || timeout.isZero() || timeout.isNegative()) {
 			throw new IllegalArgumentException("a client's timeout must be positive, was " + timeout);
 		}
-		return new DefaultClient(client, reads, fieldManager, timeout);
+		return new DefaultClient(client, reads, fieldManager, timeout, tracing, traceContextAnnotation);
 	}
 
 	/**

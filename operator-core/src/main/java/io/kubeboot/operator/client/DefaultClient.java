@@ -1,5 +1,6 @@
 package io.kubeboot.operator.client;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,14 +9,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -27,6 +31,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link Client} of a manager: reads from its cache (or, uncached, from the API
  * server), writes through REST calls bounded by a timeout.
+ * <p>
+ * Every call to the API server is a span of the {@link Tracing} (verb, kind, status
+ * code), a child of the reconcile's. With the trace context annotation on, a create,
+ * update, patch (merge or strategic merge) or apply carries the span's
+ * {@code traceparent} in the {@code TraceContextAnnotation} of its body, unless the
+ * cached object shows that the write changes nothing else (see {@link TraceContextStamp}).
  */
 final class DefaultClient implements Client {
 
@@ -48,6 +58,10 @@ final class DefaultClient implements Client {
 
 	private final WrittenVersions.@Nullable Tracking tracking;
 
+	private final Tracing tracing;
+
+	private final boolean stampWrites;
+
 	/**
 	 * Creates a client.
 	 * @param client the application's client (it is not modified; calls use a derived
@@ -57,6 +71,22 @@ final class DefaultClient implements Client {
 	 * @param timeout the longest one call may take
 	 */
 	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout) {
+		this(client, cache, fieldManager, timeout, Tracing.NOOP, false);
+	}
+
+	/**
+	 * Creates a client whose calls are traced.
+	 * @param client the application's client
+	 * @param cache serves the reads
+	 * @param fieldManager the field manager of writes and applies
+	 * @param timeout the longest one call may take
+	 * @param tracing where the calls are traced
+	 * @param stampWrites whether writes carry their trace context in the annotation
+	 */
+	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout, Tracing tracing,
+			boolean stampWrites) {
+		this.tracing = tracing;
+		this.stampWrites = stampWrites;
 		ApiClient bounded = ApiClients.withTimeouts(client, timeout, timeout);
 		this.cache = cache;
 		this.calls = new RestCalls(bounded, timeout);
@@ -100,15 +130,36 @@ final class DefaultClient implements Client {
 	@Override
 	public <T extends KubernetesObject> T create(T object) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "POST", kind.collectionPath(namespace(kind, object)),
-				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
+		String namespace = namespace(kind, object);
+		return send(kind, new Call("create", null, namespace, nameOrNull(object)), "POST",
+				kind.collectionPath(namespace), List.of("fieldManager", this.fieldManager), (traceParent) -> {
+					JsonObject body = this.json.writeTree(object, kind);
+					if (traceParent != null) {
+						TraceContextStamp.stamp(body, traceParent);
+					}
+					return RestCalls.bytes(body.toString());
+				}, "application/json");
 	}
 
 	@Override
 	public <T extends KubernetesObject> T update(T object) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "PUT", kind.objectPath(namespace(kind, object), name(object), false),
-				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		return send(kind, new Call("update", null, namespace, name), "PUT", kind.objectPath(namespace, name, false),
+				List.of("fieldManager", this.fieldManager), (traceParent) -> {
+					JsonObject body = this.json.writeTree(object, kind);
+					if (traceParent != null) {
+						JsonObject stored = stored(kind, namespace, name);
+						if (stored != null && TraceContextStamp.sameAs(body, stored)) {
+							TraceContextStamp.keep(body, stored);
+						}
+						else {
+							TraceContextStamp.stamp(body, traceParent);
+						}
+					}
+					return RestCalls.bytes(body.toString());
+				}, "application/json");
 	}
 
 	@Override
@@ -201,10 +252,13 @@ final class DefaultClient implements Client {
 			preconditions.addProperty("uid", object.getMetadata().getUid());
 			body.add("preconditions", preconditions);
 		}
+		String namespace = namespace(kind, object);
+		String name = name(object);
 		try {
-			JsonElement answer = this.calls.send("DELETE",
-					kind.objectPath(namespace(kind, object), name(object), false), List.of(),
-					RestCalls.bytes(body.toString()), "application/json", JsonElement.class);
+			JsonElement answer = traced(kind, new Call("delete", null, namespace, name),
+					(traceParent, answered) -> this.calls.send("DELETE", kind.objectPath(namespace, name, false),
+							List.of(), RestCalls.bytes(body.toString()), "application/json", JsonElement.class,
+							answered));
 			if (this.tracking != null && this.tracking.holds(object)) {
 				String pending = pendingDeletionVersion(answer);
 				if (pending != null) {
@@ -248,8 +302,28 @@ final class DefaultClient implements Client {
 
 	private <T extends KubernetesObject> T patch(T object, Patch patch, boolean status) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "PATCH", kind.objectPath(namespace(kind, object), name(object), status),
-				List.of("fieldManager", this.fieldManager), this.json.patch(patch), patch.type().contentType());
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		return send(kind, new Call("patch", status ? "status" : null, namespace, name), "PATCH",
+				kind.objectPath(namespace, name, status), List.of("fieldManager", this.fieldManager),
+				(traceParent) -> {
+					byte[] body = this.json.patch(patch);
+					if (traceParent == null || status || patch.type() == Patch.Type.JSON) {
+						// the status subresource ignores metadata; a JSON patch's paths
+						// may not exist
+						return body;
+					}
+					JsonElement tree = JsonParser.parseString(new String(body, StandardCharsets.UTF_8));
+					if (!tree.isJsonObject()) {
+						return body;
+					}
+					JsonObject stored = stored(kind, namespace, name);
+					if (stored != null && TraceContextStamp.isContainedIn(tree.getAsJsonObject(), stored)) {
+						return body;
+					}
+					TraceContextStamp.stamp(tree.getAsJsonObject(), traceParent);
+					return RestCalls.bytes(tree.toString());
+				}, patch.type().contentType());
 	}
 
 	private <T extends KubernetesObject> T apply(T object, boolean status, ApplyOption... options) {
@@ -258,13 +332,29 @@ final class DefaultClient implements Client {
 		if (List.of(options).contains(ApplyOption.FORCE)) {
 			query.addAll(List.of("force", "true"));
 		}
-		return send(kind, "PATCH", kind.objectPath(namespace(kind, object), name(object), status), query,
-				this.json.apply(object, kind), "application/apply-patch+yaml");
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		return send(kind, new Call("apply", status ? "status" : null, namespace, name), "PATCH",
+				kind.objectPath(namespace, name, status), query, (traceParent) -> {
+					JsonObject body = this.json.applyTree(object, kind);
+					if (traceParent != null && !status) {
+						JsonObject stored = stored(kind, namespace, name);
+						if (stored != null && TraceContextStamp.isContainedIn(body, stored)) {
+							// applied without it, the annotation this manager owns would go
+							TraceContextStamp.keep(body, stored);
+						}
+						else {
+							TraceContextStamp.stamp(body, traceParent);
+						}
+					}
+					return RestCalls.bytes(body.toString());
+				}, "application/apply-patch+yaml");
 	}
 
-	private <T extends KubernetesObject> T send(ResourceKind<T> kind, String method, String path, List<String> query,
-			byte[] body, String contentType) {
-		T stored = this.calls.send(method, path, query, body, contentType, kind.type());
+	private <T extends KubernetesObject> T send(ResourceKind<T> kind, Call call, String method, String path,
+			List<String> query, Body body, String contentType) {
+		T stored = traced(kind, call, (traceParent, answered) -> this.calls.send(method, path, query,
+				body.write(traceParent), contentType, kind.type(), answered));
 		if (stored == null) {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
 		}
@@ -280,6 +370,56 @@ final class DefaultClient implements Client {
 			}
 		}
 		return stored;
+	}
+
+	/**
+	 * Sends a call inside its span, handing the body the trace context to write when
+	 * writes carry it.
+	 */
+	private <R> @Nullable R traced(ResourceKind<?> kind, Call call, TracedCall<R> send) {
+		if (this.tracing.isNoop()) {
+			return send.send(null, null);
+		}
+		Tracing.ClientSpan span = this.tracing.clientCall(call.verb(), kind.kind(), call.subresource(),
+				call.namespace(), call.name());
+		int[] code = { 0 };
+		Throwable error = null;
+		try {
+			return send.send(this.stampWrites ? span.traceParent() : null, (answered) -> code[0] = answered);
+		}
+		catch (ApiServerException ex) {
+			code[0] = ex.code();
+			error = ex;
+			throw ex;
+		}
+		catch (RuntimeException | Error ex) {
+			error = ex;
+			throw ex;
+		}
+		finally {
+			span.end(code[0], error);
+		}
+	}
+
+	/**
+	 * Returns the cached object a write is about, as JSON, to tell whether the write
+	 * changes anything; {@code null} if the kind is not cached, the object not there, or
+	 * the cache could not say.
+	 */
+	private @Nullable JsonObject stored(ResourceKind<?> kind, @Nullable String namespace, String name) {
+		try {
+			Optional<? extends KubernetesObject> cached = this.cache.get(kind.type(), new Request(namespace, name));
+			return cached.map(this.json::tree).orElse(null);
+		}
+		catch (RuntimeException ex) {
+			// not cached, or the cache is behind this process's write: the annotation is
+			// written
+			return null;
+		}
+	}
+
+	private static @Nullable String nameOrNull(KubernetesObject object) {
+		return (object.getMetadata() != null) ? object.getMetadata().getName() : null;
 	}
 
 	@SuppressWarnings("unchecked")
@@ -319,6 +459,39 @@ final class DefaultClient implements Client {
 		return name;
 	}
 
+	/**
+	 * What a call does, for its span.
+	 *
+	 * @param verb {@code get}, {@code list}, {@code create}, {@code update},
+	 * {@code patch}, {@code apply} or {@code delete}
+	 * @param subresource {@code status}, or {@code null}
+	 * @param namespace the object's namespace, or {@code null}
+	 * @param name the object's name, or {@code null}
+	 */
+	private record Call(String verb, @Nullable String subresource, @Nullable String namespace, @Nullable String name) {
+	}
+
+	/**
+	 * Writes the body of a call, with the trace context to put in it.
+	 */
+	@FunctionalInterface
+	private interface Body {
+
+		byte[] write(@Nullable String traceParent);
+
+	}
+
+	/**
+	 * Sends a call, given the trace context its body may carry and where to tell the
+	 * answer's status code.
+	 */
+	@FunctionalInterface
+	private interface TracedCall<R> {
+
+		@Nullable R send(@Nullable String traceParent, @Nullable IntConsumer answered);
+
+	}
+
 	/** Reads straight from the API server. */
 	private final class UncachedReader implements Reader {
 
@@ -327,8 +500,10 @@ final class DefaultClient implements Client {
 			ResourceKind<T> kind = kind(type);
 			String namespace = kind.namespaced() ? request.namespace() : null;
 			try {
-				return Optional.ofNullable(DefaultClient.this.calls.send("GET",
-						kind.objectPath(namespace, request.name(), false), List.of(), null, "application/json", type));
+				return Optional.ofNullable(traced(kind, new Call("get", null, namespace, request.name()),
+						(traceParent, answered) -> DefaultClient.this.calls.send("GET",
+								kind.objectPath(namespace, request.name(), false), List.of(), null, "application/json",
+								type, answered)));
 			}
 			catch (ApiServerException.NotFoundException ex) {
 				return Optional.empty();
@@ -350,9 +525,10 @@ final class DefaultClient implements Client {
 		private <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
 				List<String> query) {
 			ResourceKind<T> kind = kind(type);
-			KubernetesListObject list = DefaultClient.this.calls.send("GET",
-					kind.collectionPath(kind.namespaced() ? namespace : null), query, null, "application/json",
-					kind.listType());
+			String scope = kind.namespaced() ? namespace : null;
+			KubernetesListObject list = traced(kind, new Call("list", null, scope, null),
+					(traceParent, answered) -> DefaultClient.this.calls.send("GET", kind.collectionPath(scope), query,
+							null, "application/json", kind.listType(), answered));
 			return (list != null && list.getItems() != null) ? new ArrayList<>((List<T>) list.getItems())
 					: new ArrayList<>();
 		}
@@ -365,9 +541,11 @@ final class DefaultClient implements Client {
 		@Override
 		public <T extends KubernetesObject> T update(T object) {
 			ResourceKind<T> kind = kind(object);
-			return send(kind, "PUT", kind.objectPath(namespace(kind, object), name(object), true),
-					List.of("fieldManager", DefaultClient.this.fieldManager),
-					DefaultClient.this.json.write(object, kind), "application/json");
+			String namespace = namespace(kind, object);
+			String name = name(object);
+			return send(kind, new Call("update", "status", namespace, name), "PUT",
+					kind.objectPath(namespace, name, true), List.of("fieldManager", DefaultClient.this.fieldManager),
+					(traceParent) -> DefaultClient.this.json.write(object, kind), "application/json");
 		}
 
 		@Override
@@ -392,16 +570,24 @@ final class DefaultClient implements Client {
 		}
 
 		byte[] write(KubernetesObject object, ResourceKind<?> kind) {
-			return RestCalls.bytes(withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind).toString());
+			return RestCalls.bytes(writeTree(object, kind).toString());
 		}
 
-		byte[] apply(KubernetesObject object, ResourceKind<?> kind) {
+		JsonObject writeTree(KubernetesObject object, ResourceKind<?> kind) {
+			return withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
+		}
+
+		JsonObject applyTree(KubernetesObject object, ResourceKind<?> kind) {
 			JsonObject body = withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
 			if (body.has("metadata")) {
 				// rejected by apply
 				body.getAsJsonObject("metadata").remove("managedFields");
 			}
-			return RestCalls.bytes(ApplyBodies.withoutEmptyCollections(body).toString());
+			return ApplyBodies.withoutEmptyCollections(body);
+		}
+
+		JsonObject tree(Object object) {
+			return this.gson.toJsonTree(object).getAsJsonObject();
 		}
 
 		<T> T copy(T object, Class<T> type) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -17,13 +18,18 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.Ticker;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubeboot.operator.workqueue.WorkQueues;
@@ -50,6 +56,11 @@ import org.slf4j.LoggerFactory;
  * nothing. {@link #start} blocks until stopped; on stop no new reconcile begins and the
  * ones in flight finish (the manager interrupts them after its graceful shutdown
  * timeout).
+ * <p>
+ * Every request queued carries its {@link Trigger}, kept beside the queue
+ * ({@link PendingTriggers}) until a worker takes the request: its reconcile runs with a
+ * {@link ReconcileContext} that lists why it runs, counted per kind in the controller's
+ * metrics and, with {@link Tracing}, recorded on the reconcile's span.
  */
 public final class Controller implements ManagerRunnable {
 
@@ -95,16 +106,34 @@ public final class Controller implements ManagerRunnable {
 
 	private final WorkGate gate;
 
+	private final ControllerMetrics metrics;
+
+	/**
+	 * The triggers of the current run's queue; set before the queue, so that whoever sees
+	 * a queue sees its triggers.
+	 */
+	private volatile PendingTriggers triggers = new PendingTriggers(Ticker.system());
+
 	private volatile @Nullable WorkQueue<Request> queue;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate) {
+		this(name, forType, reconciler, maxConcurrentReconciles, priorityQueue, rateLimiters, queueMetrics, metrics,
+				sources, cacheSyncTimeout, permissions, gate, Tracing.NOOP);
+	}
+
+	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
+			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
+			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
+			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate, Tracing tracing) {
 		this.name = name;
 		this.gate = gate;
 		this.permissions = List.copyOf(permissions);
-		this.runner = new ReconcileRunner(name, reconciler, metrics);
+		this.metrics = metrics;
+		this.runner = new ReconcileRunner(name,
+				(tracing != Tracing.NOOP) ? new TracedReconciler(reconciler, tracing) : reconciler, metrics);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.priorityQueue = priorityQueue;
 		this.rateLimiters = rateLimiters;
@@ -241,13 +270,14 @@ public final class Controller implements ManagerRunnable {
 
 			@Override
 			public void add(Request request, int priority) {
-				addToQueue(request, priority);
+				addToQueue(request, priority, Trigger.of(SourceRunner.kindOf(source)));
 			}
 
 			@Override
 			public void addAfter(Request request, Duration delay, int priority) {
 				WorkQueue<Request> current = Controller.this.queue;
 				if (current != null) {
+					Controller.this.triggers.schedule(request, Trigger.of(SourceRunner.kindOf(source)), delay);
 					current.addAfter(request, delay, priority);
 				}
 			}
@@ -391,9 +421,10 @@ public final class Controller implements ManagerRunnable {
 		return this.channel.send(request);
 	}
 
-	private void addToQueue(Request request, int priority) {
+	private void addToQueue(Request request, int priority, Trigger trigger) {
 		WorkQueue<Request> current = this.queue;
 		if (current != null && this.gate.admits(request)) {
+			this.triggers.record(request, trigger);
 			current.add(request, priority);
 		}
 	}
@@ -407,8 +438,10 @@ public final class Controller implements ManagerRunnable {
 		if (current == null) {
 			return;
 		}
+		PendingTriggers pending = this.triggers;
 		for (Request request : cachedRequests()) {
 			if (which.test(request)) {
+				pending.record(request, Trigger.of(Trigger.Kind.RESYNC));
 				current.add(request, WorkQueue.LOW_PRIORITY);
 			}
 		}
@@ -451,23 +484,28 @@ public final class Controller implements ManagerRunnable {
 			// stopped before the workers started: reconcile nothing
 			return;
 		}
+		RateLimiter<Request> rateLimiter = this.rateLimiters.get();
+		WorkQueueMetrics metrics = this.queueMetrics.apply(this.name);
 		WorkQueue<Request> current = this.priorityQueue
-				? WorkQueues.newPriorityQueue(this.name, this.rateLimiters.get(), this.queueMetrics.apply(this.name))
-				: WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
-						this.queueMetrics.apply(this.name));
+				? WorkQueues.newPriorityQueue(this.name, rateLimiter, metrics)
+				: WorkQueues.newRateLimitingQueue(this.name, rateLimiter, metrics);
+		PendingTriggers pending = new PendingTriggers(Ticker.system());
+		WorkQueue<Request> requeues = new RequeueRecorder(current, rateLimiter, metrics, pending);
 		// counted before the queue makes the controller look running, so the workers
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
+		this.triggers = pending;
 		this.queue = current;
-		this.sources.forEach((source) -> source.replay((request, priority) -> {
+		this.sources.forEach((source) -> source.replay((request, priority, trigger) -> {
 			if (this.gate.admits(request)) {
+				pending.record(request, trigger);
 				current.add(request, priority);
 			}
 		}));
-		this.sourceRunner.startAll(current);
+		this.sourceRunner.startAll(current, pending);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
-			Runnable loop = this.gate.aroundWorker(() -> work(current));
+			Runnable loop = this.gate.aroundWorker(() -> work(current, requeues, pending));
 			Thread worker = new Thread(() -> {
 				try {
 					loop.run();
@@ -529,7 +567,7 @@ public final class Controller implements ManagerRunnable {
 		}
 	}
 
-	private void work(WorkQueue<Request> current) {
+	private void work(WorkQueue<Request> current, WorkQueue<Request> requeues, PendingTriggers pending) {
 		while (true) {
 			Request request;
 			try {
@@ -550,7 +588,7 @@ public final class Controller implements ManagerRunnable {
 				return;
 			}
 			try {
-				this.gate.work(new QueueTurn(current, request));
+				this.gate.work(new QueueTurn(current, requeues, pending, request));
 			}
 			finally {
 				current.done(request);
@@ -561,8 +599,11 @@ public final class Controller implements ManagerRunnable {
 	/**
 	 * Reconciles a request, saying so once per version when the cache holds an older
 	 * version of its object than the API server's, whose latest version does not decode.
+	 * The reconcile runs with its context bound to the worker's thread: why it runs (the
+	 * triggers taken with the request, counted per kind), and when it queued the request
+	 * again, why (a requeue it asked for, or a retry after its error).
 	 */
-	private void reconcile(WorkQueue<Request> current, Request request) {
+	private void reconcile(WorkQueue<Request> requeues, PendingTriggers pending, Request request) {
 		Optional<String> undecodable = this.sources.get(0)
 			.informer()
 			.undecodableVersion(request.namespace(), request.name());
@@ -575,7 +616,29 @@ public final class Controller implements ManagerRunnable {
 							+ "the model: controller={} request={} undecodableResourceVersion={}",
 					this.name, request, undecodable.get());
 		}
-		this.runner.reconcile(current, request);
+		PendingTriggers.Taken taken = pending.take(request);
+		ReconcileContext context = new ReconcileContext(this.name, request, UUID.randomUUID().toString(),
+				taken.triggers(), taken.dropped(), taken.queued(System.nanoTime()));
+		countTriggers(taken);
+		Outcome[] outcome = { null };
+		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));
+		pending.settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
+				? Trigger.Kind.REQUEUE : Trigger.Kind.RETRY_AFTER_ERROR);
+	}
+
+	/** Counts a reconcile once under each kind of its triggers, without allocating. */
+	private void countTriggers(PendingTriggers.Taken taken) {
+		int counted = 0;
+		for (Trigger trigger : taken.triggers()) {
+			int bit = 1 << trigger.kind().ordinal();
+			if ((counted & bit) == 0) {
+				counted |= bit;
+				this.metrics.triggered(trigger.kind());
+			}
+		}
+		if (taken.dropped() > 0) {
+			this.metrics.triggersDropped(taken.dropped());
+		}
 	}
 
 	/**
@@ -585,10 +648,16 @@ public final class Controller implements ManagerRunnable {
 
 		private final WorkQueue<Request> current;
 
+		private final WorkQueue<Request> requeues;
+
+		private final PendingTriggers pending;
+
 		private final Request request;
 
-		QueueTurn(WorkQueue<Request> current, Request request) {
+		QueueTurn(WorkQueue<Request> current, WorkQueue<Request> requeues, PendingTriggers pending, Request request) {
 			this.current = current;
+			this.requeues = requeues;
+			this.pending = pending;
 			this.request = request;
 		}
 
@@ -607,12 +676,14 @@ public final class Controller implements ManagerRunnable {
 
 		@Override
 		public void reconcile() {
-			Controller.this.reconcile(this.current, this.request);
+			Controller.this.reconcile(this.requeues, this.pending, this.request);
 		}
 
 		@Override
 		public void drop() {
 			this.current.forget(this.request);
+			// nothing left to do for it, nor for why it was queued
+			this.pending.take(this.request);
 		}
 
 		@Override

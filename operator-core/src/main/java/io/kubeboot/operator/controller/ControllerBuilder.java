@@ -275,7 +275,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		String fields = parsed(fieldSelector);
 		this.otherKinds.add(new OtherKind("owns", selector, fields,
 				(ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector, fields),
-						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter, EventSource.Relation.OWNED,
+						kindName(ownedType))));
 		return this;
 	}
 
@@ -334,7 +335,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		this.otherKinds.add(new OtherKind("owns", selector, fields,
 				(ns) -> new EventSource<>(controllerName(),
 						this.cache.metadataInformer(ownedType, ns, selector, fields),
-						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter, EventSource.Relation.OWNED,
+						kindName(ownedType))));
 		return this;
 	}
 
@@ -423,7 +425,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.add(new OtherKind("watches", labelSelector, fields,
 					(ns) -> new EventSource<>(controllerName(), this.cache.informer(watchedType,
 							(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector, fields),
-							mapFunction, eventFilter)));
+							mapFunction, eventFilter, EventSource.Relation.WATCHED, kindName(watchedType))));
 		return this;
 	}
 
@@ -485,7 +487,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.add(new OtherKind("watches", labelSelector, fields,
 					(ns) -> new EventSource<>(controllerName(), this.cache.metadataInformer(watchedType,
 							(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector, fields),
-							mapFunction, eventFilter)));
+							mapFunction, eventFilter, EventSource.Relation.WATCHED, kindName(watchedType))));
 		return this;
 	}
 
@@ -581,7 +583,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), this.defaults.metrics().apply(controllerName()), sources,
-				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate);
+				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate, this.defaults.tracing());
 		this.requestSources.forEach(controller::watch);
 		try {
 			this.manager.add(Controller.RUNNABLE_PREFIX + controller.name(), controller);
@@ -659,6 +661,10 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		}
 		FieldSelector.parse(fieldSelector.trim());
 		return fieldSelector.trim();
+	}
+
+	private static String kindName(Class<? extends KubernetesObject> type) {
+		return KindResolver.declaredKind(type).kind();
 	}
 
 	private String controllerName() {

@@ -1,8 +1,11 @@
 package io.kubeboot.operator.controller;
 
+import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -15,8 +18,12 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * {@link WorkQueue#LOW_PRIORITY} for the adds of an initial list and for updates that did
  * not change the object (same resourceVersion: a resync, or a relist that found it as it
  * was), {@link WorkQueue#DEFAULT_PRIORITY} for every change.
+ * <p>
+ * Each request goes with its {@link Trigger}: for the reconciled kind what happened to
+ * the object (created, its spec, metadata or status changed, deleted, or seen unchanged),
+ * for an owned or watched kind which object changed. An update that changed nothing but
+ * the {@link TraceContextAnnotation} is dropped before the gate and the event filter: a
+ * write's trace context never causes a reconcile by itself.
  *
  * @param <T> the watched model type
  */
@@ -46,6 +59,12 @@ final class EventSource<T extends KubernetesObject> {
 	/** The controller's gate, for the reconciled kind; one that passes all otherwise. */
 	private final WorkGate gate;
 
+	/** How this kind relates to the reconciled one. */
+	private final Relation relation;
+
+	/** The kind's name for the triggers of owned and watched objects. */
+	private final String kindName;
+
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction) {
 		this(controller, informer, mapFunction, EventFilters.all());
 	}
@@ -56,17 +75,34 @@ final class EventSource<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Creates the source of an owned or watched kind.
+	 */
+	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate,
+			Relation relation, String kindName) {
+		this(controller, informer, mapFunction, predicate, new WorkGate() {
+		}, relation, kindName);
+	}
+
+	/**
 	 * Creates the source of the reconciled kind of a controller: its gate sees every
 	 * event before the event filter, and may let an event pass that the filter would
 	 * drop, or drop one the filter would pass.
 	 */
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate,
 			WorkGate gate) {
+		this(controller, informer, mapFunction, predicate, gate, Relation.RECONCILED,
+				informer.key().type().getSimpleName());
+	}
+
+	private EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction,
+			EventFilter<? super T> predicate, WorkGate gate, Relation relation, String kindName) {
 		this.controller = controller;
 		this.informer = informer;
 		this.mapFunction = mapFunction;
 		this.predicate = predicate;
 		this.gate = gate;
+		this.relation = relation;
+		this.kindName = kindName;
 	}
 
 	Informer<T> informer() {
@@ -81,12 +117,17 @@ final class EventSource<T extends KubernetesObject> {
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.ADD, null, object, false),
 						() -> passes("create", object, () -> EventSource.this.predicate.create(object)))) {
 					int priority = inInitialList ? WorkQueue.LOW_PRIORITY : WorkQueue.DEFAULT_PRIORITY;
-					map(object).forEach((request) -> sink.add(request, priority));
+					Trigger trigger = inInitialList ? trigger(Trigger.Kind.RESYNC, object, null)
+							: trigger(Trigger.Kind.CREATED, object, TraceContextAnnotation.read(object));
+					map(object).forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
 
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
+				if (TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
+					return;
+				}
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.UPDATE, oldObject, newObject, false),
 						() -> passes("update", newObject,
 								() -> EventSource.this.predicate.update(oldObject, newObject)))) {
@@ -98,7 +139,9 @@ final class EventSource<T extends KubernetesObject> {
 					requests.addAll(map(newObject));
 					int priority = unchanged(oldObject, newObject) ? WorkQueue.LOW_PRIORITY
 							: WorkQueue.DEFAULT_PRIORITY;
-					requests.forEach((request) -> sink.add(request, priority));
+					Trigger trigger = trigger(updateKind(oldObject, newObject), newObject,
+							TraceContextAnnotation.setBy(oldObject, newObject));
+					requests.forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
 
@@ -106,7 +149,8 @@ final class EventSource<T extends KubernetesObject> {
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.DELETE, null, object, deletedFinalStateUnknown),
 						() -> passes("delete", object, () -> EventSource.this.predicate.delete(object)))) {
-					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY));
+					Trigger trigger = trigger(Trigger.Kind.DELETED, object, null);
+					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY, trigger));
 				}
 			}
 
@@ -120,9 +164,85 @@ final class EventSource<T extends KubernetesObject> {
 	void replay(Sink sink) {
 		for (T object : this.informer.list()) {
 			if (passes("create", object, () -> this.predicate.create(object))) {
-				map(object).forEach((request) -> sink.add(request, WorkQueue.LOW_PRIORITY));
+				Trigger trigger = trigger(Trigger.Kind.RESYNC, object, null);
+				map(object).forEach((request) -> sink.add(request, WorkQueue.LOW_PRIORITY, trigger));
 			}
 		}
+	}
+
+	/**
+	 * Returns the trigger of an event: what happened to the reconciled object, or which
+	 * owned or watched object changed.
+	 */
+	private Trigger trigger(Trigger.Kind kind, T object, @Nullable String traceParent) {
+		if (this.relation == Relation.RECONCILED) {
+			return new Trigger(kind, null, null, Instant.now(), traceParent);
+		}
+		Trigger.Kind related = (this.relation == Relation.OWNED) ? Trigger.Kind.OWNED_OBJECT
+				: Trigger.Kind.WATCHED_OBJECT;
+		V1ObjectMeta metadata = object.getMetadata();
+		Request named = null;
+		if (metadata != null && metadata.getName() != null) {
+			try {
+				named = Request.of(metadata.getNamespace(), metadata.getName());
+			}
+			catch (IllegalArgumentException ex) {
+				// a name no Request can hold: the trigger names no object
+			}
+		}
+		return new Trigger(related, this.kindName, named, Instant.now(),
+				(kind == Trigger.Kind.RESYNC) ? null : traceParent);
+	}
+
+	/**
+	 * Returns what an update of the reconciled kind changed: a deletion that began, the
+	 * generation (the spec), the metadata, or neither (the status); for a kind without a
+	 * generation, a change that left the metadata as it was counts as a spec change.
+	 */
+	static Trigger.Kind updateKind(KubernetesObject oldObject, KubernetesObject newObject) {
+		if (unchanged(oldObject, newObject)) {
+			return Trigger.Kind.RESYNC;
+		}
+		V1ObjectMeta before = oldObject.getMetadata();
+		V1ObjectMeta after = newObject.getMetadata();
+		if (before == null || after == null) {
+			return Trigger.Kind.SPEC_CHANGED;
+		}
+		if (after.getDeletionTimestamp() != null && before.getDeletionTimestamp() == null) {
+			return Trigger.Kind.DELETED;
+		}
+		if (before.getGeneration() != null && !before.getGeneration().equals(after.getGeneration())) {
+			return Trigger.Kind.SPEC_CHANGED;
+		}
+		if (metadataChanged(before, after)) {
+			return Trigger.Kind.METADATA_CHANGED;
+		}
+		return (before.getGeneration() != null) ? Trigger.Kind.STATUS_CHANGED : Trigger.Kind.SPEC_CHANGED;
+	}
+
+	private static boolean metadataChanged(V1ObjectMeta before, V1ObjectMeta after) {
+		return !Objects.equals(orEmpty(before.getLabels()), orEmpty(after.getLabels()))
+				|| !Objects.equals(withoutTraceContext(before.getAnnotations()),
+						withoutTraceContext(after.getAnnotations()))
+				|| !Objects.equals(orEmpty(before.getFinalizers()), orEmpty(after.getFinalizers()))
+				|| !Objects.equals(orEmpty(before.getOwnerReferences()), orEmpty(after.getOwnerReferences()));
+	}
+
+	private static Map<String, String> orEmpty(@Nullable Map<String, String> map) {
+		return (map != null) ? map : Map.of();
+	}
+
+	private static <E> List<E> orEmpty(@Nullable List<E> list) {
+		return (list != null) ? list : List.of();
+	}
+
+	private static Map<String, String> withoutTraceContext(@Nullable Map<String, String> annotations) {
+		if (annotations == null || !annotations.containsKey(TraceContextAnnotation.NAME)) {
+			return orEmpty(annotations);
+		}
+		Map<String, String> others = new HashMap<>(annotations);
+		others.remove(TraceContextAnnotation.NAME);
+		return others;
 	}
 
 	/**
@@ -175,8 +295,25 @@ final class EventSource<T extends KubernetesObject> {
 		 * Takes a request.
 		 * @param request the request
 		 * @param priority its priority
+		 * @param trigger why it is queued
 		 */
-		void add(Request request, int priority);
+		void add(Request request, int priority, Trigger trigger);
+
+	}
+
+	/**
+	 * How a kind relates to the one a controller reconciles.
+	 */
+	enum Relation {
+
+		/** The reconciled kind itself. */
+		RECONCILED,
+
+		/** A kind whose objects the reconciled objects own. */
+		OWNED,
+
+		/** A kind whose objects map to requests through a function. */
+		WATCHED
 
 	}
 

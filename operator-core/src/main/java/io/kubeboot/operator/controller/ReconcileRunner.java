@@ -9,11 +9,13 @@ import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
 import io.kubeboot.operator.workqueue.WorkQueue;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -25,7 +27,9 @@ import org.slf4j.MDC;
  * throttled a call, or requeued after a delay. Sets the log context and counts the
  * outcome. A requeue keeps the priority the request was handed out with, as
  * controller-runtime's controller does: a failing object of the initial backlog stays
- * behind live changes, a failing live change stays ahead of the backlog.
+ * behind live changes, a failing live change stays ahead of the backlog. The log context's
+ * {@code reconcileID} and the triggers a failure's log line shows are those of the
+ * {@link ReconcileContext} bound to the thread.
  */
 final class ReconcileRunner {
 
@@ -49,11 +53,12 @@ final class ReconcileRunner {
 		return this.activeWorkers.get();
 	}
 
-	void reconcile(WorkQueue<Request> current, Request request) {
+	Outcome reconcile(WorkQueue<Request> current, Request request) {
+		ReconcileContext context = ReconcileContext.current().orElse(null);
 		MDC.put("controller", this.name);
 		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
 		MDC.put("name", request.name());
-		MDC.put("reconcileID", UUID.randomUUID().toString());
+		MDC.put("reconcileID", (context != null) ? context.reconcileId() : UUID.randomUUID().toString());
 		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
 		long start = System.nanoTime();
 		int priority = current.priorityOf(request);
@@ -81,12 +86,14 @@ final class ReconcileRunner {
 			Duration wait = RetryAfter.wait(ex.retryAfter());
 			current.addAfter(request, wait, priority);
 			logger.warn("Throttled by the API server, requeued after its Retry-After: controller={} request={} "
-					+ "retryAfter={}s error=\"{}\"", this.name, request, wait.toSeconds(), ex.getMessage());
+					+ "retryAfter={}s triggers={} error=\"{}\"", this.name, request, wait.toSeconds(), triggers(context),
+					ex.getMessage());
 		}
 		catch (TerminalException ex) {
 			outcome = Outcome.TERMINAL_ERROR;
 			current.forget(request);
-			logger.error("Reconciler error, not retried: controller={} request={}", this.name, request, ex);
+			logger.error("Reconciler error, not retried: controller={} request={} triggers={}", this.name, request,
+					triggers(context), ex);
 		}
 		catch (InterruptedException ex) {
 			outcome = Outcome.ERROR;
@@ -96,7 +103,8 @@ final class ReconcileRunner {
 		catch (Exception ex) {
 			outcome = Outcome.ERROR;
 			current.addRateLimited(request, priority);
-			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+			logger.error("Reconciler error: controller={} request={} triggers={}", this.name, request,
+					triggers(context), ex);
 		}
 		catch (OutOfMemoryError | InternalError | UnknownError ex) {
 			// the JVM is in trouble: let the worker die, liveness reports it and
@@ -106,7 +114,8 @@ final class ReconcileRunner {
 		catch (Throwable ex) {
 			outcome = Outcome.PANIC;
 			current.addRateLimited(request, priority);
-			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
+			logger.error("Observed a panic in reconciler: controller={} request={} triggers={}", this.name, request,
+					triggers(context), ex);
 		}
 		finally {
 			this.metrics.activeWorkers(this.activeWorkers.decrementAndGet());
@@ -116,6 +125,11 @@ final class ReconcileRunner {
 			MDC.remove("reconcileID");
 		}
 		this.metrics.reconciled(outcome, System.nanoTime() - start);
+		return outcome;
+	}
+
+	private static String triggers(@Nullable ReconcileContext context) {
+		return (context != null) ? context.describeTriggers() : "[]";
 	}
 
 	private Outcome handle(WorkQueue<Request> current, Request request, Result result, int priority) {

@@ -6,6 +6,8 @@ import java.util.List;
 
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.WorkQueue;
@@ -17,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * Runs the sources of a controller whenever it runs, each on a thread of its own, and
  * stops them before the controller's workers stop: stop signal first, then a bounded
  * wait, then an interrupt. A source added while the controller runs starts at once;
- * adding and starting share one lock, so no source starts twice or misses a run.
+ * adding and starting share one lock, so no source starts twice or misses a run. Each
+ * request a source queues is recorded as {@link Trigger.Kind#PERIODIC} for an
+ * {@link IntervalTrigger}, {@link Trigger.Kind#ENQUEUED} for any other source.
  */
 final class SourceRunner {
 
@@ -36,6 +40,9 @@ final class SourceRunner {
 	/** The queue of the current run, {@code null} while the controller does not run. */
 	private @Nullable WorkQueue<Request> queue;
 
+	/** The triggers kept beside that queue. */
+	private @Nullable PendingTriggers triggers;
+
 	private int started;
 
 	SourceRunner(String controller) {
@@ -44,8 +51,8 @@ final class SourceRunner {
 
 	synchronized void add(Source source) {
 		this.sources.add(source);
-		if (this.queue != null) {
-			startOne(source, this.queue);
+		if (this.queue != null && this.triggers != null) {
+			startOne(source, this.queue, this.triggers);
 		}
 	}
 
@@ -53,15 +60,25 @@ final class SourceRunner {
 		return List.copyOf(this.sources);
 	}
 
-	synchronized void startAll(WorkQueue<Request> queue) {
+	synchronized void startAll(WorkQueue<Request> queue, PendingTriggers triggers) {
 		this.stop = new StopSignal();
 		this.queue = queue;
-		this.sources.forEach((source) -> startOne(source, queue));
+		this.triggers = triggers;
+		this.sources.forEach((source) -> startOne(source, queue, triggers));
 	}
 
-	private void startOne(Source source, WorkQueue<Request> queue) {
+	/**
+	 * Returns the kind of trigger of a source's requests.
+	 * @param source the source
+	 * @return {@code PERIODIC} for an interval trigger, {@code ENQUEUED} otherwise
+	 */
+	static Trigger.Kind kindOf(Source source) {
+		return (source instanceof IntervalTrigger) ? Trigger.Kind.PERIODIC : Trigger.Kind.ENQUEUED;
+	}
+
+	private void startOne(Source source, WorkQueue<Request> queue, PendingTriggers triggers) {
 		StopSignal signal = this.stop;
-		RequestQueue view = new QueueView(queue);
+		RequestQueue view = new QueueView(queue, triggers, kindOf(source));
 		Thread thread = new Thread(() -> run(source, view, signal),
 				"controller-" + this.controller + "-source-" + this.started++);
 		this.threads.add(thread);
@@ -72,6 +89,7 @@ final class SourceRunner {
 		List<Thread> running;
 		synchronized (this) {
 			this.queue = null;
+			this.triggers = null;
 			this.stop.fire();
 			running = new ArrayList<>(this.threads);
 			this.threads.clear();
@@ -107,25 +125,28 @@ final class SourceRunner {
 		}
 	}
 
-	private record QueueView(WorkQueue<Request> queue) implements RequestQueue {
+	private record QueueView(WorkQueue<Request> queue, PendingTriggers triggers,
+			Trigger.Kind kind) implements RequestQueue {
 
 		@Override
 		public void add(Request request) {
-			this.queue.add(request);
+			add(request, WorkQueue.DEFAULT_PRIORITY);
 		}
 
 		@Override
 		public void addAfter(Request request, Duration delay) {
-			this.queue.addAfter(request, delay);
+			addAfter(request, delay, WorkQueue.DEFAULT_PRIORITY);
 		}
 
 		@Override
 		public void add(Request request, int priority) {
+			this.triggers.record(request, Trigger.of(this.kind));
 			this.queue.add(request, priority);
 		}
 
 		@Override
 		public void addAfter(Request request, Duration delay, int priority) {
+			this.triggers.schedule(request, Trigger.of(this.kind), delay);
 			this.queue.addAfter(request, delay, priority);
 		}
 

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import org.jspecify.annotations.Nullable;
@@ -23,8 +24,27 @@ import org.jspecify.annotations.Nullable;
  * @param queueMetrics creates the work queue's metrics from the controller name
  * @param metrics creates the controller's metrics from its name
  * @param cacheSyncTimeout how long a starting controller waits for its caches
+ * @param tracing where the controller's reconciles are traced
  */
 public record ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles, boolean priorityQueue,
 		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
-		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
+		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout, Tracing tracing) {
+
+	/**
+	 * Creates defaults whose reconciles are not traced.
+	 * @param namespace the namespace to watch, or {@code null} for all
+	 * @param maxConcurrentReconciles the number of workers
+	 * @param priorityQueue whether the work queue is a priority queue
+	 * @param rateLimiter creates the retry rate limiter
+	 * @param queueMetrics creates the work queue's metrics from the controller name
+	 * @param metrics creates the controller's metrics from its name
+	 * @param cacheSyncTimeout how long a starting controller waits for its caches
+	 */
+	public ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles, boolean priorityQueue,
+			Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
+			Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
+		this(namespace, maxConcurrentReconciles, priorityQueue, rateLimiter, queueMetrics, metrics, cacheSyncTimeout,
+				Tracing.NOOP);
+	}
+
 }

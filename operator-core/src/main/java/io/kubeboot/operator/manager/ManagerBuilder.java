@@ -18,6 +18,8 @@ import io.kubeboot.operator.leaderelection.internal.SafeLeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -251,6 +253,35 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder controllerMetrics(Function<String, ControllerMetrics> metrics) {
 		this.settings.controllerMetrics = Objects.requireNonNull(metrics, "metrics");
+		return this;
+	}
+
+	/**
+	 * Where the manager's work is traced (default: nowhere): a span per reconcile, a child
+	 * span per call of the client, one per webhook request and one per leader
+	 * transition. {@code io.kubeboot.operator.micrometer.ObservationTracing} reports to a
+	 * Micrometer {@code ObservationRegistry}.
+	 * @param tracing the tracing
+	 * @return this builder
+	 */
+	public ManagerBuilder tracing(Tracing tracing) {
+		this.settings.tracing = Objects.requireNonNull(tracing, "tracing");
+		return this;
+	}
+
+	/**
+	 * Whether the client writes the trace context of each create, update, patch and apply
+	 * into the annotation {@value TraceContextAnnotation#NAME} of the object it writes, in
+	 * the same write (default: no). A reconcile, in this operator or another, triggered by
+	 * the change then continues the trace. A write that changes nothing else leaves the
+	 * annotation as it is where the client can tell (see
+	 * {@link io.kubeboot.operator.client.Client}); a change of the annotation alone never
+	 * triggers a reconcile.
+	 * @param write whether to write it
+	 * @return this builder
+	 */
+	public ManagerBuilder traceContextAnnotation(boolean write) {
+		this.settings.traceContextAnnotation = write;
 		return this;
 	}
 

@@ -17,6 +17,8 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -85,6 +87,10 @@ final class ManagerSettings {
 
 	@Nullable WebhookServer webhookServer;
 
+	Tracing tracing = Tracing.NOOP;
+
+	boolean traceContextAnnotation = TraceContextAnnotation.DEFAULT_WRITTEN;
+
 	ManagerSettings copy() {
 		ManagerSettings copy = new ManagerSettings();
 		copy.syncPeriod = this.syncPeriod;
@@ -112,6 +118,8 @@ final class ManagerSettings {
 		copy.clientQps = this.clientQps;
 		copy.clientBurst = this.clientBurst;
 		copy.webhookServer = this.webhookServer;
+		copy.tracing = this.tracing;
+		copy.traceContextAnnotation = this.traceContextAnnotation;
 		return copy;
 	}
 
@@ -131,7 +139,7 @@ final class ManagerSettings {
 
 	ControllerDefaults controllerDefaults() {
 		return new ControllerDefaults(this.namespace, this.maxConcurrentReconciles, this.priorityQueue,
-				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout);
+				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout, this.tracing);
 	}
 
 }

@@ -10,6 +10,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -59,6 +61,11 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	@Override
 	public byte[] handle(byte[] body) throws InterruptedException {
+		return handle(body, Tracing.WebhookSpan.NOOP);
+	}
+
+	@Override
+	public byte[] handle(byte[] body, Tracing.WebhookSpan span) throws InterruptedException {
 		JsonObject review;
 		try {
 			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();
@@ -88,12 +95,21 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 		catch (Exception ex) {
 			deny(response, ex, request);
 		}
+		span.answered(kindOf(request), operation, response.get("allowed").getAsBoolean());
 		JsonObject answer = new JsonObject();
 		answer.addProperty("apiVersion",
 				review.has("apiVersion") ? review.get("apiVersion").getAsString() : "admission.k8s.io/v1");
 		answer.addProperty("kind", "AdmissionReview");
 		answer.add("response", response);
 		return answer.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** The kind the review is about, as the API server names it, for its span. */
+	private String kindOf(JsonObject request) {
+		if (request.get("kind") instanceof JsonObject kind && kind.get("kind") instanceof JsonPrimitive name) {
+			return name.getAsString();
+		}
+		return this.type.getSimpleName();
 	}
 
 	private void validate(String operation, JsonObject request, JsonObject response) throws Exception {

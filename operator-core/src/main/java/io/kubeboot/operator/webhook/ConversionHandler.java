@@ -11,6 +11,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
@@ -54,6 +55,11 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 
 	@Override
 	public byte[] handle(byte[] body) {
+		return handle(body, Tracing.WebhookSpan.NOOP);
+	}
+
+	@Override
+	public byte[] handle(byte[] body, Tracing.WebhookSpan span) {
 		JsonObject review;
 		try {
 			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();
@@ -89,12 +95,23 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 		}
 		response.add("convertedObjects", converted);
 		response.add("result", result);
+		span.answered(kindOf(objects), "CONVERT", "Success".equals(result.get("status").getAsString()));
 		JsonObject answer = new JsonObject();
 		answer.addProperty("apiVersion", isString(review.get("apiVersion")) ? review.get("apiVersion").getAsString()
 				: "apiextensions.k8s.io/v1");
 		answer.addProperty("kind", "ConversionReview");
 		answer.add("response", response);
 		return answer.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** The kind of a review's objects, for its span. */
+	private static String kindOf(JsonArray objects) {
+		for (JsonElement object : objects) {
+			if (object instanceof JsonObject fields && isString(fields.get("kind"))) {
+				return fields.get("kind").getAsString();
+			}
+		}
+		return "";
 	}
 
 	private JsonObject convert(JsonElement element, String desired) throws ConversionFailure {

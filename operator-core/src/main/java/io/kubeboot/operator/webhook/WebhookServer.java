@@ -30,6 +30,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.tracing.Tracing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,8 @@ public final class WebhookServer {
 
 	private final WebhookMetrics metrics;
 
+	private final Tracing tracing;
+
 	private final Map<String, WebhookHandler> handlers = new ConcurrentHashMap<>();
 
 	private volatile @Nullable HttpsServer server;
@@ -100,6 +103,7 @@ public final class WebhookServer {
 		this.port = builder.port;
 		this.handlerTimeout = builder.handlerTimeout;
 		this.metrics = builder.metrics;
+		this.tracing = builder.tracing;
 	}
 
 	/**
@@ -250,6 +254,10 @@ public final class WebhookServer {
 		long start = System.nanoTime();
 		this.metrics.started(path);
 		int code = 500;
+		Tracing.WebhookSpan span = this.tracing.isNoop() ? Tracing.WebhookSpan.NOOP
+				: this.tracing.webhook((handler instanceof ConversionHandler) ? "conversion" : "admission", path,
+						(name) -> exchange.getRequestHeaders().getFirst(name));
+		Throwable error = null;
 		try {
 			if (!"POST".equals(exchange.getRequestMethod())) {
 				code = 405;
@@ -273,7 +281,11 @@ public final class WebhookServer {
 			}
 			Future<byte[]> answer;
 			try {
-				answer = threads.handlers.submit(() -> handler.handle(body));
+				answer = threads.handlers.submit(() -> {
+					try (Tracing.Scope scope = span.openScope()) {
+						return handler.handle(body, span);
+					}
+				});
 			}
 			catch (RejectedExecutionException ex) {
 				code = 503;
@@ -294,6 +306,7 @@ public final class WebhookServer {
 				}
 			}
 			catch (TimeoutException ex) {
+				error = ex;
 				answer.cancel(true);
 				logger.warn("Webhook did not answer in time, answered 500 (the webhook configuration's "
 						+ "failurePolicy decides): path={} timeout={}", path, this.handlerTimeout);
@@ -307,6 +320,7 @@ public final class WebhookServer {
 					answer(exchange, code, "malformed request; the operator's log says why");
 					return;
 				}
+				error = ex.getCause();
 				this.metrics.panicked(path);
 				logger.error("Webhook failed, answered 500: path={}", path, ex.getCause());
 				// the exception's text is for the log, not for the caller
@@ -319,6 +333,7 @@ public final class WebhookServer {
 			}
 		}
 		finally {
+			span.end(code, error);
 			this.metrics.answered(path, code, System.nanoTime() - start);
 			exchange.close();
 		}
@@ -396,6 +411,17 @@ public final class WebhookServer {
 		 */
 		byte[] handle(byte[] body) throws Exception;
 
+		/**
+		 * Handles a request inside its span, telling the span the review's answer.
+		 * @param body the request body
+		 * @param span the request's span
+		 * @return the response body
+		 * @throws Exception as {@link #handle(byte[])}
+		 */
+		default byte[] handle(byte[] body, Tracing.WebhookSpan span) throws Exception {
+			return handle(body);
+		}
+
 	}
 
 	/**
@@ -413,6 +439,8 @@ public final class WebhookServer {
 		private Duration handlerTimeout = WebhookServerConfig.DEFAULT.handlerTimeout();
 
 		private WebhookMetrics metrics = WebhookMetrics.NOOP;
+
+		private Tracing tracing = Tracing.NOOP;
 
 		private Builder(ServingCertificate certificate) {
 			this.certificate = certificate;
@@ -459,6 +487,19 @@ public final class WebhookServer {
 		 */
 		public Builder metrics(WebhookMetrics metrics) {
 			this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets where the server's requests are traced: a span per request, whose parent
+		 * is the trace context the API server sends in the {@code traceparent} header
+		 * (when its own tracing is on), and the parent of the client calls the webhook's
+		 * code makes.
+		 * @param tracing the tracing
+		 * @return this builder
+		 */
+		public Builder tracing(Tracing tracing) {
+			this.tracing = Objects.requireNonNull(tracing, "tracing must not be null");
 			return this;
 		}
 

@@ -1,0 +1,260 @@
+package io.kubeboot.operator.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.kubeboot.operator.reconcile.ReconcileContext;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.workqueue.Ticker;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The triggers of the requests of one work queue, kept beside it: the queue holds a
+ * request at most once however often it is added, so why it was added is kept here, per
+ * request, until a worker takes the request. Each add to the queue records its trigger
+ * first, so that a worker never takes a request whose trigger is not recorded yet.
+ * <p>
+ * A delayed add (a requeue, a retry) is due only once its delay has passed: the queue
+ * keeps one delayed entry per request, at the earliest of its delays, so the triggers of
+ * a request's delayed adds form one group here too, due at the earliest of theirs, and
+ * join the request's ready triggers when that time comes. A reconcile started earlier
+ * for another reason leaves them for the one the delay brings.
+ * <p>
+ * At most {@link ReconcileContext#MAX_TRIGGERS} triggers are kept per request, the oldest;
+ * later ones are counted. A request's entry is removed when its last trigger is taken, so
+ * the memory held is bounded by the requests waiting. Thread-safe: each request's entry
+ * changes atomically.
+ */
+final class PendingTriggers {
+
+	private final Map<Request, Entry> entries = new ConcurrentHashMap<>();
+
+	private final Ticker ticker;
+
+	PendingTriggers(Ticker ticker) {
+		this.ticker = ticker;
+	}
+
+	/**
+	 * Records the trigger of an add of a request now.
+	 * @param request the request
+	 * @param trigger why it is added
+	 */
+	void record(Request request, Trigger trigger) {
+		long now = this.ticker.nanoTime();
+		this.entries.compute(request, (key, entry) -> {
+			Entry kept = (entry != null) ? entry : new Entry();
+			kept.settle(now);
+			kept.addReady(trigger, now);
+			return kept;
+		});
+	}
+
+	/**
+	 * Records the trigger of an add of a request after a delay.
+	 * @param request the request
+	 * @param trigger why it is added
+	 * @param delay the delay; zero or negative is now
+	 */
+	void schedule(Request request, Trigger trigger, Duration delay) {
+		long now = this.ticker.nanoTime();
+		long delayNanos = nanos(delay);
+		if (delayNanos <= 0) {
+			record(request, trigger);
+			return;
+		}
+		this.entries.compute(request, (key, entry) -> {
+			Entry kept = (entry != null) ? entry : new Entry();
+			kept.settle(now);
+			kept.addScheduled(trigger, saturatedAdd(now, delayNanos));
+			return kept;
+		});
+	}
+
+	/**
+	 * Takes the triggers of a request that are due, as a worker takes the request.
+	 * @param request the request
+	 * @return its triggers, empty if none is due
+	 */
+	Taken take(Request request) {
+		long now = this.ticker.nanoTime();
+		Taken[] taken = { Taken.NONE };
+		this.entries.computeIfPresent(request, (key, entry) -> {
+			entry.settle(now);
+			if (entry.ready == null) {
+				return entry;
+			}
+			taken[0] = new Taken(entry.ready, entry.dropped, entry.readySince);
+			entry.ready = null;
+			entry.dropped = 0;
+			return entry.isEmpty() ? null : entry;
+		});
+		return taken[0];
+	}
+
+	/**
+	 * Records that the worker reconciling a request queued it again, now or after a
+	 * delay; {@link #settle} says why once the reconcile's outcome is known. The request
+	 * cannot be taken before: it is processing until its worker is done with it.
+	 * @param request the request
+	 * @param delay the delay; zero or negative is now
+	 */
+	void requeued(Request request, Duration delay) {
+		long dueAt = saturatedAdd(this.ticker.nanoTime(), Math.max(0, nanos(delay)));
+		this.entries.compute(request, (key, entry) -> {
+			Entry kept = (entry != null) ? entry : new Entry();
+			kept.requeuedAt = dueAt;
+			kept.requeued = true;
+			return kept;
+		});
+	}
+
+	/**
+	 * Turns the requeue recorded while a request was reconciled into a trigger of the
+	 * given kind; does nothing if the reconcile did not queue it again.
+	 * @param request the request
+	 * @param kind why it was queued again: a requeue the reconciler asked for, or a
+	 * retry after an error
+	 */
+	void settle(Request request, Trigger.Kind kind) {
+		long now = this.ticker.nanoTime();
+		this.entries.computeIfPresent(request, (key, entry) -> {
+			if (entry.requeued) {
+				entry.requeued = false;
+				entry.settle(now);
+				Trigger trigger = Trigger.of(kind);
+				if (entry.requeuedAt - now <= 0) {
+					entry.addReady(trigger, now);
+				}
+				else {
+					entry.addScheduled(trigger, entry.requeuedAt);
+				}
+			}
+			return entry.isEmpty() ? null : entry;
+		});
+	}
+
+	/**
+	 * Returns how many requests have triggers waiting.
+	 * @return the number of requests
+	 */
+	int size() {
+		return this.entries.size();
+	}
+
+	private static long nanos(Duration delay) {
+		try {
+			return delay.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return delay.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+		}
+	}
+
+	private static long saturatedAdd(long a, long b) {
+		long sum = a + b;
+		return (((a ^ sum) & (b ^ sum)) < 0) ? Long.MAX_VALUE : sum;
+	}
+
+	/**
+	 * The triggers handed to a reconcile.
+	 *
+	 * @param triggers the triggers, oldest first
+	 * @param dropped how many more were cut
+	 * @param since when the first of them became due, on the queue's ticker
+	 */
+	record Taken(List<Trigger> triggers, int dropped, long since) {
+
+		static final Taken NONE = new Taken(List.of(), 0, Long.MIN_VALUE);
+
+		/**
+		 * Returns how long the request waited since its first trigger became due.
+		 * @param now the time on the queue's ticker
+		 * @return the duration, zero without triggers
+		 */
+		Duration queued(long now) {
+			return (this.triggers.isEmpty() || now <= this.since) ? Duration.ZERO : Duration.ofNanos(now - this.since);
+		}
+
+	}
+
+	/**
+	 * The triggers of one request: those due, and one group of delayed ones. Changed only
+	 * inside the map's atomic compute of its request.
+	 */
+	private static final class Entry {
+
+		@Nullable List<Trigger> ready;
+
+		long readySince;
+
+		@Nullable List<Trigger> scheduled;
+
+		long scheduledAt;
+
+		int dropped;
+
+		/** Whether the worker reconciling the request queued it again. */
+		boolean requeued;
+
+		/** When that requeue is due, on the queue's ticker. */
+		long requeuedAt;
+
+		/** Moves the delayed group to the due triggers once its time has come. */
+		void settle(long now) {
+			List<Trigger> due = this.scheduled;
+			if (due != null && now - this.scheduledAt >= 0) {
+				this.scheduled = null;
+				for (Trigger trigger : due) {
+					addReady(trigger, this.scheduledAt);
+				}
+			}
+		}
+
+		void addReady(Trigger trigger, long dueAt) {
+			if (count() >= ReconcileContext.MAX_TRIGGERS) {
+				this.dropped++;
+				return;
+			}
+			if (this.ready == null) {
+				this.ready = new ArrayList<>(4);
+				this.readySince = dueAt;
+			}
+			this.ready.add(trigger);
+		}
+
+		void addScheduled(Trigger trigger, long dueAt) {
+			if (count() >= ReconcileContext.MAX_TRIGGERS) {
+				this.dropped++;
+				return;
+			}
+			if (this.scheduled == null) {
+				this.scheduled = new ArrayList<>(2);
+				this.scheduledAt = dueAt;
+			}
+			else if (dueAt - this.scheduledAt < 0) {
+				// the queue keeps one delayed entry per request, at the earliest time
+				this.scheduledAt = dueAt;
+			}
+			this.scheduled.add(trigger);
+		}
+
+		boolean isEmpty() {
+			return this.ready == null && this.scheduled == null && !this.requeued;
+		}
+
+		private int count() {
+			return sizeOf(this.ready) + sizeOf(this.scheduled);
+		}
+
+		private static int sizeOf(@Nullable List<Trigger> triggers) {
+			return (triggers != null) ? triggers.size() : 0;
+		}
+
+	}
+
+}

@@ -1,0 +1,45 @@
+package io.kubeboot.operator.micrometer;
+
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+
+/**
+ * Names the observation of a leader transition {@code operator.leader.election}, its span
+ * {@code leader <transition>}, with the low-cardinality keys {@code lease} and
+ * {@code transition} ({@code acquired}, {@code lost}, {@code stopped}) and the
+ * high-cardinality key {@code identity}. Replace it with a
+ * {@code GlobalObservationConvention} of {@link LeaderElectionObservationContext}.
+ */
+public class DefaultLeaderElectionObservationConvention
+		implements ObservationConvention<LeaderElectionObservationContext> {
+
+	/** The instance {@link ObservationTracing} uses. */
+	public static final DefaultLeaderElectionObservationConvention INSTANCE = new DefaultLeaderElectionObservationConvention();
+
+	@Override
+	public String getName() {
+		return "operator.leader.election";
+	}
+
+	@Override
+	public String getContextualName(LeaderElectionObservationContext context) {
+		return "leader " + context.getTransition();
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(LeaderElectionObservationContext context) {
+		return KeyValues.of("lease", context.getLease(), "transition", context.getTransition());
+	}
+
+	@Override
+	public KeyValues getHighCardinalityKeyValues(LeaderElectionObservationContext context) {
+		return KeyValues.of("identity", context.getIdentity());
+	}
+
+	@Override
+	public boolean supportsContext(Observation.Context context) {
+		return context instanceof LeaderElectionObservationContext;
+	}
+
+}

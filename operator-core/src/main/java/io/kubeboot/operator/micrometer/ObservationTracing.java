@@ -1,0 +1,166 @@
+package io.kubeboot.operator.micrometer;
+
+import java.util.Objects;
+import java.util.function.Function;
+
+import io.kubeboot.operator.manager.ManagerBuilder;
+import io.kubeboot.operator.reconcile.ReconcileContext;
+import io.kubeboot.operator.tracing.Tracing;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reports a manager's work to a Micrometer {@link ObservationRegistry}: an
+ * {@code operator.reconcile} observation per reconcile, an {@code operator.client.request}
+ * per call of its client to the API server (a child of the reconcile's), an
+ * {@code operator.webhook.request} per webhook request and an
+ * {@code operator.leader.election} per leader transition. With a tracing bridge on the
+ * class path (Spring Boot's {@code spring-boot-starter-opentelemetry}, or Micrometer
+ * Tracing's Brave bridge) each becomes a span; with a meter handler, a timer. The
+ * conventions ({@link DefaultReconcileObservationConvention} and its siblings) say the
+ * names and keys.
+ *
+ * <pre class="code">
+ * Manager manager = Manager.builder(client)
+ *     .tracing(new ObservationTracing(observationRegistry))
+ *     .build();
+ * </pre>
+ *
+ * A registry without handlers (or {@link ObservationRegistry#NOOP}) costs a check per
+ * reconcile and per call: {@link #isNoop()} is asked first, and nothing is created.
+ * Thread-safe.
+ */
+public final class ObservationTracing implements Tracing {
+
+	private final ObservationRegistry registry;
+
+	/**
+	 * Creates the binding to a registry.
+	 * @param registry the registry, the application's
+	 */
+	public ObservationTracing(ObservationRegistry registry) {
+		this.registry = Objects.requireNonNull(registry, "registry must not be null");
+	}
+
+	/**
+	 * Installs this tracing into a manager's builder, as {@link ManagerBuilder#tracing}
+	 * does.
+	 * @param builder the builder
+	 * @return the builder
+	 */
+	public ManagerBuilder applyTo(ManagerBuilder builder) {
+		return builder.tracing(this);
+	}
+
+	@Override
+	public boolean isNoop() {
+		return this.registry.isNoop();
+	}
+
+	@Override
+	public ReconcileSpan reconcile(ReconcileContext context) {
+		Observation observation = Observation.createNotStarted(null, DefaultReconcileObservationConvention.INSTANCE,
+				() -> new ReconcileObservationContext(context), this.registry);
+		if (!(observation.getContext() instanceof ReconcileObservationContext started)) {
+			return ReconcileSpan.NOOP;
+		}
+		observation.start();
+		return new ReconcileSpan() {
+
+			@Override
+			public Scope openScope() {
+				return scope(observation);
+			}
+
+			@Override
+			public void end(String result, @Nullable Throwable error) {
+				started.setResult(result);
+				stop(observation, error);
+			}
+
+		};
+	}
+
+	@Override
+	public ClientSpan clientCall(String verb, String kind, @Nullable String subresource, @Nullable String namespace,
+			@Nullable String name) {
+		Observation observation = Observation.createNotStarted(null,
+				DefaultClientRequestObservationConvention.INSTANCE,
+				() -> new ClientRequestObservationContext(verb, kind, subresource, namespace, name), this.registry);
+		if (!(observation.getContext() instanceof ClientRequestObservationContext started)) {
+			return ClientSpan.NOOP;
+		}
+		observation.start();
+		return new ClientSpan() {
+
+			@Override
+			public @Nullable String traceParent() {
+				// written by a tracer's propagating handler when the observation started
+				return started.getCarrier().get(ReconcileObservationContext.TRACEPARENT);
+			}
+
+			@Override
+			public void end(int statusCode, @Nullable Throwable error) {
+				started.setStatusCode(statusCode);
+				stop(observation, error);
+			}
+
+		};
+	}
+
+	@Override
+	public WebhookSpan webhook(String webhook, String path, Function<String, @Nullable String> headers) {
+		Observation observation = Observation.createNotStarted(null, DefaultWebhookObservationConvention.INSTANCE,
+				() -> new WebhookObservationContext(webhook, path, headers), this.registry);
+		if (!(observation.getContext() instanceof WebhookObservationContext started)) {
+			return WebhookSpan.NOOP;
+		}
+		observation.start();
+		return new WebhookSpan() {
+
+			@Override
+			public Scope openScope() {
+				return scope(observation);
+			}
+
+			@Override
+			public void answered(String kind, String operation, boolean allowed) {
+				started.answered(kind, operation, allowed);
+			}
+
+			@Override
+			public void end(int statusCode, @Nullable Throwable error) {
+				started.setStatusCode(statusCode);
+				stop(observation, error);
+			}
+
+		};
+	}
+
+	@Override
+	public void leaderTransition(String lease, String identity, String transition) {
+		Observation.createNotStarted(null, DefaultLeaderElectionObservationConvention.INSTANCE,
+				() -> new LeaderElectionObservationContext(lease, identity, transition), this.registry)
+			.start()
+			.stop();
+	}
+
+	private static Scope scope(Observation observation) {
+		Observation.Scope scope = observation.openScope();
+		return scope::close;
+	}
+
+	private static void stop(Observation observation, @Nullable Throwable error) {
+		if (error != null) {
+			observation.error(error);
+		}
+		observation.stop();
+	}
+
+	@Override
+	public String toString() {
+		return "ObservationTracing[" + this.registry + "]";
+	}
+
+}

@@ -1,0 +1,147 @@
+package io.kubeboot.operator.reconcile;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * What a reconcile knows besides its {@link Request}: its controller, its
+ * {@code reconcileID} (the one in the log context), why it runs, and how long its request
+ * waited. The controller binds it to the worker's thread for the duration of the
+ * reconcile, so a reconciler reads it with {@link #current()}:
+ *
+ * <pre class="code">
+ * ReconcileContext context = ReconcileContext.current().orElseThrow();
+ * if (context.triggerKinds().equals(Set.of(Trigger.Kind.PERIODIC))) {
+ *     // only the periodic check: skip the expensive part
+ * }
+ * </pre>
+ *
+ * The triggers are those queued since the request was last handed to a worker, oldest
+ * first: the work queue reconciles a request once however often it was queued while it
+ * waited, so one reconcile may have many. At most {@link #MAX_TRIGGERS} are kept per
+ * request; {@link #droppedTriggers()} counts those cut beyond. The list is empty only for
+ * a reconcile whose trigger raced with its start and was handed to the reconcile before
+ * it, which saw its change.
+ *
+ * @param controller the controller's name
+ * @param request the request being reconciled
+ * @param reconcileId a random identifier of this reconcile, the {@code reconcileID} of
+ * the log context and of traces
+ * @param triggers why it runs, oldest first, at most {@link #MAX_TRIGGERS}
+ * @param droppedTriggers how many more triggers were queued and not kept
+ * @param queued how long the request waited between its first trigger and this reconcile
+ */
+public record ReconcileContext(String controller, Request request, String reconcileId, List<Trigger> triggers,
+		int droppedTriggers, Duration queued) {
+
+	/** How many triggers a request keeps until its next reconcile. */
+	public static final int MAX_TRIGGERS = 16;
+
+	private static final ThreadLocal<ReconcileContext> CURRENT = new ThreadLocal<>();
+
+	/**
+	 * Creates a context.
+	 */
+	public ReconcileContext {
+		Objects.requireNonNull(controller, "controller must not be null");
+		Objects.requireNonNull(request, "request must not be null");
+		Objects.requireNonNull(reconcileId, "reconcileId must not be null");
+		triggers = List.copyOf(triggers);
+		Objects.requireNonNull(queued, "queued must not be null");
+	}
+
+	/**
+	 * Returns a context with a fresh reconcile ID, no dropped triggers and no time in the
+	 * queue, as a test of a reconciler may need one.
+	 * @param controller the controller's name
+	 * @param request the request
+	 * @param triggers why it runs
+	 * @return the context
+	 */
+	public static ReconcileContext of(String controller, Request request, List<Trigger> triggers) {
+		return new ReconcileContext(controller, request, UUID.randomUUID().toString(), triggers, 0, Duration.ZERO);
+	}
+
+	/**
+	 * Returns the context of the reconcile running on this thread.
+	 * @return the context, empty outside a reconcile
+	 */
+	public static Optional<ReconcileContext> current() {
+		return Optional.ofNullable(CURRENT.get());
+	}
+
+	/**
+	 * Returns the kinds of this reconcile's triggers.
+	 * @return the distinct kinds, empty if there is no trigger
+	 */
+	public Set<Trigger.Kind> triggerKinds() {
+		if (this.triggers.isEmpty()) {
+			return Set.of();
+		}
+		EnumSet<Trigger.Kind> kinds = EnumSet.noneOf(Trigger.Kind.class);
+		this.triggers.forEach((trigger) -> kinds.add(trigger.kind()));
+		return kinds;
+	}
+
+	/**
+	 * Runs work with this context bound to the calling thread, as the controller runs a
+	 * reconcile (and as a test may run a reconciler); the context bound before is bound
+	 * again afterwards.
+	 * @param <T> the work's result
+	 * @param work the work
+	 * @return what the work returned
+	 * @throws Exception what the work threw
+	 */
+	public <T> T call(Callable<T> work) throws Exception {
+		ReconcileContext previous = CURRENT.get();
+		CURRENT.set(this);
+		try {
+			return work.call();
+		}
+		finally {
+			if (previous != null) {
+				CURRENT.set(previous);
+			}
+			else {
+				CURRENT.remove();
+			}
+		}
+	}
+
+	/**
+	 * Runs work with this context bound to the calling thread, as {@link #call} does.
+	 * @param work the work
+	 */
+	public void run(Runnable work) {
+		ReconcileContext previous = CURRENT.get();
+		CURRENT.set(this);
+		try {
+			work.run();
+		}
+		finally {
+			if (previous != null) {
+				CURRENT.set(previous);
+			}
+			else {
+				CURRENT.remove();
+			}
+		}
+	}
+
+	/**
+	 * Returns the triggers as the log line of a failed reconcile shows them: their kinds
+	 * (with the object of an owned or watched one), and how many were dropped.
+	 * @return such as {@code [spec_changed, owned_object:ConfigMap/default/settings]}
+	 */
+	public String describeTriggers() {
+		String listed = this.triggers.toString();
+		return (this.droppedTriggers > 0) ? listed + "+" + this.droppedTriggers + " dropped" : listed;
+	}
+
+}

@@ -1,0 +1,134 @@
+package io.kubeboot.operator.reconcile;
+
+import java.time.Instant;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One reason a request was queued: an event of the reconciled kind, of an owned or
+ * watched object, a resync, a periodic trigger, a request from outside the cluster, or a
+ * requeue asked for by the previous reconcile. Every reconcile receives the triggers
+ * queued since its key was last handed to a worker, oldest first, in its
+ * {@link ReconcileContext}.
+ *
+ * @param kind what happened
+ * @param objectKind the kind of the owned or watched object that changed, such as
+ * {@code ConfigMap}; {@code null} for the other kinds of trigger
+ * @param object the namespace and name of that owned or watched object; {@code null} for
+ * the other kinds of trigger
+ * @param time when the trigger was queued; for a requeue, when it was asked for
+ * @param traceParent the W3C {@code traceparent} that the write causing this change left
+ * on the object, if the writer recorded one (see
+ * {@code io.kubeboot.operator.tracing.TraceContextAnnotation}); {@code null} otherwise
+ */
+public record Trigger(Kind kind, @Nullable String objectKind, @Nullable Request object, Instant time,
+		@Nullable String traceParent) {
+
+	/**
+	 * Creates a trigger.
+	 */
+	public Trigger {
+		Objects.requireNonNull(kind, "kind must not be null");
+		Objects.requireNonNull(time, "time must not be null");
+	}
+
+	/**
+	 * Returns a trigger of a kind that names no other object, queued now.
+	 * @param kind what happened
+	 * @return the trigger
+	 */
+	public static Trigger of(Kind kind) {
+		return new Trigger(kind, null, null, Instant.now(), null);
+	}
+
+	/**
+	 * Returns {@code kind}, or {@code kind:ObjectKind/namespace/name} for an owned or
+	 * watched object, the form logs and trace keys show.
+	 */
+	@Override
+	public String toString() {
+		if (this.object == null) {
+			return this.kind.label();
+		}
+		return this.kind.label() + ":" + this.objectKind + "/" + this.object;
+	}
+
+	/**
+	 * What queued a request.
+	 */
+	public enum Kind {
+
+		/** The reconciled object was created (seen on the watch after the cache synced). */
+		CREATED("created"),
+
+		/**
+		 * The reconciled object's spec changed: its {@code metadata.generation} moved, or,
+		 * for a kind without a generation (such as a ConfigMap), its content changed.
+		 */
+		SPEC_CHANGED("spec_changed"),
+
+		/**
+		 * The reconciled object's labels, annotations, finalizers or owner references
+		 * changed, not its generation.
+		 */
+		METADATA_CHANGED("metadata_changed"),
+
+		/**
+		 * The reconciled object changed in neither its generation nor its metadata: its
+		 * status. Passes only an event filter that lets such updates through (the
+		 * default, generation-changed, drops them).
+		 */
+		STATUS_CHANGED("status_changed"),
+
+		/** The reconciled object was deleted, or its deletion began (a deletion timestamp appeared). */
+		DELETED("deleted"),
+
+		/** An object owned by the reconciled one changed; {@link #objectKind} and {@link #object} name it. */
+		OWNED_OBJECT("owned_object"),
+
+		/** A watched object mapped to this request changed; {@link #objectKind} and {@link #object} name it. */
+		WATCHED_OBJECT("watched_object"),
+
+		/**
+		 * The object was seen unchanged: the informer's periodic resync, a relist that
+		 * found it as it was, an informer's initial list, or the controller's start.
+		 */
+		RESYNC("resync"),
+
+		/** A periodic trigger ({@code IntervalTrigger}, {@code @PeriodicTrigger}) fired. */
+		PERIODIC("periodic"),
+
+		/**
+		 * A request from outside the watches: {@code Controller.enqueue}, the
+		 * {@code Enqueuer}, a {@code Channel} or another {@code Source}.
+		 */
+		ENQUEUED("enqueued"),
+
+		/** The previous reconcile returned {@code Result.requeue()} or {@code Result.requeueAfter(...)}. */
+		REQUEUE("requeue"),
+
+		/**
+		 * The previous reconcile failed (threw, or its write conflicted or was throttled)
+		 * and is retried.
+		 */
+		RETRY_AFTER_ERROR("retry_after_error");
+
+		private final String label;
+
+		Kind(String label) {
+			this.label = label;
+		}
+
+		/**
+		 * Returns the kind as logs, trace keys and the {@code trigger} label of
+		 * {@code operator_reconcile_triggers_total} show it.
+		 * @return the label, such as {@code spec_changed}
+		 */
+		public String label() {
+			return this.label;
+		}
+
+	}
+
+}
