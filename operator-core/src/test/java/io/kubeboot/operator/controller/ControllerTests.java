@@ -17,10 +17,12 @@ import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
@@ -510,6 +512,60 @@ class ControllerTests {
 		assertThat(this.events).containsExactly("a", "sent", "periodic");
 	}
 
+	@Test
+	void everyReconcileKnowsWhyItRunsAndIsCountedUnderIt() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		List<String> seen = new CopyOnWriteArrayList<>();
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = controller(1, (request) -> {
+			ReconcileContext context = ReconcileContext.current().orElseThrow();
+			seen.add(context.controller() + " " + request.name() + " " + context.triggers());
+			return switch (calls.incrementAndGet()) {
+				case 1 -> Result.requeueAfter(Duration.ofMillis(20));
+				case 2 -> throw new IllegalStateException("fails once");
+				default -> Result.done();
+			};
+		});
+		start(controller);
+		eventually().until(() -> seen.size() == 3);
+		this.informer.update(cached, configMap("a", "2"));
+		eventually().until(() -> seen.size() == 4);
+		eventually().until(() -> controller.enqueue(A));
+		eventually().until(() -> seen.size() == 5);
+
+		assertThat(seen).containsExactly("test a [resync]", "test a [requeue]", "test a [retry_after_error]",
+				"test a [spec_changed]", "test a [enqueued]");
+		assertThat(this.metrics.triggers).containsExactly(Trigger.Kind.RESYNC, Trigger.Kind.REQUEUE,
+				Trigger.Kind.RETRY_AFTER_ERROR, Trigger.Kind.SPEC_CHANGED, Trigger.Kind.ENQUEUED);
+		assertThat(ReconcileContext.current()).isEmpty();
+	}
+
+	@Test
+	void changesCoalescedWhileAReconcileRunsAreAllHandedToTheNextOne() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		CountDownLatch entered = new CountDownLatch(1);
+		List<List<Trigger.Kind>> seen = new CopyOnWriteArrayList<>();
+		Controller controller = controller(1, (request) -> {
+			seen.add(ReconcileContext.current().orElseThrow().triggers().stream().map(Trigger::kind).toList());
+			entered.countDown();
+			this.gate.await();
+			return Result.done();
+		});
+		start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		V1ConfigMap second = configMap("a", "2");
+		this.informer.update(cached, second);
+		this.informer.update(second, configMap("a", "3"));
+		eventually().until(() -> controller.enqueue(A));
+		this.gate.countDown();
+
+		eventually().until(() -> seen.size() == 2);
+		assertThat(seen.get(1)).containsExactly(Trigger.Kind.SPEC_CHANGED, Trigger.Kind.SPEC_CHANGED,
+				Trigger.Kind.ENQUEUED);
+	}
+
 	private Result recordAfterTheGate(Request request) throws InterruptedException {
 		this.events.add(request.name());
 		this.gate.await();
@@ -621,9 +677,16 @@ class ControllerTests {
 
 		private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
 
+		private final List<Trigger.Kind> triggers = new CopyOnWriteArrayList<>();
+
 		@Override
 		public void reconciled(Outcome outcome, long nanos) {
 			this.outcomes.add(outcome);
+		}
+
+		@Override
+		public void triggered(Trigger.Kind kind) {
+			this.triggers.add(kind);
 		}
 
 	}
