@@ -16,6 +16,7 @@ import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -55,7 +56,8 @@ import org.springframework.util.StringUtils;
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
 		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
-		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class })
+		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class,
+		OperatorTracingProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
@@ -78,6 +80,7 @@ public final class OperatorAutoConfiguration {
 			OperatorControllerProperties controller, OperatorLeaderElectionProperties election,
 			OperatorHealthProperties health, Environment environment, ApplicationEventPublisher publisher,
 			ObjectProvider<ManagerBuilderCustomizer> customizers, ObjectProvider<WebhookServer> webhookServer,
+			OperatorTracingProperties tracing, ObjectProvider<Tracing> tracers,
 			ConfigurableListableBeanFactory beanFactory) {
 		OperatorControllerProperties.RateLimiter limits = controller.getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
@@ -105,6 +108,8 @@ public final class OperatorAutoConfiguration {
 			.rateLimiter(() -> RateLimiters.controllerRateLimiter(limits.getBaseDelay(), limits.getMaxDelay(),
 					limits.getQps(), limits.getBurst()));
 		webhookServer.ifAvailable(builder::webhookServer);
+		tracers.ifAvailable(builder::tracing);
+		builder.traceContextAnnotation(tracing.isAnnotateObjects());
 		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		Manager manager = builder.build();
@@ -139,14 +144,16 @@ public final class OperatorAutoConfiguration {
 	 * @param certificate its certificate
 	 * @param properties the properties
 	 * @param metrics its metrics, if the application has metrics
+	 * @param tracing where its requests are traced, if the application observes
 	 * @return the server
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(WebhookBeans.OnWebhookBeans.class)
 	WebhookServer operatorWebhookServer(ServingCertificate certificate, OperatorWebhookProperties properties,
-			ObjectProvider<WebhookMetrics> metrics) {
-		return WebhookBeans.server(certificate, properties, metrics.getIfAvailable(() -> WebhookMetrics.NOOP));
+			ObjectProvider<WebhookMetrics> metrics, ObjectProvider<Tracing> tracing) {
+		return WebhookBeans.server(certificate, properties, metrics.getIfAvailable(() -> WebhookMetrics.NOOP),
+				tracing.getIfAvailable(() -> Tracing.NOOP));
 	}
 
 	/**

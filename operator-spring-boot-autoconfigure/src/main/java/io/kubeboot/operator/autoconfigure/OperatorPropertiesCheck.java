@@ -45,7 +45,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 	static final List<Class<?>> PROPERTIES = List.of(OperatorProperties.class, OperatorClientProperties.class,
 			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
 			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
-			OperatorWebhookProperties.class);
+			OperatorWebhookProperties.class, OperatorTracingProperties.class);
 
 	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
 

@@ -15,6 +15,7 @@ import io.kubeboot.operator.leaderelection.LeaseTimings;
 import io.kubeboot.operator.manager.ControllerConfig;
 import io.kubeboot.operator.manager.ManagerConfig;
 import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.webhook.WebhookServerConfig;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.webhook.port", WebhookServerConfig.DEFAULT.port());
 		defaults.put("operator.webhook.bind-address", WebhookServerConfig.DEFAULT.bindAddress());
 		defaults.put("operator.webhook.handler-timeout", WebhookServerConfig.DEFAULT.handlerTimeout());
+		defaults.put("operator.tracing.annotate-objects", TraceContextAnnotation.DEFAULT_WRITTEN);
 		return defaults;
 	}
 
