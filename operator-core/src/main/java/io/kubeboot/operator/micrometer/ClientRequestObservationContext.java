@@ -77,7 +77,7 @@ public class ClientRequestObservationContext extends SenderContext<Map<String, S
 	 * Returns the object's namespace.
 	 * @return the namespace, {@code null} for a cluster-scoped object or all namespaces
 	 */
-	public @Nullable String getNamespace() {
+	public @Nullable String getObjectNamespace() {
 		return this.namespace;
 	}
 
@@ -85,7 +85,7 @@ public class ClientRequestObservationContext extends SenderContext<Map<String, S
 	 * Returns the object's name.
 	 * @return the name, {@code null} for a list
 	 */
-	public @Nullable String getName() {
+	public @Nullable String getObjectName() {
 		return this.name;
 	}
 

@@ -38,8 +38,8 @@ public class DefaultClientRequestObservationConvention
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(ClientRequestObservationContext context) {
-		return KeyValues.of("namespace", (context.getNamespace() != null) ? context.getNamespace() : "", "name",
-				(context.getName() != null) ? context.getName() : "");
+		return KeyValues.of("namespace", (context.getObjectNamespace() != null) ? context.getObjectNamespace() : "", "name",
+				(context.getObjectName() != null) ? context.getObjectName() : "");
 	}
 
 	@Override

@@ -6,9 +6,10 @@ import io.micrometer.observation.ObservationConvention;
 
 /**
  * Names the observation of a leader transition {@code operator.leader.election}, its span
- * {@code leader <transition>}, with the low-cardinality keys {@code lease} and
- * {@code transition} ({@code acquired}, {@code lost}, {@code stopped}) and the
- * high-cardinality key {@code identity}. Replace it with a
+ * {@code leader <transition>}, with the low-cardinality key {@code transition}
+ * ({@code acquired}, {@code lost}, {@code stopped}) and the high-cardinality keys
+ * {@code lease} ({@code namespace/name}: no series of the metrics names a namespace) and
+ * {@code identity}. Replace it with a
  * {@code GlobalObservationConvention} of {@link LeaderElectionObservationContext}.
  */
 public class DefaultLeaderElectionObservationConvention
@@ -29,12 +30,12 @@ public class DefaultLeaderElectionObservationConvention
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(LeaderElectionObservationContext context) {
-		return KeyValues.of("lease", context.getLease(), "transition", context.getTransition());
+		return KeyValues.of("transition", context.getTransition());
 	}
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(LeaderElectionObservationContext context) {
-		return KeyValues.of("identity", context.getIdentity());
+		return KeyValues.of("lease", context.getLease(), "identity", context.getIdentity());
 	}
 
 	@Override

@@ -1,0 +1,165 @@
+package io.kubeboot.operator.micrometer;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.kubeboot.operator.reconcile.ReconcileContext;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.tracing.Tracing;
+import io.micrometer.common.KeyValue;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.SenderContext;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ObservationTracing}.
+ */
+class ObservationTracingTests {
+
+	private static final String TRACE = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+	private final ObservationRegistry registry = ObservationRegistry.create();
+
+	private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
+
+	@Test
+	void aRegistryWithoutHandlersIsNoop() {
+		assertThat(new ObservationTracing(ObservationRegistry.NOOP).isNoop()).isTrue();
+		assertThat(new ObservationTracing(this.registry).isNoop()).isTrue();
+		record();
+		assertThat(new ObservationTracing(this.registry).isNoop()).isFalse();
+	}
+
+	@Test
+	void aReconcileIsObservedWithItsKeysItsTriggersAndItsResult() {
+		record();
+		ReconcileContext reconcile = new ReconcileContext("bucket", Request.of("default", "b1"), "id-1",
+				List.of(Trigger.of(Trigger.Kind.SPEC_CHANGED), new Trigger(Trigger.Kind.OWNED_OBJECT, "ConfigMap",
+						Request.of("default", "settings"), Instant.now(), TRACE)),
+				2, Duration.ofMillis(1500));
+		Tracing.ReconcileSpan span = new ObservationTracing(this.registry).reconcile(reconcile);
+		span.end("requeue_after", null);
+
+		assertThat(this.stopped).singleElement().satisfies((context) -> {
+			assertThat(context.getName()).isEqualTo("operator.reconcile");
+			assertThat(context.getContextualName()).isEqualTo("reconcile bucket");
+			assertThat(keys(context)).containsEntry("controller", "bucket")
+				.containsEntry("result", "requeue_after")
+				.containsEntry("namespace", "default")
+				.containsEntry("name", "b1")
+				.containsEntry("reconcile.id", "id-1")
+				.containsEntry("reconcile.triggers", "spec_changed,owned_object:ConfigMap/default/settings")
+				.containsEntry("reconcile.triggers.dropped", "2")
+				.containsEntry("reconcile.queued", "1.500000");
+			// the trace context of the trigger that carries one, for a tracer to continue
+			assertThat(((ReconcileObservationContext) context).getCarrier()).containsEntry("traceparent", TRACE);
+			assertThat(context.getLowCardinalityKeyValues().stream().map(KeyValue::getKey))
+				.containsExactlyInAnyOrder("controller", "result");
+		});
+	}
+
+	@Test
+	void aClientCallInsideAReconcileIsItsChildAndHandsOnTheTraceContextATracerWrote() {
+		record();
+		ObservationTracing tracing = new ObservationTracing(this.registry);
+		Tracing.ReconcileSpan reconcile = tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
+				List.of(Trigger.of(Trigger.Kind.CREATED))));
+		String traceParent;
+		try (Tracing.Scope scope = reconcile.openScope()) {
+			Tracing.ClientSpan call = tracing.clientCall("patch", "StorageBucket", "status", "default", "b1");
+			traceParent = call.traceParent();
+			call.end(200, null);
+		}
+		reconcile.end("success", null);
+
+		assertThat(traceParent).isEqualTo(TRACE);
+		assertThat(this.stopped).hasSize(2);
+		Observation.Context call = this.stopped.get(0);
+		assertThat(call.getContextualName()).isEqualTo("patch StorageBucket/status");
+		assertThat(keys(call)).containsEntry("verb", "patch")
+			.containsEntry("kind", "StorageBucket")
+			.containsEntry("subresource", "status")
+			.containsEntry("status.code", "200");
+		assertThat(call.getParentObservation().getContextView()).isSameAs(this.stopped.get(1));
+	}
+
+	@Test
+	void aFailedCallRecordsItsErrorAndStatus() {
+		record();
+		Tracing.ClientSpan call = new ObservationTracing(this.registry).clientCall("get", "ConfigMap", null, "default",
+				"missing");
+		IllegalStateException failure = new IllegalStateException("404");
+		call.end(404, failure);
+
+		assertThat(this.stopped).singleElement().satisfies((context) -> {
+			assertThat(context.getError()).isSameAs(failure);
+			assertThat(keys(context)).containsEntry("status.code", "404").containsEntry("subresource", "none");
+		});
+	}
+
+	@Test
+	void aWebhookRequestRecordsTheAnswerAndALeaderTransitionIsASpanOfItsOwn() {
+		record();
+		ObservationTracing tracing = new ObservationTracing(this.registry);
+		Tracing.WebhookSpan webhook = tracing.webhook("admission", "/validate-bucket",
+				(header) -> "traceparent".equals(header) ? TRACE : null);
+		webhook.answered("StorageBucket", "CREATE", false);
+		webhook.end(200, null);
+		tracing.leaderTransition("ops/operator-leader", "pod-1", "acquired");
+
+		assertThat(this.stopped).hasSize(2);
+		assertThat(keys(this.stopped.get(0))).containsEntry("webhook", "admission")
+			.containsEntry("kind", "StorageBucket")
+			.containsEntry("operation", "CREATE")
+			.containsEntry("allowed", "false")
+			.containsEntry("path", "/validate-bucket");
+		assertThat(((WebhookObservationContext) this.stopped.get(0)).getCarrier().apply("traceparent"))
+			.isEqualTo(TRACE);
+		assertThat(this.stopped.get(1).getContextualName()).isEqualTo("leader acquired");
+		assertThat(keys(this.stopped.get(1))).containsEntry("transition", "acquired")
+			.containsEntry("lease", "ops/operator-leader")
+			.containsEntry("identity", "pod-1");
+	}
+
+	/** Records stopped observations, and writes a trace context as a propagating handler. */
+	private void record() {
+		this.registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			@SuppressWarnings({ "unchecked", "rawtypes" })
+			public void onStart(Observation.Context context) {
+				if (context instanceof SenderContext sender) {
+					sender.getSetter().set(sender.getCarrier(), "traceparent", TRACE);
+				}
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				ObservationTracingTests.this.stopped.add(context);
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+	}
+
+	private static Map<String, String> keys(Observation.Context context) {
+		Map<String, String> keys = new HashMap<>();
+		context.getLowCardinalityKeyValues().forEach((keyValue) -> keys.put(keyValue.getKey(), keyValue.getValue()));
+		context.getHighCardinalityKeyValues().forEach((keyValue) -> keys.put(keyValue.getKey(), keyValue.getValue()));
+		return keys;
+	}
+
+}
