@@ -26,6 +26,7 @@ import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -564,6 +565,47 @@ class ControllerTests {
 		eventually().until(() -> seen.size() == 2);
 		assertThat(seen.get(1)).containsExactly(Trigger.Kind.SPEC_CHANGED, Trigger.Kind.SPEC_CHANGED,
 				Trigger.Kind.ENQUEUED);
+	}
+
+	@Test
+	void withTracingEveryReconcileIsASpanEndedWithItsResultAndWhatItThrew() throws Exception {
+		this.informer.add(configMap("a", "1"));
+		List<String> spans = new CopyOnWriteArrayList<>();
+		Tracing tracing = new Tracing() {
+
+			@Override
+			public ReconcileSpan reconcile(ReconcileContext context) {
+				return new ReconcileSpan() {
+
+					@Override
+					public Scope openScope() {
+						return () -> {
+						};
+					}
+
+					@Override
+					public void end(String result, @Nullable Throwable error) {
+						spans.add(context.triggers() + " " + result + " "
+								+ ((error != null) ? error.getMessage() : "-"));
+					}
+
+				};
+			}
+
+		};
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> switch (calls.incrementAndGet()) {
+			case 1 -> throw new ApiServerException.ConflictException("conflict", null);
+			case 2 -> throw new IllegalStateException("broken");
+			case 3 -> Result.requeueAfter(Duration.ofMillis(10));
+			default -> Result.done();
+		}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
+				DEADLINE, List.of(), LeaderOnly.INSTANCE, tracing);
+		start(controller);
+
+		eventually().until(() -> spans.size() == 4);
+		assertThat(spans).containsExactly("[resync] requeue -", "[retry_after_error] error broken",
+				"[retry_after_error] requeue_after -", "[requeue] success -");
 	}
 
 	private Result recordAfterTheGate(Request request) throws InterruptedException {
