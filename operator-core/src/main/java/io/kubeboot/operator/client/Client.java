@@ -202,10 +202,9 @@ public interface Client extends Reader {
 	 * @param fieldManager the field manager of writes and applies
 	 * @param timeout the longest one call may take
 	 * @param tracing where each call is traced, a child span of the reconcile's
-	 * @param traceContextAnnotation whether a create, update, patch or apply carries its
-	 * span's trace context in the annotation
-	 * {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in the same
-	 * write; a write that changes nothing else leaves it as the cached object has it
+	 * @param traceContextAnnotation whether a create carries its span's trace context in
+	 * the annotation {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in
+	 * the same write; updates, patches and applies never carry it
 	 * @return the client
 	 * @throws IllegalArgumentException if the field manager is blank or the timeout not
 	 * positive

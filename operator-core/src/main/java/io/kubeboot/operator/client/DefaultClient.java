@@ -1,6 +1,5 @@
 package io.kubeboot.operator.client;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +13,11 @@ import java.util.function.IntConsumer;
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -33,10 +32,11 @@ import org.jspecify.annotations.Nullable;
  * server), writes through REST calls bounded by a timeout.
  * <p>
  * Every call to the API server is a span of the {@link Tracing} (verb, kind, status
- * code), a child of the reconcile's. With the trace context annotation on, a create,
- * update, patch (merge or strategic merge) or apply carries the span's
- * {@code traceparent} in the {@code TraceContextAnnotation} of its body, unless the
- * cached object shows that the write changes nothing else (see {@link TraceContextStamp}).
+ * code), a child of the reconcile's. With the trace context annotation on, a create
+ * carries the span's {@code traceparent} in the {@code TraceContextAnnotation} of its
+ * body. No other write does: a create is always a write, while whether an update, a patch
+ * or an apply changes anything only the API server knows (defaulting, admission, other
+ * writers), and a fresh value would turn its no-op into a write (docs/design/reconcile-triggers.md).
  */
 final class DefaultClient implements Client {
 
@@ -81,7 +81,7 @@ final class DefaultClient implements Client {
 	 * @param fieldManager the field manager of writes and applies
 	 * @param timeout the longest one call may take
 	 * @param tracing where the calls are traced
-	 * @param stampWrites whether writes carry their trace context in the annotation
+	 * @param stampWrites whether creates carry their trace context in the annotation
 	 */
 	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout, Tracing tracing,
 			boolean stampWrites) {
@@ -132,13 +132,8 @@ final class DefaultClient implements Client {
 		ResourceKind<T> kind = kind(object);
 		String namespace = namespace(kind, object);
 		return send(kind, new Call("create", null, namespace, nameOrNull(object)), "POST",
-				kind.collectionPath(namespace), List.of("fieldManager", this.fieldManager), (traceParent) -> {
-					JsonObject body = this.json.writeTree(object, kind);
-					if (traceParent != null) {
-						TraceContextStamp.stamp(body, traceParent);
-					}
-					return RestCalls.bytes(body.toString());
-				}, "application/json");
+				kind.collectionPath(namespace), List.of("fieldManager", this.fieldManager),
+				(traceParent) -> this.json.create(object, kind, traceParent), "application/json");
 	}
 
 	@Override
@@ -147,19 +142,8 @@ final class DefaultClient implements Client {
 		String namespace = namespace(kind, object);
 		String name = name(object);
 		return send(kind, new Call("update", null, namespace, name), "PUT", kind.objectPath(namespace, name, false),
-				List.of("fieldManager", this.fieldManager), (traceParent) -> {
-					JsonObject body = this.json.writeTree(object, kind);
-					if (traceParent != null) {
-						JsonObject stored = stored(kind, namespace, name);
-						if (stored != null && TraceContextStamp.sameAs(body, stored)) {
-							TraceContextStamp.keep(body, stored);
-						}
-						else {
-							TraceContextStamp.stamp(body, traceParent);
-						}
-					}
-					return RestCalls.bytes(body.toString());
-				}, "application/json");
+				List.of("fieldManager", this.fieldManager), (traceParent) -> this.json.write(object, kind),
+				"application/json");
 	}
 
 	@Override
@@ -306,24 +290,7 @@ final class DefaultClient implements Client {
 		String name = name(object);
 		return send(kind, new Call("patch", status ? "status" : null, namespace, name), "PATCH",
 				kind.objectPath(namespace, name, status), List.of("fieldManager", this.fieldManager),
-				(traceParent) -> {
-					byte[] body = this.json.patch(patch);
-					if (traceParent == null || status || patch.type() == Patch.Type.JSON) {
-						// the status subresource ignores metadata; a JSON patch's paths
-						// may not exist
-						return body;
-					}
-					JsonElement tree = JsonParser.parseString(new String(body, StandardCharsets.UTF_8));
-					if (!tree.isJsonObject()) {
-						return body;
-					}
-					JsonObject stored = stored(kind, namespace, name);
-					if (stored != null && TraceContextStamp.isContainedIn(tree.getAsJsonObject(), stored)) {
-						return body;
-					}
-					TraceContextStamp.stamp(tree.getAsJsonObject(), traceParent);
-					return RestCalls.bytes(tree.toString());
-				}, patch.type().contentType());
+				(traceParent) -> this.json.patch(patch), patch.type().contentType());
 	}
 
 	private <T extends KubernetesObject> T apply(T object, boolean status, ApplyOption... options) {
@@ -335,20 +302,8 @@ final class DefaultClient implements Client {
 		String namespace = namespace(kind, object);
 		String name = name(object);
 		return send(kind, new Call("apply", status ? "status" : null, namespace, name), "PATCH",
-				kind.objectPath(namespace, name, status), query, (traceParent) -> {
-					JsonObject body = this.json.applyTree(object, kind);
-					if (traceParent != null && !status) {
-						JsonObject stored = stored(kind, namespace, name);
-						if (stored != null && TraceContextStamp.isContainedIn(body, stored)) {
-							// applied without it, the annotation this manager owns would go
-							TraceContextStamp.keep(body, stored);
-						}
-						else {
-							TraceContextStamp.stamp(body, traceParent);
-						}
-					}
-					return RestCalls.bytes(body.toString());
-				}, "application/apply-patch+yaml");
+				kind.objectPath(namespace, name, status), query, (traceParent) -> this.json.apply(object, kind),
+				"application/apply-patch+yaml");
 	}
 
 	private <T extends KubernetesObject> T send(ResourceKind<T> kind, Call call, String method, String path,
@@ -373,8 +328,8 @@ final class DefaultClient implements Client {
 	}
 
 	/**
-	 * Sends a call inside its span, handing the body the trace context to write when
-	 * writes carry it.
+	 * Sends a call inside its span, handing a create's body the trace context to write
+	 * when creates carry it.
 	 */
 	private <R> @Nullable R traced(ResourceKind<?> kind, Call call, TracedCall<R> send) {
 		if (this.tracing.isNoop()) {
@@ -385,7 +340,8 @@ final class DefaultClient implements Client {
 		int[] code = { 0 };
 		Throwable error = null;
 		try {
-			return send.send(this.stampWrites ? span.traceParent() : null, (answered) -> code[0] = answered);
+			return send.send((this.stampWrites && call.isCreate()) ? span.traceParent() : null,
+					(answered) -> code[0] = answered);
 		}
 		catch (ApiServerException ex) {
 			code[0] = ex.code();
@@ -398,23 +354,6 @@ final class DefaultClient implements Client {
 		}
 		finally {
 			span.end(code[0], error);
-		}
-	}
-
-	/**
-	 * Returns the cached object a write is about, as JSON, to tell whether the write
-	 * changes anything; {@code null} if the kind is not cached, the object not there, or
-	 * the cache could not say.
-	 */
-	private @Nullable JsonObject stored(ResourceKind<?> kind, @Nullable String namespace, String name) {
-		try {
-			Optional<? extends KubernetesObject> cached = this.cache.get(kind.type(), new Request(namespace, name));
-			return cached.map(this.json::tree).orElse(null);
-		}
-		catch (RuntimeException ex) {
-			// not cached, or the cache is behind this process's write: the annotation is
-			// written
-			return null;
 		}
 	}
 
@@ -469,10 +408,15 @@ final class DefaultClient implements Client {
 	 * @param name the object's name, or {@code null}
 	 */
 	private record Call(String verb, @Nullable String subresource, @Nullable String namespace, @Nullable String name) {
+
+		boolean isCreate() {
+			return "create".equals(this.verb);
+		}
+
 	}
 
 	/**
-	 * Writes the body of a call, with the trace context to put in it.
+	 * Writes the body of a call, with the trace context a create puts in it.
 	 */
 	@FunctionalInterface
 	private interface Body {
@@ -570,24 +514,37 @@ final class DefaultClient implements Client {
 		}
 
 		byte[] write(KubernetesObject object, ResourceKind<?> kind) {
-			return RestCalls.bytes(writeTree(object, kind).toString());
+			return RestCalls.bytes(withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind).toString());
 		}
 
-		JsonObject writeTree(KubernetesObject object, ResourceKind<?> kind) {
-			return withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
+		/**
+		 * The body of a create, with the trace context in its annotation when given (the
+		 * object itself is not changed).
+		 */
+		byte[] create(KubernetesObject object, ResourceKind<?> kind, @Nullable String traceParent) {
+			JsonObject body = withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
+			if (traceParent != null) {
+				if (!(body.get("metadata") instanceof JsonObject)) {
+					body.add("metadata", new JsonObject());
+				}
+				JsonObject metadata = body.getAsJsonObject("metadata");
+				JsonElement annotations = metadata.get("annotations");
+				if (annotations == null || !annotations.isJsonObject()) {
+					annotations = new JsonObject();
+					metadata.add("annotations", annotations);
+				}
+				annotations.getAsJsonObject().addProperty(TraceContextAnnotation.NAME, traceParent);
+			}
+			return RestCalls.bytes(body.toString());
 		}
 
-		JsonObject applyTree(KubernetesObject object, ResourceKind<?> kind) {
+		byte[] apply(KubernetesObject object, ResourceKind<?> kind) {
 			JsonObject body = withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
 			if (body.has("metadata")) {
 				// rejected by apply
 				body.getAsJsonObject("metadata").remove("managedFields");
 			}
-			return ApplyBodies.withoutEmptyCollections(body);
-		}
-
-		JsonObject tree(Object object) {
-			return this.gson.toJsonTree(object).getAsJsonObject();
+			return RestCalls.bytes(ApplyBodies.withoutEmptyCollections(body).toString());
 		}
 
 		<T> T copy(T object, Class<T> type) {

@@ -270,13 +270,12 @@ public final class ManagerBuilder {
 	}
 
 	/**
-	 * Whether the client writes the trace context of each create, update, patch and apply
-	 * into the annotation {@value TraceContextAnnotation#NAME} of the object it writes, in
-	 * the same write (default: no). A reconcile, in this operator or another, triggered by
-	 * the change then continues the trace. A write that changes nothing else leaves the
-	 * annotation as it is where the client can tell (see
-	 * {@link io.kubeboot.operator.client.Client}); a change of the annotation alone never
-	 * triggers a reconcile.
+	 * Whether the client writes the trace context of each create into the annotation
+	 * {@value TraceContextAnnotation#NAME} of the object it creates, in the same write
+	 * (default: no). The reconcile of the created object, in this operator or another,
+	 * then continues the trace. Updates, patches and applies never carry it, so it never
+	 * turns a write that changes nothing into one, nor conflicts with another field
+	 * manager; a change of the annotation alone never triggers a reconcile.
 	 * @param write whether to write it
 	 * @return this builder
 	 */

@@ -17,8 +17,10 @@ import org.jspecify.annotations.Nullable;
  * that reconciles it: {@value #NAME}, a W3C {@code traceparent}
  * ({@code 00-<trace id>-<span id>-<flags>}). With
  * {@code operator.tracing.annotate-objects} (off by default) the manager's client writes
- * the trace context of each create, update, patch and apply into it, in the same write; a
- * reconcile triggered by a change that set it continues that trace.
+ * the trace context of each create into it, in the same write; the reconcile of the
+ * created object continues that trace. Updates, patches and applies never carry it:
+ * whether they change anything only the API server knows, and a fresh value would turn a
+ * no-op into a write, or conflict with another field manager under server-side apply.
  * <p>
  * A change of the annotation alone never triggers a reconcile: a controller drops an
  * update whose only difference is this annotation (and the resourceVersion and managed

@@ -15,10 +15,10 @@ public class OperatorTracingProperties {
 
 	/**
 	 * Whether the client writes the current trace context (a W3C traceparent) into the
-	 * annotation tracing.kubeboot.io/traceparent of each object it creates, updates,
-	 * patches or applies, in the same write. A write that would change nothing else
-	 * leaves the annotation as the cached object has it, and a change of the annotation
-	 * alone never triggers a reconcile.
+	 * annotation tracing.kubeboot.io/traceparent of each object it creates, in the same
+	 * write, so that the reconcile of the created object continues the trace. Updates,
+	 * patches and applies never carry it, and a change of the annotation alone never
+	 * triggers a reconcile.
 	 */
 	private boolean annotateObjects = false;
 
