@@ -109,12 +109,10 @@ public final class Controller implements ManagerRunnable {
 	private final ControllerMetrics metrics;
 
 	/**
-	 * The triggers of the current run's queue; set before the queue, so that whoever sees
-	 * a queue sees its triggers.
+	 * The queue of the current run with its triggers, {@code null} while the controller
+	 * does not run: adds are dropped then, and nothing is kept for them.
 	 */
-	private volatile PendingTriggers triggers = new PendingTriggers(Ticker.system());
-
-	private volatile @Nullable WorkQueue<Request> queue;
+	private volatile @Nullable TriggeredQueue run;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
@@ -275,10 +273,9 @@ public final class Controller implements ManagerRunnable {
 
 			@Override
 			public void addAfter(Request request, Duration delay, int priority) {
-				WorkQueue<Request> current = Controller.this.queue;
+				TriggeredQueue current = Controller.this.run;
 				if (current != null) {
-					Controller.this.triggers.schedule(request, Trigger.of(SourceRunner.kindOf(source)), delay);
-					current.addAfter(request, delay, priority);
+					current.addAfter(request, delay, priority, Trigger.of(SourceRunner.kindOf(source)));
 				}
 			}
 
@@ -325,8 +322,8 @@ public final class Controller implements ManagerRunnable {
 	 * @return the queue depth, zero while the controller is not running
 	 */
 	public int queueDepth() {
-		WorkQueue<Request> current = this.queue;
-		return (current != null) ? current.len() : 0;
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.queue().len() : 0;
 	}
 
 	/**
@@ -335,8 +332,8 @@ public final class Controller implements ManagerRunnable {
 	 * @return the total in nanoseconds, zero while the controller is not running
 	 */
 	public long unfinishedWorkNanos() {
-		WorkQueue<Request> current = this.queue;
-		return (current != null) ? current.unfinishedWorkNanos() : 0;
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.queue().unfinishedWorkNanos() : 0;
 	}
 
 	/**
@@ -345,8 +342,8 @@ public final class Controller implements ManagerRunnable {
 	 * @return the duration in nanoseconds, zero while the controller is not running
 	 */
 	public long longestRunningProcessorNanos() {
-		WorkQueue<Request> current = this.queue;
-		return (current != null) ? current.longestRunningProcessorNanos() : 0;
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.queue().longestRunningProcessorNanos() : 0;
 	}
 
 	/**
@@ -354,8 +351,17 @@ public final class Controller implements ManagerRunnable {
 	 * @return {@code true} between start and stop
 	 */
 	public boolean isRunning() {
-		WorkQueue<Request> current = this.queue;
-		return current != null && !current.isShuttingDown();
+		TriggeredQueue current = this.run;
+		return current != null && !current.queue().isShuttingDown();
+	}
+
+	/**
+	 * Returns the triggers kept beside the queue of the current run.
+	 * @return the triggers, {@code null} while the controller does not run
+	 */
+	@Nullable PendingTriggers pendingTriggers() {
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.triggers() : null;
 	}
 
 	/**
@@ -422,10 +428,9 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	private void addToQueue(Request request, int priority, Trigger trigger) {
-		WorkQueue<Request> current = this.queue;
+		TriggeredQueue current = this.run;
 		if (current != null && this.gate.admits(request)) {
-			this.triggers.record(request, trigger);
-			current.add(request, priority);
+			current.add(request, priority, trigger);
 		}
 	}
 
@@ -434,15 +439,13 @@ public final class Controller implements ManagerRunnable {
 	 * runs.
 	 */
 	private void queueCached(Predicate<Request> which) {
-		WorkQueue<Request> current = this.queue;
+		TriggeredQueue current = this.run;
 		if (current == null) {
 			return;
 		}
-		PendingTriggers pending = this.triggers;
 		for (Request request : cachedRequests()) {
 			if (which.test(request)) {
-				pending.record(request, Trigger.of(Trigger.Kind.RESYNC));
-				current.add(request, WorkQueue.LOW_PRIORITY);
+				current.add(request, WorkQueue.LOW_PRIORITY, Trigger.of(Trigger.Kind.RESYNC));
 			}
 		}
 	}
@@ -494,15 +497,14 @@ public final class Controller implements ManagerRunnable {
 		// counted before the queue makes the controller look running, so the workers
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
-		this.triggers = pending;
-		this.queue = current;
+		TriggeredQueue run = new TriggeredQueue(current, pending);
+		this.run = run;
 		this.sources.forEach((source) -> source.replay((request, priority, trigger) -> {
 			if (this.gate.admits(request)) {
-				pending.record(request, trigger);
-				current.add(request, priority);
+				run.add(request, priority, trigger);
 			}
 		}));
-		this.sourceRunner.startAll(current, pending);
+		this.sourceRunner.startAll(run);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
 			Runnable loop = this.gate.aroundWorker(() -> work(current, requeues, pending));
@@ -522,23 +524,37 @@ public final class Controller implements ManagerRunnable {
 			stop.await();
 			logger.info("Shutdown signal received, waiting for all workers to finish: controller={}", this.name);
 			this.sourceRunner.stopAll();
-			current.shutDown();
+			endRun(run);
 			for (Thread worker : workers) {
 				worker.join();
 			}
+			run.forgetTriggers();
 			logger.info("All workers finished: controller={}", this.name);
 		}
 		catch (InterruptedException ex) {
 			this.sourceRunner.stopAll();
-			current.shutDown();
+			endRun(run);
 			workers.forEach(Thread::interrupt);
 			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
 			// the controller ends only with its last worker: the manager must be able to
 			// tell that leader-only work still runs, so that it neither releases the
 			// Lease nor campaigns again meanwhile
 			awaitAll(workers);
+			run.forgetTriggers();
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * Drops the run before shutting its queue down, so that every add from then on is
+	 * dropped, as a stopped controller's are, instead of recording a trigger for a queue
+	 * that ignores its request.
+	 */
+	private void endRun(TriggeredQueue run) {
+		if (this.run == run) {
+			this.run = null;
+		}
+		run.queue().shutDown();
 	}
 
 	private void awaitAll(List<Thread> workers) {

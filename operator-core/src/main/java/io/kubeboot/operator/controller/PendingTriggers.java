@@ -139,6 +139,13 @@ final class PendingTriggers {
 	}
 
 	/**
+	 * Forgets every request's triggers, when the queue they were kept beside is gone.
+	 */
+	void clear() {
+		this.entries.clear();
+	}
+
+	/**
 	 * Returns how many requests have triggers waiting.
 	 * @return the number of requests
 	 */

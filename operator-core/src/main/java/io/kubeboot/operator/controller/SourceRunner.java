@@ -38,10 +38,7 @@ final class SourceRunner {
 	private StopSignal stop = new StopSignal();
 
 	/** The queue of the current run, {@code null} while the controller does not run. */
-	private @Nullable WorkQueue<Request> queue;
-
-	/** The triggers kept beside that queue. */
-	private @Nullable PendingTriggers triggers;
+	private @Nullable TriggeredQueue run;
 
 	private int started;
 
@@ -51,8 +48,8 @@ final class SourceRunner {
 
 	synchronized void add(Source source) {
 		this.sources.add(source);
-		if (this.queue != null && this.triggers != null) {
-			startOne(source, this.queue, this.triggers);
+		if (this.run != null) {
+			startOne(source, this.run);
 		}
 	}
 
@@ -60,11 +57,10 @@ final class SourceRunner {
 		return List.copyOf(this.sources);
 	}
 
-	synchronized void startAll(WorkQueue<Request> queue, PendingTriggers triggers) {
+	synchronized void startAll(TriggeredQueue run) {
 		this.stop = new StopSignal();
-		this.queue = queue;
-		this.triggers = triggers;
-		this.sources.forEach((source) -> startOne(source, queue, triggers));
+		this.run = run;
+		this.sources.forEach((source) -> startOne(source, run));
 	}
 
 	/**
@@ -76,9 +72,9 @@ final class SourceRunner {
 		return (source instanceof IntervalTrigger) ? Trigger.Kind.PERIODIC : Trigger.Kind.ENQUEUED;
 	}
 
-	private void startOne(Source source, WorkQueue<Request> queue, PendingTriggers triggers) {
+	private void startOne(Source source, TriggeredQueue run) {
 		StopSignal signal = this.stop;
-		RequestQueue view = new QueueView(queue, triggers, kindOf(source));
+		RequestQueue view = new QueueView(run, kindOf(source));
 		Thread thread = new Thread(() -> run(source, view, signal),
 				"controller-" + this.controller + "-source-" + this.started++);
 		this.threads.add(thread);
@@ -88,8 +84,7 @@ final class SourceRunner {
 	void stopAll() {
 		List<Thread> running;
 		synchronized (this) {
-			this.queue = null;
-			this.triggers = null;
+			this.run = null;
 			this.stop.fire();
 			running = new ArrayList<>(this.threads);
 			this.threads.clear();
@@ -125,8 +120,7 @@ final class SourceRunner {
 		}
 	}
 
-	private record QueueView(WorkQueue<Request> queue, PendingTriggers triggers,
-			Trigger.Kind kind) implements RequestQueue {
+	private record QueueView(TriggeredQueue run, Trigger.Kind kind) implements RequestQueue {
 
 		@Override
 		public void add(Request request) {
@@ -140,14 +134,12 @@ final class SourceRunner {
 
 		@Override
 		public void add(Request request, int priority) {
-			this.triggers.record(request, Trigger.of(this.kind));
-			this.queue.add(request, priority);
+			this.run.add(request, priority, Trigger.of(this.kind));
 		}
 
 		@Override
 		public void addAfter(Request request, Duration delay, int priority) {
-			this.triggers.schedule(request, Trigger.of(this.kind), delay);
-			this.queue.addAfter(request, delay, priority);
+			this.run.addAfter(request, delay, priority, Trigger.of(this.kind));
 		}
 
 	}

@@ -608,6 +608,33 @@ class ControllerTests {
 				"[retry_after_error] requeue_after -", "[requeue] success -");
 	}
 
+	@Test
+	void aStoppedControllerKeepsNothingForTheEventsItDrops() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			return Result.done();
+		});
+		Running run = start(controller);
+		eventually().until(() -> this.events.contains("reconcile a"));
+		PendingTriggers pending = controller.pendingTriggers();
+		run.stop.fire();
+		run.awaitReturn();
+
+		for (int i = 0; i < 100; i++) {
+			V1ConfigMap changed = configMap("k" + i, "2");
+			this.informer.add(changed);
+			this.informer.update(changed, configMap("k" + i, "3"));
+		}
+		controller.onEveryReplica((queue, stop) -> queue.addAfter(A, Duration.ofHours(1)))
+			.start(new StopSignal());
+
+		assertThat(controller.pendingTriggers()).isNull();
+		assertThat(pending).isNotNull();
+		assertThat(pending.size()).isZero();
+	}
+
 	private Result recordAfterTheGate(Request request) throws InterruptedException {
 		this.events.add(request.name());
 		this.gate.await();
