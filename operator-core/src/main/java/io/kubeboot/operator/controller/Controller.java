@@ -69,6 +69,8 @@ public final class Controller implements ManagerRunnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
+	private static final Trigger.Kind[] KINDS = Trigger.Kind.values();
+
 	private final String name;
 
 	private final ReconcileRunner runner;
@@ -642,14 +644,15 @@ public final class Controller implements ManagerRunnable {
 				? Trigger.Kind.REQUEUE : Trigger.Kind.RETRY_AFTER_ERROR);
 	}
 
-	/** Counts a reconcile once under each kind of its triggers, without allocating. */
+	/**
+	 * Counts a reconcile once under each kind of its triggers, those cut included, without
+	 * allocating.
+	 */
 	private void countTriggers(PendingTriggers.Taken taken) {
-		int counted = 0;
-		for (Trigger trigger : taken.triggers()) {
-			int bit = 1 << trigger.kind().ordinal();
-			if ((counted & bit) == 0) {
-				counted |= bit;
-				this.metrics.triggered(trigger.kind());
+		int kinds = taken.kinds();
+		for (Trigger.Kind kind : KINDS) {
+			if ((kinds & (1 << kind.ordinal())) != 0) {
+				this.metrics.triggered(kind);
 			}
 		}
 		if (taken.dropped() > 0) {

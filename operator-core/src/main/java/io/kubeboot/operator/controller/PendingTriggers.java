@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
@@ -22,12 +23,16 @@ import org.jspecify.annotations.Nullable;
  * keeps one delayed entry per request, at the earliest of its delays, so the triggers of
  * a request's delayed adds form one group here too, due at the earliest of theirs, and
  * join the request's ready triggers when that time comes. A reconcile started earlier
- * for another reason leaves them for the one the delay brings.
+ * for another reason leaves them for the one the delay brings. As the queue merges the
+ * delayed adds into one, the group keeps one trigger per kind and object: a reconciler
+ * that asks for the same requeue on every reconcile adds one {@code requeue}, however
+ * often it asks, and never crowds out the changes.
  * <p>
- * At most {@link ReconcileContext#MAX_TRIGGERS} triggers are kept per request, the oldest;
- * later ones are counted. A request's entry is removed when its last trigger is taken, so
- * the memory held is bounded by the requests waiting. Thread-safe: each request's entry
- * changes atomically.
+ * At most {@link ReconcileContext#MAX_TRIGGERS} ready triggers are kept per request, the
+ * oldest; later ones are counted, with their kinds, and the count is handed to the next
+ * reconcile whatever else it gets. A request's entry is removed when its last trigger is
+ * taken, so the memory held is bounded by the requests waiting. Thread-safe: each
+ * request's entry changes atomically.
  */
 final class PendingTriggers {
 
@@ -85,12 +90,14 @@ final class PendingTriggers {
 		Taken[] taken = { Taken.NONE };
 		this.entries.computeIfPresent(request, (key, entry) -> {
 			entry.settle(now);
-			if (entry.ready == null) {
+			if (entry.ready == null && entry.dropped == 0) {
 				return entry;
 			}
-			taken[0] = new Taken(entry.ready, entry.dropped, entry.readySince);
+			taken[0] = new Taken((entry.ready != null) ? entry.ready : List.of(), entry.dropped,
+					entry.droppedKinds, entry.readySince);
 			entry.ready = null;
 			entry.dropped = 0;
+			entry.droppedKinds = 0;
 			return entry.isEmpty() ? null : entry;
 		});
 		return taken[0];
@@ -172,11 +179,24 @@ final class PendingTriggers {
 	 *
 	 * @param triggers the triggers, oldest first
 	 * @param dropped how many more were cut
+	 * @param droppedKinds the kinds of those cut, a bit per {@link Trigger.Kind#ordinal()}
 	 * @param since when the first of them became due, on the queue's ticker
 	 */
-	record Taken(List<Trigger> triggers, int dropped, long since) {
+	record Taken(List<Trigger> triggers, int dropped, int droppedKinds, long since) {
 
-		static final Taken NONE = new Taken(List.of(), 0, Long.MIN_VALUE);
+		static final Taken NONE = new Taken(List.of(), 0, 0, Long.MIN_VALUE);
+
+		/**
+		 * Returns the kinds of every trigger, those cut included.
+		 * @return a bit per {@link Trigger.Kind#ordinal()}
+		 */
+		int kinds() {
+			int kinds = this.droppedKinds;
+			for (Trigger trigger : this.triggers) {
+				kinds |= 1 << trigger.kind().ordinal();
+			}
+			return kinds;
+		}
 
 		/**
 		 * Returns how long the request waited since its first trigger became due.
@@ -205,6 +225,9 @@ final class PendingTriggers {
 
 		int dropped;
 
+		/** The kinds of the triggers dropped, a bit per kind. */
+		int droppedKinds;
+
 		/** Whether the worker reconciling the request queued it again. */
 		boolean requeued;
 
@@ -223,22 +246,19 @@ final class PendingTriggers {
 		}
 
 		void addReady(Trigger trigger, long dueAt) {
-			if (count() >= ReconcileContext.MAX_TRIGGERS) {
-				this.dropped++;
-				return;
-			}
 			if (this.ready == null) {
 				this.ready = new ArrayList<>(4);
 				this.readySince = dueAt;
+			}
+			if (this.ready.size() >= ReconcileContext.MAX_TRIGGERS) {
+				this.dropped++;
+				this.droppedKinds |= 1 << trigger.kind().ordinal();
+				return;
 			}
 			this.ready.add(trigger);
 		}
 
 		void addScheduled(Trigger trigger, long dueAt) {
-			if (count() >= ReconcileContext.MAX_TRIGGERS) {
-				this.dropped++;
-				return;
-			}
 			if (this.scheduled == null) {
 				this.scheduled = new ArrayList<>(2);
 				this.scheduledAt = dueAt;
@@ -247,19 +267,18 @@ final class PendingTriggers {
 				// the queue keeps one delayed entry per request, at the earliest time
 				this.scheduledAt = dueAt;
 			}
+			for (Trigger scheduled : this.scheduled) {
+				if (scheduled.kind() == trigger.kind() && Objects.equals(scheduled.object(), trigger.object())
+						&& Objects.equals(scheduled.objectKind(), trigger.objectKind())) {
+					// merged with it, as the queue merges the adds: bounded by the kinds
+					return;
+				}
+			}
 			this.scheduled.add(trigger);
 		}
 
 		boolean isEmpty() {
-			return this.ready == null && this.scheduled == null && !this.requeued;
-		}
-
-		private int count() {
-			return sizeOf(this.ready) + sizeOf(this.scheduled);
-		}
-
-		private static int sizeOf(@Nullable List<Trigger> triggers) {
-			return (triggers != null) ? triggers.size() : 0;
+			return this.ready == null && this.scheduled == null && !this.requeued && this.dropped == 0;
 		}
 
 	}

@@ -52,6 +52,49 @@ class PendingTriggersTests {
 	}
 
 	@Test
+	void theKindsOfTheTriggersCutAreKept() {
+		this.triggers.record(A, Trigger.of(Kind.CREATED));
+		for (int i = 1; i < ReconcileContext.MAX_TRIGGERS; i++) {
+			this.triggers.record(A, Trigger.of(Kind.OWNED_OBJECT));
+		}
+		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+
+		PendingTriggers.Taken taken = this.triggers.take(A);
+
+		assertThat(taken.triggers()).extracting(Trigger::kind).doesNotContain(Kind.SPEC_CHANGED);
+		assertThat(taken.dropped()).isOne();
+		assertThat(taken.kinds()).isEqualTo((1 << Kind.CREATED.ordinal()) | (1 << Kind.OWNED_OBJECT.ordinal())
+				| (1 << Kind.SPEC_CHANGED.ordinal()));
+	}
+
+	/**
+	 * A reconciler that asks for a periodic re-check on every reconcile of an object that
+	 * changes often: the queue merges the requeues into one delayed add, and so do the
+	 * triggers, which never crowd out the changes.
+	 */
+	@Test
+	void requeuesAskedForWithinOneDelayAreOneTriggerThatNeverCrowdsOutTheChanges() {
+		for (int i = 0; i < 20; i++) {
+			this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+			PendingTriggers.Taken taken = this.triggers.take(A);
+			assertThat(taken.triggers()).as("reconcile %d", i)
+				.extracting(Trigger::kind)
+				.containsExactly(Kind.SPEC_CHANGED);
+			assertThat(taken.dropped()).isZero();
+			this.triggers.requeued(A, Duration.ofNanos(10_000));
+			this.triggers.settle(A, Kind.REQUEUE);
+			this.now.addAndGet(10);
+		}
+
+		this.now.addAndGet(10_000);
+		PendingTriggers.Taken due = this.triggers.take(A);
+
+		assertThat(due.triggers()).extracting(Trigger::kind).containsExactly(Kind.REQUEUE);
+		assertThat(due.dropped()).isZero();
+		assertThat(this.triggers.size()).isZero();
+	}
+
+	@Test
 	void aDelayedTriggerWaitsForItsDelayAndLeavesEarlierReconcilesAlone() {
 		this.triggers.schedule(A, Trigger.of(Kind.PERIODIC), Duration.ofNanos(1_000));
 		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
