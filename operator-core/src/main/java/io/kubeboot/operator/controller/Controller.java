@@ -132,8 +132,7 @@ public final class Controller implements ManagerRunnable {
 		this.gate = gate;
 		this.permissions = List.copyOf(permissions);
 		this.metrics = metrics;
-		this.runner = new ReconcileRunner(name,
-				(tracing != Tracing.NOOP) ? new TracedReconciler(reconciler, tracing) : reconciler, metrics);
+		this.runner = new ReconcileRunner(name, reconciler, metrics, tracing);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.priorityQueue = priorityQueue;
 		this.rateLimiters = rateLimiters;

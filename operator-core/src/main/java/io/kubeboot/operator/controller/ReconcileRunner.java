@@ -14,6 +14,7 @@ import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,7 +30,11 @@ import org.slf4j.MDC;
  * controller-runtime's controller does: a failing object of the initial backlog stays
  * behind live changes, a failing live change stays ahead of the backlog. The log context's
  * {@code reconcileID} and the triggers a failure's log line shows are those of the
- * {@link ReconcileContext} bound to the thread.
+ * {@link ReconcileContext} bound to the thread. With {@link Tracing}, the whole of it (the
+ * reconciler, what becomes of the request and the log line of a failure) runs inside the
+ * reconcile's span, current on the worker's thread, so the client calls of the reconciler
+ * are its children and a tracer's log correlation puts its trace and span ids on every
+ * line, the failure's included; the span ends with the outcome's {@code result}.
  */
 final class ReconcileRunner {
 
@@ -41,12 +46,19 @@ final class ReconcileRunner {
 
 	private final ControllerMetrics metrics;
 
+	private final Tracing tracing;
+
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
 	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics) {
+		this(name, reconciler, metrics, Tracing.NOOP);
+	}
+
+	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics, Tracing tracing) {
 		this.name = name;
 		this.reconciler = reconciler;
 		this.metrics = metrics;
+		this.tracing = tracing;
 	}
 
 	int activeWorkers() {
@@ -55,6 +67,26 @@ final class ReconcileRunner {
 
 	Outcome reconcile(WorkQueue<Request> current, Request request) {
 		ReconcileContext context = ReconcileContext.current().orElse(null);
+		Tracing.ReconcileSpan span = (context != null && !this.tracing.isNoop()) ? this.tracing.reconcile(context)
+				: Tracing.ReconcileSpan.NOOP;
+		Outcome outcome = Outcome.PANIC;
+		Throwable failure = null;
+		try (Tracing.Scope scope = span.openScope()) {
+			Attempt attempt = attempt(current, request, context);
+			outcome = attempt.outcome();
+			failure = attempt.failure();
+			return outcome;
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			span.end(outcome.label(), failure);
+		}
+	}
+
+	private Attempt attempt(WorkQueue<Request> current, Request request, @Nullable ReconcileContext context) {
 		MDC.put("controller", this.name);
 		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
 		MDC.put("name", request.name());
@@ -63,6 +95,7 @@ final class ReconcileRunner {
 		long start = System.nanoTime();
 		int priority = current.priorityOf(request);
 		Outcome outcome;
+		Throwable failure = null;
 		try {
 			Result result = this.reconciler.reconcile(request);
 			outcome = handle(current, request, (result != null) ? result : Result.done(), priority);
@@ -83,6 +116,7 @@ final class ReconcileRunner {
 			// backoff, which it would only inflate; controller-runtime counts it as an
 			// error
 			outcome = Outcome.ERROR;
+			failure = ex;
 			Duration wait = RetryAfter.wait(ex.retryAfter());
 			current.addAfter(request, wait, priority);
 			logger.warn("Throttled by the API server, requeued after its Retry-After: controller={} request={} "
@@ -91,17 +125,20 @@ final class ReconcileRunner {
 		}
 		catch (TerminalException ex) {
 			outcome = Outcome.TERMINAL_ERROR;
+			failure = ex;
 			current.forget(request);
 			logger.error("Reconciler error, not retried: controller={} request={} triggers={}", this.name, request,
 					triggers(context), ex);
 		}
 		catch (InterruptedException ex) {
 			outcome = Outcome.ERROR;
+			failure = ex;
 			current.addRateLimited(request, priority);
 			Thread.currentThread().interrupt();
 		}
 		catch (Exception ex) {
 			outcome = Outcome.ERROR;
+			failure = ex;
 			current.addRateLimited(request, priority);
 			logger.error("Reconciler error: controller={} request={} triggers={}", this.name, request,
 					triggers(context), ex);
@@ -113,6 +150,7 @@ final class ReconcileRunner {
 		}
 		catch (Throwable ex) {
 			outcome = Outcome.PANIC;
+			failure = ex;
 			current.addRateLimited(request, priority);
 			logger.error("Observed a panic in reconciler: controller={} request={} triggers={}", this.name, request,
 					triggers(context), ex);
@@ -125,11 +163,21 @@ final class ReconcileRunner {
 			MDC.remove("reconcileID");
 		}
 		this.metrics.reconciled(outcome, System.nanoTime() - start);
-		return outcome;
+		return new Attempt(outcome, failure);
 	}
 
 	private static String triggers(@Nullable ReconcileContext context) {
 		return (context != null) ? context.describeTriggers() : "[]";
+	}
+
+	/**
+	 * How a reconcile ended.
+	 *
+	 * @param outcome what became of the request
+	 * @param failure what the reconciler threw, {@code null} if it returned or its write
+	 * conflicted (requeued at once, not an error)
+	 */
+	private record Attempt(Outcome outcome, @Nullable Throwable failure) {
 	}
 
 	private Outcome handle(WorkQueue<Request> current, Request request, Result result, int priority) {

@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.StopSignal;
@@ -38,6 +41,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -606,6 +611,61 @@ class ControllerTests {
 		eventually().until(() -> spans.size() == 4);
 		assertThat(spans).containsExactly("[resync] requeue -", "[retry_after_error] error broken",
 				"[retry_after_error] requeue_after -", "[requeue] success -");
+	}
+
+	@Test
+	void theLogLineOfAFailedReconcileIsWrittenInsideItsSpan() throws Exception {
+		this.informer.add(configMap("a", "1"));
+		List<String> ended = new CopyOnWriteArrayList<>();
+		Tracing tracing = new Tracing() {
+
+			@Override
+			public ReconcileSpan reconcile(ReconcileContext context) {
+				return new ReconcileSpan() {
+
+					@Override
+					public Scope openScope() {
+						// what a tracer's log correlation does
+						MDC.put("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
+						MDC.put("spanId", "00f067aa0ba902b7");
+						return () -> {
+							MDC.remove("traceId");
+							MDC.remove("spanId");
+						};
+					}
+
+					@Override
+					public void end(String result, @Nullable Throwable error) {
+						ended.add(result + " " + ((error != null) ? error.getMessage() : "-"));
+					}
+
+				};
+			}
+
+		};
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(Controller.class);
+		logger.addAppender(logs);
+		try {
+			Controller controller = new Controller("test", V1ConfigMap.class, (request) -> {
+				throw new IllegalStateException("broken");
+			}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics,
+					List.of(eventSource()), DEADLINE, List.of(), LeaderOnly.INSTANCE, tracing);
+			start(controller);
+			eventually().until(() -> !ended.isEmpty());
+		}
+		finally {
+			logger.detachAppender(logs);
+		}
+
+		assertThat(ended.get(0)).isEqualTo("error broken");
+		assertThat(logs.list).filteredOn((event) -> event.getMessage().startsWith("Reconciler error"))
+			.first()
+			.satisfies((event) -> assertThat(event.getMDCPropertyMap())
+				.containsEntry("traceId", "4bf92f3577b34da6a3ce929d0e0e4736")
+				.containsEntry("spanId", "00f067aa0ba902b7"));
+		assertThat(MDC.get("traceId")).isNull();
 	}
 
 	@Test
