@@ -139,8 +139,7 @@ final class EventSource<T extends KubernetesObject> {
 					requests.addAll(map(newObject));
 					int priority = unchanged(oldObject, newObject) ? WorkQueue.LOW_PRIORITY
 							: WorkQueue.DEFAULT_PRIORITY;
-					Trigger trigger = trigger(updateKind(oldObject, newObject), newObject,
-							TraceContextAnnotation.setBy(oldObject, newObject));
+					Trigger trigger = trigger(updateKind(oldObject, newObject), newObject, null);
 					requests.forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
@@ -190,8 +189,7 @@ final class EventSource<T extends KubernetesObject> {
 				// a name no Request can hold: the trigger names no object
 			}
 		}
-		return new Trigger(related, this.kindName, named, Instant.now(),
-				(kind == Trigger.Kind.RESYNC) ? null : traceParent);
+		return new Trigger(related, this.kindName, named, Instant.now(), traceParent);
 	}
 
 	/**

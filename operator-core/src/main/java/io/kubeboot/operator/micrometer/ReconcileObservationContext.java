@@ -1,6 +1,7 @@
 package io.kubeboot.operator.micrometer;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
@@ -12,8 +13,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The Micrometer context of a reconcile's observation: the {@link ReconcileContext} (why
  * it runs, how long it waited) and, once it ended, its result. A receiver's context: its
- * carrier holds the W3C {@code traceparent} of the first trigger that carries one, so that
- * a tracer continues the trace of the write that caused the reconcile.
+ * carrier holds the W3C {@code traceparent} that the create of the reconciled object left
+ * on it, when a trigger says the object was created with one, so that a tracer continues
+ * the trace of that create; otherwise the reconcile starts a trace. Changes, and the
+ * objects it owns or watches, never give it a parent: a controller that writes its owned
+ * objects on every reconcile would otherwise chain its reconciles into one trace without
+ * end.
  */
 public class ReconcileObservationContext extends ReceiverContext<Map<String, String>> {
 
@@ -32,13 +37,26 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 		super((carrier, key) -> carrier.get(key), Kind.CONSUMER);
 		this.reconcile = reconcile;
 		Map<String, String> carrier = new HashMap<>(2);
-		for (Trigger trigger : reconcile.triggers()) {
-			if (trigger.traceParent() != null) {
-				carrier.put(TRACEPARENT, trigger.traceParent());
-				break;
-			}
+		String parent = creation(reconcile);
+		if (parent != null) {
+			carrier.put(TRACEPARENT, parent);
 		}
 		setCarrier(carrier);
+	}
+
+	/**
+	 * The trace context of the create that made the reconciled object: the newest
+	 * {@code created} trigger of the object itself that carries one.
+	 */
+	private static @Nullable String creation(ReconcileContext reconcile) {
+		List<Trigger> triggers = reconcile.triggers();
+		for (int i = triggers.size() - 1; i >= 0; i--) {
+			Trigger trigger = triggers.get(i);
+			if (trigger.kind() == Trigger.Kind.CREATED && trigger.object() == null && trigger.traceParent() != null) {
+				return trigger.traceParent();
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * @param object the namespace and name of that owned or watched object; {@code null} for
  * the other kinds of trigger
  * @param time when the trigger was queued; for a requeue, when it was asked for
- * @param traceParent the W3C {@code traceparent} that the write causing this change left
- * on the object, if the writer recorded one (see
- * {@code io.kubeboot.operator.tracing.TraceContextAnnotation}); {@code null} otherwise
+ * @param traceParent for a creation, the W3C {@code traceparent} that the create left on
+ * the object, if its writer recorded one (see
+ * {@code io.kubeboot.operator.tracing.TraceContextAnnotation}); {@code null} for every
+ * other trigger
  */
 public record Trigger(Kind kind, @Nullable String objectKind, @Nullable Request object, Instant time,
 		@Nullable String traceParent) {

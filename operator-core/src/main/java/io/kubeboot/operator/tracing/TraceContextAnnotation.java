@@ -52,18 +52,6 @@ public final class TraceContextAnnotation {
 	}
 
 	/**
-	 * Returns the annotation a change set: the new object's, if the old one had another
-	 * value or none.
-	 * @param oldObject the object before the change, {@code null} for a creation
-	 * @param newObject the object after it
-	 * @return the value the change set, {@code null} if it set none
-	 */
-	public static @Nullable String setBy(@Nullable KubernetesObject oldObject, KubernetesObject newObject) {
-		String after = read(newObject);
-		return (after != null && !after.equals(read(oldObject))) ? after : null;
-	}
-
-	/**
 	 * Whether an update changed this annotation and nothing else an operator could react
 	 * to: the rest of the object is the same but for its resourceVersion and managed
 	 * fields. Cheap unless the annotation changed, when the two objects are compared

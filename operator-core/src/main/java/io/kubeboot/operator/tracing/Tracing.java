@@ -38,10 +38,11 @@ public interface Tracing {
 	}
 
 	/**
-	 * Starts the span of a reconcile. Its parent is the trace context that the first of
-	 * its triggers carrying one holds ({@link io.kubeboot.operator.reconcile.Trigger#traceParent()}),
-	 * so that a reconcile caused by another operator's write continues that operator's
-	 * trace; without one it starts a trace.
+	 * Starts the span of a reconcile. Its parent is the trace context that the create of
+	 * the reconciled object left on it, when one of its triggers says the object was
+	 * created with one ({@link io.kubeboot.operator.reconcile.Trigger#traceParent()} of a
+	 * {@code created} trigger), so that the reconcile of an object another operator
+	 * created continues that operator's trace; otherwise it starts a trace.
 	 * @param context the reconcile: controller, request, reconcile ID, triggers, time in
 	 * the queue
 	 * @return the span

@@ -231,11 +231,12 @@ class EventSourceTests {
 	}
 
 	@Test
-	void aChangeThatSetsTheTraceContextCarriesItAndOneThatKeepsItDoesNot() {
+	void onlyACreationCarriesTheTraceContextTheObjectWasCreatedWith() {
 		source().register(this::send);
 		V1ConfigMap created = traced(configMap("a", "1"), TRACE);
 		this.informer.add(created);
-		V1ConfigMap changed = traced(configMap("a", "2").putDataItem("key", "value"), TRACE);
+		V1ConfigMap changed = traced(configMap("a", "2").putDataItem("key", "value"),
+				"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01");
 		this.informer.update(created, changed);
 
 		assertThat(this.triggers).extracting(Trigger::traceParent).containsExactly(TRACE, null);

@@ -60,11 +60,34 @@ class ObservationTracingTests {
 				.containsEntry("reconcile.triggers", "spec_changed,owned_object:ConfigMap/default/settings")
 				.containsEntry("reconcile.triggers.dropped", "2")
 				.containsEntry("reconcile.queued", "1.500000");
-			// the trace context of the trigger that carries one, for a tracer to continue
-			assertThat(((ReconcileObservationContext) context).getCarrier()).containsEntry("traceparent", TRACE);
+			// an owned object's creation gives no parent
+			assertThat(((ReconcileObservationContext) context).getCarrier()).isEmpty();
 			assertThat(context.getLowCardinalityKeyValues().stream().map(KeyValue::getKey))
 				.containsExactlyInAnyOrder("controller", "result");
 		});
+	}
+
+	@Test
+	void aReconcileContinuesOnlyTheTraceOfTheCreateThatMadeItsObject() {
+		record();
+		ObservationTracing tracing = new ObservationTracing(this.registry);
+		String created = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+		Trigger ownedCreated = new Trigger(Trigger.Kind.CREATED, "ConfigMap", Request.of("default", "settings"),
+				Instant.now(), TRACE);
+		Trigger watchedCreated = new Trigger(Trigger.Kind.WATCHED_OBJECT, "Secret", Request.of("default", "key"),
+				Instant.now(), TRACE);
+
+		tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
+				List.of(ownedCreated, watchedCreated, Trigger.of(Trigger.Kind.SPEC_CHANGED))))
+			.end("success", null);
+		tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"), List.of(ownedCreated,
+				new Trigger(Trigger.Kind.CREATED, null, null, Instant.now(), created))))
+			.end("success", null);
+
+		assertThat(this.stopped).hasSize(2);
+		assertThat(((ReconcileObservationContext) this.stopped.get(0)).getCarrier()).isEmpty();
+		assertThat(((ReconcileObservationContext) this.stopped.get(1)).getCarrier()).containsEntry("traceparent",
+				created);
 	}
 
 	@Test
