@@ -1,7 +1,5 @@
 package io.kubeboot.operator.micrometer;
 
-import java.util.Locale;
-
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
@@ -45,12 +43,10 @@ public class DefaultReconcileObservationConvention implements ObservationConvent
 	public KeyValues getHighCardinalityKeyValues(ReconcileObservationContext context) {
 		ReconcileContext reconcile = context.getReconcile();
 		String namespace = reconcile.request().namespace();
-		StringBuilder triggers = new StringBuilder();
-		reconcile.triggers().forEach((trigger) -> triggers.append((triggers.length() > 0) ? "," : "").append(trigger));
 		return KeyValues.of("namespace", (namespace != null) ? namespace : "", "name", reconcile.request().name(),
-				"reconcile.id", reconcile.reconcileId(), "reconcile.triggers", triggers.toString(),
+				"reconcile.id", reconcile.reconcileId(), "reconcile.triggers", context.triggersValue(),
 				"reconcile.triggers.dropped", Integer.toString(reconcile.droppedTriggers()), "reconcile.queued",
-				String.format(Locale.ROOT, "%.6f", reconcile.queued().toNanos() / 1e9));
+				context.queuedValue());
 	}
 
 	@Override

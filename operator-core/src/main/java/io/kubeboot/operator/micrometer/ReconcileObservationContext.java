@@ -1,5 +1,6 @@
 package io.kubeboot.operator.micrometer;
 
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,10 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 	private final ReconcileContext reconcile;
 
 	private @Nullable String result;
+
+	private @Nullable String triggersValue;
+
+	private @Nullable String queuedValue;
 
 	/**
 	 * Creates the context of a reconcile.
@@ -65,6 +70,39 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 	 */
 	public ReconcileContext getReconcile() {
 		return this.reconcile;
+	}
+
+	/**
+	 * Returns the triggers as the {@code reconcile.triggers} key shows them, computed
+	 * once: a convention's keys are read when the observation starts and again when it
+	 * stops.
+	 * @return such as {@code spec_changed,owned_object:ConfigMap/default/settings}
+	 */
+	String triggersValue() {
+		String value = this.triggersValue;
+		if (value == null) {
+			StringBuilder triggers = new StringBuilder();
+			for (Trigger trigger : this.reconcile.triggers()) {
+				triggers.append((triggers.length() > 0) ? "," : "").append(trigger);
+			}
+			value = triggers.toString();
+			this.triggersValue = value;
+		}
+		return value;
+	}
+
+	/**
+	 * Returns the time in the queue as the {@code reconcile.queued} key shows it, computed
+	 * once.
+	 * @return seconds with six decimals, such as {@code 0.003120}
+	 */
+	String queuedValue() {
+		String value = this.queuedValue;
+		if (value == null) {
+			value = BigDecimal.valueOf(this.reconcile.queued().toNanos() / 1000, 6).toPlainString();
+			this.queuedValue = value;
+		}
+		return value;
 	}
 
 	/**

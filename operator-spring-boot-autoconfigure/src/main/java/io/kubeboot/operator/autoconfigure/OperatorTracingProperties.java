@@ -3,12 +3,12 @@ package io.kubeboot.operator.autoconfigure;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Traces across operators: the trace context a write leaves on the object it writes, for
- * the reconcile it triggers, here or in another operator, to continue the trace. The
- * reconciles, client calls, webhook requests and leader transitions are observed whenever
- * the application has an ObservationRegistry; with a tracing bridge on the class path
- * (spring-boot-starter-opentelemetry, or Micrometer Tracing's Brave bridge) they are
- * traced. The default is {@code TraceContextAnnotation.DEFAULT_WRITTEN}.
+ * The operator's traces. Its reconciles, client calls, webhook requests and leader
+ * transitions are observed when the application has an ObservationRegistry and Micrometer
+ * Tracing with a bridge (spring-boot-starter-opentelemetry, or the Brave bridge), or when
+ * the observations' timers are asked for; the trace context a create leaves on the object
+ * lets the reconcile of that object, here or in another operator, continue the trace. The
+ * default of annotate-objects is {@code TraceContextAnnotation.DEFAULT_WRITTEN}.
  */
 @ConfigurationProperties(prefix = "operator.tracing", ignoreUnknownFields = false)
 public class OperatorTracingProperties {
@@ -22,12 +22,30 @@ public class OperatorTracingProperties {
 	 */
 	private boolean annotateObjects = false;
 
+	/**
+	 * Whether the operator's observations also become timers through the application's
+	 * meter handler (operator_reconcile_seconds, operator_client_request_seconds,
+	 * operator_webhook_request_seconds, operator_leader_election_seconds, each with its
+	 * active long task timer). Off, controller_runtime_* and workqueue_* stay the only
+	 * timers of reconciles, and the observations are made only when Micrometer Tracing has
+	 * a bridge. On, they are made whenever the application has an ObservationRegistry.
+	 */
+	private boolean observationTimers = false;
+
 	public boolean isAnnotateObjects() {
 		return this.annotateObjects;
 	}
 
 	public void setAnnotateObjects(boolean annotateObjects) {
 		this.annotateObjects = annotateObjects;
+	}
+
+	public boolean isObservationTimers() {
+		return this.observationTimers;
+	}
+
+	public void setObservationTimers(boolean observationTimers) {
+		this.observationTimers = observationTimers;
 	}
 
 }

@@ -54,7 +54,7 @@ class PropertyDefaultsTests {
 			"operator.health.probe-interval", "operator.health.healthz-enabled", "operator.events.enabled",
 			"operator.events.component", "operator.webhook.cert-dir", "operator.webhook.cert-name",
 			"operator.webhook.key-name", "operator.webhook.cert-check-interval", "operator.webhook.self-signed",
-			"operator.webhook.self-signed-hosts");
+			"operator.webhook.self-signed-hosts", "operator.tracing.observation-timers");
 
 	@Test
 	void everyPropertyHasTheCoresDefaultOrIsTheStartersOwn() {

@@ -14,6 +14,7 @@ import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.it.Widget;
 import io.kubeboot.operator.it.Widgets;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.micrometer.ObservationTracing;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -22,11 +23,13 @@ import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
+import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
@@ -189,6 +192,14 @@ class OperatorObservationIntegrationTests {
 			.until(() -> !Controller.of(manager).isEmpty() && Controller.of(manager).stream().allMatch(Controller::isRunning));
 	}
 
+	/**
+	 * The operator's observations reported to a registry whose tracer is a handler of the
+	 * test's own: auto-configured only with a Micrometer Tracing bridge.
+	 */
+	static Tracing observed(ObservationRegistry registry) {
+		return new ObservationTracing(registry);
+	}
+
 	private static List<FinishedSpan> reconcileSpans(RecordingTracer tracer) {
 		return tracer.named("operator.reconcile");
 	}
@@ -200,6 +211,11 @@ class OperatorObservationIntegrationTests {
 		@Bean
 		RecordingTracer recordingTracer() {
 			return new RecordingTracer();
+		}
+
+		@Bean
+		Tracing operatorTracing(ObservationRegistry registry) {
+			return observed(registry);
 		}
 
 		@Bean
@@ -247,6 +263,11 @@ class OperatorObservationIntegrationTests {
 		}
 
 		@Bean
+		Tracing operatorTracing(ObservationRegistry registry) {
+			return observed(registry);
+		}
+
+		@Bean
 		WidgetMaker widgetMaker(Client client) {
 			return new WidgetMaker(client);
 		}
@@ -260,6 +281,11 @@ class OperatorObservationIntegrationTests {
 		@Bean
 		RecordingTracer recordingTracer() {
 			return new RecordingTracer();
+		}
+
+		@Bean
+		Tracing operatorTracing(ObservationRegistry registry) {
+			return observed(registry);
 		}
 
 		@Bean
