@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Each request goes with its {@link Trigger}: for the reconciled kind what happened to
  * the object (created, its spec, metadata or status changed, deleted, or seen unchanged),
- * for an owned or watched kind which object changed. An update that changed nothing but
+ * for an owned or watched kind which object changed. An object of any kind seen unchanged
+ * (an initial list, the controller's start, a resync, a relist) is a {@code resync} that
+ * names no object: it tells no change, and an owner of many objects gets one, not one
+ * per object. An update that changed nothing but
  * the {@link TraceContextAnnotation} is dropped before the gate and the event filter: a
  * write's trace context never causes a reconcile by itself.
  *
@@ -170,11 +173,11 @@ final class EventSource<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Returns the trigger of an event: what happened to the reconciled object, or which
-	 * owned or watched object changed.
+	 * Returns the trigger of an event: what happened to the reconciled object, which owned
+	 * or watched object changed, or a resync.
 	 */
 	private Trigger trigger(Trigger.Kind kind, T object, @Nullable String traceParent) {
-		if (this.relation == Relation.RECONCILED) {
+		if (this.relation == Relation.RECONCILED || kind == Trigger.Kind.RESYNC) {
 			return new Trigger(kind, null, null, Instant.now(), traceParent);
 		}
 		Trigger.Kind related = (this.relation == Relation.OWNED) ? Trigger.Kind.OWNED_OBJECT

@@ -28,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  * that asks for the same requeue on every reconcile adds one {@code requeue}, however
  * often it asks, and never crowds out the changes.
  * <p>
+ * A {@code resync} is kept once among a request's ready triggers: it tells no change, and
+ * an owner seen unchanged with its hundred owned objects at a start would otherwise fill
+ * its list with it.
+ * <p>
  * At most {@link ReconcileContext#MAX_TRIGGERS} ready triggers are kept per request, the
  * oldest; later ones are counted, with their kinds, and the count is handed to the next
  * reconcile whatever else it gets. A request's entry is removed when its last trigger is
@@ -249,6 +253,12 @@ final class PendingTriggers {
 			if (this.ready == null) {
 				this.ready = new ArrayList<>(4);
 				this.readySince = dueAt;
+			}
+			else if (trigger.kind() == Trigger.Kind.RESYNC && trigger.object() == null
+					&& this.ready.stream().anyMatch((kept) -> kept.kind() == Trigger.Kind.RESYNC)) {
+				// seen unchanged again (another owned object at a start or a resync):
+				// nothing to add
+				return;
 			}
 			if (this.ready.size() >= ReconcileContext.MAX_TRIGGERS) {
 				this.dropped++;

@@ -92,8 +92,9 @@ public record Trigger(Kind kind, @Nullable String objectKind, @Nullable Request 
 		WATCHED_OBJECT("watched_object"),
 
 		/**
-		 * The object was seen unchanged: the informer's periodic resync, a relist that
-		 * found it as it was, an informer's initial list, or the controller's start.
+		 * The object, or an object it owns or watches, was seen unchanged: the informer's
+		 * periodic resync, a relist that found it as it was, an informer's initial list,
+		 * or the controller's start. Names no object.
 		 */
 		RESYNC("resync"),
 

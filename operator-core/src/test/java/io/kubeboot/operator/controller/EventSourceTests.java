@@ -231,6 +231,26 @@ class EventSourceTests {
 	}
 
 	@Test
+	void anOwnedObjectSeenUnchangedIsAResyncNotAChange() {
+		EventSource<V1ConfigMap> owned = new EventSource<>("test", this.informer,
+				(object) -> List.of(Request.of("default", "owner")), EventFilters.all(), EventSource.Relation.OWNED,
+				"ConfigMap");
+		owned.register(this::send);
+		V1ConfigMap listed = configMap("a", "1");
+		this.informer.addFromInitialList(listed);
+		this.informer.update(listed, listed);
+		this.informer.update(listed, configMap("a", "1"));
+		owned.replay(this::send);
+		this.informer.update(listed, configMap("a", "2").putDataItem("key", "value"));
+
+		assertThat(this.triggers).extracting(Trigger::kind)
+			.containsExactly(Trigger.Kind.RESYNC, Trigger.Kind.RESYNC, Trigger.Kind.RESYNC, Trigger.Kind.RESYNC,
+					Trigger.Kind.OWNED_OBJECT);
+		assertThat(this.triggers.subList(0, 4)).allSatisfy((trigger) -> assertThat(trigger.object()).isNull());
+		assertThat(this.triggers.get(4).object()).isEqualTo(A);
+	}
+
+	@Test
 	void onlyACreationCarriesTheTraceContextTheObjectWasCreatedWith() {
 		source().register(this::send);
 		V1ConfigMap created = traced(configMap("a", "1"), TRACE);

@@ -52,6 +52,19 @@ class PendingTriggersTests {
 	}
 
 	@Test
+	void aResyncIsKeptOnceHoweverManyObjectsWereSeenUnchanged() {
+		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+		for (int i = 0; i < ReconcileContext.MAX_TRIGGERS * 2; i++) {
+			this.triggers.record(A, Trigger.of(Kind.RESYNC));
+		}
+
+		PendingTriggers.Taken taken = this.triggers.take(A);
+
+		assertThat(taken.triggers()).extracting(Trigger::kind).containsExactly(Kind.SPEC_CHANGED, Kind.RESYNC);
+		assertThat(taken.dropped()).isZero();
+	}
+
+	@Test
 	void theKindsOfTheTriggersCutAreKept() {
 		this.triggers.record(A, Trigger.of(Kind.CREATED));
 		for (int i = 1; i < ReconcileContext.MAX_TRIGGERS; i++) {
