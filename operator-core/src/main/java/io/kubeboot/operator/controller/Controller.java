@@ -2,10 +2,12 @@ package io.kubeboot.operator.controller;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -635,12 +637,26 @@ public final class Controller implements ManagerRunnable {
 		}
 		PendingTriggers.Taken taken = pending.take(request);
 		ReconcileContext context = new ReconcileContext(this.name, request, UUID.randomUUID().toString(),
-				taken.triggers(), taken.dropped(), taken.queued(System.nanoTime()));
+				taken.triggers(), taken.dropped(), kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
 		countTriggers(taken);
 		Outcome[] outcome = { null };
 		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));
 		pending.settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
 				? Trigger.Kind.REQUEUE : Trigger.Kind.RETRY_AFTER_ERROR);
+	}
+
+	/** The kinds a bit per kind stands for. */
+	private static Set<Trigger.Kind> kinds(int bits) {
+		if (bits == 0) {
+			return Set.of();
+		}
+		EnumSet<Trigger.Kind> kinds = EnumSet.noneOf(Trigger.Kind.class);
+		for (Trigger.Kind kind : KINDS) {
+			if ((bits & (1 << kind.ordinal())) != 0) {
+				kinds.add(kind);
+			}
+		}
+		return kinds;
 	}
 
 	/**

@@ -10,6 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
 import io.kubeboot.operator.controller.WorkGate.ObjectEvent;
@@ -22,6 +24,7 @@ import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -50,6 +53,8 @@ import org.slf4j.LoggerFactory;
 final class EventSource<T extends KubernetesObject> {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventSource.class);
+
+	private static final Gson gson = new JSON().getGson();
 
 	private final String controller;
 
@@ -142,7 +147,12 @@ final class EventSource<T extends KubernetesObject> {
 					requests.addAll(map(newObject));
 					int priority = unchanged(oldObject, newObject) ? WorkQueue.LOW_PRIORITY
 							: WorkQueue.DEFAULT_PRIORITY;
-					Trigger trigger = trigger(updateKind(oldObject, newObject), newObject, null);
+					// what changed matters for the reconciled object only: the others
+					// are named, or a resync
+					Trigger.Kind kind = (EventSource.this.relation == Relation.RECONCILED)
+							? updateKind(oldObject, newObject) : unchanged(oldObject, newObject) ? Trigger.Kind.RESYNC
+									: Trigger.Kind.SPEC_CHANGED;
+					Trigger trigger = trigger(kind, newObject, null);
 					requests.forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
@@ -198,7 +208,8 @@ final class EventSource<T extends KubernetesObject> {
 	/**
 	 * Returns what an update of the reconciled kind changed: a deletion that began, the
 	 * generation (the spec), the metadata, or neither (the status); for a kind without a
-	 * generation, a change that left the metadata as it was counts as a spec change.
+	 * generation, a change of anything but the metadata counts as a spec change, whether
+	 * the metadata changed too or not.
 	 */
 	static Trigger.Kind updateKind(KubernetesObject oldObject, KubernetesObject newObject) {
 		if (unchanged(oldObject, newObject)) {
@@ -215,10 +226,22 @@ final class EventSource<T extends KubernetesObject> {
 		if (before.getGeneration() != null && !before.getGeneration().equals(after.getGeneration())) {
 			return Trigger.Kind.SPEC_CHANGED;
 		}
-		if (metadataChanged(before, after)) {
-			return Trigger.Kind.METADATA_CHANGED;
+		if (before.getGeneration() == null) {
+			// no generation to tell a spec change: compare what is not metadata, only
+			// when the metadata changed (otherwise something else did)
+			return (!metadataChanged(before, after) || contentChanged(oldObject, newObject))
+					? Trigger.Kind.SPEC_CHANGED : Trigger.Kind.METADATA_CHANGED;
 		}
-		return (before.getGeneration() != null) ? Trigger.Kind.STATUS_CHANGED : Trigger.Kind.SPEC_CHANGED;
+		return metadataChanged(before, after) ? Trigger.Kind.METADATA_CHANGED : Trigger.Kind.STATUS_CHANGED;
+	}
+
+	/** Whether anything but the metadata differs between two versions of an object. */
+	private static boolean contentChanged(KubernetesObject oldObject, KubernetesObject newObject) {
+		JsonObject before = gson.toJsonTree(oldObject).getAsJsonObject();
+		JsonObject after = gson.toJsonTree(newObject).getAsJsonObject();
+		before.remove("metadata");
+		after.remove("metadata");
+		return !before.equals(after);
 	}
 
 	private static boolean metadataChanged(V1ObjectMeta before, V1ObjectMeta after) {

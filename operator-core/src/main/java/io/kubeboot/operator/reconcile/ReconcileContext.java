@@ -17,17 +17,23 @@ import java.util.concurrent.Callable;
  *
  * <pre class="code">
  * ReconcileContext context = ReconcileContext.current().orElseThrow();
- * if (context.triggerKinds().equals(Set.of(Trigger.Kind.PERIODIC))) {
- *     // only the periodic check: skip the expensive part
- * }
+ * logger.info("Reconciling: triggers={} queued={}", context.triggers(), context.queued());
  * </pre>
  *
  * The triggers are those queued since the request was last handed to a worker, oldest
  * first: the work queue reconciles a request once however often it was queued while it
  * waited, so one reconcile may have many. At most {@link #MAX_TRIGGERS} are kept per
- * request; {@link #droppedTriggers()} counts those cut beyond. The list is empty only for
- * a reconcile whose trigger raced with its start and was handed to the reconcile before
- * it, which saw its change.
+ * request; {@link #droppedTriggers()} counts those cut beyond, and
+ * {@link #triggerKinds()} has their kinds too.
+ * <p>
+ * The triggers are diagnostics: they say why the reconcile was queued, not what it has to
+ * do, and a reconciler converges on the state it reads whatever they say, as
+ * controller-runtime's and kube-rs's reconcilers must. They are not a complete record of
+ * changes: a trigger that raced with the start of the previous reconcile went to that
+ * reconcile (which saw its change) and leaves the next one's list empty; a retry after an
+ * error lists {@code retry_after_error}, not the change the failed reconcile was for; a
+ * controller that restarts (a new leader) starts from {@code resync}. Never skip work
+ * because a kind is absent.
  *
  * @param controller the controller's name
  * @param request the request being reconciled
@@ -35,10 +41,11 @@ import java.util.concurrent.Callable;
  * the log context and of traces
  * @param triggers why it runs, oldest first, at most {@link #MAX_TRIGGERS}
  * @param droppedTriggers how many more triggers were queued and not kept
+ * @param droppedKinds the kinds of those not kept
  * @param queued how long the request waited between its first trigger and this reconcile
  */
 public record ReconcileContext(String controller, Request request, String reconcileId, List<Trigger> triggers,
-		int droppedTriggers, Duration queued) {
+		int droppedTriggers, Set<Trigger.Kind> droppedKinds, Duration queued) {
 
 	/** How many triggers a request keeps until its next reconcile. */
 	public static final int MAX_TRIGGERS = 16;
@@ -53,6 +60,7 @@ public record ReconcileContext(String controller, Request request, String reconc
 		Objects.requireNonNull(request, "request must not be null");
 		Objects.requireNonNull(reconcileId, "reconcileId must not be null");
 		triggers = List.copyOf(triggers);
+		droppedKinds = Set.copyOf(droppedKinds);
 		Objects.requireNonNull(queued, "queued must not be null");
 	}
 
@@ -65,7 +73,8 @@ public record ReconcileContext(String controller, Request request, String reconc
 	 * @return the context
 	 */
 	public static ReconcileContext of(String controller, Request request, List<Trigger> triggers) {
-		return new ReconcileContext(controller, request, UUID.randomUUID().toString(), triggers, 0, Duration.ZERO);
+		return new ReconcileContext(controller, request, UUID.randomUUID().toString(), triggers, 0, Set.of(),
+				Duration.ZERO);
 	}
 
 	/**
@@ -77,15 +86,17 @@ public record ReconcileContext(String controller, Request request, String reconc
 	}
 
 	/**
-	 * Returns the kinds of this reconcile's triggers.
+	 * Returns the kinds of this reconcile's triggers, those cut beyond
+	 * {@link #MAX_TRIGGERS} included.
 	 * @return the distinct kinds, empty if there is no trigger
 	 */
 	public Set<Trigger.Kind> triggerKinds() {
-		if (this.triggers.isEmpty()) {
+		if (this.triggers.isEmpty() && this.droppedKinds.isEmpty()) {
 			return Set.of();
 		}
 		EnumSet<Trigger.Kind> kinds = EnumSet.noneOf(Trigger.Kind.class);
 		this.triggers.forEach((trigger) -> kinds.add(trigger.kind()));
+		kinds.addAll(this.droppedKinds);
 		return kinds;
 	}
 

@@ -573,6 +573,33 @@ class ControllerTests {
 	}
 
 	@Test
+	void theKindsOfAReconcileIncludeThoseOfTheTriggersCut() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		CountDownLatch entered = new CountDownLatch(1);
+		List<ReconcileContext> seen = new CopyOnWriteArrayList<>();
+		Controller controller = controller(1, (request) -> {
+			seen.add(ReconcileContext.current().orElseThrow());
+			entered.countDown();
+			this.gate.await();
+			return Result.done();
+		});
+		start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		for (int i = 0; i < ReconcileContext.MAX_TRIGGERS; i++) {
+			eventually().until(() -> controller.enqueue(A));
+		}
+		this.informer.update(cached, configMap("a", "2"));
+		this.gate.countDown();
+
+		eventually().until(() -> seen.size() == 2);
+		ReconcileContext second = seen.get(1);
+		assertThat(second.triggers()).extracting(Trigger::kind).containsOnly(Trigger.Kind.ENQUEUED);
+		assertThat(second.droppedTriggers()).isOne();
+		assertThat(second.triggerKinds()).containsExactlyInAnyOrder(Trigger.Kind.ENQUEUED, Trigger.Kind.SPEC_CHANGED);
+	}
+
+	@Test
 	void withTracingEveryReconcileIsASpanEndedWithItsResultAndWhatItThrew() throws Exception {
 		this.informer.add(configMap("a", "1"));
 		List<String> spans = new CopyOnWriteArrayList<>();

@@ -231,6 +231,24 @@ class EventSourceTests {
 	}
 
 	@Test
+	void aKindWithoutGenerationWhoseContentAndLabelsChangedChangedItsSpec() {
+		source().register(this::send);
+		V1ConfigMap before = configMap("a", "1").putDataItem("key", "value");
+		this.informer.add(before);
+		this.triggers.clear();
+		V1ConfigMap labelled = configMap("a", "2").putDataItem("key", "value");
+		labelled.getMetadata().putLabelsItem("tier", "web");
+		V1ConfigMap both = configMap("a", "3").putDataItem("key", "other");
+		both.getMetadata().putLabelsItem("tier", "db");
+
+		this.informer.update(before, labelled);
+		this.informer.update(labelled, both);
+
+		assertThat(this.triggers).extracting(Trigger::kind)
+			.containsExactly(Trigger.Kind.METADATA_CHANGED, Trigger.Kind.SPEC_CHANGED);
+	}
+
+	@Test
 	void anOwnedObjectSeenUnchangedIsAResyncNotAChange() {
 		EventSource<V1ConfigMap> owned = new EventSource<>("test", this.informer,
 				(object) -> List.of(Request.of("default", "owner")), EventFilters.all(), EventSource.Relation.OWNED,

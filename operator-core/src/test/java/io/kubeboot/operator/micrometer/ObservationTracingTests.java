@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
@@ -45,7 +46,7 @@ class ObservationTracingTests {
 		ReconcileContext reconcile = new ReconcileContext("bucket", Request.of("default", "b1"), "id-1",
 				List.of(Trigger.of(Trigger.Kind.SPEC_CHANGED), new Trigger(Trigger.Kind.OWNED_OBJECT, "ConfigMap",
 						Request.of("default", "settings"), Instant.now(), TRACE)),
-				2, Duration.ofMillis(1500));
+				2, Set.of(Trigger.Kind.OWNED_OBJECT), Duration.ofMillis(1500));
 		Tracing.ReconcileSpan span = new ObservationTracing(this.registry).reconcile(reconcile);
 		span.end("requeue_after", null);
 
