@@ -44,9 +44,10 @@ import org.slf4j.LoggerFactory;
  * for an owned or watched kind which object changed. An object of any kind seen unchanged
  * (an initial list, the controller's start, a resync, a relist) is a {@code resync} that
  * names no object: it tells no change, and an owner of many objects gets one, not one
- * per object. An update that changed nothing but
- * the {@link TraceContextAnnotation} is dropped before the gate and the event filter: a
- * write's trace context never causes a reconcile by itself.
+ * per object. An update that changed nothing but the {@link TraceContextAnnotation} is
+ * dropped as if the event filter had dropped it, whatever the filter: a write's trace
+ * context never causes a reconcile by itself, and the gate still sees the update, as it
+ * sees every event.
  *
  * @param <T> the watched model type
  */
@@ -133,12 +134,10 @@ final class EventSource<T extends KubernetesObject> {
 
 			@Override
 			public void onUpdate(T oldObject, T newObject) {
-				if (TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
-					return;
-				}
+				// the gate sees it, as every event; the filter never passes it
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.UPDATE, oldObject, newObject, false),
-						() -> passes("update", newObject,
-								() -> EventSource.this.predicate.update(oldObject, newObject)))) {
+						() -> !TraceContextAnnotation.isOnlyChange(oldObject, newObject) && passes("update",
+								newObject, () -> EventSource.this.predicate.update(oldObject, newObject)))) {
 					// both: an owner reference or a mapped field may have moved from one
 					// request to another. Each request once: a worker that took the first
 					// add before the second would see the key dirty and reconcile it

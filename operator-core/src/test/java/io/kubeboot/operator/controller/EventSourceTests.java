@@ -121,6 +121,31 @@ class EventSourceTests {
 	}
 
 	@Test
+	void theGateSeesAnUpdateOfTheTraceContextAloneWhichTheFilterDrops() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		WorkGate gate = new WorkGate() {
+
+			@Override
+			public boolean passes(WorkGate.ObjectEvent event, BooleanSupplier eventFilter) {
+				seen.add(event.type() + " " + event.object().getMetadata().getResourceVersion());
+				return eventFilter.getAsBoolean();
+			}
+
+		};
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), EventFilters.all(), gate)
+			.register(this::send);
+		V1ConfigMap before = traced(configMap("a", "1"), TRACE);
+		this.informer.add(before);
+		this.sent.clear();
+
+		this.informer.update(before,
+				traced(configMap("a", "2"), "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"));
+
+		assertThat(seen).containsExactly("ADD 1", "UPDATE 2");
+		assertThat(this.sent).isEmpty();
+	}
+
+	@Test
 	void theGateSeesEveryEventOfTheReconciledKindAndHasTheLastWord() {
 		List<WorkGate.ObjectEvent.Type> seen = new CopyOnWriteArrayList<>();
 		WorkGate gate = new WorkGate() {
