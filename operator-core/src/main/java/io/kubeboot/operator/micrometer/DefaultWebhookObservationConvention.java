@@ -8,8 +8,11 @@ import io.micrometer.observation.ObservationConvention;
  * Names the observation of a webhook request {@code operator.webhook.request}, its span
  * {@code <webhook> <kind>} (such as {@code admission StorageBucket}), with the
  * low-cardinality keys {@code webhook} ({@code admission} or {@code conversion}),
- * {@code kind}, {@code operation}, {@code allowed} ({@code true}, {@code false}, or
- * {@code none} if the request was not answered with a review) and {@code status.code},
+ * {@code kind} (the webhook's own kind, or for a conversion a kind it converts, else
+ * {@code other}), {@code operation} ({@code CREATE}, {@code UPDATE}, {@code DELETE},
+ * {@code CONNECT}, {@code CONVERT}, else {@code other}), {@code allowed} ({@code true},
+ * {@code false}, or {@code none} if the request was not answered with a review) and
+ * {@code status.code}: none is read as sent, so a request cannot make new series,
  * and the high-cardinality key {@code path}. Replace it with a
  * {@code GlobalObservationConvention} of {@link WebhookObservationContext}.
  */

@@ -207,10 +207,13 @@ public interface Tracing {
 		Scope openScope();
 
 		/**
-		 * Records the review's answer, once the webhook's code ran.
-		 * @param kind the kind of the object reviewed or converted
+		 * Records the review's answer, once the webhook's code ran. Neither value is read
+		 * as the request sent it, so that both can be the tags of a meter.
+		 * @param kind the webhook's kind; for a conversion, the kind converted if the
+		 * server has a conversion for it, else {@code other}
 		 * @param operation {@code CREATE}, {@code UPDATE}, {@code DELETE} or
-		 * {@code CONNECT} for an admission, {@code CONVERT} for a conversion
+		 * {@code CONNECT} for an admission (else {@code other}), {@code CONVERT} for a
+		 * conversion
 		 * @param allowed whether the request was allowed (a conversion: whether it
 		 * succeeded)
 		 */

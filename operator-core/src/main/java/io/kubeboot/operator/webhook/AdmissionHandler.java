@@ -10,7 +10,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.google.gson.JsonPrimitive;
+import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +32,9 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	private final Class<T> type;
 
+	/** The handler's kind, as its span names it whatever a review says. */
+	private final String kind;
+
 	private final Gson gson;
 
 	private final @Nullable AdmissionValidator<T> validator;
@@ -43,6 +46,7 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 	private AdmissionHandler(Class<T> type, Gson gson, @Nullable AdmissionValidator<T> validator,
 			@Nullable Defaulter<T> defaulter, java.lang.Runnable onPanic) {
 		this.type = type;
+		this.kind = KindResolver.declaredKind(type).kind();
 		this.gson = gson;
 		this.validator = validator;
 		this.defaulter = defaulter;
@@ -95,7 +99,7 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 		catch (Exception ex) {
 			deny(response, ex, request);
 		}
-		span.answered(kindOf(request), operation, response.get("allowed").getAsBoolean());
+		span.answered(this.kind, knownOperation(operation), response.get("allowed").getAsBoolean());
 		JsonObject answer = new JsonObject();
 		answer.addProperty("apiVersion",
 				review.has("apiVersion") ? review.get("apiVersion").getAsString() : "admission.k8s.io/v1");
@@ -104,12 +108,15 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 		return answer.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** The kind the review is about, as the API server names it, for its span. */
-	private String kindOf(JsonObject request) {
-		if (request.get("kind") instanceof JsonObject kind && kind.get("kind") instanceof JsonPrimitive name) {
-			return name.getAsString();
-		}
-		return this.type.getSimpleName();
+	/**
+	 * The operation of a review for its span, one of a fixed set: the span's keys become
+	 * the tags of a meter, and a review's body is anyone's who reaches the port.
+	 */
+	private static String knownOperation(String operation) {
+		return switch (operation) {
+			case "CREATE", "UPDATE", "DELETE", "CONNECT" -> operation;
+			default -> "other";
+		};
 	}
 
 	private void validate(String operation, JsonObject request, JsonObject response) throws Exception {

@@ -95,7 +95,7 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 		}
 		response.add("convertedObjects", converted);
 		response.add("result", result);
-		span.answered(kindOf(objects), "CONVERT", "Success".equals(result.get("status").getAsString()));
+		span.answered(knownKind(objects), "CONVERT", "Success".equals(result.get("status").getAsString()));
 		JsonObject answer = new JsonObject();
 		answer.addProperty("apiVersion", isString(review.get("apiVersion")) ? review.get("apiVersion").getAsString()
 				: "apiextensions.k8s.io/v1");
@@ -104,14 +104,21 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 		return answer.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** The kind of a review's objects, for its span. */
-	private static String kindOf(JsonArray objects) {
+	/**
+	 * The kind of a review's objects for its span, if it has a conversion here, else
+	 * {@code other}: the span's keys become the tags of a meter, and a review's body is
+	 * anyone's who reaches the port.
+	 */
+	private String knownKind(JsonArray objects) {
 		for (JsonElement object : objects) {
-			if (object instanceof JsonObject fields && isString(fields.get("kind"))) {
-				return fields.get("kind").getAsString();
+			if (object instanceof JsonObject fields && isString(fields.get("kind"))
+					&& isString(fields.get("apiVersion"))) {
+				String kind = fields.get("kind").getAsString();
+				return this.conversions.containsKey(key(kind, group(fields.get("apiVersion").getAsString()))) ? kind
+						: "other";
 			}
 		}
-		return "";
+		return "other";
 	}
 
 	private JsonObject convert(JsonElement element, String desired) throws ConversionFailure {
