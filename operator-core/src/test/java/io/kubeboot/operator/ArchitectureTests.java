@@ -132,6 +132,21 @@ class ArchitectureTests {
 		rule.check(core);
 	}
 
+	/**
+	 * Java imports drop the package: a public type named like one an operator's
+	 * application imports from its tracer reads as that type.
+	 */
+	@Test
+	void noPublicTypeIsNamedLikeATypeOfATracer() {
+		ArchRule rule = noClasses().that()
+			.arePublic()
+			.should()
+			.haveNameMatching(".*[.$](Tracing|Tracer|Span|Observation)")
+			.because("Brave's Tracing, Micrometer's and OpenTelemetry's Tracer, Span and Observation are imported "
+					+ "beside the operator's types");
+		rule.check(core);
+	}
+
 	@Test
 	void everyClassSitsInAConceptPackage() {
 		ArchRule rule = classes().should()

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -191,7 +191,7 @@ public interface Client extends Reader {
 	 * positive
 	 */
 	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout) {
-		return create(client, reads, fieldManager, timeout, Tracing.NOOP, false);
+		return create(client, reads, fieldManager, timeout, OperatorTracing.NOOP, false);
 	}
 
 	/**
@@ -209,7 +209,7 @@ public interface Client extends Reader {
 	 * @throws IllegalArgumentException if the field manager is blank or the timeout not
 	 * positive
 	 */
-	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout, Tracing tracing,
+	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout, OperatorTracing tracing,
 			boolean traceContextAnnotation) {
 		if (fieldManager == null || fieldManager.isBlank()) {
 			throw new IllegalArgumentException("a client needs a field manager (the name its writes are owned by)");

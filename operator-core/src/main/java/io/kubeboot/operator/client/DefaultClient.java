@@ -17,8 +17,8 @@ import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * The {@link Client} of a manager: reads from its cache (or, uncached, from the API
  * server), writes through REST calls bounded by a timeout.
  * <p>
- * Every call to the API server is a span of the {@link Tracing} (verb, kind, status
+ * Every call to the API server is a span of the {@link OperatorTracing} (verb, kind, status
  * code), a child of the reconcile's. With the trace context annotation on, a create
  * carries the span's {@code traceparent} in the {@code TraceContextAnnotation} of its
  * body. No other write does: a create is always a write, while whether an update, a patch
@@ -58,7 +58,7 @@ final class DefaultClient implements Client {
 
 	private final WrittenVersions.@Nullable Tracking tracking;
 
-	private final Tracing tracing;
+	private final OperatorTracing tracing;
 
 	private final boolean stampWrites;
 
@@ -71,7 +71,7 @@ final class DefaultClient implements Client {
 	 * @param timeout the longest one call may take
 	 */
 	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout) {
-		this(client, cache, fieldManager, timeout, Tracing.NOOP, false);
+		this(client, cache, fieldManager, timeout, OperatorTracing.NOOP, false);
 	}
 
 	/**
@@ -83,7 +83,7 @@ final class DefaultClient implements Client {
 	 * @param tracing where the calls are traced
 	 * @param stampWrites whether creates carry their trace context in the annotation
 	 */
-	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout, Tracing tracing,
+	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout, OperatorTracing tracing,
 			boolean stampWrites) {
 		this.tracing = tracing;
 		this.stampWrites = stampWrites;
@@ -335,7 +335,7 @@ final class DefaultClient implements Client {
 		if (this.tracing.isNoop()) {
 			return send.send(null, null);
 		}
-		Tracing.ClientSpan span = this.tracing.clientCall(call.verb(), kind.kind(), call.subresource(),
+		OperatorTracing.ClientSpan span = this.tracing.clientCall(call.verb(), kind.kind(), call.subresource(),
 				call.namespace(), call.name());
 		int[] code = { 0 };
 		Throwable error = null;

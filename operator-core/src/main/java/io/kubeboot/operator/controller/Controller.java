@@ -29,7 +29,7 @@ import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.Ticker;
 import io.kubeboot.operator.workqueue.WorkQueue;
@@ -62,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * Every request queued carries its {@link Trigger}, kept beside the queue
  * ({@link PendingTriggers}) until a worker takes the request: its reconcile runs with a
  * {@link ReconcileContext} that lists why it runs, counted per kind in the controller's
- * metrics and, with {@link Tracing}, recorded on the reconcile's span.
+ * metrics and, with {@link OperatorTracing}, recorded on the reconcile's span.
  */
 public final class Controller implements ManagerRunnable {
 
@@ -123,13 +123,13 @@ public final class Controller implements ManagerRunnable {
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate) {
 		this(name, forType, reconciler, maxConcurrentReconciles, priorityQueue, rateLimiters, queueMetrics, metrics,
-				sources, cacheSyncTimeout, permissions, gate, Tracing.NOOP);
+				sources, cacheSyncTimeout, permissions, gate, OperatorTracing.NOOP);
 	}
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
-			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate, Tracing tracing) {
+			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate, OperatorTracing tracing) {
 		this.name = name;
 		this.gate = gate;
 		this.permissions = List.copyOf(permissions);

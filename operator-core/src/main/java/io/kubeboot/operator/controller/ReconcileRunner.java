@@ -14,7 +14,7 @@ import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -30,7 +30,7 @@ import org.slf4j.MDC;
  * controller-runtime's controller does: a failing object of the initial backlog stays
  * behind live changes, a failing live change stays ahead of the backlog. The log context's
  * {@code reconcileID} and the triggers a failure's log line shows are those of the
- * {@link ReconcileContext} bound to the thread. With {@link Tracing}, the whole of it (the
+ * {@link ReconcileContext} bound to the thread. With {@link OperatorTracing}, the whole of it (the
  * reconciler, what becomes of the request and the log line of a failure) runs inside the
  * reconcile's span, current on the worker's thread, so the client calls of the reconciler
  * are its children and a tracer's log correlation puts its trace and span ids on every
@@ -46,15 +46,15 @@ final class ReconcileRunner {
 
 	private final ControllerMetrics metrics;
 
-	private final Tracing tracing;
+	private final OperatorTracing tracing;
 
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
 	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics) {
-		this(name, reconciler, metrics, Tracing.NOOP);
+		this(name, reconciler, metrics, OperatorTracing.NOOP);
 	}
 
-	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics, Tracing tracing) {
+	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics, OperatorTracing tracing) {
 		this.name = name;
 		this.reconciler = reconciler;
 		this.metrics = metrics;
@@ -67,11 +67,11 @@ final class ReconcileRunner {
 
 	Outcome reconcile(WorkQueue<Request> current, Request request) {
 		ReconcileContext context = ReconcileContext.current().orElse(null);
-		Tracing.ReconcileSpan span = (context != null && !this.tracing.isNoop()) ? this.tracing.reconcile(context)
-				: Tracing.ReconcileSpan.NOOP;
+		OperatorTracing.ReconcileSpan span = (context != null && !this.tracing.isNoop())
+				? this.tracing.reconcile(context) : OperatorTracing.ReconcileSpan.NOOP;
 		Outcome outcome = Outcome.PANIC;
 		Throwable failure = null;
-		try (Tracing.Scope scope = span.openScope()) {
+		try (OperatorTracing.Scope scope = span.openScope()) {
 			Attempt attempt = attempt(current, request, context);
 			outcome = attempt.outcome();
 			failure = attempt.failure();

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record ControllerDefaults(@Nullable String namespace, int maxConcurrentReconciles, boolean priorityQueue,
 		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
-		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout, Tracing tracing) {
+		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout, OperatorTracing tracing) {
 
 	/**
 	 * Creates defaults whose reconciles are not traced.
@@ -44,7 +44,7 @@ public record ControllerDefaults(@Nullable String namespace, int maxConcurrentRe
 			Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
 			Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout) {
 		this(namespace, maxConcurrentReconciles, priorityQueue, rateLimiter, queueMetrics, metrics, cacheSyncTimeout,
-				Tracing.NOOP);
+				OperatorTracing.NOOP);
 	}
 
 }

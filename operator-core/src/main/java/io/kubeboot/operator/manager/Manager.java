@@ -22,7 +22,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.rbac.Permission;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -107,7 +107,7 @@ public final class Manager {
 				settings.cacheTransforms);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout,
 				settings.tracing, settings.traceContextAnnotation);
-		this.leaderElectionListener = (settings.leaderElection != null && settings.tracing != Tracing.NOOP)
+		this.leaderElectionListener = (settings.leaderElection != null && settings.tracing != OperatorTracing.NOOP)
 				? new TracedLeaderElectionListener(settings.leaderElectionListener, settings.tracing,
 						settings.leaderElection.namespace() + "/" + settings.leaderElection.name())
 				: settings.leaderElectionListener;

@@ -18,8 +18,8 @@ import io.kubeboot.operator.leaderelection.internal.SafeLeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -264,7 +264,7 @@ public final class ManagerBuilder {
 	 * @param tracing the tracing
 	 * @return this builder
 	 */
-	public ManagerBuilder tracing(Tracing tracing) {
+	public ManagerBuilder tracing(OperatorTracing tracing) {
 		this.settings.tracing = Objects.requireNonNull(tracing, "tracing");
 		return this;
 	}

@@ -17,8 +17,8 @@ import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -87,7 +87,7 @@ final class ManagerSettings {
 
 	@Nullable WebhookServer webhookServer;
 
-	Tracing tracing = Tracing.NOOP;
+	OperatorTracing tracing = OperatorTracing.NOOP;
 
 	boolean traceContextAnnotation = TraceContextAnnotation.DEFAULT_WRITTEN;
 

@@ -1,21 +1,21 @@
 package io.kubeboot.operator.manager;
 
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 
 /**
- * Records every leader transition of this replica with {@link Tracing}, before telling the
+ * Records every leader transition of this replica with {@link OperatorTracing}, before telling the
  * application's listener.
  */
 final class TracedLeaderElectionListener implements LeaderElectionListener {
 
 	private final LeaderElectionListener listener;
 
-	private final Tracing tracing;
+	private final OperatorTracing tracing;
 
 	private final String lease;
 
-	TracedLeaderElectionListener(LeaderElectionListener listener, Tracing tracing, String lease) {
+	TracedLeaderElectionListener(LeaderElectionListener listener, OperatorTracing tracing, String lease) {
 		this.listener = listener;
 		this.tracing = tracing;
 		this.lease = lease;

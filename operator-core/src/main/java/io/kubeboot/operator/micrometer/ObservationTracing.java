@@ -5,7 +5,7 @@ import java.util.function.Function;
 
 import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.reconcile.ReconcileContext;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * reconcile and per call: {@link #isNoop()} is asked first, and nothing is created.
  * Thread-safe.
  */
-public final class ObservationTracing implements Tracing {
+public final class ObservationTracing implements OperatorTracing {
 
 	private final ObservationRegistry registry;
 

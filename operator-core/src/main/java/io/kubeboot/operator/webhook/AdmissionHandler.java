@@ -11,7 +11,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.internal.KindResolver;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -65,11 +65,11 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	@Override
 	public byte[] handle(byte[] body) throws InterruptedException {
-		return handle(body, Tracing.WebhookSpan.NOOP);
+		return handle(body, OperatorTracing.WebhookSpan.NOOP);
 	}
 
 	@Override
-	public byte[] handle(byte[] body, Tracing.WebhookSpan span) throws InterruptedException {
+	public byte[] handle(byte[] body, OperatorTracing.WebhookSpan span) throws InterruptedException {
 		JsonObject review;
 		try {
 			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();

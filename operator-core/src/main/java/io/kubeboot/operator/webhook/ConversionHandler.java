@@ -11,7 +11,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
@@ -55,11 +55,11 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 
 	@Override
 	public byte[] handle(byte[] body) {
-		return handle(body, Tracing.WebhookSpan.NOOP);
+		return handle(body, OperatorTracing.WebhookSpan.NOOP);
 	}
 
 	@Override
-	public byte[] handle(byte[] body, Tracing.WebhookSpan span) {
+	public byte[] handle(byte[] body, OperatorTracing.WebhookSpan span) {
 		JsonObject review;
 		try {
 			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();

@@ -30,7 +30,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +88,7 @@ public final class WebhookServer {
 
 	private final WebhookMetrics metrics;
 
-	private final Tracing tracing;
+	private final OperatorTracing tracing;
 
 	private final Map<String, WebhookHandler> handlers = new ConcurrentHashMap<>();
 
@@ -254,7 +254,7 @@ public final class WebhookServer {
 		long start = System.nanoTime();
 		this.metrics.started(path);
 		int code = 500;
-		Tracing.WebhookSpan span = this.tracing.isNoop() ? Tracing.WebhookSpan.NOOP
+		OperatorTracing.WebhookSpan span = this.tracing.isNoop() ? OperatorTracing.WebhookSpan.NOOP
 				: this.tracing.webhook((handler instanceof ConversionHandler) ? "conversion" : "admission", path,
 						(name) -> exchange.getRequestHeaders().getFirst(name));
 		Throwable error = null;
@@ -282,7 +282,7 @@ public final class WebhookServer {
 			Future<byte[]> answer;
 			try {
 				answer = threads.handlers.submit(() -> {
-					try (Tracing.Scope scope = span.openScope()) {
+					try (OperatorTracing.Scope scope = span.openScope()) {
 						return handler.handle(body, span);
 					}
 				});
@@ -418,7 +418,7 @@ public final class WebhookServer {
 		 * @return the response body
 		 * @throws Exception as {@link #handle(byte[])}
 		 */
-		default byte[] handle(byte[] body, Tracing.WebhookSpan span) throws Exception {
+		default byte[] handle(byte[] body, OperatorTracing.WebhookSpan span) throws Exception {
 			return handle(body);
 		}
 
@@ -440,7 +440,7 @@ public final class WebhookServer {
 
 		private WebhookMetrics metrics = WebhookMetrics.NOOP;
 
-		private Tracing tracing = Tracing.NOOP;
+		private OperatorTracing tracing = OperatorTracing.NOOP;
 
 		private Builder(ServingCertificate certificate) {
 			this.certificate = certificate;
@@ -498,7 +498,7 @@ public final class WebhookServer {
 		 * @param tracing the tracing
 		 * @return this builder
 		 */
-		public Builder tracing(Tracing tracing) {
+		public Builder tracing(OperatorTracing tracing) {
 			this.tracing = Objects.requireNonNull(tracing, "tracing must not be null");
 			return this;
 		}

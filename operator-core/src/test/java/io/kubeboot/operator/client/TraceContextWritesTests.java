@@ -16,8 +16,8 @@ import com.google.gson.JsonParser;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -85,7 +85,7 @@ class TraceContextWritesTests {
 	private Client client(boolean annotate) {
 		ApiClient apiClient = new ApiClient();
 		apiClient.setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-		Tracing tracing = new Tracing() {
+		OperatorTracing tracing = new OperatorTracing() {
 
 			@Override
 			public ClientSpan clientCall(String verb, String kind, @Nullable String subresource,

@@ -29,7 +29,7 @@ import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -603,7 +603,7 @@ class ControllerTests {
 	void withTracingEveryReconcileIsASpanEndedWithItsResultAndWhatItThrew() throws Exception {
 		this.informer.add(configMap("a", "1"));
 		List<String> spans = new CopyOnWriteArrayList<>();
-		Tracing tracing = new Tracing() {
+		OperatorTracing tracing = new OperatorTracing() {
 
 			@Override
 			public ReconcileSpan reconcile(ReconcileContext context) {
@@ -644,7 +644,7 @@ class ControllerTests {
 	void theLogLineOfAFailedReconcileIsWrittenInsideItsSpan() throws Exception {
 		this.informer.add(configMap("a", "1"));
 		List<String> ended = new CopyOnWriteArrayList<>();
-		Tracing tracing = new Tracing() {
+		OperatorTracing tracing = new OperatorTracing() {
 
 			@Override
 			public ReconcileSpan reconcile(ReconcileContext context) {

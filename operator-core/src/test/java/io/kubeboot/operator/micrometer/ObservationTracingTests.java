@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Trigger;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -47,7 +47,7 @@ class ObservationTracingTests {
 				List.of(Trigger.of(Trigger.Kind.SPEC_CHANGED), new Trigger(Trigger.Kind.OWNED_OBJECT, "ConfigMap",
 						Request.of("default", "settings"), Instant.now(), TRACE)),
 				2, Set.of(Trigger.Kind.OWNED_OBJECT), Duration.ofMillis(1500));
-		Tracing.ReconcileSpan span = new ObservationTracing(this.registry).reconcile(reconcile);
+		OperatorTracing.ReconcileSpan span = new ObservationTracing(this.registry).reconcile(reconcile);
 		span.end("requeue_after", null);
 
 		assertThat(this.stopped).singleElement().satisfies((context) -> {
@@ -95,11 +95,11 @@ class ObservationTracingTests {
 	void aClientCallInsideAReconcileIsItsChildAndHandsOnTheTraceContextATracerWrote() {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
-		Tracing.ReconcileSpan reconcile = tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
+		OperatorTracing.ReconcileSpan reconcile = tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
 				List.of(Trigger.of(Trigger.Kind.CREATED))));
 		String traceParent;
-		try (Tracing.Scope scope = reconcile.openScope()) {
-			Tracing.ClientSpan call = tracing.clientCall("patch", "StorageBucket", "status", "default", "b1");
+		try (OperatorTracing.Scope scope = reconcile.openScope()) {
+			OperatorTracing.ClientSpan call = tracing.clientCall("patch", "StorageBucket", "status", "default", "b1");
 			traceParent = call.traceParent();
 			call.end(200, null);
 		}
@@ -119,7 +119,7 @@ class ObservationTracingTests {
 	@Test
 	void aFailedCallRecordsItsErrorAndStatus() {
 		record();
-		Tracing.ClientSpan call = new ObservationTracing(this.registry).clientCall("get", "ConfigMap", null, "default",
+		OperatorTracing.ClientSpan call = new ObservationTracing(this.registry).clientCall("get", "ConfigMap", null, "default",
 				"missing");
 		IllegalStateException failure = new IllegalStateException("404");
 		call.end(404, failure);
@@ -134,7 +134,7 @@ class ObservationTracingTests {
 	void aWebhookRequestRecordsTheAnswerAndALeaderTransitionIsASpanOfItsOwn() {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
-		Tracing.WebhookSpan webhook = tracing.webhook("admission", "/validate-bucket",
+		OperatorTracing.WebhookSpan webhook = tracing.webhook("admission", "/validate-bucket",
 				(header) -> "traceparent".equals(header) ? TRACE : null);
 		webhook.answered("StorageBucket", "CREATE", false);
 		webhook.end(200, null);

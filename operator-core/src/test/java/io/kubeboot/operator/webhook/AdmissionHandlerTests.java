@@ -13,7 +13,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.jspecify.annotations.Nullable;
@@ -190,11 +190,11 @@ class AdmissionHandlerTests {
 				new AdmissionValidator<>() {
 				}, this.panics::incrementAndGet);
 		List<String> answered = new ArrayList<>();
-		Tracing.WebhookSpan span = new Tracing.WebhookSpan() {
+		OperatorTracing.WebhookSpan span = new OperatorTracing.WebhookSpan() {
 
 			@Override
-			public Tracing.Scope openScope() {
-				return Tracing.Scope.NOOP;
+			public OperatorTracing.Scope openScope() {
+				return OperatorTracing.Scope.NOOP;
 			}
 
 			@Override

@@ -9,11 +9,11 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.ConversionModels.Bucket;
 import io.kubeboot.operator.webhook.ConversionModels.BucketV1alpha1;
 import io.kubeboot.operator.webhook.ConversionModels.BucketV1beta1;
 import io.kubeboot.operator.webhook.ConversionModels.Lamp;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubeboot.operator.webhook.ConversionModels.LampV1;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -207,11 +207,11 @@ class ConversionHandlerTests {
 	@Test
 	void theSpanNamesOnlyAKindWithAConversion() throws Exception {
 		List<String> answered = new ArrayList<>();
-		Tracing.WebhookSpan span = new Tracing.WebhookSpan() {
+		OperatorTracing.WebhookSpan span = new OperatorTracing.WebhookSpan() {
 
 			@Override
-			public Tracing.Scope openScope() {
-				return Tracing.Scope.NOOP;
+			public OperatorTracing.Scope openScope() {
+				return OperatorTracing.Scope.NOOP;
 			}
 
 			@Override

@@ -22,7 +22,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.jspecify.annotations.Nullable;
@@ -159,7 +159,7 @@ class WebhookServerTests {
 	@Test
 	void everyRequestIsASpanThatReadsTheCallersTraceContextAndRecordsTheAnswer() throws Exception {
 		List<String> recorded = new CopyOnWriteArrayList<>();
-		Tracing tracing = new Tracing() {
+		OperatorTracing tracing = new OperatorTracing() {
 
 			@Override
 			public WebhookSpan webhook(String webhook, String path, Function<String, @Nullable String> headers) {

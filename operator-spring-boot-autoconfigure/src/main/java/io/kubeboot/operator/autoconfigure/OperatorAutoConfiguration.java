@@ -16,7 +16,7 @@ import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -80,7 +80,7 @@ public final class OperatorAutoConfiguration {
 			OperatorControllerProperties controller, OperatorLeaderElectionProperties election,
 			OperatorHealthProperties health, Environment environment, ApplicationEventPublisher publisher,
 			ObjectProvider<ManagerBuilderCustomizer> customizers, ObjectProvider<WebhookServer> webhookServer,
-			OperatorTracingProperties tracing, ObjectProvider<Tracing> tracers,
+			OperatorTracingProperties tracing, ObjectProvider<OperatorTracing> tracers,
 			ConfigurableListableBeanFactory beanFactory) {
 		OperatorControllerProperties.RateLimiter limits = controller.getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
@@ -151,9 +151,9 @@ public final class OperatorAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Conditional(WebhookBeans.OnWebhookBeans.class)
 	WebhookServer operatorWebhookServer(ServingCertificate certificate, OperatorWebhookProperties properties,
-			ObjectProvider<WebhookMetrics> metrics, ObjectProvider<Tracing> tracing) {
+			ObjectProvider<WebhookMetrics> metrics, ObjectProvider<OperatorTracing> tracing) {
 		return WebhookBeans.server(certificate, properties, metrics.getIfAvailable(() -> WebhookMetrics.NOOP),
-				tracing.getIfAvailable(() -> Tracing.NOOP));
+				tracing.getIfAvailable(() -> OperatorTracing.NOOP));
 	}
 
 	/**

@@ -10,7 +10,7 @@ import java.util.Map;
 
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
 import io.kubeboot.operator.webhook.CertificateMetrics;
@@ -118,7 +118,7 @@ final class WebhookBeans {
 	 * @return the server, not started
 	 */
 	static WebhookServer server(ServingCertificate certificate, OperatorWebhookProperties properties,
-			WebhookMetrics metrics, Tracing tracing) {
+			WebhookMetrics metrics, OperatorTracing tracing) {
 		return WebhookServer.builder(certificate)
 			.bindAddress(properties.getBindAddress())
 			.port(properties.getPort())

@@ -11,8 +11,8 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -111,7 +111,7 @@ class TraceContextAnnotationIntegrationTests {
 	 */
 	private static Manager annotating(ApiClient admin, String namespace, String fieldManager) {
 		AtomicInteger calls = new AtomicInteger();
-		Tracing tracing = new Tracing() {
+		OperatorTracing tracing = new OperatorTracing() {
 
 			@Override
 			public ClientSpan clientCall(String verb, String kind, @Nullable String subresource,

@@ -10,8 +10,8 @@ import io.kubeboot.operator.micrometer.ObservationTracing;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.micrometer.observation.ObservationRegistry;
@@ -46,7 +46,7 @@ public class ReconcileTracingBenchmark {
 
 	private static final Request REQUEST = Request.of("default", "bucket");
 
-	private Tracing tracing;
+	private OperatorTracing tracing;
 
 	private V1ConfigMap before;
 

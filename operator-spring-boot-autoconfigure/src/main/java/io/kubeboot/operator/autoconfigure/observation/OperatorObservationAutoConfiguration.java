@@ -11,7 +11,7 @@ import io.kubeboot.operator.micrometer.DefaultLeaderElectionObservationConventio
 import io.kubeboot.operator.micrometer.DefaultReconcileObservationConvention;
 import io.kubeboot.operator.micrometer.DefaultWebhookObservationConvention;
 import io.kubeboot.operator.micrometer.ObservationTracing;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -32,7 +32,7 @@ import org.springframework.context.annotation.Configuration;
  * ({@code spring-boot-starter-opentelemetry}, or the Brave bridge: a {@code Propagator}
  * bean), so that they are exported as spans with no code, or when
  * {@code operator.tracing.observation-timers} is on. Otherwise the manager reports
- * nothing and a reconcile costs one {@link Tracing#isNoop()} check.
+ * nothing and a reconcile costs one {@link OperatorTracing#isNoop()} check.
  * <p>
  * The observations make no meters of their own unless
  * {@code operator.tracing.observation-timers} is on: controller-runtime's
@@ -52,7 +52,7 @@ public final class OperatorObservationAutoConfiguration {
 	static final String TIMERS_PROPERTY = "operator.tracing.observation-timers";
 
 	@Bean
-	@ConditionalOnMissingBean(Tracing.class)
+	@ConditionalOnMissingBean(OperatorTracing.class)
 	@Conditional(TracedOrTimed.class)
 	ObservationTracing operatorTracing(ObservationRegistry registry) {
 		return new ObservationTracing(registry);

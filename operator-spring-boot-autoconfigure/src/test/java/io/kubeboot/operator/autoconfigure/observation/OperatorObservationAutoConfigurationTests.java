@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.micrometer.ObservationTracing;
-import io.kubeboot.operator.tracing.Tracing;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
@@ -39,8 +39,8 @@ class OperatorObservationAutoConfigurationTests {
 	@Test
 	void withAnObservationRegistryButNoTracingBridgeNothingIsObserved() {
 		this.contextRunner.withBean(ObservationRegistry.class, ObservationRegistry::create).run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(Tracing.class);
-			assertThat(context.getBean(Manager.class).controllerDefaults().tracing()).isSameAs(Tracing.NOOP);
+			assertThat(context).hasNotFailed().doesNotHaveBean(OperatorTracing.class);
+			assertThat(context.getBean(Manager.class).controllerDefaults().tracing()).isSameAs(OperatorTracing.NOOP);
 		});
 	}
 
@@ -73,8 +73,8 @@ class OperatorObservationAutoConfigurationTests {
 	@Test
 	void withoutObservationRegistryNothingIsObserved() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(Tracing.class);
-			assertThat(context.getBean(Manager.class).controllerDefaults().tracing()).isSameAs(Tracing.NOOP);
+			assertThat(context).hasNotFailed().doesNotHaveBean(OperatorTracing.class);
+			assertThat(context.getBean(Manager.class).controllerDefaults().tracing()).isSameAs(OperatorTracing.NOOP);
 		});
 	}
 
@@ -83,15 +83,15 @@ class OperatorObservationAutoConfigurationTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(ObservationRegistry.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(Manager.class)
-				.doesNotHaveBean(Tracing.class));
+				.doesNotHaveBean(OperatorTracing.class));
 	}
 
 	@Test
 	void aTracingOfTheApplicationsOwnIsUsedInstead() {
-		Tracing own = new Tracing() {
+		OperatorTracing own = new OperatorTracing() {
 		};
 		this.contextRunner.withBean(ObservationRegistry.class, ObservationRegistry::create)
-			.withBean(Tracing.class, () -> own)
+			.withBean(OperatorTracing.class, () -> own)
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(ObservationTracing.class);
 				assertThat(context.getBean(Manager.class).controllerDefaults().tracing()).isSameAs(own);
@@ -102,7 +102,7 @@ class OperatorObservationAutoConfigurationTests {
 	void whenOperatorIsDisabledNothingIsObserved() {
 		this.contextRunner.withBean(ObservationRegistry.class, ObservationRegistry::create)
 			.withPropertyValues("operator.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(Tracing.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(OperatorTracing.class));
 	}
 
 }

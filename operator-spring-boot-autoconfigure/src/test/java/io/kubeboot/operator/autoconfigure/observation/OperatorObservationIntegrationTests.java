@@ -22,8 +22,8 @@ import io.kubeboot.operator.reconcile.Trigger;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
-import io.kubeboot.operator.tracing.Tracing;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -196,7 +196,7 @@ class OperatorObservationIntegrationTests {
 	 * The operator's observations reported to a registry whose tracer is a handler of the
 	 * test's own: auto-configured only with a Micrometer Tracing bridge.
 	 */
-	static Tracing observed(ObservationRegistry registry) {
+	static OperatorTracing observed(ObservationRegistry registry) {
 		return new ObservationTracing(registry);
 	}
 
@@ -214,7 +214,7 @@ class OperatorObservationIntegrationTests {
 		}
 
 		@Bean
-		Tracing operatorTracing(ObservationRegistry registry) {
+		OperatorTracing operatorTracing(ObservationRegistry registry) {
 			return observed(registry);
 		}
 
@@ -263,7 +263,7 @@ class OperatorObservationIntegrationTests {
 		}
 
 		@Bean
-		Tracing operatorTracing(ObservationRegistry registry) {
+		OperatorTracing operatorTracing(ObservationRegistry registry) {
 			return observed(registry);
 		}
 
@@ -284,7 +284,7 @@ class OperatorObservationIntegrationTests {
 		}
 
 		@Bean
-		Tracing operatorTracing(ObservationRegistry registry) {
+		OperatorTracing operatorTracing(ObservationRegistry registry) {
 			return observed(registry);
 		}
 

@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
  * be thread-safe and must not throw. A span's {@code end} is called exactly once, on the
  * thread that started it; a scope is closed on the thread that opened it.
  */
-public interface Tracing {
+public interface OperatorTracing {
 
 	/** Records nothing. */
-	Tracing NOOP = new Tracing() {
+	OperatorTracing NOOP = new OperatorTracing() {
 
 		@Override
 		public boolean isNoop() {
