@@ -134,16 +134,18 @@ class ArchitectureTests {
 
 	/**
 	 * Java imports drop the package: a public type named like one an operator's
-	 * application imports from its tracer reads as that type.
+	 * application imports from its tracer, or like another concept of the operator, reads
+	 * as that type.
 	 */
 	@Test
-	void noPublicTypeIsNamedLikeATypeOfATracer() {
+	void noPublicTypeIsNamedLikeATypeOfATracerOrASource() {
 		ArchRule rule = noClasses().that()
 			.arePublic()
 			.should()
-			.haveNameMatching(".*[.$](Tracing|Tracer|Span|Observation)")
+			.haveNameMatching(".*[.$](Tracing|Tracer|Span|Observation|Trigger)")
 			.because("Brave's Tracing, Micrometer's and OpenTelemetry's Tracer, Span and Observation are imported "
-					+ "beside the operator's types");
+					+ "beside the operator's types, and a trigger is a source of requests here (IntervalTrigger, "
+					+ "@PeriodicTrigger)");
 		rule.check(core);
 	}
 

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -25,7 +24,7 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
@@ -59,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * ones in flight finish (the manager interrupts them after its graceful shutdown
  * timeout).
  * <p>
- * Every request queued carries its {@link Trigger}, kept beside the queue
+ * Every request queued carries its {@link ReconcileTrigger}, kept beside the queue
  * ({@link PendingTriggers}) until a worker takes the request: its reconcile runs with a
  * {@link ReconcileContext} that lists why it runs, counted per kind in the controller's
  * metrics and, with {@link OperatorTracing}, recorded on the reconcile's span.
@@ -71,7 +70,7 @@ public final class Controller implements ManagerRunnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
 
-	private static final Trigger.Kind[] KINDS = Trigger.Kind.values();
+	private static final ReconcileTrigger.Kind[] KINDS = ReconcileTrigger.Kind.values();
 
 	private final String name;
 
@@ -271,14 +270,14 @@ public final class Controller implements ManagerRunnable {
 
 			@Override
 			public void add(Request request, int priority) {
-				addToQueue(request, priority, Trigger.of(SourceRunner.kindOf(source)));
+				addToQueue(request, priority, ReconcileTrigger.of(SourceRunner.kindOf(source)));
 			}
 
 			@Override
 			public void addAfter(Request request, Duration delay, int priority) {
 				TriggeredQueue current = Controller.this.run;
 				if (current != null) {
-					current.addAfter(request, delay, priority, Trigger.of(SourceRunner.kindOf(source)));
+					current.addAfter(request, delay, priority, ReconcileTrigger.of(SourceRunner.kindOf(source)));
 				}
 			}
 
@@ -430,7 +429,7 @@ public final class Controller implements ManagerRunnable {
 		return this.channel.send(request);
 	}
 
-	private void addToQueue(Request request, int priority, Trigger trigger) {
+	private void addToQueue(Request request, int priority, ReconcileTrigger trigger) {
 		TriggeredQueue current = this.run;
 		if (current != null && this.gate.admits(request)) {
 			current.add(request, priority, trigger);
@@ -448,7 +447,7 @@ public final class Controller implements ManagerRunnable {
 		}
 		for (Request request : cachedRequests()) {
 			if (which.test(request)) {
-				current.add(request, WorkQueue.LOW_PRIORITY, Trigger.of(Trigger.Kind.RESYNC));
+				current.add(request, WorkQueue.LOW_PRIORITY, ReconcileTrigger.of(ReconcileTrigger.Kind.RESYNC));
 			}
 		}
 	}
@@ -636,22 +635,21 @@ public final class Controller implements ManagerRunnable {
 					this.name, request, undecodable.get());
 		}
 		PendingTriggers.Taken taken = pending.take(request);
-		ReconcileContext context = new ReconcileContext(this.name, request, UUID.randomUUID().toString(),
-				taken.triggers(), taken.dropped(), kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
+		ReconcileContext context = ReconcileContext.of(this.name, request, taken.triggers(), taken.dropped(), kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
 		countTriggers(taken);
 		Outcome[] outcome = { null };
 		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));
 		pending.settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
-				? Trigger.Kind.REQUEUE : Trigger.Kind.RETRY_AFTER_ERROR);
+				? ReconcileTrigger.Kind.REQUEUE : ReconcileTrigger.Kind.RETRY_AFTER_ERROR);
 	}
 
 	/** The kinds a bit per kind stands for. */
-	private static Set<Trigger.Kind> kinds(int bits) {
+	private static Set<ReconcileTrigger.Kind> kinds(int bits) {
 		if (bits == 0) {
 			return Set.of();
 		}
-		EnumSet<Trigger.Kind> kinds = EnumSet.noneOf(Trigger.Kind.class);
-		for (Trigger.Kind kind : KINDS) {
+		EnumSet<ReconcileTrigger.Kind> kinds = EnumSet.noneOf(ReconcileTrigger.Kind.class);
+		for (ReconcileTrigger.Kind kind : KINDS) {
 			if ((bits & (1 << kind.ordinal())) != 0) {
 				kinds.add(kind);
 			}
@@ -665,7 +663,7 @@ public final class Controller implements ManagerRunnable {
 	 */
 	private void countTriggers(PendingTriggers.Taken taken) {
 		int kinds = taken.kinds();
-		for (Trigger.Kind kind : KINDS) {
+		for (ReconcileTrigger.Kind kind : KINDS) {
 			if ((kinds & (1 << kind.ordinal())) != 0) {
 				this.metrics.triggered(kind);
 			}

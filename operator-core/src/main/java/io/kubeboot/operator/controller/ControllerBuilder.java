@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -27,6 +28,7 @@ import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
@@ -663,8 +665,38 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		return fieldSelector.trim();
 	}
 
-	private static String kindName(Class<? extends KubernetesObject> type) {
-		return KindResolver.declaredKind(type).kind();
+	/**
+	 * The kind of an owned or watched type with its API group, as its triggers name it
+	 * ({@code Deployment.apps}, {@code ConfigMap}): declared, or asked of the cache once
+	 * its informer resolved the kind (the informer's events come after that).
+	 */
+	private Supplier<String> kindName(Class<? extends KubernetesObject> type) {
+		KindResolver.DeclaredKind declared = KindResolver.declaredKind(type);
+		if (declared.group() != null) {
+			String name = groupKind(declared.kind(), declared.group());
+			return () -> name;
+		}
+		Cache resolver = this.cache;
+		AtomicReference<String> resolved = new AtomicReference<>();
+		return () -> {
+			String name = resolved.get();
+			if (name == null) {
+				try {
+					GroupVersionKind kind = resolver.groupVersionKind(type);
+					name = groupKind(kind.getKind(), kind.getGroup());
+				}
+				catch (RuntimeException ex) {
+					// not resolved: the kind alone, asked again next time
+					return declared.kind();
+				}
+				resolved.set(name);
+			}
+			return name;
+		};
+	}
+
+	private static String groupKind(String kind, @Nullable String group) {
+		return (group == null || group.isEmpty()) ? kind : kind + "." + group;
 	}
 
 	private String controllerName() {

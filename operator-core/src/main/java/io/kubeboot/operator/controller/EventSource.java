@@ -1,6 +1,5 @@
 package io.kubeboot.operator.controller;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -9,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
@@ -20,7 +20,7 @@ import io.kubeboot.operator.handler.MapFunction;
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * not change the object (same resourceVersion: a resync, or a relist that found it as it
  * was), {@link WorkQueue#DEFAULT_PRIORITY} for every change.
  * <p>
- * Each request goes with its {@link Trigger}: for the reconciled kind what happened to
+ * Each request goes with its {@link ReconcileTrigger}: for the reconciled kind what happened to
  * the object (created, its spec, metadata or status changed, deleted, or seen unchanged),
  * for an owned or watched kind which object changed. An object of any kind seen unchanged
  * (an initial list, the controller's start, a resync, a relist) is a {@code resync} that
@@ -71,8 +71,11 @@ final class EventSource<T extends KubernetesObject> {
 	/** How this kind relates to the reconciled one. */
 	private final Relation relation;
 
-	/** The kind's name for the triggers of owned and watched objects. */
-	private final String kindName;
+	/**
+	 * The kind's name with its API group for the triggers of owned and watched objects,
+	 * such as {@code Deployment.apps}.
+	 */
+	private final Supplier<String> kindName;
 
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction) {
 		this(controller, informer, mapFunction, EventFilters.all());
@@ -87,7 +90,7 @@ final class EventSource<T extends KubernetesObject> {
 	 * Creates the source of an owned or watched kind.
 	 */
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate,
-			Relation relation, String kindName) {
+			Relation relation, Supplier<String> kindName) {
 		this(controller, informer, mapFunction, predicate, new WorkGate() {
 		}, relation, kindName);
 	}
@@ -99,12 +102,11 @@ final class EventSource<T extends KubernetesObject> {
 	 */
 	EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction, EventFilter<? super T> predicate,
 			WorkGate gate) {
-		this(controller, informer, mapFunction, predicate, gate, Relation.RECONCILED,
-				informer.key().type().getSimpleName());
+		this(controller, informer, mapFunction, predicate, gate, Relation.RECONCILED, () -> "");
 	}
 
 	private EventSource(String controller, Informer<T> informer, MapFunction<T> mapFunction,
-			EventFilter<? super T> predicate, WorkGate gate, Relation relation, String kindName) {
+			EventFilter<? super T> predicate, WorkGate gate, Relation relation, Supplier<String> kindName) {
 		this.controller = controller;
 		this.informer = informer;
 		this.mapFunction = mapFunction;
@@ -126,8 +128,8 @@ final class EventSource<T extends KubernetesObject> {
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.ADD, null, object, false),
 						() -> passes("create", object, () -> EventSource.this.predicate.create(object)))) {
 					int priority = inInitialList ? WorkQueue.LOW_PRIORITY : WorkQueue.DEFAULT_PRIORITY;
-					Trigger trigger = inInitialList ? trigger(Trigger.Kind.RESYNC, object, null)
-							: trigger(Trigger.Kind.CREATED, object, TraceContextAnnotation.read(object));
+					ReconcileTrigger trigger = inInitialList ? trigger(ReconcileTrigger.Kind.RESYNC, object, null)
+							: trigger(ReconcileTrigger.Kind.CREATED, object, TraceContextAnnotation.read(object));
 					map(object).forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
@@ -148,10 +150,10 @@ final class EventSource<T extends KubernetesObject> {
 							: WorkQueue.DEFAULT_PRIORITY;
 					// what changed matters for the reconciled object only: the others
 					// are named, or a resync
-					Trigger.Kind kind = (EventSource.this.relation == Relation.RECONCILED)
-							? updateKind(oldObject, newObject) : unchanged(oldObject, newObject) ? Trigger.Kind.RESYNC
-									: Trigger.Kind.SPEC_CHANGED;
-					Trigger trigger = trigger(kind, newObject, null);
+					ReconcileTrigger.Kind kind = (EventSource.this.relation == Relation.RECONCILED)
+							? updateKind(oldObject, newObject) : unchanged(oldObject, newObject) ? ReconcileTrigger.Kind.RESYNC
+									: ReconcileTrigger.Kind.SPEC_CHANGED;
+					ReconcileTrigger trigger = trigger(kind, newObject, null);
 					requests.forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
@@ -160,7 +162,7 @@ final class EventSource<T extends KubernetesObject> {
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.DELETE, null, object, deletedFinalStateUnknown),
 						() -> passes("delete", object, () -> EventSource.this.predicate.delete(object)))) {
-					Trigger trigger = trigger(Trigger.Kind.DELETED, object, null);
+					ReconcileTrigger trigger = trigger(ReconcileTrigger.Kind.DELETED, object, null);
 					map(object).forEach((request) -> sink.add(request, WorkQueue.DEFAULT_PRIORITY, trigger));
 				}
 			}
@@ -175,7 +177,7 @@ final class EventSource<T extends KubernetesObject> {
 	void replay(Sink sink) {
 		for (T object : this.informer.list()) {
 			if (passes("create", object, () -> this.predicate.create(object))) {
-				Trigger trigger = trigger(Trigger.Kind.RESYNC, object, null);
+				ReconcileTrigger trigger = trigger(ReconcileTrigger.Kind.RESYNC, object, null);
 				map(object).forEach((request) -> sink.add(request, WorkQueue.LOW_PRIORITY, trigger));
 			}
 		}
@@ -185,12 +187,12 @@ final class EventSource<T extends KubernetesObject> {
 	 * Returns the trigger of an event: what happened to the reconciled object, which owned
 	 * or watched object changed, or a resync.
 	 */
-	private Trigger trigger(Trigger.Kind kind, T object, @Nullable String traceParent) {
-		if (this.relation == Relation.RECONCILED || kind == Trigger.Kind.RESYNC) {
-			return new Trigger(kind, null, null, Instant.now(), traceParent);
+	private ReconcileTrigger trigger(ReconcileTrigger.Kind kind, T object, @Nullable String traceParent) {
+		if (this.relation == Relation.RECONCILED || kind == ReconcileTrigger.Kind.RESYNC) {
+			return ReconcileTrigger.of(kind, null, null, traceParent);
 		}
-		Trigger.Kind related = (this.relation == Relation.OWNED) ? Trigger.Kind.OWNED_OBJECT
-				: Trigger.Kind.WATCHED_OBJECT;
+		ReconcileTrigger.Kind related = (this.relation == Relation.OWNED) ? ReconcileTrigger.Kind.OWNED_OBJECT
+				: ReconcileTrigger.Kind.WATCHED_OBJECT;
 		V1ObjectMeta metadata = object.getMetadata();
 		Request named = null;
 		if (metadata != null && metadata.getName() != null) {
@@ -201,7 +203,7 @@ final class EventSource<T extends KubernetesObject> {
 				// a name no Request can hold: the trigger names no object
 			}
 		}
-		return new Trigger(related, this.kindName, named, Instant.now(), traceParent);
+		return ReconcileTrigger.of(related, this.kindName.get(), named, traceParent);
 	}
 
 	/**
@@ -210,28 +212,28 @@ final class EventSource<T extends KubernetesObject> {
 	 * generation, a change of anything but the metadata counts as a spec change, whether
 	 * the metadata changed too or not.
 	 */
-	static Trigger.Kind updateKind(KubernetesObject oldObject, KubernetesObject newObject) {
+	static ReconcileTrigger.Kind updateKind(KubernetesObject oldObject, KubernetesObject newObject) {
 		if (unchanged(oldObject, newObject)) {
-			return Trigger.Kind.RESYNC;
+			return ReconcileTrigger.Kind.RESYNC;
 		}
 		V1ObjectMeta before = oldObject.getMetadata();
 		V1ObjectMeta after = newObject.getMetadata();
 		if (before == null || after == null) {
-			return Trigger.Kind.SPEC_CHANGED;
+			return ReconcileTrigger.Kind.SPEC_CHANGED;
 		}
 		if (after.getDeletionTimestamp() != null && before.getDeletionTimestamp() == null) {
-			return Trigger.Kind.DELETED;
+			return ReconcileTrigger.Kind.DELETED;
 		}
 		if (before.getGeneration() != null && !before.getGeneration().equals(after.getGeneration())) {
-			return Trigger.Kind.SPEC_CHANGED;
+			return ReconcileTrigger.Kind.SPEC_CHANGED;
 		}
 		if (before.getGeneration() == null) {
 			// no generation to tell a spec change: compare what is not metadata, only
 			// when the metadata changed (otherwise something else did)
 			return (!metadataChanged(before, after) || contentChanged(oldObject, newObject))
-					? Trigger.Kind.SPEC_CHANGED : Trigger.Kind.METADATA_CHANGED;
+					? ReconcileTrigger.Kind.SPEC_CHANGED : ReconcileTrigger.Kind.METADATA_CHANGED;
 		}
-		return metadataChanged(before, after) ? Trigger.Kind.METADATA_CHANGED : Trigger.Kind.STATUS_CHANGED;
+		return metadataChanged(before, after) ? ReconcileTrigger.Kind.METADATA_CHANGED : ReconcileTrigger.Kind.STATUS_CHANGED;
 	}
 
 	/** Whether anything but the metadata differs between two versions of an object. */
@@ -320,7 +322,7 @@ final class EventSource<T extends KubernetesObject> {
 		 * @param priority its priority
 		 * @param trigger why it is queued
 		 */
-		void add(Request request, int priority, Trigger trigger);
+		void add(Request request, int priority, ReconcileTrigger trigger);
 
 	}
 

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.workqueue.Ticker;
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +53,7 @@ final class PendingTriggers {
 	 * @param request the request
 	 * @param trigger why it is added
 	 */
-	void record(Request request, Trigger trigger) {
+	void record(Request request, ReconcileTrigger trigger) {
 		long now = this.ticker.nanoTime();
 		this.entries.compute(request, (key, entry) -> {
 			Entry kept = (entry != null) ? entry : new Entry();
@@ -69,7 +69,7 @@ final class PendingTriggers {
 	 * @param trigger why it is added
 	 * @param delay the delay; zero or negative is now
 	 */
-	void schedule(Request request, Trigger trigger, Duration delay) {
+	void schedule(Request request, ReconcileTrigger trigger, Duration delay) {
 		long now = this.ticker.nanoTime();
 		long delayNanos = nanos(delay);
 		if (delayNanos <= 0) {
@@ -131,13 +131,13 @@ final class PendingTriggers {
 	 * @param kind why it was queued again: a requeue the reconciler asked for, or a
 	 * retry after an error
 	 */
-	void settle(Request request, Trigger.Kind kind) {
+	void settle(Request request, ReconcileTrigger.Kind kind) {
 		long now = this.ticker.nanoTime();
 		this.entries.computeIfPresent(request, (key, entry) -> {
 			if (entry.requeued) {
 				entry.requeued = false;
 				entry.settle(now);
-				Trigger trigger = Trigger.of(kind);
+				ReconcileTrigger trigger = ReconcileTrigger.of(kind);
 				if (entry.requeuedAt - now <= 0) {
 					entry.addReady(trigger, now);
 				}
@@ -183,20 +183,20 @@ final class PendingTriggers {
 	 *
 	 * @param triggers the triggers, oldest first
 	 * @param dropped how many more were cut
-	 * @param droppedKinds the kinds of those cut, a bit per {@link Trigger.Kind#ordinal()}
+	 * @param droppedKinds the kinds of those cut, a bit per {@link ReconcileTrigger.Kind#ordinal()}
 	 * @param since when the first of them became due, on the queue's ticker
 	 */
-	record Taken(List<Trigger> triggers, int dropped, int droppedKinds, long since) {
+	record Taken(List<ReconcileTrigger> triggers, int dropped, int droppedKinds, long since) {
 
 		static final Taken NONE = new Taken(List.of(), 0, 0, Long.MIN_VALUE);
 
 		/**
 		 * Returns the kinds of every trigger, those cut included.
-		 * @return a bit per {@link Trigger.Kind#ordinal()}
+		 * @return a bit per {@link ReconcileTrigger.Kind#ordinal()}
 		 */
 		int kinds() {
 			int kinds = this.droppedKinds;
-			for (Trigger trigger : this.triggers) {
+			for (ReconcileTrigger trigger : this.triggers) {
 				kinds |= 1 << trigger.kind().ordinal();
 			}
 			return kinds;
@@ -219,11 +219,11 @@ final class PendingTriggers {
 	 */
 	private static final class Entry {
 
-		@Nullable List<Trigger> ready;
+		@Nullable List<ReconcileTrigger> ready;
 
 		long readySince;
 
-		@Nullable List<Trigger> scheduled;
+		@Nullable List<ReconcileTrigger> scheduled;
 
 		long scheduledAt;
 
@@ -240,22 +240,22 @@ final class PendingTriggers {
 
 		/** Moves the delayed group to the due triggers once its time has come. */
 		void settle(long now) {
-			List<Trigger> due = this.scheduled;
+			List<ReconcileTrigger> due = this.scheduled;
 			if (due != null && now - this.scheduledAt >= 0) {
 				this.scheduled = null;
-				for (Trigger trigger : due) {
+				for (ReconcileTrigger trigger : due) {
 					addReady(trigger, this.scheduledAt);
 				}
 			}
 		}
 
-		void addReady(Trigger trigger, long dueAt) {
+		void addReady(ReconcileTrigger trigger, long dueAt) {
 			if (this.ready == null) {
 				this.ready = new ArrayList<>(4);
 				this.readySince = dueAt;
 			}
-			else if (trigger.kind() == Trigger.Kind.RESYNC && trigger.object() == null
-					&& this.ready.stream().anyMatch((kept) -> kept.kind() == Trigger.Kind.RESYNC)) {
+			else if (trigger.kind() == ReconcileTrigger.Kind.RESYNC && trigger.object() == null
+					&& this.ready.stream().anyMatch((kept) -> kept.kind() == ReconcileTrigger.Kind.RESYNC)) {
 				// seen unchanged again (another owned object at a start or a resync):
 				// nothing to add
 				return;
@@ -268,7 +268,7 @@ final class PendingTriggers {
 			this.ready.add(trigger);
 		}
 
-		void addScheduled(Trigger trigger, long dueAt) {
+		void addScheduled(ReconcileTrigger trigger, long dueAt) {
 			if (this.scheduled == null) {
 				this.scheduled = new ArrayList<>(2);
 				this.scheduledAt = dueAt;
@@ -277,7 +277,7 @@ final class PendingTriggers {
 				// the queue keeps one delayed entry per request, at the earliest time
 				this.scheduledAt = dueAt;
 			}
-			for (Trigger scheduled : this.scheduled) {
+			for (ReconcileTrigger scheduled : this.scheduled) {
 				if (scheduled.kind() == trigger.kind() && Objects.equals(scheduled.object(), trigger.object())
 						&& Objects.equals(scheduled.objectKind(), trigger.objectKind())) {
 					// merged with it, as the queue merges the adds: bounded by the kinds

@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * stops them before the controller's workers stop: stop signal first, then a bounded
  * wait, then an interrupt. A source added while the controller runs starts at once;
  * adding and starting share one lock, so no source starts twice or misses a run. Each
- * request a source queues is recorded as {@link Trigger.Kind#PERIODIC} for an
- * {@link IntervalTrigger}, {@link Trigger.Kind#ENQUEUED} for any other source.
+ * request a source queues is recorded as {@link ReconcileTrigger.Kind#PERIODIC} for an
+ * {@link IntervalTrigger}, {@link ReconcileTrigger.Kind#ENQUEUED} for any other source.
  */
 final class SourceRunner {
 
@@ -68,8 +68,8 @@ final class SourceRunner {
 	 * @param source the source
 	 * @return {@code PERIODIC} for an interval trigger, {@code ENQUEUED} otherwise
 	 */
-	static Trigger.Kind kindOf(Source source) {
-		return (source instanceof IntervalTrigger) ? Trigger.Kind.PERIODIC : Trigger.Kind.ENQUEUED;
+	static ReconcileTrigger.Kind kindOf(Source source) {
+		return (source instanceof IntervalTrigger) ? ReconcileTrigger.Kind.PERIODIC : ReconcileTrigger.Kind.ENQUEUED;
 	}
 
 	private void startOne(Source source, TriggeredQueue run) {
@@ -120,7 +120,7 @@ final class SourceRunner {
 		}
 	}
 
-	private record QueueView(TriggeredQueue run, Trigger.Kind kind) implements RequestQueue {
+	private record QueueView(TriggeredQueue run, ReconcileTrigger.Kind kind) implements RequestQueue {
 
 		@Override
 		public void add(Request request) {
@@ -134,12 +134,12 @@ final class SourceRunner {
 
 		@Override
 		public void add(Request request, int priority) {
-			this.run.add(request, priority, Trigger.of(this.kind));
+			this.run.add(request, priority, ReconcileTrigger.of(this.kind));
 		}
 
 		@Override
 		public void addAfter(Request request, Duration delay, int priority) {
-			this.run.addAfter(request, delay, priority, Trigger.of(this.kind));
+			this.run.addAfter(request, delay, priority, ReconcileTrigger.of(this.kind));
 		}
 
 	}

@@ -3,7 +3,7 @@ package io.kubeboot.operator.controller;
 import java.time.Duration;
 
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.workqueue.WorkQueue;
 
 /**
@@ -38,7 +38,7 @@ final class TriggeredQueue {
 	 * @param priority its priority
 	 * @param trigger why it is queued
 	 */
-	void add(Request request, int priority, Trigger trigger) {
+	void add(Request request, int priority, ReconcileTrigger trigger) {
 		if (!this.queue.isShuttingDown()) {
 			this.triggers.record(request, trigger);
 			this.queue.add(request, priority);
@@ -52,7 +52,7 @@ final class TriggeredQueue {
 	 * @param priority its priority
 	 * @param trigger why it is queued
 	 */
-	void addAfter(Request request, Duration delay, int priority, Trigger trigger) {
+	void addAfter(Request request, Duration delay, int priority, ReconcileTrigger trigger) {
 		if (!this.queue.isShuttingDown()) {
 			this.triggers.schedule(request, trigger, delay);
 			this.queue.addAfter(request, delay, priority);

@@ -1,6 +1,6 @@
 package io.kubeboot.operator.metrics;
 
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 
 /**
  * Receives the measurements of one controller; they map to controller-runtime's
@@ -26,7 +26,7 @@ public interface ControllerMetrics {
 	 * ({@code operator_reconcile_triggers_total{controller,trigger}}).
 	 * @param kind the kind of one or more of its triggers
 	 */
-	default void triggered(Trigger.Kind kind) {
+	default void triggered(ReconcileTrigger.Kind kind) {
 	}
 
 	/**

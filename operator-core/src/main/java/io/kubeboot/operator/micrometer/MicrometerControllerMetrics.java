@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.metrics.ControllerMetrics;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,7 +51,7 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
-	private final Map<Trigger.Kind, Counter> triggers = new EnumMap<>(Trigger.Kind.class);
+	private final Map<ReconcileTrigger.Kind, Counter> triggers = new EnumMap<>(ReconcileTrigger.Kind.class);
 
 	private final Counter droppedTriggers;
 
@@ -80,7 +80,7 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 			.description("Total number of reconciliation panics per controller")
 			.tags(tags)
 			.register(registry);
-		for (Trigger.Kind kind : Trigger.Kind.values()) {
+		for (ReconcileTrigger.Kind kind : ReconcileTrigger.Kind.values()) {
 			this.triggers.put(kind,
 					Counter.builder("operator.reconcile.triggers")
 						.description("Reconciles per controller by the kinds of their triggers; a reconcile with "
@@ -127,7 +127,7 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	}
 
 	@Override
-	public void triggered(Trigger.Kind kind) {
+	public void triggered(ReconcileTrigger.Kind kind) {
 		this.triggers.get(kind).increment();
 	}
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;
 import org.jspecify.annotations.Nullable;
@@ -54,10 +54,10 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 	 * {@code created} trigger of the object itself that carries one.
 	 */
 	private static @Nullable String creation(ReconcileContext reconcile) {
-		List<Trigger> triggers = reconcile.triggers();
+		List<ReconcileTrigger> triggers = reconcile.triggers();
 		for (int i = triggers.size() - 1; i >= 0; i--) {
-			Trigger trigger = triggers.get(i);
-			if (trigger.kind() == Trigger.Kind.CREATED && trigger.object() == null && trigger.traceParent() != null) {
+			ReconcileTrigger trigger = triggers.get(i);
+			if (trigger.kind() == ReconcileTrigger.Kind.CREATED && trigger.object() == null && trigger.traceParent() != null) {
 				return trigger.traceParent();
 			}
 		}
@@ -82,7 +82,7 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 		String value = this.triggersValue;
 		if (value == null) {
 			StringBuilder triggers = new StringBuilder();
-			for (Trigger trigger : this.reconcile.triggers()) {
+			for (ReconcileTrigger trigger : this.reconcile.triggers()) {
 				triggers.append((triggers.length() > 0) ? "," : "").append(trigger);
 			}
 			value = triggers.toString();

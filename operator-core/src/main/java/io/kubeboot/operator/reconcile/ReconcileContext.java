@@ -34,34 +34,43 @@ import java.util.concurrent.Callable;
  * error lists {@code retry_after_error}, not the change the failed reconcile was for; a
  * controller that restarts (a new leader) starts from {@code resync}. Never skip work
  * because a kind is absent.
- *
- * @param controller the controller's name
- * @param request the request being reconciled
- * @param reconcileId a random identifier of this reconcile, the {@code reconcileID} of
- * the log context and of traces
- * @param triggers why it runs, oldest first, at most {@link #MAX_TRIGGERS}
- * @param droppedTriggers how many more triggers were queued and not kept
- * @param droppedKinds the kinds of those not kept
- * @param queued how long the request waited between its first trigger and this reconcile
+ * <p>
+ * The context is bound to the worker's thread only: code the reconciler hands to another
+ * thread (an executor, {@code CompletableFuture.supplyAsync}) finds {@link #current()}
+ * empty, and should be given the context instead. With Spring, a {@code @Reconciles}
+ * method may declare it as a second parameter, {@code Result reconcile(Request request,
+ * ReconcileContext context)}. Immutable.
  */
-public record ReconcileContext(String controller, Request request, String reconcileId, List<Trigger> triggers,
-		int droppedTriggers, Set<Trigger.Kind> droppedKinds, Duration queued) {
+public final class ReconcileContext {
 
 	/** How many triggers a request keeps until its next reconcile. */
 	public static final int MAX_TRIGGERS = 16;
 
 	private static final ThreadLocal<ReconcileContext> CURRENT = new ThreadLocal<>();
 
-	/**
-	 * Creates a context.
-	 */
-	public ReconcileContext {
-		Objects.requireNonNull(controller, "controller must not be null");
-		Objects.requireNonNull(request, "request must not be null");
-		Objects.requireNonNull(reconcileId, "reconcileId must not be null");
-		triggers = List.copyOf(triggers);
-		droppedKinds = Set.copyOf(droppedKinds);
-		Objects.requireNonNull(queued, "queued must not be null");
+	private final String controller;
+
+	private final Request request;
+
+	private final String reconcileId;
+
+	private final List<ReconcileTrigger> triggers;
+
+	private final int droppedTriggers;
+
+	private final Set<ReconcileTrigger.Kind> droppedKinds;
+
+	private final Duration queued;
+
+	private ReconcileContext(String controller, Request request, List<ReconcileTrigger> triggers,
+			int droppedTriggers, Set<ReconcileTrigger.Kind> droppedKinds, Duration queued) {
+		this.controller = Objects.requireNonNull(controller, "controller must not be null");
+		this.request = Objects.requireNonNull(request, "request must not be null");
+		this.reconcileId = UUID.randomUUID().toString();
+		this.triggers = List.copyOf(triggers);
+		this.droppedTriggers = droppedTriggers;
+		this.droppedKinds = Set.copyOf(droppedKinds);
+		this.queued = Objects.requireNonNull(queued, "queued must not be null");
 	}
 
 	/**
@@ -72,9 +81,73 @@ public record ReconcileContext(String controller, Request request, String reconc
 	 * @param triggers why it runs
 	 * @return the context
 	 */
-	public static ReconcileContext of(String controller, Request request, List<Trigger> triggers) {
-		return new ReconcileContext(controller, request, UUID.randomUUID().toString(), triggers, 0, Set.of(),
-				Duration.ZERO);
+	public static ReconcileContext of(String controller, Request request, List<ReconcileTrigger> triggers) {
+		return new ReconcileContext(controller, request, triggers, 0, Set.of(), Duration.ZERO);
+	}
+
+	/**
+	 * Returns a context with a fresh reconcile ID, as the controller makes one.
+	 * @param controller the controller's name
+	 * @param request the request
+	 * @param triggers why it runs, oldest first, at most {@link #MAX_TRIGGERS}
+	 * @param droppedTriggers how many more triggers were queued and not kept
+	 * @param droppedKinds the kinds of those not kept
+	 * @param queued how long the request waited between its first trigger and this
+	 * reconcile
+	 * @return the context
+	 */
+	public static ReconcileContext of(String controller, Request request, List<ReconcileTrigger> triggers,
+			int droppedTriggers, Set<ReconcileTrigger.Kind> droppedKinds, Duration queued) {
+		return new ReconcileContext(controller, request, triggers, droppedTriggers, droppedKinds, queued);
+	}
+
+	/**
+	 * Returns the controller's name.
+	 * @return the name
+	 */
+	public String controller() {
+		return this.controller;
+	}
+
+	/**
+	 * Returns the request being reconciled.
+	 * @return the request
+	 */
+	public Request request() {
+		return this.request;
+	}
+
+	/**
+	 * Returns a random identifier of this reconcile, the {@code reconcileID} of the log
+	 * context and of traces.
+	 * @return the identifier
+	 */
+	public String reconcileId() {
+		return this.reconcileId;
+	}
+
+	/**
+	 * Returns why the reconcile runs.
+	 * @return the triggers, oldest first, at most {@link #MAX_TRIGGERS}
+	 */
+	public List<ReconcileTrigger> triggers() {
+		return this.triggers;
+	}
+
+	/**
+	 * Returns how many more triggers were queued and not kept.
+	 * @return the count
+	 */
+	public int droppedTriggers() {
+		return this.droppedTriggers;
+	}
+
+	/**
+	 * Returns how long the request waited between its first trigger and this reconcile.
+	 * @return the time in the queue
+	 */
+	public Duration queued() {
+		return this.queued;
 	}
 
 	/**
@@ -90,11 +163,11 @@ public record ReconcileContext(String controller, Request request, String reconc
 	 * {@link #MAX_TRIGGERS} included.
 	 * @return the distinct kinds, empty if there is no trigger
 	 */
-	public Set<Trigger.Kind> triggerKinds() {
+	public Set<ReconcileTrigger.Kind> triggerKinds() {
 		if (this.triggers.isEmpty() && this.droppedKinds.isEmpty()) {
 			return Set.of();
 		}
-		EnumSet<Trigger.Kind> kinds = EnumSet.noneOf(Trigger.Kind.class);
+		EnumSet<ReconcileTrigger.Kind> kinds = EnumSet.noneOf(ReconcileTrigger.Kind.class);
 		this.triggers.forEach((trigger) -> kinds.add(trigger.kind()));
 		kinds.addAll(this.droppedKinds);
 		return kinds;
@@ -143,6 +216,12 @@ public record ReconcileContext(String controller, Request request, String reconc
 				CURRENT.remove();
 			}
 		}
+	}
+
+	@Override
+	public String toString() {
+		return "ReconcileContext[controller=" + this.controller + ", request=" + this.request + ", reconcileId="
+				+ this.reconcileId + ", triggers=" + describeTriggers() + ", queued=" + this.queued + "]";
 	}
 
 	/**

@@ -40,7 +40,7 @@ public interface OperatorTracing {
 	/**
 	 * Starts the span of a reconcile. Its parent is the trace context that the create of
 	 * the reconciled object left on it, when one of its triggers says the object was
-	 * created with one ({@link io.kubeboot.operator.reconcile.Trigger#traceParent()} of a
+	 * created with one ({@link io.kubeboot.operator.reconcile.ReconcileTrigger#traceParent()} of a
 	 * {@code created} trigger), so that the reconcile of an object another operator
 	 * created continues that operator's trace; otherwise it starts a trace.
 	 * @param context the reconcile: controller, request, reconcile ID, triggers, time in

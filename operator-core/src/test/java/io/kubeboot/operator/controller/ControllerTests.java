@@ -25,7 +25,7 @@ import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
@@ -542,8 +542,8 @@ class ControllerTests {
 
 		assertThat(seen).containsExactly("test a [resync]", "test a [requeue]", "test a [retry_after_error]",
 				"test a [spec_changed]", "test a [enqueued]");
-		assertThat(this.metrics.triggers).containsExactly(Trigger.Kind.RESYNC, Trigger.Kind.REQUEUE,
-				Trigger.Kind.RETRY_AFTER_ERROR, Trigger.Kind.SPEC_CHANGED, Trigger.Kind.ENQUEUED);
+		assertThat(this.metrics.triggers).containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.REQUEUE,
+				ReconcileTrigger.Kind.RETRY_AFTER_ERROR, ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.ENQUEUED);
 		assertThat(ReconcileContext.current()).isEmpty();
 	}
 
@@ -552,9 +552,9 @@ class ControllerTests {
 		V1ConfigMap cached = configMap("a", "1");
 		this.informer.add(cached);
 		CountDownLatch entered = new CountDownLatch(1);
-		List<List<Trigger.Kind>> seen = new CopyOnWriteArrayList<>();
+		List<List<ReconcileTrigger.Kind>> seen = new CopyOnWriteArrayList<>();
 		Controller controller = controller(1, (request) -> {
-			seen.add(ReconcileContext.current().orElseThrow().triggers().stream().map(Trigger::kind).toList());
+			seen.add(ReconcileContext.current().orElseThrow().triggers().stream().map(ReconcileTrigger::kind).toList());
 			entered.countDown();
 			this.gate.await();
 			return Result.done();
@@ -568,8 +568,8 @@ class ControllerTests {
 		this.gate.countDown();
 
 		eventually().until(() -> seen.size() == 2);
-		assertThat(seen.get(1)).containsExactly(Trigger.Kind.SPEC_CHANGED, Trigger.Kind.SPEC_CHANGED,
-				Trigger.Kind.ENQUEUED);
+		assertThat(seen.get(1)).containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.SPEC_CHANGED,
+				ReconcileTrigger.Kind.ENQUEUED);
 	}
 
 	@Test
@@ -594,9 +594,9 @@ class ControllerTests {
 
 		eventually().until(() -> seen.size() == 2);
 		ReconcileContext second = seen.get(1);
-		assertThat(second.triggers()).extracting(Trigger::kind).containsOnly(Trigger.Kind.ENQUEUED);
+		assertThat(second.triggers()).extracting(ReconcileTrigger::kind).containsOnly(ReconcileTrigger.Kind.ENQUEUED);
 		assertThat(second.droppedTriggers()).isOne();
-		assertThat(second.triggerKinds()).containsExactlyInAnyOrder(Trigger.Kind.ENQUEUED, Trigger.Kind.SPEC_CHANGED);
+		assertThat(second.triggerKinds()).containsExactlyInAnyOrder(ReconcileTrigger.Kind.ENQUEUED, ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	@Test
@@ -833,7 +833,7 @@ class ControllerTests {
 
 		private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
 
-		private final List<Trigger.Kind> triggers = new CopyOnWriteArrayList<>();
+		private final List<ReconcileTrigger.Kind> triggers = new CopyOnWriteArrayList<>();
 
 		@Override
 		public void reconciled(Outcome outcome, long nanos) {
@@ -841,7 +841,7 @@ class ControllerTests {
 		}
 
 		@Override
-		public void triggered(Trigger.Kind kind) {
+		public void triggered(ReconcileTrigger.Kind kind) {
 			this.triggers.add(kind);
 		}
 

@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -33,7 +33,7 @@ class EventSourceTests {
 
 	private final List<Integer> priorities = new CopyOnWriteArrayList<>();
 
-	private final List<Trigger> triggers = new CopyOnWriteArrayList<>();
+	private final List<ReconcileTrigger> triggers = new CopyOnWriteArrayList<>();
 
 	private final FakeInformer<V1Deployment> deployments = new FakeInformer<>(V1Deployment.class);
 
@@ -195,8 +195,8 @@ class EventSourceTests {
 		this.informer.addFromInitialList(configMap("a", "1"));
 		this.informer.add(configMap("b", "1"));
 
-		assertThat(this.triggers).extracting(Trigger::kind)
-			.containsExactly(Trigger.Kind.RESYNC, Trigger.Kind.CREATED);
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.CREATED);
 		assertThat(this.triggers).allSatisfy((trigger) -> assertThat(trigger.object()).isNull());
 	}
 
@@ -222,9 +222,9 @@ class EventSourceTests {
 		this.deployments.update(status, deleting);
 		this.deployments.delete(deleting);
 
-		assertThat(this.triggers).extracting(Trigger::kind)
-			.containsExactly(Trigger.Kind.SPEC_CHANGED, Trigger.Kind.METADATA_CHANGED, Trigger.Kind.STATUS_CHANGED,
-					Trigger.Kind.RESYNC, Trigger.Kind.DELETED, Trigger.Kind.DELETED);
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.METADATA_CHANGED, ReconcileTrigger.Kind.STATUS_CHANGED,
+					ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.DELETED, ReconcileTrigger.Kind.DELETED);
 	}
 
 	@Test
@@ -236,19 +236,19 @@ class EventSourceTests {
 
 		this.informer.update(before, configMap("a", "2").putDataItem("key", "value"));
 
-		assertThat(this.triggers).extracting(Trigger::kind).containsExactly(Trigger.Kind.SPEC_CHANGED);
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	@Test
 	void anOwnedObjectsChangeNamesTheObject() {
 		new EventSource<>("test", this.informer, (object) -> List.of(Request.of("default", "owner")),
-				EventFilters.all(), EventSource.Relation.OWNED, "ConfigMap")
+				EventFilters.all(), EventSource.Relation.OWNED, () -> "ConfigMap")
 			.register(this::send);
 
 		this.informer.add(configMap("a", "1"));
 
 		assertThat(this.triggers).singleElement().satisfies((trigger) -> {
-			assertThat(trigger.kind()).isEqualTo(Trigger.Kind.OWNED_OBJECT);
+			assertThat(trigger.kind()).isEqualTo(ReconcileTrigger.Kind.OWNED_OBJECT);
 			assertThat(trigger.objectKind()).isEqualTo("ConfigMap");
 			assertThat(trigger.object()).isEqualTo(A);
 			assertThat(trigger).hasToString("owned_object:ConfigMap/default/a");
@@ -269,15 +269,15 @@ class EventSourceTests {
 		this.informer.update(before, labelled);
 		this.informer.update(labelled, both);
 
-		assertThat(this.triggers).extracting(Trigger::kind)
-			.containsExactly(Trigger.Kind.METADATA_CHANGED, Trigger.Kind.SPEC_CHANGED);
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.METADATA_CHANGED, ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	@Test
 	void anOwnedObjectSeenUnchangedIsAResyncNotAChange() {
 		EventSource<V1ConfigMap> owned = new EventSource<>("test", this.informer,
 				(object) -> List.of(Request.of("default", "owner")), EventFilters.all(), EventSource.Relation.OWNED,
-				"ConfigMap");
+				() -> "ConfigMap");
 		owned.register(this::send);
 		V1ConfigMap listed = configMap("a", "1");
 		this.informer.addFromInitialList(listed);
@@ -286,9 +286,9 @@ class EventSourceTests {
 		owned.replay(this::send);
 		this.informer.update(listed, configMap("a", "2").putDataItem("key", "value"));
 
-		assertThat(this.triggers).extracting(Trigger::kind)
-			.containsExactly(Trigger.Kind.RESYNC, Trigger.Kind.RESYNC, Trigger.Kind.RESYNC, Trigger.Kind.RESYNC,
-					Trigger.Kind.OWNED_OBJECT);
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC,
+					ReconcileTrigger.Kind.OWNED_OBJECT);
 		assertThat(this.triggers.subList(0, 4)).allSatisfy((trigger) -> assertThat(trigger.object()).isNull());
 		assertThat(this.triggers.get(4).object()).isEqualTo(A);
 	}
@@ -302,7 +302,7 @@ class EventSourceTests {
 				"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01");
 		this.informer.update(created, changed);
 
-		assertThat(this.triggers).extracting(Trigger::traceParent).containsExactly(TRACE, null);
+		assertThat(this.triggers).extracting(ReconcileTrigger::traceParent).containsExactly(TRACE, null);
 	}
 
 	@Test
@@ -318,7 +318,7 @@ class EventSourceTests {
 		this.informer.update(before, traced(configMap("a", "4").putDataItem("key", "other"), TRACE));
 
 		assertThat(this.sent).containsExactly(A);
-		assertThat(this.triggers).last().extracting(Trigger::kind).isEqualTo(Trigger.Kind.SPEC_CHANGED);
+		assertThat(this.triggers).last().extracting(ReconcileTrigger::kind).isEqualTo(ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	private EventSource<V1Deployment> deploymentSource() {
@@ -338,7 +338,7 @@ class EventSourceTests {
 		return configMap;
 	}
 
-	private void send(Request request, int priority, Trigger trigger) {
+	private void send(Request request, int priority, ReconcileTrigger trigger) {
 		this.sent.add(request);
 		this.priorities.add(priority);
 		this.triggers.add(trigger);

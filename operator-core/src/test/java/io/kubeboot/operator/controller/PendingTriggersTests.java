@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
-import io.kubeboot.operator.reconcile.Trigger.Kind;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger.Kind;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,14 +24,14 @@ class PendingTriggersTests {
 
 	@Test
 	void theTriggersOfARequestAreTakenTogetherOldestFirstAndOnce() {
-		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+		this.triggers.record(A, ReconcileTrigger.of(Kind.SPEC_CHANGED));
 		this.now.addAndGet(500);
-		this.triggers.record(A, Trigger.of(Kind.ENQUEUED));
+		this.triggers.record(A, ReconcileTrigger.of(Kind.ENQUEUED));
 		this.now.addAndGet(250);
 
 		PendingTriggers.Taken taken = this.triggers.take(A);
 
-		assertThat(taken.triggers()).extracting(Trigger::kind).containsExactly(Kind.SPEC_CHANGED, Kind.ENQUEUED);
+		assertThat(taken.triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.SPEC_CHANGED, Kind.ENQUEUED);
 		assertThat(taken.queued(this.now.get())).isEqualTo(Duration.ofNanos(750));
 		assertThat(this.triggers.take(A).triggers()).isEmpty();
 		assertThat(this.triggers.size()).isZero();
@@ -40,7 +40,7 @@ class PendingTriggersTests {
 	@Test
 	void beyondTheLimitTriggersAreCountedNotKept() {
 		for (int i = 0; i < ReconcileContext.MAX_TRIGGERS + 5; i++) {
-			this.triggers.record(A, Trigger.of((i == 0) ? Kind.CREATED : Kind.OWNED_OBJECT));
+			this.triggers.record(A, ReconcileTrigger.of((i == 0) ? Kind.CREATED : Kind.OWNED_OBJECT));
 		}
 
 		PendingTriggers.Taken taken = this.triggers.take(A);
@@ -53,28 +53,28 @@ class PendingTriggersTests {
 
 	@Test
 	void aResyncIsKeptOnceHoweverManyObjectsWereSeenUnchanged() {
-		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+		this.triggers.record(A, ReconcileTrigger.of(Kind.SPEC_CHANGED));
 		for (int i = 0; i < ReconcileContext.MAX_TRIGGERS * 2; i++) {
-			this.triggers.record(A, Trigger.of(Kind.RESYNC));
+			this.triggers.record(A, ReconcileTrigger.of(Kind.RESYNC));
 		}
 
 		PendingTriggers.Taken taken = this.triggers.take(A);
 
-		assertThat(taken.triggers()).extracting(Trigger::kind).containsExactly(Kind.SPEC_CHANGED, Kind.RESYNC);
+		assertThat(taken.triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.SPEC_CHANGED, Kind.RESYNC);
 		assertThat(taken.dropped()).isZero();
 	}
 
 	@Test
 	void theKindsOfTheTriggersCutAreKept() {
-		this.triggers.record(A, Trigger.of(Kind.CREATED));
+		this.triggers.record(A, ReconcileTrigger.of(Kind.CREATED));
 		for (int i = 1; i < ReconcileContext.MAX_TRIGGERS; i++) {
-			this.triggers.record(A, Trigger.of(Kind.OWNED_OBJECT));
+			this.triggers.record(A, ReconcileTrigger.of(Kind.OWNED_OBJECT));
 		}
-		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+		this.triggers.record(A, ReconcileTrigger.of(Kind.SPEC_CHANGED));
 
 		PendingTriggers.Taken taken = this.triggers.take(A);
 
-		assertThat(taken.triggers()).extracting(Trigger::kind).doesNotContain(Kind.SPEC_CHANGED);
+		assertThat(taken.triggers()).extracting(ReconcileTrigger::kind).doesNotContain(Kind.SPEC_CHANGED);
 		assertThat(taken.dropped()).isOne();
 		assertThat(taken.kinds()).isEqualTo((1 << Kind.CREATED.ordinal()) | (1 << Kind.OWNED_OBJECT.ordinal())
 				| (1 << Kind.SPEC_CHANGED.ordinal()));
@@ -88,10 +88,10 @@ class PendingTriggersTests {
 	@Test
 	void requeuesAskedForWithinOneDelayAreOneTriggerThatNeverCrowdsOutTheChanges() {
 		for (int i = 0; i < 20; i++) {
-			this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+			this.triggers.record(A, ReconcileTrigger.of(Kind.SPEC_CHANGED));
 			PendingTriggers.Taken taken = this.triggers.take(A);
 			assertThat(taken.triggers()).as("reconcile %d", i)
-				.extracting(Trigger::kind)
+				.extracting(ReconcileTrigger::kind)
 				.containsExactly(Kind.SPEC_CHANGED);
 			assertThat(taken.dropped()).isZero();
 			this.triggers.requeued(A, Duration.ofNanos(10_000));
@@ -102,45 +102,45 @@ class PendingTriggersTests {
 		this.now.addAndGet(10_000);
 		PendingTriggers.Taken due = this.triggers.take(A);
 
-		assertThat(due.triggers()).extracting(Trigger::kind).containsExactly(Kind.REQUEUE);
+		assertThat(due.triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.REQUEUE);
 		assertThat(due.dropped()).isZero();
 		assertThat(this.triggers.size()).isZero();
 	}
 
 	@Test
 	void aDelayedTriggerWaitsForItsDelayAndLeavesEarlierReconcilesAlone() {
-		this.triggers.schedule(A, Trigger.of(Kind.PERIODIC), Duration.ofNanos(1_000));
-		this.triggers.record(A, Trigger.of(Kind.SPEC_CHANGED));
+		this.triggers.schedule(A, ReconcileTrigger.of(Kind.PERIODIC), Duration.ofNanos(1_000));
+		this.triggers.record(A, ReconcileTrigger.of(Kind.SPEC_CHANGED));
 
-		assertThat(this.triggers.take(A).triggers()).extracting(Trigger::kind).containsExactly(Kind.SPEC_CHANGED);
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.SPEC_CHANGED);
 		this.now.addAndGet(1_000);
 		PendingTriggers.Taken later = this.triggers.take(A);
-		assertThat(later.triggers()).extracting(Trigger::kind).containsExactly(Kind.PERIODIC);
+		assertThat(later.triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.PERIODIC);
 		assertThat(later.queued(this.now.get())).isEqualTo(Duration.ZERO);
 		assertThat(this.triggers.size()).isZero();
 	}
 
 	@Test
 	void delayedTriggersOfOneRequestAreDueAtTheEarliestOfTheirDelaysAsTheQueueMergesThem() {
-		this.triggers.schedule(A, Trigger.of(Kind.PERIODIC), Duration.ofNanos(10_000));
-		this.triggers.schedule(A, Trigger.of(Kind.ENQUEUED), Duration.ofNanos(1_000));
+		this.triggers.schedule(A, ReconcileTrigger.of(Kind.PERIODIC), Duration.ofNanos(10_000));
+		this.triggers.schedule(A, ReconcileTrigger.of(Kind.ENQUEUED), Duration.ofNanos(1_000));
 
 		this.now.addAndGet(1_000);
 
-		assertThat(this.triggers.take(A).triggers()).extracting(Trigger::kind)
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind)
 			.containsExactly(Kind.PERIODIC, Kind.ENQUEUED);
 	}
 
 	@Test
 	void aDelayedGroupThatCameDueStaysDueWhenAnotherDelayIsScheduled() {
-		this.triggers.schedule(A, Trigger.of(Kind.PERIODIC), Duration.ofNanos(1_000));
+		this.triggers.schedule(A, ReconcileTrigger.of(Kind.PERIODIC), Duration.ofNanos(1_000));
 		this.now.addAndGet(1_000);
 		// the queue handed the first out already; this one waits on its own
-		this.triggers.schedule(A, Trigger.of(Kind.ENQUEUED), Duration.ofNanos(5_000));
+		this.triggers.schedule(A, ReconcileTrigger.of(Kind.ENQUEUED), Duration.ofNanos(5_000));
 
-		assertThat(this.triggers.take(A).triggers()).extracting(Trigger::kind).containsExactly(Kind.PERIODIC);
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.PERIODIC);
 		this.now.addAndGet(5_000);
-		assertThat(this.triggers.take(A).triggers()).extracting(Trigger::kind).containsExactly(Kind.ENQUEUED);
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.ENQUEUED);
 	}
 
 	@Test
@@ -151,7 +151,7 @@ class PendingTriggersTests {
 
 		assertThat(this.triggers.take(A).triggers()).isEmpty();
 		this.now.addAndGet(2_000);
-		assertThat(this.triggers.take(A).triggers()).extracting(Trigger::kind).containsExactly(Kind.REQUEUE);
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.REQUEUE);
 	}
 
 	@Test
@@ -159,7 +159,7 @@ class PendingTriggersTests {
 		this.triggers.requeued(A, Duration.ZERO);
 		this.triggers.settle(A, Kind.RETRY_AFTER_ERROR);
 
-		assertThat(this.triggers.take(A).triggers()).extracting(Trigger::kind)
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind)
 			.containsExactly(Kind.RETRY_AFTER_ERROR);
 	}
 

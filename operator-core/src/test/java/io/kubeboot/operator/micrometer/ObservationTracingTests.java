@@ -1,7 +1,6 @@
 package io.kubeboot.operator.micrometer;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.OperatorTracing;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
@@ -43,10 +42,10 @@ class ObservationTracingTests {
 	@Test
 	void aReconcileIsObservedWithItsKeysItsTriggersAndItsResult() {
 		record();
-		ReconcileContext reconcile = new ReconcileContext("bucket", Request.of("default", "b1"), "id-1",
-				List.of(Trigger.of(Trigger.Kind.SPEC_CHANGED), new Trigger(Trigger.Kind.OWNED_OBJECT, "ConfigMap",
-						Request.of("default", "settings"), Instant.now(), TRACE)),
-				2, Set.of(Trigger.Kind.OWNED_OBJECT), Duration.ofMillis(1500));
+		ReconcileContext reconcile = ReconcileContext.of("bucket", Request.of("default", "b1"),
+				List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED), ReconcileTrigger.of(ReconcileTrigger.Kind.OWNED_OBJECT, "ConfigMap",
+						Request.of("default", "settings"), TRACE)),
+				2, Set.of(ReconcileTrigger.Kind.OWNED_OBJECT), Duration.ofMillis(1500));
 		OperatorTracing.ReconcileSpan span = new ObservationTracing(this.registry).reconcile(reconcile);
 		span.end("requeue_after", null);
 
@@ -57,7 +56,7 @@ class ObservationTracingTests {
 				.containsEntry("result", "requeue_after")
 				.containsEntry("namespace", "default")
 				.containsEntry("name", "b1")
-				.containsEntry("reconcile.id", "id-1")
+				.containsEntry("reconcile.id", reconcile.reconcileId())
 				.containsEntry("reconcile.triggers", "spec_changed,owned_object:ConfigMap/default/settings")
 				.containsEntry("reconcile.triggers.dropped", "2")
 				.containsEntry("reconcile.queued", "1.500000");
@@ -73,16 +72,16 @@ class ObservationTracingTests {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
 		String created = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
-		Trigger ownedCreated = new Trigger(Trigger.Kind.CREATED, "ConfigMap", Request.of("default", "settings"),
-				Instant.now(), TRACE);
-		Trigger watchedCreated = new Trigger(Trigger.Kind.WATCHED_OBJECT, "Secret", Request.of("default", "key"),
-				Instant.now(), TRACE);
+		ReconcileTrigger ownedCreated = ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED, "ConfigMap", Request.of("default", "settings"),
+				TRACE);
+		ReconcileTrigger watchedCreated = ReconcileTrigger.of(ReconcileTrigger.Kind.WATCHED_OBJECT, "Secret", Request.of("default", "key"),
+				TRACE);
 
 		tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
-				List.of(ownedCreated, watchedCreated, Trigger.of(Trigger.Kind.SPEC_CHANGED))))
+				List.of(ownedCreated, watchedCreated, ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED))))
 			.end("success", null);
 		tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"), List.of(ownedCreated,
-				new Trigger(Trigger.Kind.CREATED, null, null, Instant.now(), created))))
+				ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED, null, null, created))))
 			.end("success", null);
 
 		assertThat(this.stopped).hasSize(2);
@@ -96,7 +95,7 @@ class ObservationTracingTests {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
 		OperatorTracing.ReconcileSpan reconcile = tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
-				List.of(Trigger.of(Trigger.Kind.CREATED))));
+				List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED))));
 		String traceParent;
 		try (OperatorTracing.Scope scope = reconcile.openScope()) {
 			OperatorTracing.ClientSpan call = tracing.clientCall("patch", "StorageBucket", "status", "default", "b1");

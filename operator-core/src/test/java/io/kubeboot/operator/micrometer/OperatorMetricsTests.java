@@ -10,7 +10,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Result;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -222,9 +222,9 @@ class OperatorMetricsTests {
 	@Test
 	void reconcilesAreCountedByTheKindsOfTheirTriggersEachKindFromZero() {
 		ControllerMetrics controller = this.metrics.controllerMetrics("configmap");
-		controller.triggered(Trigger.Kind.SPEC_CHANGED);
-		controller.triggered(Trigger.Kind.SPEC_CHANGED);
-		controller.triggered(Trigger.Kind.OWNED_OBJECT);
+		controller.triggered(ReconcileTrigger.Kind.SPEC_CHANGED);
+		controller.triggered(ReconcileTrigger.Kind.SPEC_CHANGED);
+		controller.triggered(ReconcileTrigger.Kind.OWNED_OBJECT);
 		controller.triggersDropped(3);
 
 		assertThat(scrape()).contains(
@@ -232,7 +232,7 @@ class OperatorMetricsTests {
 				"operator_reconcile_triggers_total{controller=\"configmap\",trigger=\"owned_object\"} 1.0",
 				"operator_reconcile_triggers_total{controller=\"configmap\",trigger=\"retry_after_error\"} 0.0",
 				"operator_reconcile_triggers_dropped_total{controller=\"configmap\"} 3.0");
-		assertThat(lines("operator_reconcile_triggers_total{")).hasSize(Trigger.Kind.values().length);
+		assertThat(lines("operator_reconcile_triggers_total{")).hasSize(ReconcileTrigger.Kind.values().length);
 	}
 
 	private static void reconciled(ControllerMetrics controller, Outcome outcome, int times) {

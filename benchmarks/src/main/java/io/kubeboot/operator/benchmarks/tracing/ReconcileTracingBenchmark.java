@@ -1,15 +1,13 @@
 package io.kubeboot.operator.benchmarks.tracing;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.micrometer.ObservationTracing;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -78,8 +76,8 @@ public class ReconcileTracingBenchmark {
 	 */
 	@Benchmark
 	public ReconcileContext context() {
-		ReconcileContext context = new ReconcileContext("bucket", REQUEST, UUID.randomUUID().toString(),
-				List.of(Trigger.of(Trigger.Kind.SPEC_CHANGED)), 0, Duration.ZERO);
+		ReconcileContext context = ReconcileContext.of("bucket", REQUEST,
+				List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED)));
 		context.run(() -> {
 		});
 		return context;

@@ -18,7 +18,7 @@ import io.kubeboot.operator.micrometer.ObservationTracing;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
-import io.kubeboot.operator.reconcile.Trigger;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
@@ -88,7 +88,7 @@ class OperatorObservationIntegrationTests {
 			.containsEntry("reconcile.triggers.dropped", "0")
 			.containsKey("reconcile.queued")
 			.containsEntry("reconcile.id", reconciler.reconcileIds.get(0));
-		assertThat(reconciler.triggers.get(0)).extracting(Trigger::kind).containsExactly(Trigger.Kind.CREATED);
+		assertThat(reconciler.triggers.get(0)).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.CREATED);
 		List<FinishedSpan> children = tracer.spans.stream()
 			.filter((span) -> reconcile.spanId().equals(span.parentId()))
 			.toList();
@@ -163,9 +163,9 @@ class OperatorObservationIntegrationTests {
 		await().atMost(WAIT)
 			.until(() -> secondReconciler.triggers.stream()
 				.flatMap(List::stream)
-				.anyMatch((trigger) -> trigger.kind() == Trigger.Kind.SPEC_CHANGED));
+				.anyMatch((trigger) -> trigger.kind() == ReconcileTrigger.Kind.SPEC_CHANGED));
 		assertThat(secondReconciler.triggers).flatMap((triggers) -> triggers)
-			.noneMatch((trigger) -> trigger.kind() == Trigger.Kind.METADATA_CHANGED
+			.noneMatch((trigger) -> trigger.kind() == ReconcileTrigger.Kind.METADATA_CHANGED
 					|| other.equals(trigger.traceParent()));
 	}
 
@@ -231,7 +231,7 @@ class OperatorObservationIntegrationTests {
 	@Reconciles(Widget.class)
 	static class StatusWriter {
 
-		final List<List<Trigger>> triggers = new CopyOnWriteArrayList<>();
+		final List<List<ReconcileTrigger>> triggers = new CopyOnWriteArrayList<>();
 
 		final List<String> reconcileIds = new CopyOnWriteArrayList<>();
 
@@ -302,7 +302,7 @@ class OperatorObservationIntegrationTests {
 	@Reconciles(value = Widget.class, eventFilters = {})
 	static class TraceFollower {
 
-		final List<List<Trigger>> triggers = new CopyOnWriteArrayList<>();
+		final List<List<ReconcileTrigger>> triggers = new CopyOnWriteArrayList<>();
 
 		Result reconcile(Request request) {
 			this.triggers.add(ReconcileContext.current().orElseThrow().triggers());

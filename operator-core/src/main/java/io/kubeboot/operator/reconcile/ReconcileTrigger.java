@@ -10,28 +10,27 @@ import org.jspecify.annotations.Nullable;
  * watched object, a resync, a periodic trigger, a request from outside the cluster, or a
  * requeue asked for by the previous reconcile. Every reconcile receives the triggers
  * queued since its key was last handed to a worker, oldest first, in its
- * {@link ReconcileContext}.
- *
- * @param kind what happened
- * @param objectKind the kind of the owned or watched object that changed, such as
- * {@code ConfigMap}; {@code null} for the other kinds of trigger
- * @param object the namespace and name of that owned or watched object; {@code null} for
- * the other kinds of trigger
- * @param time when the trigger was queued; for a requeue, when it was asked for
- * @param traceParent for a creation, the W3C {@code traceparent} that the create left on
- * the object, if its writer recorded one (see
- * {@code io.kubeboot.operator.tracing.TraceContextAnnotation}); {@code null} for every
- * other trigger
+ * {@link ReconcileContext}. Immutable.
  */
-public record Trigger(Kind kind, @Nullable String objectKind, @Nullable Request object, Instant time,
-		@Nullable String traceParent) {
+public final class ReconcileTrigger {
 
-	/**
-	 * Creates a trigger.
-	 */
-	public Trigger {
-		Objects.requireNonNull(kind, "kind must not be null");
-		Objects.requireNonNull(time, "time must not be null");
+	private final Kind kind;
+
+	private final @Nullable String objectKind;
+
+	private final @Nullable Request object;
+
+	private final Instant time;
+
+	private final @Nullable String traceParent;
+
+	private ReconcileTrigger(Kind kind, @Nullable String objectKind, @Nullable Request object,
+			@Nullable String traceParent) {
+		this.kind = Objects.requireNonNull(kind, "kind must not be null");
+		this.objectKind = objectKind;
+		this.object = object;
+		this.time = Instant.now();
+		this.traceParent = traceParent;
 	}
 
 	/**
@@ -39,8 +38,67 @@ public record Trigger(Kind kind, @Nullable String objectKind, @Nullable Request 
 	 * @param kind what happened
 	 * @return the trigger
 	 */
-	public static Trigger of(Kind kind) {
-		return new Trigger(kind, null, null, Instant.now(), null);
+	public static ReconcileTrigger of(Kind kind) {
+		return new ReconcileTrigger(kind, null, null, null);
+	}
+
+	/**
+	 * Returns a trigger queued now.
+	 * @param kind what happened
+	 * @param objectKind the kind of the owned or watched object that changed, with its
+	 * API group ({@code Deployment.apps}; {@code ConfigMap} for the core group), or
+	 * {@code null} if the trigger names no other object
+	 * @param object the namespace and name of that object, or {@code null}
+	 * @param traceParent for a creation, the trace context the create left on the object
+	 * @return the trigger
+	 */
+	public static ReconcileTrigger of(Kind kind, @Nullable String objectKind, @Nullable Request object,
+			@Nullable String traceParent) {
+		return new ReconcileTrigger(kind, objectKind, object, traceParent);
+	}
+
+	/**
+	 * Returns what happened.
+	 * @return the kind of trigger
+	 */
+	public Kind kind() {
+		return this.kind;
+	}
+
+	/**
+	 * Returns the kind of the owned or watched object that changed, with its API group,
+	 * as kubectl writes a kind of a group: {@code Deployment.apps}, {@code ConfigMap} for
+	 * the core group.
+	 * @return the kind, {@code null} for a trigger that names no other object
+	 */
+	public @Nullable String objectKind() {
+		return this.objectKind;
+	}
+
+	/**
+	 * Returns the namespace and name of the owned or watched object that changed.
+	 * @return the object, {@code null} for a trigger that names no other object
+	 */
+	public @Nullable Request object() {
+		return this.object;
+	}
+
+	/**
+	 * Returns when the trigger was queued; for a requeue, when it was asked for.
+	 * @return the time
+	 */
+	public Instant time() {
+		return this.time;
+	}
+
+	/**
+	 * Returns, for a creation, the W3C {@code traceparent} that the create left on the
+	 * object, if its writer recorded one (see
+	 * {@code io.kubeboot.operator.tracing.TraceContextAnnotation}).
+	 * @return the trace context, {@code null} for every other trigger
+	 */
+	public @Nullable String traceParent() {
+		return this.traceParent;
 	}
 
 	/**
