@@ -15,12 +15,14 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -147,6 +149,20 @@ class ArchitectureTests {
 					+ "beside the operator's types, and a trigger is a source of requests here (IntervalTrigger, "
 					+ "@PeriodicTrigger)");
 		rule.check(core);
+	}
+
+	/**
+	 * The tracing API is the SPI and the annotation's name: how a controller reads the
+	 * annotation is the core's own business.
+	 */
+	@Test
+	void theTracingPackageShowsOnlyTheSpiAndTheAnnotationsName() {
+		ArchRule rule = noMethods().that()
+			.areDeclaredIn(TraceContextAnnotation.class)
+			.should()
+			.bePublic()
+			.because("TraceContextAnnotation holds the annotation's name, not helpers");
+		rule.allowEmptyShould(true).check(core);
 	}
 
 	@Test

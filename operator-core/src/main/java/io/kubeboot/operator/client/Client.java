@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -191,7 +192,7 @@ public interface Client extends Reader {
 	 * positive
 	 */
 	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout) {
-		return create(client, reads, fieldManager, timeout, OperatorTracing.NOOP, false);
+		return create(client, reads, fieldManager, timeout, OperatorTracing.NOOP, TraceContextAnnotation.Written.NEVER);
 	}
 
 	/**
@@ -202,22 +203,23 @@ public interface Client extends Reader {
 	 * @param fieldManager the field manager of writes and applies
 	 * @param timeout the longest one call may take
 	 * @param tracing where each call is traced, a child span of the reconcile's
-	 * @param traceContextAnnotation whether a create carries its span's trace context in
-	 * the annotation {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in
-	 * the same write; updates, patches and applies never carry it
+	 * @param traceContextAnnotation which writes carry their span's trace context in the
+	 * annotation {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in the
+	 * same write: creates or none
 	 * @return the client
 	 * @throws IllegalArgumentException if the field manager is blank or the timeout not
 	 * positive
 	 */
 	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout, OperatorTracing tracing,
-			boolean traceContextAnnotation) {
+			TraceContextAnnotation.Written traceContextAnnotation) {
 		if (fieldManager == null || fieldManager.isBlank()) {
 			throw new IllegalArgumentException("a client needs a field manager (the name its writes are owned by)");
 		}
 		if (timeout == null || timeout.isZero() || timeout.isNegative()) {
 			throw new IllegalArgumentException("a client's timeout must be positive, was " + timeout);
 		}
-		return new DefaultClient(client, reads, fieldManager, timeout, tracing, traceContextAnnotation);
+		return new DefaultClient(client, reads, fieldManager, timeout, tracing,
+				traceContextAnnotation == TraceContextAnnotation.Written.ON_CREATE);
 	}
 
 	/**

@@ -270,14 +270,14 @@ public final class Controller implements ManagerRunnable {
 
 			@Override
 			public void add(Request request, int priority) {
-				addToQueue(request, priority, ReconcileTrigger.of(SourceRunner.kindOf(source)));
+				addToQueue(request, priority, ReconcileTrigger.of(source.triggerKind()));
 			}
 
 			@Override
 			public void addAfter(Request request, Duration delay, int priority) {
 				TriggeredQueue current = Controller.this.run;
 				if (current != null) {
-					current.addAfter(request, delay, priority, ReconcileTrigger.of(SourceRunner.kindOf(source)));
+					current.addAfter(request, delay, priority, ReconcileTrigger.of(source.triggerKind()));
 				}
 			}
 

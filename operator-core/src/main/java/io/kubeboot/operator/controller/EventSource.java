@@ -22,6 +22,7 @@ import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
+import io.kubeboot.operator.tracing.internal.TraceContexts;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
@@ -129,7 +130,7 @@ final class EventSource<T extends KubernetesObject> {
 						() -> passes("create", object, () -> EventSource.this.predicate.create(object)))) {
 					int priority = inInitialList ? WorkQueue.LOW_PRIORITY : WorkQueue.DEFAULT_PRIORITY;
 					ReconcileTrigger trigger = inInitialList ? trigger(ReconcileTrigger.Kind.RESYNC, object, null)
-							: trigger(ReconcileTrigger.Kind.CREATED, object, TraceContextAnnotation.read(object));
+							: trigger(ReconcileTrigger.Kind.CREATED, object, TraceContexts.read(object));
 					map(object).forEach((request) -> sink.add(request, priority, trigger));
 				}
 			}
@@ -138,7 +139,7 @@ final class EventSource<T extends KubernetesObject> {
 			public void onUpdate(T oldObject, T newObject) {
 				// the gate sees it, as every event; the filter never passes it
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.UPDATE, oldObject, newObject, false),
-						() -> !TraceContextAnnotation.isOnlyChange(oldObject, newObject) && passes("update",
+						() -> !TraceContexts.isOnlyChange(oldObject, newObject) && passes("update",
 								newObject, () -> EventSource.this.predicate.update(oldObject, newObject)))) {
 					// both: an owner reference or a mapped field may have moved from one
 					// request to another. Each request once: a worker that took the first

@@ -167,7 +167,11 @@ final class ReconcileRunner {
 	}
 
 	private static String triggers(@Nullable ReconcileContext context) {
-		return (context != null) ? context.describeTriggers() : "[]";
+		if (context == null) {
+			return "[]";
+		}
+		String listed = context.triggers().toString();
+		return (context.droppedTriggers() > 0) ? listed + "+" + context.droppedTriggers() + " dropped" : listed;
 	}
 
 	/**

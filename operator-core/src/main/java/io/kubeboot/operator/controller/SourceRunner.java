@@ -7,7 +7,6 @@ import java.util.List;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.ReconcileTrigger;
-import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.WorkQueue;
@@ -20,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * stops them before the controller's workers stop: stop signal first, then a bounded
  * wait, then an interrupt. A source added while the controller runs starts at once;
  * adding and starting share one lock, so no source starts twice or misses a run. Each
- * request a source queues is recorded as {@link ReconcileTrigger.Kind#PERIODIC} for an
- * {@link IntervalTrigger}, {@link ReconcileTrigger.Kind#ENQUEUED} for any other source.
+ * request a source queues is recorded with the kind of trigger the source says
+ * ({@link Source#triggerKind()}: {@code periodic} for an {@code IntervalTrigger}).
  */
 final class SourceRunner {
 
@@ -63,18 +62,9 @@ final class SourceRunner {
 		this.sources.forEach((source) -> startOne(source, run));
 	}
 
-	/**
-	 * Returns the kind of trigger of a source's requests.
-	 * @param source the source
-	 * @return {@code PERIODIC} for an interval trigger, {@code ENQUEUED} otherwise
-	 */
-	static ReconcileTrigger.Kind kindOf(Source source) {
-		return (source instanceof IntervalTrigger) ? ReconcileTrigger.Kind.PERIODIC : ReconcileTrigger.Kind.ENQUEUED;
-	}
-
 	private void startOne(Source source, TriggeredQueue run) {
 		StopSignal signal = this.stop;
-		RequestQueue view = new QueueView(run, kindOf(source));
+		RequestQueue view = new QueueView(run, source.triggerKind());
 		Thread thread = new Thread(() -> run(source, view, signal),
 				"controller-" + this.controller + "-source-" + this.started++);
 		this.threads.add(thread);

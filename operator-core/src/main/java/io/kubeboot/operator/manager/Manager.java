@@ -23,6 +23,7 @@ import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -106,7 +107,8 @@ public final class Manager {
 				settings.watchSilenceThreshold, settings.listPageSize, settings.streamingLists,
 				settings.cacheTransforms);
 		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout,
-				settings.tracing, settings.traceContextAnnotation);
+				settings.tracing, settings.traceContextAnnotation ? TraceContextAnnotation.Written.ON_CREATE
+						: TraceContextAnnotation.Written.NEVER);
 		this.leaderElectionListener = (settings.leaderElection != null && settings.tracing != OperatorTracing.NOOP)
 				? new TracedLeaderElectionListener(settings.leaderElectionListener, settings.tracing,
 						settings.leaderElection.namespace() + "/" + settings.leaderElection.name())

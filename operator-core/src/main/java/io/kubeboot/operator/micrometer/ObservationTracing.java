@@ -3,7 +3,6 @@ package io.kubeboot.operator.micrometer;
 import java.util.Objects;
 import java.util.function.Function;
 
-import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.tracing.OperatorTracing;
 import io.micrometer.observation.Observation;
@@ -41,16 +40,6 @@ public final class ObservationTracing implements OperatorTracing {
 	 */
 	public ObservationTracing(ObservationRegistry registry) {
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
-	}
-
-	/**
-	 * Installs this tracing into a manager's builder, as {@link ManagerBuilder#tracing}
-	 * does.
-	 * @param builder the builder
-	 * @return the builder
-	 */
-	public ManagerBuilder applyTo(ManagerBuilder builder) {
-		return builder.tracing(this);
 	}
 
 	@Override

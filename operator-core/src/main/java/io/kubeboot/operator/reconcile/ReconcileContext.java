@@ -221,17 +221,8 @@ public final class ReconcileContext {
 	@Override
 	public String toString() {
 		return "ReconcileContext[controller=" + this.controller + ", request=" + this.request + ", reconcileId="
-				+ this.reconcileId + ", triggers=" + describeTriggers() + ", queued=" + this.queued + "]";
-	}
-
-	/**
-	 * Returns the triggers as the log line of a failed reconcile shows them: their kinds
-	 * (with the object of an owned or watched one), and how many were dropped.
-	 * @return such as {@code [spec_changed, owned_object:ConfigMap/default/settings]}
-	 */
-	public String describeTriggers() {
-		String listed = this.triggers.toString();
-		return (this.droppedTriggers > 0) ? listed + "+" + this.droppedTriggers + " dropped" : listed;
+				+ this.reconcileId + ", triggers=" + this.triggers + ", droppedTriggers=" + this.droppedTriggers
+				+ ", queued=" + this.queued + "]";
 	}
 
 }

@@ -28,6 +28,7 @@ import io.kubeboot.operator.reconcile.TerminalException;
 import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
+import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
@@ -570,6 +571,34 @@ class ControllerTests {
 		eventually().until(() -> seen.size() == 2);
 		assertThat(seen.get(1)).containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.SPEC_CHANGED,
 				ReconcileTrigger.Kind.ENQUEUED);
+	}
+
+	@Test
+	void aSourceSaysWhatItsRequestsAre() throws Exception {
+		List<List<ReconcileTrigger>> seen = new CopyOnWriteArrayList<>();
+		Controller controller = controller(1, (request) -> {
+			seen.add(ReconcileContext.current().orElseThrow().triggers());
+			return Result.done();
+		});
+		// a timer of the application's own, not an IntervalTrigger
+		controller.watch(new Source() {
+
+			@Override
+			public void start(RequestQueue queue, StopSignal stop) throws InterruptedException {
+				queue.add(A);
+				stop.await();
+			}
+
+			@Override
+			public ReconcileTrigger.Kind triggerKind() {
+				return ReconcileTrigger.Kind.PERIODIC;
+			}
+
+		});
+		start(controller);
+
+		eventually().until(() -> !seen.isEmpty());
+		assertThat(seen.get(0)).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.PERIODIC);
 	}
 
 	@Test

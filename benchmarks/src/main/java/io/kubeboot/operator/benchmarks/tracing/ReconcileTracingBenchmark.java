@@ -9,7 +9,7 @@ import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.OperatorTracing;
-import io.kubeboot.operator.tracing.TraceContextAnnotation;
+import io.kubeboot.operator.tracing.internal.TraceContexts;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.micrometer.observation.ObservationRegistry;
@@ -89,7 +89,7 @@ public class ReconcileTracingBenchmark {
 	 */
 	@Benchmark
 	public boolean updateFilter() {
-		return TraceContextAnnotation.isOnlyChange(this.before, this.after);
+		return TraceContexts.isOnlyChange(this.before, this.after);
 	}
 
 }
