@@ -18,6 +18,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubernetes.client.common.KubernetesObject;
@@ -235,6 +236,12 @@ class OperatorAutoConfigurationTests {
 				assertThat(controller.watches()).extracting((key) -> key.type().getSimpleName() + "@" + key.namespace())
 					.containsExactly("V1Pod@team-a", "V1ConfigMap@team-a", "V1Secret@team-a");
 			});
+	}
+
+	@Test
+	void runWithReconcileMethodTakingTheContextShouldCreateItsController() {
+		this.contextRunner.withUserConfiguration(ContextReconcilerConfiguration.class)
+			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).name()).isEqualTo("secret"));
 	}
 
 	@Test
@@ -571,6 +578,25 @@ class OperatorAutoConfigurationTests {
 		@Watches(V1Secret.class)
 		Request podOfSecret(V1Secret secret) {
 			return Request.of(secret.getMetadata().getNamespace(), "pod");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ContextReconcilerConfiguration {
+
+		@Bean
+		ContextReconciler contextReconciler() {
+			return new ContextReconciler();
+		}
+
+	}
+
+	@Reconciles(V1Secret.class)
+	static class ContextReconciler {
+
+		Result reconcile(Request request, ReconcileContext context) {
+			return Result.done();
 		}
 
 	}

@@ -241,8 +241,7 @@ class OperatorObservationIntegrationTests {
 			this.client = client;
 		}
 
-		Result reconcile(Request request) {
-			ReconcileContext context = ReconcileContext.current().orElseThrow();
+		Result reconcile(Request request, ReconcileContext context) {
 			this.triggers.add(context.triggers());
 			this.reconcileIds.add(context.reconcileId());
 			this.client.get(Widget.class, request)
