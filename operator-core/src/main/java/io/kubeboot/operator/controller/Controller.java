@@ -509,7 +509,7 @@ public final class Controller implements ManagerRunnable {
 		this.sourceRunner.startAll(run);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
-			Runnable loop = this.gate.aroundWorker(() -> work(current, requeues, pending));
+			Runnable loop = this.gate.aroundWorker(() -> work(run, requeues));
 			Thread worker = new Thread(() -> {
 				try {
 					loop.run();
@@ -585,7 +585,8 @@ public final class Controller implements ManagerRunnable {
 		}
 	}
 
-	private void work(WorkQueue<Request> current, WorkQueue<Request> requeues, PendingTriggers pending) {
+	private void work(TriggeredQueue run, WorkQueue<Request> requeues) {
+		WorkQueue<Request> current = run.queue();
 		while (true) {
 			Request request;
 			try {
@@ -606,7 +607,7 @@ public final class Controller implements ManagerRunnable {
 				return;
 			}
 			try {
-				this.gate.work(new QueueTurn(current, requeues, pending, request));
+				this.gate.work(new QueueTurn(run, requeues, request));
 			}
 			finally {
 				current.done(request);
@@ -621,7 +622,7 @@ public final class Controller implements ManagerRunnable {
 	 * triggers taken with the request, counted per kind), and when it queued the request
 	 * again, why (a requeue it asked for, or a retry after its error).
 	 */
-	private void reconcile(WorkQueue<Request> requeues, PendingTriggers pending, Request request) {
+	private void reconcile(TriggeredQueue run, WorkQueue<Request> requeues, Request request) {
 		Optional<String> undecodable = this.sources.get(0)
 			.informer()
 			.undecodableVersion(request.namespace(), request.name());
@@ -634,12 +635,12 @@ public final class Controller implements ManagerRunnable {
 							+ "the model: controller={} request={} undecodableResourceVersion={}",
 					this.name, request, undecodable.get());
 		}
-		PendingTriggers.Taken taken = pending.take(request);
+		PendingTriggers.Taken taken = run.take(request);
 		ReconcileContext context = ReconcileContext.of(this.name, request, taken.triggers(), taken.dropped(), kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
 		countTriggers(taken);
 		Outcome[] outcome = { null };
 		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));
-		pending.settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
+		run.triggers().settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
 				? ReconcileTrigger.Kind.REQUEUE : ReconcileTrigger.Kind.RETRY_AFTER_ERROR);
 	}
 
@@ -678,18 +679,18 @@ public final class Controller implements ManagerRunnable {
 	 */
 	private final class QueueTurn implements WorkGate.Turn {
 
+		private final TriggeredQueue run;
+
 		private final WorkQueue<Request> current;
 
 		private final WorkQueue<Request> requeues;
 
-		private final PendingTriggers pending;
-
 		private final Request request;
 
-		QueueTurn(WorkQueue<Request> current, WorkQueue<Request> requeues, PendingTriggers pending, Request request) {
-			this.current = current;
+		QueueTurn(TriggeredQueue run, WorkQueue<Request> requeues, Request request) {
+			this.run = run;
+			this.current = run.queue();
 			this.requeues = requeues;
-			this.pending = pending;
 			this.request = request;
 		}
 
@@ -708,14 +709,14 @@ public final class Controller implements ManagerRunnable {
 
 		@Override
 		public void reconcile() {
-			Controller.this.reconcile(this.requeues, this.pending, this.request);
+			Controller.this.reconcile(this.run, this.requeues, this.request);
 		}
 
 		@Override
 		public void drop() {
 			this.current.forget(this.request);
 			// nothing left to do for it, nor for why it was queued
-			this.pending.take(this.request);
+			this.run.take(this.request);
 		}
 
 		@Override

@@ -94,11 +94,13 @@ final class PendingTriggers {
 		Taken[] taken = { Taken.NONE };
 		this.entries.computeIfPresent(request, (key, entry) -> {
 			entry.settle(now);
+			long nextDueIn = (entry.scheduled != null) ? Math.max(1, entry.scheduledAt - now) : -1;
 			if (entry.ready == null && entry.dropped == 0) {
+				taken[0] = (nextDueIn > 0) ? new Taken(List.of(), 0, 0, Long.MIN_VALUE, nextDueIn) : Taken.NONE;
 				return entry;
 			}
 			taken[0] = new Taken((entry.ready != null) ? entry.ready : List.of(), entry.dropped,
-					entry.droppedKinds, entry.readySince);
+					entry.droppedKinds, entry.readySince, nextDueIn);
 			entry.ready = null;
 			entry.dropped = 0;
 			entry.droppedKinds = 0;
@@ -185,10 +187,12 @@ final class PendingTriggers {
 	 * @param dropped how many more were cut
 	 * @param droppedKinds the kinds of those cut, a bit per {@link ReconcileTrigger.Kind#ordinal()}
 	 * @param since when the first of them became due, on the queue's ticker
+	 * @param nextDueIn in how many nanoseconds the request's delayed group left waiting
+	 * is due, {@code -1} if it has none
 	 */
-	record Taken(List<ReconcileTrigger> triggers, int dropped, int droppedKinds, long since) {
+	record Taken(List<ReconcileTrigger> triggers, int dropped, int droppedKinds, long since, long nextDueIn) {
 
-		static final Taken NONE = new Taken(List.of(), 0, 0, Long.MIN_VALUE);
+		static final Taken NONE = new Taken(List.of(), 0, 0, Long.MIN_VALUE, -1);
 
 		/**
 		 * Returns the kinds of every trigger, those cut included.

@@ -60,6 +60,25 @@ final class TriggeredQueue {
 	}
 
 	/**
+	 * Takes the triggers of a request that are due, as a worker takes the request, and
+	 * makes sure the queue brings the request back when a delayed group it leaves waiting
+	 * is due. The triggers decide that a delayed group came due on their own clock read,
+	 * the queue on its own: a delayed add made in between starts a group of its own here
+	 * while the queue merges it into its earlier entry, which brings this take and nothing
+	 * for the new group. Adding the request after the group's delay again costs nothing
+	 * when the queue holds an entry for it already (it keeps the earlier one).
+	 * @param request the request a worker took
+	 * @return its triggers
+	 */
+	PendingTriggers.Taken take(Request request) {
+		PendingTriggers.Taken taken = this.triggers.take(request);
+		if (taken.nextDueIn() > 0) {
+			this.queue.addAfter(request, Duration.ofNanos(taken.nextDueIn()), this.queue.priorityOf(request));
+		}
+		return taken;
+	}
+
+	/**
 	 * Forgets every trigger recorded, once the run's workers are done: an add that raced
 	 * with the queue's shut down may have recorded one for a request the queue ignored.
 	 */
