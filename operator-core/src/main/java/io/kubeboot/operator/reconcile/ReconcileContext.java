@@ -143,8 +143,10 @@ public final class ReconcileContext {
 	}
 
 	/**
-	 * Returns how long the request waited between its first trigger and this reconcile.
-	 * @return the time in the queue
+	 * Returns how long the request waited between its first trigger due and this
+	 * reconcile, the time behind the request's own running reconcile and a gate's retries
+	 * included.
+	 * @return the time in the queue, zero without triggers
 	 */
 	public Duration queued() {
 		return this.queued;

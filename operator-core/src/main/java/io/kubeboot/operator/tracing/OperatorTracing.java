@@ -161,9 +161,11 @@ public interface OperatorTracing {
 
 		/**
 		 * Returns the span's trace context as a W3C {@code traceparent}, for the
-		 * annotation of a written object.
-		 * @return the trace context, {@code null} if there is none to pass on (not
-		 * sampled, or no propagation in W3C format)
+		 * annotation of a created object. An unsampled span has one too, with flags
+		 * {@code 00}, as a W3C propagator passes it on: the reconcile it parents is not
+		 * sampled either.
+		 * @return the trace context, {@code null} if the tracer does not propagate in W3C
+		 * format
 		 */
 		@Nullable String traceParent();
 
