@@ -11,6 +11,7 @@ import io.kubeboot.operator.autoconfigure.observation.RecordingTracer.FinishedSp
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.controller.Enqueuer;
 import io.kubeboot.operator.it.Widget;
 import io.kubeboot.operator.it.Widgets;
 import io.kubeboot.operator.manager.Manager;
@@ -102,9 +103,14 @@ class OperatorObservationIntegrationTests {
 				.containsEntry("status.code", "200")
 				.containsEntry("name", "traced");
 		});
-		// its own status write came back on the watch and was filtered: one reconcile
+		// its own status write came back on the watch and was filtered: once a request
+		// queued after it was reconciled, still one reconcile of the object
 		assertThat(Widgets.api(admin).get(namespace.name(), "traced").throwsApiException().getObject().getStatus())
 			.containsEntry("observed", true);
+		context.getBean(Enqueuer.class).enqueue("widget", Request.of(namespace.name(), "marker"));
+		await().atMost(WAIT)
+			.until(() -> reconcileSpans(tracer).stream().anyMatch((span) -> "marker".equals(span.keys().get("name"))));
+		assertThat(reconcileSpans(tracer)).filteredOn((span) -> "traced".equals(span.keys().get("name"))).hasSize(1);
 	}
 
 	@Test
