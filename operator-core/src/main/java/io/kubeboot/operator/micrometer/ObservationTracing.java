@@ -1,13 +1,17 @@
 package io.kubeboot.operator.micrometer;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.tracing.OperatorTracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reports a manager's work to a Micrometer {@link ObservationRegistry}: an
@@ -27,12 +31,17 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * A registry without handlers (or {@link ObservationRegistry#NOOP}) costs a check per
- * reconcile and per call: {@link #isNoop()} is asked first, and nothing is created.
- * Thread-safe.
+ * reconcile and per call: {@link #isNoop()} is asked first, and nothing is created. What a
+ * handler or a convention throws never reaches the reconcile, the call or the webhook
+ * request: the span is left out, and the first failure logged at WARN. Thread-safe.
  */
 public final class ObservationTracing implements OperatorTracing {
 
+	private static final Logger logger = LoggerFactory.getLogger(ObservationTracing.class);
+
 	private final ObservationRegistry registry;
+
+	private final AtomicBoolean warned = new AtomicBoolean();
 
 	/**
 	 * Creates the binding to a registry.
@@ -49,6 +58,10 @@ public final class ObservationTracing implements OperatorTracing {
 
 	@Override
 	public ReconcileSpan reconcile(ReconcileContext context) {
+		return guarded(() -> startReconcile(context), ReconcileSpan.NOOP);
+	}
+
+	private ReconcileSpan startReconcile(ReconcileContext context) {
 		Observation observation = Observation.createNotStarted(null, DefaultReconcileObservationConvention.INSTANCE,
 				() -> new ReconcileObservationContext(context), this.registry);
 		if (!(observation.getContext() instanceof ReconcileObservationContext started)) {
@@ -74,6 +87,11 @@ public final class ObservationTracing implements OperatorTracing {
 	@Override
 	public ClientSpan clientCall(String verb, String kind, @Nullable String subresource, @Nullable String namespace,
 			@Nullable String name) {
+		return guarded(() -> startClientCall(verb, kind, subresource, namespace, name), ClientSpan.NOOP);
+	}
+
+	private ClientSpan startClientCall(String verb, String kind, @Nullable String subresource,
+			@Nullable String namespace, @Nullable String name) {
 		Observation observation = Observation.createNotStarted(null,
 				DefaultClientRequestObservationConvention.INSTANCE,
 				() -> new ClientRequestObservationContext(verb, kind, subresource, namespace, name), this.registry);
@@ -100,6 +118,10 @@ public final class ObservationTracing implements OperatorTracing {
 
 	@Override
 	public WebhookSpan webhook(String webhook, String path, Function<String, @Nullable String> headers) {
+		return guarded(() -> startWebhook(webhook, path, headers), WebhookSpan.NOOP);
+	}
+
+	private WebhookSpan startWebhook(String webhook, String path, Function<String, @Nullable String> headers) {
 		Observation observation = Observation.createNotStarted(null, DefaultWebhookObservationConvention.INSTANCE,
 				() -> new WebhookObservationContext(webhook, path, headers), this.registry);
 		if (!(observation.getContext() instanceof WebhookObservationContext started)) {
@@ -129,22 +151,59 @@ public final class ObservationTracing implements OperatorTracing {
 
 	@Override
 	public void leaderTransition(String lease, String identity, String transition) {
-		Observation.createNotStarted(null, DefaultLeaderElectionObservationConvention.INSTANCE,
-				() -> new LeaderElectionObservationContext(lease, identity, transition), this.registry)
+		guarded(() -> Observation
+			.createNotStarted(null, DefaultLeaderElectionObservationConvention.INSTANCE,
+					() -> new LeaderElectionObservationContext(lease, identity, transition), this.registry)
 			.start()
-			.stop();
+			.stop());
 	}
 
-	private static Scope scope(Observation observation) {
-		Observation.Scope scope = observation.openScope();
-		return scope::close;
+	private Scope scope(Observation observation) {
+		Observation.Scope scope = guarded(observation::openScope, null);
+		return (scope != null) ? () -> guarded(scope::close) : Scope.NOOP;
 	}
 
-	private static void stop(Observation observation, @Nullable Throwable error) {
-		if (error != null) {
-			observation.error(error);
+	private void stop(Observation observation, @Nullable Throwable error) {
+		guarded(() -> {
+			if (error != null) {
+				observation.error(error);
+			}
+			observation.stop();
+		});
+	}
+
+	/**
+	 * Runs what reports to the registry: Micrometer does not catch what a handler or a
+	 * convention throws, and a failure to observe must never fail a reconcile, a call or
+	 * a webhook request.
+	 */
+	private <T> T guarded(Supplier<T> work, T fallback) {
+		try {
+			return work.get();
 		}
-		observation.stop();
+		catch (RuntimeException ex) {
+			failed(ex);
+			return fallback;
+		}
+	}
+
+	private void guarded(Runnable work) {
+		try {
+			work.run();
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+		}
+	}
+
+	private void failed(RuntimeException ex) {
+		if (this.warned.compareAndSet(false, true)) {
+			logger.warn("An observation handler or convention failed, the operator goes on without that span "
+					+ "(said once, then at DEBUG): registry={}", this.registry, ex);
+		}
+		else {
+			logger.debug("An observation handler or convention failed: registry={}", this.registry, ex);
+		}
 	}
 
 	@Override

@@ -153,6 +153,42 @@ class ObservationTracingTests {
 			.containsEntry("identity", "pod-1");
 	}
 
+	@Test
+	void aHandlerThatThrowsCostsTheSpanNotTheWorkItObserves() {
+		this.registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				throw new IllegalStateException("broken handler");
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				throw new IllegalStateException("broken handler");
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		ObservationTracing tracing = new ObservationTracing(this.registry);
+
+		OperatorTracing.ReconcileSpan reconcile = tracing
+			.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"), List.of()));
+		try (OperatorTracing.Scope scope = reconcile.openScope()) {
+			OperatorTracing.ClientSpan call = tracing.clientCall("get", "ConfigMap", null, "default", "a");
+			call.traceParent();
+			call.end(200, null);
+		}
+		reconcile.end("success", null);
+		OperatorTracing.WebhookSpan webhook = tracing.webhook("admission", "/validate", (header) -> null);
+		webhook.openScope().close();
+		webhook.end(200, null);
+		tracing.leaderTransition("ops/operator-leader", "pod-1", "acquired");
+	}
+
 	/** Records stopped observations, and writes a trace context as a propagating handler. */
 	private void record() {
 		this.registry.observationConfig().observationHandler(new ObservationHandler<>() {
