@@ -339,7 +339,7 @@ final class DefaultClient implements Client {
 				call.namespace(), call.name());
 		int[] code = { 0 };
 		Throwable error = null;
-		try {
+		try (OperatorTracing.Scope scope = span.openScope()) {
 			return send.send((this.stampWrites && call.isCreate()) ? span.traceParent() : null,
 					(answered) -> code[0] = answered);
 		}

@@ -102,6 +102,11 @@ public final class ObservationTracing implements OperatorTracing {
 		return new ClientSpan() {
 
 			@Override
+			public Scope openScope() {
+				return scope(observation);
+			}
+
+			@Override
 			public @Nullable String traceParent() {
 				// written by a tracer's propagating handler when the observation started
 				return started.getCarrier().get(ReconcileObservationContext.TRACEPARENT);

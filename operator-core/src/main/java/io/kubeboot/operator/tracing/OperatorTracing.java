@@ -149,6 +149,11 @@ public interface OperatorTracing {
 		ClientSpan NOOP = new ClientSpan() {
 
 			@Override
+			public Scope openScope() {
+				return Scope.NOOP;
+			}
+
+			@Override
 			public @Nullable String traceParent() {
 				return null;
 			}
@@ -158,6 +163,14 @@ public interface OperatorTracing {
 			}
 
 		};
+
+		/**
+		 * Makes the span current on this thread while the call is sent and answered, so
+		 * that what the call logs (a throttled call's retries) and what instruments the
+		 * HTTP client belongs to it.
+		 * @return the scope to close
+		 */
+		Scope openScope();
 
 		/**
 		 * Returns the span's trace context as a W3C {@code traceparent}, for the

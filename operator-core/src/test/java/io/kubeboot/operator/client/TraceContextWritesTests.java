@@ -41,6 +41,9 @@ class TraceContextWritesTests {
 
 	private final List<String> bodies = new CopyOnWriteArrayList<>();
 
+	/** What the spans and the server saw, in order. */
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
 	private HttpServer server;
 
 	@BeforeEach
@@ -76,6 +79,13 @@ class TraceContextWritesTests {
 	}
 
 	@Test
+	void aCallIsSentAndAnsweredWithItsSpanCurrent() {
+		client(true).update(configMap());
+
+		assertThat(this.events).containsExactly("scope opened", "sent PUT", "scope closed", "end 200");
+	}
+
+	@Test
 	void withTheAnnotationOffACreateCarriesNone() {
 		client(false).create(configMap());
 
@@ -93,12 +103,19 @@ class TraceContextWritesTests {
 				return new ClientSpan() {
 
 					@Override
+					public Scope openScope() {
+						TraceContextWritesTests.this.events.add("scope opened");
+						return () -> TraceContextWritesTests.this.events.add("scope closed");
+					}
+
+					@Override
 					public String traceParent() {
 						return TRACE;
 					}
 
 					@Override
 					public void end(int statusCode, @Nullable Throwable error) {
+						TraceContextWritesTests.this.events.add("end " + statusCode);
 					}
 
 				};
@@ -147,6 +164,7 @@ class TraceContextWritesTests {
 					+ "\"kind\":\"ConfigMap\",\"verbs\":[\"create\",\"get\",\"patch\",\"update\"]}]}";
 		}
 		else {
+			this.events.add("sent " + exchange.getRequestMethod());
 			this.bodies.add(request);
 			answer = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"namespace\":\"default\","
 					+ "\"name\":\"a\",\"resourceVersion\":\"8\"}}";

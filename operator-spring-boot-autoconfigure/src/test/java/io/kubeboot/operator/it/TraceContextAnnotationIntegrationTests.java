@@ -120,6 +120,11 @@ class TraceContextAnnotationIntegrationTests {
 				return new ClientSpan() {
 
 					@Override
+					public Scope openScope() {
+						return Scope.NOOP;
+					}
+
+					@Override
 					public String traceParent() {
 						return traceParent;
 					}
