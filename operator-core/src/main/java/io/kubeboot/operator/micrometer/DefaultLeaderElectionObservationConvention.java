@@ -5,12 +5,13 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * Names the observation of a leader transition {@code operator.leader.election}, its span
- * {@code leader <transition>}, with the low-cardinality key {@code transition}
- * ({@code acquired}, {@code lost}, {@code stopped}) and the high-cardinality keys
- * {@code lease} ({@code namespace/name}: no series of the metrics names a namespace) and
- * {@code identity}. Replace it with a
- * {@code GlobalObservationConvention} of {@link LeaderElectionObservationContext}.
+ * Names the observation of a leadership {@code operator.leader.election}, its span
+ * {@code leadership} (from the Lease acquired to the leadership lost or stopped), with the
+ * low-cardinality key {@code transition} ({@code acquired} while it lasts, then
+ * {@code lost} or {@code stopped}) and the high-cardinality keys {@code lease}
+ * ({@code namespace/name}: no series of the metrics names a namespace) and
+ * {@code identity}. Replace it with a {@code GlobalObservationConvention} of
+ * {@link LeaderElectionObservationContext}.
  */
 public class DefaultLeaderElectionObservationConvention
 		implements ObservationConvention<LeaderElectionObservationContext> {
@@ -25,7 +26,7 @@ public class DefaultLeaderElectionObservationConvention
 
 	@Override
 	public String getContextualName(LeaderElectionObservationContext context) {
-		return "leader " + context.getTransition();
+		return "leadership";
 	}
 
 	@Override

@@ -3,7 +3,10 @@ package io.kubeboot.operator.micrometer;
 import io.micrometer.observation.Observation;
 
 /**
- * The Micrometer context of the observation of a leader transition of this replica.
+ * The Micrometer context of the observation of a leadership of this replica: it starts
+ * when the Lease is acquired and stops when the leadership is lost or stopped, with an
+ * event for each transition, so that its span covers the term and its timer measures how
+ * long terms last.
  */
 public class LeaderElectionObservationContext extends Observation.Context {
 
@@ -11,13 +14,13 @@ public class LeaderElectionObservationContext extends Observation.Context {
 
 	private final String identity;
 
-	private final String transition;
+	private volatile String transition;
 
 	/**
-	 * Creates the context of a transition.
+	 * Creates the context of a leadership.
 	 * @param lease the Lease, {@code namespace/name}
 	 * @param identity this replica's identity
-	 * @param transition {@code acquired}, {@code lost} or {@code stopped}
+	 * @param transition the transition that starts it, {@code acquired}
 	 */
 	public LeaderElectionObservationContext(String lease, String identity, String transition) {
 		this.lease = lease;
@@ -42,11 +45,20 @@ public class LeaderElectionObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * Returns what happened.
-	 * @return {@code acquired}, {@code lost} or {@code stopped}
+	 * Returns the last transition.
+	 * @return {@code acquired} while the leadership lasts, then how it ended: {@code lost}
+	 * or {@code stopped}
 	 */
 	public String getTransition() {
 		return this.transition;
+	}
+
+	/**
+	 * Sets the last transition.
+	 * @param transition {@code lost} or {@code stopped}
+	 */
+	public void setTransition(String transition) {
+		this.transition = transition;
 	}
 
 }

@@ -1,6 +1,8 @@
 package io.kubeboot.operator.micrometer;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -39,9 +41,14 @@ public final class ObservationTracing implements OperatorTracing {
 
 	private static final Logger logger = LoggerFactory.getLogger(ObservationTracing.class);
 
+	private static final String ACQUIRED = "acquired";
+
 	private final ObservationRegistry registry;
 
 	private final AtomicBoolean warned = new AtomicBoolean();
+
+	/** The leaderships of this replica that last, by Lease. */
+	private final Map<String, Observation> leaderships = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the binding to a registry.
@@ -154,13 +161,37 @@ public final class ObservationTracing implements OperatorTracing {
 		};
 	}
 
+	/**
+	 * Starts the observation of a leadership when the Lease is acquired, and stops it when
+	 * the leadership is lost or stopped, with an event for each transition: a
+	 * leadership's span covers its term, and its timer measures how long terms last (a
+	 * transition alone would be a span and a timer of no duration).
+	 */
 	@Override
 	public void leaderTransition(String lease, String identity, String transition) {
-		guarded(() -> Observation
-			.createNotStarted(null, DefaultLeaderElectionObservationConvention.INSTANCE,
-					() -> new LeaderElectionObservationContext(lease, identity, transition), this.registry)
-			.start()
-			.stop());
+		guarded(() -> {
+			if (ACQUIRED.equals(transition)) {
+				Observation term = Observation
+					.createNotStarted(null, DefaultLeaderElectionObservationConvention.INSTANCE,
+							() -> new LeaderElectionObservationContext(lease, identity, transition), this.registry)
+					.start();
+				term.event(Observation.Event.of(transition));
+				Observation previous = this.leaderships.put(lease, term);
+				if (previous != null) {
+					previous.stop();
+				}
+				return;
+			}
+			Observation term = this.leaderships.remove(lease);
+			if (term == null) {
+				return;
+			}
+			if (term.getContext() instanceof LeaderElectionObservationContext leadership) {
+				leadership.setTransition(transition);
+			}
+			term.event(Observation.Event.of(transition));
+			term.stop();
+		});
 	}
 
 	private Scope scope(Observation observation) {

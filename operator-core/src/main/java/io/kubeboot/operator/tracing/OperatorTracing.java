@@ -81,7 +81,9 @@ public interface OperatorTracing {
 	}
 
 	/**
-	 * Records a leader transition of this replica, a span of no duration.
+	 * Records a leader transition of this replica. A binding may make a span of the
+	 * leadership it starts and ends ({@code ObservationTracing} does: from
+	 * {@code acquired} to {@code lost} or {@code stopped}).
 	 * @param lease the Lease, {@code namespace/name}
 	 * @param identity this replica's identity
 	 * @param transition {@code acquired}, {@code lost}, or {@code stopped} (stopped

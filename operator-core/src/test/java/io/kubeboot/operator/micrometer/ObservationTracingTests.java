@@ -31,6 +31,8 @@ class ObservationTracingTests {
 
 	private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
 
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
 	@Test
 	void aRegistryWithoutHandlersIsNoop() {
 		assertThat(new ObservationTracing(ObservationRegistry.NOOP).isNoop()).isTrue();
@@ -130,16 +132,15 @@ class ObservationTracingTests {
 	}
 
 	@Test
-	void aWebhookRequestRecordsTheAnswerAndALeaderTransitionIsASpanOfItsOwn() {
+	void aWebhookRequestRecordsTheAnswer() {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
 		OperatorTracing.WebhookSpan webhook = tracing.webhook("admission", "/validate-bucket",
 				(header) -> "traceparent".equals(header) ? TRACE : null);
 		webhook.answered("StorageBucket", "CREATE", false);
 		webhook.end(200, null);
-		tracing.leaderTransition("ops/operator-leader", "pod-1", "acquired");
 
-		assertThat(this.stopped).hasSize(2);
+		assertThat(this.stopped).hasSize(1);
 		assertThat(keys(this.stopped.get(0))).containsEntry("webhook", "admission")
 			.containsEntry("kind", "StorageBucket")
 			.containsEntry("operation", "CREATE")
@@ -147,10 +148,28 @@ class ObservationTracingTests {
 			.containsEntry("path", "/validate-bucket");
 		assertThat(((WebhookObservationContext) this.stopped.get(0)).getCarrier().apply("traceparent"))
 			.isEqualTo(TRACE);
-		assertThat(this.stopped.get(1).getContextualName()).isEqualTo("leader acquired");
-		assertThat(keys(this.stopped.get(1))).containsEntry("transition", "acquired")
-			.containsEntry("lease", "ops/operator-leader")
-			.containsEntry("identity", "pod-1");
+	}
+
+	@Test
+	void aLeadershipIsOneObservationFromTheLeaseAcquiredToItsEnd() {
+		record();
+		ObservationTracing tracing = new ObservationTracing(this.registry);
+
+		tracing.leaderTransition("ops/operator-leader", "pod-1", "acquired");
+		assertThat(this.stopped).isEmpty();
+		tracing.leaderTransition("ops/operator-leader", "pod-1", "lost");
+		tracing.leaderTransition("ops/operator-leader", "pod-1", "acquired");
+		tracing.leaderTransition("ops/operator-leader", "pod-1", "stopped");
+
+		assertThat(this.stopped).hasSize(2).allSatisfy((context) -> {
+			assertThat(context.getName()).isEqualTo("operator.leader.election");
+			assertThat(context.getContextualName()).isEqualTo("leadership");
+			assertThat(keys(context)).containsEntry("lease", "ops/operator-leader").containsEntry("identity", "pod-1");
+		});
+		assertThat(keys(this.stopped.get(0))).containsEntry("transition", "lost");
+		assertThat(keys(this.stopped.get(1))).containsEntry("transition", "stopped");
+		assertThat(this.events).containsExactly("operator.leader.election acquired", "operator.leader.election lost",
+				"operator.leader.election acquired", "operator.leader.election stopped");
 	}
 
 	@Test
@@ -199,6 +218,11 @@ class ObservationTracingTests {
 				if (context instanceof SenderContext sender) {
 					sender.getSetter().set(sender.getCarrier(), "traceparent", TRACE);
 				}
+			}
+
+			@Override
+			public void onEvent(Observation.Event event, Observation.Context context) {
+				ObservationTracingTests.this.events.add(context.getName() + " " + event.getName());
 			}
 
 			@Override
