@@ -13,8 +13,10 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Callers ask {@link #isNoop()} first and skip preparing what they would report when it
  * answers {@code true}, so a disabled implementation costs one call. Implementations must
- * be thread-safe and must not throw. A span's {@code end} is called exactly once, on the
- * thread that started it; a scope is closed on the thread that opened it.
+ * be thread-safe and must not throw. A span's {@code end} is called exactly once, after
+ * every scope of it closed: on the thread that started it, but for a webhook request
+ * whose code ran past its deadline, whose span ends on the handler's thread when that code
+ * returns. A scope is closed on the thread that opened it.
  */
 public interface OperatorTracing {
 

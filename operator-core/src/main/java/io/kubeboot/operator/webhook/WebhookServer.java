@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -257,6 +258,7 @@ public final class WebhookServer {
 		OperatorTracing.WebhookSpan span = this.tracing.isNoop() ? OperatorTracing.WebhookSpan.NOOP
 				: this.tracing.webhook((handler instanceof ConversionHandler) ? "conversion" : "admission", path,
 						(name) -> exchange.getRequestHeaders().getFirst(name));
+		SpanEnd spanEnd = new SpanEnd(span);
 		Throwable error = null;
 		try {
 			if (!"POST".equals(exchange.getRequestMethod())) {
@@ -281,13 +283,22 @@ public final class WebhookServer {
 			}
 			Future<byte[]> answer;
 			try {
+				spanEnd.handlerSubmitted();
 				answer = threads.handlers.submit(() -> {
+					if (!spanEnd.handlerStarts()) {
+						// timed out before it started: the request was answered
+						return new byte[0];
+					}
 					try (OperatorTracing.Scope scope = span.openScope()) {
 						return handler.handle(body, span);
+					}
+					finally {
+						spanEnd.handlerDone();
 					}
 				});
 			}
 			catch (RejectedExecutionException ex) {
+				spanEnd.handlerNeverRuns();
 				code = 503;
 				logger.warn(
 						"Webhook calls still running past their deadline take every handler thread, answered "
@@ -308,6 +319,7 @@ public final class WebhookServer {
 			catch (TimeoutException ex) {
 				error = ex;
 				answer.cancel(true);
+				spanEnd.handlerNeverRuns();
 				logger.warn("Webhook did not answer in time, answered 500 (the webhook configuration's "
 						+ "failurePolicy decides): path={} timeout={}", path, this.handlerTimeout);
 				answer(exchange, code, "the webhook did not answer within " + this.handlerTimeout);
@@ -329,14 +341,76 @@ public final class WebhookServer {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				answer.cancel(true);
+				spanEnd.handlerNeverRuns();
 				answer(exchange, code, "the webhook server is stopping");
 			}
 		}
 		finally {
-			span.end(code, error);
+			spanEnd.answered(code, error);
 			this.metrics.answered(path, code, System.nanoTime() - start);
 			exchange.close();
 		}
+	}
+
+	/**
+	 * Ends a request's span once the request is answered and its handler, if it ran, is
+	 * done: a handler that runs past its deadline still runs inside the span's scope, and
+	 * the client calls it makes must not become children of an ended span.
+	 */
+	private static final class SpanEnd {
+
+		private final OperatorTracing.WebhookSpan span;
+
+		/** The answer, and the handler once submitted. */
+		private final AtomicInteger pending = new AtomicInteger(1);
+
+		/** Claimed by the handler when it starts, or by the request when it never will. */
+		private final AtomicBoolean claimed = new AtomicBoolean();
+
+		private volatile int code;
+
+		private volatile @Nullable Throwable error;
+
+		SpanEnd(OperatorTracing.WebhookSpan span) {
+			this.span = span;
+		}
+
+		void handlerSubmitted() {
+			this.pending.incrementAndGet();
+		}
+
+		/**
+		 * Whether the handler may run: not if the request gave up on it first.
+		 */
+		boolean handlerStarts() {
+			return this.claimed.compareAndSet(false, true);
+		}
+
+		void handlerDone() {
+			arrive();
+		}
+
+		/**
+		 * The request gave up on a handler that has not started, and never will.
+		 */
+		void handlerNeverRuns() {
+			if (this.claimed.compareAndSet(false, true)) {
+				arrive();
+			}
+		}
+
+		void answered(int code, @Nullable Throwable error) {
+			this.code = code;
+			this.error = error;
+			arrive();
+		}
+
+		private void arrive() {
+			if (this.pending.decrementAndGet() == 0) {
+				this.span.end(this.code, this.error);
+			}
+		}
+
 	}
 
 	/**

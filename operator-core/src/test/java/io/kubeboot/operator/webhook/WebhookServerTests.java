@@ -223,6 +223,72 @@ class WebhookServerTests {
 				"answered ConfigMap CREATE false", "scope closed", "end 200 null");
 	}
 
+	@Test
+	void aHandlerPastItsDeadlineEndsItsSpanOnlyOnceItsScopeClosed() throws Exception {
+		List<String> recorded = new CopyOnWriteArrayList<>();
+		CountDownLatch release = new CountDownLatch(1);
+		OperatorTracing tracing = new OperatorTracing() {
+
+			@Override
+			public WebhookSpan webhook(String webhook, String path, Function<String, @Nullable String> headers) {
+				return new WebhookSpan() {
+
+					@Override
+					public Scope openScope() {
+						return () -> recorded.add("scope closed");
+					}
+
+					@Override
+					public void answered(String kind, String operation, boolean allowed) {
+					}
+
+					@Override
+					public void end(int statusCode, @Nullable Throwable error) {
+						recorded.add("end " + statusCode);
+					}
+
+				};
+			}
+
+		};
+		WebhookServer traced = WebhookServer.builder(this.certificate)
+			.bindAddress("127.0.0.1")
+			.port(0)
+			.handlerTimeout(Duration.ofMillis(200))
+			.tracing(tracing)
+			.build();
+		traced.register("/slow", (body) -> {
+			// ignores the interrupt of its cancellation, as code that swallows it does
+			while (release.getCount() > 0) {
+				try {
+					release.await();
+				}
+				catch (InterruptedException ex) {
+					recorded.add("interrupted");
+				}
+			}
+			return "{}".getBytes(StandardCharsets.UTF_8);
+		});
+		traced.start();
+		try {
+			HttpResponse<String> answer = this.http.send(
+					HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/slow"))
+						.timeout(DEADLINE)
+						.POST(HttpRequest.BodyPublishers.ofString("{}"))
+						.build(),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(answer.statusCode()).isEqualTo(500);
+			await().atMost(DEADLINE).until(() -> recorded.contains("interrupted"));
+			assertThat(recorded).doesNotContain("end 500");
+			release.countDown();
+			await().atMost(DEADLINE).until(() -> recorded.contains("end 500"));
+		}
+		finally {
+			traced.stop();
+		}
+		assertThat(recorded).containsExactly("interrupted", "scope closed", "end 500");
+	}
+
 	private HttpResponse<String> post(String path, String body) throws Exception {
 		return this.http.send(request(path, body), HttpResponse.BodyHandlers.ofString());
 	}
