@@ -489,13 +489,13 @@ public final class Controller implements ManagerRunnable {
 			// stopped before the workers started: reconcile nothing
 			return;
 		}
-		RateLimiter<Request> rateLimiter = this.rateLimiters.get();
+		RequeueRecorder.Delays rateLimiter = new RequeueRecorder.Delays(this.rateLimiters.get(), Ticker.system());
 		WorkQueueMetrics metrics = this.queueMetrics.apply(this.name);
 		WorkQueue<Request> current = this.priorityQueue
 				? WorkQueues.newPriorityQueue(this.name, rateLimiter, metrics)
 				: WorkQueues.newRateLimitingQueue(this.name, rateLimiter, metrics);
 		PendingTriggers pending = new PendingTriggers(Ticker.system());
-		WorkQueue<Request> requeues = new RequeueRecorder(current, rateLimiter, metrics, pending);
+		WorkQueue<Request> requeues = new RequeueRecorder(current, rateLimiter, pending);
 		// counted before the queue makes the controller look running, so the workers
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);

@@ -117,7 +117,16 @@ final class PendingTriggers {
 	 * @param delay the delay; zero or negative is now
 	 */
 	void requeued(Request request, Duration delay) {
-		long dueAt = saturatedAdd(this.ticker.nanoTime(), Math.max(0, nanos(delay)));
+		requeuedUntil(request, saturatedAdd(this.ticker.nanoTime(), Math.max(0, nanos(delay))));
+	}
+
+	/**
+	 * Records, as {@link #requeued}, a requeue due at a time on this ticker, read before
+	 * the queue read its own for the add.
+	 * @param request the request
+	 * @param dueAt when the requeue is due, on this ticker
+	 */
+	void requeuedUntil(Request request, long dueAt) {
 		this.entries.compute(request, (key, entry) -> {
 			Entry kept = (entry != null) ? entry : new Entry();
 			kept.requeuedAt = dueAt;

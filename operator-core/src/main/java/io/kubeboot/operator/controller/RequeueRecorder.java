@@ -4,38 +4,37 @@ import java.time.Duration;
 
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.Ticker;
 import io.kubeboot.operator.workqueue.WorkQueue;
-import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The work queue as a worker's reconcile sees it: every add of the request it reconciles
- * (a requeue or a retry) is recorded in the {@link PendingTriggers} first, with when it is
- * due, and the controller says why once the reconcile's outcome is known. A rate-limited
- * add asks the rate limiter here, as the queue would, so that its delay is known.
+ * (a requeue or a retry) is recorded in the {@link PendingTriggers} with when it is due,
+ * and the controller says why once the reconcile's outcome is known. The request is
+ * processing meanwhile, so no worker takes it before. A rate-limited add is the queue's
+ * own; the queue's rate limiter, a {@link Delays}, tells the delay it chose.
  */
 final class RequeueRecorder implements WorkQueue<Request> {
 
+	/** No time: no delay was chosen. */
+	static final long NONE = Long.MIN_VALUE;
+
 	private final WorkQueue<Request> queue;
 
-	private final RateLimiter<Request> rateLimiter;
-
-	private final WorkQueueMetrics metrics;
+	private final Delays delays;
 
 	private final PendingTriggers triggers;
 
 	/**
 	 * Creates the view of a queue.
 	 * @param queue the queue
-	 * @param rateLimiter the queue's own rate limiter
-	 * @param metrics the queue's own metrics
+	 * @param delays the queue's own rate limiter
 	 * @param triggers the triggers kept beside the queue
 	 */
-	RequeueRecorder(WorkQueue<Request> queue, RateLimiter<Request> rateLimiter, WorkQueueMetrics metrics,
-			PendingTriggers triggers) {
+	RequeueRecorder(WorkQueue<Request> queue, Delays delays, PendingTriggers triggers) {
 		this.queue = queue;
-		this.rateLimiter = rateLimiter;
-		this.metrics = metrics;
+		this.delays = delays;
 		this.triggers = triggers;
 	}
 
@@ -58,12 +57,12 @@ final class RequeueRecorder implements WorkQueue<Request> {
 
 	@Override
 	public void addRateLimited(Request item, int priority) {
-		// what the queue does itself, but with the delay in hand
-		if (this.queue.isShuttingDown()) {
-			return;
+		this.delays.forget();
+		this.queue.addRateLimited(item, priority);
+		long dueAt = this.delays.chosenDueAt();
+		if (dueAt != NONE) {
+			this.triggers.requeuedUntil(item, dueAt);
 		}
-		this.metrics.retried();
-		addAfter(item, this.rateLimiter.when(item), priority);
 	}
 
 	@Override
@@ -134,6 +133,59 @@ final class RequeueRecorder implements WorkQueue<Request> {
 	@Override
 	public String toString() {
 		return this.queue.toString();
+	}
+
+	/**
+	 * A queue's rate limiter that tells, on the thread that asked, when the delay it chose
+	 * last is due: the queue asks it on the thread of the rate-limited add, and reads its
+	 * own clock after, so the time told is never later than the queue's, and the triggers
+	 * find the retry due whenever the queue hands the request out for it.
+	 */
+	static final class Delays implements RateLimiter<Request> {
+
+		private static final ThreadLocal<long[]> chosen = ThreadLocal.withInitial(() -> new long[] { NONE });
+
+		private final RateLimiter<Request> rateLimiter;
+
+		private final Ticker ticker;
+
+		Delays(RateLimiter<Request> rateLimiter, Ticker ticker) {
+			this.rateLimiter = rateLimiter;
+			this.ticker = ticker;
+		}
+
+		@Override
+		public Duration when(Request item) {
+			long now = this.ticker.nanoTime();
+			Duration delay = this.rateLimiter.when(item);
+			chosen.get()[0] = now + Math.max(0, delay.toNanos());
+			return delay;
+		}
+
+		@Override
+		public void forget(Request item) {
+			this.rateLimiter.forget(item);
+		}
+
+		@Override
+		public int numRequeues(Request item) {
+			return this.rateLimiter.numRequeues(item);
+		}
+
+		/** Forgets the delay chosen last on this thread. */
+		void forget() {
+			chosen.get()[0] = NONE;
+		}
+
+		/**
+		 * Returns when the delay chosen last on this thread is due.
+		 * @return the time on the ticker, {@link RequeueRecorder#NONE} if none was chosen
+		 * since {@link #forget()}
+		 */
+		long chosenDueAt() {
+			return chosen.get()[0];
+		}
+
 	}
 
 }
