@@ -113,6 +113,11 @@ public final class OperatorAutoConfiguration {
 		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		Manager manager = builder.build();
+		if (tracing.isAnnotateObjects() && manager.controllerDefaults().tracing() == OperatorTracing.NOOP) {
+			logger.warn("operator.tracing.annotate-objects is on but nothing traces the operator, so no create "
+					+ "carries a trace context: add Micrometer Tracing with a bridge (spring-boot-starter-opentelemetry, "
+					+ "or the Brave bridge), or an OperatorTracing bean");
+		}
 		CacheIndexBeans.registerAll(beanFactory, manager.cache());
 		return manager;
 	}

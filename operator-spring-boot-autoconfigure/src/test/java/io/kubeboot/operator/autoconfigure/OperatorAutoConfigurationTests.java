@@ -21,6 +21,7 @@ import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -413,6 +414,21 @@ class OperatorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(FinalizerWithCleanupConfiguration.class)
 			.withPropertyValues("test.finalizer=test.kubeboot.io/cleanup")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void runWithTheTraceContextAnnotationButNothingTracingShouldWarnThatNothingIsWritten(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.tracing.annotate-objects=true")
+			.run((context) -> assertThat(output)
+				.contains("operator.tracing.annotate-objects is on but nothing traces the operator"));
+	}
+
+	@Test
+	void runWithTheTraceContextAnnotationAndATracingShouldNotWarn(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.tracing.annotate-objects=true")
+			.withBean(OperatorTracing.class, () -> new OperatorTracing() {
+			})
+			.run((context) -> assertThat(output).doesNotContain("operator.tracing.annotate-objects is on"));
 	}
 
 	@Test
