@@ -636,7 +636,8 @@ public final class Controller implements ManagerRunnable {
 					this.name, request, undecodable.get());
 		}
 		PendingTriggers.Taken taken = run.take(request);
-		ReconcileContext context = ReconcileContext.of(this.name, request, taken.triggers(), taken.dropped(), kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
+		ReconcileContext context = ReconcileContext.of(this.name, request, taken.triggers(), taken.dropped(),
+				kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
 		countTriggers(taken);
 		Outcome[] outcome = { null };
 		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));

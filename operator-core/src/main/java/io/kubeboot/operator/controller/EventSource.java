@@ -151,9 +151,14 @@ final class EventSource<T extends KubernetesObject> {
 							: WorkQueue.DEFAULT_PRIORITY;
 					// what changed matters for the reconciled object only: the others
 					// are named, or a resync
-					ReconcileTrigger.Kind kind = (EventSource.this.relation == Relation.RECONCILED)
-							? updateKind(oldObject, newObject) : unchanged(oldObject, newObject) ? ReconcileTrigger.Kind.RESYNC
-									: ReconcileTrigger.Kind.SPEC_CHANGED;
+					ReconcileTrigger.Kind kind;
+					if (EventSource.this.relation == Relation.RECONCILED) {
+						kind = updateKind(oldObject, newObject);
+					}
+					else {
+						kind = unchanged(oldObject, newObject) ? ReconcileTrigger.Kind.RESYNC
+								: ReconcileTrigger.Kind.SPEC_CHANGED;
+					}
 					ReconcileTrigger trigger = trigger(kind, newObject, null);
 					requests.forEach((request) -> sink.add(request, priority, trigger));
 				}
@@ -234,7 +239,8 @@ final class EventSource<T extends KubernetesObject> {
 			return (!metadataChanged(before, after) || contentChanged(oldObject, newObject))
 					? ReconcileTrigger.Kind.SPEC_CHANGED : ReconcileTrigger.Kind.METADATA_CHANGED;
 		}
-		return metadataChanged(before, after) ? ReconcileTrigger.Kind.METADATA_CHANGED : ReconcileTrigger.Kind.STATUS_CHANGED;
+		return metadataChanged(before, after) ? ReconcileTrigger.Kind.METADATA_CHANGED
+				: ReconcileTrigger.Kind.STATUS_CHANGED;
 	}
 
 	/** Whether anything but the metadata differs between two versions of an object. */

@@ -57,7 +57,8 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 		List<ReconcileTrigger> triggers = reconcile.triggers();
 		for (int i = triggers.size() - 1; i >= 0; i--) {
 			ReconcileTrigger trigger = triggers.get(i);
-			if (trigger.kind() == ReconcileTrigger.Kind.CREATED && trigger.object() == null && trigger.traceParent() != null) {
+			if (trigger.kind() == ReconcileTrigger.Kind.CREATED && trigger.object() == null
+					&& trigger.traceParent() != null) {
 				return trigger.traceParent();
 			}
 		}
