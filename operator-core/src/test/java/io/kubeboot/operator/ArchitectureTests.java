@@ -15,12 +15,14 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -132,6 +134,37 @@ class ArchitectureTests {
 		rule.check(core);
 	}
 
+	/**
+	 * Java imports drop the package: a public type named like one an operator's
+	 * application imports from its tracer, or like another concept of the operator, reads
+	 * as that type.
+	 */
+	@Test
+	void noPublicTypeIsNamedLikeATypeOfATracerOrASource() {
+		ArchRule rule = noClasses().that()
+			.arePublic()
+			.should()
+			.haveNameMatching(".*[.$](Tracing|Tracer|Span|Observation|Trigger)")
+			.because("Brave's Tracing, Micrometer's and OpenTelemetry's Tracer, Span and Observation are imported "
+					+ "beside the operator's types, and a trigger is a source of requests here (IntervalTrigger, "
+					+ "@PeriodicTrigger)");
+		rule.check(core);
+	}
+
+	/**
+	 * The tracing API is the SPI and the annotation's name: how a controller reads the
+	 * annotation is the core's own business.
+	 */
+	@Test
+	void theTracingPackageShowsOnlyTheSpiAndTheAnnotationsName() {
+		ArchRule rule = noMethods().that()
+			.areDeclaredIn(TraceContextAnnotation.class)
+			.should()
+			.bePublic()
+			.because("TraceContextAnnotation holds the annotation's name, not helpers");
+		rule.allowEmptyShould(true).check(core);
+	}
+
 	@Test
 	void everyClassSitsInAConceptPackage() {
 		ArchRule rule = classes().should()
@@ -142,7 +175,8 @@ class ArchitectureTests {
 					"io.kubeboot.operator.leaderelection..", "io.kubeboot.operator.events..",
 					"io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..", "io.kubeboot.operator.model..",
 					"io.kubeboot.operator.micrometer..", "io.kubeboot.operator.webhook..",
-					"io.kubeboot.operator.rbac..", "io.kubeboot.operator.sharding..", "io.kubeboot.operator.config..")
+					"io.kubeboot.operator.rbac..", "io.kubeboot.operator.sharding..", "io.kubeboot.operator.config..",
+					"io.kubeboot.operator.tracing..")
 			.because("the package map of ARCHITECTURE.md is the architecture");
 		rule.check(core);
 	}

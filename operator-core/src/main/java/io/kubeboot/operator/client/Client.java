@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -190,13 +192,34 @@ public interface Client extends Reader {
 	 * positive
 	 */
 	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout) {
+		return create(client, reads, fieldManager, timeout, OperatorTracing.NOOP, TraceContextAnnotation.Written.NEVER);
+	}
+
+	/**
+	 * Creates a client whose calls to the API server are traced, as a manager's are.
+	 * @param client the application's client (it is not modified; calls use a derived
+	 * client with the timeout)
+	 * @param reads serves {@link #get} and {@link #list}, normally the manager's cache
+	 * @param fieldManager the field manager of writes and applies
+	 * @param timeout the longest one call may take
+	 * @param tracing where each call is traced, a child span of the reconcile's
+	 * @param traceContextAnnotation which writes carry their span's trace context in the
+	 * annotation {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in the
+	 * same write: creates or none
+	 * @return the client
+	 * @throws IllegalArgumentException if the field manager is blank or the timeout not
+	 * positive
+	 */
+	static Client create(ApiClient client, Reader reads, String fieldManager, Duration timeout, OperatorTracing tracing,
+			TraceContextAnnotation.Written traceContextAnnotation) {
 		if (fieldManager == null || fieldManager.isBlank()) {
 			throw new IllegalArgumentException("a client needs a field manager (the name its writes are owned by)");
 		}
 		if (timeout == null || timeout.isZero() || timeout.isNegative()) {
 			throw new IllegalArgumentException("a client's timeout must be positive, was " + timeout);
 		}
-		return new DefaultClient(client, reads, fieldManager, timeout);
+		return new DefaultClient(client, reads, fieldManager, timeout, tracing,
+				traceContextAnnotation == TraceContextAnnotation.Written.ON_CREATE);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -18,6 +19,8 @@ import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -29,6 +32,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link Client} of a manager: reads from its cache (or, uncached, from the API
  * server), writes through REST calls bounded by a timeout.
+ * <p>
+ * Every call to the API server is a span of the {@link OperatorTracing} (verb, kind, status
+ * code), a child of the reconcile's. With the trace context annotation on, a create
+ * carries the span's {@code traceparent} in the {@code TraceContextAnnotation} of its
+ * body. No other write does: a create is always a write, while whether an update, a patch
+ * or an apply changes anything only the API server knows (defaulting, admission, other
+ * writers), and a fresh value would turn its no-op into a write (docs/design/reconcile-triggers.md).
  */
 final class DefaultClient implements Client {
 
@@ -50,6 +60,10 @@ final class DefaultClient implements Client {
 
 	private final WrittenVersions.@Nullable Tracking tracking;
 
+	private final OperatorTracing tracing;
+
+	private final boolean stampWrites;
+
 	/**
 	 * Creates a client.
 	 * @param client the application's client (it is not modified; calls use a derived
@@ -59,6 +73,22 @@ final class DefaultClient implements Client {
 	 * @param timeout the longest one call may take
 	 */
 	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout) {
+		this(client, cache, fieldManager, timeout, OperatorTracing.NOOP, false);
+	}
+
+	/**
+	 * Creates a client whose calls are traced.
+	 * @param client the application's client
+	 * @param cache serves the reads
+	 * @param fieldManager the field manager of writes and applies
+	 * @param timeout the longest one call may take
+	 * @param tracing where the calls are traced
+	 * @param stampWrites whether creates carry their trace context in the annotation
+	 */
+	DefaultClient(ApiClient client, Reader cache, String fieldManager, Duration timeout, OperatorTracing tracing,
+			boolean stampWrites) {
+		this.tracing = tracing;
+		this.stampWrites = stampWrites;
 		// the interceptor lets a reconcile's deadline cut off its calls in flight,
 		// discovery's included
 		ApiClient bounded = new DelegatingAuthApiClient(client, (builder) -> builder.readTimeout(timeout)
@@ -106,15 +136,20 @@ final class DefaultClient implements Client {
 	@Override
 	public <T extends KubernetesObject> T create(T object) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "POST", kind.collectionPath(namespace(kind, object)),
-				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
+		String namespace = namespace(kind, object);
+		return send(kind, new Call("create", null, namespace, nameOrNull(object)), "POST",
+				kind.collectionPath(namespace), List.of("fieldManager", this.fieldManager),
+				(traceParent) -> this.json.create(object, kind, traceParent), "application/json");
 	}
 
 	@Override
 	public <T extends KubernetesObject> T update(T object) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "PUT", kind.objectPath(namespace(kind, object), name(object), false),
-				List.of("fieldManager", this.fieldManager), this.json.write(object, kind), "application/json");
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		return send(kind, new Call("update", null, namespace, name), "PUT", kind.objectPath(namespace, name, false),
+				List.of("fieldManager", this.fieldManager), (traceParent) -> this.json.write(object, kind),
+				"application/json");
 	}
 
 	@Override
@@ -207,10 +242,13 @@ final class DefaultClient implements Client {
 			preconditions.addProperty("uid", object.getMetadata().getUid());
 			body.add("preconditions", preconditions);
 		}
+		String namespace = namespace(kind, object);
+		String name = name(object);
 		try {
-			JsonElement answer = this.calls.send("DELETE",
-					kind.objectPath(namespace(kind, object), name(object), false), List.of(),
-					RestCalls.bytes(body.toString()), "application/json", JsonElement.class);
+			JsonElement answer = traced(kind, new Call("delete", null, namespace, name),
+					(traceParent, answered) -> this.calls.send("DELETE", kind.objectPath(namespace, name, false),
+							List.of(), RestCalls.bytes(body.toString()), "application/json", JsonElement.class,
+							answered));
 			WrittenVersions.Tracking tracking = this.tracking;
 			if (tracking != null) {
 				String pending = pendingDeletionVersion(answer);
@@ -257,8 +295,11 @@ final class DefaultClient implements Client {
 
 	private <T extends KubernetesObject> T patch(T object, Patch patch, boolean status) {
 		ResourceKind<T> kind = kind(object);
-		return send(kind, "PATCH", kind.objectPath(namespace(kind, object), name(object), status),
-				List.of("fieldManager", this.fieldManager), this.json.patch(patch), patch.type().contentType());
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		return send(kind, new Call("patch", status ? "status" : null, namespace, name), "PATCH",
+				kind.objectPath(namespace, name, status), List.of("fieldManager", this.fieldManager),
+				(traceParent) -> this.json.patch(patch), patch.type().contentType());
 	}
 
 	private <T extends KubernetesObject> T apply(T object, boolean status, ApplyOption... options) {
@@ -267,13 +308,17 @@ final class DefaultClient implements Client {
 		if (List.of(options).contains(ApplyOption.FORCE)) {
 			query.addAll(List.of("force", "true"));
 		}
-		return send(kind, "PATCH", kind.objectPath(namespace(kind, object), name(object), status), query,
-				this.json.apply(object, kind), "application/apply-patch+yaml");
+		String namespace = namespace(kind, object);
+		String name = name(object);
+		return send(kind, new Call("apply", status ? "status" : null, namespace, name), "PATCH",
+				kind.objectPath(namespace, name, status), query, (traceParent) -> this.json.apply(object, kind),
+				"application/apply-patch+yaml");
 	}
 
-	private <T extends KubernetesObject> T send(ResourceKind<T> kind, String method, String path, List<String> query,
-			byte[] body, String contentType) {
-		T stored = this.calls.send(method, path, query, body, contentType, kind.type());
+	private <T extends KubernetesObject> T send(ResourceKind<T> kind, Call call, String method, String path,
+			List<String> query, Body body, String contentType) {
+		T stored = traced(kind, call, (traceParent, answered) -> this.calls.send(method, path, query,
+				body.write(traceParent), contentType, kind.type(), answered));
 		if (stored == null) {
 			throw new ApiServerException(method + " " + path + " answered without an object", 0, null, null);
 		}
@@ -292,6 +337,40 @@ final class DefaultClient implements Client {
 			});
 		}
 		return stored;
+	}
+
+	/**
+	 * Sends a call inside its span, handing a create's body the trace context to write
+	 * when creates carry it.
+	 */
+	private <R> @Nullable R traced(ResourceKind<?> kind, Call call, TracedCall<R> send) {
+		if (this.tracing.isNoop()) {
+			return send.send(null, null);
+		}
+		OperatorTracing.ClientSpan span = this.tracing.clientCall(call.verb(), kind.kind(), call.subresource(),
+				call.namespace(), call.name());
+		int[] code = { 0 };
+		Throwable error = null;
+		try (OperatorTracing.Scope scope = span.openScope()) {
+			return send.send((this.stampWrites && call.isCreate()) ? span.traceParent() : null,
+					(answered) -> code[0] = answered);
+		}
+		catch (ApiServerException ex) {
+			code[0] = ex.code();
+			error = ex;
+			throw ex;
+		}
+		catch (RuntimeException | Error ex) {
+			error = ex;
+			throw ex;
+		}
+		finally {
+			span.end(code[0], error);
+		}
+	}
+
+	private static @Nullable String nameOrNull(KubernetesObject object) {
+		return (object.getMetadata() != null) ? object.getMetadata().getName() : null;
 	}
 
 	@SuppressWarnings("unchecked")
@@ -336,6 +415,44 @@ final class DefaultClient implements Client {
 		return name;
 	}
 
+	/**
+	 * What a call does, for its span.
+	 *
+	 * @param verb {@code get}, {@code list}, {@code create}, {@code update},
+	 * {@code patch}, {@code apply} or {@code delete}
+	 * @param subresource {@code status}, or {@code null}
+	 * @param namespace the object's namespace, or {@code null}
+	 * @param name the object's name, or {@code null}
+	 */
+	private record Call(String verb, @Nullable String subresource, @Nullable String namespace, @Nullable String name) {
+
+		boolean isCreate() {
+			return "create".equals(this.verb);
+		}
+
+	}
+
+	/**
+	 * Writes the body of a call, with the trace context a create puts in it.
+	 */
+	@FunctionalInterface
+	private interface Body {
+
+		byte[] write(@Nullable String traceParent);
+
+	}
+
+	/**
+	 * Sends a call, given the trace context its body may carry and where to tell the
+	 * answer's status code.
+	 */
+	@FunctionalInterface
+	private interface TracedCall<R> {
+
+		@Nullable R send(@Nullable String traceParent, @Nullable IntConsumer answered);
+
+	}
+
 	/** Reads straight from the API server. */
 	private final class UncachedReader implements Reader {
 
@@ -344,8 +461,10 @@ final class DefaultClient implements Client {
 			ResourceKind<T> kind = kind(type);
 			String namespace = kind.namespaced() ? request.namespace() : null;
 			try {
-				return Optional.ofNullable(DefaultClient.this.calls.send("GET",
-						kind.objectPath(namespace, request.name(), false), List.of(), null, "application/json", type));
+				return Optional.ofNullable(traced(kind, new Call("get", null, namespace, request.name()),
+						(traceParent, answered) -> DefaultClient.this.calls.send("GET",
+								kind.objectPath(namespace, request.name(), false), List.of(), null, "application/json",
+								type, answered)));
 			}
 			catch (ApiServerException.NotFoundException ex) {
 				return Optional.empty();
@@ -367,9 +486,10 @@ final class DefaultClient implements Client {
 		private <T extends KubernetesObject> List<T> list(Class<T> type, @Nullable String namespace,
 				List<String> query) {
 			ResourceKind<T> kind = kind(type);
-			KubernetesListObject list = DefaultClient.this.calls.send("GET",
-					kind.collectionPath(kind.namespaced() ? namespace : null), query, null, "application/json",
-					kind.listType());
+			String scope = kind.namespaced() ? namespace : null;
+			KubernetesListObject list = traced(kind, new Call("list", null, scope, null),
+					(traceParent, answered) -> DefaultClient.this.calls.send("GET", kind.collectionPath(scope), query,
+							null, "application/json", kind.listType(), answered));
 			return (list != null && list.getItems() != null) ? new ArrayList<>((List<T>) list.getItems())
 					: new ArrayList<>();
 		}
@@ -382,9 +502,11 @@ final class DefaultClient implements Client {
 		@Override
 		public <T extends KubernetesObject> T update(T object) {
 			ResourceKind<T> kind = kind(object);
-			return send(kind, "PUT", kind.objectPath(namespace(kind, object), name(object), true),
-					List.of("fieldManager", DefaultClient.this.fieldManager),
-					DefaultClient.this.json.write(object, kind), "application/json");
+			String namespace = namespace(kind, object);
+			String name = name(object);
+			return send(kind, new Call("update", "status", namespace, name), "PUT",
+					kind.objectPath(namespace, name, true), List.of("fieldManager", DefaultClient.this.fieldManager),
+					(traceParent) -> DefaultClient.this.json.write(object, kind), "application/json");
 		}
 
 		@Override
@@ -410,6 +532,27 @@ final class DefaultClient implements Client {
 
 		byte[] write(KubernetesObject object, ResourceKind<?> kind) {
 			return RestCalls.bytes(withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind).toString());
+		}
+
+		/**
+		 * The body of a create, with the trace context in its annotation when given (the
+		 * object itself is not changed).
+		 */
+		byte[] create(KubernetesObject object, ResourceKind<?> kind, @Nullable String traceParent) {
+			JsonObject body = withKind(this.gson.toJsonTree(object).getAsJsonObject(), kind);
+			if (traceParent != null) {
+				if (!(body.get("metadata") instanceof JsonObject)) {
+					body.add("metadata", new JsonObject());
+				}
+				JsonObject metadata = body.getAsJsonObject("metadata");
+				JsonElement annotations = metadata.get("annotations");
+				if (annotations == null || !annotations.isJsonObject()) {
+					annotations = new JsonObject();
+					metadata.add("annotations", annotations);
+				}
+				annotations.getAsJsonObject().addProperty(TraceContextAnnotation.NAME, traceParent);
+			}
+			return RestCalls.bytes(body.toString());
 		}
 
 		byte[] apply(KubernetesObject object, ResourceKind<?> kind) {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -19,6 +20,7 @@ import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.ApiResponse;
 import io.kubernetes.client.openapi.Pair;
 import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
@@ -77,6 +79,24 @@ final class RestCalls {
 	 */
 	<T> @Nullable T send(String method, String path, List<String> query, byte @Nullable [] body, String contentType,
 			@Nullable Type answer) {
+		return send(method, path, query, body, contentType, answer, null);
+	}
+
+	/**
+	 * Sends a call and reads the answer, as {@link #send(String, String, List, byte[],
+	 * String, Type)} does, telling the status code of a successful answer.
+	 * @param <T> the answer's type
+	 * @param method the HTTP method
+	 * @param path the path below the server's base path
+	 * @param query query parameters as name, value pairs
+	 * @param body the body, or {@code null}
+	 * @param contentType the body's content type
+	 * @param answer the type to read the answer as, or {@code null} to ignore it
+	 * @param answered told the status code of the successful answer, or {@code null}
+	 * @return the answer, {@code null} if ignored
+	 */
+	<T> @Nullable T send(String method, String path, List<String> query, byte @Nullable [] body, String contentType,
+			@Nullable Type answer, @Nullable IntConsumer answered) {
 		List<Pair> params = new ArrayList<>();
 		for (int i = 0; i + 1 < query.size(); i += 2) {
 			params.add(new Pair(query.get(i), query.get(i + 1)));
@@ -93,8 +113,12 @@ final class RestCalls {
 						new HashMap<>(headers), Map.of(), Map.of(), AUTH, null);
 				limit(call, left);
 				try {
-					return (answer != null) ? this.client.<T>execute(call, answer).getData()
-							: this.client.<T>execute(call).getData();
+					ApiResponse<T> response = (answer != null) ? this.client.<T>execute(call, answer)
+							: this.client.<T>execute(call);
+					if (answered != null) {
+						answered.accept(response.getStatusCode());
+					}
+					return response.getData();
 				}
 				catch (ApiException ex) {
 					if (left != null && ex.getCode() == 0) {

@@ -2,10 +2,12 @@ package io.kubeboot.operator.controller;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -17,13 +19,18 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubeboot.operator.workqueue.Ticker;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubeboot.operator.workqueue.WorkQueues;
@@ -50,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * nothing. {@link #start} blocks until stopped; on stop no new reconcile begins and the
  * ones in flight finish (the manager interrupts them after its graceful shutdown
  * timeout).
+ * <p>
+ * Every request queued carries its {@link ReconcileTrigger}, kept beside the queue
+ * ({@link PendingTriggers}) until a worker takes the request: its reconcile runs with a
+ * {@link ReconcileContext} that lists why it runs, counted per kind in the controller's
+ * metrics and, with {@link OperatorTracing}, recorded on the reconcile's span.
  */
 public final class Controller implements ManagerRunnable {
 
@@ -61,6 +73,8 @@ public final class Controller implements ManagerRunnable {
 	public static final String RUNNABLE_PREFIX = "controller-";
 
 	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
+
+	private static final ReconcileTrigger.Kind[] KINDS = ReconcileTrigger.Kind.values();
 
 	private final String name;
 
@@ -104,36 +118,39 @@ public final class Controller implements ManagerRunnable {
 	/** The requests of namespaces whose caches have not synced, outside the queue. */
 	private final WaitingRequests waiting;
 
-	private volatile @Nullable WorkQueue<Request> queue;
+	private final ControllerMetrics metrics;
+
+	/**
+	 * The queue of the current run with its triggers, {@code null} while the controller
+	 * does not run: adds are dropped then, and nothing is kept for them.
+	 */
+	private volatile @Nullable TriggeredQueue run;
 
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout, List<Permission> permissions, WorkGate gate) {
 		this(name, forType, reconciler, maxConcurrentReconciles, priorityQueue, rateLimiters, queueMetrics, metrics,
-				sources, cacheSyncTimeout, () -> permissions, gate, NamespaceFilter.NONE);
+				sources, cacheSyncTimeout, () -> permissions, gate, NamespaceFilter.NONE, OperatorTracing.NOOP);
 	}
 
 	/**
 	 * Creates a controller whose permissions are placed when asked for (in the manager's
-	 * namespaces as they are then) and whose requests its namespace filter sorts.
+	 * namespaces as they are then), whose requests its namespace filter sorts and whose
+	 * reconciles are traced.
 	 */
 	Controller(String name, Class<? extends KubernetesObject> forType, Reconciler reconciler,
 			int maxConcurrentReconciles, boolean priorityQueue, Supplier<RateLimiter<Request>> rateLimiters,
 			Function<String, WorkQueueMetrics> queueMetrics, ControllerMetrics metrics, List<EventSource<?>> sources,
 			Duration cacheSyncTimeout, Supplier<List<Permission>> permissions, WorkGate gate,
-			NamespaceFilter namespaces) {
+			NamespaceFilter namespaces, OperatorTracing tracing) {
 		this.name = name;
 		this.gate = gate;
 		this.namespaces = namespaces;
-		this.waiting = new WaitingRequests(name, namespaces, (request, priority) -> {
-			WorkQueue<Request> current = this.queue;
-			if (current != null) {
-				admit(current, request, priority);
-			}
-		});
+		this.waiting = new WaitingRequests(name, namespaces, this::released);
 		this.permissions = permissions;
-		this.runner = new ReconcileRunner(name, reconciler, metrics,
+		this.metrics = metrics;
+		this.runner = new ReconcileRunner(name, reconciler, metrics, tracing,
 				(request) -> namespaces.verdict(request) == NamespaceFilter.Verdict.DROP);
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 		this.priorityQueue = priorityQueue;
@@ -271,14 +288,14 @@ public final class Controller implements ManagerRunnable {
 
 			@Override
 			public void add(Request request, int priority) {
-				addToQueue(request, priority);
+				addToQueue(request, priority, ReconcileTrigger.of(source.triggerKind()));
 			}
 
 			@Override
 			public void addAfter(Request request, Duration delay, int priority) {
-				WorkQueue<Request> current = Controller.this.queue;
+				TriggeredQueue current = Controller.this.run;
 				if (current != null) {
-					current.addAfter(request, delay, priority);
+					current.addAfter(request, delay, priority, ReconcileTrigger.of(source.triggerKind()));
 				}
 			}
 
@@ -325,8 +342,8 @@ public final class Controller implements ManagerRunnable {
 	 * @return the queue depth, zero while the controller is not running
 	 */
 	public int queueDepth() {
-		WorkQueue<Request> current = this.queue;
-		return (current != null) ? current.len() : 0;
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.queue().len() : 0;
 	}
 
 	/**
@@ -346,8 +363,8 @@ public final class Controller implements ManagerRunnable {
 	 * @return the total in nanoseconds, zero while the controller is not running
 	 */
 	public long unfinishedWorkNanos() {
-		WorkQueue<Request> current = this.queue;
-		return (current != null) ? current.unfinishedWorkNanos() : 0;
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.queue().unfinishedWorkNanos() : 0;
 	}
 
 	/**
@@ -356,8 +373,8 @@ public final class Controller implements ManagerRunnable {
 	 * @return the duration in nanoseconds, zero while the controller is not running
 	 */
 	public long longestRunningProcessorNanos() {
-		WorkQueue<Request> current = this.queue;
-		return (current != null) ? current.longestRunningProcessorNanos() : 0;
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.queue().longestRunningProcessorNanos() : 0;
 	}
 
 	/**
@@ -365,8 +382,17 @@ public final class Controller implements ManagerRunnable {
 	 * @return {@code true} between start and stop
 	 */
 	public boolean isRunning() {
-		WorkQueue<Request> current = this.queue;
-		return current != null && !current.isShuttingDown();
+		TriggeredQueue current = this.run;
+		return current != null && !current.queue().isShuttingDown();
+	}
+
+	/**
+	 * Returns the triggers kept beside the queue of the current run.
+	 * @return the triggers, {@code null} while the controller does not run
+	 */
+	@Nullable PendingTriggers pendingTriggers() {
+		TriggeredQueue current = this.run;
+		return (current != null) ? current.triggers() : null;
 	}
 
 	/**
@@ -457,24 +483,43 @@ public final class Controller implements ManagerRunnable {
 	 * Queues a request of an informer's event that the gate admits, as {@link #admit}
 	 * does.
 	 */
-	private void addToQueue(Request request, int priority) {
-		WorkQueue<Request> current = this.queue;
+	private void addToQueue(Request request, int priority, ReconcileTrigger trigger) {
+		TriggeredQueue current = this.run;
 		if (current != null && this.gate.admits(request)) {
-			admit(current, request, priority);
+			admit(current, request, priority, trigger);
 		}
 	}
 
 	/**
-	 * Queues a request, unless its namespace is not watched (dropped) or not cached whole
-	 * yet (held until it is).
+	 * Queues a request with its trigger, unless its namespace is not watched (dropped) or
+	 * not cached whole yet (its trigger recorded and the request held until it is).
 	 */
-	private void admit(WorkQueue<Request> current, Request request, int priority) {
+	private void admit(TriggeredQueue current, Request request, int priority, ReconcileTrigger trigger) {
 		switch (this.namespaces.verdict(request)) {
-			case WORK -> current.add(request, priority);
-			case WAIT -> this.waiting.hold(request, priority);
+			case WORK -> current.add(request, priority, trigger);
+			case WAIT -> {
+				current.triggers().record(request, trigger);
+				this.waiting.hold(request, priority);
+			}
 			case DROP -> {
 				// its namespace is not watched
 			}
+		}
+	}
+
+	/**
+	 * Takes back a request held for its namespace, whose triggers are recorded already:
+	 * queued once its namespace synced, its triggers forgotten if the namespace left.
+	 */
+	private void released(Request request, int priority) {
+		TriggeredQueue current = this.run;
+		if (current == null) {
+			return;
+		}
+		switch (this.namespaces.verdict(request)) {
+			case WORK -> current.queue().add(request, priority);
+			case WAIT -> this.waiting.hold(request, priority);
+			case DROP -> current.triggers().forget(request);
 		}
 	}
 
@@ -483,13 +528,13 @@ public final class Controller implements ManagerRunnable {
 	 * runs.
 	 */
 	private void queueCached(Predicate<Request> which) {
-		WorkQueue<Request> current = this.queue;
+		TriggeredQueue current = this.run;
 		if (current == null) {
 			return;
 		}
 		for (Request request : cachedRequests()) {
 			if (which.test(request)) {
-				addToQueue(request, WorkQueue.LOW_PRIORITY);
+				addToQueue(request, WorkQueue.LOW_PRIORITY, ReconcileTrigger.of(ReconcileTrigger.Kind.RESYNC));
 			}
 		}
 	}
@@ -531,20 +576,24 @@ public final class Controller implements ManagerRunnable {
 			// stopped before the workers started: reconcile nothing
 			return;
 		}
+		RequeueRecorder.Delays rateLimiter = new RequeueRecorder.Delays(this.rateLimiters.get(), Ticker.system());
+		WorkQueueMetrics metrics = this.queueMetrics.apply(this.name);
 		WorkQueue<Request> current = this.priorityQueue
-				? WorkQueues.newPriorityQueue(this.name, this.rateLimiters.get(), this.queueMetrics.apply(this.name))
-				: WorkQueues.newRateLimitingQueue(this.name, this.rateLimiters.get(),
-						this.queueMetrics.apply(this.name));
+				? WorkQueues.newPriorityQueue(this.name, rateLimiter, metrics)
+				: WorkQueues.newRateLimitingQueue(this.name, rateLimiter, metrics);
+		PendingTriggers pending = new PendingTriggers(Ticker.system());
+		WorkQueue<Request> requeues = new RequeueRecorder(current, rateLimiter, pending);
 		// counted before the queue makes the controller look running, so the workers
 		// check never sees a starting controller "missing" workers
 		this.liveWorkers.addAndGet(this.maxConcurrentReconciles);
-		this.queue = current;
+		TriggeredQueue run = new TriggeredQueue(current, pending);
+		this.run = run;
 		this.waiting.start();
 		this.sources.forEach((source) -> source.replay(this::addToQueue));
-		this.sourceRunner.startAll(current);
+		this.sourceRunner.startAll(run);
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < this.maxConcurrentReconciles; i++) {
-			Runnable loop = this.gate.aroundWorker(() -> work(current));
+			Runnable loop = this.gate.aroundWorker(() -> work(run, requeues));
 			Thread worker = new Thread(() -> {
 				try {
 					loop.run();
@@ -562,24 +611,38 @@ public final class Controller implements ManagerRunnable {
 			logger.info("Shutdown signal received, waiting for all workers to finish: controller={}", this.name);
 			this.sourceRunner.stopAll();
 			this.waiting.stop();
-			current.shutDown();
+			endRun(run);
 			for (Thread worker : workers) {
 				worker.join();
 			}
+			run.forgetTriggers();
 			logger.info("All workers finished: controller={}", this.name);
 		}
 		catch (InterruptedException ex) {
 			this.sourceRunner.stopAll();
 			this.waiting.stop();
-			current.shutDown();
+			endRun(run);
 			workers.forEach(Thread::interrupt);
 			logger.warn("Workers interrupted after the graceful shutdown timeout: controller={}", this.name);
 			// the controller ends only with its last worker: the manager must be able to
 			// tell that leader-only work still runs, so that it neither releases the
 			// Lease nor campaigns again meanwhile
 			awaitAll(workers);
+			run.forgetTriggers();
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * Drops the run before shutting its queue down, so that every add from then on is
+	 * dropped, as a stopped controller's are, instead of recording a trigger for a queue
+	 * that ignores its request.
+	 */
+	private void endRun(TriggeredQueue run) {
+		if (this.run == run) {
+			this.run = null;
+		}
+		run.queue().shutDown();
 	}
 
 	private void awaitAll(List<Thread> workers) {
@@ -609,7 +672,8 @@ public final class Controller implements ManagerRunnable {
 		}
 	}
 
-	private void work(WorkQueue<Request> current) {
+	private void work(TriggeredQueue run, WorkQueue<Request> requeues) {
+		WorkQueue<Request> current = run.queue();
 		while (true) {
 			Request request;
 			try {
@@ -630,7 +694,7 @@ public final class Controller implements ManagerRunnable {
 				return;
 			}
 			try {
-				work(current, request);
+				work(run, requeues, request);
 			}
 			finally {
 				current.done(request);
@@ -642,14 +706,16 @@ public final class Controller implements ManagerRunnable {
 	 * Hands a request to the gate, unless its namespace left the manager's set (dropped)
 	 * or has yet to be cached whole (held until it is, keeping its failures' backoff).
 	 */
-	private void work(WorkQueue<Request> current, Request request) {
+	private void work(TriggeredQueue run, WorkQueue<Request> requeues, Request request) {
+		WorkQueue<Request> current = run.queue();
 		switch (this.namespaces.verdict(request)) {
-			case WORK -> this.gate.work(new QueueTurn(current, request));
+			case WORK -> this.gate.work(new QueueTurn(run, requeues, request));
 			case WAIT -> this.waiting.hold(request, current.priorityOf(request));
 			case DROP -> {
 				logger.debug("Request dropped, its namespace is not watched: controller={} request={}", this.name,
 						request);
 				current.forget(request);
+				run.triggers().forget(request);
 			}
 		}
 	}
@@ -657,8 +723,11 @@ public final class Controller implements ManagerRunnable {
 	/**
 	 * Reconciles a request, saying so once per version when the cache holds an older
 	 * version of its object than the API server's, whose latest version does not decode.
+	 * The reconcile runs with its context bound to the worker's thread: why it runs (the
+	 * triggers taken with the request, counted per kind), and when it queued the request
+	 * again, why (a requeue it asked for, or a retry after its error).
 	 */
-	private void reconcile(WorkQueue<Request> current, Request request) {
+	private void reconcile(TriggeredQueue run, WorkQueue<Request> requeues, Request request) {
 		Optional<String> undecodable = this.sources.get(0)
 			.informer()
 			.undecodableVersion(request.namespace(), request.name());
@@ -671,7 +740,44 @@ public final class Controller implements ManagerRunnable {
 							+ "the model: controller={} request={} undecodableResourceVersion={}",
 					this.name, request, undecodable.get());
 		}
-		this.runner.reconcile(current, request);
+		PendingTriggers.Taken taken = run.take(request);
+		ReconcileContext context = ReconcileContext.of(this.name, request, taken.triggers(), taken.dropped(),
+				kinds(taken.droppedKinds()), taken.queued(System.nanoTime()));
+		countTriggers(taken);
+		Outcome[] outcome = { null };
+		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));
+		run.triggers().settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
+				? ReconcileTrigger.Kind.REQUEUE : ReconcileTrigger.Kind.RETRY_AFTER_ERROR);
+	}
+
+	/** The kinds a bit per kind stands for. */
+	private static Set<ReconcileTrigger.Kind> kinds(int bits) {
+		if (bits == 0) {
+			return Set.of();
+		}
+		EnumSet<ReconcileTrigger.Kind> kinds = EnumSet.noneOf(ReconcileTrigger.Kind.class);
+		for (ReconcileTrigger.Kind kind : KINDS) {
+			if ((bits & (1 << kind.ordinal())) != 0) {
+				kinds.add(kind);
+			}
+		}
+		return kinds;
+	}
+
+	/**
+	 * Counts a reconcile once under each kind of its triggers, those cut included, without
+	 * allocating.
+	 */
+	private void countTriggers(PendingTriggers.Taken taken) {
+		int kinds = taken.kinds();
+		for (ReconcileTrigger.Kind kind : KINDS) {
+			if ((kinds & (1 << kind.ordinal())) != 0) {
+				this.metrics.triggered(kind);
+			}
+		}
+		if (taken.dropped() > 0) {
+			this.metrics.triggersDropped(taken.dropped());
+		}
 	}
 
 	/**
@@ -679,12 +785,18 @@ public final class Controller implements ManagerRunnable {
 	 */
 	private final class QueueTurn implements WorkGate.Turn {
 
+		private final TriggeredQueue run;
+
 		private final WorkQueue<Request> current;
+
+		private final WorkQueue<Request> requeues;
 
 		private final Request request;
 
-		QueueTurn(WorkQueue<Request> current, Request request) {
-			this.current = current;
+		QueueTurn(TriggeredQueue run, WorkQueue<Request> requeues, Request request) {
+			this.run = run;
+			this.current = run.queue();
+			this.requeues = requeues;
 			this.request = request;
 		}
 
@@ -703,12 +815,14 @@ public final class Controller implements ManagerRunnable {
 
 		@Override
 		public void reconcile() {
-			Controller.this.reconcile(this.current, this.request);
+			Controller.this.reconcile(this.run, this.requeues, this.request);
 		}
 
 		@Override
 		public void drop() {
 			this.current.forget(this.request);
+			// nothing left to do for it, nor for why it was queued
+			this.run.take(this.request);
 		}
 
 		@Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -33,6 +34,7 @@ import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.RateLimiter;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
@@ -312,7 +314,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		String fields = parsed(fieldSelector);
 		this.otherKinds.add(new OtherKind("owns", selector, fields,
 				(ns) -> new EventSource<>(controllerName(), this.cache.informer(ownedType, ns, selector, fields),
-						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter, EventSource.Relation.OWNED,
+						kindName(ownedType))));
 		return this;
 	}
 
@@ -371,7 +374,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		this.otherKinds.add(new OtherKind("owns", selector, fields,
 				(ns) -> new EventSource<>(controllerName(),
 						this.cache.metadataInformer(ownedType, ns, selector, fields),
-						new OwnerMapFunction<>(this.cache, this.forType), eventFilter)));
+						new OwnerMapFunction<>(this.cache, this.forType), eventFilter, EventSource.Relation.OWNED,
+						kindName(ownedType))));
 		return this;
 	}
 
@@ -460,7 +464,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.add(new OtherKind("watches", labelSelector, fields,
 					(ns) -> new EventSource<>(controllerName(), this.cache.informer(watchedType,
 							(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector, fields),
-							mapFunction, eventFilter)));
+							mapFunction, eventFilter, EventSource.Relation.WATCHED, kindName(watchedType))));
 		return this;
 	}
 
@@ -522,7 +526,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 			.add(new OtherKind("watches", labelSelector, fields,
 					(ns) -> new EventSource<>(controllerName(), this.cache.metadataInformer(watchedType,
 							(namespace != null && !namespace.isBlank()) ? namespace : ns, labelSelector, fields),
-							mapFunction, eventFilter)));
+							mapFunction, eventFilter, EventSource.Relation.WATCHED, kindName(watchedType))));
 		return this;
 	}
 
@@ -623,7 +627,7 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
 				this.defaults.queueMetrics(), metrics, sources,
 				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate,
-				namespaceFilter(sources));
+				namespaceFilter(sources), this.defaults.tracing());
 		this.requestSources.forEach(controller::watch);
 		if (this.finalizer != null && this.cleaner != null && controller.followsNamespaceSet()
 				&& this.manager.cache() instanceof InformerCache informers) {
@@ -757,6 +761,40 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		}
 		FieldSelector.parse(fieldSelector.trim());
 		return fieldSelector.trim();
+	}
+
+	/**
+	 * The kind of an owned or watched type with its API group, as its triggers name it
+	 * ({@code Deployment.apps}, {@code ConfigMap}): declared, or asked of the cache once
+	 * its informer resolved the kind (the informer's events come after that).
+	 */
+	private Supplier<String> kindName(Class<? extends KubernetesObject> type) {
+		KindResolver.DeclaredKind declared = KindResolver.declaredKind(type);
+		if (declared.group() != null) {
+			String name = groupKind(declared.kind(), declared.group());
+			return () -> name;
+		}
+		Cache resolver = this.cache;
+		AtomicReference<String> resolved = new AtomicReference<>();
+		return () -> {
+			String name = resolved.get();
+			if (name == null) {
+				try {
+					GroupVersionKind kind = resolver.groupVersionKind(type);
+					name = groupKind(kind.getKind(), kind.getGroup());
+				}
+				catch (RuntimeException ex) {
+					// not resolved: the kind alone, asked again next time
+					return declared.kind();
+				}
+				resolved.set(name);
+			}
+			return name;
+		};
+	}
+
+	private static String groupKind(String kind, @Nullable String group) {
+		return (group == null || group.isEmpty()) ? kind : kind + "." + group;
 	}
 
 	private String controllerName() {

@@ -11,11 +11,14 @@ import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.WrittenVersions;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.WorkQueue;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -29,7 +32,13 @@ import org.slf4j.MDC;
  * while it ran. Sets the log context and counts the outcome. A requeue keeps the priority
  * the request was handed out with, as controller-runtime's controller does: a failing
  * object of the initial backlog stays behind live changes, a failing live change stays
- * ahead of the backlog.
+ * ahead of the backlog. The log context's
+ * {@code reconcileID} and the triggers a failure's log line shows are those of the
+ * {@link ReconcileContext} bound to the thread. With {@link OperatorTracing}, the whole of it (the
+ * reconciler, what becomes of the request and the log line of a failure) runs inside the
+ * reconcile's span, current on the worker's thread, so the client calls of the reconciler
+ * are its children and a tracer's log correlation puts its trace and span ids on every
+ * line, the failure's included; the span ends with the outcome's {@code result}.
  */
 final class ReconcileRunner {
 
@@ -41,19 +50,23 @@ final class ReconcileRunner {
 
 	private final ControllerMetrics metrics;
 
+	private final OperatorTracing tracing;
+
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
 	/** Whether a request's namespace is no longer watched. */
 	private final Predicate<Request> unwatched;
 
 	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics) {
-		this(name, reconciler, metrics, (request) -> false);
+		this(name, reconciler, metrics, OperatorTracing.NOOP, (request) -> false);
 	}
 
-	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics, Predicate<Request> unwatched) {
+	ReconcileRunner(String name, Reconciler reconciler, ControllerMetrics metrics, OperatorTracing tracing,
+			Predicate<Request> unwatched) {
 		this.name = name;
 		this.reconciler = reconciler;
 		this.metrics = metrics;
+		this.tracing = tracing;
 		this.unwatched = unwatched;
 	}
 
@@ -61,15 +74,37 @@ final class ReconcileRunner {
 		return this.activeWorkers.get();
 	}
 
-	void reconcile(WorkQueue<Request> current, Request request) {
+	Outcome reconcile(WorkQueue<Request> current, Request request) {
+		ReconcileContext context = ReconcileContext.current().orElse(null);
+		OperatorTracing.ReconcileSpan span = (context != null && !this.tracing.isNoop())
+				? this.tracing.reconcile(context) : OperatorTracing.ReconcileSpan.NOOP;
+		Outcome outcome = Outcome.PANIC;
+		Throwable failure = null;
+		try (OperatorTracing.Scope scope = span.openScope()) {
+			Attempt attempt = attempt(current, request, context);
+			outcome = attempt.outcome();
+			failure = attempt.failure();
+			return outcome;
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			span.end(outcome.label(), failure);
+		}
+	}
+
+	private Attempt attempt(WorkQueue<Request> current, Request request, @Nullable ReconcileContext context) {
 		MDC.put("controller", this.name);
 		MDC.put("namespace", (request.namespace() != null) ? request.namespace() : "");
 		MDC.put("name", request.name());
-		MDC.put("reconcileID", UUID.randomUUID().toString());
+		MDC.put("reconcileID", (context != null) ? context.reconcileId() : UUID.randomUUID().toString());
 		this.metrics.activeWorkers(this.activeWorkers.incrementAndGet());
 		long start = System.nanoTime();
 		int priority = current.priorityOf(request);
 		Outcome outcome;
+		Throwable failure = null;
 		try {
 			Result result = this.reconciler.reconcile(request);
 			outcome = handle(current, request, (result != null) ? result : Result.done(), priority);
@@ -99,18 +134,23 @@ final class ReconcileRunner {
 			// backoff, which it would only inflate; controller-runtime counts it as an
 			// error
 			outcome = Outcome.ERROR;
+			failure = ex;
 			Duration wait = RetryAfter.wait(ex.retryAfter());
 			current.addAfter(request, wait, priority);
 			logger.warn("Throttled by the API server, requeued after its Retry-After: controller={} request={} "
-					+ "retryAfter={}s error=\"{}\"", this.name, request, wait.toSeconds(), ex.getMessage());
+					+ "retryAfter={}s triggers={} error=\"{}\"", this.name, request, wait.toSeconds(), triggers(context),
+					ex.getMessage());
 		}
 		catch (TerminalException ex) {
 			outcome = Outcome.TERMINAL_ERROR;
+			failure = ex;
 			current.forget(request);
-			logger.error("Reconciler error, not retried: controller={} request={}", this.name, request, ex);
+			logger.error("Reconciler error, not retried: controller={} request={} triggers={}", this.name, request,
+					triggers(context), ex);
 		}
 		catch (InterruptedException ex) {
 			outcome = Outcome.ERROR;
+			failure = ex;
 			current.addRateLimited(request, priority);
 			Thread.currentThread().interrupt();
 		}
@@ -130,8 +170,10 @@ final class ReconcileRunner {
 		}
 		catch (Exception ex) {
 			outcome = Outcome.ERROR;
+			failure = ex;
 			current.addRateLimited(request, priority);
-			logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+			logger.error("Reconciler error: controller={} request={} triggers={}", this.name, request,
+					triggers(context), ex);
 		}
 		catch (OutOfMemoryError | InternalError | UnknownError ex) {
 			// the JVM is in trouble: let the worker die, liveness reports it and
@@ -140,8 +182,10 @@ final class ReconcileRunner {
 		}
 		catch (Throwable ex) {
 			outcome = Outcome.PANIC;
+			failure = ex;
 			current.addRateLimited(request, priority);
-			logger.error("Observed a panic in reconciler: controller={} request={}", this.name, request, ex);
+			logger.error("Observed a panic in reconciler: controller={} request={} triggers={}", this.name, request,
+					triggers(context), ex);
 		}
 		finally {
 			this.metrics.activeWorkers(this.activeWorkers.decrementAndGet());
@@ -151,6 +195,25 @@ final class ReconcileRunner {
 			MDC.remove("reconcileID");
 		}
 		this.metrics.reconciled(outcome, System.nanoTime() - start);
+		return new Attempt(outcome, failure);
+	}
+
+	private static String triggers(@Nullable ReconcileContext context) {
+		if (context == null) {
+			return "[]";
+		}
+		String listed = context.triggers().toString();
+		return (context.droppedTriggers() > 0) ? listed + "+" + context.droppedTriggers() + " dropped" : listed;
+	}
+
+	/**
+	 * How a reconcile ended.
+	 *
+	 * @param outcome what became of the request
+	 * @param failure what the reconciler threw, {@code null} if it returned or its write
+	 * conflicted (requeued at once, not an error)
+	 */
+	private record Attempt(Outcome outcome, @Nullable Throwable failure) {
 	}
 
 	private Outcome handle(WorkQueue<Request> current, Request request, Result result, int priority) {

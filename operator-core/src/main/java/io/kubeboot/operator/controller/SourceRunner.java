@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
 import io.kubeboot.operator.workqueue.WorkQueue;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * Runs the sources of a controller whenever it runs, each on a thread of its own, and
  * stops them before the controller's workers stop: stop signal first, then a bounded
  * wait, then an interrupt. A source added while the controller runs starts at once;
- * adding and starting share one lock, so no source starts twice or misses a run. What a
+ * adding and starting share one lock, so no source starts twice or misses a run. Each
+ * request a source queues is recorded with the kind of trigger the source says
+ * ({@link Source#triggerKind()}: {@code periodic} for an {@code IntervalTrigger}). What a
  * source adds at once goes through the controller's {@link Admission} (its namespace
  * filter); what it adds after a delay is looked at when a worker takes it.
  */
@@ -38,7 +41,7 @@ final class SourceRunner {
 	private StopSignal stop = new StopSignal();
 
 	/** The queue of the current run, {@code null} while the controller does not run. */
-	private @Nullable WorkQueue<Request> queue;
+	private @Nullable TriggeredQueue run;
 
 	private int started;
 
@@ -49,8 +52,8 @@ final class SourceRunner {
 
 	synchronized void add(Source source) {
 		this.sources.add(source);
-		if (this.queue != null) {
-			startOne(source, this.queue);
+		if (this.run != null) {
+			startOne(source, this.run);
 		}
 	}
 
@@ -58,15 +61,15 @@ final class SourceRunner {
 		return List.copyOf(this.sources);
 	}
 
-	synchronized void startAll(WorkQueue<Request> queue) {
+	synchronized void startAll(TriggeredQueue run) {
 		this.stop = new StopSignal();
-		this.queue = queue;
-		this.sources.forEach((source) -> startOne(source, queue));
+		this.run = run;
+		this.sources.forEach((source) -> startOne(source, run));
 	}
 
-	private void startOne(Source source, WorkQueue<Request> queue) {
+	private void startOne(Source source, TriggeredQueue run) {
 		StopSignal signal = this.stop;
-		RequestQueue view = new QueueView(queue, this.admission);
+		RequestQueue view = new QueueView(run, source.triggerKind(), this.admission);
 		Thread thread = new Thread(() -> run(source, view, signal),
 				"controller-" + this.controller + "-source-" + this.started++);
 		this.threads.add(thread);
@@ -76,7 +79,7 @@ final class SourceRunner {
 	void stopAll() {
 		List<Thread> running;
 		synchronized (this) {
-			this.queue = null;
+			this.run = null;
 			this.stop.fire();
 			running = new ArrayList<>(this.threads);
 			this.threads.clear();
@@ -119,35 +122,37 @@ final class SourceRunner {
 	interface Admission {
 
 		/**
-		 * Adds a request to the queue, or holds or drops it.
-		 * @param queue the controller's queue
+		 * Adds a request to the queue with its trigger, or holds or drops it.
+		 * @param run the controller's queue of the run
 		 * @param request the request
 		 * @param priority its priority
+		 * @param trigger why it is queued
 		 */
-		void add(WorkQueue<Request> queue, Request request, int priority);
+		void add(TriggeredQueue run, Request request, int priority, ReconcileTrigger trigger);
 
 	}
 
-	private record QueueView(WorkQueue<Request> queue, Admission admission) implements RequestQueue {
+	private record QueueView(TriggeredQueue run, ReconcileTrigger.Kind kind,
+			Admission admission) implements RequestQueue {
 
 		@Override
 		public void add(Request request) {
-			this.admission.add(this.queue, request, WorkQueue.DEFAULT_PRIORITY);
+			add(request, WorkQueue.DEFAULT_PRIORITY);
 		}
 
 		@Override
 		public void addAfter(Request request, Duration delay) {
-			this.queue.addAfter(request, delay);
+			addAfter(request, delay, WorkQueue.DEFAULT_PRIORITY);
 		}
 
 		@Override
 		public void add(Request request, int priority) {
-			this.admission.add(this.queue, request, priority);
+			this.admission.add(this.run, request, priority, ReconcileTrigger.of(this.kind));
 		}
 
 		@Override
 		public void addAfter(Request request, Duration delay, int priority) {
-			this.queue.addAfter(request, delay, priority);
+			this.run.addAfter(request, delay, priority, ReconcileTrigger.of(this.kind));
 		}
 
 	}

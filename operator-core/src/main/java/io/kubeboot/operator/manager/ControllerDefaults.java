@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 
@@ -23,8 +24,10 @@ import io.kubeboot.operator.workqueue.WorkQueueMetrics;
  * @param metrics creates the controller's metrics from its name
  * @param cacheSyncTimeout how long a starting controller waits for its caches
  * @param reconcileTimeout how long one reconcile may run, zero for no limit
+ * @param tracing where the controller's reconciles are traced
  */
 public record ControllerDefaults(int maxConcurrentReconciles, boolean priorityQueue,
 		Supplier<RateLimiter<Request>> rateLimiter, Function<String, WorkQueueMetrics> queueMetrics,
-		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout, Duration reconcileTimeout) {
+		Function<String, ControllerMetrics> metrics, Duration cacheSyncTimeout, Duration reconcileTimeout,
+		OperatorTracing tracing) {
 }

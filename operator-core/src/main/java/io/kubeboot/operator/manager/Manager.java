@@ -20,9 +20,12 @@ import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.internal.RateLimitInterceptor;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.leaderelection.internal.LeaderElector;
 import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -86,6 +89,9 @@ public final class Manager {
 
 	private final @Nullable LeaderElector leaderElector;
 
+	/** The application's listener, with leader transitions traced if tracing is on. */
+	private final LeaderElectionListener leaderElectionListener;
+
 	private volatile @Nullable LeaderElectionRunner election;
 
 	/** The informers synced at start, {@code null} until the caches synced. */
@@ -111,10 +117,16 @@ public final class Manager {
 		this.cache.objectBudgets(settings.objectBudgets);
 		this.cache.unscopedInformers(settings.unscopedInformers);
 		this.cache.namingReaders(this::runnablesReading);
-		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout);
+		this.client = Client.create(limited, this.cache, settings.fieldManager, settings.clientTimeout,
+				settings.tracing, settings.traceContextAnnotation ? TraceContextAnnotation.Written.ON_CREATE
+						: TraceContextAnnotation.Written.NEVER);
 		this.cache.onNamespacesJoined(this::checkAccessInJoined);
+		this.leaderElectionListener = (settings.leaderElection != null && settings.tracing != OperatorTracing.NOOP)
+				? new TracedLeaderElectionListener(settings.leaderElectionListener, settings.tracing,
+						settings.leaderElection.namespace() + "/" + settings.leaderElection.name())
+				: settings.leaderElectionListener;
 		this.leaderElector = (settings.leaderElection != null)
-				? new LeaderElector(apiClient, settings.leaderElection, settings.leaderElectionListener) : null;
+				? new LeaderElector(apiClient, settings.leaderElection, this.leaderElectionListener) : null;
 		// with leader election, the writes of leader-only work stop with the leadership,
 		// even from a worker that ignores its stop
 		this.leaderOnly = new RunnableGroup("leader-only", this::runnableFailed,
@@ -617,7 +629,7 @@ public final class Manager {
 				this.everyReplica.start();
 				if (this.leaderElector != null) {
 					LeaderElectionRunner runner = new LeaderElectionRunner(this.leaderElector, this.leaderOnly,
-							this.settings.leaderElectionListener, this.settings.lostLeaseExit,
+							this.leaderElectionListener, this.settings.lostLeaseExit,
 							this.settings.gracefulShutdownTimeout);
 					this.election = runner;
 					runner.start();

@@ -24,6 +24,8 @@ import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.model.PartialObjectMetadata;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -316,6 +318,34 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder controllerMetrics(Function<String, ControllerMetrics> metrics) {
 		this.settings.controllerMetrics = Objects.requireNonNull(metrics, "metrics");
+		return this;
+	}
+
+	/**
+	 * Where the manager's work is traced (default: nowhere): a span per reconcile, a child
+	 * span per call of the client, one per webhook request and one per leader
+	 * transition. {@code io.kubeboot.operator.micrometer.ObservationTracing} reports to a
+	 * Micrometer {@code ObservationRegistry}.
+	 * @param tracing the tracing
+	 * @return this builder
+	 */
+	public ManagerBuilder tracing(OperatorTracing tracing) {
+		this.settings.tracing = Objects.requireNonNull(tracing, "tracing");
+		return this;
+	}
+
+	/**
+	 * Whether the client writes the trace context of each create into the annotation
+	 * {@value TraceContextAnnotation#NAME} of the object it creates, in the same write
+	 * (default: no). The reconcile of the created object, in this operator or another,
+	 * then continues the trace. Updates, patches and applies never carry it, so it never
+	 * turns a write that changes nothing into one, nor conflicts with another field
+	 * manager; a change of the annotation alone never triggers a reconcile.
+	 * @param write whether to write it
+	 * @return this builder
+	 */
+	public ManagerBuilder traceContextAnnotation(boolean write) {
+		this.settings.traceContextAnnotation = write;
 		return this;
 	}
 

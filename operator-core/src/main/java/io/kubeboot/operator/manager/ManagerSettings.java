@@ -20,6 +20,8 @@ import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.webhook.WebhookServer;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
@@ -102,6 +104,10 @@ final class ManagerSettings {
 
 	@Nullable WebhookServer webhookServer;
 
+	OperatorTracing tracing = OperatorTracing.NOOP;
+
+	boolean traceContextAnnotation = TraceContextAnnotation.DEFAULT_WRITTEN;
+
 	ManagerSettings copy() {
 		ManagerSettings copy = new ManagerSettings();
 		copy.syncPeriod = this.syncPeriod;
@@ -133,6 +139,8 @@ final class ManagerSettings {
 		copy.clientQps = this.clientQps;
 		copy.clientBurst = this.clientBurst;
 		copy.webhookServer = this.webhookServer;
+		copy.tracing = this.tracing;
+		copy.traceContextAnnotation = this.traceContextAnnotation;
 		return copy;
 	}
 
@@ -154,7 +162,7 @@ final class ManagerSettings {
 	ControllerDefaults controllerDefaults() {
 		return new ControllerDefaults(this.maxConcurrentReconciles, this.priorityQueue,
 				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout,
-				this.reconcileTimeout);
+				this.reconcileTimeout, this.tracing);
 	}
 
 }

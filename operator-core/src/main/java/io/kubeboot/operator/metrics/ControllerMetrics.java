@@ -1,5 +1,7 @@
 package io.kubeboot.operator.metrics;
 
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
+
 /**
  * Receives the measurements of one controller; they map to controller-runtime's
  * {@code controller_runtime_*} series. Implementations must be thread-safe, fast and must
@@ -17,6 +19,22 @@ public interface ControllerMetrics {
 	 * @param nanos how long it took
 	 */
 	default void reconciled(Outcome outcome, long nanos) {
+	}
+
+	/**
+	 * Called before a reconcile, once for each kind among its triggers
+	 * ({@code operator_reconcile_triggers_total{controller,trigger}}).
+	 * @param kind the kind of one or more of its triggers
+	 */
+	default void triggered(ReconcileTrigger.Kind kind) {
+	}
+
+	/**
+	 * Called before a reconcile whose request had more triggers than it keeps
+	 * ({@code operator_reconcile_triggers_dropped_total{controller}}).
+	 * @param count how many triggers were not kept
+	 */
+	default void triggersDropped(int count) {
 	}
 
 	/**

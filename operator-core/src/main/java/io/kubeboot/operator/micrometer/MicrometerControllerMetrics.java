@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,6 +25,11 @@ import io.micrometer.core.instrument.Timer;
  * {@code controller_runtime_terminal_reconcile_errors_total}, a panic in
  * {@code controller_runtime_reconcile_panics_total}; a reconcile that ran past its timeout
  * counts in {@code controller_runtime_reconcile_timeouts_total}, whatever its result.
+ * <p>
+ * Beside them, {@code operator_reconcile_triggers_total{controller,trigger}} counts the
+ * reconciles by the kinds of their triggers (a reconcile with several kinds counts once
+ * under each), and {@code operator_reconcile_triggers_dropped_total{controller}} the
+ * triggers cut beyond what a request keeps.
  */
 final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -47,6 +53,10 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	private final Timer reconcileTime;
 
 	private final AtomicInteger activeWorkers = new AtomicInteger();
+
+	private final Map<ReconcileTrigger.Kind, Counter> triggers = new EnumMap<>(ReconcileTrigger.Kind.class);
+
+	private final Counter droppedTriggers;
 
 	MicrometerControllerMetrics(MeterRegistry registry, String controller, Supplier<Number> maxConcurrentReconciles) {
 		Tags tags = Tags.of("controller", controller);
@@ -75,6 +85,18 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 			.register(registry);
 		this.timeouts = Counter.builder("controller.runtime.reconcile.timeouts")
 			.description("Total number of reconciliation timeouts per controller")
+			.tags(tags)
+			.register(registry);
+		for (ReconcileTrigger.Kind kind : ReconcileTrigger.Kind.values()) {
+			this.triggers.put(kind,
+					Counter.builder("operator.reconcile.triggers")
+						.description("Reconciles per controller by the kinds of their triggers; a reconcile with "
+								+ "several kinds counts once under each")
+						.tags(tags.and("trigger", kind.label()))
+						.register(registry));
+		}
+		this.droppedTriggers = Counter.builder("operator.reconcile.triggers.dropped")
+			.description("Triggers of reconciles not kept beyond the most a request keeps, per controller")
 			.tags(tags)
 			.register(registry);
 		this.reconcileTime = Timer.builder("controller.runtime.reconcile.time")
@@ -114,6 +136,16 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
 	@Override
 	public void timedOut() {
 		this.timeouts.increment();
+	}
+
+	@Override
+	public void triggered(ReconcileTrigger.Kind kind) {
+		this.triggers.get(kind).increment();
+	}
+
+	@Override
+	public void triggersDropped(int count) {
+		this.droppedTriggers.increment(count);
 	}
 
 	@Override

@@ -1,12 +1,16 @@
 package io.kubeboot.operator.predicate;
 
+import java.util.HashMap;
 import java.util.Map;
 
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
  * Passes an update when {@code metadata.annotations} changed; creations and deletions
- * pass. The counterpart of controller-runtime's {@code AnnotationChangedPredicate}.
+ * pass. The counterpart of controller-runtime's {@code AnnotationChangedPredicate}. The
+ * trace context a write leaves ({@link TraceContextAnnotation}) does not count: it
+ * changes with every traced write.
  */
 public final class AnnotationsChangedPredicate implements EventFilter<KubernetesObject> {
 
@@ -29,7 +33,15 @@ public final class AnnotationsChangedPredicate implements EventFilter<Kubernetes
 
 	private static Map<String, String> annotations(KubernetesObject object) {
 		Map<String, String> annotations = (object.getMetadata() != null) ? object.getMetadata().getAnnotations() : null;
-		return (annotations != null) ? annotations : Map.of();
+		if (annotations == null) {
+			return Map.of();
+		}
+		if (!annotations.containsKey(TraceContextAnnotation.NAME)) {
+			return annotations;
+		}
+		Map<String, String> others = new HashMap<>(annotations);
+		others.remove(TraceContextAnnotation.NAME);
+		return others;
 	}
 
 	@Override

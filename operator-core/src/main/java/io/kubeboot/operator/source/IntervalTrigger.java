@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import org.slf4j.Logger;
@@ -67,6 +68,15 @@ public final class IntervalTrigger implements Source {
 		this.initialDelay = initialDelay;
 		this.jitter = jitter;
 		this.requests = Objects.requireNonNull(requests, "requests");
+	}
+
+	/**
+	 * Returns {@code periodic}: the requests of a timer.
+	 * @return {@link ReconcileTrigger.Kind#PERIODIC}
+	 */
+	@Override
+	public ReconcileTrigger.Kind triggerKind() {
+		return ReconcileTrigger.Kind.PERIODIC;
 	}
 
 	@Override

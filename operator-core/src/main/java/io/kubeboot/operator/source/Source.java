@@ -1,6 +1,7 @@
 package io.kubeboot.operator.source;
 
 import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 
 /**
  * Where requests come from besides the watched kinds: a timer, a message listener, a
@@ -27,5 +28,14 @@ public interface Source {
 	 * @throws Exception if the source failed; it is logged and the source ends
 	 */
 	void start(RequestQueue queue, StopSignal stop) throws Exception;
+
+	/**
+	 * Returns what the requests of this source are, as the triggers of the reconciles
+	 * they cause name them: {@code periodic} for a timer, {@code enqueued} by default.
+	 * @return the kind of trigger of every request this source queues
+	 */
+	default ReconcileTrigger.Kind triggerKind() {
+		return ReconcileTrigger.Kind.ENQUEUED;
+	}
 
 }

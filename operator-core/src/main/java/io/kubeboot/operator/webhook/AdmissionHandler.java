@@ -10,6 +10,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -30,6 +32,9 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	private final Class<T> type;
 
+	/** The handler's kind, as its span names it whatever a review says. */
+	private final String kind;
+
 	private final Gson gson;
 
 	private final @Nullable AdmissionValidator<T> validator;
@@ -41,6 +46,7 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 	private AdmissionHandler(Class<T> type, Gson gson, @Nullable AdmissionValidator<T> validator,
 			@Nullable Defaulter<T> defaulter, java.lang.Runnable onPanic) {
 		this.type = type;
+		this.kind = KindResolver.declaredKind(type).kind();
 		this.gson = gson;
 		this.validator = validator;
 		this.defaulter = defaulter;
@@ -59,6 +65,11 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 
 	@Override
 	public byte[] handle(byte[] body) throws InterruptedException {
+		return handle(body, OperatorTracing.WebhookSpan.NOOP);
+	}
+
+	@Override
+	public byte[] handle(byte[] body, OperatorTracing.WebhookSpan span) throws InterruptedException {
 		JsonObject review;
 		try {
 			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();
@@ -88,12 +99,24 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 		catch (Exception ex) {
 			deny(response, ex, request);
 		}
+		span.answered(this.kind, knownOperation(operation), response.get("allowed").getAsBoolean());
 		JsonObject answer = new JsonObject();
 		answer.addProperty("apiVersion",
 				review.has("apiVersion") ? review.get("apiVersion").getAsString() : "admission.k8s.io/v1");
 		answer.addProperty("kind", "AdmissionReview");
 		answer.add("response", response);
 		return answer.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The operation of a review for its span, one of a fixed set: the span's keys become
+	 * the tags of a meter, and a review's body is anyone's who reaches the port.
+	 */
+	private static String knownOperation(String operation) {
+		return switch (operation) {
+			case "CREATE", "UPDATE", "DELETE", "CONNECT" -> operation;
+			default -> "other";
+		};
 	}
 
 	private void validate(String operation, JsonObject request, JsonObject response) throws Exception {

@@ -11,6 +11,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
@@ -54,6 +55,11 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 
 	@Override
 	public byte[] handle(byte[] body) {
+		return handle(body, OperatorTracing.WebhookSpan.NOOP);
+	}
+
+	@Override
+	public byte[] handle(byte[] body, OperatorTracing.WebhookSpan span) {
 		JsonObject review;
 		try {
 			review = JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject();
@@ -89,12 +95,30 @@ final class ConversionHandler implements WebhookServer.WebhookHandler {
 		}
 		response.add("convertedObjects", converted);
 		response.add("result", result);
+		span.answered(knownKind(objects), "CONVERT", "Success".equals(result.get("status").getAsString()));
 		JsonObject answer = new JsonObject();
 		answer.addProperty("apiVersion", isString(review.get("apiVersion")) ? review.get("apiVersion").getAsString()
 				: "apiextensions.k8s.io/v1");
 		answer.addProperty("kind", "ConversionReview");
 		answer.add("response", response);
 		return answer.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The kind of a review's objects for its span, if it has a conversion here, else
+	 * {@code other}: the span's keys become the tags of a meter, and a review's body is
+	 * anyone's who reaches the port.
+	 */
+	private String knownKind(JsonArray objects) {
+		for (JsonElement object : objects) {
+			if (object instanceof JsonObject fields && isString(fields.get("kind"))
+					&& isString(fields.get("apiVersion"))) {
+				String kind = fields.get("kind").getAsString();
+				return this.conversions.containsKey(key(kind, group(fields.get("apiVersion").getAsString()))) ? kind
+						: "other";
+			}
+		}
+		return "other";
 	}
 
 	private JsonObject convert(JsonElement element, String desired) throws ConversionFailure {

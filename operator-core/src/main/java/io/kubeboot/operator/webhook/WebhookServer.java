@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -30,6 +31,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +89,8 @@ public final class WebhookServer {
 
 	private final WebhookMetrics metrics;
 
+	private final OperatorTracing tracing;
+
 	private final Map<String, WebhookHandler> handlers = new ConcurrentHashMap<>();
 
 	private volatile @Nullable HttpsServer server;
@@ -100,6 +104,7 @@ public final class WebhookServer {
 		this.port = builder.port;
 		this.handlerTimeout = builder.handlerTimeout;
 		this.metrics = builder.metrics;
+		this.tracing = builder.tracing;
 	}
 
 	/**
@@ -250,6 +255,11 @@ public final class WebhookServer {
 		long start = System.nanoTime();
 		this.metrics.started(path);
 		int code = 500;
+		OperatorTracing.WebhookSpan span = this.tracing.isNoop() ? OperatorTracing.WebhookSpan.NOOP
+				: this.tracing.webhook((handler instanceof ConversionHandler) ? "conversion" : "admission", path,
+						(name) -> exchange.getRequestHeaders().getFirst(name));
+		SpanEnd spanEnd = new SpanEnd(span);
+		Throwable error = null;
 		try {
 			if (!"POST".equals(exchange.getRequestMethod())) {
 				code = 405;
@@ -273,9 +283,22 @@ public final class WebhookServer {
 			}
 			Future<byte[]> answer;
 			try {
-				answer = threads.handlers.submit(() -> handler.handle(body));
+				spanEnd.handlerSubmitted();
+				answer = threads.handlers.submit(() -> {
+					if (!spanEnd.handlerStarts()) {
+						// timed out before it started: the request was answered
+						return new byte[0];
+					}
+					try (OperatorTracing.Scope scope = span.openScope()) {
+						return handler.handle(body, span);
+					}
+					finally {
+						spanEnd.handlerDone();
+					}
+				});
 			}
 			catch (RejectedExecutionException ex) {
+				spanEnd.handlerNeverRuns();
 				code = 503;
 				logger.warn(
 						"Webhook calls still running past their deadline take every handler thread, answered "
@@ -294,7 +317,9 @@ public final class WebhookServer {
 				}
 			}
 			catch (TimeoutException ex) {
+				error = ex;
 				answer.cancel(true);
+				spanEnd.handlerNeverRuns();
 				logger.warn("Webhook did not answer in time, answered 500 (the webhook configuration's "
 						+ "failurePolicy decides): path={} timeout={}", path, this.handlerTimeout);
 				answer(exchange, code, "the webhook did not answer within " + this.handlerTimeout);
@@ -307,6 +332,7 @@ public final class WebhookServer {
 					answer(exchange, code, "malformed request; the operator's log says why");
 					return;
 				}
+				error = ex.getCause();
 				this.metrics.panicked(path);
 				logger.error("Webhook failed, answered 500: path={}", path, ex.getCause());
 				// the exception's text is for the log, not for the caller
@@ -315,13 +341,76 @@ public final class WebhookServer {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				answer.cancel(true);
+				spanEnd.handlerNeverRuns();
 				answer(exchange, code, "the webhook server is stopping");
 			}
 		}
 		finally {
+			spanEnd.answered(code, error);
 			this.metrics.answered(path, code, System.nanoTime() - start);
 			exchange.close();
 		}
+	}
+
+	/**
+	 * Ends a request's span once the request is answered and its handler, if it ran, is
+	 * done: a handler that runs past its deadline still runs inside the span's scope, and
+	 * the client calls it makes must not become children of an ended span.
+	 */
+	private static final class SpanEnd {
+
+		private final OperatorTracing.WebhookSpan span;
+
+		/** The answer, and the handler once submitted. */
+		private final AtomicInteger pending = new AtomicInteger(1);
+
+		/** Claimed by the handler when it starts, or by the request when it never will. */
+		private final AtomicBoolean claimed = new AtomicBoolean();
+
+		private volatile int code;
+
+		private volatile @Nullable Throwable error;
+
+		SpanEnd(OperatorTracing.WebhookSpan span) {
+			this.span = span;
+		}
+
+		void handlerSubmitted() {
+			this.pending.incrementAndGet();
+		}
+
+		/**
+		 * Whether the handler may run: not if the request gave up on it first.
+		 */
+		boolean handlerStarts() {
+			return this.claimed.compareAndSet(false, true);
+		}
+
+		void handlerDone() {
+			arrive();
+		}
+
+		/**
+		 * The request gave up on a handler that has not started, and never will.
+		 */
+		void handlerNeverRuns() {
+			if (this.claimed.compareAndSet(false, true)) {
+				arrive();
+			}
+		}
+
+		void answered(int code, @Nullable Throwable error) {
+			this.code = code;
+			this.error = error;
+			arrive();
+		}
+
+		private void arrive() {
+			if (this.pending.decrementAndGet() == 0) {
+				this.span.end(this.code, this.error);
+			}
+		}
+
 	}
 
 	/**
@@ -396,6 +485,17 @@ public final class WebhookServer {
 		 */
 		byte[] handle(byte[] body) throws Exception;
 
+		/**
+		 * Handles a request inside its span, telling the span the review's answer.
+		 * @param body the request body
+		 * @param span the request's span
+		 * @return the response body
+		 * @throws Exception as {@link #handle(byte[])}
+		 */
+		default byte[] handle(byte[] body, OperatorTracing.WebhookSpan span) throws Exception {
+			return handle(body);
+		}
+
 	}
 
 	/**
@@ -413,6 +513,8 @@ public final class WebhookServer {
 		private Duration handlerTimeout = WebhookServerConfig.DEFAULT.handlerTimeout();
 
 		private WebhookMetrics metrics = WebhookMetrics.NOOP;
+
+		private OperatorTracing tracing = OperatorTracing.NOOP;
 
 		private Builder(ServingCertificate certificate) {
 			this.certificate = certificate;
@@ -459,6 +561,19 @@ public final class WebhookServer {
 		 */
 		public Builder metrics(WebhookMetrics metrics) {
 			this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+			return this;
+		}
+
+		/**
+		 * Sets where the server's requests are traced: a span per request, whose parent
+		 * is the trace context the API server sends in the {@code traceparent} header
+		 * (when its own tracing is on), and the parent of the client calls the webhook's
+		 * code makes.
+		 * @param tracing the tracing
+		 * @return this builder
+		 */
+		public Builder tracing(OperatorTracing tracing) {
+			this.tracing = Objects.requireNonNull(tracing, "tracing must not be null");
 			return this;
 		}
 

@@ -12,18 +12,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kubeboot.operator.client.ApiServerException;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.reconcile.TerminalException;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.source.Channel;
 import io.kubeboot.operator.source.IntervalTrigger;
+import io.kubeboot.operator.source.RequestQueue;
 import io.kubeboot.operator.source.Source;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -35,6 +42,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -510,6 +519,238 @@ class ControllerTests {
 		assertThat(this.events).containsExactly("a", "sent", "periodic");
 	}
 
+	@Test
+	void everyReconcileKnowsWhyItRunsAndIsCountedUnderIt() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		List<String> seen = new CopyOnWriteArrayList<>();
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = controller(1, (request) -> {
+			ReconcileContext context = ReconcileContext.current().orElseThrow();
+			seen.add(context.controller() + " " + request.name() + " " + context.triggers());
+			return switch (calls.incrementAndGet()) {
+				case 1 -> Result.requeueAfter(Duration.ofMillis(20));
+				case 2 -> throw new IllegalStateException("fails once");
+				default -> Result.done();
+			};
+		});
+		start(controller);
+		eventually().until(() -> seen.size() == 3);
+		this.informer.update(cached, configMap("a", "2"));
+		eventually().until(() -> seen.size() == 4);
+		eventually().until(() -> controller.enqueue(A));
+		eventually().until(() -> seen.size() == 5);
+
+		assertThat(seen).containsExactly("test a [resync]", "test a [requeue]", "test a [retry_after_error]",
+				"test a [spec_changed]", "test a [enqueued]");
+		assertThat(this.metrics.triggers).containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.REQUEUE,
+				ReconcileTrigger.Kind.RETRY_AFTER_ERROR, ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.ENQUEUED);
+		assertThat(ReconcileContext.current()).isEmpty();
+	}
+
+	@Test
+	void changesCoalescedWhileAReconcileRunsAreAllHandedToTheNextOne() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		CountDownLatch entered = new CountDownLatch(1);
+		List<List<ReconcileTrigger.Kind>> seen = new CopyOnWriteArrayList<>();
+		Controller controller = controller(1, (request) -> {
+			seen.add(ReconcileContext.current().orElseThrow().triggers().stream().map(ReconcileTrigger::kind).toList());
+			entered.countDown();
+			this.gate.await();
+			return Result.done();
+		});
+		start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		V1ConfigMap second = configMap("a", "2");
+		this.informer.update(cached, second);
+		this.informer.update(second, configMap("a", "3"));
+		eventually().until(() -> controller.enqueue(A));
+		this.gate.countDown();
+
+		eventually().until(() -> seen.size() == 2);
+		assertThat(seen.get(1)).containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.SPEC_CHANGED,
+				ReconcileTrigger.Kind.ENQUEUED);
+	}
+
+	@Test
+	void aSourceSaysWhatItsRequestsAre() throws Exception {
+		List<List<ReconcileTrigger>> seen = new CopyOnWriteArrayList<>();
+		Controller controller = controller(1, (request) -> {
+			seen.add(ReconcileContext.current().orElseThrow().triggers());
+			return Result.done();
+		});
+		// a timer of the application's own, not an IntervalTrigger
+		controller.watch(new Source() {
+
+			@Override
+			public void start(RequestQueue queue, StopSignal stop) throws InterruptedException {
+				queue.add(A);
+				stop.await();
+			}
+
+			@Override
+			public ReconcileTrigger.Kind triggerKind() {
+				return ReconcileTrigger.Kind.PERIODIC;
+			}
+
+		});
+		start(controller);
+
+		eventually().until(() -> !seen.isEmpty());
+		assertThat(seen.get(0)).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.PERIODIC);
+	}
+
+	@Test
+	void theKindsOfAReconcileIncludeThoseOfTheTriggersCut() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		CountDownLatch entered = new CountDownLatch(1);
+		List<ReconcileContext> seen = new CopyOnWriteArrayList<>();
+		Controller controller = controller(1, (request) -> {
+			seen.add(ReconcileContext.current().orElseThrow());
+			entered.countDown();
+			this.gate.await();
+			return Result.done();
+		});
+		start(controller);
+		assertThat(entered.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		for (int i = 0; i < ReconcileContext.MAX_TRIGGERS; i++) {
+			eventually().until(() -> controller.enqueue(A));
+		}
+		this.informer.update(cached, configMap("a", "2"));
+		this.gate.countDown();
+
+		eventually().until(() -> seen.size() == 2);
+		ReconcileContext second = seen.get(1);
+		assertThat(second.triggers()).extracting(ReconcileTrigger::kind).containsOnly(ReconcileTrigger.Kind.ENQUEUED);
+		assertThat(second.droppedTriggers()).isOne();
+		assertThat(second.triggerKinds()).containsExactlyInAnyOrder(ReconcileTrigger.Kind.ENQUEUED, ReconcileTrigger.Kind.SPEC_CHANGED);
+	}
+
+	@Test
+	void withTracingEveryReconcileIsASpanEndedWithItsResultAndWhatItThrew() throws Exception {
+		this.informer.add(configMap("a", "1"));
+		List<String> spans = new CopyOnWriteArrayList<>();
+		OperatorTracing tracing = new OperatorTracing() {
+
+			@Override
+			public ReconcileSpan reconcile(ReconcileContext context) {
+				return new ReconcileSpan() {
+
+					@Override
+					public Scope openScope() {
+						return () -> {
+						};
+					}
+
+					@Override
+					public void end(String result, @Nullable Throwable error) {
+						spans.add(context.triggers() + " " + result + " "
+								+ ((error != null) ? error.getMessage() : "-"));
+					}
+
+				};
+			}
+
+		};
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> switch (calls.incrementAndGet()) {
+			case 1 -> throw new ApiServerException.ConflictException("conflict", null);
+			case 2 -> throw new IllegalStateException("broken");
+			case 3 -> Result.requeueAfter(Duration.ofMillis(10));
+			default -> Result.done();
+		}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
+				DEADLINE, List.of(), LeaderOnly.INSTANCE, tracing);
+		start(controller);
+
+		eventually().until(() -> spans.size() == 4);
+		assertThat(spans).containsExactly("[resync] requeue -", "[retry_after_error] error broken",
+				"[retry_after_error] requeue_after -", "[requeue] success -");
+	}
+
+	@Test
+	void theLogLineOfAFailedReconcileIsWrittenInsideItsSpan() throws Exception {
+		this.informer.add(configMap("a", "1"));
+		List<String> ended = new CopyOnWriteArrayList<>();
+		OperatorTracing tracing = new OperatorTracing() {
+
+			@Override
+			public ReconcileSpan reconcile(ReconcileContext context) {
+				return new ReconcileSpan() {
+
+					@Override
+					public Scope openScope() {
+						// what a tracer's log correlation does
+						MDC.put("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
+						MDC.put("spanId", "00f067aa0ba902b7");
+						return () -> {
+							MDC.remove("traceId");
+							MDC.remove("spanId");
+						};
+					}
+
+					@Override
+					public void end(String result, @Nullable Throwable error) {
+						ended.add(result + " " + ((error != null) ? error.getMessage() : "-"));
+					}
+
+				};
+			}
+
+		};
+		ListAppender<ILoggingEvent> logs = new ListAppender<>();
+		logs.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(Controller.class);
+		logger.addAppender(logs);
+		try {
+			Controller controller = new Controller("test", V1ConfigMap.class, (request) -> {
+				throw new IllegalStateException("broken");
+			}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics,
+					List.of(eventSource()), DEADLINE, List.of(), LeaderOnly.INSTANCE, tracing);
+			start(controller);
+			eventually().until(() -> !ended.isEmpty());
+		}
+		finally {
+			logger.detachAppender(logs);
+		}
+
+		assertThat(ended.get(0)).isEqualTo("error broken");
+		assertThat(logs.list).filteredOn((event) -> event.getMessage().startsWith("Reconciler error"))
+			.first()
+			.satisfies((event) -> assertThat(event.getMDCPropertyMap())
+				.containsEntry("traceId", "4bf92f3577b34da6a3ce929d0e0e4736")
+				.containsEntry("spanId", "00f067aa0ba902b7"));
+		assertThat(MDC.get("traceId")).isNull();
+	}
+
+	@Test
+	void aStoppedControllerKeepsNothingForTheEventsItDrops() throws Exception {
+		V1ConfigMap cached = configMap("a", "1");
+		this.informer.add(cached);
+		Controller controller = controller(1, (request) -> {
+			this.events.add("reconcile " + request.name());
+			return Result.done();
+		});
+		Running run = start(controller);
+		eventually().until(() -> this.events.contains("reconcile a"));
+		PendingTriggers pending = controller.pendingTriggers();
+		run.stop.fire();
+		run.awaitReturn();
+
+		for (int i = 0; i < 100; i++) {
+			V1ConfigMap changed = configMap("k" + i, "2");
+			this.informer.add(changed);
+			this.informer.update(changed, configMap("k" + i, "3"));
+		}
+		controller.onEveryReplica((queue, stop) -> queue.addAfter(A, Duration.ofHours(1)))
+			.start(new StopSignal());
+
+		assertThat(controller.pendingTriggers()).isNull();
+		assertThat(pending).isNotNull();
+		assertThat(pending.size()).isZero();
+	}
+
 	private Result recordAfterTheGate(Request request) throws InterruptedException {
 		this.events.add(request.name());
 		this.gate.await();
@@ -621,9 +862,16 @@ class ControllerTests {
 
 		private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
 
+		private final List<ReconcileTrigger.Kind> triggers = new CopyOnWriteArrayList<>();
+
 		@Override
 		public void reconciled(Outcome outcome, long nanos) {
 			this.outcomes.add(outcome);
+		}
+
+		@Override
+		public void triggered(ReconcileTrigger.Kind kind) {
+			this.triggers.add(kind);
 		}
 
 	}

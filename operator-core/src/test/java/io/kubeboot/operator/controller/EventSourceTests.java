@@ -1,14 +1,20 @@
 package io.kubeboot.operator.controller;
 
+import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.workqueue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +32,12 @@ class EventSourceTests {
 	private final List<Request> sent = new CopyOnWriteArrayList<>();
 
 	private final List<Integer> priorities = new CopyOnWriteArrayList<>();
+
+	private final List<ReconcileTrigger> triggers = new CopyOnWriteArrayList<>();
+
+	private final FakeInformer<V1Deployment> deployments = new FakeInformer<>(V1Deployment.class);
+
+	private static final String TRACE = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
 	@Test
 	void updateOfAnObjectThatMapsToOneRequestSendsItOnce() {
@@ -109,6 +121,31 @@ class EventSourceTests {
 	}
 
 	@Test
+	void theGateSeesAnUpdateOfTheTraceContextAloneWhichTheFilterDrops() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		WorkGate gate = new WorkGate() {
+
+			@Override
+			public boolean passes(WorkGate.ObjectEvent event, BooleanSupplier eventFilter) {
+				seen.add(event.type() + " " + event.object().getMetadata().getResourceVersion());
+				return eventFilter.getAsBoolean();
+			}
+
+		};
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), EventFilters.all(), gate)
+			.register(this::send);
+		V1ConfigMap before = traced(configMap("a", "1"), TRACE);
+		this.informer.add(before);
+		this.sent.clear();
+
+		this.informer.update(before,
+				traced(configMap("a", "2"), "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"));
+
+		assertThat(seen).containsExactly("ADD 1", "UPDATE 2");
+		assertThat(this.sent).isEmpty();
+	}
+
+	@Test
 	void theGateSeesEveryEventOfTheReconciledKindAndHasTheLastWord() {
 		List<WorkGate.ObjectEvent.Type> seen = new CopyOnWriteArrayList<>();
 		WorkGate gate = new WorkGate() {
@@ -151,9 +188,160 @@ class EventSourceTests {
 		return new EventSource<>("test", this.informer, (object) -> List.of(Request.of(object)), EventFilters.all());
 	}
 
-	private void send(Request request, int priority) {
+	@Test
+	void aCreationSeenOnTheWatchIsCreatedAndOneOfTheInitialListAResync() {
+		source().register(this::send);
+
+		this.informer.addFromInitialList(configMap("a", "1"));
+		this.informer.add(configMap("b", "1"));
+
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.CREATED);
+		assertThat(this.triggers).allSatisfy((trigger) -> assertThat(trigger.object()).isNull());
+	}
+
+	@Test
+	void anUpdateSaysWhetherTheSpecTheMetadataOrTheStatusChanged() {
+		deploymentSource().register(this::send);
+		V1Deployment first = deployment("1", 1L);
+		this.deployments.add(first);
+		this.triggers.clear();
+
+		V1Deployment spec = deployment("2", 2L);
+		this.deployments.update(first, spec);
+		V1Deployment labelled = deployment("3", 2L);
+		labelled.getMetadata().putLabelsItem("tier", "web");
+		this.deployments.update(spec, labelled);
+		V1Deployment status = deployment("4", 2L).status(new V1DeploymentStatus().replicas(3));
+		status.getMetadata().putLabelsItem("tier", "web");
+		this.deployments.update(labelled, status);
+		this.deployments.update(status, status);
+		V1Deployment deleting = deployment("5", 2L);
+		deleting.getMetadata().putLabelsItem("tier", "web");
+		deleting.getMetadata().deletionTimestamp(OffsetDateTime.now());
+		this.deployments.update(status, deleting);
+		this.deployments.delete(deleting);
+
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.METADATA_CHANGED, ReconcileTrigger.Kind.STATUS_CHANGED,
+					ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.DELETED, ReconcileTrigger.Kind.DELETED);
+	}
+
+	@Test
+	void aKindWithoutGenerationChangesItsSpecWhenItsMetadataStayed() {
+		source().register(this::send);
+		V1ConfigMap before = configMap("a", "1");
+		this.informer.add(before);
+		this.triggers.clear();
+
+		this.informer.update(before, configMap("a", "2").putDataItem("key", "value"));
+
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED);
+	}
+
+	@Test
+	void anOwnedObjectsChangeNamesTheObject() {
+		new EventSource<>("test", this.informer, (object) -> List.of(Request.of("default", "owner")),
+				EventFilters.all(), EventSource.Relation.OWNED, () -> "ConfigMap")
+			.register(this::send);
+
+		this.informer.add(configMap("a", "1"));
+
+		assertThat(this.triggers).singleElement().satisfies((trigger) -> {
+			assertThat(trigger.kind()).isEqualTo(ReconcileTrigger.Kind.OWNED_OBJECT);
+			assertThat(trigger.objectKind()).isEqualTo("ConfigMap");
+			assertThat(trigger.object()).isEqualTo(A);
+			assertThat(trigger).hasToString("owned_object:ConfigMap/default/a");
+		});
+	}
+
+	@Test
+	void aKindWithoutGenerationWhoseContentAndLabelsChangedChangedItsSpec() {
+		source().register(this::send);
+		V1ConfigMap before = configMap("a", "1").putDataItem("key", "value");
+		this.informer.add(before);
+		this.triggers.clear();
+		V1ConfigMap labelled = configMap("a", "2").putDataItem("key", "value");
+		labelled.getMetadata().putLabelsItem("tier", "web");
+		V1ConfigMap both = configMap("a", "3").putDataItem("key", "other");
+		both.getMetadata().putLabelsItem("tier", "db");
+
+		this.informer.update(before, labelled);
+		this.informer.update(labelled, both);
+
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.METADATA_CHANGED, ReconcileTrigger.Kind.SPEC_CHANGED);
+	}
+
+	@Test
+	void anOwnedObjectSeenUnchangedIsAResyncNotAChange() {
+		EventSource<V1ConfigMap> owned = new EventSource<>("test", this.informer,
+				(object) -> List.of(Request.of("default", "owner")), EventFilters.all(), EventSource.Relation.OWNED,
+				() -> "ConfigMap");
+		owned.register(this::send);
+		V1ConfigMap listed = configMap("a", "1");
+		this.informer.addFromInitialList(listed);
+		this.informer.update(listed, listed);
+		this.informer.update(listed, configMap("a", "1"));
+		owned.replay(this::send);
+		this.informer.update(listed, configMap("a", "2").putDataItem("key", "value"));
+
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC,
+					ReconcileTrigger.Kind.OWNED_OBJECT);
+		assertThat(this.triggers.subList(0, 4)).allSatisfy((trigger) -> assertThat(trigger.object()).isNull());
+		assertThat(this.triggers.get(4).object()).isEqualTo(A);
+	}
+
+	@Test
+	void onlyACreationCarriesTheTraceContextTheObjectWasCreatedWith() {
+		source().register(this::send);
+		V1ConfigMap created = traced(configMap("a", "1"), TRACE);
+		this.informer.add(created);
+		V1ConfigMap changed = traced(configMap("a", "2").putDataItem("key", "value"),
+				"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01");
+		this.informer.update(created, changed);
+
+		assertThat(this.triggers).extracting(ReconcileTrigger::traceParent).containsExactly(TRACE, null);
+	}
+
+	@Test
+	void anUpdateOfTheTraceContextAloneIsDropped() {
+		source().register(this::send);
+		V1ConfigMap before = traced(configMap("a", "1").putDataItem("key", "value"), TRACE);
+		this.informer.add(before);
+		this.sent.clear();
+
+		this.informer.update(before, traced(configMap("a", "2").putDataItem("key", "value"),
+				"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"));
+		this.informer.update(before, configMap("a", "3").putDataItem("key", "value"));
+		this.informer.update(before, traced(configMap("a", "4").putDataItem("key", "other"), TRACE));
+
+		assertThat(this.sent).containsExactly(A);
+		assertThat(this.triggers).last().extracting(ReconcileTrigger::kind).isEqualTo(ReconcileTrigger.Kind.SPEC_CHANGED);
+	}
+
+	private EventSource<V1Deployment> deploymentSource() {
+		return new EventSource<>("test", this.deployments, (object) -> List.of(Request.of(object)),
+				EventFilters.all());
+	}
+
+	private static V1Deployment deployment(String resourceVersion, long generation) {
+		return new V1Deployment().metadata(new V1ObjectMeta().namespace("default")
+			.name("web")
+			.resourceVersion(resourceVersion)
+			.generation(generation));
+	}
+
+	private static V1ConfigMap traced(V1ConfigMap configMap, String traceParent) {
+		configMap.getMetadata().setAnnotations(Map.of(TraceContextAnnotation.NAME, traceParent));
+		return configMap;
+	}
+
+	private void send(Request request, int priority, ReconcileTrigger trigger) {
 		this.sent.add(request);
 		this.priorities.add(priority);
+		this.triggers.add(trigger);
 	}
 
 	private static V1ConfigMap configMap(String name, String resourceVersion) {

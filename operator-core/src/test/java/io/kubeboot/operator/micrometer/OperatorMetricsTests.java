@@ -12,6 +12,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.metrics.ControllerMetrics.Outcome;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -249,7 +250,23 @@ class OperatorMetricsTests {
 			queue.added();
 		}
 		assertThat(this.registry.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
-			.allSatisfy((tag) -> assertThat(tag.getKey()).isIn("controller", "name", "result")));
+			.allSatisfy((tag) -> assertThat(tag.getKey()).isIn("controller", "name", "result", "trigger")));
+	}
+
+	@Test
+	void reconcilesAreCountedByTheKindsOfTheirTriggersEachKindFromZero() {
+		ControllerMetrics controller = this.metrics.controllerMetrics("configmap");
+		controller.triggered(ReconcileTrigger.Kind.SPEC_CHANGED);
+		controller.triggered(ReconcileTrigger.Kind.SPEC_CHANGED);
+		controller.triggered(ReconcileTrigger.Kind.OWNED_OBJECT);
+		controller.triggersDropped(3);
+
+		assertThat(scrape()).contains(
+				"operator_reconcile_triggers_total{controller=\"configmap\",trigger=\"spec_changed\"} 2.0",
+				"operator_reconcile_triggers_total{controller=\"configmap\",trigger=\"owned_object\"} 1.0",
+				"operator_reconcile_triggers_total{controller=\"configmap\",trigger=\"retry_after_error\"} 0.0",
+				"operator_reconcile_triggers_dropped_total{controller=\"configmap\"} 3.0");
+		assertThat(lines("operator_reconcile_triggers_total{")).hasSize(ReconcileTrigger.Kind.values().length);
 	}
 
 	private static void reconciled(ControllerMetrics controller, Outcome outcome, int times) {

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.webhook;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -12,8 +13,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -179,6 +182,39 @@ class AdmissionHandlerTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> handler.handle("{\"kind\": \"AdmissionReview\"}".getBytes(StandardCharsets.UTF_8)))
 			.withMessage("an AdmissionReview without a request uid");
+	}
+
+	@Test
+	void theSpanNamesTheHandlersKindAndAKnownOperationWhateverTheReviewSays() throws Exception {
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new AdmissionValidator<>() {
+				}, this.panics::incrementAndGet);
+		List<String> answered = new ArrayList<>();
+		OperatorTracing.WebhookSpan span = new OperatorTracing.WebhookSpan() {
+
+			@Override
+			public OperatorTracing.Scope openScope() {
+				return OperatorTracing.Scope.NOOP;
+			}
+
+			@Override
+			public void answered(String kind, String operation, boolean allowed) {
+				answered.add(kind + " " + operation);
+			}
+
+			@Override
+			public void end(int statusCode, @Nullable Throwable error) {
+			}
+
+		};
+		String review = "{\"apiVersion\": \"admission.k8s.io/v1\", \"kind\": \"AdmissionReview\", \"request\": "
+				+ "{\"uid\": \"u-1\", \"kind\": {\"group\": \"\", \"version\": \"v1\", \"kind\": \"Kind-7f3a\"}, "
+				+ "\"operation\": \"OPERATION-7f3a\", \"object\": {\"metadata\": {\"name\": \"a\"}}}}";
+
+		handler.handle(review.getBytes(StandardCharsets.UTF_8), span);
+		handler.handle(review("DELETE", "null", "{\"data\": {}}").getBytes(StandardCharsets.UTF_8), span);
+
+		assertThat(answered).containsExactly("ConfigMap other", "ConfigMap DELETE");
 	}
 
 	private static JsonObject answer(AdmissionHandler<?> handler, String review) throws Exception {

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.webhook;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -8,11 +9,13 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.ConversionModels.Bucket;
 import io.kubeboot.operator.webhook.ConversionModels.BucketV1alpha1;
 import io.kubeboot.operator.webhook.ConversionModels.BucketV1beta1;
 import io.kubeboot.operator.webhook.ConversionModels.Lamp;
 import io.kubeboot.operator.webhook.ConversionModels.LampV1;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -199,6 +202,36 @@ class ConversionHandlerTests {
 		assertThat(response.getAsJsonArray("convertedObjects")).isEmpty();
 		assertThat(response.getAsJsonObject("result").get("status").getAsString()).isEqualTo("Failure");
 		assertThat(response.getAsJsonObject("result").get("message").getAsString()).isEqualTo(message);
+	}
+
+	@Test
+	void theSpanNamesOnlyAKindWithAConversion() throws Exception {
+		List<String> answered = new ArrayList<>();
+		OperatorTracing.WebhookSpan span = new OperatorTracing.WebhookSpan() {
+
+			@Override
+			public OperatorTracing.Scope openScope() {
+				return OperatorTracing.Scope.NOOP;
+			}
+
+			@Override
+			public void answered(String kind, String operation, boolean allowed) {
+				answered.add(kind + " " + operation + " " + allowed);
+			}
+
+			@Override
+			public void end(int statusCode, @Nullable Throwable error) {
+			}
+
+		};
+		String unknown = "{\"apiVersion\": \"x.example.com/v1\", \"kind\": \"Kind-7f3a\", \"metadata\": " + METADATA
+				+ "}";
+
+		this.handler.handle(review("x.example.com/v2", unknown).getBytes(StandardCharsets.UTF_8), span);
+		this.handler.handle(review("storage.example.com/v1beta1", bucket("v1alpha1", "{\"sizeInGi\": 2}", null))
+			.getBytes(StandardCharsets.UTF_8), span);
+
+		assertThat(answered).containsExactly("other CONVERT false", "Bucket CONVERT true");
 	}
 
 	private JsonObject answer(String review) throws Exception {

@@ -14,12 +14,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -148,6 +154,139 @@ class WebhookServerTests {
 		HttpResponse<String> malformed = post("/malformed", "x");
 		assertThat(malformed.statusCode()).isEqualTo(400);
 		assertThat(malformed.body()).doesNotContain("s3cr3t");
+	}
+
+	@Test
+	void everyRequestIsASpanThatReadsTheCallersTraceContextAndRecordsTheAnswer() throws Exception {
+		List<String> recorded = new CopyOnWriteArrayList<>();
+		OperatorTracing tracing = new OperatorTracing() {
+
+			@Override
+			public WebhookSpan webhook(String webhook, String path, Function<String, @Nullable String> headers) {
+				recorded.add("start " + webhook + " " + path + " " + headers.apply("traceparent"));
+				return new WebhookSpan() {
+
+					@Override
+					public Scope openScope() {
+						recorded.add("scope opened");
+						return () -> recorded.add("scope closed");
+					}
+
+					@Override
+					public void answered(String kind, String operation, boolean allowed) {
+						recorded.add("answered " + kind + " " + operation + " " + allowed);
+					}
+
+					@Override
+					public void end(int statusCode, @Nullable Throwable error) {
+						recorded.add("end " + statusCode + " " + error);
+					}
+
+				};
+			}
+
+		};
+		WebhookServer traced = WebhookServer.builder(this.certificate)
+			.bindAddress("127.0.0.1")
+			.port(0)
+			.tracing(tracing)
+			.build();
+		traced.register("/validate", AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
+				new AdmissionValidator<>() {
+
+					@Override
+					public List<String> validateCreate(V1ConfigMap object) throws AdmissionDeniedException {
+						throw new AdmissionDeniedException("no");
+					}
+
+				}, () -> {
+				}));
+		traced.start();
+		try {
+			String review = "{\"apiVersion\": \"admission.k8s.io/v1\", \"kind\": \"AdmissionReview\", \"request\": "
+					+ "{\"uid\": \"u-1\", \"kind\": {\"group\": \"\", \"version\": \"v1\", \"kind\": \"ConfigMap\"}, "
+					+ "\"operation\": \"CREATE\", \"object\": {\"metadata\": {\"name\": \"a\"}}}}";
+			HttpResponse<String> answer = this.http.send(
+					HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/validate"))
+						.timeout(DEADLINE)
+						.header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+						.POST(HttpRequest.BodyPublishers.ofString(review))
+						.build(),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(answer.statusCode()).isEqualTo(200);
+		}
+		finally {
+			traced.stop();
+		}
+		assertThat(recorded).containsExactly(
+				"start admission /validate 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "scope opened",
+				"answered ConfigMap CREATE false", "scope closed", "end 200 null");
+	}
+
+	@Test
+	void aHandlerPastItsDeadlineEndsItsSpanOnlyOnceItsScopeClosed() throws Exception {
+		List<String> recorded = new CopyOnWriteArrayList<>();
+		CountDownLatch release = new CountDownLatch(1);
+		OperatorTracing tracing = new OperatorTracing() {
+
+			@Override
+			public WebhookSpan webhook(String webhook, String path, Function<String, @Nullable String> headers) {
+				return new WebhookSpan() {
+
+					@Override
+					public Scope openScope() {
+						return () -> recorded.add("scope closed");
+					}
+
+					@Override
+					public void answered(String kind, String operation, boolean allowed) {
+					}
+
+					@Override
+					public void end(int statusCode, @Nullable Throwable error) {
+						recorded.add("end " + statusCode);
+					}
+
+				};
+			}
+
+		};
+		WebhookServer traced = WebhookServer.builder(this.certificate)
+			.bindAddress("127.0.0.1")
+			.port(0)
+			.handlerTimeout(Duration.ofMillis(200))
+			.tracing(tracing)
+			.build();
+		traced.register("/slow", (body) -> {
+			// ignores the interrupt of its cancellation, as code that swallows it does
+			while (release.getCount() > 0) {
+				try {
+					release.await();
+				}
+				catch (InterruptedException ex) {
+					recorded.add("interrupted");
+				}
+			}
+			return "{}".getBytes(StandardCharsets.UTF_8);
+		});
+		traced.start();
+		try {
+			HttpResponse<String> answer = this.http.send(
+					HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/slow"))
+						.timeout(DEADLINE)
+						.POST(HttpRequest.BodyPublishers.ofString("{}"))
+						.build(),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(answer.statusCode()).isEqualTo(500);
+			await().atMost(DEADLINE).until(() -> recorded.contains("interrupted"));
+			assertThat(recorded).doesNotContain("end 500");
+			release.countDown();
+			await().atMost(DEADLINE).until(() -> recorded.contains("end 500"));
+		}
+		finally {
+			traced.stop();
+		}
+		assertThat(recorded).containsExactly("interrupted", "scope closed", "end 500");
 	}
 
 	private HttpResponse<String> post(String path, String body) throws Exception {

@@ -17,6 +17,7 @@ import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.CertificateMetrics;
 import io.kubeboot.operator.webhook.ServingCertificate;
 import io.kubeboot.operator.webhook.WebhookServer;
@@ -57,7 +58,7 @@ import org.springframework.util.StringUtils;
 @EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
 		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
 		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class,
-		OperatorCacheProperties.class, OperatorMetricsAuthProperties.class })
+		OperatorCacheProperties.class, OperatorMetricsAuthProperties.class, OperatorTracingProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
@@ -80,7 +81,8 @@ public final class OperatorAutoConfiguration {
 			OperatorControllerProperties controller, OperatorLeaderElectionProperties election,
 			OperatorHealthProperties health, OperatorCacheProperties cache, Environment environment,
 			ApplicationEventPublisher publisher, ObjectProvider<ManagerBuilderCustomizer> customizers,
-			ObjectProvider<WebhookServer> webhookServer, ConfigurableListableBeanFactory beanFactory) {
+			ObjectProvider<WebhookServer> webhookServer, OperatorTracingProperties tracing,
+			ObjectProvider<OperatorTracing> tracers, ConfigurableListableBeanFactory beanFactory) {
 		OperatorControllerProperties.RateLimiter limits = controller.getRateLimiter();
 		ManagerBuilder builder = Manager.builder(apiClient);
 		if (election.isEnabled()) {
@@ -110,9 +112,16 @@ public final class OperatorAutoConfiguration {
 		builder.objectBudgets(cache.toObjectBudgets())
 			.unscopedInformers(cache.toUnscopedInformerPolicy(new UnscopedInformerAdvisor(beanFactory, environment)));
 		webhookServer.ifAvailable(builder::webhookServer);
+		tracers.ifAvailable(builder::tracing);
+		builder.traceContextAnnotation(tracing.isAnnotateObjects());
 		CacheTransformBeans.registerAll(beanFactory, builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		Manager manager = builder.build();
+		if (tracing.isAnnotateObjects() && manager.controllerDefaults().tracing() == OperatorTracing.NOOP) {
+			logger.warn("operator.tracing.annotate-objects is on but nothing traces the operator, so no create "
+					+ "carries a trace context: add Micrometer Tracing with a bridge (spring-boot-starter-opentelemetry, "
+					+ "or the Brave bridge), or an OperatorTracing bean");
+		}
 		CacheIndexBeans.registerAll(beanFactory, manager.cache());
 		return manager;
 	}
@@ -144,14 +153,16 @@ public final class OperatorAutoConfiguration {
 	 * @param certificate its certificate
 	 * @param properties the properties
 	 * @param metrics its metrics, if the application has metrics
+	 * @param tracing where its requests are traced, if the application observes
 	 * @return the server
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(WebhookBeans.OnWebhookBeans.class)
 	WebhookServer operatorWebhookServer(ServingCertificate certificate, OperatorWebhookProperties properties,
-			ObjectProvider<WebhookMetrics> metrics) {
-		return WebhookBeans.server(certificate, properties, metrics.getIfAvailable(() -> WebhookMetrics.NOOP));
+			ObjectProvider<WebhookMetrics> metrics, ObjectProvider<OperatorTracing> tracing) {
+		return WebhookBeans.server(certificate, properties, metrics.getIfAvailable(() -> WebhookMetrics.NOOP),
+				tracing.getIfAvailable(() -> OperatorTracing.NOOP));
 	}
 
 	/**

@@ -47,8 +47,8 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 	static final List<Class<?>> PROPERTIES = List.of(OperatorProperties.class, OperatorClientProperties.class,
 			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
 			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
-			OperatorWebhookProperties.class, OperatorCacheProperties.class,
-			OperatorMetricsAuthProperties.class);
+			OperatorWebhookProperties.class, OperatorCacheProperties.class, OperatorMetricsAuthProperties.class,
+			OperatorTracingProperties.class);
 
 	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
 

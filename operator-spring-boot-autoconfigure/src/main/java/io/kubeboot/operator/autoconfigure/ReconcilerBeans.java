@@ -27,6 +27,7 @@ import io.kubeboot.operator.predicate.EventFilter;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Cleaner;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
@@ -369,27 +370,40 @@ final class ReconcilerBeans {
 	}
 
 	/**
-	 * The one method {@code Result name(Request)} of a bean that does not implement the
-	 * interface.
+	 * The one method {@code Result name(Request)}, or {@code Result name(Request,
+	 * ReconcileContext)}, of a bean that does not implement the interface.
 	 */
 	private static Method singleMethod(Object bean, String name, Class<?> orImplement) {
 		Class<?> type = AopUtils.getTargetClass(bean);
 		List<Method> candidates = Arrays.stream(ReflectionUtils.getUniqueDeclaredMethods(type))
 			.filter((method) -> method.getName().equals(name) && !Modifier.isStatic(method.getModifiers())
-					&& method.getParameterCount() == 1 && method.getParameterTypes()[0] == Request.class
-					&& method.getReturnType() == Result.class)
+					&& method.getReturnType() == Result.class && takesARequest(method))
 			.toList();
 		if (candidates.size() != 1) {
 			throw new IllegalStateException("its class " + type.getName() + " must implement " + orImplement.getName()
-					+ " or declare exactly one method 'Result " + name + "(Request)'");
+					+ " or declare exactly one method 'Result " + name + "(Request)' (or 'Result " + name
+					+ "(Request, ReconcileContext)')");
 		}
 		Method method = AopUtils.selectInvocableMethod(candidates.get(0), bean.getClass());
 		ReflectionUtils.makeAccessible(method);
 		return method;
 	}
 
+	private static boolean takesARequest(Method method) {
+		Class<?>[] parameters = method.getParameterTypes();
+		return (parameters.length == 1 && parameters[0] == Request.class) || (parameters.length == 2
+				&& parameters[0] == Request.class && parameters[1] == ReconcileContext.class);
+	}
+
 	private static Result invoke(Method method, Object bean, Request request) throws Exception {
 		try {
+			if (method.getParameterCount() == 2) {
+				// the context of the reconcile running on this worker's thread
+				ReconcileContext context = ReconcileContext.current()
+					.orElseThrow(() -> new IllegalStateException(
+							method.getName() + " of " + bean.getClass().getName() + " called outside a reconcile"));
+				return (Result) method.invoke(bean, request, context);
+			}
 			return (Result) method.invoke(bean, request);
 		}
 		catch (InvocationTargetException ex) {

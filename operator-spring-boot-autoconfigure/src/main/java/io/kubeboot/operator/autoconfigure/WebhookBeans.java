@@ -10,6 +10,7 @@ import java.util.Map;
 
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.metrics.WebhookMetrics;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.AdmissionWebhook;
 import io.kubeboot.operator.webhook.CertificateMetrics;
@@ -113,15 +114,17 @@ final class WebhookBeans {
 	 * @param certificate the certificate it serves
 	 * @param properties the {@code operator.webhook.*} properties
 	 * @param metrics the server's metrics
+	 * @param tracing where the server's requests are traced
 	 * @return the server, not started
 	 */
 	static WebhookServer server(ServingCertificate certificate, OperatorWebhookProperties properties,
-			WebhookMetrics metrics) {
+			WebhookMetrics metrics, OperatorTracing tracing) {
 		return WebhookServer.builder(certificate)
 			.bindAddress(properties.getBindAddress())
 			.port(properties.getPort())
 			.handlerTimeout(properties.getHandlerTimeout())
 			.metrics(metrics)
+			.tracing(tracing)
 			.build();
 	}
 

@@ -18,8 +18,10 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -267,6 +269,12 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithReconcileMethodTakingTheContextShouldCreateItsController() {
+		this.contextRunner.withUserConfiguration(ContextReconcilerConfiguration.class)
+			.run((context) -> assertThat(onlyController(context.getBean(Manager.class)).name()).isEqualTo("secret"));
+	}
+
+	@Test
 	void runWithControllerOverrideShouldUseIt() {
 		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
 			.withPropertyValues("operator.controllers.configmap.max-concurrent-reconciles=4")
@@ -464,6 +472,21 @@ class OperatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithTheTraceContextAnnotationButNothingTracingShouldWarnThatNothingIsWritten(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.tracing.annotate-objects=true")
+			.run((context) -> assertThat(output)
+				.contains("operator.tracing.annotate-objects is on but nothing traces the operator"));
+	}
+
+	@Test
+	void runWithTheTraceContextAnnotationAndATracingShouldNotWarn(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("operator.tracing.annotate-objects=true")
+			.withBean(OperatorTracing.class, () -> new OperatorTracing() {
+			})
+			.run((context) -> assertThat(output).doesNotContain("operator.tracing.annotate-objects is on"));
+	}
+
+	@Test
 	void runWithJavaLangRunnableBeanShouldWarnThatTheManagerDoesNotRunIt(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(JavaLangRunnableConfiguration.class).run((context) -> {
 			assertThat(context.getBean(Manager.class).runnableNamesExcept(Controller.class)).isEmpty();
@@ -626,6 +649,25 @@ class OperatorAutoConfigurationTests {
 		@Watches(V1Secret.class)
 		Request podOfSecret(V1Secret secret) {
 			return Request.of(secret.getMetadata().getNamespace(), "pod");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ContextReconcilerConfiguration {
+
+		@Bean
+		ContextReconciler contextReconciler() {
+			return new ContextReconciler();
+		}
+
+	}
+
+	@Reconciles(V1Secret.class)
+	static class ContextReconciler {
+
+		Result reconcile(Request request, ReconcileContext context) {
+			return Result.done();
 		}
 
 	}

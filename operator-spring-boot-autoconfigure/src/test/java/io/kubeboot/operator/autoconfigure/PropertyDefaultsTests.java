@@ -18,6 +18,7 @@ import io.kubeboot.operator.manager.ControllerConfig;
 import io.kubeboot.operator.manager.ManagerConfig;
 import io.kubeboot.operator.manager.ManagerHealth;
 import io.kubeboot.operator.sharding.ShardingConfig;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubeboot.operator.webhook.WebhookServerConfig;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,8 @@ class PropertyDefaultsTests {
 			"operator.webhook.key-name", "operator.webhook.cert-check-interval", "operator.webhook.self-signed",
 			"operator.webhook.self-signed-hosts", "operator.metrics.auth.enabled", "operator.metrics.auth.endpoints",
 			"operator.metrics.auth.audiences", "operator.metrics.auth.allowed-cache-ttl",
-			"operator.metrics.auth.denied-cache-ttl", "operator.metrics.auth.cache-size");
+			"operator.metrics.auth.denied-cache-ttl", "operator.metrics.auth.cache-size",
+			"operator.tracing.observation-timers");
 
 	@Test
 	void everyPropertyHasTheCoresDefaultOrIsTheStartersOwn() {
@@ -123,6 +125,7 @@ class PropertyDefaultsTests {
 		defaults.put("operator.cache.object-budget", ObjectBudgets.NONE.perInformer());
 		defaults.put("operator.cache.object-budgets", ObjectBudgets.NONE.perKind());
 		defaults.put("operator.cache.acknowledged-unscoped-kinds", UnscopedInformerPolicy.DEFAULT.acknowledgedKinds());
+		defaults.put("operator.tracing.annotate-objects", TraceContextAnnotation.DEFAULT_WRITTEN);
 		return defaults;
 	}
 

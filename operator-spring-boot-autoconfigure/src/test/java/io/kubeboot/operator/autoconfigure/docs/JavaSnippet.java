@@ -35,6 +35,7 @@ record JavaSnippet(String file, int fenceLine, String code, Marker marker, Strin
 			"io.kubeboot.operator.healthz.*", "io.kubeboot.operator.leaderelection.*", "io.kubeboot.operator.manager.*",
 			"io.kubeboot.operator.model.*", "io.kubeboot.operator.predicate.*", "io.kubeboot.operator.rbac.*",
 			"io.kubeboot.operator.reconcile.*", "io.kubeboot.operator.sharding.*", "io.kubeboot.operator.source.*",
+			"io.kubeboot.operator.tracing.*",
 			"io.kubeboot.operator.webhook.*", "io.kubeboot.operator.autoconfigure.*",
 			"io.kubeboot.operator.autoconfigure.test.*", "io.kubeboot.operator.test.*",
 			"io.kubeboot.operator.autoconfigure.docs.model.*", "io.kubernetes.client.common.KubernetesObject",

@@ -1,0 +1,348 @@
+package io.kubeboot.operator.autoconfigure.observation;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.kubeboot.operator.annotation.Reconciles;
+import io.kubeboot.operator.autoconfigure.observation.RecordingTracer.FinishedSpan;
+import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.client.Patch;
+import io.kubeboot.operator.controller.Controller;
+import io.kubeboot.operator.controller.Enqueuer;
+import io.kubeboot.operator.it.Widget;
+import io.kubeboot.operator.it.Widgets;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.micrometer.ObservationTracing;
+import io.kubeboot.operator.reconcile.ReconcileContext;
+import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.reconcile.ReconcileTrigger;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import io.kubeboot.operator.tracing.OperatorTracing;
+import io.kubeboot.operator.tracing.TraceContextAnnotation;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.support.GenericApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Operators built with the starter, with an ObservationRegistry and a tracer plugged into
+ * it as a tracing bridge plugs in ({@link RecordingTracer}), against a real
+ * kube-apiserver: a reconcile is a span whose client calls are its children and which
+ * records its triggers; a reconcile triggered by another operator's write continues that
+ * operator's trace through the trace context annotation, which never triggers a reconcile
+ * by itself.
+ */
+@WithControlPlane
+class OperatorObservationIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private final List<ConfigurableApplicationContext> contexts = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void close() {
+		this.contexts.forEach(ConfigurableApplicationContext::close);
+	}
+
+	@Test
+	void aReconcileThatWritesAStatusIsASpanWithTheWriteAsItsChildAndItsTrigger(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		Widgets.install(admin);
+		ConfigurableApplicationContext context = start(StatusWriterApplication.class, admin, namespace);
+		RecordingTracer tracer = context.getBean(RecordingTracer.class);
+		StatusWriter reconciler = context.getBean(StatusWriter.class);
+
+		Widgets.api(admin)
+			.create(new Widget().metadata(new V1ObjectMeta().name("traced").namespace(namespace.name()))
+				.spec(Map.of("size", "large")))
+			.throwsApiException();
+		await().atMost(WAIT).until(() -> !reconciler.triggers.isEmpty() && reconcileSpans(tracer).size() == 1);
+
+		FinishedSpan reconcile = reconcileSpans(tracer).get(0);
+		assertThat(reconcile.contextualName()).isEqualTo("reconcile widget");
+		assertThat(reconcile.parentId()).isNull();
+		assertThat(reconcile.keys()).containsEntry("controller", "widget")
+			.containsEntry("result", "success")
+			.containsEntry("namespace", namespace.name())
+			.containsEntry("name", "traced")
+			.containsEntry("reconcile.triggers", "created")
+			.containsEntry("reconcile.triggers.dropped", "0")
+			.containsKey("reconcile.queued")
+			.containsEntry("reconcile.id", reconciler.reconcileIds.get(0));
+		assertThat(reconciler.triggers.get(0)).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.CREATED);
+		List<FinishedSpan> children = tracer.spans.stream()
+			.filter((span) -> reconcile.spanId().equals(span.parentId()))
+			.toList();
+		assertThat(children).singleElement().satisfies((write) -> {
+			assertThat(write.name()).isEqualTo("operator.client.request");
+			assertThat(write.contextualName()).isEqualTo("patch Widget/status");
+			assertThat(write.traceId()).isEqualTo(reconcile.traceId());
+			assertThat(write.keys()).containsEntry("verb", "patch")
+				.containsEntry("kind", "Widget")
+				.containsEntry("subresource", "status")
+				.containsEntry("status.code", "200")
+				.containsEntry("name", "traced");
+		});
+		// its own status write came back on the watch and was filtered: once a request
+		// queued after it was reconciled, still one reconcile of the object
+		assertThat(Widgets.api(admin).get(namespace.name(), "traced").throwsApiException().getObject().getStatus())
+			.containsEntry("observed", true);
+		context.getBean(Enqueuer.class).enqueue("widget", Request.of(namespace.name(), "marker"));
+		await().atMost(WAIT)
+			.until(() -> reconcileSpans(tracer).stream().anyMatch((span) -> "marker".equals(span.keys().get("name"))));
+		assertThat(reconcileSpans(tracer)).filteredOn((span) -> "traced".equals(span.keys().get("name"))).hasSize(1);
+	}
+
+	@Test
+	void twoOperatorsGiveOneTraceThroughTheAnnotationWhichNeverTriggersAReconcileByItself(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		ApiClient admin = controlPlane.adminClient();
+		Widgets.install(admin);
+		ConfigurableApplicationContext first = start(WidgetMakerApplication.class, admin, namespace,
+				"--operator.tracing.annotate-objects=true");
+		ConfigurableApplicationContext second = start(TraceFollowerApplication.class, admin, namespace);
+		RecordingTracer firstTracer = first.getBean(RecordingTracer.class);
+		RecordingTracer secondTracer = second.getBean(RecordingTracer.class);
+		TraceFollower secondReconciler = second.getBean(TraceFollower.class);
+
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("order").labels(Map.of("tracing-test", "true"))))
+			.execute();
+		await().atMost(WAIT).until(() -> !reconcileSpans(secondTracer).isEmpty());
+
+		FinishedSpan firstReconcile = reconcileSpans(firstTracer).get(0);
+		FinishedSpan create = firstTracer.spans.stream()
+			.filter((span) -> "create Widget".equals(span.contextualName()))
+			.findFirst()
+			.orElseThrow();
+		FinishedSpan secondReconcile = reconcileSpans(secondTracer).get(0);
+		assertThat(create.parentId()).isEqualTo(firstReconcile.spanId());
+		assertThat(secondReconcile.traceId()).as("one trace across the two operators")
+			.isEqualTo(firstReconcile.traceId());
+		assertThat(secondReconcile.parentId()).isEqualTo(create.spanId());
+		assertThat(secondReconcile.keys()).containsEntry("reconcile.triggers", "created");
+		assertThat(secondReconciler.triggers.get(0)).singleElement()
+			.satisfies((trigger) -> assertThat(trigger.traceParent()).contains(create.traceId()));
+		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
+		Widget made = widgets.get(namespace.name(), "order").throwsApiException().getObject();
+		assertThat(made.getMetadata().getAnnotations()).containsEntry(TraceContextAnnotation.NAME,
+				"00-" + create.traceId() + "-" + create.spanId() + "-01");
+
+		// a traced patch that changes nothing else leaves the object as it is: no write
+		Client firstClient = first.getBean(Client.class);
+		await().atMost(WAIT)
+			.until(() -> firstClient.get(Widget.class, Request.of(namespace.name(), "order"))
+				.map((cached) -> cached.getMetadata().getResourceVersion())
+				.equals(Optional.of(made.getMetadata().getResourceVersion())));
+		Widget again = firstClient.patch(made, Patch.merge(Map.of("spec", Map.of("size", "large"))));
+		assertThat(again.getMetadata().getResourceVersion()).isEqualTo(made.getMetadata().getResourceVersion());
+		assertThat(firstTracer.spans).anyMatch((span) -> "patch Widget".equals(span.contextualName()));
+		// a write of the annotation alone, then a change: only the change is reconciled,
+		// though this reconciler's event filter passes every change
+		String other = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+		Widget current = widgets.get(namespace.name(), "order").throwsApiException().getObject();
+		current.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, other);
+		widgets.update(current).throwsApiException();
+		current = widgets.get(namespace.name(), "order").throwsApiException().getObject();
+		widgets.update(current.spec(Map.of("size", "small"))).throwsApiException();
+		await().atMost(WAIT)
+			.until(() -> secondReconciler.triggers.stream()
+				.flatMap(List::stream)
+				.anyMatch((trigger) -> trigger.kind() == ReconcileTrigger.Kind.SPEC_CHANGED));
+		assertThat(secondReconciler.triggers).flatMap((triggers) -> triggers)
+			.noneMatch((trigger) -> trigger.kind() == ReconcileTrigger.Kind.METADATA_CHANGED
+					|| other.equals(trigger.traceParent()));
+	}
+
+	private ConfigurableApplicationContext start(Class<?> application, ApiClient admin, TestNamespace namespace,
+			String... arguments) {
+		String[] common = { "--spring.main.web-application-type=none", "--spring.main.banner-mode=off",
+				"--spring.application.name=" + application.getSimpleName().toLowerCase(),
+				"--operator.namespace=" + namespace };
+		String[] all = new String[common.length + arguments.length];
+		System.arraycopy(common, 0, all, 0, common.length);
+		System.arraycopy(arguments, 0, all, common.length, arguments.length);
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
+			.initializers((initialized) -> ((GenericApplicationContext) initialized).registerBean("kubernetesApiClient",
+					ApiClient.class, () -> admin))
+			.run(all);
+		this.contexts.add(context);
+		awaitRunning(context);
+		return context;
+	}
+
+	private static void awaitRunning(ConfigurableApplicationContext context) {
+		Manager manager = context.getBean(Manager.class);
+		await().atMost(WAIT)
+			.until(() -> !Controller.of(manager).isEmpty() && Controller.of(manager).stream().allMatch(Controller::isRunning));
+	}
+
+	/**
+	 * The operator's observations reported to a registry whose tracer is a handler of the
+	 * test's own: auto-configured only with a Micrometer Tracing bridge.
+	 */
+	static OperatorTracing observed(ObservationRegistry registry) {
+		return new ObservationTracing(registry);
+	}
+
+	private static List<FinishedSpan> reconcileSpans(RecordingTracer tracer) {
+		return tracer.named("operator.reconcile");
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class StatusWriterApplication {
+
+		@Bean
+		RecordingTracer recordingTracer() {
+			return new RecordingTracer();
+		}
+
+		@Bean
+		OperatorTracing operatorTracing(ObservationRegistry registry) {
+			return observed(registry);
+		}
+
+		@Bean
+		StatusWriter statusWriter(Client client) {
+			return new StatusWriter(client);
+		}
+
+	}
+
+	/**
+	 * Reconciles widgets: records why, and writes {@code status.observed}.
+	 */
+	@Reconciles(Widget.class)
+	static class StatusWriter {
+
+		final List<List<ReconcileTrigger>> triggers = new CopyOnWriteArrayList<>();
+
+		final List<String> reconcileIds = new CopyOnWriteArrayList<>();
+
+		private final Client client;
+
+		StatusWriter(Client client) {
+			this.client = client;
+		}
+
+		Result reconcile(Request request, ReconcileContext context) {
+			this.triggers.add(context.triggers());
+			this.reconcileIds.add(context.reconcileId());
+			this.client.get(Widget.class, request)
+				.ifPresent((widget) -> this.client.status()
+					.patch(widget, Patch.merge(Map.of("status", Map.of("observed", true)))));
+			return Result.done();
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class WidgetMakerApplication {
+
+		@Bean
+		RecordingTracer recordingTracer() {
+			return new RecordingTracer();
+		}
+
+		@Bean
+		OperatorTracing operatorTracing(ObservationRegistry registry) {
+			return observed(registry);
+		}
+
+		@Bean
+		WidgetMaker widgetMaker(Client client) {
+			return new WidgetMaker(client);
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TraceFollowerApplication {
+
+		@Bean
+		RecordingTracer recordingTracer() {
+			return new RecordingTracer();
+		}
+
+		@Bean
+		OperatorTracing operatorTracing(ObservationRegistry registry) {
+			return observed(registry);
+		}
+
+		@Bean
+		TraceFollower traceFollower() {
+			return new TraceFollower();
+		}
+
+	}
+
+	/**
+	 * Reconciles widgets on every change, and records why: the second operator of the
+	 * chain.
+	 */
+	@Reconciles(value = Widget.class, eventFilters = {})
+	static class TraceFollower {
+
+		final List<List<ReconcileTrigger>> triggers = new CopyOnWriteArrayList<>();
+
+		Result reconcile(Request request) {
+			this.triggers.add(ReconcileContext.current().orElseThrow().triggers());
+			return Result.done();
+		}
+
+	}
+
+	/**
+	 * Makes a widget of every labelled ConfigMap: the first operator of the chain. It
+	 * caches widgets (as their owner kind), so that its client can tell a write that
+	 * changes nothing.
+	 */
+	@Reconciles(value = V1ConfigMap.class, labelSelector = "tracing-test=true", owns = Widget.class)
+	static class WidgetMaker {
+
+		private final Client client;
+
+		WidgetMaker(Client client) {
+			this.client = client;
+		}
+
+		Result reconcile(Request request) {
+			if (this.client.get(V1ConfigMap.class, request).isPresent()) {
+				this.client.createOrPatch(widgetFor(request.namespace(), request.name()), (widget) -> {
+				});
+			}
+			return Result.done();
+		}
+
+		static Widget widgetFor(String namespace, String name) {
+			return new Widget().metadata(new V1ObjectMeta().namespace(namespace).name(name))
+				.spec(Map.of("size", "large"));
+		}
+
+	}
+
+}
