@@ -114,9 +114,10 @@ final class ReconcileRunner {
 			// with backoff, as controller-runtime retries the error of a reconcile whose
 			// context expired; its InterruptedException, if any, was the timeout's
 			outcome = Outcome.ERROR;
+			failure = ex;
 			current.addRateLimited(request, priority);
-			logger.error("Reconcile failed past its timeout, retried with backoff: controller={} request={} timeout={}",
-					this.name, request, ex.timeout(), ex);
+			logger.error("Reconcile failed past its timeout, retried with backoff: controller={} request={} "
+					+ "timeout={} triggers={}", this.name, request, ex.timeout(), triggers(context), ex);
 		}
 		catch (ApiServerException.ConflictException ex) {
 			// the normal course of things: someone wrote first; read again at once
@@ -156,6 +157,7 @@ final class ReconcileRunner {
 		}
 		catch (NamespaceNotWatchedException ex) {
 			outcome = Outcome.ERROR;
+			failure = ex;
 			if (this.unwatched.test(request)) {
 				// its namespace left the manager's set while it ran: dropped, as the
 				// requests of a namespace no longer watched are
@@ -165,7 +167,8 @@ final class ReconcileRunner {
 			}
 			else {
 				current.addRateLimited(request, priority);
-				logger.error("Reconciler error: controller={} request={}", this.name, request, ex);
+				logger.error("Reconciler error: controller={} request={} triggers={}", this.name, request,
+						triggers(context), ex);
 			}
 		}
 		catch (Exception ex) {
