@@ -1,0 +1,366 @@
+package io.kubeboot.operator.deploy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
+import io.kubeboot.operator.deploy.Template.Block;
+import io.kubeboot.operator.deploy.Template.Cond;
+import io.kubeboot.operator.deploy.Template.MappingBuilder;
+import io.kubeboot.operator.deploy.Template.Scalar;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The chart's values: which there are (some only when the operator serves webhooks or
+ * metrics), their types, defaults and descriptions, and the value of each with the
+ * settings applied. The plain manifests are rendered with these values, the chart's
+ * {@code values.yaml} holds them as its defaults, and {@code values.schema.json} their
+ * types, which {@code helm} checks on install.
+ */
+final class ChartValues {
+
+	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+	private final List<Definition> definitions;
+
+	private final Map<String, Object> values = new LinkedHashMap<>();
+
+	private ChartValues(List<Definition> definitions) {
+		this.definitions = definitions;
+		for (Definition definition : definitions) {
+			this.values.put(definition.path(), definition.defaultValue());
+		}
+	}
+
+	/**
+	 * The values of an operator's chart, with the settings applied.
+	 * @param model the operator
+	 * @param settings the settings
+	 * @return the values
+	 * @throws IllegalArgumentException naming the settings file and the key of a value
+	 * that is unknown or of the wrong type
+	 */
+	static ChartValues of(DeployModel model, DeploySettings settings) {
+		ChartValues values = new ChartValues(definitions(model));
+		values.apply("", settings.values(), settings.source());
+		values.check(settings.source());
+		return values;
+	}
+
+	private static List<Definition> definitions(DeployModel model) {
+		List<Definition> definitions = new ArrayList<>();
+		definitions.add(new Definition("image.repository", Type.STRING, model.name(),
+				"The operator's image, without its tag."));
+		definitions.add(new Definition("image.tag", Type.STRING, "latest", "The image's tag."));
+		definitions.add(new Definition("image.pullPolicy", Type.STRING, "IfNotPresent",
+				"When the kubelet pulls the image: Always, IfNotPresent or Never."));
+		definitions.add(new Definition("image.aotCache", Type.STRING, "",
+				"Path of a JDK AOT cache in the image (JDK 25: java -XX:AOTCacheOutput=... "
+						+ "-Dspring.context.exit=onRefresh), started with -XX:AOTCache. Empty: the image's own start "
+						+ "(an image built by spring-boot:build-image with BP_JVM_AOTCACHE_ENABLED=true starts with "
+						+ "its cache already)."));
+		definitions.add(new Definition("image.cds", Type.STRING, "",
+				"Path of a CDS archive in the image (JDK 17 to 24: -XX:ArchiveClassesAtExit in a training run), "
+						+ "started with -XX:SharedArchiveFile. Empty: none."));
+		definitions.add(new Definition("imagePullSecrets", Type.STRINGS, List.of(),
+				"Names of Secrets in the release's namespace to pull the image with."));
+		definitions.add(new Definition("replicas", Type.INTEGER, 1,
+				"Pods of the operator. Above 1, leader election must be on: one replica leads, the others keep "
+						+ "warm caches and take over; a PodDisruptionBudget keeps one running through node drains."));
+		definitions.add(new Definition("resources", Type.OBJECT,
+				Map.of("requests", Map.of("cpu", "100m", "memory", "256Mi"), "limits", Map.of("memory", "512Mi")),
+				"The container's resources."));
+		definitions.add(new Definition("watchNamespaces", Type.STRINGS,
+				(model.watchNamespace() != null) ? List.of(model.watchNamespace()) : List.of(),
+				"The namespace the operator watches (operator.namespace), or none for all namespaces. With one, its "
+						+ "roles are bound in that namespace alone instead of cluster-wide."));
+		definitions.add(new Definition("leaderElection.enabled", Type.BOOLEAN, model.leaderElection(),
+				"Whether the replicas elect a leader (operator.leader-election.enabled): needed for more than one."));
+		if (hasPerNamespaceGrants(model)) {
+			definitions.add(new Definition("grantedNamespaces", Type.STRINGS, List.of(),
+					"Namespaces in which the roles granted namespace by namespace are bound (watching all "
+							+ "namespaces; with watchNamespaces they are bound there)."));
+		}
+		definitions.add(new Definition("javaToolOptions", Type.STRING, "",
+				"More JVM options, passed in JAVA_TOOL_OPTIONS."));
+		definitions.add(new Definition("env", Type.OBJECT, Map.of(),
+				"More environment variables of the container, by name: Spring Boot properties such as "
+						+ "OPERATOR_CONTROLLER_MAXCONCURRENTRECONCILES."));
+		Map<String, Object> annotations = new LinkedHashMap<>();
+		if (model.metricsPath() != null) {
+			// for a Prometheus that finds its targets by annotation rather than ServiceMonitor
+			annotations.put("prometheus.io/scrape", "true");
+			annotations.put("prometheus.io/path", model.metricsPath());
+			annotations.put("prometheus.io/port", String.valueOf((model.managementPort() != null)
+					? model.managementPort() : model.applicationPort()));
+		}
+		definitions.add(new Definition("podAnnotations", Type.OBJECT, annotations,
+				"The pods' annotations: by default where a Prometheus that reads them scrapes the metrics."));
+		definitions.add(new Definition("nodeSelector", Type.OBJECT, Map.of(), "The pods' node selector."));
+		definitions.add(new Definition("tolerations", Type.LIST, List.of(), "The pods' tolerations."));
+		definitions.add(new Definition("priorityClassName", Type.STRING, "", "The pods' priority class, if any."));
+		definitions.add(new Definition("podDisruptionBudget.minAvailable", Type.INTEGER, 1,
+				"Pods a voluntary disruption (a node drain) leaves running, with more than one replica."));
+		if (model.metricsPath() != null) {
+			definitions.add(new Definition("metrics.serviceMonitor.enabled", Type.BOOLEAN, true,
+					"Whether to create a ServiceMonitor (monitoring.coreos.com/v1: the Prometheus Operator's) "
+							+ "for the metrics Service."));
+			definitions.add(new Definition("metrics.secure", Type.BOOLEAN, false,
+					"Whether Actuator's port checks every request's bearer token with the API server "
+							+ "(TokenReview) and that it may get the metrics path (SubjectAccessReview); Prometheus "
+							+ "then needs the ClusterRole <name>-metrics-reader."));
+		}
+		definitions.add(new Definition("networkPolicy.enabled", Type.BOOLEAN, true,
+				"Whether a NetworkPolicy admits only the API server's webhook calls and Prometheus's scrapes "
+						+ "(it needs a network plugin that enforces NetworkPolicy)."));
+		if (model.metricsPath() != null) {
+			definitions.add(new Definition("networkPolicy.metricsNamespace", Type.STRING, "monitoring",
+					"The namespace Prometheus runs in, admitted to Actuator's port."));
+		}
+		if (!model.webhooks().isEmpty() || !model.conversions().isEmpty()) {
+			definitions.add(new Definition("webhook.certManager.enabled", Type.BOOLEAN, true,
+					"Whether cert-manager issues the webhook's serving certificate and injects its CA into the "
+							+ "webhook configurations. Without it, create the Secret <name>-webhook-tls (tls.crt, "
+							+ "tls.key) yourself and give its CA in webhook.caBundle."));
+			definitions.add(new Definition("webhook.caBundle", Type.STRING, "",
+					"Without cert-manager: the base64 PEM of the CA that signed the webhook's certificate."));
+		}
+		return definitions;
+	}
+
+	private static boolean hasPerNamespaceGrants(DeployModel model) {
+		return model.permissions().stream().anyMatch((permission) -> permission.isGrantedPerNamespace());
+	}
+
+	@SuppressWarnings("unchecked")
+	private void apply(String prefix, Map<String, Object> given, String source) {
+		for (Map.Entry<String, Object> entry : given.entrySet()) {
+			String path = prefix + entry.getKey();
+			Definition definition = definition(path);
+			if (definition != null) {
+				this.values.put(path, definition.type().check(entry.getValue(), source, path));
+			}
+			else if (entry.getValue() instanceof Map<?, ?> map
+					&& this.definitions.stream().anyMatch((candidate) -> candidate.path().startsWith(path + "."))) {
+				apply(path + ".", (Map<String, Object>) map, source);
+			}
+			else {
+				throw new IllegalArgumentException(source + ": values." + path + " is no value of the chart (known: "
+						+ String.join(", ", this.definitions.stream().map(Definition::path).toList()) + ")");
+			}
+		}
+	}
+
+	private void check(String source) {
+		if ((Integer) get("replicas") < 1) {
+			throw new IllegalArgumentException(source + ": values.replicas must be at least 1");
+		}
+		if ((Integer) get("replicas") > 1 && !(Boolean) get("leaderElection.enabled")) {
+			throw new IllegalArgumentException(source + ": values.replicas is " + get("replicas") + " but "
+					+ "values.leaderElection.enabled is false: every replica would run the controllers");
+		}
+		if (!List.of("Always", "IfNotPresent", "Never").contains(get("image.pullPolicy"))) {
+			throw new IllegalArgumentException(
+					source + ": values.image.pullPolicy must be Always, IfNotPresent or Never");
+		}
+		List<String> namespaces = new ArrayList<>(strings("watchNamespaces"));
+		if (namespaces.size() > 1) {
+			throw new IllegalArgumentException(source + ": values.watchNamespaces names " + namespaces.size()
+					+ " namespaces; the operator watches one (operator.namespace) or all (none)");
+		}
+		if (definition("grantedNamespaces") != null) {
+			namespaces.addAll(strings("grantedNamespaces"));
+		}
+		for (String namespace : namespaces) {
+			if (!DNS_LABEL.matcher(namespace).matches() || namespace.length() > 63) {
+				throw new IllegalArgumentException(source + ": '" + namespace + "' is no namespace's name");
+			}
+		}
+	}
+
+	/**
+	 * Whether the chart has the value.
+	 */
+	boolean has(String path) {
+		return definition(path) != null;
+	}
+
+	Object get(String path) {
+		if (!this.values.containsKey(path)) {
+			throw new IllegalArgumentException("No value " + path);
+		}
+		return this.values.get(path);
+	}
+
+	@SuppressWarnings("unchecked")
+	List<String> strings(String path) {
+		return (List<String>) get(path);
+	}
+
+	Scalar string(String path) {
+		return new Scalar(String.valueOf(get(path)), "$.Values." + path);
+	}
+
+	Scalar integer(String path) {
+		return new Scalar(get(path), "$.Values." + path);
+	}
+
+	Cond isTrue(String path) {
+		return new Cond((Boolean) get(path), "$.Values." + path);
+	}
+
+	Cond notEmpty(String path) {
+		Object value = get(path);
+		boolean empty = (value instanceof String text) ? text.isEmpty()
+				: (value instanceof List<?> list) ? list.isEmpty() : ((Map<?, ?>) value).isEmpty();
+		return new Cond(!empty, "$.Values." + path);
+	}
+
+	Cond above(String path, int bound) {
+		return new Cond((Integer) get(path) > bound, "gt (int $.Values." + path + ") " + bound);
+	}
+
+	Block block(String path) {
+		return new Block(get(path), "$.Values." + path);
+	}
+
+	private @Nullable Definition definition(String path) {
+		return this.definitions.stream().filter((definition) -> definition.path().equals(path)).findFirst().orElse(null);
+	}
+
+	/**
+	 * The chart's {@code values.yaml}: every value with its description.
+	 */
+	String valuesYaml(List<String> header) {
+		Map<String, Object> tree = new LinkedHashMap<>();
+		for (Definition definition : this.definitions) {
+			nest(tree, definition.path(), definition);
+		}
+		return TemplateWriter.plain(header, mapping(tree, ""));
+	}
+
+	@SuppressWarnings("unchecked")
+	private Template.Mapping mapping(Map<String, Object> tree, String prefix) {
+		MappingBuilder mapping = Template.map();
+		tree.forEach((key, node) -> {
+			if (node instanceof Definition definition) {
+				mapping.comment(definition.description()).put(key, Template.of(get(definition.path())));
+			}
+			else {
+				mapping.put(key, mapping((Map<String, Object>) node, prefix + key + "."));
+			}
+		});
+		return mapping.build();
+	}
+
+	/**
+	 * The chart's {@code values.schema.json}: the type of every value.
+	 */
+	String schemaJson() {
+		JsonObject root = objectSchema();
+		for (Definition definition : this.definitions) {
+			JsonObject parent = root;
+			String[] keys = definition.path().split("\\.");
+			for (int i = 0; i < keys.length - 1; i++) {
+				JsonObject properties = parent.getAsJsonObject("properties");
+				if (!properties.has(keys[i])) {
+					properties.add(keys[i], objectSchema());
+				}
+				parent = properties.getAsJsonObject(keys[i]);
+			}
+			JsonObject schema = definition.type().schema();
+			schema.addProperty("description", definition.description());
+			parent.getAsJsonObject("properties").add(keys[keys.length - 1], schema);
+		}
+		root.addProperty("$schema", "http://json-schema.org/draft-07/schema#");
+		return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(root) + "\n";
+	}
+
+	private static JsonObject objectSchema() {
+		JsonObject schema = new JsonObject();
+		schema.addProperty("type", "object");
+		schema.add("properties", new JsonObject());
+		schema.addProperty("additionalProperties", false);
+		return schema;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static void nest(Map<String, Object> tree, String path, Definition definition) {
+		int dot = path.indexOf('.');
+		if (dot < 0) {
+			tree.put(path, definition);
+			return;
+		}
+		Map<String, Object> child = (Map<String, Object>) tree.computeIfAbsent(path.substring(0, dot),
+				(key) -> new LinkedHashMap<String, Object>());
+		nest(child, path.substring(dot + 1), definition);
+	}
+
+	/**
+	 * A value of the chart.
+	 *
+	 * @param path its path in {@code values.yaml}, such as {@code image.tag}
+	 * @param type its type
+	 * @param defaultValue its default
+	 * @param description what it does, its comment in {@code values.yaml}
+	 */
+	record Definition(String path, Type type, Object defaultValue, String description) {
+
+	}
+
+	/**
+	 * The type of a value.
+	 */
+	enum Type {
+
+		STRING, INTEGER, BOOLEAN, STRINGS, OBJECT, LIST;
+
+		Object check(@Nullable Object value, String source, String path) {
+			boolean valid = switch (this) {
+				case STRING -> value instanceof String;
+				case INTEGER -> value instanceof Integer;
+				case BOOLEAN -> value instanceof Boolean;
+				case STRINGS -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
+				case OBJECT -> value instanceof Map;
+				case LIST -> value instanceof List;
+			};
+			if (!valid) {
+				String expected = switch (this) {
+					case STRING -> "a string (quote a number: \"0.1\")";
+					case INTEGER -> "an integer";
+					case BOOLEAN -> "true or false";
+					case STRINGS -> "a list of strings";
+					case OBJECT -> "a mapping";
+					case LIST -> "a list";
+				};
+				throw new IllegalArgumentException(
+						source + ": values." + path + " must be " + expected + ", not " + value);
+			}
+			return value;
+		}
+
+		JsonObject schema() {
+			JsonObject schema = new JsonObject();
+			switch (this) {
+				case STRING -> schema.addProperty("type", "string");
+				case INTEGER -> schema.addProperty("type", "integer");
+				case BOOLEAN -> schema.addProperty("type", "boolean");
+				case STRINGS -> {
+					schema.addProperty("type", "array");
+					JsonObject items = new JsonObject();
+					items.addProperty("type", "string");
+					schema.add("items", items);
+				}
+				case OBJECT -> schema.addProperty("type", "object");
+				case LIST -> schema.addProperty("type", "array");
+			}
+			return schema;
+		}
+
+	}
+
+}

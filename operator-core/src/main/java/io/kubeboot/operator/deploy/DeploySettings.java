@@ -1,0 +1,188 @@
+package io.kubeboot.operator.deploy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * What the code of an operator does not say about how it is deployed, from a small YAML
+ * file of the project (the sample's and the archetype's
+ * {@code src/main/deploy/settings.yaml}):
+ *
+ * <pre class="code">
+ * namespace: shop-operator      # where the plain manifests install it
+ * chart:
+ *   version: 0.1.0              # the Helm chart's version (default: the image's tag)
+ *   description: Keeps shops.   # its description
+ * values:                       # the chart's values.yaml defaults; the plain manifests use them
+ *   image:
+ *     repository: registry.example.com/shop-operator
+ *     tag: 0.1.0
+ *   replicas: 2
+ * </pre>
+ *
+ * {@code values} takes the keys of the chart's {@code values.yaml} (its comments say what
+ * each does); a key not given keeps the generator's default, and an unknown key or a
+ * value of the wrong type is refused naming the key.
+ */
+public final class DeploySettings {
+
+	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+	private static final Set<String> KEYS = Set.of("namespace", "chart", "values");
+
+	private static final Set<String> CHART_KEYS = Set.of("version", "description");
+
+	private final String source;
+
+	private final String namespace;
+
+	private final @Nullable String chartVersion;
+
+	private final @Nullable String description;
+
+	private final Map<String, Object> values;
+
+	private DeploySettings(String source, String namespace, @Nullable String chartVersion,
+			@Nullable String description, Map<String, Object> values) {
+		this.source = source;
+		this.namespace = namespace;
+		this.chartVersion = chartVersion;
+		this.description = description;
+		this.values = values;
+	}
+
+	/**
+	 * Reads the settings of a file.
+	 * @param file the YAML file
+	 * @return the settings
+	 * @throws IOException if the file cannot be read
+	 * @throws IllegalArgumentException naming the file and the key if a setting is
+	 * invalid
+	 */
+	public static DeploySettings read(Path file) throws IOException {
+		return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString().replace('\\', '/'));
+	}
+
+	/**
+	 * Parses settings.
+	 * @param yaml the YAML
+	 * @param source what it was read from, for messages and the manifests' headers
+	 * @return the settings
+	 * @throws IllegalArgumentException naming the source and the key if a setting is
+	 * invalid
+	 */
+	@SuppressWarnings("unchecked")
+	public static DeploySettings parse(String yaml, String source) {
+		Object document;
+		try {
+			document = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+		}
+		catch (YAMLException ex) {
+			throw new IllegalArgumentException(source + " is not YAML: " + ex.getMessage(), ex);
+		}
+		if (!(document instanceof Map<?, ?> map)) {
+			throw new IllegalArgumentException(source + " must be a mapping with 'namespace' and 'values'");
+		}
+		for (Object key : map.keySet()) {
+			if (!KEYS.contains(String.valueOf(key))) {
+				throw new IllegalArgumentException(source + ": unknown setting '" + key + "' (known: namespace, chart, "
+						+ "values)");
+			}
+		}
+		Object namespace = map.get("namespace");
+		if (!(namespace instanceof String name) || !DNS_LABEL.matcher(name).matches() || name.length() > 63) {
+			throw new IllegalArgumentException(source + ": namespace must be a namespace's name (lower-case letters, "
+					+ "digits and '-', at most 63), not " + namespace);
+		}
+		String version = null;
+		String description = null;
+		Object chart = map.get("chart");
+		if (chart != null) {
+			if (!(chart instanceof Map<?, ?> chartMap)) {
+				throw new IllegalArgumentException(source + ": chart must be a mapping of version and description");
+			}
+			for (Map.Entry<?, ?> entry : chartMap.entrySet()) {
+				if (!CHART_KEYS.contains(String.valueOf(entry.getKey())) || !(entry.getValue() instanceof String)) {
+					throw new IllegalArgumentException(source + ": chart." + entry.getKey()
+							+ " is not a setting (chart.version and chart.description are, both strings)");
+				}
+			}
+			version = (String) chartMap.get("version");
+			description = (String) chartMap.get("description");
+		}
+		Object values = map.get("values");
+		if (values != null && !(values instanceof Map)) {
+			throw new IllegalArgumentException(source + ": values must be a mapping, as the chart's values.yaml");
+		}
+		return new DeploySettings(source, name, version, description,
+				(values != null) ? new LinkedHashMap<>((Map<String, Object>) values) : Map.of());
+	}
+
+	/**
+	 * Settings without a file, for tests and plain Java.
+	 * @param namespace the namespace the plain manifests install the operator in
+	 * @param values the values, as the chart's {@code values.yaml}
+	 * @return the settings
+	 */
+	public static DeploySettings of(String namespace, Map<String, Object> values) {
+		Objects.requireNonNull(values, "values must not be null");
+		Map<String, Object> settings = new LinkedHashMap<>();
+		settings.put("namespace", namespace);
+		settings.put("values", values);
+		return parse(new Yaml().dump(settings), "settings");
+	}
+
+	/**
+	 * Returns where the settings were read from.
+	 * @return the file, such as {@code src/main/deploy/settings.yaml}
+	 */
+	public String source() {
+		return this.source;
+	}
+
+	/**
+	 * Returns the namespace the plain manifests install the operator in.
+	 * @return the namespace
+	 */
+	public String namespace() {
+		return this.namespace;
+	}
+
+	/**
+	 * Returns the chart's version.
+	 * @return the version, or {@code null} for the image's tag
+	 */
+	public @Nullable String chartVersion() {
+		return this.chartVersion;
+	}
+
+	/**
+	 * Returns the chart's description.
+	 * @return the description, or {@code null} for one naming the operator
+	 */
+	public @Nullable String description() {
+		return this.description;
+	}
+
+	/**
+	 * Returns the values given, as the chart's {@code values.yaml} nests them.
+	 * @return the values
+	 */
+	public Map<String, Object> values() {
+		return this.values;
+	}
+
+}

@@ -1,0 +1,160 @@
+package io.kubeboot.operator.deploy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * The Helm chart of an operator: {@code Chart.yaml}, {@code values.yaml} with the
+ * settings' values as defaults, {@code values.schema.json}, the CRDs in {@code crds/}
+ * (which Helm installs before the templates and never upgrades or deletes), and the same
+ * templates the plain manifests are rendered from, with the checks that refuse values
+ * the operator cannot run with.
+ */
+final class HelmChart {
+
+	private final Rendering rendering;
+
+	private final List<String> header;
+
+	private final String version;
+
+	HelmChart(Rendering rendering, List<String> header, String version) {
+		this.rendering = rendering;
+		this.header = header;
+		this.version = version;
+	}
+
+	Map<String, String> files(Map<String, Function<Rendering, List<Object>>> templates) {
+		Map<String, String> files = new LinkedHashMap<>();
+		files.put("Chart.yaml", chartYaml());
+		files.put("values.yaml", this.rendering.values().valuesYaml(this.header));
+		files.put("values.schema.json", this.rendering.values().schemaJson());
+		files.put(".helmignore", "# Generated: see values.yaml\n.git/\n*.orig\n*.rej\n*~\n");
+		for (String crd : this.rendering.model().crds()) {
+			files.put("crds/" + crdName(crd) + ".yaml", crd);
+		}
+		files.put("templates/_helpers.tpl", helpers());
+		if (!this.rendering.model().policies().isEmpty()) {
+			files.put("templates/policy.yaml", String.join("---\n", this.rendering.model().policies()));
+		}
+		for (Map.Entry<String, Function<Rendering, List<Object>>> template : templates.entrySet()) {
+			List<Object> documents = template.getValue().apply(this.rendering);
+			if (documents.isEmpty()) {
+				continue;
+			}
+			String content = TemplateWriter.helm(this.header, documents);
+			if (template.getKey().equals("deployment.yaml")) {
+				content = "{{- include \"" + this.rendering.name() + ".checks\" $ }}\n" + content;
+			}
+			files.put("templates/" + template.getKey(), content);
+		}
+		files.put("templates/NOTES.txt", notes());
+		return files;
+	}
+
+	private String chartYaml() {
+		String description = this.rendering.settings().description();
+		Template.Mapping chart = Template.map()
+			.put("apiVersion", "v2")
+			.put("name", this.rendering.name())
+			.put("description", (description != null) ? description : "The operator " + this.rendering.name())
+			.put("type", "application")
+			.put("version", this.version)
+			.put("appVersion", String.valueOf(this.rendering.values().get("image.tag")))
+			.comment("ValidatingAdmissionPolicy and webhook match conditions are GA from 1.30 on")
+			.put("kubeVersion", ">=1.30.0-0")
+			.build();
+		return TemplateWriter.plain(this.header, chart);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static String crdName(String crd) {
+		for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(crd)) {
+			if (document instanceof Map<?, ?> map) {
+				return String.valueOf(WebhookTemplates.get(map, "metadata", "name"));
+			}
+		}
+		throw new IllegalArgumentException("A CRD without a name: " + crd);
+	}
+
+	/**
+	 * The helpers: the JVM options, and the checks of the values that
+	 * {@code deployment.yaml} includes, each failing the install with what to change.
+	 */
+	private String helpers() {
+		String name = this.rendering.name();
+		ChartValues values = this.rendering.values();
+		StringBuilder tpl = new StringBuilder();
+		for (String line : this.header) {
+			tpl.append("{{/* ").append(line).append(" */}}\n");
+		}
+		tpl.append("\n{{/* The JVM options of JAVA_TOOL_OPTIONS: the image's AOT cache or CDS archive, then "
+				+ "javaToolOptions */}}\n");
+		tpl.append("{{- define \"").append(name).append(".javaToolOptions\" -}}\n");
+		tpl.append("{{- $options := list -}}\n");
+		tpl.append("{{- with $.Values.image.aotCache }}{{ $options = append $options (printf \"-XX:AOTCache=%s\" .) }}"
+				+ "{{ end -}}\n");
+		tpl.append("{{- with $.Values.image.cds }}{{ $options = append $options (printf \"-XX:SharedArchiveFile=%s\" .)"
+				+ " }}{{ end -}}\n");
+		tpl.append("{{- with $.Values.javaToolOptions }}{{ $options = append $options . }}{{ end -}}\n");
+		tpl.append("{{- join \" \" $options -}}\n");
+		tpl.append("{{- end }}\n\n");
+		tpl.append("{{/* Values the operator cannot run with fail the install */}}\n");
+		tpl.append("{{- define \"").append(name).append(".checks\" -}}\n");
+		List<String[]> checks = new ArrayList<>();
+		checks.add(new String[] { "and (gt (int $.Values.replicas) 1) (not $.Values.leaderElection.enabled)",
+				"replicas is above 1 but leaderElection.enabled is false: every replica would run the controllers" });
+		checks.add(new String[] { "gt (len $.Values.watchNamespaces) 1",
+				"watchNamespaces names more than one namespace: the operator watches one (operator.namespace) or all "
+						+ "(none)" });
+		if (values.has("webhook.certManager.enabled")) {
+			checks.add(new String[] { "and (not $.Values.webhook.certManager.enabled) (not $.Values.webhook.caBundle)",
+					"webhook.caBundle must be given when webhook.certManager.enabled is false: the API server would "
+							+ "not trust the webhook" });
+		}
+		if (values.has("metrics.secure") && !this.rendering.model().metricsFilter()) {
+			checks.add(new String[] { "$.Values.metrics.secure",
+					"metrics.secure is true but the operator has no metrics filter" });
+		}
+		List<String> converted = WebhookTemplates.converted(this.rendering.model());
+		if (!converted.isEmpty()) {
+			String namespace = this.rendering.settings().namespace();
+			checks.add(new String[] { "ne $.Release.Namespace " + TemplateWriter.quoted(namespace),
+					"the CRDs of crds/ (" + String.join(", ", converted) + ") convert by the webhook in namespace "
+							+ namespace + ": install the chart there, or regenerate it for another namespace" });
+		}
+		for (String[] check : checks) {
+			tpl.append("{{- if ").append(check[0]).append(" }}\n");
+			tpl.append("{{- fail ").append(TemplateWriter.quoted(check[1])).append(" }}\n");
+			tpl.append("{{- end }}\n");
+		}
+		tpl.append("{{- end }}\n");
+		return tpl.toString();
+	}
+
+	private String notes() {
+		String name = this.rendering.name();
+		StringBuilder notes = new StringBuilder();
+		notes.append(name).append(" runs in namespace {{ .Release.Namespace }}, watching ")
+			.append("{{ if .Values.watchNamespaces }}namespace {{ join \", \" .Values.watchNamespaces }}")
+			.append("{{ else }}all namespaces{{ end }}.\n\n");
+		notes.append("  kubectl -n {{ .Release.Namespace }} rollout status deployment/").append(name).append('\n');
+		notes.append("  kubectl -n {{ .Release.Namespace }} logs deployment/").append(name).append('\n');
+		if (this.rendering.servesWebhooks()) {
+			notes.append("{{- if .Values.webhook.certManager.enabled }}\n\n");
+			notes.append("The webhooks' certificate comes from cert-manager, which must run in the cluster:\n");
+			notes.append("  kubectl -n {{ .Release.Namespace }} get certificate ").append(this.rendering.certificate())
+				.append('\n');
+			notes.append("{{- end }}\n");
+		}
+		return notes.toString();
+	}
+
+}

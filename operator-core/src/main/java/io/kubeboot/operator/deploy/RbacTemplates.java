@@ -1,0 +1,196 @@
+package io.kubeboot.operator.deploy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+import io.kubeboot.operator.deploy.Template.Cond;
+import io.kubeboot.operator.deploy.Template.Document;
+import io.kubeboot.operator.deploy.Template.EachDocument;
+import io.kubeboot.operator.deploy.Template.Mapping;
+import io.kubeboot.operator.deploy.Template.Scalar;
+import io.kubeboot.operator.deploy.Template.SequenceBuilder;
+import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.rbac.PolicyRule;
+import io.kubeboot.operator.rbac.PolicyRules;
+import io.kubeboot.operator.rbac.RbacManifest;
+import io.kubeboot.operator.rbac.RbacManifest.Role;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ServiceAccount and the roles of an operator, from what its manager needs. The
+ * permissions the manager places in the namespace it watches (all of them, or the one of
+ * {@code operator.namespace}) follow the chart's {@code watchNamespaces}: with none, a
+ * ClusterRole bound cluster-wide; with one, a Role there (cluster-scoped kinds keep their
+ * ClusterRole). Leader election's Lease lives in the namespace the operator is installed
+ * in unless the application names another.
+ */
+final class RbacTemplates {
+
+	/** Where a permission goes to the namespace the operator is installed in. */
+	private static final String INSTALLED = "kubeboot-installed-namespace";
+
+	/** Where a permission goes to each watched namespace. */
+	private static final String WATCHED = "kubeboot-watched-namespace";
+
+	private static final String LEADER_ELECTION_ROLE = "leader-election";
+
+	private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
+
+	private RbacTemplates() {
+	}
+
+	static List<Object> documents(Rendering rendering) {
+		List<Object> documents = new ArrayList<>();
+		documents.add(new Document(List.of("The identity the operator's pods run as"),
+				rendering.object("v1", "ServiceAccount", rendering.metadata(rendering.name(), rendering.namespace(), null))
+					.build(),
+				Cond.ALWAYS));
+		List<Role> allNamespaces = roles(rendering, false);
+		List<Role> oneNamespace = roles(rendering, true);
+		Cond watching = rendering.values().notEmpty("watchNamespaces");
+		for (Role role : allNamespaces) {
+			documents.addAll(role(rendering, role, oneNamespace.contains(role) ? Cond.ALWAYS : watching.not()));
+		}
+		for (Role role : oneNamespace) {
+			if (!allNamespaces.contains(role)) {
+				documents.addAll(role(rendering, role, watching));
+			}
+		}
+		if (rendering.model().metricsFilter()) {
+			documents.addAll(metricsAccess(rendering));
+		}
+		return documents;
+	}
+
+	private static List<Role> roles(Rendering rendering, boolean oneNamespace) {
+		DeployModel model = rendering.model();
+		List<Permission> placed = new ArrayList<>();
+		for (Permission permission : model.permissions()) {
+			if (permission.role().equals(LEADER_ELECTION_ROLE)) {
+				placed.add((model.leaseNamespace() != null) ? permission : permission.inNamespace(INSTALLED));
+			}
+			else if (permission.isInAllNamespaces()
+					|| (model.watchNamespace() != null && model.watchNamespace().equals(permission.namespace()))) {
+				placed.add(oneNamespace ? permission.inNamespace(WATCHED) : permission.inAllNamespaces());
+			}
+			else {
+				placed.add(permission);
+			}
+		}
+		return RbacManifest.roles(rendering.name(), PolicyRules.of(placed));
+	}
+
+	private static List<Object> role(Rendering rendering, Role role, Cond when) {
+		List<Object> documents = new ArrayList<>();
+		String namespace = role.namespace();
+		if (WATCHED.equals(namespace)) {
+			String helm = "$.Values.watchNamespaces";
+			List<String> watched = rendering.values().strings("watchNamespaces");
+			documents.add(new EachDocument(helm, watched, when, (item) -> roleDocument(rendering, role, item)));
+			documents.add(new EachDocument(helm, watched, when,
+					(item) -> bindingDocument(rendering, role.name(), "Role", item, List.of())));
+			return documents;
+		}
+		Scalar scalar = (namespace == null) ? null
+				: INSTALLED.equals(namespace) ? rendering.namespace() : new Scalar(namespace, null);
+		documents.add(roleDocument(rendering, role, scalar).with(when));
+		if (!role.grantedPerNamespace()) {
+			documents.add(bindingDocument(rendering, role.name(), (scalar != null) ? "Role" : "ClusterRole", scalar,
+					List.of())
+				.with(when));
+			return documents;
+		}
+		Function<Scalar, Document> binding = (item) -> bindingDocument(rendering, role.name(), "ClusterRole", item,
+				List.of("Grants the ClusterRole " + role.name() + " in this namespace (values grantedNamespaces)"));
+		documents.add(new EachDocument("$.Values.grantedNamespaces", rendering.values().strings("grantedNamespaces"),
+				when, binding));
+		return documents;
+	}
+
+	private static Document roleDocument(Rendering rendering, Role role, @Nullable Scalar namespace) {
+		SequenceBuilder rules = Template.seq();
+		for (PolicyRule rule : role.rules()) {
+			Template.MappingBuilder item = Template.map()
+				.put("apiGroups", Template.flow(List.of(rule.apiGroup())))
+				.put("resources", Template.flow(List.of(rule.resource())));
+			if (!rule.resourceNames().isEmpty()) {
+				item.put("resourceNames", Template.flow(rule.resourceNames()));
+			}
+			item.put("verbs", Template.flow(rule.verbs()));
+			rules.comment(new TreeSet<>(rule.reasons()).toArray(String[]::new)).add(item.build());
+		}
+		Mapping object = rendering
+			.object(RBAC_API, (namespace != null) ? "Role" : "ClusterRole",
+					rendering.metadata(new Scalar(role.name(), null), namespace, null))
+			.put("rules", rules.build())
+			.build();
+		List<String> comments = role.grantedPerNamespace()
+				? List.of("Not bound cluster-wide: granted namespace by namespace, by a RoleBinding of this ClusterRole "
+						+ "to the ServiceAccount in each namespace that needs it (values grantedNamespaces)")
+				: List.of();
+		return new Document(comments, object, Cond.ALWAYS);
+	}
+
+	private static Document bindingDocument(Rendering rendering, String roleName, String roleKind,
+			@Nullable Scalar namespace, List<String> comments) {
+		Mapping subject = Template.map()
+			.put("kind", "ServiceAccount")
+			.put("name", rendering.name())
+			.put("namespace", rendering.namespace())
+			.build();
+		Mapping object = rendering
+			.object(RBAC_API, (namespace != null) ? "RoleBinding" : "ClusterRoleBinding",
+					rendering.metadata(new Scalar(roleName, null), namespace, null))
+			.put("roleRef",
+					Template.map()
+						.put("apiGroup", "rbac.authorization.k8s.io")
+						.put("kind", roleKind)
+						.put("name", roleName)
+						.build())
+			.put("subjects", Template.seq().add(subject).build())
+			.build();
+		return new Document(comments, object, Cond.ALWAYS);
+	}
+
+	/**
+	 * With {@code metrics.secure}: what the operator needs to check the bearer tokens of
+	 * the metrics' requests, and the ClusterRole that lets Prometheus read them.
+	 */
+	private static List<Object> metricsAccess(Rendering rendering) {
+		Cond secure = rendering.values().isTrue("metrics.secure");
+		String auth = rendering.name() + "-metrics-auth";
+		String reader = rendering.name() + "-metrics-reader";
+		Mapping authRole = rendering.object(RBAC_API, "ClusterRole", rendering.metadata(auth, null, null))
+			.put("rules", Template.seq()
+				.comment("the metrics filter authenticates every request's bearer token")
+				.add(Template.map()
+					.put("apiGroups", Template.flow(List.of("authentication.k8s.io")))
+					.put("resources", Template.flow(List.of("tokenreviews")))
+					.put("verbs", Template.flow(List.of("create")))
+					.build())
+				.comment("the metrics filter asks whether the token's user may get the metrics path")
+				.add(Template.map()
+					.put("apiGroups", Template.flow(List.of("authorization.k8s.io")))
+					.put("resources", Template.flow(List.of("subjectaccessreviews")))
+					.put("verbs", Template.flow(List.of("create")))
+					.build())
+				.build())
+			.build();
+		Mapping readerRole = rendering.object(RBAC_API, "ClusterRole", rendering.metadata(reader, null, null))
+			.put("rules",
+					Template.seq()
+						.add(Template.map()
+							.put("nonResourceURLs", Template.flow(List.of(rendering.model().metricsPath())))
+							.put("verbs", Template.flow(List.of("get")))
+							.build())
+						.build())
+			.build();
+		return List.of(new Document(List.of(), authRole, secure),
+				bindingDocument(rendering, auth, "ClusterRole", null, List.of()).with(secure),
+				new Document(List.of("Bind this ClusterRole to the ServiceAccount Prometheus scrapes with"),
+						readerRole, secure));
+	}
+
+}

@@ -1,0 +1,252 @@
+package io.kubeboot.operator.deploy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import io.kubeboot.operator.deploy.Template.Cond;
+import io.kubeboot.operator.deploy.Template.Document;
+import io.kubeboot.operator.deploy.Template.Mapping;
+import io.kubeboot.operator.deploy.Template.MappingBuilder;
+import io.kubeboot.operator.deploy.Template.Scalar;
+import io.kubeboot.operator.deploy.Template.SequenceBuilder;
+import org.jspecify.annotations.Nullable;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * The webhook configurations derived from the webhooks the operator serves, the
+ * cert-manager Issuer and Certificate of their serving certificate, and the check that the
+ * CustomResourceDefinitions' conversion webhooks (written by {@code operator-crd-generator}
+ * from its options) point where these manifests put the webhook server.
+ */
+final class WebhookTemplates {
+
+	static final String INJECT_CA = "cert-manager.io/inject-ca-from";
+
+	private static final String CONVERT_PATH = "/convert";
+
+	private WebhookTemplates() {
+	}
+
+	static List<Object> certificates(Rendering rendering) {
+		Scalar namespace = rendering.namespace();
+		Mapping issuer = rendering
+			.object("cert-manager.io/v1", "Issuer", rendering.metadata(rendering.issuer(), namespace, "webhook"))
+			.put("spec", Template.map().put("selfSigned", Template.map().build()).build())
+			.build();
+		Mapping certificate = rendering
+			.object("cert-manager.io/v1", "Certificate",
+					rendering.metadata(rendering.certificate(), namespace, "webhook"))
+			.put("spec",
+					Template.map()
+						.put("secretName", rendering.certificateSecret())
+						.put("dnsNames",
+								Template.seq()
+									.add(Template.concat(rendering.webhookService(), ".", namespace, ".svc"))
+									.add(Template.concat(rendering.webhookService(), ".", namespace,
+											".svc.cluster.local"))
+									.build())
+						.put("issuerRef",
+								Template.map().put("kind", "Issuer").put("name", rendering.issuer()).build())
+						.build())
+			.build();
+		Cond certManager = rendering.values().isTrue("webhook.certManager.enabled");
+		return List.of(new Document(List.of("The webhook's serving certificate, self-signed, kept and renewed by "
+				+ "cert-manager in the Secret " + rendering.certificateSecret() + ", which the pods mount; its "
+				+ "CA injector writes the CA into the webhook configurations (the " + INJECT_CA + " annotation)"),
+				issuer, certManager), new Document(List.of(), certificate, certManager));
+	}
+
+	static List<Object> configurations(Rendering rendering) {
+		List<Object> documents = new ArrayList<>();
+		for (boolean mutating : new boolean[] { false, true }) {
+			List<WebhookRegistration> webhooks = rendering.model()
+				.webhooks()
+				.stream()
+				.filter((webhook) -> webhook.mutating() == mutating)
+				.toList();
+			if (webhooks.isEmpty()) {
+				continue;
+			}
+			SequenceBuilder entries = Template.seq();
+			for (WebhookRegistration webhook : webhooks) {
+				entries.add(webhook(rendering, webhook));
+			}
+			Cond certManager = rendering.values().isTrue("webhook.certManager.enabled");
+			Mapping metadata = Template.map()
+				.put("name", rendering.name())
+				.put("labels", Template.of(rendering.selector()))
+				.comment("cert-manager's CA injector keeps caBundle of every webhook below")
+				.when(certManager)
+				.put("annotations",
+						Template.map()
+							.put(INJECT_CA, Template.concat(rendering.namespace(), "/", rendering.certificate()))
+							.build())
+				.build();
+			String kind = mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration";
+			Mapping configuration = Template.map()
+				.put("apiVersion", "admissionregistration.k8s.io/v1")
+				.put("kind", kind)
+				.put("metadata", metadata)
+				.put("webhooks", entries.build())
+				.build();
+			documents.add(new Document(List.of(mutating
+					? "The defaulters the operator serves: the API server sends them the objects it is about to store"
+					: "The validators the operator serves: the API server asks them before it stores an object"),
+					configuration, Cond.ALWAYS));
+		}
+		return documents;
+	}
+
+	private static Mapping webhook(Rendering rendering, WebhookRegistration webhook) {
+		ChartValues values = rendering.values();
+		Cond caBundle = values.isTrue("webhook.certManager.enabled").not().and(values.notEmpty("webhook.caBundle"));
+		MappingBuilder entry = Template.map()
+			.put("name", webhook.name())
+			.put("admissionReviewVersions", Template.flow(List.of("v1")))
+			.put("clientConfig",
+					Template.map()
+						.put("service",
+								Template.map()
+									.put("name", rendering.webhookService())
+									.put("namespace", rendering.namespace())
+									.put("path", webhook.path())
+									.put("port", Rendering.WEBHOOK_SERVICE_PORT)
+									.build())
+						.when(caBundle)
+						.put("caBundle", values.string("webhook.caBundle"))
+						.build())
+			.put("rules",
+					Template.seq()
+						.add(Template.map()
+							.put("apiGroups", Template.flow(List.of(webhook.group())))
+							.put("apiVersions", Template.flow(List.of(webhook.version())))
+							.put("resources", Template.flow(List.of(webhook.resource())))
+							.put("operations", Template.flow(webhook.operations()))
+							.put("scope", webhook.namespaced() ? "Namespaced" : "Cluster")
+							.build())
+						.build())
+			.comment(webhook.failurePolicy().equals("Fail")
+					? "refuse what cannot be checked while the operator does not answer"
+					: "let requests through while the operator does not answer")
+			.put("failurePolicy", webhook.failurePolicy())
+			.comment("requests for other versions of the kind are converted to this one")
+			.put("matchPolicy", "Equivalent")
+			.put("sideEffects", "None")
+			.put("timeoutSeconds", webhook.timeoutSeconds());
+		if (!webhook.matchConditions().isEmpty()) {
+			SequenceBuilder conditions = Template.seq();
+			for (WebhookRegistration.MatchCondition condition : webhook.matchConditions()) {
+				conditions.add(
+						Template.map().put("name", condition.name()).put("expression", condition.expression()).build());
+			}
+			entry.comment("the API server calls the webhook only when all of these hold")
+				.put("matchConditions", conditions.build());
+		}
+		if (webhook.mutating()) {
+			entry.put("reinvocationPolicy", "Never");
+		}
+		return entry.build();
+	}
+
+	/**
+	 * Checks that every CRD converted by webhook points at this operator's webhook
+	 * Service, in the namespace the manifests install it in, and that the operator
+	 * converts exactly those.
+	 * @throws IllegalArgumentException listing every difference and the generator
+	 * options that fix it
+	 */
+	@SuppressWarnings("unchecked")
+	static void checkConversions(Rendering rendering) {
+		List<String> problems = new ArrayList<>();
+		Set<String> converted = new LinkedHashSet<>();
+		String namespace = rendering.settings().namespace();
+		boolean certManager = !rendering.values().has("webhook.certManager.enabled")
+				|| (Boolean) rendering.values().get("webhook.certManager.enabled");
+		for (String yaml : rendering.model().crds()) {
+			for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(yaml)) {
+				if (!(document instanceof Map<?, ?> crd)) {
+					continue;
+				}
+				String name = String.valueOf(get(crd, "metadata", "name"));
+				if (!"Webhook".equals(get(crd, "spec", "conversion", "strategy"))) {
+					continue;
+				}
+				converted.add(name);
+				Map<String, Object> service = (Map<String, Object>) get(crd, "spec", "conversion", "webhook",
+						"clientConfig", "service");
+				if (service == null) {
+					problems.add(name + " converts by a webhook at a URL, not a Service of the operator");
+					continue;
+				}
+				if (!rendering.webhookService().equals(service.get("name"))
+						|| !namespace.equals(service.get("namespace"))
+						|| !Objects.equals(Rendering.WEBHOOK_SERVICE_PORT, service.get("port"))
+						|| !CONVERT_PATH.equals(service.get("path"))) {
+					problems.add(name + " converts at " + service.get("namespace") + "/" + service.get("name") + ":"
+							+ service.get("port") + service.get("path") + ", not at the webhook Service of these "
+							+ "manifests, " + namespace + "/" + rendering.webhookService() + ":"
+							+ Rendering.WEBHOOK_SERVICE_PORT + CONVERT_PATH);
+				}
+				Object injected = get(crd, "metadata", "annotations", INJECT_CA);
+				String certificate = namespace + "/" + rendering.certificate();
+				if (certManager && !certificate.equals(injected)) {
+					problems.add(name + " gets its caBundle from " + ((injected != null) ? injected : "nowhere")
+							+ ", not from the Certificate " + certificate);
+				}
+				if (!certManager) {
+					problems.add(name + " converts by webhook, and without cert-manager nothing gives the CRD the "
+							+ "webhook's CA (values.webhook.certManager.enabled is false)");
+				}
+				if (!rendering.model().conversions().contains(name)) {
+					problems.add(name + " converts by webhook, but no Conversion bean of the operator converts it");
+				}
+			}
+		}
+		for (String conversion : rendering.model().conversions()) {
+			if (!converted.contains(conversion)) {
+				problems.add("the operator converts " + conversion + ", but its CRD is not generated with "
+						+ "conversion by webhook");
+			}
+		}
+		if (!problems.isEmpty()) {
+			throw new IllegalArgumentException("The CRDs' conversion webhooks do not match the manifests:\n  - "
+					+ String.join("\n  - ", problems) + "\nCompile the model with the options -Akubeboot.webhook.service="
+					+ rendering.webhookService() + " -Akubeboot.webhook.namespace=" + namespace
+					+ " -Akubeboot.webhook.certificate=" + namespace + "/" + rendering.certificate()
+					+ " of operator-crd-generator");
+		}
+	}
+
+	/**
+	 * The names of the CRDs converted by webhook.
+	 */
+	static List<String> converted(DeployModel model) {
+		List<String> names = new ArrayList<>();
+		for (String yaml : model.crds()) {
+			for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(yaml)) {
+				if (document instanceof Map<?, ?> crd && "Webhook".equals(get(crd, "spec", "conversion", "strategy"))) {
+					names.add(String.valueOf(get(crd, "metadata", "name")));
+				}
+			}
+		}
+		return names;
+	}
+
+	static @Nullable Object get(Map<?, ?> map, String... path) {
+		Object node = map;
+		for (String key : path) {
+			if (!(node instanceof Map<?, ?> child)) {
+				return null;
+			}
+			node = child.get(key);
+		}
+		return node;
+	}
+
+}

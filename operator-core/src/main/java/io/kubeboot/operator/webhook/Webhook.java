@@ -1,0 +1,119 @@
+package io.kubeboot.operator.webhook;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * How the API server calls an {@link AdmissionValidator} or {@link Defaulter}: what
+ * becomes its entry in the generated {@code ValidatingWebhookConfiguration} or
+ * {@code MutatingWebhookConfiguration} (see {@code io.kubeboot.operator.deploy}). Put it
+ * on the validator's or defaulter's class, or on the {@code @Bean} method that makes it;
+ * without it the webhook gets the defaults below. It changes nothing in how the operator
+ * serves the webhook: the path and the kind come from the kind.
+ *
+ * <pre class="code">
+ * &#64;Webhook(matchConditions = &#64;Webhook.MatchCondition(name = "endpoint-changed",
+ *         expression = "request.operation != 'UPDATE' || object.spec.endpoint != oldObject.spec.endpoint"))
+ * class StorageBucketValidator implements AdmissionValidator&lt;StorageBucket&gt; { ... }
+ * </pre>
+ *
+ * The API server checks the whole entry, the CEL of the match conditions included, when
+ * the configuration is applied, and refuses it with the reason.
+ */
+@Target({ ElementType.TYPE, ElementType.METHOD })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Webhook {
+
+	/**
+	 * The operations the API server sends. Empty (the default): {@code CREATE} and
+	 * {@code UPDATE}, and {@code DELETE} too for a validator whose class overrides
+	 * {@link AdmissionValidator#validateDelete(io.kubernetes.client.common.KubernetesObject)
+	 * validateDelete}, so a deletion check is never left uncalled.
+	 * @return the operations
+	 */
+	Operation[] operations() default {};
+
+	/**
+	 * What the API server does when the webhook cannot answer (the operator is down, the
+	 * handler failed or timed out): {@code FAIL} refuses the request, {@code IGNORE} lets
+	 * it through unchecked.
+	 * @return the policy
+	 */
+	FailurePolicy failurePolicy() default FailurePolicy.FAIL;
+
+	/**
+	 * How long the API server waits for an answer, 1 to 30 seconds. Keep it at or above
+	 * {@code operator.webhook.handler-timeout} (10s by default), or the API server gives
+	 * up before the operator does.
+	 * @return the timeout in seconds
+	 */
+	int timeoutSeconds() default 10;
+
+	/**
+	 * CEL conditions that must all hold for the API server to call the webhook (at most
+	 * 64), so requests that cannot change what it decides never reach the operator. They
+	 * see {@code object}, {@code oldObject}, {@code request} and {@code authorizer}, as
+	 * an admission policy does.
+	 * @return the conditions
+	 */
+	MatchCondition[] matchConditions() default {};
+
+	/**
+	 * An operation on an object.
+	 */
+	enum Operation {
+
+		/** A creation. */
+		CREATE,
+
+		/** An update, patches and status writes included. */
+		UPDATE,
+
+		/** A deletion. */
+		DELETE,
+
+		/** A connection ({@code pods/exec}, ...). */
+		CONNECT
+
+	}
+
+	/**
+	 * What the API server does when the webhook cannot answer.
+	 */
+	enum FailurePolicy {
+
+		/** Refuse the request. */
+		FAIL,
+
+		/** Let the request through. */
+		IGNORE
+
+	}
+
+	/**
+	 * A condition for calling the webhook.
+	 */
+	@Target({})
+	@Retention(RetentionPolicy.RUNTIME)
+	@interface MatchCondition {
+
+		/**
+		 * The condition's name, unique in the webhook, such as
+		 * {@code endpoint-changed}: a qualified name of Kubernetes.
+		 * @return the name
+		 */
+		String name();
+
+		/**
+		 * The CEL expression, {@code true} to call the webhook.
+		 * @return the expression
+		 */
+		String expression();
+
+	}
+
+}

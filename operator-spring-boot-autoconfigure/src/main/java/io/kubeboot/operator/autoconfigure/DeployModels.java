@@ -1,0 +1,207 @@
+package io.kubeboot.operator.autoconfigure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import io.kubeboot.operator.deploy.DeployModel;
+import io.kubeboot.operator.deploy.WebhookRegistration;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.webhook.AdmissionValidator;
+import io.kubeboot.operator.webhook.Conversion;
+import io.kubeboot.operator.webhook.Defaulter;
+import io.kubeboot.operator.webhook.Webhook;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Reads what an operator's manifests need from its application context: the
+ * {@link DeployModel} that {@link io.kubeboot.operator.deploy.DeployManifests} renders.
+ * From the environment: {@code spring.application.name}, {@code server.port},
+ * {@code management.server.port}, {@code operator.namespace}, leader election,
+ * {@code operator.webhook.*} and {@code operator.graceful-shutdown-timeout}; from the
+ * beans: the probes ({@code /healthz} and {@code /readyz} where the starter serves them,
+ * else Actuator's probe groups), the Prometheus endpoint's path, every
+ * {@link AdmissionValidator}, {@link Defaulter} (with its {@link Webhook @Webhook}) and
+ * {@link Conversion}, and the RBAC the {@link Manager} needs; from the application's own
+ * classes: the CRDs and admission policies {@code operator-crd-generator} wrote.
+ * <p>
+ * Give it the context the application runs with, built but not started
+ * ({@code operator.auto-startup=false}), such as a {@code @SpringBootTest}'s:
+ *
+ * <pre class="code">
+ * DeployModel model = DeployModels.of(context);
+ * </pre>
+ */
+public final class DeployModels {
+
+	private static final String CRDS = "META-INF/kubeboot/crds/";
+
+	private static final String POLICIES = "META-INF/kubeboot/policies/";
+
+	private DeployModels() {
+	}
+
+	/**
+	 * Reads the model of the operator an application context runs.
+	 * @param context the context
+	 * @return the model
+	 * @throws IllegalStateException naming the property or bean at fault
+	 */
+	public static DeployModel of(ApplicationContext context) {
+		Environment environment = context.getEnvironment();
+		String name = environment.getProperty("spring.application.name");
+		if (name == null || name.isBlank()) {
+			throw new IllegalStateException("spring.application.name is not set: the manifests are named after it");
+		}
+		Class<?> application = application(context);
+		DeployModel.Builder model = DeployModel.builder(name.strip()).source(application.getName());
+		web(context, environment, model);
+		webhooks(context, model);
+		OperatorProperties operator = context.getBean(OperatorProperties.class);
+		OperatorLeaderElectionProperties election = context.getBean(OperatorLeaderElectionProperties.class);
+		model.watchNamespace(operator.getNamespace())
+			.gracefulShutdownTimeout(operator.getGracefulShutdownTimeout())
+			.leaderElection(election.isEnabled(), election.getNamespace())
+			.permissions(context.getBean(Manager.class).requiredPermissions());
+		for (String crd : generated(context, application, CRDS)) {
+			model.crd(crd);
+		}
+		for (String policy : generated(context, application, POLICIES)) {
+			model.policy(policy);
+		}
+		return model.build();
+	}
+
+	private static Class<?> application(ApplicationContext context) {
+		List<Class<?>> applications = new ArrayList<>();
+		for (Object bean : context.getBeansWithAnnotation(SpringBootConfiguration.class).values()) {
+			applications.add(ClassUtils.getUserClass(bean));
+		}
+		if (applications.size() != 1) {
+			throw new IllegalStateException("Expected the context of one @SpringBootApplication, found " + applications);
+		}
+		return applications.get(0);
+	}
+
+	private static void web(ApplicationContext context, Environment environment, DeployModel.Builder model) {
+		if (!isServletWebApplication(context)) {
+			return;
+		}
+		int port = environment.getProperty("server.port", Integer.class, 8080);
+		model.applicationPort(port);
+		Integer management = environment.getProperty("management.server.port", Integer.class);
+		boolean ownManagementPort = management != null && management > 0 && management != port;
+		if (ownManagementPort) {
+			model.managementPort(management);
+		}
+		String contextPath = environment.getProperty("server.servlet.context-path", "");
+		String managementPrefix = ownManagementPort ? environment.getProperty("management.server.base-path", "")
+				: contextPath;
+		boolean actuator = ClassUtils.isPresent("org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints",
+				context.getClassLoader()) && (management == null || management >= 0);
+		if (context.containsBean("operatorHealthzServlet")) {
+			model.probes(contextPath + "/healthz", contextPath + "/readyz", false);
+		}
+		else if (actuator && Actuator.path(context, "health") != null) {
+			String health = managementPrefix + Actuator.path(context, "health");
+			model.probes(health + "/liveness", health + "/readiness", ownManagementPort);
+		}
+		String prometheus = actuator ? Actuator.path(context, "prometheus") : null;
+		if (prometheus != null) {
+			model.metricsPath(managementPrefix + prometheus);
+		}
+	}
+
+	private static boolean isServletWebApplication(ApplicationContext context) {
+		return ClassUtils.isPresent("org.springframework.web.context.WebApplicationContext", context.getClassLoader())
+				&& context instanceof org.springframework.web.context.WebApplicationContext;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static void webhooks(ApplicationContext context, DeployModel.Builder model) {
+		if (!(context instanceof ConfigurableApplicationContext configurable)) {
+			throw new IllegalStateException("The context cannot list its bean definitions: " + context);
+		}
+		var beanFactory = configurable.getBeanFactory();
+		Map<Class<?>, String> validators = WebhookBeans.validators(beanFactory);
+		Map<Class<?>, String> defaulters = WebhookBeans.defaulters(beanFactory);
+		String[] conversions = beanFactory.getBeanNamesForType(Conversion.class, true, false);
+		if (validators.isEmpty() && defaulters.isEmpty() && conversions.length == 0) {
+			return;
+		}
+		OperatorWebhookProperties properties = context.getBean(OperatorWebhookProperties.class);
+		model.webhookServer(properties.getPort(), properties.getCertDir());
+		List<WebhookRegistration> webhooks = new ArrayList<>();
+		validators.forEach((kind, bean) -> webhooks.add(WebhookRegistration.validating(
+				(Class<? extends KubernetesObject>) kind, ClassUtils.getUserClass(beanFactory.getType(bean)),
+				declaration(context, bean))));
+		defaulters.forEach((kind, bean) -> webhooks.add(WebhookRegistration
+			.mutating((Class<? extends KubernetesObject>) kind, declaration(context, bean))));
+		webhooks.stream().sorted(Comparator.comparing(WebhookRegistration::name)).forEach(model::webhook);
+		for (String conversion : conversions) {
+			model.conversion(context.getBean(conversion, Conversion.class));
+		}
+	}
+
+	private static @Nullable Webhook declaration(ApplicationContext context, String bean) {
+		return context.findAnnotationOnBean(bean, Webhook.class);
+	}
+
+	/**
+	 * The files a generator wrote into the application's own classes (not a dependency's),
+	 * by name.
+	 */
+	private static List<String> generated(ApplicationContext context, Class<?> application, String directory) {
+		CodeSource source = application.getProtectionDomain().getCodeSource();
+		String location = (source != null) ? source.getLocation().toString() : "";
+		try {
+			Resource[] resources = new PathMatchingResourcePatternResolver(context.getClassLoader())
+				.getResources("classpath*:" + directory + "*.yaml");
+			List<String> files = new ArrayList<>();
+			List<Resource> own = new ArrayList<>();
+			for (Resource resource : resources) {
+				URL url = resource.getURL();
+				if (url.toString().startsWith(location) || url.toString().startsWith("jar:" + location)) {
+					own.add(resource);
+				}
+			}
+			own.sort(Comparator.comparing(Resource::getFilename));
+			for (Resource resource : own) {
+				files.add(resource.getContentAsString(StandardCharsets.UTF_8));
+			}
+			return files;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read " + directory + " of " + location, ex);
+		}
+	}
+
+	/**
+	 * Actuator's web endpoints, apart so that the class loads without Actuator.
+	 */
+	private static final class Actuator {
+
+		static @Nullable String path(ApplicationContext context, String endpoint) {
+			PathMappedEndpoints endpoints = context.getBeanProvider(PathMappedEndpoints.class).getIfAvailable();
+			return (endpoints != null) ? endpoints.getPath(EndpointId.of(endpoint)) : null;
+		}
+
+	}
+
+}
