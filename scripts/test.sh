@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs every test of the project, integration tests included, against real local control planes:
 # the whole suite on the newest supported Kubernetes minor, then the subset below on the oldest.
-# Installs what it needs first (kube-apiserver, etcd and kubectl built once per version into a cache).
-# Extra arguments go to both Maven runs.
+# Installs what it needs first (kube-apiserver, etcd and kubectl built once per version into a cache,
+# and helm, which lints and renders the generated charts). Extra arguments go to both Maven runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/control-plane/versions.env
 scripts/install-control-plane.sh "$KUBERNETES_NEWEST" "$KUBERNETES_OLDEST"
+# after the control plane: helm shares its Kubernetes modules, which Go has built by then
+scripts/install-helm.sh
 
 # install, not only verify: the second run below takes the modules it does not build from there
 OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_NEWEST mvn -B install "$@"

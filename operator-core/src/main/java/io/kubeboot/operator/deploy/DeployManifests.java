@@ -172,6 +172,7 @@ public final class DeployManifests {
 				.put(Rendering.NAME_LABEL, this.rendering.name())
 				.comment("the operator's pods meet the restricted Pod Security Standard; so must anything else here")
 				.put("pod-security.kubernetes.io/enforce", "restricted")
+				.put("pod-security.kubernetes.io/warn", "restricted")
 				.build())
 			.build();
 		return new Document(List.of("The namespace the operator runs in"),

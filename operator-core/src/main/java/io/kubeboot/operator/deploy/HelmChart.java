@@ -51,7 +51,10 @@ final class HelmChart {
 			}
 			String content = TemplateWriter.helm(this.header, documents);
 			if (template.getKey().equals("deployment.yaml")) {
-				content = "{{- include \"" + this.rendering.name() + ".checks\" $ }}\n" + content;
+				// after the header: values the operator cannot run with fail the install
+				int first = content.indexOf("---\n");
+				content = content.substring(0, first) + "{{- include \"" + this.rendering.name() + ".checks\" $ }}\n"
+						+ content.substring(first);
 			}
 			files.put("templates/" + template.getKey(), content);
 		}

@@ -1,0 +1,229 @@
+package io.kubeboot.sample;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
+import io.kubeboot.operator.test.ControlPlane;
+import io.kubeboot.operator.test.Helm;
+import io.kubeboot.operator.test.TestCertificateAuthority;
+import io.kubeboot.operator.test.TestNamespace;
+import io.kubeboot.operator.test.WithControlPlane;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The generated {@code deploy/} and its Helm chart, as a cluster gets them: {@code helm}
+ * lints the chart and renders it, its default values render exactly the plain manifests,
+ * and the real API server accepts every object of both, first with a server-side dry run
+ * (schemas, admission, webhook configurations and their CEL match conditions, Pod
+ * Security admission of the restricted namespace), then for real. The control plane runs
+ * no kubelet and no controllers, so nothing starts: what is checked is everything the
+ * API server checks.
+ * <p>
+ * cert-manager's Issuer and Certificate and the Prometheus Operator's ServiceMonitor are
+ * checked against stand-ins of their CRDs ({@code third-party-crds.yaml}: upstream's
+ * group, kind and scope, and a strict schema of the fields the generator writes), since
+ * the control plane has neither; the real CRDs are large third-party files this project
+ * does not vendor.
+ * <p>
+ * The control plane is the test JVM's: every cluster-scoped object applied is deleted
+ * after each test, but the CustomResourceDefinitions, which other tests install too. The
+ * validating webhook of StorageBuckets, whose Service has no pod behind it here, exists
+ * only for as long as it takes to read it back.
+ */
+@WithControlPlane
+class GeneratedManifestsIntegrationTests {
+
+	private static final Path CHART = Manifests.DEPLOY.resolve("chart");
+
+	private static final String NAMESPACE = "sample-operator";
+
+	/** The plain manifests in the order the generated README applies them. */
+	private static final List<String> FILES = List.of("namespace.yaml", "crd.yaml", "policy.yaml", "rbac.yaml",
+			"service.yaml", "certificate.yaml", "webhook.yaml", "deployment.yaml", "networkpolicy.yaml",
+			"servicemonitor.yaml");
+
+	private static final Set<String> SHARED = Set.of("CustomResourceDefinition", "ValidatingAdmissionPolicy",
+			"ValidatingAdmissionPolicyBinding", "Namespace");
+
+	private final List<JsonObject> applied = new ArrayList<>();
+
+	private ServerSideApply apply;
+
+	@BeforeEach
+	void installThirdPartyCrds(ControlPlane controlPlane) throws Exception {
+		this.apply = new ServerSideApply(controlPlane.adminClient(), "generated-manifests-test");
+		for (JsonObject crd : Manifests.load(Path.of("src", "test", "resources", "third-party-crds.yaml"))) {
+			ServerSideApply.Answer answer = this.apply.apply(crd, false);
+			assertThat(answer.isSuccess()).as(answer.body()).isTrue();
+		}
+		StorageBuckets.installCrd(controlPlane.adminClient());
+		// where the plain manifests' namespaced objects go
+		ServerSideApply.Answer namespace = this.apply.apply(Manifests.load("namespace.yaml").get(0), false);
+		assertThat(namespace.isSuccess()).as(namespace.body()).isTrue();
+	}
+
+	@AfterEach
+	void deleteClusterScopedObjects() throws Exception {
+		for (JsonObject object : this.applied) {
+			if (!object.getAsJsonObject("metadata").has("namespace")
+					&& !SHARED.contains(object.get("kind").getAsString())) {
+				this.apply.delete(object);
+			}
+		}
+	}
+
+	@Test
+	void helmLintsTheChartWithoutAWarning() {
+		assertThat(Helm.installed().lint(CHART)).contains("1 chart(s) linted, 0 chart(s) failed");
+	}
+
+	@Test
+	void theChartWithItsDefaultValuesRendersThePlainManifests() throws IOException {
+		List<JsonObject> plain = new ArrayList<>();
+		for (String file : FILES) {
+			if (!file.equals("namespace.yaml")) {
+				plain.addAll(Manifests.load(file));
+			}
+		}
+		List<JsonObject> rendered = objects(Helm.installed().template(CHART, "sample-operator", NAMESPACE, Map.of()));
+		assertThat(byName(rendered)).isEqualTo(byName(plain));
+	}
+
+	@Test
+	void theApiServerAcceptsThePlainManifests() throws Exception {
+		List<JsonObject> objects = new ArrayList<>();
+		for (String file : FILES) {
+			objects.addAll(Manifests.load(file));
+		}
+		assertAccepted(objects);
+	}
+
+	@Test
+	void theApiServerAcceptsTheChartRenderedWithOtherValues(TestNamespace release) throws Exception {
+		// what the defaults do not show: one watched namespace (Roles there, no
+		// ClusterRoleBinding), a CA bundle of one's own instead of cert-manager, one
+		// replica (no PodDisruptionBudget), JVM options, no ServiceMonitor
+		String caBundle = Base64.getEncoder()
+			.encodeToString(TestCertificateAuthority.create().caBundle().getBytes(StandardCharsets.US_ASCII));
+		Map<String, String> values = new HashMap<>();
+		values.put("watchNamespaces", "{" + release.name() + "}");
+		values.put("webhook.certManager.enabled", "false");
+		values.put("webhook.caBundle", caBundle);
+		values.put("replicas", "1");
+		values.put("image.aotCache", "/workspace/application.aot");
+		values.put("metrics.serviceMonitor.enabled", "false");
+		List<JsonObject> objects = objects(Helm.installed().template(CHART, "sample-operator", release.name(), values));
+		assertThat(objects).extracting((object) -> object.get("kind").getAsString())
+			.contains("Role", "RoleBinding", "Deployment", "ValidatingWebhookConfiguration")
+			.doesNotContain("ClusterRoleBinding", "PodDisruptionBudget", "Certificate", "ServiceMonitor");
+		assertAccepted(objects);
+	}
+
+	@Test
+	void theApiServerRefusesABrokenManifest() throws Exception {
+		JsonObject deployment = Manifests.load("deployment.yaml").get(0);
+		deployment.getAsJsonObject("spec").addProperty("replicas", -1);
+		ServerSideApply.Answer refused = this.apply.apply(deployment, true);
+		assertThat(refused.code()).isEqualTo(422);
+		assertThat(refused.message()).contains("spec.replicas").contains("must be greater than or equal to 0");
+
+		JsonObject webhooks = Manifests.load("webhook.yaml").get(0);
+		JsonObject condition = webhooks.getAsJsonArray("webhooks")
+			.get(0)
+			.getAsJsonObject()
+			.getAsJsonArray("matchConditions")
+			.get(0)
+			.getAsJsonObject();
+		condition.addProperty("expression", "object.spec.endpoint ==");
+		refused = this.apply.apply(webhooks, true);
+		assertThat(refused.code()).isEqualTo(422);
+		assertThat(refused.message()).contains("matchConditions[0].expression").contains("compilation failed");
+
+		JsonObject monitor = Manifests.load("servicemonitor.yaml").get(0);
+		monitor.getAsJsonObject("spec").getAsJsonArray("endpoints").get(0).getAsJsonObject().addProperty("paht", "/");
+		refused = this.apply.apply(monitor, true);
+		// an apply patch the API server cannot type against the schema is answered 500
+		assertThat(refused.isSuccess()).isFalse();
+		assertThat(refused.message()).contains(".spec.endpoints[0].paht: field not declared in schema");
+	}
+
+	@Test
+	void helmRefusesValuesTheOperatorCannotRunWith() {
+		Helm helm = Helm.installed();
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
+				Map.of("replicas", "2", "leaderElection.enabled", "false")))
+			.hasMessageContaining("replicas is above 1 but leaderElection.enabled is false");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("replicas", "two")))
+			.hasMessageContaining("replicas");
+	}
+
+	/**
+	 * Applies the objects with a dry run, then for real, each accepted without a
+	 * warning, and reads them back.
+	 */
+	private void assertAccepted(List<JsonObject> objects) throws Exception {
+		for (boolean dryRun : new boolean[] { true, false }) {
+			for (JsonObject object : objects) {
+				String what = (dryRun ? "dry run of " : "") + describe(object);
+				ServerSideApply.Answer answer = this.apply.apply(object, dryRun);
+				assertThat(answer.isSuccess()).as("%s: %s", what, answer.body()).isTrue();
+				assertThat(answer.warnings()).as(what).isEmpty();
+				if (!dryRun) {
+					this.applied.add(object);
+				}
+			}
+		}
+		for (JsonObject object : objects) {
+			ServerSideApply.Answer stored = this.apply.get(object);
+			assertThat(stored.isSuccess()).as(describe(object)).isTrue();
+			if (object.get("kind").getAsString().endsWith("WebhookConfiguration")) {
+				// gone again before any other test creates a StorageBucket
+				this.apply.delete(object);
+			}
+		}
+	}
+
+	private static String describe(JsonObject object) {
+		JsonObject metadata = object.getAsJsonObject("metadata");
+		return object.get("kind").getAsString() + " "
+				+ (metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" : "")
+				+ metadata.get("name").getAsString();
+	}
+
+	private static List<JsonObject> objects(String yaml) {
+		List<JsonObject> objects = new ArrayList<>();
+		for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(new StringReader(yaml))) {
+			if (document != null) {
+				objects.add(new Gson().toJsonTree(document).getAsJsonObject());
+			}
+		}
+		return objects;
+	}
+
+	private static Map<String, JsonObject> byName(List<JsonObject> objects) {
+		Map<String, JsonObject> byName = new HashMap<>();
+		for (JsonObject object : objects) {
+			assertThat(byName.put(describe(object), object)).as(describe(object)).isNull();
+		}
+		return byName;
+	}
+
+}
