@@ -60,8 +60,10 @@ final class Template {
 		static final Cond ALWAYS = new Cond(true, "true");
 
 		Cond and(Cond other) {
-			return (this == ALWAYS) ? other
-					: (other == ALWAYS) ? this : new Cond(this.plain && other.plain, "and (" + this.helm + ") (" + other.helm + ")");
+			if (this == ALWAYS || other == ALWAYS) {
+				return (this == ALWAYS) ? other : this;
+			}
+			return new Cond(this.plain && other.plain, "and (" + this.helm + ") (" + other.helm + ")");
 		}
 
 		Cond not() {

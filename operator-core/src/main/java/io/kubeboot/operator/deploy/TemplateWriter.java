@@ -298,7 +298,11 @@ final class TemplateWriter {
 	}
 
 	private static boolean plainSafe(String text) {
-		if (text.isEmpty() || !text.equals(text.strip()) || !RESOLVER.resolve(NodeId.scalar, text, true).equals(Tag.STR)) {
+		if (text.isEmpty() || !text.equals(text.strip())) {
+			return false;
+		}
+		if (!RESOLVER.resolve(NodeId.scalar, text, true).equals(Tag.STR)) {
+			// a number, a boolean (YAML 1.1's yes and on too), null, ...
 			return false;
 		}
 		if ("-?:,[]{}#&*!|>'\"%@`".indexOf(text.charAt(0)) >= 0) {

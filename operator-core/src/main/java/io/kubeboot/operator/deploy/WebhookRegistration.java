@@ -42,8 +42,9 @@ public record WebhookRegistration(boolean mutating, String name, String path, St
 		String resource, boolean namespaced, List<String> operations, String failurePolicy, int timeoutSeconds,
 		List<MatchCondition> matchConditions) {
 
-	private static final Pattern QUALIFIED_NAME = Pattern
-		.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+	/** Kubernetes' qualified name: an optional DNS subdomain and '/', then a name. */
+	private static final Pattern QUALIFIED_NAME = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?"
+			+ "(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
 	public WebhookRegistration {
 		Objects.requireNonNull(name, "name must not be null");
