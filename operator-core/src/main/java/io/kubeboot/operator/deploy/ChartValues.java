@@ -258,10 +258,14 @@ final class ChartValues {
 	}
 
 	/**
-	 * The chart's {@code values.schema.json}: the type of every value.
+	 * The chart's {@code values.schema.json}: the type of every value, with a
+	 * {@code $comment} saying what it was generated from.
 	 */
-	String schemaJson() {
-		JsonObject root = objectSchema();
+	String schemaJson(String comment) {
+		JsonObject root = new JsonObject();
+		root.addProperty("$schema", "http://json-schema.org/draft-07/schema#");
+		root.addProperty("$comment", comment);
+		objectSchema().entrySet().forEach((entry) -> root.add(entry.getKey(), entry.getValue()));
 		for (Definition definition : this.definitions) {
 			JsonObject parent = root;
 			String[] keys = definition.path().split("\\.");
@@ -276,7 +280,6 @@ final class ChartValues {
 			schema.addProperty("description", definition.description());
 			parent.getAsJsonObject("properties").add(keys[keys.length - 1], schema);
 		}
-		root.addProperty("$schema", "http://json-schema.org/draft-07/schema#");
 		return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(root) + "\n";
 	}
 

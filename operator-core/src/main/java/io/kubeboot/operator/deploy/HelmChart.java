@@ -35,8 +35,10 @@ final class HelmChart {
 		Map<String, String> files = new LinkedHashMap<>();
 		files.put("Chart.yaml", chartYaml());
 		files.put("values.yaml", this.rendering.values().valuesYaml(this.header));
-		files.put("values.schema.json", this.rendering.values().schemaJson());
-		files.put(".helmignore", "# Generated: see values.yaml\n.git/\n*.orig\n*.rej\n*~\n");
+		files.put("values.schema.json", this.rendering.values().schemaJson(String.join(" ", this.header)));
+		StringBuilder ignore = new StringBuilder();
+		this.header.forEach((line) -> ignore.append("# ").append(line).append('\n'));
+		files.put(".helmignore", ignore.append(".git/\n*.orig\n*.rej\n*~\n").toString());
 		for (String crd : this.rendering.model().crds()) {
 			files.put("crds/" + crdName(crd) + ".yaml", crd);
 		}
@@ -145,6 +147,9 @@ final class HelmChart {
 	private String notes() {
 		String name = this.rendering.name();
 		StringBuilder notes = new StringBuilder();
+		for (String line : this.header) {
+			notes.append("{{- /* ").append(line).append(" */}}\n");
+		}
 		notes.append(name).append(" runs in namespace {{ .Release.Namespace }}, watching ")
 			.append("{{ if .Values.watchNamespaces }}namespace {{ join \", \" .Values.watchNamespaces }}")
 			.append("{{ else }}all namespaces{{ end }}.\n\n");
