@@ -130,7 +130,17 @@ public final class DeployModel {
 	 * @return {@code true} if it can
 	 */
 	public boolean metricsFilter() {
-		return this.settings.metricsFilter;
+		return this.settings.metricsFilterProperty != null;
+	}
+
+	/**
+	 * Returns the property that turns the metrics filter on, which the chart's
+	 * {@code metrics.secure} sets.
+	 * @return the property, such as {@code operator.metrics.secure}, or {@code null}
+	 * without a filter
+	 */
+	public @Nullable String metricsFilterProperty() {
+		return this.settings.metricsFilterProperty;
 	}
 
 	/**
@@ -245,7 +255,7 @@ public final class DeployModel {
 
 		private @Nullable String metricsPath;
 
-		private boolean metricsFilter;
+		private @Nullable String metricsFilterProperty;
 
 		private @Nullable Integer webhookPort;
 
@@ -283,7 +293,7 @@ public final class DeployModel {
 			copy.readinessPath = this.readinessPath;
 			copy.probesOnManagementPort = this.probesOnManagementPort;
 			copy.metricsPath = this.metricsPath;
-			copy.metricsFilter = this.metricsFilter;
+			copy.metricsFilterProperty = this.metricsFilterProperty;
 			copy.webhookPort = this.webhookPort;
 			copy.webhookCertDir = this.webhookCertDir;
 			copy.webhooks.addAll(this.webhooks);
@@ -354,12 +364,12 @@ public final class DeployModel {
 
 		/**
 		 * Says that the operator can protect its metrics with the API server's
-		 * authentication and authorization.
-		 * @param filter whether it can
+		 * authentication and authorization, turned on by a boolean property.
+		 * @param property the property, such as {@code operator.metrics.secure}
 		 * @return this builder
 		 */
-		public Builder metricsFilter(boolean filter) {
-			this.metricsFilter = filter;
+		public Builder metricsFilter(String property) {
+			this.metricsFilterProperty = Objects.requireNonNull(property, "property must not be null");
 			return this;
 		}
 

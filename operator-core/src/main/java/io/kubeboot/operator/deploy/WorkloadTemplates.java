@@ -2,6 +2,7 @@ package io.kubeboot.operator.deploy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import io.kubeboot.operator.deploy.Template.Cond;
 import io.kubeboot.operator.deploy.Template.Document;
@@ -158,6 +159,12 @@ final class WorkloadTemplates {
 					new Scalar(String.join(",", watched), "join \",\" $.Values.watchNamespaces")))
 			.add(variable("OPERATOR_LEADERELECTION_ENABLED", new Scalar(
 					String.valueOf(values.get("leaderElection.enabled")), "$.Values.leaderElection.enabled")));
+		String filter = rendering.model().metricsFilterProperty();
+		if (filter != null && values.has("metrics.secure")) {
+			env.comment(filter + ": the metrics filter (metrics.secure)")
+				.add(variable(environmentVariable(filter),
+						new Scalar(String.valueOf(values.get("metrics.secure")), "$.Values.metrics.secure")));
+		}
 		String options = javaToolOptions(values);
 		env.comment("the image's AOT cache or CDS archive, and more JVM options")
 			.when(new Cond(!options.isEmpty(), "include \"" + rendering.name() + ".javaToolOptions\" $"))
@@ -165,6 +172,15 @@ final class WorkloadTemplates {
 					new Scalar(options, "include \"" + rendering.name() + ".javaToolOptions\" $")));
 		env.each("$.Values.env", values.get("env"), (name, value) -> variable(name, value));
 		return env.build();
+	}
+
+	/**
+	 * The environment variable Spring Boot binds to a property: upper case, dots as
+	 * underscores, dashes dropped ({@code operator.metrics.secure} is
+	 * {@code OPERATOR_METRICS_SECURE}).
+	 */
+	static String environmentVariable(String property) {
+		return property.replace("-", "").replace('.', '_').toUpperCase(Locale.ROOT);
 	}
 
 	/**
