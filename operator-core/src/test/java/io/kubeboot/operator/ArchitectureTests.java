@@ -142,8 +142,7 @@ class ArchitectureTests {
 					"io.kubeboot.operator.leaderelection..", "io.kubeboot.operator.events..",
 					"io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..", "io.kubeboot.operator.model..",
 					"io.kubeboot.operator.micrometer..", "io.kubeboot.operator.webhook..",
-					"io.kubeboot.operator.rbac..", "io.kubeboot.operator.sharding..", "io.kubeboot.operator.config..",
-					"io.kubeboot.operator.deploy..")
+					"io.kubeboot.operator.rbac..", "io.kubeboot.operator.sharding..", "io.kubeboot.operator.config..")
 			.because("the package map of ARCHITECTURE.md is the architecture");
 		rule.check(core);
 	}

@@ -3,10 +3,9 @@ package io.kubeboot.sample;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import io.kubeboot.operator.autoconfigure.DeployModels;
 import io.kubeboot.operator.deploy.DeployManifests;
+import io.kubeboot.operator.deploy.DeployModels;
 import io.kubeboot.operator.deploy.DeploySettings;
-import io.kubeboot.operator.deploy.GeneratedFiles;
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,9 +41,8 @@ class GeneratedDeployTests {
 	void deployHoldsWhatTheCodeGenerates() throws IOException {
 		DeployManifests manifests = DeployManifests.of(DeployModels.of(this.context), DeploySettings.read(SETTINGS))
 			.refreshedBy(REGENERATE);
-		GeneratedFiles files = GeneratedFiles.of(manifests.files());
-		files.writeTo(Path.of("target", "deploy"));
-		files.check(Manifests.DEPLOY, Boolean.getBoolean("deploy.update"), REGENERATE);
+		manifests.writeTo(Path.of("target", "deploy"));
+		manifests.check(Manifests.DEPLOY, Boolean.getBoolean("deploy.update"));
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)

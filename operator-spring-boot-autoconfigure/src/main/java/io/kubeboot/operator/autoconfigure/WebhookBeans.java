@@ -134,8 +134,8 @@ final class WebhookBeans {
 	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static void registerAll(ConfigurableListableBeanFactory beanFactory, WebhookServer server) {
-		Map<Class<?>, String> validators = validators(beanFactory);
-		Map<Class<?>, String> defaulters = defaulters(beanFactory);
+		Map<Class<?>, String> validators = byKind(beanFactory, AdmissionValidator.class, "validate", "validator");
+		Map<Class<?>, String> defaulters = byKind(beanFactory, Defaulter.class, "default", "defaulter");
 		Map<Class<?>, Boolean> kinds = new LinkedHashMap<>();
 		validators.keySet().forEach((kind) -> kinds.put(kind, true));
 		defaulters.keySet().forEach((kind) -> kinds.put(kind, true));
@@ -161,26 +161,6 @@ final class WebhookBeans {
 				throw new InvalidOperatorBeanException("Conversion bean '" + name + "': " + ex.getMessage(), ex);
 			}
 		}
-	}
-
-	/**
-	 * Returns the validator beans by the kind each validates.
-	 * @param beanFactory the bean factory
-	 * @return the beans' names by kind
-	 * @throws InvalidOperatorBeanException as {@link #registerAll} does
-	 */
-	static Map<Class<?>, String> validators(ConfigurableListableBeanFactory beanFactory) {
-		return byKind(beanFactory, AdmissionValidator.class, "validate", "validator");
-	}
-
-	/**
-	 * Returns the defaulter beans by the kind each defaults.
-	 * @param beanFactory the bean factory
-	 * @return the beans' names by kind
-	 * @throws InvalidOperatorBeanException as {@link #registerAll} does
-	 */
-	static Map<Class<?>, String> defaulters(ConfigurableListableBeanFactory beanFactory) {
-		return byKind(beanFactory, Defaulter.class, "default", "defaulter");
 	}
 
 	private static Map<Class<?>, String> byKind(ConfigurableListableBeanFactory beanFactory, Class<?> type, String verb,

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.deploy;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +20,10 @@ import io.kubeboot.operator.deploy.Template.Mapping;
  * settings', so that {@code helm template} of the chart renders the plain manifests.
  *
  * <pre class="code">
- * DeployManifests manifests = DeployManifests.of(model, DeploySettings.read(Path.of("src/main/deploy/settings.yaml")));
- * GeneratedFiles.of(manifests.files()).check(Path.of("deploy"), Boolean.getBoolean("deploy.update"), "...");
+ * DeployManifests.of(DeployModels.of(ShopOperatorApplication.class),
+ *         DeploySettings.read(Path.of("src/main/deploy/settings.yaml")))
+ *     .refreshedBy("mvn test -Dtest=GeneratedDeployTests -Ddeploy.update=true")
+ *     .check(Path.of("deploy"), Boolean.getBoolean("deploy.update"));
  * </pre>
  *
  * Both depend on nothing but the model and the settings: the same code gives the same
@@ -90,6 +93,33 @@ public final class DeployManifests {
 	 */
 	public DeployManifests refreshedBy(String command) {
 		return new DeployManifests(this.rendering, Objects.requireNonNull(command, "command must not be null"));
+	}
+
+	/**
+	 * Fails unless a directory holds exactly these {@link #files()}, naming every file
+	 * that is missing, differs (with the lines that differ) or is not generated, and how
+	 * to regenerate them ({@link #refreshedBy}); with {@code update}, writes them first,
+	 * deleting the files of the directory that are not generated. Files and directories
+	 * whose names start with a dot ({@code .gitkeep}) are left alone.
+	 * @param directory the directory, such as {@code deploy}
+	 * @param update whether to write the files into it first
+	 * @throws AssertionError naming every difference, for a test to fail with
+	 * @throws java.io.UncheckedIOException if the directory cannot be read or written
+	 */
+	public void check(Path directory, boolean update) {
+		GeneratedFiles.of(files())
+			.check(directory, update, this.refresh.isEmpty() ? "run the generating test with -Ddeploy.update=true"
+					: this.refresh);
+	}
+
+	/**
+	 * Writes the {@link #files()} into a directory, deleting its files that are not
+	 * generated (but for those whose names start with a dot).
+	 * @param directory the directory
+	 * @throws java.io.UncheckedIOException if a file cannot be written or deleted
+	 */
+	public void writeTo(Path directory) {
+		GeneratedFiles.of(files()).writeTo(directory);
 	}
 
 	/**

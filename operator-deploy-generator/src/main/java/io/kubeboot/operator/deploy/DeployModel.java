@@ -17,20 +17,9 @@ import org.jspecify.annotations.Nullable;
  * name, the ports and paths it serves (probes, metrics, webhooks), the admission webhooks
  * and conversions it serves, the RBAC its manager needs, leader election, the namespace it
  * watches, its shutdown time, and the CustomResourceDefinitions and admission policies
- * its build generated. The Spring Boot starter reads it from an application context
- * ({@code io.kubeboot.operator.autoconfigure.DeployModels}); plain Java builds it:
- *
- * <pre class="code">
- * DeployModel model = DeployModel.builder("shop-operator")
- *     .source("com.example.ShopOperator")
- *     .applicationPort(8080)
- *     .probes("/healthz", "/readyz", false)
- *     .permissions(manager.requiredPermissions())
- *     .build();
- * </pre>
- *
- * {@link DeployManifests} renders it as plain manifests, {@link HelmChart} as a Helm
- * chart, both with the {@link DeploySettings} the code does not know.
+ * its build generated. {@link DeployModels} reads it from an application;
+ * {@link DeployManifests} renders it, with the {@link DeploySettings} the code does not
+ * know. Immutable.
  */
 public final class DeployModel {
 
@@ -50,7 +39,7 @@ public final class DeployModel {
 	 * @return the builder
 	 * @throws IllegalArgumentException if the name is not such a label
 	 */
-	public static Builder builder(String name) {
+	static Builder builder(String name) {
 		if (name == null || !NAME.matcher(name).matches() || name.length() > 40) {
 			throw new IllegalArgumentException("The operator's name '" + name + "' (spring.application.name) must be "
 					+ "lower-case letters, digits and '-', starting with a letter, at most 40 characters: the "
@@ -63,7 +52,7 @@ public final class DeployModel {
 	 * Returns the operator's name.
 	 * @return the name
 	 */
-	public String name() {
+	String name() {
 		return this.settings.name;
 	}
 
@@ -71,7 +60,7 @@ public final class DeployModel {
 	 * Returns what the model was read from, named in the manifests' headers.
 	 * @return such as {@code io.kubeboot.sample.SampleOperatorApplication}
 	 */
-	public String source() {
+	String source() {
 		return this.settings.source;
 	}
 
@@ -79,7 +68,7 @@ public final class DeployModel {
 	 * Returns the application's HTTP port ({@code server.port}).
 	 * @return the port, or {@code null} without a web server
 	 */
-	public @Nullable Integer applicationPort() {
+	@Nullable Integer applicationPort() {
 		return this.settings.applicationPort;
 	}
 
@@ -87,7 +76,7 @@ public final class DeployModel {
 	 * Returns Actuator's port when it has one of its own ({@code management.server.port}).
 	 * @return the port, or {@code null} when Actuator shares the application's port
 	 */
-	public @Nullable Integer managementPort() {
+	@Nullable Integer managementPort() {
 		return this.settings.managementPort;
 	}
 
@@ -95,7 +84,7 @@ public final class DeployModel {
 	 * Returns the liveness probe's path.
 	 * @return the path, or {@code null} for no HTTP probes
 	 */
-	public @Nullable String livenessPath() {
+	@Nullable String livenessPath() {
 		return this.settings.livenessPath;
 	}
 
@@ -103,7 +92,7 @@ public final class DeployModel {
 	 * Returns the readiness probe's path.
 	 * @return the path, or {@code null} for no HTTP probes
 	 */
-	public @Nullable String readinessPath() {
+	@Nullable String readinessPath() {
 		return this.settings.readinessPath;
 	}
 
@@ -111,7 +100,7 @@ public final class DeployModel {
 	 * Whether the probes are served on Actuator's port rather than the application's.
 	 * @return {@code true} on the management port
 	 */
-	public boolean probesOnManagementPort() {
+	boolean probesOnManagementPort() {
 		return this.settings.probesOnManagementPort;
 	}
 
@@ -120,7 +109,7 @@ public final class DeployModel {
 	 * @return the path, such as {@code /actuator/prometheus}, or {@code null} if the
 	 * operator exposes no metrics over HTTP
 	 */
-	public @Nullable String metricsPath() {
+	@Nullable String metricsPath() {
 		return this.settings.metricsPath;
 	}
 
@@ -129,7 +118,7 @@ public final class DeployModel {
 	 * and authorization (the chart's {@code metrics.secure}).
 	 * @return {@code true} if it can
 	 */
-	public boolean metricsFilter() {
+	boolean metricsFilter() {
 		return this.settings.metricsFilterProperty != null;
 	}
 
@@ -139,7 +128,7 @@ public final class DeployModel {
 	 * @return the property, such as {@code operator.metrics.secure}, or {@code null}
 	 * without a filter
 	 */
-	public @Nullable String metricsFilterProperty() {
+	@Nullable String metricsFilterProperty() {
 		return this.settings.metricsFilterProperty;
 	}
 
@@ -147,7 +136,7 @@ public final class DeployModel {
 	 * Returns the webhook server's port ({@code operator.webhook.port}).
 	 * @return the port, or {@code null} if the operator serves no webhook
 	 */
-	public @Nullable Integer webhookPort() {
+	@Nullable Integer webhookPort() {
 		return this.settings.webhookPort;
 	}
 
@@ -156,7 +145,7 @@ public final class DeployModel {
 	 * ({@code operator.webhook.cert-dir}).
 	 * @return the directory
 	 */
-	public String webhookCertDir() {
+	String webhookCertDir() {
 		return this.settings.webhookCertDir;
 	}
 
@@ -164,7 +153,7 @@ public final class DeployModel {
 	 * Returns the admission webhooks the operator serves.
 	 * @return the webhooks, validating then mutating, by name
 	 */
-	public List<WebhookRegistration> webhooks() {
+	List<WebhookRegistration> webhooks() {
 		return List.copyOf(this.settings.webhooks);
 	}
 
@@ -172,7 +161,7 @@ public final class DeployModel {
 	 * Returns the custom resources whose versions the operator converts.
 	 * @return CRD names such as {@code storagebuckets.storage.kubeboot.io}
 	 */
-	public List<String> conversions() {
+	List<String> conversions() {
 		return List.copyOf(this.settings.conversions);
 	}
 
@@ -180,7 +169,7 @@ public final class DeployModel {
 	 * Returns the CustomResourceDefinitions the build generated, as YAML.
 	 * @return the files' contents
 	 */
-	public List<String> crds() {
+	List<String> crds() {
 		return List.copyOf(this.settings.crds);
 	}
 
@@ -188,7 +177,7 @@ public final class DeployModel {
 	 * Returns the admission policies the build generated, as YAML.
 	 * @return the files' contents
 	 */
-	public List<String> policies() {
+	List<String> policies() {
 		return List.copyOf(this.settings.policies);
 	}
 
@@ -196,7 +185,7 @@ public final class DeployModel {
 	 * Returns what the manager needs RBAC to allow.
 	 * @return the permissions
 	 */
-	public List<Permission> permissions() {
+	List<Permission> permissions() {
 		return List.copyOf(this.settings.permissions);
 	}
 
@@ -204,7 +193,7 @@ public final class DeployModel {
 	 * Returns the namespace the operator watches ({@code operator.namespace}).
 	 * @return the namespace, or {@code null} for all namespaces
 	 */
-	public @Nullable String watchNamespace() {
+	@Nullable String watchNamespace() {
 		return this.settings.watchNamespace;
 	}
 
@@ -212,7 +201,7 @@ public final class DeployModel {
 	 * Whether the operator elects a leader ({@code operator.leader-election.enabled}).
 	 * @return {@code true} if it does
 	 */
-	public boolean leaderElection() {
+	boolean leaderElection() {
 		return this.settings.leaderElection;
 	}
 
@@ -221,7 +210,7 @@ public final class DeployModel {
 	 * ({@code operator.leader-election.namespace}).
 	 * @return the namespace, or {@code null} for the pod's namespace
 	 */
-	public @Nullable String leaseNamespace() {
+	@Nullable String leaseNamespace() {
 		return this.settings.leaseNamespace;
 	}
 
@@ -230,14 +219,14 @@ public final class DeployModel {
 	 * ({@code operator.graceful-shutdown-timeout}).
 	 * @return the timeout, negative for no bound
 	 */
-	public Duration gracefulShutdownTimeout() {
+	Duration gracefulShutdownTimeout() {
 		return this.settings.gracefulShutdownTimeout;
 	}
 
 	/**
 	 * Builds a {@link DeployModel}. Not thread-safe.
 	 */
-	public static final class Builder {
+	static final class Builder {
 
 		private final String name;
 
@@ -313,7 +302,7 @@ public final class DeployModel {
 		 * @param source such as the application's class
 		 * @return this builder
 		 */
-		public Builder source(String source) {
+		Builder source(String source) {
 			this.source = Objects.requireNonNull(source, "source must not be null");
 			return this;
 		}
@@ -323,7 +312,7 @@ public final class DeployModel {
 		 * @param port the port
 		 * @return this builder
 		 */
-		public Builder applicationPort(int port) {
+		Builder applicationPort(int port) {
 			this.applicationPort = port(port, "applicationPort");
 			return this;
 		}
@@ -333,7 +322,7 @@ public final class DeployModel {
 		 * @param port the port
 		 * @return this builder
 		 */
-		public Builder managementPort(int port) {
+		Builder managementPort(int port) {
 			this.managementPort = port(port, "managementPort");
 			return this;
 		}
@@ -345,7 +334,7 @@ public final class DeployModel {
 		 * @param onManagementPort whether they are served on Actuator's port
 		 * @return this builder
 		 */
-		public Builder probes(String liveness, String readiness, boolean onManagementPort) {
+		Builder probes(String liveness, String readiness, boolean onManagementPort) {
 			this.livenessPath = path(liveness, "liveness");
 			this.readinessPath = path(readiness, "readiness");
 			this.probesOnManagementPort = onManagementPort;
@@ -357,7 +346,7 @@ public final class DeployModel {
 		 * @param path the path
 		 * @return this builder
 		 */
-		public Builder metricsPath(String path) {
+		Builder metricsPath(String path) {
 			this.metricsPath = path(path, "metricsPath");
 			return this;
 		}
@@ -368,7 +357,7 @@ public final class DeployModel {
 		 * @param property the property, such as {@code operator.metrics.secure}
 		 * @return this builder
 		 */
-		public Builder metricsFilter(String property) {
+		Builder metricsFilter(String property) {
 			this.metricsFilterProperty = Objects.requireNonNull(property, "property must not be null");
 			return this;
 		}
@@ -379,7 +368,7 @@ public final class DeployModel {
 		 * @param certDir the directory the certificate Secret is mounted in
 		 * @return this builder
 		 */
-		public Builder webhookServer(int port, String certDir) {
+		Builder webhookServer(int port, String certDir) {
 			this.webhookPort = port(port, "webhookPort");
 			this.webhookCertDir = path(certDir, "certDir");
 			return this;
@@ -390,7 +379,7 @@ public final class DeployModel {
 		 * @param webhook the webhook
 		 * @return this builder
 		 */
-		public Builder webhook(WebhookRegistration webhook) {
+		Builder webhook(WebhookRegistration webhook) {
 			this.webhooks.add(Objects.requireNonNull(webhook, "webhook must not be null"));
 			return this;
 		}
@@ -400,7 +389,7 @@ public final class DeployModel {
 		 * @param crdName the CRD's name, such as {@code storagebuckets.storage.kubeboot.io}
 		 * @return this builder
 		 */
-		public Builder conversion(String crdName) {
+		Builder conversion(String crdName) {
 			this.conversions.add(Objects.requireNonNull(crdName, "crdName must not be null"));
 			return this;
 		}
@@ -410,7 +399,7 @@ public final class DeployModel {
 		 * @param conversion the conversion
 		 * @return this builder
 		 */
-		public Builder conversion(Conversion<?> conversion) {
+		Builder conversion(Conversion<?> conversion) {
 			KindNames.Name names = DeclaredNames.INSTANCE.resolve(conversion.hubType());
 			return conversion(names.plural() + "." + names.group());
 		}
@@ -420,7 +409,7 @@ public final class DeployModel {
 		 * @param yaml the file's content
 		 * @return this builder
 		 */
-		public Builder crd(String yaml) {
+		Builder crd(String yaml) {
 			this.crds.add(Objects.requireNonNull(yaml, "yaml must not be null"));
 			return this;
 		}
@@ -430,7 +419,7 @@ public final class DeployModel {
 		 * @param yaml the file's content
 		 * @return this builder
 		 */
-		public Builder policy(String yaml) {
+		Builder policy(String yaml) {
 			this.policies.add(Objects.requireNonNull(yaml, "yaml must not be null"));
 			return this;
 		}
@@ -440,7 +429,7 @@ public final class DeployModel {
 		 * @param permissions such as {@code manager.requiredPermissions()}
 		 * @return this builder
 		 */
-		public Builder permissions(List<Permission> permissions) {
+		Builder permissions(List<Permission> permissions) {
 			this.permissions.addAll(permissions);
 			return this;
 		}
@@ -450,7 +439,7 @@ public final class DeployModel {
 		 * @param namespace the namespace, or {@code null} for all
 		 * @return this builder
 		 */
-		public Builder watchNamespace(@Nullable String namespace) {
+		Builder watchNamespace(@Nullable String namespace) {
 			this.watchNamespace = (namespace == null || namespace.isBlank()) ? null : namespace.strip();
 			return this;
 		}
@@ -462,7 +451,7 @@ public final class DeployModel {
 		 * {@code null} (the pod's namespace)
 		 * @return this builder
 		 */
-		public Builder leaderElection(boolean enabled, @Nullable String leaseNamespace) {
+		Builder leaderElection(boolean enabled, @Nullable String leaseNamespace) {
 			this.leaderElection = enabled;
 			this.leaseNamespace = (leaseNamespace == null || leaseNamespace.isBlank()) ? null : leaseNamespace;
 			return this;
@@ -473,7 +462,7 @@ public final class DeployModel {
 		 * @param timeout the timeout, negative for no bound
 		 * @return this builder
 		 */
-		public Builder gracefulShutdownTimeout(Duration timeout) {
+		Builder gracefulShutdownTimeout(Duration timeout) {
 			this.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "timeout must not be null");
 			return this;
 		}
@@ -482,7 +471,7 @@ public final class DeployModel {
 		 * Builds the model.
 		 * @return the model
 		 */
-		public DeployModel build() {
+		DeployModel build() {
 			return new DeployModel(this);
 		}
 

@@ -1,4 +1,4 @@
-package io.kubeboot.operator.autoconfigure;
+package io.kubeboot.operator.deploy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,11 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kubeboot.operator.deploy.DeployModel;
-import io.kubeboot.operator.deploy.WebhookRegistration;
+import io.kubeboot.operator.autoconfigure.OperatorLeaderElectionProperties;
+import io.kubeboot.operator.autoconfigure.OperatorProperties;
+import io.kubeboot.operator.autoconfigure.OperatorWebhookProperties;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Conversion;
@@ -19,11 +21,13 @@ import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.Webhook;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
@@ -31,7 +35,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Reads what an operator's manifests need from its application context: the
- * {@link DeployModel} that {@link io.kubeboot.operator.deploy.DeployManifests} renders.
+ * {@link DeployModel} that {@link DeployManifests} renders.
  * From the environment: {@code spring.application.name}, {@code server.port},
  * {@code management.server.port}, {@code operator.namespace}, leader election,
  * {@code operator.webhook.*} and {@code operator.graceful-shutdown-timeout}; from the
@@ -139,8 +143,8 @@ public final class DeployModels {
 			throw new IllegalStateException("The context cannot list its bean definitions: " + context);
 		}
 		var beanFactory = configurable.getBeanFactory();
-		Map<Class<?>, String> validators = WebhookBeans.validators(beanFactory);
-		Map<Class<?>, String> defaulters = WebhookBeans.defaulters(beanFactory);
+		Map<Class<?>, String> validators = byKind(beanFactory, AdmissionValidator.class);
+		Map<Class<?>, String> defaulters = byKind(beanFactory, Defaulter.class);
 		String[] conversions = beanFactory.getBeanNamesForType(Conversion.class, true, false);
 		if (validators.isEmpty() && defaulters.isEmpty() && conversions.length == 0) {
 			return;
@@ -157,6 +161,28 @@ public final class DeployModels {
 		for (String conversion : conversions) {
 			model.conversion(context.getBean(conversion, Conversion.class));
 		}
+	}
+
+	/**
+	 * The beans of a webhook type by the kind of their type argument, as the starter
+	 * resolves them when it registers them (which refuses two of a kind, or one that does
+	 * not say its kind, before this runs).
+	 */
+	private static Map<Class<?>, String> byKind(ConfigurableListableBeanFactory beanFactory, Class<?> type) {
+		Map<Class<?>, String> byKind = new LinkedHashMap<>();
+		for (String name : beanFactory.getBeanNamesForType(type, true, false)) {
+			ResolvableType declared = beanFactory.getMergedBeanDefinition(name).getResolvableType();
+			Class<?> kind = declared.as(type).getGeneric(0).resolve();
+			if (kind == null || kind == KubernetesObject.class) {
+				Class<?> actual = beanFactory.getType(name);
+				kind = (actual != null) ? ResolvableType.forClass(actual).as(type).getGeneric(0).resolve() : null;
+			}
+			if (kind == null || kind == KubernetesObject.class) {
+				throw new IllegalStateException(type.getSimpleName() + " bean '" + name + "' does not say its kind");
+			}
+			byKind.put(kind, name);
+		}
+		return byKind;
 	}
 
 	private static @Nullable Webhook declaration(ApplicationContext context, String bean) {

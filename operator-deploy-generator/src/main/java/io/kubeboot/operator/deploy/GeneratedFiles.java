@@ -15,18 +15,13 @@ import java.util.stream.Stream;
 /**
  * Files a build generates and keeps checked in, such as {@link DeployManifests#files()}:
  * written to a directory, or compared with it, so that a test fails while the checked-in
- * copy differs from what the code generates.
- *
- * <pre class="code">
- * GeneratedFiles.of(manifests.files())
- *     .check(Path.of("deploy"), Boolean.getBoolean("deploy.update"),
- *             "mvn test -Dtest=GeneratedDeployTests -Ddeploy.update=true");
- * </pre>
- *
+ * copy differs from what the code generates ({@link DeployManifests#check}).
+ * <p>
  * The directory belongs to the generator: a file in it that is not generated is a
- * difference too.
+ * difference too, but for files and directories whose names start with a dot
+ * ({@code .gitkeep}, {@code .DS_Store}), which are neither compared nor deleted.
  */
-public final class GeneratedFiles {
+final class GeneratedFiles {
 
 	private static final int MAX_LINES_SHOWN = 40;
 
@@ -41,7 +36,7 @@ public final class GeneratedFiles {
 	 * @param files the contents by relative path, {@code /} between directories
 	 * @return the files
 	 */
-	public static GeneratedFiles of(Map<String, String> files) {
+	static GeneratedFiles of(Map<String, String> files) {
 		Objects.requireNonNull(files, "files must not be null");
 		return new GeneratedFiles(new LinkedHashMap<>(files));
 	}
@@ -52,7 +47,7 @@ public final class GeneratedFiles {
 	 * @param directory the directory
 	 * @throws UncheckedIOException if a file cannot be written or deleted
 	 */
-	public void writeTo(Path directory) {
+	void writeTo(Path directory) {
 		try {
 			for (String stale : existing(directory)) {
 				if (!this.files.containsKey(stale)) {
@@ -77,7 +72,7 @@ public final class GeneratedFiles {
 	 * differ) or is not generated; empty if the directory holds exactly the files
 	 * @throws UncheckedIOException if the directory cannot be read
 	 */
-	public List<String> differencesFrom(Path directory) {
+	List<String> differencesFrom(Path directory) {
 		List<String> differences = new ArrayList<>();
 		try {
 			for (Map.Entry<String, String> file : this.files.entrySet()) {
@@ -112,7 +107,7 @@ public final class GeneratedFiles {
 	 * @param howToUpdate the command that updates it, for the failure's message
 	 * @throws AssertionError naming every difference and the command
 	 */
-	public void check(Path directory, boolean update, String howToUpdate) {
+	void check(Path directory, boolean update, String howToUpdate) {
 		if (update) {
 			writeTo(directory);
 		}
@@ -120,7 +115,8 @@ public final class GeneratedFiles {
 		if (!differences.isEmpty()) {
 			throw new AssertionError(directory + " differs from what the code generates:\n"
 					+ String.join("\n", differences) + "\nChange the code or the settings, not the files, then "
-					+ "regenerate them: " + howToUpdate);
+					+ "regenerate them (which deletes the files that are not generated, but for names starting with "
+					+ "a dot): " + howToUpdate);
 		}
 	}
 
@@ -131,6 +127,7 @@ public final class GeneratedFiles {
 		try (Stream<Path> paths = Files.walk(directory)) {
 			return paths.filter(Files::isRegularFile)
 				.map((path) -> directory.relativize(path).toString().replace('\\', '/'))
+				.filter((path) -> !path.startsWith(".") && !path.contains("/."))
 				.sorted()
 				.toList();
 		}

@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * @param timeoutSeconds how long the API server waits, 1 to 30
  * @param matchConditions the conditions for calling it, in order
  */
-public record WebhookRegistration(boolean mutating, String name, String path, String group, String version,
+record WebhookRegistration(boolean mutating, String name, String path, String group, String version,
 		String resource, boolean namespaced, List<String> operations, String failurePolicy, int timeoutSeconds,
 		List<MatchCondition> matchConditions) {
 
@@ -46,7 +46,7 @@ public record WebhookRegistration(boolean mutating, String name, String path, St
 	private static final Pattern QUALIFIED_NAME = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?"
 			+ "(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
-	public WebhookRegistration {
+	WebhookRegistration {
 		Objects.requireNonNull(name, "name must not be null");
 		Objects.requireNonNull(path, "path must not be null");
 		operations = List.copyOf(operations);
@@ -85,7 +85,7 @@ public record WebhookRegistration(boolean mutating, String name, String path, St
 	 * @throws IllegalArgumentException if the kind cannot be named without the API
 	 * server, or the declaration is invalid
 	 */
-	public static WebhookRegistration validating(Class<? extends KubernetesObject> kind, Class<?> validator,
+	static WebhookRegistration validating(Class<? extends KubernetesObject> kind, Class<?> validator,
 			@Nullable Webhook declaration) {
 		boolean checksDeletes = overridesValidateDelete(validator);
 		return of(false, kind, AdmissionWebhook.validatingPath(kind), declaration, checksDeletes);
@@ -99,7 +99,7 @@ public record WebhookRegistration(boolean mutating, String name, String path, St
 	 * @throws IllegalArgumentException if the kind cannot be named without the API
 	 * server, or the declaration is invalid
 	 */
-	public static WebhookRegistration mutating(Class<? extends KubernetesObject> kind, @Nullable Webhook declaration) {
+	static WebhookRegistration mutating(Class<? extends KubernetesObject> kind, @Nullable Webhook declaration) {
 		return of(true, kind, AdmissionWebhook.mutatingPath(kind), declaration, false);
 	}
 
@@ -166,9 +166,9 @@ public record WebhookRegistration(boolean mutating, String name, String path, St
 	 * @param name its name
 	 * @param expression its CEL expression
 	 */
-	public record MatchCondition(String name, String expression) {
+	record MatchCondition(String name, String expression) {
 
-		public MatchCondition {
+		MatchCondition {
 			Objects.requireNonNull(name, "name must not be null");
 			Objects.requireNonNull(expression, "expression must not be null");
 		}

@@ -1,11 +1,10 @@
-package io.kubeboot.operator.autoconfigure;
+package io.kubeboot.operator.deploy;
 
 import java.time.Duration;
 import java.util.List;
 
+import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.health.OperatorHealthAutoConfiguration;
-import io.kubeboot.operator.deploy.DeployModel;
-import io.kubeboot.operator.deploy.WebhookRegistration;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.Webhook;
