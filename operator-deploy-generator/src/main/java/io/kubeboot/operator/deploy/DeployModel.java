@@ -206,6 +206,17 @@ public final class DeployModel {
 	}
 
 	/**
+	 * Returns the name of leader election's Lease
+	 * ({@code operator.leader-election.lease-name}), whose RBAC the manifests hold even
+	 * while leader election is off, since the chart's {@code leaderElection.enabled} may
+	 * turn it on.
+	 * @return the name, {@code <name>-leader} unless the application names another
+	 */
+	String leaseName() {
+		return (this.settings.leaseName != null) ? this.settings.leaseName : this.settings.name + "-leader";
+	}
+
+	/**
 	 * Returns the namespace of the Lease when the application names one
 	 * ({@code operator.leader-election.namespace}).
 	 * @return the namespace, or {@code null} for the pod's namespace
@@ -264,6 +275,8 @@ public final class DeployModel {
 
 		private boolean leaderElection;
 
+		private @Nullable String leaseName;
+
 		private @Nullable String leaseNamespace;
 
 		private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
@@ -292,6 +305,7 @@ public final class DeployModel {
 			copy.permissions.addAll(this.permissions);
 			copy.watchNamespace = this.watchNamespace;
 			copy.leaderElection = this.leaderElection;
+			copy.leaseName = this.leaseName;
 			copy.leaseNamespace = this.leaseNamespace;
 			copy.gracefulShutdownTimeout = this.gracefulShutdownTimeout;
 			return copy;
@@ -447,12 +461,15 @@ public final class DeployModel {
 		/**
 		 * Turns leader election on or off.
 		 * @param enabled whether the operator elects a leader
+		 * @param leaseName the Lease's name when the application names one, else
+		 * {@code null} ({@code <name>-leader})
 		 * @param leaseNamespace the Lease's namespace when the application names one, else
 		 * {@code null} (the pod's namespace)
 		 * @return this builder
 		 */
-		Builder leaderElection(boolean enabled, @Nullable String leaseNamespace) {
+		Builder leaderElection(boolean enabled, @Nullable String leaseName, @Nullable String leaseNamespace) {
 			this.leaderElection = enabled;
+			this.leaseName = (leaseName == null || leaseName.isBlank()) ? null : leaseName.strip();
 			this.leaseNamespace = (leaseNamespace == null || leaseNamespace.isBlank()) ? null : leaseNamespace;
 			return this;
 		}

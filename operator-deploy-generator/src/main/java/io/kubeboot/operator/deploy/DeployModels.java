@@ -81,7 +81,7 @@ public final class DeployModels {
 		OperatorLeaderElectionProperties election = context.getBean(OperatorLeaderElectionProperties.class);
 		model.watchNamespace(operator.getNamespace())
 			.gracefulShutdownTimeout(operator.getGracefulShutdownTimeout())
-			.leaderElection(election.isEnabled(), election.getNamespace())
+			.leaderElection(election.isEnabled(), election.getLeaseName(), election.getNamespace())
 			.permissions(context.getBean(Manager.class).requiredPermissions());
 		for (String crd : generated(context, application, CRDS)) {
 			model.crd(crd);

@@ -36,6 +36,10 @@ final class RbacTemplates {
 
 	private static final String LEADER_ELECTION_ROLE = "leader-election";
 
+	private static final String LEASE_GROUP = "coordination.k8s.io";
+
+	private static final String LEASES = "leases";
+
 	private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
 
 	private RbacTemplates() {
@@ -50,8 +54,11 @@ final class RbacTemplates {
 		List<Role> allNamespaces = roles(rendering, false);
 		List<Role> oneNamespace = roles(rendering, true);
 		Cond watching = rendering.values().notEmpty("watchNamespaces");
+		Cond electing = rendering.values().isTrue("leaderElection.enabled");
+		String leaseRole = rendering.name() + "-" + LEADER_ELECTION_ROLE;
 		for (Role role : allNamespaces) {
-			documents.addAll(role(rendering, role, oneNamespace.contains(role) ? Cond.ALWAYS : watching.not()));
+			Cond when = oneNamespace.contains(role) ? Cond.ALWAYS : watching.not();
+			documents.addAll(role(rendering, role, role.name().equals(leaseRole) ? electing : when));
 		}
 		for (Role role : oneNamespace) {
 			if (!allNamespaces.contains(role)) {
@@ -67,9 +74,13 @@ final class RbacTemplates {
 	private static List<Role> roles(Rendering rendering, boolean oneNamespace) {
 		DeployModel model = rendering.model();
 		List<Permission> placed = new ArrayList<>();
+		for (Permission permission : leasePermissions(model)) {
+			placed.add(permission.inNamespace((model.leaseNamespace() != null) ? model.leaseNamespace() : INSTALLED));
+		}
 		for (Permission permission : model.permissions()) {
 			if (permission.role().equals(LEADER_ELECTION_ROLE)) {
-				placed.add((model.leaseNamespace() != null) ? permission : permission.inNamespace(INSTALLED));
+				// described above, whether the application elects a leader or not
+				continue;
 			}
 			else if (permission.isInAllNamespaces()
 					|| (model.watchNamespace() != null && model.watchNamespace().equals(permission.namespace()))) {
@@ -80,6 +91,25 @@ final class RbacTemplates {
 			}
 		}
 		return RbacManifest.roles(rendering.name(), PolicyRules.of(placed));
+	}
+
+	/**
+	 * Leader election's rules, as the manager derives them when it elects a leader
+	 * ({@code Manager.requiredPermissions()}), in no namespace yet: the chart's
+	 * {@code leaderElection.enabled} turns leader election on whatever the application's
+	 * default, so its Role is always described, and rendered only while the value is on.
+	 */
+	static List<Permission> leasePermissions(DeployModel model) {
+		return List.of(
+				Permission.of(LEASE_GROUP, LEASES, "create")
+					.inRole(LEADER_ELECTION_ROLE)
+					.because("leader election creates its Lease " + model.leaseName()
+							+ " (RBAC cannot restrict create to a name)"),
+				Permission.of(LEASE_GROUP, LEASES, "get", "update", "watch")
+					.resourceNames(model.leaseName())
+					.inRole(LEADER_ELECTION_ROLE)
+					.because("leader election reads and renews its Lease; with watch a standby takes over a "
+							+ "released Lease at once"));
 	}
 
 	private static List<Object> role(Rendering rendering, Role role, Cond when) {

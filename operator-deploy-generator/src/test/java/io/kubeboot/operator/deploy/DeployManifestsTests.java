@@ -170,6 +170,33 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void theLeaseRoleFollowsTheChartsLeaderElectionWhateverTheApplicationsDefault() {
+		// the starter's default: no leader election, so the manager asks for no Lease
+		DeployModel withoutElection = model().leaderElection(false, null, null).build();
+		List<Map<String, Object>> rbac = documents(
+				manifests(withoutElection, Map.of("leaderElection", Map.of("enabled", true))).get("rbac.yaml"));
+		assertThat(kindsAndNamespaces(rbac)).contains("Role lights/light-operator-leader-election",
+				"RoleBinding lights/light-operator-leader-election");
+		assertThat(rbac).filteredOn((document) -> "Role".equals(document.get("kind")))
+			.singleElement()
+			.satisfies((role) -> assertThat(role.get("rules")).isEqualTo(List.of(
+					Map.of("apiGroups", List.of("coordination.k8s.io"), "resources", List.of("leases"), "verbs",
+							List.of("create")),
+					Map.of("apiGroups", List.of("coordination.k8s.io"), "resources", List.of("leases"),
+							"resourceNames", List.of("light-operator-leader"), "verbs",
+							List.of("get", "watch", "update")))));
+		String chart = DeployManifests.of(withoutElection, DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3"))))
+			.chart()
+			.get("templates/rbac.yaml");
+		assertThat(chart).contains(
+				"{{- if $.Values.leaderElection.enabled }}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n");
+		// and no unused lease rights when the values turn it off
+		rbac = documents(manifests(model().build(), Map.of("replicas", 1, "leaderElection", Map.of("enabled", false)))
+			.get("rbac.yaml"));
+		assertThat(kindsAndNamespaces(rbac)).noneMatch((name) -> name.contains("leader-election"));
+	}
+
+	@Test
 	void theMetricsFilterIsTurnedOnWithWhatItAndPrometheusNeed() {
 		DeployModel model = model().metricsFilter("operator.metrics.secure").build();
 		Map<String, String> files = manifests(model, Map.of("metrics", Map.of("secure", true)));
@@ -254,7 +281,7 @@ class DeployManifestsTests {
 					LampValidator.class.getAnnotation(Webhook.class)))
 			.webhook(WebhookRegistration.mutating(Lamp.class, null))
 			.permissions(permissions)
-			.leaderElection(true, null);
+			.leaderElection(true, null, null);
 		return conversion ? model.crd(CRD).conversion("lamps.home.example.com") : model;
 	}
 

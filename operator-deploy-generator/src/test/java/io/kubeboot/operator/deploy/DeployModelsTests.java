@@ -5,6 +5,8 @@ import java.util.List;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.health.OperatorHealthAutoConfiguration;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.Webhook;
@@ -74,6 +76,24 @@ class DeployModelsTests {
 				assertThat(model.applicationPort()).isNull();
 				assertThat(model.livenessPath()).isNull();
 				assertThat(model.metricsPath()).isNull();
+			});
+	}
+
+	@Test
+	void theLeaseRulesAreTheManagersOwn() {
+		this.contextRunner
+			.withPropertyValues("operator.leader-election.enabled=true", "operator.leader-election.lease-name=shop-lease",
+					"operator.leader-election.namespace=ops")
+			.run((context) -> {
+				List<Permission> manager = context.getBean(Manager.class)
+					.requiredPermissions()
+					.stream()
+					.filter((permission) -> permission.role().equals("leader-election"))
+					.toList();
+				assertThat(RbacTemplates.leasePermissions(DeployModels.of(context))
+					.stream()
+					.map((permission) -> permission.inNamespace("ops"))
+					.toList()).isEqualTo(manager);
 			});
 	}
 
