@@ -63,6 +63,31 @@ public @interface Webhook {
 	MatchCondition[] matchConditions() default {};
 
 	/**
+	 * Which namespaces' objects the API server sends, as a label selector of the
+	 * namespace in Kubernetes' string form: {@code k=v}, {@code k!=v},
+	 * {@code k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k}, separated by
+	 * commas ({@code environment in (production,qa),!kubeboot.io/skip-webhooks}). Every
+	 * namespace carries its name as the label {@code kubernetes.io/metadata.name}.
+	 * <p>
+	 * The generated configuration adds to it: while the operator watches one namespace
+	 * (the chart's {@code watchNamespaces}), only that namespace; otherwise, for a kind
+	 * that is not one of the operator's own CRDs (a ConfigMap, a Pod, another operator's
+	 * kind), every namespace but {@code kube-system} and the operator's own, so that a
+	 * webhook that does not answer cannot stop the cluster's system components nor the
+	 * operator's own pods. Empty (the default): nothing more.
+	 * @return the selector
+	 */
+	String namespaceSelector() default "";
+
+	/**
+	 * Which objects the API server sends, as a label selector of the object (of the old
+	 * object too on updates and deletions) in Kubernetes' string form, as
+	 * {@link #namespaceSelector()}. Empty (the default): every object.
+	 * @return the selector
+	 */
+	String objectSelector() default "";
+
+	/**
 	 * An operation on an object.
 	 */
 	enum Operation {

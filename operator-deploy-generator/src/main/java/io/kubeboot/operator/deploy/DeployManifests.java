@@ -83,6 +83,7 @@ public final class DeployManifests {
 					+ "version (such as 0.1.0): set chart.version, or give values.image.tag one");
 		}
 		WebhookTemplates.checkConversions(rendering);
+		WebhookTemplates.checkLockOut(rendering);
 	}
 
 	/**

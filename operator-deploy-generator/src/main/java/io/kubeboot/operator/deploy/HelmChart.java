@@ -128,6 +128,14 @@ final class HelmChart {
 			checks.add(new String[] { "$.Values.metrics.secure",
 					"metrics.secure is true but the operator has no metrics filter" });
 		}
+		List<WebhookRegistration> locking = WebhookTemplates.lockingOut(this.rendering.model());
+		if (!locking.isEmpty()) {
+			checks.add(new String[] { "has $.Release.Namespace $.Values.watchNamespaces",
+					"watchNamespaces names the release's namespace, where the operator runs, and "
+							+ String.join(", ", locking.stream().map(WebhookRegistration::name).toList())
+							+ " refuse requests while no replica answers: the operator's own pods could not be "
+							+ "created; watch another namespace" });
+		}
 		List<String> converted = WebhookTemplates.converted(this.rendering.model());
 		if (!converted.isEmpty()) {
 			String namespace = this.rendering.settings().namespace();

@@ -286,6 +286,17 @@ final class Template {
 	}
 
 	/**
+	 * A sequence of scalars, literal or not, in flow style.
+	 */
+	static Sequence flow(Scalar... scalars) {
+		List<Element> items = new ArrayList<>();
+		for (Scalar scalar : scalars) {
+			items.add(new Item(scalar, List.of(), Cond.ALWAYS));
+		}
+		return new Sequence(items, true);
+	}
+
+	/**
 	 * A string made of parts: literal strings and scalars, joined without separator.
 	 */
 	static Scalar concat(Object... parts) {

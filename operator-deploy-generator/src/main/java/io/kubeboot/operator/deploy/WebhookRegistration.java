@@ -37,10 +37,25 @@ import org.jspecify.annotations.Nullable;
  * @param failurePolicy {@code Fail} or {@code Ignore}
  * @param timeoutSeconds how long the API server waits, 1 to 30
  * @param matchConditions the conditions for calling it, in order
+ * @param namespaceSelector the requirements its {@code @Webhook} puts on the namespace
+ * @param objectSelector the requirements its {@code @Webhook} puts on the object
  */
 record WebhookRegistration(boolean mutating, String name, String path, String group, String version,
 		String resource, boolean namespaced, List<String> operations, String failurePolicy, int timeoutSeconds,
-		List<MatchCondition> matchConditions) {
+		List<MatchCondition> matchConditions, List<LabelSelectors.Requirement> namespaceSelector,
+		List<LabelSelectors.Requirement> objectSelector) {
+
+	/** {@code @Webhook}'s default timeout, for a webhook without the annotation. */
+	private static final int DEFAULT_TIMEOUT_SECONDS;
+
+	static {
+		try {
+			DEFAULT_TIMEOUT_SECONDS = (Integer) Webhook.class.getMethod("timeoutSeconds").getDefaultValue();
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
 
 	/** Kubernetes' qualified name: an optional DNS subdomain and '/', then a name. */
 	private static final Pattern QUALIFIED_NAME = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -51,6 +66,8 @@ record WebhookRegistration(boolean mutating, String name, String path, String gr
 		Objects.requireNonNull(path, "path must not be null");
 		operations = List.copyOf(operations);
 		matchConditions = List.copyOf(matchConditions);
+		namespaceSelector = List.copyOf(namespaceSelector);
+		objectSelector = List.copyOf(objectSelector);
 		if (operations.isEmpty()) {
 			throw new IllegalArgumentException("Webhook " + name + " names no operation");
 		}
@@ -142,9 +159,15 @@ record WebhookRegistration(boolean mutating, String name, String path, String gr
 		}
 		String failurePolicy = (declaration == null || declaration.failurePolicy() == Webhook.FailurePolicy.FAIL)
 				? "Fail" : "Ignore";
-		int timeout = (declaration != null) ? declaration.timeoutSeconds() : 10;
+		int timeout = (declaration != null) ? declaration.timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
+		List<LabelSelectors.Requirement> namespaces = (declaration != null)
+				? LabelSelectors.parse(declaration.namespaceSelector(), "@Webhook of " + name + ": namespaceSelector")
+				: List.of();
+		List<LabelSelectors.Requirement> objects = (declaration != null)
+				? LabelSelectors.parse(declaration.objectSelector(), "@Webhook of " + name + ": objectSelector")
+				: List.of();
 		return new WebhookRegistration(mutating, name, path, names.group(), declared.version(), names.plural(),
-				names.namespaced(), operations, failurePolicy, timeout, conditions);
+				names.namespaced(), operations, failurePolicy, timeout, conditions, namespaces, objects);
 	}
 
 	private static boolean overridesValidateDelete(Class<?> validator) {

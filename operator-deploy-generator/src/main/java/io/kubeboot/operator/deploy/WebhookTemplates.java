@@ -28,6 +28,15 @@ final class WebhookTemplates {
 
 	static final String INJECT_CA = "cert-manager.io/inject-ca-from";
 
+	/** The label every namespace carries with its name. */
+	static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
+	/**
+	 * The kinds without which the operator's own pods cannot be created or rolled out:
+	 * a webhook on them that refuses while no replica answers locks the operator out.
+	 */
+	private static final Set<String> WORKLOAD_RESOURCES = Set.of("/pods", "apps/replicasets", "apps/deployments");
+
 	private static final String CONVERT_PATH = "/convert";
 
 	private WebhookTemplates() {
@@ -139,6 +148,21 @@ final class WebhookTemplates {
 			.put("matchPolicy", "Equivalent")
 			.put("sideEffects", "None")
 			.put("timeoutSeconds", webhook.timeoutSeconds());
+		Cond watching = values.notEmpty("watchNamespaces");
+		if (ownKind(rendering, webhook) && webhook.namespaceSelector().isEmpty()) {
+			entry.comment("while the operator watches one namespace, only requests there")
+				.when(watching)
+				.put("namespaceSelector", selector(List.of(), List.of(watched(rendering))));
+		}
+		else {
+			entry.comment(ownKind(rendering, webhook) ? "while the operator watches one namespace, only requests there"
+					: "only requests in the namespace the operator watches; watching all, none of kube-system nor the "
+							+ "operator's own: a webhook that does not answer would stop them")
+				.put("namespaceSelector", namespaceSelector(rendering, webhook, watching));
+		}
+		if (!webhook.objectSelector().isEmpty()) {
+			entry.put("objectSelector", selector(webhook.objectSelector(), List.of()));
+		}
 		if (!webhook.matchConditions().isEmpty()) {
 			SequenceBuilder conditions = Template.seq();
 			for (WebhookRegistration.MatchCondition condition : webhook.matchConditions()) {
@@ -152,6 +176,110 @@ final class WebhookTemplates {
 			entry.put("reinvocationPolicy", "Never");
 		}
 		return entry.build();
+	}
+
+	private static Mapping namespaceSelector(Rendering rendering, WebhookRegistration webhook, Cond watching) {
+		List<Mapping> conditional = new ArrayList<>();
+		conditional.add(watched(rendering));
+		if (!ownKind(rendering, webhook)) {
+			conditional.add(Template.map()
+				.put("key", NAMESPACE_NAME_LABEL)
+				.put("operator", "NotIn")
+				.put("values", Template.flow(new Scalar("kube-system", null), rendering.namespace()))
+				.build());
+		}
+		SequenceBuilder expressions = Template.seq();
+		expressions.when(watching).add(conditional.get(0));
+		if (conditional.size() > 1) {
+			expressions.when(watching.not()).add(conditional.get(1));
+		}
+		for (LabelSelectors.Requirement requirement : webhook.namespaceSelector()) {
+			expressions.add(requirement(requirement));
+		}
+		return Template.map().put("matchExpressions", expressions.build()).build();
+	}
+
+	/**
+	 * The requirement of the namespaces the operator watches.
+	 */
+	private static Mapping watched(Rendering rendering) {
+		return Template.map()
+			.put("key", NAMESPACE_NAME_LABEL)
+			.put("operator", "In")
+			.put("values",
+					Template.seq()
+						.each("$.Values.watchNamespaces", rendering.values().get("watchNamespaces"),
+								(key, value) -> value)
+						.build())
+			.build();
+	}
+
+	private static Mapping selector(List<LabelSelectors.Requirement> requirements, List<Mapping> more) {
+		SequenceBuilder expressions = Template.seq();
+		more.forEach(expressions::add);
+		requirements.forEach((requirement) -> expressions.add(requirement(requirement)));
+		return Template.map().put("matchExpressions", expressions.build()).build();
+	}
+
+	private static Mapping requirement(LabelSelectors.Requirement requirement) {
+		Template.MappingBuilder expression = Template.map()
+			.put("key", requirement.key())
+			.put("operator", requirement.operator());
+		if (!requirement.values().isEmpty()) {
+			expression.put("values", Template.flow(requirement.values()));
+		}
+		return expression.build();
+	}
+
+	/**
+	 * Whether a webhook's kind is one of the operator's own CRDs.
+	 */
+	static boolean ownKind(Rendering rendering, WebhookRegistration webhook) {
+		return crdNames(rendering.model()).contains(webhook.resource() + "." + webhook.group());
+	}
+
+	/**
+	 * The webhooks that refuse requests for the kinds the operator's own pods need while
+	 * no replica answers.
+	 */
+	static List<WebhookRegistration> lockingOut(DeployModel model) {
+		return model.webhooks()
+			.stream()
+			.filter((webhook) -> webhook.failurePolicy().equals("Fail")
+					&& WORKLOAD_RESOURCES.contains(webhook.group() + "/" + webhook.resource()))
+			.toList();
+	}
+
+	/**
+	 * Refuses values under which a webhook could lock the operator out of its own
+	 * namespace: one that refuses Pods (or ReplicaSets, Deployments) while no replica
+	 * answers, with the operator watching its own namespace.
+	 * @throws IllegalArgumentException naming the webhooks and the value
+	 */
+	static void checkLockOut(Rendering rendering) {
+		List<WebhookRegistration> locking = lockingOut(rendering.model());
+		if (!locking.isEmpty() && rendering.values().strings("watchNamespaces").contains(rendering.settings().namespace())) {
+			throw new IllegalArgumentException(rendering.settings().source() + ": values.watchNamespaces names "
+					+ rendering.settings().namespace() + ", where the operator runs, and "
+					+ String.join(", ", locking.stream().map(WebhookRegistration::name).toList())
+					+ " refuse requests while no replica answers (failurePolicy FAIL): the operator's own pods could "
+					+ "not be created; watch another namespace, or give the webhook failurePolicy IGNORE");
+		}
+	}
+
+	/**
+	 * The names of the CRDs of the model.
+	 */
+	static Set<String> crdNames(DeployModel model) {
+		Set<String> names = new LinkedHashSet<>();
+		for (String yaml : model.crds()) {
+			for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(yaml)) {
+				if (document instanceof Map<?, ?> crd) {
+					names.add(String.valueOf(get(crd, "metadata", "name")));
+				}
+			}
+		}
+		return names;
 	}
 
 	/**

@@ -10,7 +10,9 @@ import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Webhook;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Pod;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -70,6 +72,43 @@ class DeployManifestsTests {
 		assertThat(get(mutating, "clientConfig", "service", "path")).isEqualTo("/mutate-home-example-com-v2-lamp");
 		assertThat(get(configurations.get(0), "metadata", "annotations"))
 			.isEqualTo(Map.of("cert-manager.io/inject-ca-from", "lights/light-operator-webhook"));
+	}
+
+	@Test
+	void webhooksOfOtherKindsSkipKubeSystemAndTheOperatorsNamespaceUnlessOneIsWatched() {
+		DeployModel model = model().webhook(WebhookRegistration.validating(V1ConfigMap.class, ConfigMapValidator.class,
+				ConfigMapValidator.class.getAnnotation(Webhook.class)))
+			.build();
+		List<Map<String, Object>> webhooks = webhooks(manifests(model, Map.of()));
+		Map<String, Object> configMaps = byName(webhooks, "vconfigmap.core.kubeboot.io");
+		assertThat(configMaps.get("namespaceSelector")).isEqualTo(Map.of("matchExpressions",
+				List.of(Map.of("key", "kubernetes.io/metadata.name", "operator", "NotIn", "values",
+						List.of("kube-system", "lights")),
+						Map.of("key", "environment", "operator", "In", "values", List.of("production", "qa")))));
+		assertThat(configMaps.get("objectSelector")).isEqualTo(Map.of("matchExpressions",
+				List.of(Map.of("key", "example.com/checked", "operator", "Exists"))));
+		// the operator's own kind: every namespace
+		assertThat(byName(webhooks, "vlamp.home.example.com")).doesNotContainKey("namespaceSelector");
+		webhooks = webhooks(manifests(model, Map.of("watchNamespaces", List.of("team-a"))));
+		Map<String, Object> watched = Map.of("key", "kubernetes.io/metadata.name", "operator", "In", "values",
+				List.of("team-a"));
+		assertThat(byName(webhooks, "vconfigmap.core.kubeboot.io").get("namespaceSelector"))
+			.isEqualTo(Map.of("matchExpressions", List.of(watched,
+					Map.of("key", "environment", "operator", "In", "values", List.of("production", "qa")))));
+		assertThat(byName(webhooks, "vlamp.home.example.com").get("namespaceSelector"))
+			.isEqualTo(Map.of("matchExpressions", List.of(watched)));
+	}
+
+	@Test
+	void aPodWebhookThatFailsClosedIsRefusedInTheOperatorsOwnNamespace() {
+		DeployModel model = model()
+			.webhook(WebhookRegistration.validating(V1Pod.class, PodValidator.class, null))
+			.build();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(model, Map.of("watchNamespaces", List.of("lights"))))
+			.withMessageStartingWith("settings: values.watchNamespaces names lights, where the operator runs, and "
+					+ "vpod.core.kubeboot.io refuse requests while no replica answers");
+		assertThat(webhooks(manifests(model, Map.of("watchNamespaces", List.of("team-a"))))).hasSize(3);
 	}
 
 	@Test
@@ -314,6 +353,19 @@ class DeployManifestsTests {
 	}
 
 	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> webhooks(Map<String, String> files) {
+		List<Map<String, Object>> webhooks = new ArrayList<>();
+		for (Map<String, Object> configuration : documents(files.get("webhook.yaml"))) {
+			webhooks.addAll((List<Map<String, Object>>) configuration.get("webhooks"));
+		}
+		return webhooks;
+	}
+
+	private static Map<String, Object> byName(List<Map<String, Object>> webhooks, String name) {
+		return webhooks.stream().filter((webhook) -> name.equals(webhook.get("name"))).findFirst().orElseThrow();
+	}
+
+	@SuppressWarnings("unchecked")
 	private static Map<String, Object> webhook(Map<String, Object> configuration) {
 		return ((List<Map<String, Object>>) configuration.get("webhooks")).get(0);
 	}
@@ -340,6 +392,15 @@ class DeployManifestsTests {
 
 	@KubernetesKind(group = "home.example.com", version = "v2", kind = "Lamp")
 	static class Lamp extends CustomResource<Map<String, Object>, Map<String, Object>> {
+
+	}
+
+	@Webhook(namespaceSelector = "environment in (production, qa)", objectSelector = "example.com/checked")
+	static class ConfigMapValidator implements AdmissionValidator<V1ConfigMap> {
+
+	}
+
+	static class PodValidator implements AdmissionValidator<V1Pod> {
 
 	}
 
