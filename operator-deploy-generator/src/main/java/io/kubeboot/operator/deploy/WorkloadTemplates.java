@@ -63,6 +63,9 @@ final class WorkloadTemplates {
 				: model.gracefulShutdownTimeout().toSeconds() + SHUTDOWN_MARGIN_SECONDS;
 		MappingBuilder spec = Template.map()
 			.put("serviceAccountName", rendering.name())
+			.comment("no <SERVICE>_PORT=tcp://... variables of the namespace's Services: Spring Boot would bind "
+					+ "them (a Service named operator-webhook sets operator.webhook.port)")
+			.put("enableServiceLinks", false)
 			.comment("Above operator.graceful-shutdown-timeout (" + model.gracefulShutdownTimeout().toSeconds()
 					+ "s) plus a margin: on SIGTERM the leader lets in-flight reconciles finish, stops, and only then "
 					+ "releases its Lease for a standby")

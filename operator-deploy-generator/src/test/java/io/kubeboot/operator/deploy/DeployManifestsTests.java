@@ -167,6 +167,12 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void thePodsGetNoVariablesOfTheNamespacesServicesWhichSpringBootWouldBind() {
+		Map<String, Object> deployment = documents(manifests(model().build(), Map.of()).get("deployment.yaml")).get(0);
+		assertThat(get(deployment, "spec", "template", "spec", "enableServiceLinks")).isEqualTo(false);
+	}
+
+	@Test
 	void theAotCacheOfTheImageIsStartedWithItsOptions() {
 		Map<String, Object> container = container(manifests(model().build(),
 				Map.of("image", Map.of("aotCache", "/app/app.aot"), "javaToolOptions", "-Xss512k")));
