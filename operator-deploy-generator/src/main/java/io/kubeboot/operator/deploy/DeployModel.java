@@ -2,8 +2,10 @@ package io.kubeboot.operator.deploy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.kubeboot.operator.rbac.Permission;
@@ -489,6 +491,13 @@ public final class DeployModel {
 		 * @return the model
 		 */
 		DeployModel build() {
+			Set<String> names = new HashSet<>();
+			for (WebhookRegistration webhook : this.webhooks) {
+				if (!names.add(webhook.name())) {
+					throw new IllegalArgumentException("Two webhooks are named " + webhook.name()
+							+ ": the API server refuses a configuration with duplicate names");
+				}
+			}
 			return new DeployModel(this);
 		}
 

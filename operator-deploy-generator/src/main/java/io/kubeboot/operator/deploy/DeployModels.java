@@ -157,6 +157,18 @@ public final class DeployModels {
 				declaration(context, bean))));
 		defaulters.forEach((kind, bean) -> webhooks.add(WebhookRegistration
 			.mutating((Class<? extends KubernetesObject>) kind, declaration(context, bean))));
+		Map<String, List<String>> byResource = new LinkedHashMap<>();
+		for (WebhookRegistration webhook : webhooks) {
+			byResource.computeIfAbsent(webhook.name(), (name) -> new ArrayList<>()).add(webhook.version());
+		}
+		byResource.forEach((name, versions) -> {
+			if (versions.size() > 1) {
+				throw new IllegalStateException("Webhook " + name + " is served for the versions " + versions
+						+ " of one kind: keep one " + (name.startsWith("v") ? "validator" : "defaulter")
+						+ " per kind, of one version (the API server converts the others to it, matchPolicy "
+						+ "Equivalent)");
+			}
+		});
 		webhooks.stream().sorted(Comparator.comparing(WebhookRegistration::name)).forEach(model::webhook);
 		for (String conversion : conversions) {
 			model.conversion(context.getBean(conversion, Conversion.class));

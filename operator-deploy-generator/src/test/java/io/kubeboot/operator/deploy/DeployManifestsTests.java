@@ -112,6 +112,14 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void twoWebhooksOfOneNameAreRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> model().webhook(WebhookRegistration.mutating(Lamp.class, null)).build())
+			.withMessage("Two webhooks are named mlamp.home.example.com: the API server refuses a configuration with "
+					+ "duplicate names");
+	}
+
+	@Test
 	void withoutCertManagerTheConfigurationsCarryTheCaBundleGiven() {
 		// without the CRD converted by webhook: nothing would give it the CA
 		Map<String, String> files = manifests(model(false).build(),

@@ -2,10 +2,13 @@ package io.kubeboot.operator.deploy;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.health.OperatorHealthAutoConfiguration;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.CustomResource;
+import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Defaulter;
@@ -115,6 +118,14 @@ class DeployModelsTests {
 	}
 
 	@Test
+	void validatorsOfTwoVersionsOfOneKindAreRefused() {
+		this.contextRunner.withUserConfiguration(TwoVersions.class)
+			.run((context) -> assertThatIllegalStateException().isThrownBy(() -> DeployModels.of(context))
+				.withMessageStartingWith("Webhook vshop.shop.example.com is served for the versions [v1, v2] of one "
+						+ "kind: keep one validator per kind"));
+	}
+
+	@Test
 	void withoutAnApplicationNameTheModelIsRefused() {
 		this.contextRunner.withPropertyValues("spring.application.name=")
 			.run((context) -> assertThatIllegalStateException().isThrownBy(() -> DeployModels.of(context))
@@ -145,6 +156,32 @@ class DeployModelsTests {
 		@Bean
 		SecretValidator secretValidator() {
 			return new SecretValidator();
+		}
+
+	}
+
+	@KubernetesKind(group = "shop.example.com", version = "v1", kind = "Shop")
+	static class ShopV1 extends CustomResource<Map<String, Object>, Map<String, Object>> {
+
+	}
+
+	@KubernetesKind(group = "shop.example.com", version = "v2", kind = "Shop")
+	static class ShopV2 extends CustomResource<Map<String, Object>, Map<String, Object>> {
+
+	}
+
+	static class TwoVersions {
+
+		@Bean
+		AdmissionValidator<ShopV1> shopV1Validator() {
+			return new AdmissionValidator<>() {
+			};
+		}
+
+		@Bean
+		AdmissionValidator<ShopV2> shopV2Validator() {
+			return new AdmissionValidator<>() {
+			};
 		}
 
 	}
