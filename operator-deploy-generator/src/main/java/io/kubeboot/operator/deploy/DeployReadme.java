@@ -23,7 +23,7 @@ final class DeployReadme {
 		holds.put("policy.yaml", "the ValidatingAdmissionPolicies of the model and their bindings");
 		holds.put("rbac.yaml", "the ServiceAccount and the roles its manager needs, each rule with its reason");
 		holds.put("service.yaml", "the Services of the webhooks and of the metrics");
-		holds.put("certificate.yaml", "the cert-manager Issuer and Certificate of the webhooks' serving certificate");
+		holds.put("certificate.yaml", "the cert-manager Issuers and Certificates of the webhooks' CA and serving certificate");
 		holds.put("webhook.yaml", "the webhook configurations of the validators and defaulters the operator serves");
 		holds.put("deployment.yaml", "the Deployment, and a PodDisruptionBudget with more than one replica");
 		holds.put("networkpolicy.yaml", "who may connect to the pods");

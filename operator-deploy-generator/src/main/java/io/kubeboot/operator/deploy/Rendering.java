@@ -57,6 +57,13 @@ record Rendering(DeployModel model, ChartValues values, DeploySettings settings)
 		return name() + "-selfsigned";
 	}
 
+	/**
+	 * The CA of the serving certificate: its Certificate, Secret and Issuer.
+	 */
+	String ca() {
+		return name() + "-ca";
+	}
+
 	boolean servesWebhooks() {
 		return !this.model.webhooks().isEmpty() || !this.model.conversions().isEmpty();
 	}

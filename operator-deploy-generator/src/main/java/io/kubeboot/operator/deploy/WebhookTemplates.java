@@ -39,14 +39,40 @@ final class WebhookTemplates {
 
 	private static final String CONVERT_PATH = "/convert";
 
+	private static final String CA_DURATION = "87600h";
+
 	private WebhookTemplates() {
 	}
 
+	/**
+	 * A CA of the operator's own, as kubebuilder scaffolds it: a self-signed Issuer signs
+	 * a long-lived CA Certificate, whose Issuer signs the serving certificate. The API
+	 * server trusts the CA (cert-manager's CA injector writes the {@code ca.crt} of the
+	 * serving certificate's Secret, which is the CA's), so a renewed serving certificate
+	 * is trusted before a pod serves it, and no renewal opens a window where the
+	 * webhooks and conversions fail.
+	 */
 	static List<Object> certificates(Rendering rendering) {
 		Scalar namespace = rendering.namespace();
-		Mapping issuer = rendering
+		Mapping selfSigned = rendering
 			.object("cert-manager.io/v1", "Issuer", rendering.metadata(rendering.issuer(), namespace, "webhook"))
 			.put("spec", Template.map().put("selfSigned", Template.map().build()).build())
+			.build();
+		Mapping caCertificate = rendering
+			.object("cert-manager.io/v1", "Certificate", rendering.metadata(rendering.ca(), namespace, "webhook"))
+			.put("spec",
+					Template.map()
+						.put("isCA", true)
+						.put("commonName", rendering.ca())
+						.put("secretName", rendering.ca())
+						.comment("ten years: cert-manager renews it after two thirds")
+						.put("duration", CA_DURATION)
+						.put("issuerRef", Template.map().put("kind", "Issuer").put("name", rendering.issuer()).build())
+						.build())
+			.build();
+		Mapping caIssuer = rendering
+			.object("cert-manager.io/v1", "Issuer", rendering.metadata(rendering.ca(), namespace, "webhook"))
+			.put("spec", Template.map().put("ca", Template.map().put("secretName", rendering.ca()).build()).build())
 			.build();
 		Mapping certificate = rendering
 			.object("cert-manager.io/v1", "Certificate",
@@ -60,15 +86,18 @@ final class WebhookTemplates {
 									.add(Template.concat(rendering.webhookService(), ".", namespace,
 											".svc.cluster.local"))
 									.build())
-						.put("issuerRef",
-								Template.map().put("kind", "Issuer").put("name", rendering.issuer()).build())
+						.put("issuerRef", Template.map().put("kind", "Issuer").put("name", rendering.ca()).build())
 						.build())
 			.build();
 		Cond certManager = rendering.values().isTrue("webhook.certManager.enabled");
-		return List.of(new Document(List.of("The webhook's serving certificate, self-signed, kept and renewed by "
-				+ "cert-manager in the Secret " + rendering.certificateSecret() + ", which the pods mount; its "
-				+ "CA injector writes the CA into the webhook configurations (the " + INJECT_CA + " annotation)"),
-				issuer, certManager), new Document(List.of(), certificate, certManager));
+		return List.of(new Document(List.of("The webhooks' CA, kept by cert-manager: a self-signed Issuer signs the CA "
+				+ "certificate (Secret " + rendering.ca() + "), whose Issuer signs the serving certificate"),
+				selfSigned, certManager), new Document(List.of(), caCertificate, certManager),
+				new Document(List.of(), caIssuer, certManager),
+				new Document(List.of("The serving certificate, kept and renewed by cert-manager in the Secret "
+						+ rendering.certificateSecret() + ", which the pods mount; its CA injector writes the CA into "
+						+ "the webhook configurations (the " + INJECT_CA + " annotation), so the API server trusts a "
+						+ "renewed certificate before a pod serves it"), certificate, certManager));
 	}
 
 	static List<Object> configurations(Rendering rendering) {

@@ -112,6 +112,23 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void theServingCertificateIsSignedByACaOfItsOwnSoThatARenewalIsTrustedAtOnce() {
+		List<Map<String, Object>> objects = documents(manifests(model().build(), Map.of()).get("certificate.yaml"));
+		assertThat(kindsAndNamespaces(objects)).containsExactly("Issuer lights/light-operator-selfsigned",
+				"Certificate lights/light-operator-ca", "Issuer lights/light-operator-ca",
+				"Certificate lights/light-operator-webhook");
+		assertThat(objects.get(1).get("spec")).asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("isCA", true)
+			.containsEntry("secretName", "light-operator-ca")
+			.containsEntry("issuerRef", Map.of("kind", "Issuer", "name", "light-operator-selfsigned"));
+		assertThat(get(objects.get(2), "spec", "ca", "secretName")).isEqualTo("light-operator-ca");
+		assertThat(get(objects.get(3), "spec", "issuerRef")).isEqualTo(Map.of("kind", "Issuer", "name", "light-operator-ca"));
+		// the injector reads the serving certificate's Secret, whose ca.crt is the CA's
+		assertThat(get(documents(manifests(model().build(), Map.of()).get("webhook.yaml")).get(0), "metadata",
+				"annotations")).isEqualTo(Map.of("cert-manager.io/inject-ca-from", "lights/light-operator-webhook"));
+	}
+
+	@Test
 	void twoWebhooksOfOneNameAreRefused() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> model().webhook(WebhookRegistration.mutating(Lamp.class, null)).build())
