@@ -3,6 +3,7 @@ package io.kubeboot.sample;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
@@ -37,11 +39,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * no kubelet and no controllers, so nothing starts: what is checked is everything the
  * API server checks.
  * <p>
- * cert-manager's Issuer and Certificate and the Prometheus Operator's ServiceMonitor are
- * checked against stand-ins of their CRDs ({@code third-party-crds.yaml}: upstream's
- * group, kind and scope, and a strict schema of the fields the generator writes), since
- * the control plane has neither; the real CRDs are large third-party files this project
- * does not vendor.
+ * cert-manager's Issuers and Certificates and the Prometheus Operator's ServiceMonitor are
+ * checked against their real CRDs, at pinned versions ({@code src/test/resources/third-party-crds},
+ * each file saying where it comes from), which the test applies first.
  * <p>
  * The control plane is the test JVM's: every cluster-scoped object applied is deleted
  * after each test, but the CustomResourceDefinitions, which other tests install too. The
@@ -54,6 +54,9 @@ class GeneratedManifestsIntegrationTests {
 	private static final Path CHART = Manifests.DEPLOY.resolve("chart");
 
 	private static final String NAMESPACE = "sample-operator";
+
+	/** cert-manager's and the Prometheus Operator's CRDs, as they publish them. */
+	private static final Path THIRD_PARTY_CRDS = Path.of("src", "test", "resources", "third-party-crds");
 
 	/** The plain manifests in the order the generated README applies them. */
 	private static final List<String> FILES = List.of("namespace.yaml", "crd.yaml", "policy.yaml", "rbac.yaml",
@@ -70,9 +73,13 @@ class GeneratedManifestsIntegrationTests {
 	@BeforeEach
 	void installThirdPartyCrds(ControlPlane controlPlane) throws Exception {
 		this.apply = new ServerSideApply(controlPlane.adminClient(), "generated-manifests-test");
-		for (JsonObject crd : Manifests.load(Path.of("src", "test", "resources", "third-party-crds.yaml"))) {
-			ServerSideApply.Answer answer = this.apply.apply(crd, false);
-			assertThat(answer.isSuccess()).as(answer.body()).isTrue();
+		try (Stream<Path> files = Files.list(THIRD_PARTY_CRDS)) {
+			for (Path file : files.sorted().toList()) {
+				for (JsonObject crd : Manifests.load(file)) {
+					ServerSideApply.Answer answer = this.apply.apply(crd, false);
+					assertThat(answer.isSuccess()).as(answer.body()).isTrue();
+				}
+			}
 		}
 		StorageBuckets.installCrd(controlPlane.adminClient());
 		// where the plain manifests' namespaced objects go
