@@ -1,6 +1,39 @@
 {{/* Generated from io.kubeboot.sample.SampleOperatorApplication and src/main/deploy/settings.yaml by io.kubeboot.operator.deploy.DeployManifests: change those, not this file. */}}
 {{/* Regenerate: in sample-operator, mvn test -Dtest=GeneratedDeployTests -Ddeploy.update=true */}}
 
+{{/* The operator's name, or nameOverride: the label app.kubernetes.io/name */}}
+{{- define "sample-operator.name" -}}
+{{- default "sample-operator" $.Values.nameOverride | trunc 40 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The name of the release's objects: fullnameOverride, else the release's name, followed by the operator's unless it holds it; at most 40 characters, so that the suffixed names fit */}}
+{{- define "sample-operator.fullname" -}}
+{{- if $.Values.fullnameOverride }}
+{{- $.Values.fullnameOverride | trunc 40 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default "sample-operator" $.Values.nameOverride }}
+{{- if contains $name $.Release.Name }}
+{{- $.Release.Name | trunc 40 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" $.Release.Name $name | trunc 40 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The name of the release's cluster-scoped objects, and of those in other namespaces: the full name, and the release's namespace unless it is sample-operator, so that releases of one name in two namespaces do not collide */}}
+{{- define "sample-operator.clusterName" -}}
+{{- if eq $.Release.Namespace "sample-operator" }}
+{{- include "sample-operator.fullname" $ }}
+{{- else }}
+{{- printf "%s-%s" (include "sample-operator.fullname" $) $.Release.Namespace }}
+{{- end }}
+{{- end }}
+
+{{/* The label helm.sh/chart */}}
+{{- define "sample-operator.chart" -}}
+{{- printf "%s-%s" $.Chart.Name $.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
 {{/* The JVM options of JAVA_TOOL_OPTIONS: the image's AOT cache or CDS archive, then javaToolOptions */}}
 {{- define "sample-operator.javaToolOptions" -}}
 {{- $options := list -}}

@@ -28,6 +28,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static java.util.stream.Collectors.toSet;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -62,6 +63,10 @@ class GeneratedManifestsIntegrationTests {
 	private static final List<String> FILES = List.of("namespace.yaml", "crd.yaml", "policy.yaml", "rbac.yaml",
 			"service.yaml", "certificate.yaml", "webhook.yaml", "deployment.yaml", "networkpolicy.yaml",
 			"servicemonitor.yaml");
+
+	private static final String HELM_CHART_LABEL = "helm.sh/chart";
+
+	private static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
 
 	private static final Set<String> SHARED = Set.of("CustomResourceDefinition", "ValidatingAdmissionPolicy",
 			"ValidatingAdmissionPolicyBinding", "Namespace");
@@ -111,7 +116,52 @@ class GeneratedManifestsIntegrationTests {
 			}
 		}
 		List<JsonObject> rendered = objects(Helm.installed().template(CHART, "sample-operator", NAMESPACE, Map.of()));
+		// but for Helm's own labels, which only the chart writes (the CRDs and policies are
+		// the processor's files, in both as they are)
+		for (JsonObject object : rendered) {
+			JsonObject labels = object.getAsJsonObject("metadata").getAsJsonObject("labels");
+			if (labels == null) {
+				continue;
+			}
+			assertThat(labels.remove(HELM_CHART_LABEL)).as(describe(object)).isNotNull();
+			assertThat(labels.remove(MANAGED_BY_LABEL).getAsString()).as(describe(object)).isEqualTo("Helm");
+		}
 		assertThat(byName(rendered)).isEqualTo(byName(plain));
+	}
+
+	@Test
+	void twoReleasesLiveSideBySideUnderTheirOwnNames(TestNamespace release) throws Exception {
+		List<JsonObject> objects = new ArrayList<>();
+		Map<String, Set<String>> names = new HashMap<>();
+		for (String name : List.of("alpha", "beta")) {
+			Map<String, String> values = new HashMap<>();
+			values.put("global.registry", "registry.example.com");
+			if (name.equals("beta")) {
+				// one copy per cluster, like the CRDs
+				values.put("admissionPolicies.enabled", "false");
+			}
+			List<JsonObject> rendered = objects(Helm.installed().template(CHART, name, release.name(), values))
+				.stream()
+				.filter((object) -> !object.get("kind").getAsString().equals("CustomResourceDefinition"))
+				.toList();
+			names.put(name, rendered.stream().map(GeneratedManifestsIntegrationTests::describe).collect(toSet()));
+			JsonObject deployment = rendered.stream()
+				.filter((object) -> object.get("kind").getAsString().equals("Deployment"))
+				.findFirst()
+				.orElseThrow();
+			assertThat(deployment.getAsJsonObject("metadata").get("name").getAsString())
+				.isEqualTo(name + "-sample-operator");
+			assertThat(deployment.getAsJsonObject("spec").getAsJsonObject("selector").getAsJsonObject("matchLabels"))
+				.isEqualTo(Manifests.parse("{\"app.kubernetes.io/name\": \"sample-operator\", "
+						+ "\"app.kubernetes.io/instance\": \"" + name + "\"}"));
+			// cluster-scoped: with the namespace, as another namespace may hold a release of the same name
+			assertThat(rendered).filteredOn((object) -> object.get("kind").getAsString().equals("ClusterRole"))
+				.extracting((object) -> object.getAsJsonObject("metadata").get("name").getAsString())
+				.contains(name + "-sample-operator-" + release.name());
+			objects.addAll(rendered);
+		}
+		assertThat(names.get("alpha")).doesNotContainAnyElementsOf(names.get("beta"));
+		assertAccepted(objects);
 	}
 
 	@Test

@@ -53,6 +53,12 @@ final class ChartValues {
 
 	private static List<Definition> definitions(DeployModel model) {
 		List<Definition> definitions = new ArrayList<>();
+		definitions.add(new Definition("nameOverride", Type.STRING, "",
+				"Replaces the operator's name in the objects' names and the label app.kubernetes.io/name."));
+		definitions.add(new Definition("fullnameOverride", Type.STRING, "",
+				"The objects' names, instead of the release's name followed by the operator's (at most 40 characters "
+						+ "are kept). Cluster-scoped objects add the release's namespace unless it is the one the "
+						+ "chart was generated for."));
 		definitions.add(new Definition("image.repository", Type.STRING, model.name(),
 				"The operator's image, without its tag."));
 		definitions.add(new Definition("image.tag", Type.STRING, "latest", "The image's tag."));
@@ -120,6 +126,11 @@ final class ChartValues {
 		if (model.metricsPath() != null) {
 			definitions.add(new Definition("networkPolicy.metricsNamespace", Type.STRING, "monitoring",
 					"The namespace Prometheus runs in, admitted to Actuator's port."));
+		}
+		if (!model.policies().isEmpty()) {
+			definitions.add(new Definition("admissionPolicies.enabled", Type.BOOLEAN, true,
+					"Whether to install the kinds' ValidatingAdmissionPolicies and their bindings: cluster-wide, one "
+							+ "copy per cluster like the CRDs, so false for a second release of the operator."));
 		}
 		if (!model.webhooks().isEmpty() || !model.conversions().isEmpty()) {
 			definitions.add(new Definition("webhook.certManager.enabled", Type.BOOLEAN, true,
@@ -266,6 +277,11 @@ final class ChartValues {
 		root.addProperty("$schema", "http://json-schema.org/draft-07/schema#");
 		root.addProperty("$comment", comment);
 		objectSchema().entrySet().forEach((entry) -> root.add(entry.getKey(), entry.getValue()));
+		// the values a parent chart gives all its subcharts
+		JsonObject global = new JsonObject();
+		global.addProperty("type", "object");
+		global.addProperty("description", "Values a parent chart shares with its subcharts: unused here.");
+		root.getAsJsonObject("properties").add("global", global);
 		for (Definition definition : this.definitions) {
 			JsonObject parent = root;
 			String[] keys = definition.path().split("\\.");

@@ -146,7 +146,8 @@ public final class DeployManifests {
 		if (!this.rendering.model().crds().isEmpty()) {
 			files.put("crd.yaml", String.join("---\n", this.rendering.model().crds()));
 		}
-		if (!this.rendering.model().policies().isEmpty()) {
+		if (!this.rendering.model().policies().isEmpty()
+				&& (Boolean) this.rendering.values().get("admissionPolicies.enabled")) {
 			files.put("policy.yaml", String.join("---\n", this.rendering.model().policies()));
 		}
 		for (Map.Entry<String, Function<Rendering, List<Object>>> file : templates().entrySet()) {

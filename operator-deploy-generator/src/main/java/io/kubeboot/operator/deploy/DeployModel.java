@@ -219,6 +219,15 @@ public final class DeployModel {
 	}
 
 	/**
+	 * Whether the application names its Lease; otherwise the chart names it after the
+	 * release, so that two releases in one namespace elect apart.
+	 * @return {@code true} with {@code operator.leader-election.lease-name}
+	 */
+	boolean leaseNamed() {
+		return this.settings.leaseName != null;
+	}
+
+	/**
 	 * Returns the namespace of the Lease when the application names one
 	 * ({@code operator.leader-election.namespace}).
 	 * @return the namespace, or {@code null} for the pod's namespace

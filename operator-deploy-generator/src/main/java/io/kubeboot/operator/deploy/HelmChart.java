@@ -44,7 +44,9 @@ final class HelmChart {
 		}
 		files.put("templates/_helpers.tpl", helpers());
 		if (!this.rendering.model().policies().isEmpty()) {
-			files.put("templates/policy.yaml", String.join("---\n", this.rendering.model().policies()));
+			// one copy per cluster, like the CRDs: a second release of the operator leaves them out
+			files.put("templates/policy.yaml", "{{- if $.Values.admissionPolicies.enabled }}\n"
+					+ String.join("---\n", this.rendering.model().policies()) + "{{- end }}\n");
 		}
 		for (Map.Entry<String, Function<Rendering, List<Object>>> template : templates.entrySet()) {
 			List<Object> documents = template.getValue().apply(this.rendering);
@@ -95,11 +97,41 @@ final class HelmChart {
 	 */
 	private String helpers() {
 		String name = this.rendering.name();
+		String namespace = this.rendering.settings().namespace();
 		ChartValues values = this.rendering.values();
 		StringBuilder tpl = new StringBuilder();
 		for (String line : this.header) {
 			tpl.append("{{/* ").append(line).append(" */}}\n");
 		}
+		tpl.append("\n{{/* The operator's name, or nameOverride: the label app.kubernetes.io/name */}}\n");
+		tpl.append("{{- define \"").append(name).append(".name\" -}}\n");
+		tpl.append("{{- default \"").append(name).append("\" $.Values.nameOverride | trunc 40 | trimSuffix \"-\" }}\n");
+		tpl.append("{{- end }}\n\n");
+		tpl.append("{{/* The name of the release's objects: fullnameOverride, else the release's name, followed by "
+				+ "the operator's unless it holds it; at most 40 characters, so that the suffixed names fit */}}\n");
+		tpl.append("{{- define \"").append(name).append(".fullname\" -}}\n");
+		tpl.append("{{- if $.Values.fullnameOverride }}\n");
+		tpl.append("{{- $.Values.fullnameOverride | trunc 40 | trimSuffix \"-\" }}\n");
+		tpl.append("{{- else }}\n");
+		tpl.append("{{- $name := default \"").append(name).append("\" $.Values.nameOverride }}\n");
+		tpl.append("{{- if contains $name $.Release.Name }}\n");
+		tpl.append("{{- $.Release.Name | trunc 40 | trimSuffix \"-\" }}\n");
+		tpl.append("{{- else }}\n");
+		tpl.append("{{- printf \"%s-%s\" $.Release.Name $name | trunc 40 | trimSuffix \"-\" }}\n");
+		tpl.append("{{- end }}\n{{- end }}\n{{- end }}\n\n");
+		tpl.append("{{/* The name of the release's cluster-scoped objects, and of those in other namespaces: the "
+				+ "full name, and the release's namespace unless it is ").append(namespace)
+			.append(", so that releases of one name in two namespaces do not collide */}}\n");
+		tpl.append("{{- define \"").append(name).append(".clusterName\" -}}\n");
+		tpl.append("{{- if eq $.Release.Namespace ").append(TemplateWriter.quoted(namespace)).append(" }}\n");
+		tpl.append("{{- include \"").append(name).append(".fullname\" $ }}\n");
+		tpl.append("{{- else }}\n");
+		tpl.append("{{- printf \"%s-%s\" (include \"").append(name).append(".fullname\" $) $.Release.Namespace }}\n");
+		tpl.append("{{- end }}\n{{- end }}\n\n");
+		tpl.append("{{/* The label helm.sh/chart */}}\n");
+		tpl.append("{{- define \"").append(name).append(".chart\" -}}\n");
+		tpl.append("{{- printf \"%s-%s\" $.Chart.Name $.Chart.Version | replace \"+\" \"_\" | trunc 63 | trimSuffix \"-\" }}\n");
+		tpl.append("{{- end }}\n");
 		tpl.append("\n{{/* The JVM options of JAVA_TOOL_OPTIONS: the image's AOT cache or CDS archive, then "
 				+ "javaToolOptions */}}\n");
 		tpl.append("{{- define \"").append(name).append(".javaToolOptions\" -}}\n");
@@ -138,10 +170,13 @@ final class HelmChart {
 		}
 		List<String> converted = WebhookTemplates.converted(this.rendering.model());
 		if (!converted.isEmpty()) {
-			String namespace = this.rendering.settings().namespace();
 			checks.add(new String[] { "ne $.Release.Namespace " + TemplateWriter.quoted(namespace),
 					"the CRDs of crds/ (" + String.join(", ", converted) + ") convert by the webhook in namespace "
 							+ namespace + ": install the chart there, or regenerate it for another namespace" });
+			checks.add(new String[] {
+					"ne (include \"" + name + ".fullname\" $) " + TemplateWriter.quoted(name),
+					"the CRDs of crds/ (" + String.join(", ", converted) + ") convert by the webhook Service " + name
+							+ "-webhook: name the release " + name + " (or set fullnameOverride=" + name + ")" });
 		}
 		for (String[] check : checks) {
 			tpl.append("{{- if ").append(check[0]).append(" }}\n");
@@ -161,13 +196,13 @@ final class HelmChart {
 		notes.append(name).append(" runs in namespace {{ .Release.Namespace }}, watching ")
 			.append("{{ if .Values.watchNamespaces }}namespace {{ join \", \" .Values.watchNamespaces }}")
 			.append("{{ else }}all namespaces{{ end }}.\n\n");
-		notes.append("  kubectl -n {{ .Release.Namespace }} rollout status deployment/").append(name).append('\n');
-		notes.append("  kubectl -n {{ .Release.Namespace }} logs deployment/").append(name).append('\n');
+		String fullname = "{{ include \"" + name + ".fullname\" . }}";
+		notes.append("  kubectl -n {{ .Release.Namespace }} rollout status deployment/").append(fullname).append('\n');
+		notes.append("  kubectl -n {{ .Release.Namespace }} logs deployment/").append(fullname).append('\n');
 		if (this.rendering.servesWebhooks()) {
 			notes.append("{{- if .Values.webhook.certManager.enabled }}\n\n");
 			notes.append("The webhooks' certificate comes from cert-manager, which must run in the cluster:\n");
-			notes.append("  kubectl -n {{ .Release.Namespace }} get certificate ").append(this.rendering.certificate())
-				.append('\n');
+			notes.append("  kubectl -n {{ .Release.Namespace }} get certificate ").append(fullname).append("-webhook\n");
 			notes.append("{{- end }}\n");
 		}
 		return notes.toString();

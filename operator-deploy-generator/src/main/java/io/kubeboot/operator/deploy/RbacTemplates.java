@@ -48,7 +48,7 @@ final class RbacTemplates {
 	static List<Object> documents(Rendering rendering) {
 		List<Object> documents = new ArrayList<>();
 		documents.add(new Document(List.of("The identity the operator's pods run as"),
-				rendering.object("v1", "ServiceAccount", rendering.metadata(rendering.name(), rendering.namespace(), null))
+				rendering.object("v1", "ServiceAccount", rendering.metadata(rendering.fullname(), rendering.namespace(), null))
 					.build(),
 				Cond.ALWAYS));
 		List<Role> allNamespaces = roles(rendering, false);
@@ -118,34 +118,50 @@ final class RbacTemplates {
 		if (WATCHED.equals(namespace)) {
 			String helm = "$.Values.watchNamespaces";
 			List<String> watched = rendering.values().strings("watchNamespaces");
-			documents.add(new EachDocument(helm, watched, when, (item) -> roleDocument(rendering, role, item)));
+			Scalar name = name(rendering, role, false);
+			documents.add(new EachDocument(helm, watched, when, (item) -> roleDocument(rendering, role, name, item)));
 			documents.add(new EachDocument(helm, watched, when,
-					(item) -> bindingDocument(rendering, role.name(), "Role", item, List.of())));
+					(item) -> bindingDocument(rendering, name, "Role", item, List.of())));
 			return documents;
 		}
-		Scalar scalar = (namespace == null) ? null
-				: INSTALLED.equals(namespace) ? rendering.namespace() : new Scalar(namespace, null);
-		documents.add(roleDocument(rendering, role, scalar).with(when));
+		boolean installed = INSTALLED.equals(namespace);
+		Scalar scalar = (namespace == null) ? null : installed ? rendering.namespace() : new Scalar(namespace, null);
+		Scalar name = name(rendering, role, installed);
+		documents.add(roleDocument(rendering, role, name, scalar).with(when));
 		if (!role.grantedPerNamespace()) {
-			documents.add(bindingDocument(rendering, role.name(), (scalar != null) ? "Role" : "ClusterRole", scalar,
-					List.of())
-				.with(when));
+			documents.add(
+					bindingDocument(rendering, name, (scalar != null) ? "Role" : "ClusterRole", scalar, List.of())
+						.with(when));
 			return documents;
 		}
-		Function<Scalar, Document> binding = (item) -> bindingDocument(rendering, role.name(), "ClusterRole", item,
+		Function<Scalar, Document> binding = (item) -> bindingDocument(rendering, name, "ClusterRole", item,
 				List.of("Grants the ClusterRole " + role.name() + " in this namespace (values grantedNamespaces)"));
 		documents.add(new EachDocument("$.Values.grantedNamespaces", rendering.values().strings("grantedNamespaces"),
 				when, binding));
 		return documents;
 	}
 
-	private static Document roleDocument(Rendering rendering, Role role, @Nullable Scalar namespace) {
+	/**
+	 * A role's name: the release's name and the role's suffix ({@code -leader-election}),
+	 * as cluster-scoped names have it but in the release's namespace.
+	 */
+	private static Scalar name(Rendering rendering, Role role, boolean inReleaseNamespace) {
+		String suffix = role.name().substring(rendering.name().length());
+		return inReleaseNamespace ? rendering.named(suffix) : rendering.clusterNamed(suffix);
+	}
+
+	private static Document roleDocument(Rendering rendering, Role role, Scalar name, @Nullable Scalar namespace) {
+		DeployModel model = rendering.model();
 		SequenceBuilder rules = Template.seq();
 		for (PolicyRule rule : role.rules()) {
 			Template.MappingBuilder item = Template.map()
 				.put("apiGroups", Template.flow(List.of(rule.apiGroup())))
 				.put("resources", Template.flow(List.of(rule.resource())));
-			if (!rule.resourceNames().isEmpty()) {
+			if (rule.resourceNames().equals(List.of(model.leaseName())) && !model.leaseNamed()) {
+				// the Lease follows the release, as the Deployment's environment names it
+				item.put("resourceNames", Template.flow(WorkloadTemplates.leaseName(rendering)));
+			}
+			else if (!rule.resourceNames().isEmpty()) {
 				item.put("resourceNames", Template.flow(rule.resourceNames()));
 			}
 			item.put("verbs", Template.flow(rule.verbs()));
@@ -153,7 +169,7 @@ final class RbacTemplates {
 		}
 		Mapping object = rendering
 			.object(RBAC_API, (namespace != null) ? "Role" : "ClusterRole",
-					rendering.metadata(new Scalar(role.name(), null), namespace, null))
+					rendering.metadata(name, namespace, null))
 			.put("rules", rules.build())
 			.build();
 		List<String> comments = role.grantedPerNamespace()
@@ -163,16 +179,16 @@ final class RbacTemplates {
 		return new Document(comments, object, Cond.ALWAYS);
 	}
 
-	private static Document bindingDocument(Rendering rendering, String roleName, String roleKind,
+	private static Document bindingDocument(Rendering rendering, Scalar roleName, String roleKind,
 			@Nullable Scalar namespace, List<String> comments) {
 		Mapping subject = Template.map()
 			.put("kind", "ServiceAccount")
-			.put("name", rendering.name())
+			.put("name", rendering.fullname())
 			.put("namespace", rendering.namespace())
 			.build();
 		Mapping object = rendering
 			.object(RBAC_API, (namespace != null) ? "RoleBinding" : "ClusterRoleBinding",
-					rendering.metadata(new Scalar(roleName, null), namespace, null))
+					rendering.metadata(roleName, namespace, null))
 			.put("roleRef",
 					Template.map()
 						.put("apiGroup", "rbac.authorization.k8s.io")
@@ -190,8 +206,8 @@ final class RbacTemplates {
 	 */
 	private static List<Object> metricsAccess(Rendering rendering) {
 		Cond secure = rendering.values().isTrue("metrics.secure");
-		String auth = rendering.name() + "-metrics-auth";
-		String reader = rendering.name() + "-metrics-reader";
+		Scalar auth = rendering.clusterNamed("-metrics-auth");
+		Scalar reader = rendering.clusterNamed("-metrics-reader");
 		Mapping authRole = rendering.object(RBAC_API, "ClusterRole", rendering.metadata(auth, null, null))
 			.put("rules", Template.seq()
 				.comment("the metrics filter authenticates every request's bearer token")

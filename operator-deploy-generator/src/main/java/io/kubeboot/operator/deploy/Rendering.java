@@ -1,8 +1,6 @@
 package io.kubeboot.operator.deploy;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
+import io.kubeboot.operator.deploy.Template.Cond;
 import io.kubeboot.operator.deploy.Template.Mapping;
 import io.kubeboot.operator.deploy.Template.MappingBuilder;
 import io.kubeboot.operator.deploy.Template.Scalar;
@@ -11,7 +9,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * What every template of an operator's manifests shares: the model, the values, the
  * namespace it is installed in (the settings' in the plain manifests, the release's in
- * the chart), and the names and labels made from the operator's name.
+ * the chart), and the names and labels of its objects.
+ * <p>
+ * Names follow the release, as {@code helm create}'s do: the release's name, with the
+ * operator's appended unless it holds it already ({@code fullnameOverride} and
+ * {@code nameOverride} change that), within 40 characters so that the suffixed names stay
+ * within Kubernetes' limits. Cluster-scoped objects (and those in namespaces other than
+ * the release's, such as the watched one) add the release's namespace unless it is the
+ * settings' namespace, so that two releases of one name in two namespaces do not collide.
+ * The plain manifests are the chart installed as the operator's name in the settings'
+ * namespace: every name is the operator's.
  *
  * @param model the operator
  * @param values the chart's values with the settings applied
@@ -21,13 +28,28 @@ record Rendering(DeployModel model, ChartValues values, DeploySettings settings)
 
 	static final String NAME_LABEL = "app.kubernetes.io/name";
 
+	static final String INSTANCE_LABEL = "app.kubernetes.io/instance";
+
 	static final String COMPONENT_LABEL = "app.kubernetes.io/component";
+
+	static final String VERSION_LABEL = "app.kubernetes.io/version";
 
 	/** The Service port of the webhook server, as the API server and the CRDs call it. */
 	static final int WEBHOOK_SERVICE_PORT = 443;
 
+	/**
+	 * The operator's name ({@code spring.application.name}): the chart's, and the prefix
+	 * of its helpers.
+	 */
 	String name() {
 		return this.model.name();
+	}
+
+	/**
+	 * The name of a helper of the chart's {@code _helpers.tpl}.
+	 */
+	String helper(String helper) {
+		return "include \"" + name() + "." + helper + "\" $";
 	}
 
 	/**
@@ -37,31 +59,53 @@ record Rendering(DeployModel model, ChartValues values, DeploySettings settings)
 		return new Scalar(this.settings.namespace(), "$.Release.Namespace");
 	}
 
-	String webhookService() {
-		return name() + "-webhook";
+	/**
+	 * The name of the release's objects in its namespace.
+	 */
+	Scalar fullname() {
+		return new Scalar(name(), helper("fullname"));
 	}
 
-	String metricsService() {
-		return name() + "-metrics";
+	/**
+	 * A name of the release's objects in its namespace, with a suffix.
+	 */
+	Scalar named(String suffix) {
+		return Template.concat(fullname(), suffix);
 	}
 
-	String certificate() {
-		return name() + "-webhook";
+	/**
+	 * A name of the release's cluster-scoped objects, or of its objects in another
+	 * namespace, with a suffix.
+	 */
+	Scalar clusterNamed(String suffix) {
+		return Template.concat(new Scalar(name(), helper("clusterName")), suffix);
 	}
 
-	String certificateSecret() {
-		return name() + "-webhook-tls";
+	Scalar webhookService() {
+		return named("-webhook");
 	}
 
-	String issuer() {
-		return name() + "-selfsigned";
+	Scalar metricsService() {
+		return named("-metrics");
+	}
+
+	Scalar certificate() {
+		return named("-webhook");
+	}
+
+	Scalar certificateSecret() {
+		return named("-webhook-tls");
+	}
+
+	Scalar issuer() {
+		return named("-selfsigned");
 	}
 
 	/**
 	 * The CA of the serving certificate: its Certificate, Secret and Issuer.
 	 */
-	String ca() {
-		return name() + "-ca";
+	Scalar ca() {
+		return named("-ca");
 	}
 
 	boolean servesWebhooks() {
@@ -69,30 +113,53 @@ record Rendering(DeployModel model, ChartValues values, DeploySettings settings)
 	}
 
 	/**
-	 * The labels that select the operator's pods.
+	 * The labels that select the release's pods.
 	 */
-	Map<String, Object> selector() {
-		return Map.of(NAME_LABEL, name());
+	Mapping selector() {
+		return selector(null);
 	}
 
 	/**
-	 * An object's metadata: its name, its namespace if given, and the operator's labels.
+	 * The labels that select the release's pods, and a component's.
 	 */
-	Mapping metadata(String objectName, @Nullable Scalar namespace, @Nullable String component) {
-		return metadata(new Scalar(objectName, null), namespace, component);
+	Mapping selector(@Nullable String component) {
+		MappingBuilder labels = Template.map()
+			.put(NAME_LABEL, new Scalar(name(), helper("name")))
+			.put(INSTANCE_LABEL, new Scalar(name(), "$.Release.Name"));
+		if (component != null) {
+			labels.put(COMPONENT_LABEL, component);
+		}
+		return labels.build();
 	}
 
+	/**
+	 * The labels of the release's objects: the selector's, the version, and Helm's own
+	 * ({@code helm.sh/chart}, {@code app.kubernetes.io/managed-by}) in the chart only.
+	 */
+	Mapping labels(@Nullable String component) {
+		MappingBuilder labels = Template.map()
+			.put(NAME_LABEL, new Scalar(name(), helper("name")))
+			.put(INSTANCE_LABEL, new Scalar(name(), "$.Release.Name"));
+		if (component != null) {
+			labels.put(COMPONENT_LABEL, component);
+		}
+		return labels.put(VERSION_LABEL, this.values.string("image.tag"))
+			.when(Cond.HELM)
+			.put("helm.sh/chart", new Scalar("", helper("chart")))
+			.when(Cond.HELM)
+			.put("app.kubernetes.io/managed-by", new Scalar("", "$.Release.Service"))
+			.build();
+	}
+
+	/**
+	 * An object's metadata: its name, its namespace if given, and the release's labels.
+	 */
 	Mapping metadata(Scalar objectName, @Nullable Scalar namespace, @Nullable String component) {
 		MappingBuilder metadata = Template.map().put("name", objectName);
 		if (namespace != null) {
 			metadata.put("namespace", namespace);
 		}
-		Map<String, Object> labels = new LinkedHashMap<>();
-		labels.put(NAME_LABEL, name());
-		if (component != null) {
-			labels.put(COMPONENT_LABEL, component);
-		}
-		return metadata.put("labels", Template.of(labels)).build();
+		return metadata.put("labels", labels(component)).build();
 	}
 
 	/**

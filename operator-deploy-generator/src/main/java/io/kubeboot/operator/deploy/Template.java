@@ -59,7 +59,13 @@ final class Template {
 
 		static final Cond ALWAYS = new Cond(true, "true");
 
+		/** Written by the chart only: Helm's own labels. */
+		static final Cond HELM = new Cond(false, "true");
+
 		Cond and(Cond other) {
+			if (this == HELM || other == HELM) {
+				throw new IllegalArgumentException("A condition of the chart only cannot be combined");
+			}
 			if (this == ALWAYS || other == ALWAYS) {
 				return (this == ALWAYS) ? other : this;
 			}

@@ -128,7 +128,7 @@ final class TemplateWriter {
 				continue;
 			}
 			String prefix = (first && firstPrefix != null) ? firstPrefix : spaces(indent);
-			if (first && firstPrefix != null && entry.when() != Cond.ALWAYS && this.helm) {
+			if (first && firstPrefix != null && entry.when() != Cond.ALWAYS && entry.when() != Cond.HELM && this.helm) {
 				throw new IllegalStateException("The first entry of a list item cannot be conditional: " + entry.key());
 			}
 			open(entry.when(), indent);
@@ -259,13 +259,13 @@ final class TemplateWriter {
 	}
 
 	private void open(Cond when, int indent) {
-		if (this.helm && when != Cond.ALWAYS) {
+		if (this.helm && when != Cond.ALWAYS && when != Cond.HELM) {
 			this.out.append(spaces(indent)).append("{{- if ").append(when.helm()).append(" }}\n");
 		}
 	}
 
 	private void close(Cond when, int indent) {
-		if (this.helm && when != Cond.ALWAYS) {
+		if (this.helm && when != Cond.ALWAYS && when != Cond.HELM) {
 			this.out.append(spaces(indent)).append("{{- end }}\n");
 		}
 	}

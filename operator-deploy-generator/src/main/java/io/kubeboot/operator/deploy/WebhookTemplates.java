@@ -91,11 +91,11 @@ final class WebhookTemplates {
 			.build();
 		Cond certManager = rendering.values().isTrue("webhook.certManager.enabled");
 		return List.of(new Document(List.of("The webhooks' CA, kept by cert-manager: a self-signed Issuer signs the CA "
-				+ "certificate (Secret " + rendering.ca() + "), whose Issuer signs the serving certificate"),
+				+ "certificate (Secret " + rendering.name() + "-ca), whose Issuer signs the serving certificate"),
 				selfSigned, certManager), new Document(List.of(), caCertificate, certManager),
 				new Document(List.of(), caIssuer, certManager),
 				new Document(List.of("The serving certificate, kept and renewed by cert-manager in the Secret "
-						+ rendering.certificateSecret() + ", which the pods mount; its CA injector writes the CA into "
+						+ rendering.name() + "-webhook-tls, which the pods mount; its CA injector writes the CA into "
 						+ "the webhook configurations (the " + INJECT_CA + " annotation), so the API server trusts a "
 						+ "renewed certificate before a pod serves it"), certificate, certManager));
 	}
@@ -117,8 +117,8 @@ final class WebhookTemplates {
 			}
 			Cond certManager = rendering.values().isTrue("webhook.certManager.enabled");
 			Mapping metadata = Template.map()
-				.put("name", rendering.name())
-				.put("labels", Template.of(rendering.selector()))
+				.put("name", rendering.clusterNamed(""))
+				.put("labels", rendering.labels(null))
 				.comment("cert-manager's CA injector keeps caBundle of every webhook below")
 				.when(certManager)
 				.put("annotations",
@@ -341,17 +341,18 @@ final class WebhookTemplates {
 					problems.add(name + " converts by a webhook at a URL, not a Service of the operator");
 					continue;
 				}
-				if (!rendering.webhookService().equals(service.get("name"))
+				String webhookService = String.valueOf(rendering.webhookService().plain());
+				if (!webhookService.equals(service.get("name"))
 						|| !namespace.equals(service.get("namespace"))
 						|| !Objects.equals(Rendering.WEBHOOK_SERVICE_PORT, service.get("port"))
 						|| !CONVERT_PATH.equals(service.get("path"))) {
 					problems.add(name + " converts at " + service.get("namespace") + "/" + service.get("name") + ":"
 							+ service.get("port") + service.get("path") + ", not at the webhook Service of these "
-							+ "manifests, " + namespace + "/" + rendering.webhookService() + ":"
+							+ "manifests, " + namespace + "/" + webhookService + ":"
 							+ Rendering.WEBHOOK_SERVICE_PORT + CONVERT_PATH);
 				}
 				Object injected = get(crd, "metadata", "annotations", INJECT_CA);
-				String certificate = namespace + "/" + rendering.certificate();
+				String certificate = namespace + "/" + rendering.certificate().plain();
 				if (certManager && !certificate.equals(injected)) {
 					problems.add(name + " gets its caBundle from " + ((injected != null) ? injected : "nowhere")
 							+ ", not from the Certificate " + certificate);
@@ -374,8 +375,8 @@ final class WebhookTemplates {
 		if (!problems.isEmpty()) {
 			throw new IllegalArgumentException("The CRDs' conversion webhooks do not match the manifests:\n  - "
 					+ String.join("\n  - ", problems) + "\nCompile the model with the options -Akubeboot.webhook.service="
-					+ rendering.webhookService() + " -Akubeboot.webhook.namespace=" + namespace
-					+ " -Akubeboot.webhook.certificate=" + namespace + "/" + rendering.certificate()
+					+ rendering.webhookService().plain() + " -Akubeboot.webhook.namespace=" + namespace
+					+ " -Akubeboot.webhook.certificate=" + namespace + "/" + rendering.certificate().plain()
 					+ " of operator-crd-generator");
 		}
 	}

@@ -31,21 +31,21 @@ final class WorkloadTemplates {
 		ChartValues values = rendering.values();
 		Cond severalReplicas = values.above("replicas", 1);
 		Mapping deployment = rendering
-			.object("apps/v1", "Deployment", rendering.metadata(rendering.name(), rendering.namespace(), null))
+			.object("apps/v1", "Deployment", rendering.metadata(rendering.fullname(), rendering.namespace(), null))
 			.put("spec",
 					Template.map()
 						.put("replicas", values.integer("replicas"))
-						.put("selector", Template.map().put("matchLabels", Template.of(rendering.selector())).build())
+						.put("selector", Template.map().put("matchLabels", rendering.selector()).build())
 						.put("template", podTemplate(rendering, severalReplicas))
 						.build())
 			.build();
 		Mapping budget = rendering
 			.object("policy/v1", "PodDisruptionBudget",
-					rendering.metadata(rendering.name(), rendering.namespace(), null))
+					rendering.metadata(rendering.fullname(), rendering.namespace(), null))
 			.put("spec",
 					Template.map()
 						.put("minAvailable", values.integer("podDisruptionBudget.minAvailable"))
-						.put("selector", Template.map().put("matchLabels", Template.of(rendering.selector())).build())
+						.put("selector", Template.map().put("matchLabels", rendering.selector()).build())
 						.build())
 			.build();
 		List<String> comments = new ArrayList<>();
@@ -62,7 +62,7 @@ final class WorkloadTemplates {
 		long shutdown = model.gracefulShutdownTimeout().isNegative() ? UNBOUNDED_SHUTDOWN_SECONDS
 				: model.gracefulShutdownTimeout().toSeconds() + SHUTDOWN_MARGIN_SECONDS;
 		MappingBuilder spec = Template.map()
-			.put("serviceAccountName", rendering.name())
+			.put("serviceAccountName", rendering.fullname())
 			.comment("no <SERVICE>_PORT=tcp://... variables of the namespace's Services: Spring Boot would bind "
 					+ "them (a Service named operator-webhook sets operator.webhook.port)")
 			.put("enableServiceLinks", false)
@@ -92,7 +92,7 @@ final class WorkloadTemplates {
 			.put("affinity", antiAffinity(rendering))
 			.put("containers", Template.seq().add(container(rendering)).build())
 			.put("volumes", volumes(rendering));
-		MappingBuilder metadata = Template.map().put("labels", Template.of(rendering.selector()));
+		MappingBuilder metadata = Template.map().put("labels", rendering.selector());
 		metadata.when(values.notEmpty("podAnnotations")).put("annotations", values.block("podAnnotations"));
 		return Template.map().put("metadata", metadata.build()).put("spec", spec.build()).build();
 	}
@@ -104,7 +104,7 @@ final class WorkloadTemplates {
 					Template.map()
 						.put("topologyKey", "kubernetes.io/hostname")
 						.put("labelSelector",
-								Template.map().put("matchLabels", Template.of(rendering.selector())).build())
+								Template.map().put("matchLabels", rendering.selector()).build())
 						.build())
 			.build();
 		return Template.map()
@@ -162,6 +162,10 @@ final class WorkloadTemplates {
 					new Scalar(String.join(",", watched), "join \",\" $.Values.watchNamespaces")))
 			.add(variable("OPERATOR_LEADERELECTION_ENABLED", new Scalar(
 					String.valueOf(values.get("leaderElection.enabled")), "$.Values.leaderElection.enabled")));
+		if (!rendering.model().leaseNamed()) {
+			env.comment("operator.leader-election.lease-name: the release's, so that two releases elect apart")
+				.add(variable("OPERATOR_LEADERELECTION_LEASENAME", leaseName(rendering)));
+		}
 		String filter = rendering.model().metricsFilterProperty();
 		if (filter != null && values.has("metrics.secure")) {
 			env.comment(filter + ": the metrics filter (metrics.secure)")
@@ -175,6 +179,13 @@ final class WorkloadTemplates {
 					new Scalar(options, "include \"" + rendering.name() + ".javaToolOptions\" $")));
 		env.each("$.Values.env", values.get("env"), (name, value) -> variable(name, value));
 		return env.build();
+	}
+
+	/**
+	 * The name of the Lease when the application names none: the release's.
+	 */
+	static Scalar leaseName(Rendering rendering) {
+		return rendering.named("-leader");
 	}
 
 	/**
@@ -271,7 +282,7 @@ final class WorkloadTemplates {
 						rendering.metadata(rendering.webhookService(), rendering.namespace(), "webhook"))
 				.put("spec",
 						Template.map()
-							.put("selector", Template.of(rendering.selector()))
+							.put("selector", rendering.selector())
 							.put("ports",
 									Template.seq()
 										.add(Template.map()
@@ -292,7 +303,7 @@ final class WorkloadTemplates {
 						rendering.metadata(rendering.metricsService(), rendering.namespace(), "metrics"))
 				.put("spec",
 						Template.map()
-							.put("selector", Template.of(rendering.selector()))
+							.put("selector", rendering.selector())
 							.put("ports",
 									Template.seq()
 										.add(Template.map()
@@ -339,10 +350,10 @@ final class WorkloadTemplates {
 		}
 		Mapping policy = rendering
 			.object("networking.k8s.io/v1", "NetworkPolicy",
-					rendering.metadata(rendering.name(), rendering.namespace(), null))
+					rendering.metadata(rendering.fullname(), rendering.namespace(), null))
 			.put("spec",
 					Template.map()
-						.put("podSelector", Template.map().put("matchLabels", Template.of(rendering.selector())).build())
+						.put("podSelector", Template.map().put("matchLabels", rendering.selector()).build())
 						.put("policyTypes", Template.flow(List.of("Ingress")))
 						.put("ingress", ingress.build())
 						.build())
@@ -371,17 +382,10 @@ final class WorkloadTemplates {
 		}
 		Mapping monitor = rendering
 			.object("monitoring.coreos.com/v1", "ServiceMonitor",
-					rendering.metadata(rendering.name(), rendering.namespace(), "metrics"))
+					rendering.metadata(rendering.fullname(), rendering.namespace(), "metrics"))
 			.put("spec",
 					Template.map()
-						.put("selector",
-								Template.map()
-									.put("matchLabels",
-											Template.map()
-												.put(Rendering.NAME_LABEL, rendering.name())
-												.put(Rendering.COMPONENT_LABEL, "metrics")
-												.build())
-									.build())
+						.put("selector", Template.map().put("matchLabels", rendering.selector("metrics")).build())
 						.put("endpoints", Template.seq().add(endpoint.build()).build())
 						.build())
 			.build();

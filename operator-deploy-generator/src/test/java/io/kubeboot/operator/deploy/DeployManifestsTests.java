@@ -297,7 +297,8 @@ class DeployManifestsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of("replicas", "2")))
 			.withMessage("settings: values.replicas must be an integer, not 2");
 		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of("replica", 2)))
-			.withMessageStartingWith("settings: values.replica is no value of the chart (known: image.repository");
+			.withMessageStartingWith("settings: values.replica is no value of the chart (known: nameOverride, fullnameOverride, "
+					+ "image.repository");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> manifests(model, Map.of("replicas", 2, "leaderElection", Map.of("enabled", false))))
 			.withMessageContaining("every replica would run the controllers");
