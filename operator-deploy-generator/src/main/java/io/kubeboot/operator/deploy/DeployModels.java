@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
 import io.kubeboot.operator.autoconfigure.OperatorLeaderElectionProperties;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.autoconfigure.OperatorWebhookProperties;
@@ -21,20 +22,33 @@ import io.kubeboot.operator.webhook.Defaulter;
 import io.kubeboot.operator.webhook.Webhook;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+import org.springframework.mock.web.MockServletContext;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.context.support.GenericWebApplicationContext;
+import org.springframework.web.context.support.StandardServletEnvironment;
 
 /**
- * Reads what an operator's manifests need from its application context: the
+ * Reads what an operator's manifests need from its application: the
  * {@link DeployModel} that {@link DeployManifests} renders.
  * From the environment: {@code spring.application.name}, {@code server.port},
  * {@code management.server.port}, {@code operator.namespace}, leader election,
@@ -45,25 +59,84 @@ import org.springframework.util.ClassUtils;
  * {@link Conversion}, and the RBAC the {@link Manager} needs; from the application's own
  * classes: the CRDs and admission policies {@code operator-crd-generator} wrote.
  * <p>
- * Give it the context the application runs with, built but not started
- * ({@code operator.auto-startup=false}), such as a {@code @SpringBootTest}'s:
+ * {@link #of(Class)} builds the application's context as the operator runs it, but not
+ * started and apart from the machine that builds it:
  *
  * <pre class="code">
- * DeployModel model = DeployModels.of(context);
+ * DeployModel model = DeployModels.of(ShopOperatorApplication.class);
  * </pre>
  */
 public final class DeployModels {
+
+	private static final Logger logger = LoggerFactory.getLogger(DeployModels.class);
 
 	private static final String CRDS = "META-INF/kubeboot/crds/";
 
 	private static final String POLICIES = "META-INF/kubeboot/policies/";
 
+	/**
+	 * What the context of a generation is built with: a manager that never starts, a
+	 * webhook certificate that needs no files.
+	 */
+	private static final Map<String, Object> GENERATION = Map.of("operator.auto-startup", "false",
+			"operator.webhook.self-signed", "true", "spring.main.banner-mode", "off",
+			"spring.main.log-startup-info", "false");
+
+	/** A client that the manager is built with and never uses. */
+	private static final String KUBECONFIG = """
+			apiVersion: v1
+			kind: Config
+			clusters: [{name: none, cluster: {server: "https://127.0.0.1:1"}}]
+			users: [{name: none, user: {token: none}}]
+			contexts: [{name: none, context: {cluster: none, user: none}}]
+			current-context: none
+			""";
+
 	private DeployModels() {
 	}
 
 	/**
-	 * Reads the model of the operator an application context runs.
-	 * @param context the context
+	 * Builds the context of an operator's application, as it runs but not started, reads
+	 * its model, and closes it. The context sees what the application ships
+	 * ({@code application.yaml}, its profiles, the defaults of the starter), never the
+	 * environment variables nor the system properties of the machine that builds it, so
+	 * that {@code OPERATOR_NAMESPACE} or {@code SPRING_PROFILES_ACTIVE} exported in a
+	 * developer's shell neither fails the comparison with {@code deploy/} nor ends up in
+	 * it. Nothing talks to a cluster: the manager is built with a client it never uses. A
+	 * servlet application is built on a mock servlet context, so no server starts.
+	 * @param application the {@code @SpringBootApplication} class
+	 * @return the model
+	 * @throws IllegalStateException naming the property or bean at fault
+	 */
+	public static DeployModel of(Class<?> application) {
+		SpringApplication spring = new SpringApplication(application);
+		boolean servlet = spring.getWebApplicationType() == WebApplicationType.SERVLET;
+		if (!servlet) {
+			logger.warn("Generating the manifests of a {} application: the web server's ports and probes are read "
+					+ "from servlet applications only, so the Deployment gets neither: application={}",
+					spring.getWebApplicationType(), application.getName());
+		}
+		ConfigurableEnvironment environment = servlet ? Servlet.environment() : new StandardEnvironment();
+		MutablePropertySources sources = environment.getPropertySources();
+		sources.remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+		sources.remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+		sources.addFirst(new MapPropertySource("operatorDeployGeneration", GENERATION));
+		spring.setEnvironment(environment);
+		spring.setRegisterShutdownHook(false);
+		spring.setApplicationContextFactory(
+				(type) -> servlet ? Servlet.context() : new AnnotationConfigApplicationContext());
+		spring.addInitializers((context) -> ((GenericApplicationContext) context).registerBean(
+				"operatorDeployGenerationConnectionDetails", KubernetesConnectionDetails.class,
+				() -> KubernetesConnectionDetails.ofKubeconfig(KUBECONFIG)));
+		try (ConfigurableApplicationContext context = spring.run()) {
+			return of(context);
+		}
+	}
+
+	/**
+	 * Reads the model of the operator an application context runs. The context is read
+	 * as it is, its environment included: {@link #of(Class)} builds one for generation.
+	 * @param context the context, built but not started ({@code operator.auto-startup=false})
 	 * @return the model
 	 * @throws IllegalStateException naming the property or bean at fault
 	 */
@@ -228,6 +301,22 @@ public final class DeployModels {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read " + directory + " of " + location, ex);
 		}
+	}
+
+	/**
+	 * A servlet application's environment and context, apart so that the class loads
+	 * without the servlet API.
+	 */
+	private static final class Servlet {
+
+		static ConfigurableEnvironment environment() {
+			return new StandardServletEnvironment();
+		}
+
+		static ConfigurableApplicationContext context() {
+			return new GenericWebApplicationContext(new MockServletContext());
+		}
+
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.kubeboot.operator.deploy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.kubeboot.operator.model.CustomResource;
@@ -326,8 +327,23 @@ class DeployManifestsTests {
 	}
 
 	@Test
-	void theSameModelGivesTheSameBytes() {
-		assertThat(manifests(model().build(), Map.of())).isEqualTo(manifests(model().build(), Map.of()));
+	void theBytesDoNotDependOnTheDefaultLocale() {
+		Map<String, Object> values = Map.of("image", Map.of("tag", "1.2.3"), "env", Map.of("GREETING", "İyi günler"));
+		Locale locale = Locale.getDefault();
+		Map<String, String> root;
+		Map<String, String> turkish;
+		try {
+			Locale.setDefault(Locale.ROOT);
+			root = DeployManifests.of(model().build(), DeploySettings.of("lights", values)).files();
+			// dotted and dotless i: toUpperCase and toLowerCase differ there
+			Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+			turkish = DeployManifests.of(model().build(), DeploySettings.of("lights", values)).files();
+		}
+		finally {
+			Locale.setDefault(locale);
+		}
+		assertThat(turkish).isEqualTo(root);
+		assertThat(root.values()).noneMatch((content) -> content.contains("\r"));
 	}
 
 	private static DeployModel.Builder model() {

@@ -19,6 +19,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -126,10 +127,38 @@ class DeployModelsTests {
 	}
 
 	@Test
+	void theBuildingMachinesEnvironmentHasNoSayInTheModel() {
+		Map<String, String> leaked = Map.of("operator.namespace", "from-the-machine", "server.port", "9999",
+				"spring.profiles.active", "leaked");
+		leaked.forEach(System::setProperty);
+		try {
+			DeployModel model = DeployModels.of(GeneratedOperator.class);
+			assertThat(model.name()).isEqualTo("generated-operator");
+			assertThat(model.watchNamespace()).isNull();
+			assertThat(model.applicationPort()).isEqualTo(8090);
+			// built as a servlet application, on a mock servlet context
+			assertThat(model.livenessPath()).isEqualTo("/healthz");
+		}
+		finally {
+			leaked.keySet().forEach(System::clearProperty);
+		}
+	}
+
+	@Test
 	void withoutAnApplicationNameTheModelIsRefused() {
 		this.contextRunner.withPropertyValues("spring.application.name=")
 			.run((context) -> assertThatIllegalStateException().isThrownBy(() -> DeployModels.of(context))
 				.withMessage("spring.application.name is not set: the manifests are named after it"));
+	}
+
+	/**
+	 * An application as a project has it, built by {@link DeployModels#of(Class)} with
+	 * the test resources' {@code application.yaml}.
+	 */
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class GeneratedOperator {
+
 	}
 
 	@SpringBootConfiguration(proxyBeanMethods = false)
