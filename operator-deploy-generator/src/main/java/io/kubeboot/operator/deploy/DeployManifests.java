@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -82,8 +83,31 @@ public final class DeployManifests {
 			throw new IllegalArgumentException(source + ": the chart's version '" + version + "' is no semantic "
 					+ "version (such as 0.1.0): set chart.version, or give values.image.tag one");
 		}
+		checkCrds(rendering);
 		WebhookTemplates.checkConversions(rendering);
 		WebhookTemplates.checkLockOut(rendering);
+	}
+
+	/**
+	 * Fails rather than leave out the CRD of a kind the operator uses: the RBAC and
+	 * webhooks would name a kind no manifest installs, and an update would delete the
+	 * CRD checked in.
+	 */
+	private static void checkCrds(Rendering rendering) {
+		Set<String> generated = WebhookTemplates.crdNames(rendering.model());
+		List<String> missing = new ArrayList<>();
+		for (String kind : rendering.model().customKinds()) {
+			if (!generated.contains(kind) && !rendering.settings().externalCrds().contains(kind)) {
+				missing.add(kind);
+			}
+		}
+		if (!missing.isEmpty()) {
+			throw new IllegalArgumentException("The operator reconciles, caches or serves webhooks for " + missing
+					+ ", but no CustomResourceDefinition of them was found in META-INF/kubeboot/crds/ on the class "
+					+ "path: compile their model classes with operator-crd-generator on the processor path (in the "
+					+ "module that holds them), or, if another chart or the cluster installs them, list them under "
+					+ "externalCrds in " + rendering.settings().source());
+		}
 	}
 
 	/**

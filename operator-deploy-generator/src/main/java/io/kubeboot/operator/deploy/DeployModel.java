@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import io.kubeboot.operator.rbac.Permission;
@@ -176,6 +177,15 @@ public final class DeployModel {
 	}
 
 	/**
+	 * Returns the custom resources the operator reconciles, caches, serves webhooks for
+	 * or converts, whose CRDs the manifests must hold unless someone else installs them.
+	 * @return CRD names such as {@code storagebuckets.storage.kubeboot.io}
+	 */
+	Set<String> customKinds() {
+		return Set.copyOf(this.settings.customKinds);
+	}
+
+	/**
 	 * Returns the admission policies the build generated, as YAML.
 	 * @return the files' contents
 	 */
@@ -280,6 +290,8 @@ public final class DeployModel {
 
 		private final List<String> policies = new ArrayList<>();
 
+		private final Set<String> customKinds = new TreeSet<>();
+
 		private final List<Permission> permissions = new ArrayList<>();
 
 		private @Nullable String watchNamespace;
@@ -313,6 +325,7 @@ public final class DeployModel {
 			copy.conversions.addAll(this.conversions);
 			copy.crds.addAll(this.crds);
 			copy.policies.addAll(this.policies);
+			copy.customKinds.addAll(this.customKinds);
 			copy.permissions.addAll(this.permissions);
 			copy.watchNamespace = this.watchNamespace;
 			copy.leaderElection = this.leaderElection;
@@ -436,6 +449,16 @@ public final class DeployModel {
 		 */
 		Builder crd(String yaml) {
 			this.crds.add(Objects.requireNonNull(yaml, "yaml must not be null"));
+			return this;
+		}
+
+		/**
+		 * Adds the custom resources the operator uses, whose CRDs the manifests must hold.
+		 * @param crdNames CRD names such as {@code storagebuckets.storage.kubeboot.io}
+		 * @return this builder
+		 */
+		Builder customKinds(Set<String> crdNames) {
+			this.customKinds.addAll(crdNames);
 			return this;
 		}
 

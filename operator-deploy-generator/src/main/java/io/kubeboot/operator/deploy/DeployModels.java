@@ -2,7 +2,6 @@ package io.kubeboot.operator.deploy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.util.ArrayList;
@@ -10,12 +9,19 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
 import io.kubeboot.operator.autoconfigure.OperatorLeaderElectionProperties;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.autoconfigure.OperatorWebhookProperties;
+import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.model.KubernetesKind;
+import io.kubeboot.operator.rbac.internal.DeclaredNames;
+import io.kubeboot.operator.rbac.internal.KindNames;
 import io.kubeboot.operator.webhook.AdmissionValidator;
 import io.kubeboot.operator.webhook.Conversion;
 import io.kubeboot.operator.webhook.Defaulter;
@@ -149,17 +155,22 @@ public final class DeployModels {
 		Class<?> application = application(context);
 		DeployModel.Builder model = DeployModel.builder(name.strip()).source(application.getName());
 		web(context, environment, model);
-		webhooks(context, model);
+		Set<String> used = new TreeSet<>();
+		webhooks(context, model, used);
 		OperatorProperties operator = context.getBean(OperatorProperties.class);
 		OperatorLeaderElectionProperties election = context.getBean(OperatorLeaderElectionProperties.class);
 		model.watchNamespace(operator.getNamespace())
 			.gracefulShutdownTimeout(operator.getGracefulShutdownTimeout())
 			.leaderElection(election.isEnabled(), election.getLeaseName(), election.getNamespace())
 			.permissions(context.getBean(Manager.class).requiredPermissions());
-		for (String crd : generated(context, application, CRDS)) {
+		for (Informer<?> informer : context.getBean(Manager.class).informers()) {
+			addCustomKind(used, informer.key().type());
+		}
+		model.customKinds(used);
+		for (String crd : generated(context, application, CRDS, used)) {
 			model.crd(crd);
 		}
-		for (String policy : generated(context, application, POLICIES)) {
+		for (String policy : generated(context, application, POLICIES, used)) {
 			model.policy(policy);
 		}
 		return model.build();
@@ -210,8 +221,19 @@ public final class DeployModels {
 				&& context instanceof org.springframework.web.context.WebApplicationContext;
 	}
 
+	/**
+	 * Adds the CRD name of a custom resource's model class ({@code @KubernetesKind}).
+	 */
+	private static void addCustomKind(Set<String> used, Class<?> type) {
+		if (type.isAnnotationPresent(KubernetesKind.class)) {
+			@SuppressWarnings("unchecked")
+			KindNames.Name names = DeclaredNames.INSTANCE.resolve((Class<? extends KubernetesObject>) type);
+			used.add(names.plural() + "." + names.group());
+		}
+	}
+
 	@SuppressWarnings("unchecked")
-	private static void webhooks(ApplicationContext context, DeployModel.Builder model) {
+	private static void webhooks(ApplicationContext context, DeployModel.Builder model, Set<String> used) {
 		if (!(context instanceof ConfigurableApplicationContext configurable)) {
 			throw new IllegalStateException("The context cannot list its bean definitions: " + context);
 		}
@@ -219,6 +241,8 @@ public final class DeployModels {
 		Map<Class<?>, String> validators = byKind(beanFactory, AdmissionValidator.class);
 		Map<Class<?>, String> defaulters = byKind(beanFactory, Defaulter.class);
 		String[] conversions = beanFactory.getBeanNamesForType(Conversion.class, true, false);
+		validators.keySet().forEach((kind) -> addCustomKind(used, kind));
+		defaulters.keySet().forEach((kind) -> addCustomKind(used, kind));
 		if (validators.isEmpty() && defaulters.isEmpty() && conversions.length == 0) {
 			return;
 		}
@@ -244,7 +268,9 @@ public final class DeployModels {
 		});
 		webhooks.stream().sorted(Comparator.comparing(WebhookRegistration::name)).forEach(model::webhook);
 		for (String conversion : conversions) {
-			model.conversion(context.getBean(conversion, Conversion.class));
+			Conversion<?> bean = context.getBean(conversion, Conversion.class);
+			addCustomKind(used, bean.hubType());
+			model.conversion(bean);
 		}
 	}
 
@@ -275,25 +301,30 @@ public final class DeployModels {
 	}
 
 	/**
-	 * The files a generator wrote into the application's own classes (not a dependency's),
-	 * by name.
+	 * The files {@code operator-crd-generator} wrote, by name: those of the application's
+	 * own classes, and those of the kinds the operator uses wherever they are on the
+	 * class path (the model classes of a multi-module project live in a jar of their
+	 * own). A dependency's files of other kinds stay out.
 	 */
-	private static List<String> generated(ApplicationContext context, Class<?> application, String directory) {
+	private static List<String> generated(ApplicationContext context, Class<?> application, String directory,
+			Set<String> used) {
 		CodeSource source = application.getProtectionDomain().getCodeSource();
 		String location = (source != null) ? source.getLocation().toString() : "";
 		try {
 			Resource[] resources = new PathMatchingResourcePatternResolver(context.getClassLoader())
 				.getResources("classpath*:" + directory + "*.yaml");
-			List<String> files = new ArrayList<>();
-			List<Resource> own = new ArrayList<>();
+			Map<String, Resource> byName = new TreeMap<>();
 			for (Resource resource : resources) {
-				URL url = resource.getURL();
-				if (url.toString().startsWith(location) || url.toString().startsWith("jar:" + location)) {
-					own.add(resource);
+				String url = resource.getURL().toString();
+				boolean own = url.startsWith(location) || url.startsWith("jar:" + location);
+				String name = String.valueOf(resource.getFilename()).replaceFirst("\\.yaml$", "");
+				if (own || used.contains(name)) {
+					// the application's own first, as the class path orders them
+					byName.putIfAbsent(name, resource);
 				}
 			}
-			own.sort(Comparator.comparing(Resource::getFilename));
-			for (Resource resource : own) {
+			List<String> files = new ArrayList<>();
+			for (Resource resource : byName.values()) {
 				files.add(resource.getContentAsString(StandardCharsets.UTF_8));
 			}
 			return files;

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -26,6 +28,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  * chart:
  *   version: 0.1.0              # the Helm chart's version (default: the image's tag)
  *   description: Keeps shops.   # its description
+ * externalCrds:                 # kinds the operator uses whose CRDs someone else installs
+ *   - certificates.cert-manager.io
  * values:                       # the chart's values.yaml defaults; the plain manifests use them
  *   image:
  *     repository: registry.example.com/shop-operator
@@ -41,7 +45,10 @@ public final class DeploySettings {
 
 	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
-	private static final Set<String> KEYS = Set.of("namespace", "chart", "values");
+	private static final Set<String> KEYS = Set.of("namespace", "chart", "externalCrds", "values");
+
+	private static final Pattern CRD_NAME = Pattern
+		.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+");
 
 	private static final Set<String> CHART_KEYS = Set.of("version", "description");
 
@@ -53,14 +60,17 @@ public final class DeploySettings {
 
 	private final @Nullable String description;
 
+	private final List<String> externalCrds;
+
 	private final Map<String, Object> values;
 
 	private DeploySettings(String source, String namespace, @Nullable String chartVersion,
-			@Nullable String description, Map<String, Object> values) {
+			@Nullable String description, List<String> externalCrds, Map<String, Object> values) {
 		this.source = source;
 		this.namespace = namespace;
 		this.chartVersion = chartVersion;
 		this.description = description;
+		this.externalCrds = externalCrds;
 		this.values = values;
 	}
 
@@ -99,7 +109,7 @@ public final class DeploySettings {
 		for (Object key : map.keySet()) {
 			if (!KEYS.contains(String.valueOf(key))) {
 				throw new IllegalArgumentException(source + ": unknown setting '" + key + "' (known: namespace, chart, "
-						+ "values)");
+						+ "externalCrds, values)");
 			}
 		}
 		Object namespace = map.get("namespace");
@@ -123,11 +133,25 @@ public final class DeploySettings {
 			version = (String) chartMap.get("version");
 			description = (String) chartMap.get("description");
 		}
+		List<String> external = new ArrayList<>();
+		Object crds = map.get("externalCrds");
+		if (crds != null) {
+			if (!(crds instanceof List<?> list)) {
+				throw new IllegalArgumentException(source + ": externalCrds must be a list of CRD names");
+			}
+			for (Object crd : list) {
+				if (!(crd instanceof String crdName) || !CRD_NAME.matcher(crdName).matches()) {
+					throw new IllegalArgumentException(source + ": externalCrds: '" + crd + "' is no CRD name (such as "
+							+ "certificates.cert-manager.io)");
+				}
+				external.add(crdName);
+			}
+		}
 		Object values = map.get("values");
 		if (values != null && !(values instanceof Map)) {
 			throw new IllegalArgumentException(source + ": values must be a mapping, as the chart's values.yaml");
 		}
-		return new DeploySettings(source, name, version, description,
+		return new DeploySettings(source, name, version, description, List.copyOf(external),
 				(values != null) ? new LinkedHashMap<>((Map<String, Object>) values) : Map.of());
 	}
 
@@ -175,6 +199,15 @@ public final class DeploySettings {
 	 */
 	public @Nullable String description() {
 		return this.description;
+	}
+
+	/**
+	 * Returns the CRDs of kinds the operator uses that someone else installs (another
+	 * chart, the cluster), which the manifests do not hold.
+	 * @return CRD names such as {@code certificates.cert-manager.io}
+	 */
+	public List<String> externalCrds() {
+		return this.externalCrds;
 	}
 
 	/**

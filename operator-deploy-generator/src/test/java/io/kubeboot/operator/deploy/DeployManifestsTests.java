@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
@@ -127,6 +128,20 @@ class DeployManifestsTests {
 		// the injector reads the serving certificate's Secret, whose ca.crt is the CA's
 		assertThat(get(documents(manifests(model().build(), Map.of()).get("webhook.yaml")).get(0), "metadata",
 				"annotations")).isEqualTo(Map.of("cert-manager.io/inject-ca-from", "lights/light-operator-webhook"));
+	}
+
+	@Test
+	void aKindWithoutItsCrdIsRefusedUnlessSomeoneElseInstallsIt() {
+		DeployModel model = model().customKinds(Set.of("lamps.home.example.com", "bulbs.home.example.com")).build();
+		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of()))
+			.withMessageStartingWith("The operator reconciles, caches or serves webhooks for [bulbs.home.example.com], "
+					+ "but no CustomResourceDefinition of them was found in META-INF/kubeboot/crds/ on the class path")
+			.withMessageEndingWith("list them under externalCrds in settings");
+		DeploySettings external = DeploySettings.parse(
+				"namespace: lights\nexternalCrds: [bulbs.home.example.com]\nvalues: {image: {tag: 1.2.3}}",
+				"src/main/deploy/settings.yaml");
+		assertThat(DeployManifests.of(model, external).manifests().get("crd.yaml")).contains("lamps.home.example.com")
+			.doesNotContain("bulbs");
 	}
 
 	@Test

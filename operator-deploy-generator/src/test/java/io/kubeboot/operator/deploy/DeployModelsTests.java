@@ -119,6 +119,13 @@ class DeployModelsTests {
 	}
 
 	@Test
+	void theCustomKindsTheOperatorUsesAreNamedForTheirCrds() {
+		this.contextRunner.withBean("shopValidator", AdmissionValidator.class, ShopValidator::new)
+			.run((context) -> assertThat(DeployModels.of(context).customKinds())
+				.containsExactly("shops.shop.example.com"));
+	}
+
+	@Test
 	void validatorsOfTwoVersionsOfOneKindAreRefused() {
 		this.contextRunner.withUserConfiguration(TwoVersions.class)
 			.run((context) -> assertThatIllegalStateException().isThrownBy(() -> DeployModels.of(context))
@@ -196,6 +203,10 @@ class DeployModelsTests {
 
 	@KubernetesKind(group = "shop.example.com", version = "v2", kind = "Shop")
 	static class ShopV2 extends CustomResource<Map<String, Object>, Map<String, Object>> {
+
+	}
+
+	static class ShopValidator implements AdmissionValidator<ShopV1> {
 
 	}
 
