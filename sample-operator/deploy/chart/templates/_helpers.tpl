@@ -29,6 +29,11 @@
 {{- end }}
 {{- end }}
 
+{{/* The ServiceAccount the pods run as */}}
+{{- define "sample-operator.serviceAccountName" -}}
+{{- default (include "sample-operator.fullname" $) $.Values.serviceAccount.name }}
+{{- end }}
+
 {{/* The label helm.sh/chart */}}
 {{- define "sample-operator.chart" -}}
 {{- printf "%s-%s" $.Chart.Name $.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
@@ -48,6 +53,9 @@
 {{- if and (gt (int $.Values.replicas) 1) (not $.Values.leaderElection.enabled) }}
 {{- fail "replicas is above 1 but leaderElection.enabled is false: every replica would run the controllers" }}
 {{- end }}
+{{- if and (not $.Values.serviceAccount.create) (not $.Values.serviceAccount.name) }}
+{{- fail "serviceAccount.name must name the ServiceAccount to run as when serviceAccount.create is false" }}
+{{- end }}
 {{- if gt (len $.Values.watchNamespaces) 1 }}
 {{- fail "watchNamespaces names more than one namespace: the operator watches one (operator.namespace) or all (none)" }}
 {{- end }}
@@ -56,5 +64,10 @@
 {{- end }}
 {{- if $.Values.metrics.secure }}
 {{- fail "metrics.secure is true but the operator has no metrics filter" }}
+{{- end }}
+{{- range $.Values.env }}
+{{- if or (has .name (list "SERVER_PORT" "MANAGEMENT_SERVER_PORT" "OPERATOR_NAMESPACE" "OPERATOR_LEADERELECTION_ENABLED" "OPERATOR_LEADERELECTION_LEASENAME" "JAVA_TOOL_OPTIONS")) (hasPrefix "OPERATOR_WEBHOOK_" .name) }}
+{{- fail (printf "env names %s, which the chart derives (from the values or the application's properties the chart was generated for): set the value or the property instead" .name) }}
+{{- end }}
 {{- end }}
 {{- end }}

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.deploy.Template.Block;
 import io.kubeboot.operator.deploy.Template.Cond;
@@ -24,6 +25,23 @@ import org.jspecify.annotations.Nullable;
 final class ChartValues {
 
 	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+	/**
+	 * The environment variables the chart sets from the values and the model, which
+	 * {@code env} may not name (nor {@code OPERATOR_WEBHOOK_*}: the port and certificate
+	 * the manifests were generated for).
+	 */
+	static final List<String> DERIVED_ENV = List.of("SERVER_PORT", "MANAGEMENT_SERVER_PORT", "OPERATOR_NAMESPACE",
+			"OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME", "JAVA_TOOL_OPTIONS");
+
+	static final String DERIVED_ENV_PREFIX = "OPERATOR_WEBHOOK_";
+
+	private static final Map<String, Object> POD_SECURITY_CONTEXT = Map.of("runAsNonRoot", true, "seccompProfile",
+			Map.of("type", "RuntimeDefault"));
+
+	private static final Map<String, Object> SECURITY_CONTEXT = Map.of("allowPrivilegeEscalation", false,
+			"readOnlyRootFilesystem", true, "runAsNonRoot", true, "capabilities", Map.of("drop", List.of("ALL")),
+			"seccompProfile", Map.of("type", "RuntimeDefault"));
 
 	private final List<Definition> definitions;
 
@@ -72,8 +90,8 @@ final class ChartValues {
 		definitions.add(new Definition("image.cds", Type.STRING, "",
 				"Path of a CDS archive in the image (JDK 17 to 24: -XX:ArchiveClassesAtExit in a training run), "
 						+ "started with -XX:SharedArchiveFile. Empty: none."));
-		definitions.add(new Definition("imagePullSecrets", Type.STRINGS, List.of(),
-				"Names of Secrets in the release's namespace to pull the image with."));
+		definitions.add(new Definition("imagePullSecrets", Type.OBJECTS, List.of(),
+				"Secrets in the release's namespace to pull the image with, as a Pod's ([{name: regcred}])."));
 		definitions.add(new Definition("replicas", Type.INTEGER, 1,
 				"Pods of the operator. Above 1, leader election must be on: one replica leads, the others keep "
 						+ "warm caches and take over; a PodDisruptionBudget keeps one running through node drains."));
@@ -93,28 +111,56 @@ final class ChartValues {
 		}
 		definitions.add(new Definition("javaToolOptions", Type.STRING, "",
 				"More JVM options, passed in JAVA_TOOL_OPTIONS."));
-		definitions.add(new Definition("env", Type.OBJECT, Map.of(),
-				"More environment variables of the container, by name: Spring Boot properties such as "
-						+ "OPERATOR_CONTROLLER_MAXCONCURRENTRECONCILES."));
+		definitions.add(new Definition("env", Type.ENV, List.of(),
+				"More environment variables of the container, as a Pod's (name with value or valueFrom): Spring Boot "
+						+ "properties such as OPERATOR_CONTROLLER_MAXCONCURRENTRECONCILES, a secretKeyRef's credentials. "
+						+ "Not those the chart derives: " + String.join(", ", DERIVED_ENV) + " and OPERATOR_WEBHOOK_*."));
+		definitions.add(new Definition("envFrom", Type.OBJECTS, List.of(),
+				"Sources of environment variables of the container (configMapRef, secretRef), as a Pod's."));
+		definitions.add(new Definition("extraVolumes", Type.OBJECTS, List.of(),
+				"More volumes of the pods, as a Pod's (a CA bundle, a credentials file)."));
+		definitions.add(new Definition("extraVolumeMounts", Type.OBJECTS, List.of(),
+				"More volume mounts of the container, as a Pod's."));
+		definitions.add(new Definition("serviceAccount.create", Type.BOOLEAN, true,
+				"Whether to create the ServiceAccount the pods run as; false to use one of serviceAccount.name."));
+		definitions.add(new Definition("serviceAccount.name", Type.STRING, "",
+				"The ServiceAccount's name; empty: the release's objects' name."));
+		definitions.add(new Definition("serviceAccount.annotations", Type.LABELS, Map.of(),
+				"The ServiceAccount's annotations: a cloud's workload identity (eks.amazonaws.com/role-arn, "
+						+ "iam.gke.io/gcp-service-account, azure.workload.identity/client-id)."));
 		Map<String, Object> annotations = new LinkedHashMap<>();
-		if (model.metricsPath() != null) {
-			// for a Prometheus that finds its targets by annotation rather than ServiceMonitor
-			annotations.put("prometheus.io/scrape", "true");
-			annotations.put("prometheus.io/path", model.metricsPath());
-			annotations.put("prometheus.io/port", String.valueOf((model.managementPort() != null)
-					? model.managementPort() : model.applicationPort()));
-		}
-		definitions.add(new Definition("podAnnotations", Type.OBJECT, annotations,
-				"The pods' annotations: by default where a Prometheus that reads them scrapes the metrics."));
-		definitions.add(new Definition("nodeSelector", Type.OBJECT, Map.of(), "The pods' node selector."));
-		definitions.add(new Definition("tolerations", Type.LIST, List.of(), "The pods' tolerations."));
+		definitions.add(new Definition("podAnnotations", Type.LABELS, annotations,
+				"The pods' annotations (prometheus.io/* for a Prometheus that finds its targets by annotation; the "
+						+ "ServiceMonitor is the default)."));
+		definitions.add(new Definition("podLabels", Type.LABELS, Map.of(), "More labels of the pods."));
+		definitions.add(new Definition("podSecurityContext", Type.OBJECT, POD_SECURITY_CONTEXT,
+				"The pods' securityContext, as a Pod's: replaced as a whole (keep runAsNonRoot and the seccomp "
+						+ "profile for the restricted Pod Security Standard; add runAsUser for an image whose USER is "
+						+ "no number, fsGroup for a volume)."));
+		definitions.add(new Definition("securityContext", Type.OBJECT, SECURITY_CONTEXT,
+				"The container's securityContext, as a Pod's: replaced as a whole."));
+		definitions.add(new Definition("nodeSelector", Type.LABELS, Map.of(), "The pods' node selector."));
+		definitions.add(new Definition("tolerations", Type.OBJECTS, List.of(), "The pods' tolerations."));
+		definitions.add(new Definition("affinity", Type.OBJECT, Map.of(),
+				"The pods' affinity; empty: with more than one replica, a preference for different nodes."));
+		definitions.add(new Definition("topologySpreadConstraints", Type.OBJECTS, List.of(),
+				"The pods' topology spread constraints."));
 		definitions.add(new Definition("priorityClassName", Type.STRING, "", "The pods' priority class, if any."));
 		definitions.add(new Definition("podDisruptionBudget.minAvailable", Type.INTEGER, 1,
 				"Pods a voluntary disruption (a node drain) leaves running, with more than one replica."));
+		definitions.add(new Definition("revisionHistoryLimit", Type.INTEGER, 10,
+				"Old ReplicaSets the Deployment keeps for a rollback."));
 		if (model.metricsPath() != null) {
 			definitions.add(new Definition("metrics.serviceMonitor.enabled", Type.BOOLEAN, true,
 					"Whether to create a ServiceMonitor (monitoring.coreos.com/v1: the Prometheus Operator's) "
 							+ "for the metrics Service."));
+			definitions.add(new Definition("metrics.serviceMonitor.labels", Type.LABELS, Map.of(),
+					"More labels of the ServiceMonitor, such as the release label a kube-prometheus-stack's "
+							+ "serviceMonitorSelector asks for."));
+			definitions.add(new Definition("metrics.serviceMonitor.interval", Type.STRING, "",
+					"How often Prometheus scrapes (30s); empty: Prometheus's own setting."));
+			definitions.add(new Definition("metrics.serviceMonitor.scrapeTimeout", Type.STRING, "",
+					"How long a scrape may take (10s); empty: Prometheus's own setting."));
 			definitions.add(new Definition("metrics.secure", Type.BOOLEAN, false,
 					"Whether Actuator's port checks every request's bearer token with the API server "
 							+ "(TokenReview) and that it may get the metrics path (SubjectAccessReview); Prometheus "
@@ -189,6 +235,18 @@ final class ChartValues {
 		for (String namespace : namespaces) {
 			if (!DNS_LABEL.matcher(namespace).matches() || namespace.length() > 63) {
 				throw new IllegalArgumentException(source + ": '" + namespace + "' is no namespace's name");
+			}
+		}
+		if (!(Boolean) get("serviceAccount.create") && get("serviceAccount.name").equals("")) {
+			throw new IllegalArgumentException(source + ": values.serviceAccount.name must name the ServiceAccount to "
+					+ "run as when values.serviceAccount.create is false");
+		}
+		for (Object variable : (List<?>) get("env")) {
+			String name = String.valueOf(((Map<?, ?>) variable).get("name"));
+			if (DERIVED_ENV.contains(name) || name.startsWith(DERIVED_ENV_PREFIX)) {
+				throw new IllegalArgumentException(source + ": values.env names " + name + ", which the chart derives "
+						+ "(from the values or the application's properties the manifests were generated for): set "
+						+ "the value or the property instead");
 			}
 		}
 	}
@@ -336,7 +394,7 @@ final class ChartValues {
 	 */
 	enum Type {
 
-		STRING, INTEGER, BOOLEAN, STRINGS, OBJECT, LIST;
+		STRING, INTEGER, BOOLEAN, STRINGS, OBJECT, OBJECTS, ENV, LABELS;
 
 		Object check(@Nullable Object value, String source, String path) {
 			boolean valid = switch (this) {
@@ -345,7 +403,10 @@ final class ChartValues {
 				case BOOLEAN -> value instanceof Boolean;
 				case STRINGS -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
 				case OBJECT -> value instanceof Map;
-				case LIST -> value instanceof List;
+				case OBJECTS -> value instanceof List<?> list && list.stream().allMatch(Map.class::isInstance);
+				case ENV -> value instanceof List<?> list && list.stream()
+					.allMatch((item) -> item instanceof Map<?, ?> map && map.get("name") instanceof String);
+				case LABELS -> value instanceof Map<?, ?> map && map.values().stream().allMatch(String.class::isInstance);
 			};
 			if (!valid) {
 				String expected = switch (this) {
@@ -354,7 +415,9 @@ final class ChartValues {
 					case BOOLEAN -> "true or false";
 					case STRINGS -> "a list of strings";
 					case OBJECT -> "a mapping";
-					case LIST -> "a list";
+					case OBJECTS -> "a list of mappings";
+					case ENV -> "a list of variables, each a mapping with a name (and value or valueFrom)";
+					case LABELS -> "a mapping of strings (quote a number: \"8081\")";
 				};
 				throw new IllegalArgumentException(
 						source + ": values." + path + " must be " + expected + ", not " + value);
@@ -375,7 +438,28 @@ final class ChartValues {
 					schema.add("items", items);
 				}
 				case OBJECT -> schema.addProperty("type", "object");
-				case LIST -> schema.addProperty("type", "array");
+				case OBJECTS, ENV -> {
+					schema.addProperty("type", "array");
+					JsonObject items = new JsonObject();
+					items.addProperty("type", "object");
+					if (this == ENV) {
+						JsonObject name = new JsonObject();
+						name.addProperty("type", "string");
+						JsonObject properties = new JsonObject();
+						properties.add("name", name);
+						items.add("properties", properties);
+						JsonArray required = new JsonArray();
+						required.add("name");
+						items.add("required", required);
+					}
+					schema.add("items", items);
+				}
+				case LABELS -> {
+					schema.addProperty("type", "object");
+					JsonObject string = new JsonObject();
+					string.addProperty("type", "string");
+					schema.add("additionalProperties", string);
+				}
 			}
 			return schema;
 		}

@@ -180,6 +180,13 @@ public final class DeployManifests {
 				files.put(file.getKey(), TemplateWriter.plain(header(), documents));
 			}
 		}
+		for (Map.Entry<String, String> extra : this.rendering.settings().extraFiles().entrySet()) {
+			if (files.containsKey(extra.getKey()) || extra.getKey().equals("README.md")) {
+				throw new IllegalArgumentException(this.rendering.settings().source() + ": "
+						+ DeploySettings.EXTRA_DIRECTORY + "/" + extra.getKey() + " has the name of a generated file");
+			}
+			files.put(extra.getKey(), extra.getValue());
+		}
 		files.put("README.md", DeployReadme.of(this.rendering, files.keySet(), header()));
 		return files;
 	}

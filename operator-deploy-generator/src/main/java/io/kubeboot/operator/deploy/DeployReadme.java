@@ -41,6 +41,10 @@ final class DeployReadme {
 				readme.append("| `").append(file).append("` | ").append(what).append(" |\n");
 			}
 		});
+		for (String extra : rendering.settings().extraFiles().keySet()) {
+			readme.append("| `").append(extra).append("` | the project's own, copied from `")
+				.append(DeploySettings.EXTRA_DIRECTORY).append("/` beside the settings |\n");
+		}
 		readme.append("| `chart/` | the Helm chart |\n\n");
 		readme.append("## With kubectl\n\n```shell\n");
 		readme.append("kubectl apply -f namespace.yaml");
@@ -52,6 +56,9 @@ final class DeployReadme {
 			if (files.contains(file)) {
 				readme.append("kubectl apply -f ").append(file).append('\n');
 			}
+		}
+		for (String extra : rendering.settings().extraFiles().keySet()) {
+			readme.append("kubectl apply -f ").append(extra).append('\n');
 		}
 		if (files.contains("certificate.yaml")) {
 			readme.append("kubectl apply -f certificate.yaml      # needs cert-manager\n");

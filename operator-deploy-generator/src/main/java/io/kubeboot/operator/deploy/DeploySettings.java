@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -37,6 +39,9 @@ import org.yaml.snakeyaml.error.YAMLException;
  *   replicas: 2
  * </pre>
  *
+ * The manifests of the directory {@code extra} beside the file are copied as they are
+ * into the plain manifests and the chart's templates: what the generator does not
+ * describe (a Secret's reference, a PriorityClass, a ConfigMap of CA certificates).
  * {@code values} takes the keys of the chart's {@code values.yaml} (its comments say what
  * each does); a key not given keeps the generator's default, and an unknown key or a
  * value of the wrong type is refused naming the key.
@@ -44,6 +49,9 @@ import org.yaml.snakeyaml.error.YAMLException;
 public final class DeploySettings {
 
 	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+	/** The directory beside the settings' file whose manifests are copied as they are. */
+	static final String EXTRA_DIRECTORY = "extra";
 
 	private static final Set<String> KEYS = Set.of("namespace", "chart", "externalCrds", "values");
 
@@ -64,14 +72,18 @@ public final class DeploySettings {
 
 	private final Map<String, Object> values;
 
+	private final Map<String, String> extraFiles;
+
 	private DeploySettings(String source, String namespace, @Nullable String chartVersion,
-			@Nullable String description, List<String> externalCrds, Map<String, Object> values) {
+			@Nullable String description, List<String> externalCrds, Map<String, Object> values,
+			Map<String, String> extraFiles) {
 		this.source = source;
 		this.namespace = namespace;
 		this.chartVersion = chartVersion;
 		this.description = description;
 		this.externalCrds = externalCrds;
 		this.values = values;
+		this.extraFiles = extraFiles;
 	}
 
 	/**
@@ -83,7 +95,39 @@ public final class DeploySettings {
 	 * invalid
 	 */
 	public static DeploySettings read(Path file) throws IOException {
-		return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString().replace('\\', '/'));
+		DeploySettings settings = parse(Files.readString(file, StandardCharsets.UTF_8),
+				file.toString().replace('\\', '/'));
+		Path extra = file.toAbsolutePath().getParent().resolve(EXTRA_DIRECTORY);
+		if (!Files.isDirectory(extra)) {
+			return settings;
+		}
+		Map<String, String> files = new TreeMap<>();
+		try (Stream<Path> paths = Files.list(extra)) {
+			for (Path path : paths.filter(Files::isRegularFile).sorted().toList()) {
+				String name = path.getFileName().toString();
+				if (!name.startsWith(".")) {
+					files.put(name, Files.readString(path, StandardCharsets.UTF_8));
+				}
+			}
+		}
+		return settings.withExtraFiles(files);
+	}
+
+	/**
+	 * Settings with files of the project's own copied into the manifests.
+	 * @param files the files' contents by name
+	 * @return the settings
+	 * @throws IllegalArgumentException if a name is no YAML file's
+	 */
+	DeploySettings withExtraFiles(Map<String, String> files) {
+		for (String name : files.keySet()) {
+			if (!name.matches("[A-Za-z0-9][-A-Za-z0-9_.]*\\.yaml")) {
+				throw new IllegalArgumentException(this.source + ": " + EXTRA_DIRECTORY + "/" + name + " is no "
+						+ "manifest: the files there are YAML (*.yaml)");
+			}
+		}
+		return new DeploySettings(this.source, this.namespace, this.chartVersion, this.description,
+				this.externalCrds, this.values, new TreeMap<>(files));
 	}
 
 	/**
@@ -152,7 +196,7 @@ public final class DeploySettings {
 			throw new IllegalArgumentException(source + ": values must be a mapping, as the chart's values.yaml");
 		}
 		return new DeploySettings(source, name, version, description, List.copyOf(external),
-				(values != null) ? new LinkedHashMap<>((Map<String, Object>) values) : Map.of());
+				(values != null) ? new LinkedHashMap<>((Map<String, Object>) values) : Map.of(), Map.of());
 	}
 
 	/**
@@ -208,6 +252,16 @@ public final class DeploySettings {
 	 */
 	public List<String> externalCrds() {
 		return this.externalCrds;
+	}
+
+	/**
+	 * Returns the manifests of the project's own, from the directory {@code extra} beside
+	 * the settings' file: copied as they are into the plain manifests and the chart's
+	 * templates (where Helm renders them, so {@code {{} is Helm's there).
+	 * @return the files' contents by name
+	 */
+	public Map<String, String> extraFiles() {
+		return this.extraFiles;
 	}
 
 	/**

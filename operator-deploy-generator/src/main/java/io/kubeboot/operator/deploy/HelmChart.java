@@ -62,6 +62,13 @@ final class HelmChart {
 			}
 			files.put("templates/" + template.getKey(), content);
 		}
+		this.rendering.settings().extraFiles().forEach((name, content) -> {
+			if (files.containsKey("templates/" + name)) {
+				throw new IllegalArgumentException(this.rendering.settings().source() + ": "
+						+ DeploySettings.EXTRA_DIRECTORY + "/" + name + " has the name of a generated template");
+			}
+			files.put("templates/" + name, content);
+		});
 		files.put("templates/NOTES.txt", notes());
 		return files;
 	}
@@ -128,6 +135,10 @@ final class HelmChart {
 		tpl.append("{{- else }}\n");
 		tpl.append("{{- printf \"%s-%s\" (include \"").append(name).append(".fullname\" $) $.Release.Namespace }}\n");
 		tpl.append("{{- end }}\n{{- end }}\n\n");
+		tpl.append("{{/* The ServiceAccount the pods run as */}}\n");
+		tpl.append("{{- define \"").append(name).append(".serviceAccountName\" -}}\n");
+		tpl.append("{{- default (include \"").append(name).append(".fullname\" $) $.Values.serviceAccount.name }}\n");
+		tpl.append("{{- end }}\n\n");
 		tpl.append("{{/* The label helm.sh/chart */}}\n");
 		tpl.append("{{- define \"").append(name).append(".chart\" -}}\n");
 		tpl.append("{{- printf \"%s-%s\" $.Chart.Name $.Chart.Version | replace \"+\" \"_\" | trunc 63 | trimSuffix \"-\" }}\n");
@@ -148,6 +159,9 @@ final class HelmChart {
 		List<String[]> checks = new ArrayList<>();
 		checks.add(new String[] { "and (gt (int $.Values.replicas) 1) (not $.Values.leaderElection.enabled)",
 				"replicas is above 1 but leaderElection.enabled is false: every replica would run the controllers" });
+		checks.add(new String[] {
+				"and (not $.Values.serviceAccount.create) (not $.Values.serviceAccount.name)",
+				"serviceAccount.name must name the ServiceAccount to run as when serviceAccount.create is false" });
 		checks.add(new String[] { "gt (len $.Values.watchNamespaces) 1",
 				"watchNamespaces names more than one namespace: the operator watches one (operator.namespace) or all "
 						+ "(none)" });
@@ -183,6 +197,14 @@ final class HelmChart {
 			tpl.append("{{- fail ").append(TemplateWriter.quoted(check[1])).append(" }}\n");
 			tpl.append("{{- end }}\n");
 		}
+		List<String> derived = ChartValues.DERIVED_ENV.stream().map(TemplateWriter::quoted).toList();
+		tpl.append("{{- range $.Values.env }}\n");
+		tpl.append("{{- if or (has .name (list ").append(String.join(" ", derived)).append(")) (hasPrefix ")
+			.append(TemplateWriter.quoted(ChartValues.DERIVED_ENV_PREFIX))
+			.append(" .name) }}\n");
+		tpl.append("{{- fail (printf \"env names %s, which the chart derives (from the values or the application's "
+				+ "properties the chart was generated for): set the value or the property instead\" .name) }}\n");
+		tpl.append("{{- end }}\n{{- end }}\n");
 		tpl.append("{{- end }}\n");
 		return tpl.toString();
 	}

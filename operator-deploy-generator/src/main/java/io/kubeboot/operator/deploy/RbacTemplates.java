@@ -47,10 +47,16 @@ final class RbacTemplates {
 
 	static List<Object> documents(Rendering rendering) {
 		List<Object> documents = new ArrayList<>();
+		ChartValues values = rendering.values();
+		Mapping account = Template.map()
+			.put("name", rendering.serviceAccountName())
+			.put("namespace", rendering.namespace())
+			.put("labels", rendering.labels(null))
+			.when(values.notEmpty("serviceAccount.annotations"))
+			.put("annotations", values.block("serviceAccount.annotations"))
+			.build();
 		documents.add(new Document(List.of("The identity the operator's pods run as"),
-				rendering.object("v1", "ServiceAccount", rendering.metadata(rendering.fullname(), rendering.namespace(), null))
-					.build(),
-				Cond.ALWAYS));
+				rendering.object("v1", "ServiceAccount", account).build(), values.isTrue("serviceAccount.create")));
 		List<Role> allNamespaces = roles(rendering, false);
 		List<Role> oneNamespace = roles(rendering, true);
 		Cond watching = rendering.values().notEmpty("watchNamespaces");
@@ -183,7 +189,7 @@ final class RbacTemplates {
 			@Nullable Scalar namespace, List<String> comments) {
 		Mapping subject = Template.map()
 			.put("kind", "ServiceAccount")
-			.put("name", rendering.fullname())
+			.put("name", rendering.serviceAccountName())
 			.put("namespace", rendering.namespace())
 			.build();
 		Mapping object = rendering

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.deploy;
 
+import io.kubeboot.operator.deploy.Template.Block;
 import io.kubeboot.operator.deploy.Template.Cond;
 import io.kubeboot.operator.deploy.Template.Mapping;
 import io.kubeboot.operator.deploy.Template.MappingBuilder;
@@ -137,29 +138,56 @@ record Rendering(DeployModel model, ChartValues values, DeploySettings settings)
 	 * ({@code helm.sh/chart}, {@code app.kubernetes.io/managed-by}) in the chart only.
 	 */
 	Mapping labels(@Nullable String component) {
+		return labels(component, null);
+	}
+
+	/**
+	 * The labels of the release's objects, and more from the values.
+	 */
+	Mapping labels(@Nullable String component, @Nullable Block more) {
 		MappingBuilder labels = Template.map()
 			.put(NAME_LABEL, new Scalar(name(), helper("name")))
 			.put(INSTANCE_LABEL, new Scalar(name(), "$.Release.Name"));
 		if (component != null) {
 			labels.put(COMPONENT_LABEL, component);
 		}
-		return labels.put(VERSION_LABEL, this.values.string("image.tag"))
+		labels.put(VERSION_LABEL, this.values.string("image.tag"))
 			.when(Cond.HELM)
 			.put("helm.sh/chart", new Scalar("", helper("chart")))
 			.when(Cond.HELM)
-			.put("app.kubernetes.io/managed-by", new Scalar("", "$.Release.Service"))
-			.build();
+			.put("app.kubernetes.io/managed-by", new Scalar("", "$.Release.Service"));
+		if (more != null) {
+			labels.merge(more);
+		}
+		return labels.build();
 	}
 
 	/**
 	 * An object's metadata: its name, its namespace if given, and the release's labels.
 	 */
 	Mapping metadata(Scalar objectName, @Nullable Scalar namespace, @Nullable String component) {
+		return metadata(objectName, namespace, component, null);
+	}
+
+	/**
+	 * An object's metadata, with more labels from the values.
+	 */
+	Mapping metadata(Scalar objectName, @Nullable Scalar namespace, @Nullable String component,
+			@Nullable Block labels) {
 		MappingBuilder metadata = Template.map().put("name", objectName);
 		if (namespace != null) {
 			metadata.put("namespace", namespace);
 		}
-		return metadata.put("labels", labels(component)).build();
+		return metadata.put("labels", labels(component, labels)).build();
+	}
+
+	/**
+	 * The name of the ServiceAccount the pods run as: {@code serviceAccount.name}, else
+	 * the release's.
+	 */
+	Scalar serviceAccountName() {
+		String given = (String) this.values.get("serviceAccount.name");
+		return new Scalar(given.isEmpty() ? name() : given, helper("serviceAccountName"));
 	}
 
 	/**

@@ -79,9 +79,11 @@ final class Template {
 	}
 
 	/**
-	 * An entry of a mapping.
+	 * An entry of a mapping, or the entries of a map of the values merged into it (a
+	 * {@link Block} value and an empty key), written sorted by key as {@code toYaml}
+	 * writes them.
 	 *
-	 * @param key the key
+	 * @param key the key, empty for merged entries
 	 * @param value the value
 	 * @param comments comment lines above it, without {@code #}
 	 * @param when the condition under which it is written
@@ -107,7 +109,18 @@ final class Template {
 	 * An element of a sequence: an {@link Item}, or an {@link Each} that writes an item
 	 * for every element of a list or entry of a map of the values.
 	 */
-	sealed interface Element permits Item, Each {
+	sealed interface Element permits Item, Each, Splice {
+
+	}
+
+	/**
+	 * The elements of a list of the values, spliced into a sequence after its other
+	 * items: each written as it is in the plain manifest, {@code toYaml} in the chart.
+	 *
+	 * @param plain the list
+	 * @param helm the pipeline of the list ({@code $.Values.extraVolumes})
+	 */
+	record Splice(List<?> plain, String helm) implements Element {
 
 	}
 
@@ -227,6 +240,14 @@ final class Template {
 			return put(key, of(literal));
 		}
 
+		/**
+		 * Merges the entries of a map of the values into this mapping, after the entries
+		 * before it.
+		 */
+		MappingBuilder merge(Block map) {
+			return put("", map);
+		}
+
 		Mapping build() {
 			return new Mapping(this.entries);
 		}
@@ -263,6 +284,14 @@ final class Template {
 
 		SequenceBuilder each(String helm, Object plain, BiFunction<Scalar, Scalar, Node> item) {
 			this.elements.add(new Each(helm, plain, item));
+			return this;
+		}
+
+		/**
+		 * Adds the elements of a list of the values.
+		 */
+		SequenceBuilder splice(Block list) {
+			this.elements.add(new Splice((List<?>) list.plain(), list.helm()));
 			return this;
 		}
 

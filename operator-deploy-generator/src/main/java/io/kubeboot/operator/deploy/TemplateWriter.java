@@ -17,6 +17,7 @@ import io.kubeboot.operator.deploy.Template.Mapping;
 import io.kubeboot.operator.deploy.Template.Node;
 import io.kubeboot.operator.deploy.Template.Scalar;
 import io.kubeboot.operator.deploy.Template.Sequence;
+import io.kubeboot.operator.deploy.Template.Splice;
 import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.nodes.NodeId;
 import org.yaml.snakeyaml.nodes.Tag;
@@ -127,6 +128,10 @@ final class TemplateWriter {
 			if (!this.helm && !entry.when().plain()) {
 				continue;
 			}
+			if (entry.key().isEmpty()) {
+				merge((Block) entry.value(), indent);
+				continue;
+			}
 			String prefix = (first && firstPrefix != null) ? firstPrefix : spaces(indent);
 			if (first && firstPrefix != null && entry.when() != Cond.ALWAYS && entry.when() != Cond.HELM && this.helm) {
 				throw new IllegalStateException("The first entry of a list item cannot be conditional: " + entry.key());
@@ -194,9 +199,51 @@ final class TemplateWriter {
 		}
 	}
 
+	/**
+	 * Writes the entries of a map of the values at an indentation.
+	 */
+	private void merge(Block map, int indent) {
+		if (this.helm) {
+			this.out.append(spaces(indent))
+				.append("{{- with ")
+				.append(map.helm())
+				.append(" }}\n")
+				.append(spaces(indent))
+				.append("{{- toYaml . | nindent ")
+				.append(indent)
+				.append(" }}\n")
+				.append(spaces(indent))
+				.append("{{- end }}\n");
+		}
+		else {
+			Mapping entries = (Mapping) Template.of(map.plain());
+			for (Entry entry : entries.entries()) {
+				this.out.append(spaces(indent)).append(key(entry.key())).append(':');
+				value(entry.value(), indent);
+			}
+		}
+	}
+
 	private void elements(List<Element> elements, int indent) {
 		for (Element element : elements) {
-			if (element instanceof Item item) {
+			if (element instanceof Splice splice) {
+				if (this.helm) {
+					this.out.append(spaces(indent))
+						.append("{{- with ")
+						.append(splice.helm())
+						.append(" }}\n")
+						.append(spaces(indent))
+						.append("{{- toYaml . | nindent ")
+						.append(indent)
+						.append(" }}\n")
+						.append(spaces(indent))
+						.append("{{- end }}\n");
+				}
+				else {
+					splice.plain().forEach((value) -> item(Template.of(value), indent));
+				}
+			}
+			else if (element instanceof Item item) {
 				if (!this.helm && !item.when().plain()) {
 					continue;
 				}
@@ -248,6 +295,9 @@ final class TemplateWriter {
 	private boolean isEmpty(Sequence sequence) {
 		for (Element element : sequence.elements()) {
 			if (element instanceof Item item && item.when().plain()) {
+				return false;
+			}
+			if (element instanceof Splice splice && !splice.plain().isEmpty()) {
 				return false;
 			}
 			if (element instanceof Each each && !((each.plain() instanceof Map<?, ?> map) ? map.isEmpty()

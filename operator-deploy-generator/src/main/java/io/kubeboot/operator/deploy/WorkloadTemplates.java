@@ -35,6 +35,7 @@ final class WorkloadTemplates {
 			.put("spec",
 					Template.map()
 						.put("replicas", values.integer("replicas"))
+						.put("revisionHistoryLimit", values.integer("revisionHistoryLimit"))
 						.put("selector", Template.map().put("matchLabels", rendering.selector()).build())
 						.put("template", podTemplate(rendering, severalReplicas))
 						.build())
@@ -62,7 +63,7 @@ final class WorkloadTemplates {
 		long shutdown = model.gracefulShutdownTimeout().isNegative() ? UNBOUNDED_SHUTDOWN_SECONDS
 				: model.gracefulShutdownTimeout().toSeconds() + SHUTDOWN_MARGIN_SECONDS;
 		MappingBuilder spec = Template.map()
-			.put("serviceAccountName", rendering.fullname())
+			.put("serviceAccountName", rendering.serviceAccountName())
 			.comment("no <SERVICE>_PORT=tcp://... variables of the namespace's Services: Spring Boot would bind "
 					+ "them (a Service named operator-webhook sets operator.webhook.port)")
 			.put("enableServiceLinks", false)
@@ -70,29 +71,30 @@ final class WorkloadTemplates {
 					+ "s) plus a margin: on SIGTERM the leader lets in-flight reconciles finish, stops, and only then "
 					+ "releases its Lease for a standby")
 			.put("terminationGracePeriodSeconds", (int) shutdown)
-			.put("securityContext",
-					Template.map()
-						.put("runAsNonRoot", true)
-						.put("seccompProfile", Template.map().put("type", "RuntimeDefault").build())
-						.build())
+			.put("securityContext", values.block("podSecurityContext"))
 			.when(values.notEmpty("priorityClassName"))
 			.put("priorityClassName", values.string("priorityClassName"))
 			.when(values.notEmpty("imagePullSecrets"))
-			.put("imagePullSecrets",
-					Template.seq()
-						.each("$.Values.imagePullSecrets", values.get("imagePullSecrets"),
-								(name, value) -> Template.map().put("name", value).build())
-						.build())
+			.put("imagePullSecrets", values.block("imagePullSecrets"))
 			.when(values.notEmpty("nodeSelector"))
 			.put("nodeSelector", values.block("nodeSelector"))
 			.when(values.notEmpty("tolerations"))
 			.put("tolerations", values.block("tolerations"))
+			.when(values.notEmpty("affinity"))
+			.put("affinity", values.block("affinity"))
 			.comment("a standby is only worth something on another node")
-			.when(severalReplicas)
+			.when(values.notEmpty("affinity").not().and(severalReplicas))
 			.put("affinity", antiAffinity(rendering))
+			.when(values.notEmpty("topologySpreadConstraints"))
+			.put("topologySpreadConstraints", values.block("topologySpreadConstraints"))
 			.put("containers", Template.seq().add(container(rendering)).build())
 			.put("volumes", volumes(rendering));
-		MappingBuilder metadata = Template.map().put("labels", rendering.selector());
+		Mapping labels = Template.map()
+			.put(Rendering.NAME_LABEL, rendering.selector().entries().get(0).value())
+			.put(Rendering.INSTANCE_LABEL, rendering.selector().entries().get(1).value())
+			.merge(values.block("podLabels"))
+			.build();
+		MappingBuilder metadata = Template.map().put("labels", labels);
 		metadata.when(values.notEmpty("podAnnotations")).put("annotations", values.block("podAnnotations"));
 		return Template.map().put("metadata", metadata.build()).put("spec", spec.build()).build();
 	}
@@ -123,6 +125,8 @@ final class WorkloadTemplates {
 			.put("image", Template.concat(values.string("image.repository"), ":", values.string("image.tag")))
 			.put("imagePullPolicy", values.string("image.pullPolicy"))
 			.put("env", env(rendering))
+			.when(values.notEmpty("envFrom"))
+			.put("envFrom", values.block("envFrom"))
 			.put("ports", ports(rendering));
 		if (model.livenessPath() != null) {
 			String port = (model.probesOnManagementPort() && model.managementPort() != null) ? "management" : "http";
@@ -133,14 +137,7 @@ final class WorkloadTemplates {
 				.put("startupProbe", probe(model.livenessPath(), port, 5, 60));
 		}
 		container.put("resources", values.block("resources"))
-			.put("securityContext",
-					Template.map()
-						.put("allowPrivilegeEscalation", false)
-						.put("readOnlyRootFilesystem", true)
-						.put("runAsNonRoot", true)
-						.put("capabilities", Template.map().put("drop", Template.flow(List.of("ALL"))).build())
-						.put("seccompProfile", Template.map().put("type", "RuntimeDefault").build())
-						.build())
+			.put("securityContext", values.block("securityContext"))
 			.put("volumeMounts", volumeMounts(rendering));
 		return container.build();
 	}
@@ -177,8 +174,7 @@ final class WorkloadTemplates {
 			.when(new Cond(!options.isEmpty(), "include \"" + rendering.name() + ".javaToolOptions\" $"))
 			.add(variable("JAVA_TOOL_OPTIONS",
 					new Scalar(options, "include \"" + rendering.name() + ".javaToolOptions\" $")));
-		env.each("$.Values.env", values.get("env"), (name, value) -> variable(name, value));
-		return env.build();
+		return env.splice(values.block("env")).build();
 	}
 
 	/**
@@ -255,7 +251,7 @@ final class WorkloadTemplates {
 					.put("readOnly", true)
 					.build());
 		}
-		return mounts.build();
+		return mounts.splice(rendering.values().block("extraVolumeMounts")).build();
 	}
 
 	private static Template.Sequence volumes(Rendering rendering) {
@@ -271,7 +267,7 @@ final class WorkloadTemplates {
 					.put("secret", Template.map().put("secretName", rendering.certificateSecret()).build())
 					.build());
 		}
-		return volumes.build();
+		return volumes.splice(rendering.values().block("extraVolumes")).build();
 	}
 
 	static List<Object> services(Rendering rendering) {
@@ -371,10 +367,15 @@ final class WorkloadTemplates {
 		if (rendering.model().metricsPath() == null) {
 			return List.of();
 		}
+		ChartValues values = rendering.values();
 		MappingBuilder endpoint = Template.map()
 			.put("port", "metrics")
 			.put("path", rendering.model().metricsPath())
-			.put("scheme", "http");
+			.put("scheme", "http")
+			.when(values.notEmpty("metrics.serviceMonitor.interval"))
+			.put("interval", values.string("metrics.serviceMonitor.interval"))
+			.when(values.notEmpty("metrics.serviceMonitor.scrapeTimeout"))
+			.put("scrapeTimeout", values.string("metrics.serviceMonitor.scrapeTimeout"));
 		if (rendering.model().metricsFilter()) {
 			endpoint.comment("metrics.secure: Prometheus's token, which the ClusterRole <name>-metrics-reader lets read")
 				.when(rendering.values().isTrue("metrics.secure"))
@@ -382,7 +383,8 @@ final class WorkloadTemplates {
 		}
 		Mapping monitor = rendering
 			.object("monitoring.coreos.com/v1", "ServiceMonitor",
-					rendering.metadata(rendering.fullname(), rendering.namespace(), "metrics"))
+					rendering.metadata(rendering.fullname(), rendering.namespace(), "metrics",
+							values.block("metrics.serviceMonitor.labels")))
 			.put("spec",
 					Template.map()
 						.put("selector", Template.map().put("matchLabels", rendering.selector("metrics")).build())

@@ -180,6 +180,74 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	@SuppressWarnings("unchecked")
+	void whatTheGeneratorDoesNotDescribeCanBeAddedThroughTheValues() {
+		Map<String, Object> values = new LinkedHashMap<>();
+		values.put("env", List.of(Map.of("name", "BUCKET_TOKEN", "valueFrom",
+				Map.of("secretKeyRef", Map.of("name", "buckets", "key", "token")))));
+		values.put("envFrom", List.of(Map.of("secretRef", Map.of("name", "more"))));
+		values.put("extraVolumes", List.of(Map.of("name", "ca", "configMap", Map.of("name", "ca-bundle"))));
+		values.put("extraVolumeMounts", List.of(Map.of("name", "ca", "mountPath", "/etc/ca", "readOnly", true)));
+		values.put("serviceAccount", Map.of("annotations", Map.of("eks.amazonaws.com/role-arn", "arn:aws:iam::1:role/x")));
+		values.put("podLabels", Map.of("team", "lights"));
+		values.put("podSecurityContext", Map.of("runAsNonRoot", true, "runAsUser", 1000, "fsGroup", 1000));
+		values.put("affinity", Map.of("nodeAffinity", Map.of()));
+		values.put("topologySpreadConstraints", List.of(Map.of("maxSkew", 1, "topologyKey", "zone",
+				"whenUnsatisfiable", "ScheduleAnyway")));
+		values.put("metrics", Map.of("serviceMonitor", Map.of("labels", Map.of("release", "prometheus"), "interval",
+				"30s")));
+		Map<String, String> files = manifests(model().build(), values);
+		Map<String, Object> container = container(files);
+		assertThat(container.get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(((List<?>) values.get("env")).get(0));
+		assertThat(container.get("envFrom")).isEqualTo(values.get("envFrom"));
+		assertThat(container.get("volumeMounts")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "ca", "mountPath", "/etc/ca", "readOnly", true));
+		Map<String, Object> pod = (Map<String, Object>) get(documents(files.get("deployment.yaml")).get(0), "spec",
+				"template");
+		assertThat(get(pod, "metadata", "labels")).isEqualTo(Map.of("app.kubernetes.io/name", "light-operator",
+				"app.kubernetes.io/instance", "light-operator", "team", "lights"));
+		assertThat(get(pod, "spec", "securityContext")).isEqualTo(values.get("podSecurityContext"));
+		assertThat(get(pod, "spec", "affinity")).isEqualTo(values.get("affinity"));
+		assertThat(get(pod, "spec", "topologySpreadConstraints")).isEqualTo(values.get("topologySpreadConstraints"));
+		assertThat(get(pod, "spec", "volumes")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "ca", "configMap", Map.of("name", "ca-bundle")));
+		assertThat(get(documents(files.get("rbac.yaml")).get(0), "metadata", "annotations"))
+			.isEqualTo(Map.of("eks.amazonaws.com/role-arn", "arn:aws:iam::1:role/x"));
+		Map<String, Object> monitor = documents(files.get("servicemonitor.yaml")).get(0);
+		assertThat(get(monitor, "metadata", "labels")).asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("release", "prometheus");
+		assertThat(get(monitor, "spec", "endpoints")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.singleElement()
+			.satisfies((endpoint) -> assertThat(((Map<?, ?>) endpoint).get("interval")).isEqualTo("30s"));
+	}
+
+	@Test
+	void variablesTheChartDerivesCannotBeSetThroughEnv() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(model().build(),
+					Map.of("env", List.of(Map.of("name", "OPERATOR_WEBHOOK_PORT", "value", "8443")))))
+			.withMessageStartingWith("settings: values.env names OPERATOR_WEBHOOK_PORT, which the chart derives");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(model().build(), Map.of("env", List.of(Map.of("value", "x")))))
+			.withMessageStartingWith("settings: values.env must be a list of variables");
+	}
+
+	@Test
+	void manifestsOfTheProjectsOwnAreCopiedIntoBoth() {
+		DeploySettings settings = DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3")))
+			.withExtraFiles(Map.of("priority.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"));
+		DeployManifests manifests = DeployManifests.of(model().build(), settings);
+		assertThat(manifests.files()).containsEntry("priority.yaml",
+				"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n")
+			.containsEntry("chart/templates/priority.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DeployManifests.of(model().build(), settings.withExtraFiles(Map.of("rbac.yaml", "")))
+				.files())
+			.withMessage("settings: extra/rbac.yaml has the name of a generated file");
+	}
+
+	@Test
 	void oneReplicaHasNoDisruptionBudgetNorAntiAffinity() {
 		Map<String, String> files = manifests(model().build(), Map.of("replicas", 1));
 		List<Map<String, Object>> documents = documents(files.get("deployment.yaml"));
@@ -343,7 +411,8 @@ class DeployManifestsTests {
 
 	@Test
 	void theBytesDoNotDependOnTheDefaultLocale() {
-		Map<String, Object> values = Map.of("image", Map.of("tag", "1.2.3"), "env", Map.of("GREETING", "İyi günler"));
+		Map<String, Object> values = Map.of("image", Map.of("tag", "1.2.3"), "env",
+				List.of(Map.of("name", "GREETING", "value", "İyi günler")));
 		Locale locale = Locale.getDefault();
 		Map<String, String> root;
 		Map<String, String> turkish;
