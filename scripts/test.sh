@@ -14,7 +14,8 @@ scripts/install-helm.sh
 OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_NEWEST mvn -B install "$@"
 
 # On the oldest supported minor: leader election, the client (CRUD, SSA, status), finalizers,
-# webhooks, streaming and paged lists, a sharding smoke test and the sample end to end.
+# webhooks, streaming and paged lists, a sharding smoke test, the sample end to end, and the generated
+# manifests and chart (what Chart.yaml's kubeVersion claims).
 oldest_subset=(
   ControlPlaneVersionsIntegrationTests
   LeaderElectionIntegrationTests
@@ -25,9 +26,12 @@ oldest_subset=(
   PagedListIntegrationTests
   ShardingChaosSmokeIntegrationTests
   StorageBucketEndToEndIntegrationTests
+  GeneratedManifestsIntegrationTests
+  ChartRbacIntegrationTests
+  WebhookSelectorsIntegrationTests
 )
 echo "[test] the subset on Kubernetes $KUBERNETES_OLDEST: ${oldest_subset[*]}"
 subset=$(IFS=,; echo "${oldest_subset[*]}")
 OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_OLDEST mvn -B verify \
-  -pl operator-spring-boot-test,operator-spring-boot-autoconfigure,sample-operator,benchmarks-child,benchmarks-josdk,benchmarks \
+  -pl operator-spring-boot-test,operator-spring-boot-autoconfigure,operator-deploy-generator,sample-operator,benchmarks-child,benchmarks-josdk,benchmarks \
   -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test="$subset" -Dfailsafe.failIfNoSpecifiedTests=false "$@"

@@ -23,6 +23,10 @@ import io.kubeboot.operator.test.WithControlPlane;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -173,25 +177,89 @@ class GeneratedManifestsIntegrationTests {
 		assertAccepted(objects);
 	}
 
-	@Test
-	void theApiServerAcceptsTheChartRenderedWithOtherValues(TestNamespace release) throws Exception {
-		// what the defaults do not show: one watched namespace (Roles there, no
-		// ClusterRoleBinding), a CA bundle of one's own instead of cert-manager, one
-		// replica (no PodDisruptionBudget), JVM options, no ServiceMonitor
+	/**
+	 * What the defaults do not show, one family of values at a time, rendered by helm and
+	 * applied in a namespace held to the restricted Pod Security Standard, as the
+	 * README's install asks: no object may draw a warning.
+	 */
+	static Stream<Arguments> valueFamilies() {
+		return Stream.of(Arguments.of("one watched namespace, a CA bundle of one's own, one replica", """
+				watchNamespaces: [{namespace}]
+				webhook: {certManager: {enabled: false}, caBundle: {caBundle}}
+				replicas: 1
+				image: {aotCache: /workspace/application.aot}
+				metrics: {serviceMonitor: {enabled: false}}
+				""", List.of("Role", "RoleBinding", "Deployment", "ValidatingWebhookConfiguration"),
+				List.of("ClusterRoleBinding", "PodDisruptionBudget", "Certificate", "ServiceMonitor")),
+				Arguments.of("where the pods run", """
+						tolerations: [{key: dedicated, operator: Equal, value: operators, effect: NoSchedule}]
+						nodeSelector: {kubernetes.io/os: linux}
+						imagePullSecrets: [{name: regcred}]
+						priorityClassName: system-cluster-critical
+						affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1,
+						  preference: {matchExpressions: [{key: zone, operator: In, values: [a]}]}}]}}
+						topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone,
+						  whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: x}}}]
+						resources: {requests: {cpu: 50m, memory: 128Mi}, limits: {memory: 1Gi}}
+						revisionHistoryLimit: 3
+						""", List.of("Deployment", "PodDisruptionBudget"), List.of()),
+				Arguments.of("grants in two namespaces, no NetworkPolicy, no leader election", """
+						grantedNamespaces: [{namespace}, default]
+						networkPolicy: {enabled: false}
+						leaderElection: {enabled: false}
+						replicas: 1
+						podAnnotations: {}
+						""", List.of("ClusterRoleBinding", "RoleBinding"),
+						List.of("NetworkPolicy", "Role", "PodDisruptionBudget")),
+				Arguments.of("credentials, volumes, workload identity, own security context", """
+						env:
+						  - {name: BUCKET_TOKEN, valueFrom: {secretKeyRef: {name: buckets, key: token}}}
+						  - {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}
+						envFrom: [{configMapRef: {name: settings, optional: true}}]
+						extraVolumes: [{name: ca, configMap: {name: ca-bundle}}]
+						extraVolumeMounts: [{name: ca, mountPath: /etc/ssl/extra, readOnly: true}]
+						serviceAccount: {annotations: {eks.amazonaws.com/role-arn: "arn:aws:iam::123:role/operator"}}
+						podLabels: {team: storage}
+						podAnnotations: {prometheus.io/scrape: "true"}
+						podSecurityContext: {runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000,
+						  seccompProfile: {type: RuntimeDefault}}
+						metrics: {serviceMonitor: {labels: {release: prometheus}, interval: 30s, scrapeTimeout: 10s}}
+						""", List.of("ServiceAccount", "Deployment", "ServiceMonitor"), List.of()),
+				Arguments.of("a ServiceAccount of one's own", """
+						serviceAccount: {create: false, name: storage-operator}
+						""", List.of("Deployment", "RoleBinding"), List.of("ServiceAccount")));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("valueFamilies")
+	void theApiServerAcceptsTheChartRenderedWithOtherValues(String family, String values, List<String> present,
+			List<String> absent, TestNamespace release, @TempDir Path directory) throws Exception {
 		String caBundle = Base64.getEncoder()
 			.encodeToString(TestCertificateAuthority.create().caBundle().getBytes(StandardCharsets.US_ASCII));
-		Map<String, String> values = new HashMap<>();
-		values.put("watchNamespaces", "{" + release.name() + "}");
-		values.put("webhook.certManager.enabled", "false");
-		values.put("webhook.caBundle", caBundle);
-		values.put("replicas", "1");
-		values.put("image.aotCache", "/workspace/application.aot");
-		values.put("metrics.serviceMonitor.enabled", "false");
-		List<JsonObject> objects = objects(Helm.installed().template(CHART, "sample-operator", release.name(), values));
+		Path file = Files.writeString(directory.resolve("values.yaml"),
+				values.replace("{namespace}", release.name()).replace("{caBundle}", caBundle));
+		holdToTheRestrictedStandard(release);
+		List<JsonObject> objects = objects(
+				Helm.installed().template(CHART, "sample-operator", release.name(), Map.of(), List.of(file)))
+			.stream()
+			.filter((object) -> !object.get("kind").getAsString().equals("CustomResourceDefinition"))
+			.toList();
 		assertThat(objects).extracting((object) -> object.get("kind").getAsString())
-			.contains("Role", "RoleBinding", "Deployment", "ValidatingWebhookConfiguration")
-			.doesNotContain("ClusterRoleBinding", "PodDisruptionBudget", "Certificate", "ServiceMonitor");
+			.containsAll(present)
+			.noneMatch(absent::contains);
 		assertAccepted(objects);
+	}
+
+	/**
+	 * Labels a namespace as the README asks of the release's: Pod Security admission then
+	 * warns of (and refuses) pods that break the restricted standard.
+	 */
+	private void holdToTheRestrictedStandard(TestNamespace namespace) throws Exception {
+		JsonObject labelled = Manifests.parse("{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": "
+				+ "{\"name\": \"" + namespace.name() + "\", \"labels\": {\"pod-security.kubernetes.io/enforce\": "
+				+ "\"restricted\", \"pod-security.kubernetes.io/warn\": \"restricted\"}}}");
+		ServerSideApply.Answer answer = this.apply.apply(labelled, false);
+		assertThat(answer.isSuccess()).as(answer.body()).isTrue();
 	}
 
 	@Test

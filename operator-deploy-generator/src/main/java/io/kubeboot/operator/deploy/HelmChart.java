@@ -82,8 +82,8 @@ final class HelmChart {
 			.put("type", "application")
 			.put("version", this.version)
 			.put("appVersion", String.valueOf(this.rendering.values().get("image.tag")))
-			.comment("ValidatingAdmissionPolicy and webhook match conditions are GA from 1.30 on")
-			.put("kubeVersion", ">=1.30.0-0")
+			.comment("the oldest Kubernetes minor the chart is tested on (by the project's CI)")
+			.put("kubeVersion", ">=1.34.0-0")
 			.build();
 		return TemplateWriter.plain(this.header, chart);
 	}
@@ -221,6 +221,15 @@ final class HelmChart {
 		String fullname = "{{ include \"" + name + ".fullname\" . }}";
 		notes.append("  kubectl -n {{ .Release.Namespace }} rollout status deployment/").append(fullname).append('\n');
 		notes.append("  kubectl -n {{ .Release.Namespace }} logs deployment/").append(fullname).append('\n');
+		notes.append("\nThe pods meet the restricted Pod Security Standard; hold the namespace to it:\n");
+		notes.append("  kubectl label namespace {{ .Release.Namespace }} pod-security.kubernetes.io/enforce=restricted\n");
+		if (this.rendering.model().metricsPath() != null) {
+			notes.append("{{- if .Values.networkPolicy.enabled }}\n\n");
+			notes.append("The NetworkPolicy admits scrapes of the metrics from the namespace "
+					+ "{{ .Values.networkPolicy.metricsNamespace }} only (networkPolicy.metricsNamespace): set it to "
+					+ "where Prometheus runs.\n");
+			notes.append("{{- end }}\n");
+		}
 		if (this.rendering.servesWebhooks()) {
 			notes.append("{{- if .Values.webhook.certManager.enabled }}\n\n");
 			notes.append("The webhooks' certificate comes from cert-manager, which must run in the cluster:\n");

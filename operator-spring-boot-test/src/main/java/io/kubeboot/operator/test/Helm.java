@@ -142,8 +142,28 @@ public final class Helm {
 	 * value its schema or one of its checks refuses
 	 */
 	public String template(Path chart, String release, String namespace, Map<String, String> values) {
+		return template(chart, release, namespace, values, List.of());
+	}
+
+	/**
+	 * Renders a chart as {@code helm install} would, without a cluster, with files of
+	 * values ({@code -f}) and values set on top of them.
+	 * @param chart the chart's directory
+	 * @param release the release's name
+	 * @param namespace the release's namespace
+	 * @param values values to set, by path, as {@code --set} takes them
+	 * @param valuesFiles YAML files of values, in order
+	 * @return the rendered YAML
+	 * @throws HelmException with helm's message if the chart does not render
+	 */
+	public String template(Path chart, String release, String namespace, Map<String, String> values,
+			List<Path> valuesFiles) {
 		List<String> arguments = new ArrayList<>(List.of("template", release, chart.toString(), "--namespace",
 				namespace, "--include-crds"));
+		valuesFiles.forEach((file) -> {
+			arguments.add("--values");
+			arguments.add(file.toString());
+		});
 		values.forEach((path, value) -> {
 			arguments.add("--set");
 			arguments.add(path + "=" + value);
