@@ -63,7 +63,7 @@
 {{- fail "webhook.caBundle must be given when webhook.certManager.enabled is false: the API server would not trust the webhook" }}
 {{- end }}
 {{- if $.Values.metrics.secure }}
-{{- fail "metrics.secure is true but the operator has no metrics filter" }}
+{{- fail "metrics.secure is true, but the starter serves no authenticated metrics yet (the filter that checks a scrape's token with the API server is still to come): leave it false; the NetworkPolicy admits scrapes from networkPolicy.metricsNamespace only" }}
 {{- end }}
 {{- range $.Values.env }}
 {{- if or (has .name (list "SERVER_PORT" "MANAGEMENT_SERVER_PORT" "OPERATOR_NAMESPACE" "OPERATOR_LEADERELECTION_ENABLED" "OPERATOR_LEADERELECTION_LEASENAME" "JAVA_TOOL_OPTIONS")) (hasPrefix "OPERATOR_WEBHOOK_" .name) }}

@@ -162,9 +162,9 @@ final class ChartValues {
 			definitions.add(new Definition("metrics.serviceMonitor.scrapeTimeout", Type.STRING, "",
 					"How long a scrape may take (10s); empty: Prometheus's own setting."));
 			definitions.add(new Definition("metrics.secure", Type.BOOLEAN, false,
-					"Whether Actuator's port checks every request's bearer token with the API server "
-							+ "(TokenReview) and that it may get the metrics path (SubjectAccessReview); Prometheus "
-							+ "then needs the ClusterRole <name>-metrics-reader."));
+					"Whether the metrics are served over HTTPS to callers the API server authenticates and "
+							+ "authorizes (TokenReview, SubjectAccessReview). The starter has no such filter yet: "
+							+ "true is refused until it does; meanwhile the NetworkPolicy limits who may scrape."));
 		}
 		definitions.add(new Definition("networkPolicy.enabled", Type.BOOLEAN, true,
 				"Whether a NetworkPolicy admits only the API server's webhook calls and Prometheus's scrapes "

@@ -117,25 +117,6 @@ public final class DeployModel {
 	}
 
 	/**
-	 * Whether the operator can protect its metrics with the API server's authentication
-	 * and authorization (the chart's {@code metrics.secure}).
-	 * @return {@code true} if it can
-	 */
-	boolean metricsFilter() {
-		return this.settings.metricsFilterProperty != null;
-	}
-
-	/**
-	 * Returns the property that turns the metrics filter on, which the chart's
-	 * {@code metrics.secure} sets.
-	 * @return the property, such as {@code operator.metrics.secure}, or {@code null}
-	 * without a filter
-	 */
-	@Nullable String metricsFilterProperty() {
-		return this.settings.metricsFilterProperty;
-	}
-
-	/**
 	 * Returns the webhook server's port ({@code operator.webhook.port}).
 	 * @return the port, or {@code null} if the operator serves no webhook
 	 */
@@ -276,8 +257,6 @@ public final class DeployModel {
 
 		private @Nullable String metricsPath;
 
-		private @Nullable String metricsFilterProperty;
-
 		private @Nullable Integer webhookPort;
 
 		private String webhookCertDir = "/tmp/k8s-webhook-server/serving-certs";
@@ -318,7 +297,6 @@ public final class DeployModel {
 			copy.readinessPath = this.readinessPath;
 			copy.probesOnManagementPort = this.probesOnManagementPort;
 			copy.metricsPath = this.metricsPath;
-			copy.metricsFilterProperty = this.metricsFilterProperty;
 			copy.webhookPort = this.webhookPort;
 			copy.webhookCertDir = this.webhookCertDir;
 			copy.webhooks.addAll(this.webhooks);
@@ -386,17 +364,6 @@ public final class DeployModel {
 		 */
 		Builder metricsPath(String path) {
 			this.metricsPath = path(path, "metricsPath");
-			return this;
-		}
-
-		/**
-		 * Says that the operator can protect its metrics with the API server's
-		 * authentication and authorization, turned on by a boolean property.
-		 * @param property the property, such as {@code operator.metrics.secure}
-		 * @return this builder
-		 */
-		Builder metricsFilter(String property) {
-			this.metricsFilterProperty = Objects.requireNonNull(property, "property must not be null");
 			return this;
 		}
 

@@ -170,9 +170,9 @@ final class HelmChart {
 					"webhook.caBundle must be given when webhook.certManager.enabled is false: the API server would "
 							+ "not trust the webhook" });
 		}
-		if (values.has("metrics.secure") && !this.rendering.model().metricsFilter()) {
+		if (values.has("metrics.secure")) {
 			checks.add(new String[] { "$.Values.metrics.secure",
-					"metrics.secure is true but the operator has no metrics filter" });
+					DeployManifests.METRICS_SECURE_REFUSED.replace("values.", "") });
 		}
 		List<WebhookRegistration> locking = WebhookTemplates.lockingOut(this.rendering.model());
 		if (!locking.isEmpty()) {

@@ -71,9 +71,6 @@ final class RbacTemplates {
 				documents.addAll(role(rendering, role, watching));
 			}
 		}
-		if (rendering.model().metricsFilter()) {
-			documents.addAll(metricsAccess(rendering));
-		}
 		return documents;
 	}
 
@@ -204,45 +201,6 @@ final class RbacTemplates {
 			.put("subjects", Template.seq().add(subject).build())
 			.build();
 		return new Document(comments, object, Cond.ALWAYS);
-	}
-
-	/**
-	 * With {@code metrics.secure}: what the operator needs to check the bearer tokens of
-	 * the metrics' requests, and the ClusterRole that lets Prometheus read them.
-	 */
-	private static List<Object> metricsAccess(Rendering rendering) {
-		Cond secure = rendering.values().isTrue("metrics.secure");
-		Scalar auth = rendering.clusterNamed("-metrics-auth");
-		Scalar reader = rendering.clusterNamed("-metrics-reader");
-		Mapping authRole = rendering.object(RBAC_API, "ClusterRole", rendering.metadata(auth, null, null))
-			.put("rules", Template.seq()
-				.comment("the metrics filter authenticates every request's bearer token")
-				.add(Template.map()
-					.put("apiGroups", Template.flow(List.of("authentication.k8s.io")))
-					.put("resources", Template.flow(List.of("tokenreviews")))
-					.put("verbs", Template.flow(List.of("create")))
-					.build())
-				.comment("the metrics filter asks whether the token's user may get the metrics path")
-				.add(Template.map()
-					.put("apiGroups", Template.flow(List.of("authorization.k8s.io")))
-					.put("resources", Template.flow(List.of("subjectaccessreviews")))
-					.put("verbs", Template.flow(List.of("create")))
-					.build())
-				.build())
-			.build();
-		Mapping readerRole = rendering.object(RBAC_API, "ClusterRole", rendering.metadata(reader, null, null))
-			.put("rules",
-					Template.seq()
-						.add(Template.map()
-							.put("nonResourceURLs", Template.flow(List.of(rendering.model().metricsPath())))
-							.put("verbs", Template.flow(List.of("get")))
-							.build())
-						.build())
-			.build();
-		return List.of(new Document(List.of(), authRole, secure),
-				bindingDocument(rendering, auth, "ClusterRole", null, List.of()).with(secure),
-				new Document(List.of("Bind this ClusterRole to the ServiceAccount Prometheus scrapes with"),
-						readerRole, secure));
 	}
 
 }

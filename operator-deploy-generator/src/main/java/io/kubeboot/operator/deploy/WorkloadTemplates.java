@@ -2,7 +2,6 @@ package io.kubeboot.operator.deploy;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import io.kubeboot.operator.deploy.Template.Cond;
 import io.kubeboot.operator.deploy.Template.Document;
@@ -163,12 +162,6 @@ final class WorkloadTemplates {
 			env.comment("operator.leader-election.lease-name: the release's, so that two releases elect apart")
 				.add(variable("OPERATOR_LEADERELECTION_LEASENAME", leaseName(rendering)));
 		}
-		String filter = rendering.model().metricsFilterProperty();
-		if (filter != null && values.has("metrics.secure")) {
-			env.comment(filter + ": the metrics filter (metrics.secure)")
-				.add(variable(environmentVariable(filter),
-						new Scalar(String.valueOf(values.get("metrics.secure")), "$.Values.metrics.secure")));
-		}
 		String options = javaToolOptions(values);
 		env.comment("the image's AOT cache or CDS archive, and more JVM options")
 			.when(new Cond(!options.isEmpty(), "include \"" + rendering.name() + ".javaToolOptions\" $"))
@@ -182,15 +175,6 @@ final class WorkloadTemplates {
 	 */
 	static Scalar leaseName(Rendering rendering) {
 		return rendering.named("-leader");
-	}
-
-	/**
-	 * The environment variable Spring Boot binds to a property: upper case, dots as
-	 * underscores, dashes dropped ({@code operator.metrics.secure} is
-	 * {@code OPERATOR_METRICS_SECURE}).
-	 */
-	static String environmentVariable(String property) {
-		return property.replace("-", "").replace('.', '_').toUpperCase(Locale.ROOT);
 	}
 
 	/**
@@ -376,11 +360,6 @@ final class WorkloadTemplates {
 			.put("interval", values.string("metrics.serviceMonitor.interval"))
 			.when(values.notEmpty("metrics.serviceMonitor.scrapeTimeout"))
 			.put("scrapeTimeout", values.string("metrics.serviceMonitor.scrapeTimeout"));
-		if (rendering.model().metricsFilter()) {
-			endpoint.comment("metrics.secure: Prometheus's token, which the ClusterRole <name>-metrics-reader lets read")
-				.when(rendering.values().isTrue("metrics.secure"))
-				.put("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token");
-		}
 		Mapping monitor = rendering
 			.object("monitoring.coreos.com/v1", "ServiceMonitor",
 					rendering.metadata(rendering.fullname(), rendering.namespace(), "metrics",

@@ -351,28 +351,14 @@ class DeployManifestsTests {
 	}
 
 	@Test
-	void theMetricsFilterIsTurnedOnWithWhatItAndPrometheusNeed() {
-		DeployModel model = model().metricsFilter("operator.metrics.secure").build();
-		Map<String, String> files = manifests(model, Map.of("metrics", Map.of("secure", true)));
-		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
-			.contains(Map.of("name", "OPERATOR_METRICS_SECURE", "value", "true"));
-		List<Map<String, Object>> rbac = documents(files.get("rbac.yaml"));
-		assertThat(kindsAndNamespaces(rbac)).contains("ClusterRole light-operator-metrics-auth",
-				"ClusterRoleBinding light-operator-metrics-auth", "ClusterRole light-operator-metrics-reader");
-		assertThat(rbac).filteredOn((document) -> "light-operator-metrics-reader".equals(get(document, "metadata", "name")))
-			.singleElement()
-			.satisfies((reader) -> assertThat(reader.get("rules"))
-				.isEqualTo(List.of(Map.of("nonResourceURLs", List.of("/actuator/prometheus"), "verbs", List.of("get")))));
-		assertThat(get(documents(files.get("servicemonitor.yaml")).get(0), "spec", "endpoints"))
-			.asInstanceOf(InstanceOfAssertFactories.LIST)
-			.singleElement()
-			.satisfies((endpoint) -> assertThat(((Map<?, ?>) endpoint).get("bearerTokenFile"))
-				.isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token"));
-		assertThat(kindsAndNamespaces(documents(manifests(model, Map.of()).get("rbac.yaml"))))
-			.doesNotContain("ClusterRole light-operator-metrics-reader");
+	void securedMetricsAreRefusedUntilTheStarterServesThem() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> manifests(model().build(), Map.of("metrics", Map.of("secure", true))))
-			.withMessage("settings: values.metrics.secure is true but the operator has no metrics filter");
+			.withMessageStartingWith("settings: values.metrics.secure is true, but the starter serves no authenticated "
+					+ "metrics yet");
+		Map<String, String> files = manifests(model().build(), Map.of());
+		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml")))).noneMatch((name) -> name.contains("metrics"));
+		assertThat(files.get("servicemonitor.yaml")).doesNotContain("bearerToken");
 	}
 
 	@Test
