@@ -56,9 +56,6 @@
 {{- if and (not $.Values.serviceAccount.create) (not $.Values.serviceAccount.name) }}
 {{- fail "serviceAccount.name must name the ServiceAccount to run as when serviceAccount.create is false" }}
 {{- end }}
-{{- if gt (len $.Values.watchNamespaces) 1 }}
-{{- fail "watchNamespaces names more than one namespace: the operator watches one (operator.namespace) or all (none)" }}
-{{- end }}
 {{- if and (not $.Values.webhook.certManager.enabled) (not $.Values.webhook.caBundle) }}
 {{- fail "webhook.caBundle must be given when webhook.certManager.enabled is false: the API server would not trust the webhook" }}
 {{- end }}

@@ -298,6 +298,20 @@ class GeneratedManifestsIntegrationTests {
 			.hasMessageContaining("replicas is above 1 but leaderElection.enabled is false");
 		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("replicas", "two")))
 			.hasMessageContaining("replicas");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("replicas", "-1")))
+			.hasMessageContaining("replicas");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("watchNamespaces", "{a,b}")))
+			.hasMessageContaining("watchNamespaces");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("metrics.secure", "true")))
+			.hasMessageContaining("the starter serves no authenticated metrics yet");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
+				Map.of("env[0].name", "SERVER_PORT", "env[0].value", "9090")))
+			.hasMessageContaining("env names SERVER_PORT, which the chart derives");
+		// what the conventions give: a number as the tag, a Secret reference of a pull secret
+		assertThat(helm.template(CHART, "sample-operator", NAMESPACE,
+				Map.of("image.tag", "20250101", "imagePullSecrets[0].name", "regcred",
+						"podDisruptionBudget.minAvailable", "50%")))
+			.contains("image: \"sample-operator:20250101\"", "- name: regcred", "minAvailable: 50%");
 	}
 
 	/**

@@ -79,9 +79,10 @@ final class ChartValues {
 						+ "chart was generated for."));
 		definitions.add(new Definition("image.repository", Type.STRING, model.name(),
 				"The operator's image, without its tag."));
-		definitions.add(new Definition("image.tag", Type.STRING, "latest", "The image's tag."));
-		definitions.add(new Definition("image.pullPolicy", Type.STRING, "IfNotPresent",
-				"When the kubelet pulls the image: Always, IfNotPresent or Never."));
+		definitions.add(new Definition("image.tag", Type.TAG, "latest", "The image's tag, a string or a number."));
+		definitions.add(new Definition("image.pullPolicy", Type.PULL_POLICY, "",
+				"When the kubelet pulls the image: Always, IfNotPresent or Never; empty: Kubernetes' default "
+						+ "(Always for the tag latest, else IfNotPresent)."));
 		definitions.add(new Definition("image.aotCache", Type.STRING, "",
 				"Path of a JDK AOT cache in the image (JDK 25: java -XX:AOTCacheOutput=... "
 						+ "-Dspring.context.exit=onRefresh), started with -XX:AOTCache. Empty: the image's own start "
@@ -92,13 +93,13 @@ final class ChartValues {
 						+ "started with -XX:SharedArchiveFile. Empty: none."));
 		definitions.add(new Definition("imagePullSecrets", Type.OBJECTS, List.of(),
 				"Secrets in the release's namespace to pull the image with, as a Pod's ([{name: regcred}])."));
-		definitions.add(new Definition("replicas", Type.INTEGER, 1,
+		definitions.add(new Definition("replicas", Type.COUNT, 1,
 				"Pods of the operator. Above 1, leader election must be on: one replica leads, the others keep "
 						+ "warm caches and take over; a PodDisruptionBudget keeps one running through node drains."));
 		definitions.add(new Definition("resources", Type.OBJECT,
 				Map.of("requests", Map.of("cpu", "100m", "memory", "256Mi"), "limits", Map.of("memory", "512Mi")),
 				"The container's resources."));
-		definitions.add(new Definition("watchNamespaces", Type.STRINGS,
+		definitions.add(new Definition("watchNamespaces", Type.NAMESPACE,
 				(model.watchNamespace() != null) ? List.of(model.watchNamespace()) : List.of(),
 				"The namespace the operator watches (operator.namespace), or none for all namespaces. With one, its "
 						+ "roles are bound in that namespace alone instead of cluster-wide."));
@@ -146,9 +147,10 @@ final class ChartValues {
 		definitions.add(new Definition("topologySpreadConstraints", Type.OBJECTS, List.of(),
 				"The pods' topology spread constraints."));
 		definitions.add(new Definition("priorityClassName", Type.STRING, "", "The pods' priority class, if any."));
-		definitions.add(new Definition("podDisruptionBudget.minAvailable", Type.INTEGER, 1,
-				"Pods a voluntary disruption (a node drain) leaves running, with more than one replica."));
-		definitions.add(new Definition("revisionHistoryLimit", Type.INTEGER, 10,
+		definitions.add(new Definition("podDisruptionBudget.minAvailable", Type.INT_OR_PERCENT, 1,
+				"Pods a voluntary disruption (a node drain) leaves running, with more than one replica: a number, "
+						+ "or a percentage (\"50%\")."));
+		definitions.add(new Definition("revisionHistoryLimit", Type.COUNT, 10,
 				"Old ReplicaSets the Deployment keeps for a rollback."));
 		if (model.metricsPath() != null) {
 			definitions.add(new Definition("metrics.serviceMonitor.enabled", Type.BOOLEAN, true,
@@ -213,22 +215,17 @@ final class ChartValues {
 	}
 
 	private void check(String source) {
-		if ((Integer) get("replicas") < 1) {
-			throw new IllegalArgumentException(source + ": values.replicas must be at least 1");
+		if ((Integer) get("replicas") < 0) {
+			throw new IllegalArgumentException(source + ": values.replicas must be at least 0");
 		}
 		if ((Integer) get("replicas") > 1 && !(Boolean) get("leaderElection.enabled")) {
 			throw new IllegalArgumentException(source + ": values.replicas is " + get("replicas") + " but "
 					+ "values.leaderElection.enabled is false: every replica would run the controllers");
 		}
-		if (!List.of("Always", "IfNotPresent", "Never").contains(get("image.pullPolicy"))) {
-			throw new IllegalArgumentException(
-					source + ": values.image.pullPolicy must be Always, IfNotPresent or Never");
+		if ((Integer) get("revisionHistoryLimit") < 0) {
+			throw new IllegalArgumentException(source + ": values.revisionHistoryLimit must be at least 0");
 		}
 		List<String> namespaces = new ArrayList<>(strings("watchNamespaces"));
-		if (namespaces.size() > 1) {
-			throw new IllegalArgumentException(source + ": values.watchNamespaces names " + namespaces.size()
-					+ " namespaces; the operator watches one (operator.namespace) or all (none)");
-		}
 		if (definition("grantedNamespaces") != null) {
 			namespaces.addAll(strings("grantedNamespaces"));
 		}
@@ -394,11 +391,37 @@ final class ChartValues {
 	 */
 	enum Type {
 
-		STRING, INTEGER, BOOLEAN, STRINGS, OBJECT, OBJECTS, ENV, LABELS;
+		STRING, INTEGER, BOOLEAN, STRINGS, OBJECT, OBJECTS, ENV, LABELS,
+
+		/** A count: an integer from 0. */
+		COUNT,
+
+		/** An image's tag: a string, or a number as {@code --set image.tag=20250101} gives it. */
+		TAG,
+
+		/** An image pull policy, or empty for Kubernetes' default. */
+		PULL_POLICY,
+
+		/** The namespace the operator watches: a list of at most one namespace. */
+		NAMESPACE,
+
+		/** An integer from 0, or a percentage ({@code "50%"}). */
+		INT_OR_PERCENT;
+
+		private static final List<String> PULL_POLICIES = List.of("", "Always", "IfNotPresent", "Never");
 
 		Object check(@Nullable Object value, String source, String path) {
+			if (this == TAG && (value instanceof Integer || value instanceof Long)) {
+				return String.valueOf(value);
+			}
 			boolean valid = switch (this) {
-				case STRING -> value instanceof String;
+				case STRING, TAG -> value instanceof String;
+				case COUNT -> value instanceof Integer count && count >= 0;
+				case PULL_POLICY -> PULL_POLICIES.contains(value);
+				case NAMESPACE -> value instanceof List<?> list && list.size() <= 1
+						&& list.stream().allMatch(String.class::isInstance);
+				case INT_OR_PERCENT -> (value instanceof Integer count && count >= 0)
+						|| (value instanceof String text && text.matches("[0-9]+%"));
 				case INTEGER -> value instanceof Integer;
 				case BOOLEAN -> value instanceof Boolean;
 				case STRINGS -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
@@ -411,6 +434,12 @@ final class ChartValues {
 			if (!valid) {
 				String expected = switch (this) {
 					case STRING -> "a string (quote a number: \"0.1\")";
+					case TAG -> "a string or a number";
+					case COUNT -> "an integer from 0";
+					case PULL_POLICY -> "Always, IfNotPresent, Never or empty";
+					case NAMESPACE -> "a list of at most one namespace: the operator watches one (operator.namespace) "
+							+ "or all (none)";
+					case INT_OR_PERCENT -> "an integer from 0 or a percentage (\"50%\")";
 					case INTEGER -> "an integer";
 					case BOOLEAN -> "true or false";
 					case STRINGS -> "a list of strings";
@@ -429,6 +458,41 @@ final class ChartValues {
 			JsonObject schema = new JsonObject();
 			switch (this) {
 				case STRING -> schema.addProperty("type", "string");
+				case TAG -> {
+					JsonArray types = new JsonArray();
+					types.add("string");
+					types.add("integer");
+					schema.add("type", types);
+				}
+				case COUNT -> {
+					schema.addProperty("type", "integer");
+					schema.addProperty("minimum", 0);
+				}
+				case PULL_POLICY -> {
+					schema.addProperty("type", "string");
+					JsonArray values = new JsonArray();
+					PULL_POLICIES.forEach(values::add);
+					schema.add("enum", values);
+				}
+				case NAMESPACE -> {
+					schema.addProperty("type", "array");
+					schema.addProperty("maxItems", 1);
+					JsonObject items = new JsonObject();
+					items.addProperty("type", "string");
+					schema.add("items", items);
+				}
+				case INT_OR_PERCENT -> {
+					JsonObject count = new JsonObject();
+					count.addProperty("type", "integer");
+					count.addProperty("minimum", 0);
+					JsonObject percent = new JsonObject();
+					percent.addProperty("type", "string");
+					percent.addProperty("pattern", "^[0-9]+%$");
+					JsonArray oneOf = new JsonArray();
+					oneOf.add(count);
+					oneOf.add(percent);
+					schema.add("oneOf", oneOf);
+				}
 				case INTEGER -> schema.addProperty("type", "integer");
 				case BOOLEAN -> schema.addProperty("type", "boolean");
 				case STRINGS -> {

@@ -162,9 +162,6 @@ final class HelmChart {
 		checks.add(new String[] {
 				"and (not $.Values.serviceAccount.create) (not $.Values.serviceAccount.name)",
 				"serviceAccount.name must name the ServiceAccount to run as when serviceAccount.create is false" });
-		checks.add(new String[] { "gt (len $.Values.watchNamespaces) 1",
-				"watchNamespaces names more than one namespace: the operator watches one (operator.namespace) or all "
-						+ "(none)" });
 		if (values.has("webhook.certManager.enabled")) {
 			checks.add(new String[] { "and (not $.Values.webhook.certManager.enabled) (not $.Values.webhook.caBundle)",
 					"webhook.caBundle must be given when webhook.certManager.enabled is false: the API server would "

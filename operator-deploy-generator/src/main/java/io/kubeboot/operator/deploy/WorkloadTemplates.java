@@ -122,6 +122,7 @@ final class WorkloadTemplates {
 		MappingBuilder container = Template.map()
 			.put("name", "operator")
 			.put("image", Template.concat(values.string("image.repository"), ":", values.string("image.tag")))
+			.when(values.notEmpty("image.pullPolicy"))
 			.put("imagePullPolicy", values.string("image.pullPolicy"))
 			.put("env", env(rendering))
 			.when(values.notEmpty("envFrom"))

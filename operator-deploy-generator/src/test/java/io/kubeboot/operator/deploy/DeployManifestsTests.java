@@ -365,7 +365,7 @@ class DeployManifestsTests {
 	void settingsThatCannotRunAreRefusedNamingTheValue() {
 		DeployModel model = model().build();
 		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of("replicas", "2")))
-			.withMessage("settings: values.replicas must be an integer, not 2");
+			.withMessage("settings: values.replicas must be an integer from 0, not 2");
 		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of("replica", 2)))
 			.withMessageStartingWith("settings: values.replica is no value of the chart (known: nameOverride, fullnameOverride, "
 					+ "image.repository");
@@ -374,7 +374,31 @@ class DeployManifestsTests {
 			.withMessageContaining("every replica would run the controllers");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> manifests(model, Map.of("watchNamespaces", List.of("a", "b"))))
-			.withMessageContaining("names 2 namespaces");
+			.withMessageContaining("values.watchNamespaces must be a list of at most one namespace");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(model, Map.of("image", Map.of("pullPolicy", "Sometimes"))))
+			.withMessageContaining("values.image.pullPolicy must be Always, IfNotPresent, Never or empty");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(model, Map.of("podDisruptionBudget", Map.of("minAvailable", "half"))))
+			.withMessageContaining("must be an integer from 0 or a percentage");
+	}
+
+	@Test
+	void valuesTakeTheirConventionalShapes() {
+		DeploySettings settings = DeploySettings.parse("""
+				namespace: lights
+				chart: {version: 1.0.0}
+				values:
+				  image: {repository: registry.example.com/light-operator, tag: 20250101}
+				  replicas: 2
+				  podDisruptionBudget: {minAvailable: 50%}
+				""", "settings");
+		Map<String, String> files = DeployManifests.of(model().build(), settings).manifests();
+		Map<String, Object> container = container(files);
+		assertThat(container.get("image")).isEqualTo("registry.example.com/light-operator:20250101");
+		// Kubernetes' own default: Always for latest, else IfNotPresent
+		assertThat(container).doesNotContainKey("imagePullPolicy");
+		assertThat(get(documents(files.get("deployment.yaml")).get(1), "spec", "minAvailable")).isEqualTo("50%");
 	}
 
 	@Test
