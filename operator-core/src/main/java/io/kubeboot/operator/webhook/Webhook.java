@@ -46,12 +46,14 @@ public @interface Webhook {
 	FailurePolicy failurePolicy() default FailurePolicy.FAIL;
 
 	/**
-	 * How long the API server waits for an answer, 1 to 30 seconds. Keep it at or above
+	 * How long the API server waits for an answer, 1 to 30 seconds. Keep it above
 	 * {@code operator.webhook.handler-timeout} (10s by default), or the API server gives
-	 * up before the operator does.
+	 * up before the operator answers and applies the {@link #failurePolicy()} to a
+	 * request the operator was about to decide: the generated manifests refuse a timeout
+	 * that is not above it.
 	 * @return the timeout in seconds
 	 */
-	int timeoutSeconds() default 10;
+	int timeoutSeconds() default 15;
 
 	/**
 	 * CEL conditions that must all hold for the API server to call the webhook (at most
@@ -95,14 +97,14 @@ public @interface Webhook {
 		/** A creation. */
 		CREATE,
 
-		/** An update, patches and status writes included. */
+		/**
+		 * An update of the object, patches included; not of its subresources, such as
+		 * status writes, which the generated rule does not name.
+		 */
 		UPDATE,
 
 		/** A deletion. */
-		DELETE,
-
-		/** A connection ({@code pods/exec}, ...). */
-		CONNECT
+		DELETE
 
 	}
 

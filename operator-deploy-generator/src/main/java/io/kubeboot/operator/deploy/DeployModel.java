@@ -134,6 +134,15 @@ public final class DeployModel {
 	}
 
 	/**
+	 * Returns the names of the certificate's and key's files in the certificate
+	 * directory ({@code operator.webhook.cert-name} and {@code key-name}).
+	 * @return the two names, {@code tls.crt} and {@code tls.key} by default
+	 */
+	List<String> webhookCertFiles() {
+		return List.of(this.settings.webhookCertName, this.settings.webhookKeyName);
+	}
+
+	/**
 	 * Returns the admission webhooks the operator serves.
 	 * @return the webhooks, validating then mutating, by name
 	 */
@@ -261,6 +270,10 @@ public final class DeployModel {
 
 		private String webhookCertDir = "/tmp/k8s-webhook-server/serving-certs";
 
+		private String webhookCertName = "tls.crt";
+
+		private String webhookKeyName = "tls.key";
+
 		private final List<WebhookRegistration> webhooks = new ArrayList<>();
 
 		private final List<String> conversions = new ArrayList<>();
@@ -299,6 +312,8 @@ public final class DeployModel {
 			copy.metricsPath = this.metricsPath;
 			copy.webhookPort = this.webhookPort;
 			copy.webhookCertDir = this.webhookCertDir;
+			copy.webhookCertName = this.webhookCertName;
+			copy.webhookKeyName = this.webhookKeyName;
 			copy.webhooks.addAll(this.webhooks);
 			copy.conversions.addAll(this.conversions);
 			copy.crds.addAll(this.crds);
@@ -376,6 +391,18 @@ public final class DeployModel {
 		Builder webhookServer(int port, String certDir) {
 			this.webhookPort = port(port, "webhookPort");
 			this.webhookCertDir = path(certDir, "certDir");
+			return this;
+		}
+
+		/**
+		 * Names the certificate's and key's files in the certificate directory.
+		 * @param certName the certificate's, such as {@code tls.crt}
+		 * @param keyName the key's, such as {@code tls.key}
+		 * @return this builder
+		 */
+		Builder webhookCertFiles(String certName, String keyName) {
+			this.webhookCertName = path(certName, "certName");
+			this.webhookKeyName = path(keyName, "keyName");
 			return this;
 		}
 

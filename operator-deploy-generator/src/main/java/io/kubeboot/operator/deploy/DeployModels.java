@@ -247,13 +247,25 @@ public final class DeployModels {
 			return;
 		}
 		OperatorWebhookProperties properties = context.getBean(OperatorWebhookProperties.class);
-		model.webhookServer(properties.getPort(), properties.getCertDir());
+		model.webhookServer(properties.getPort(), properties.getCertDir())
+			.webhookCertFiles(properties.getCertName(), properties.getKeyName());
 		List<WebhookRegistration> webhooks = new ArrayList<>();
 		validators.forEach((kind, bean) -> webhooks.add(WebhookRegistration.validating(
 				(Class<? extends KubernetesObject>) kind, ClassUtils.getUserClass(beanFactory.getType(bean)),
 				declaration(context, bean))));
 		defaulters.forEach((kind, bean) -> webhooks.add(WebhookRegistration
 			.mutating((Class<? extends KubernetesObject>) kind, declaration(context, bean))));
+		long handlerTimeout = properties.getHandlerTimeout().toMillis();
+		for (WebhookRegistration webhook : webhooks) {
+			if (webhook.timeoutSeconds() * 1000L <= handlerTimeout) {
+				throw new IllegalStateException("Webhook " + webhook.name() + " waits " + webhook.timeoutSeconds()
+						+ "s (@Webhook timeoutSeconds), not above operator.webhook.handler-timeout ("
+						+ ((handlerTimeout % 1000 == 0) ? handlerTimeout / 1000 + "s" : handlerTimeout + "ms")
+						+ "): the API server would give up, and "
+						+ "apply the failure policy, before the operator answers; raise timeoutSeconds or lower the "
+						+ "handler timeout");
+			}
+		}
 		Map<String, List<String>> byResource = new LinkedHashMap<>();
 		for (WebhookRegistration webhook : webhooks) {
 			byResource.computeIfAbsent(webhook.name(), (name) -> new ArrayList<>()).add(webhook.version());

@@ -247,12 +247,27 @@ final class WorkloadTemplates {
 				.build());
 		if (rendering.servesWebhooks()) {
 			volumes.comment("tls.crt and tls.key, kept (and renewed) by cert-manager, or made by you without it")
-				.add(Template.map()
-					.put("name", "webhook-tls")
-					.put("secret", Template.map().put("secretName", rendering.certificateSecret()).build())
-					.build());
+				.add(Template.map().put("name", "webhook-tls").put("secret", certificateVolume(rendering)).build());
 		}
 		return volumes.splice(rendering.values().block("extraVolumes")).build();
+	}
+
+	/**
+	 * The Secret of the serving certificate, its keys under the names the webhook server
+	 * reads ({@code operator.webhook.cert-name} and {@code key-name}).
+	 */
+	private static Mapping certificateVolume(Rendering rendering) {
+		MappingBuilder secret = Template.map().put("secretName", rendering.certificateSecret());
+		List<String> files = rendering.model().webhookCertFiles();
+		if (!files.equals(List.of("tls.crt", "tls.key"))) {
+			secret.comment("the names operator.webhook.cert-name and key-name give the files")
+				.put("items",
+						Template.seq()
+							.add(Template.map().put("key", "tls.crt").put("path", files.get(0)).build())
+							.add(Template.map().put("key", "tls.key").put("path", files.get(1)).build())
+							.build());
+		}
+		return secret.build();
 	}
 
 	static List<Object> services(Rendering rendering) {

@@ -276,6 +276,17 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void theCertificatesKeysAreMountedUnderTheFileNamesTheServerReads() {
+		Map<String, Object> pod = documents(
+				manifests(model().webhookCertFiles("server.pem", "key.pem").build(), Map.of()).get("deployment.yaml"))
+			.get(0);
+		assertThat(get(pod, "spec", "template", "spec", "volumes")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "webhook-tls", "secret", Map.of("secretName", "light-operator-webhook-tls", "items",
+					List.of(Map.of("key", "tls.crt", "path", "server.pem"),
+							Map.of("key", "tls.key", "path", "key.pem")))));
+	}
+
+	@Test
 	void thePodsGetNoVariablesOfTheNamespacesServicesWhichSpringBootWouldBind() {
 		Map<String, Object> deployment = documents(manifests(model().build(), Map.of()).get("deployment.yaml")).get(0);
 		assertThat(get(deployment, "spec", "template", "spec", "enableServiceLinks")).isEqualTo(false);

@@ -152,6 +152,21 @@ class DeployModelsTests {
 	}
 
 	@Test
+	void aWebhookTimeoutNotAboveTheHandlersIsRefused() {
+		this.contextRunner.withPropertyValues("operator.webhook.handler-timeout=20s")
+			.run((context) -> assertThatIllegalStateException().isThrownBy(() -> DeployModels.of(context))
+				.withMessageContaining("waits 15s (@Webhook timeoutSeconds), not above "
+						+ "operator.webhook.handler-timeout (20s): the API server would give up"));
+	}
+
+	@Test
+	void theCertificateIsMountedUnderTheNamesTheServerReads() {
+		this.contextRunner.withPropertyValues("operator.webhook.cert-name=server.pem", "operator.webhook.key-name=key.pem")
+			.run((context) -> assertThat(DeployModels.of(context).webhookCertFiles()).containsExactly("server.pem",
+					"key.pem"));
+	}
+
+	@Test
 	void withoutAnApplicationNameTheModelIsRefused() {
 		this.contextRunner.withPropertyValues("spring.application.name=")
 			.run((context) -> assertThatIllegalStateException().isThrownBy(() -> DeployModels.of(context))
