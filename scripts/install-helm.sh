@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Builds helm from its published Go module, at the version scripts/helm/go.mod pins, for the tests
-# that lint and render the generated Helm charts (the sample's GeneratedChartIntegrationTests).
+# that lint and render the generated Helm charts (the sample's GeneratedManifestsIntegrationTests and
+# ChartRbacIntegrationTests), and prints the binary's path (scripts/test.sh exports it as OPERATOR_HELM,
+# so the tests run this helm and no other).
 #
-#   scripts/install-helm.sh
+#   export OPERATOR_HELM=$(scripts/install-helm.sh)
 #
-# scripts/helm is a small main module that requires helm.sh/helm/v4 as a tool; its go.sum pins every
-# module of the build. The binary lands in $OPERATOR_HELM_DIR/<version>-linux-<arch>/helm (default
-# ~/.cache/operator-spring-boot/helm), where the tests look for it, and is not built again while it is
-# there. The Go build cache and module cache are Go's own (go env GOCACHE GOMODCACHE); with the
-# control plane's Kubernetes modules cached already, the build takes a few minutes.
+# Built from source because the machines that build this project reach the Go module proxy but no
+# download site of release binaries; go.sum pins every module of the build, which is as reproducible as a
+# release binary checked against its SHA-256, at the cost of a few minutes of CPU once per machine.
+# scripts/helm is a small main module that requires helm.sh/helm/v4 as a tool. The binary lands in
+# $OPERATOR_HELM_DIR/<version>-<os>-<arch>-<go.sum hash>/helm (default ~/.cache/operator-spring-boot/helm),
+# and is not built again while it is there: a change of go.mod or go.sum (a dependency bumped at the same
+# helm version) builds anew. The Go build cache and module cache are Go's own (go env GOCACHE
+# GOMODCACHE); with the control plane's Kubernetes modules cached already, the build takes a few minutes.
 #
 # To move to another version: cd scripts/helm && go get -tool helm.sh/helm/v4/cmd/helm@vX.Y.Z &&
 # go mod tidy (go list -m -versions helm.sh/helm/v4 lists those the Go module proxy serves).
@@ -23,9 +28,11 @@ command -v go >/dev/null || die "go is not on the PATH; a Go toolchain (1.26 or 
 export GOFLAGS=-mod=readonly GOTOOLCHAIN=local CGO_ENABLED=0
 version=$(sed -n 's|^[[:space:]]*helm\.sh/helm/v4 \(v[0-9.]*\).*$|\1|p' scripts/helm/go.mod)
 [[ -n $version ]] || die "scripts/helm/go.mod requires no helm.sh/helm/v4"
-target="$dest/$version-linux-$(go env GOARCH)"
+pins=$(cat scripts/helm/go.mod scripts/helm/go.sum | sha256sum | cut -c1-12)
+target="$dest/$version-$(go env GOOS)-$(go env GOARCH)-$pins"
 if [[ -x "$target/helm" ]]; then
   log "helm $version cached in $target"
+  echo "$target/helm"
   exit 0
 fi
 started=$SECONDS
@@ -37,6 +44,7 @@ ldflags="-s -w -X helm.sh/helm/v4/internal/version.version=$version -X helm.sh/h
   { tail -30 "$work/build.log" >&2; exit 1; }
 mkdir -p "$target"
 install -m 0755 "$work/helm" "$target/"
-cp scripts/helm/go.mod "$target/helm.go.mod"
+cp scripts/helm/go.mod scripts/helm/go.sum "$target/"
 log "installed helm $version into $target in $((SECONDS - started)) s"
 "$target/helm" version --short >&2
+echo "$target/helm"

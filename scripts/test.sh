@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/control-plane/versions.env
 scripts/install-control-plane.sh "$KUBERNETES_NEWEST" "$KUBERNETES_OLDEST"
-# after the control plane: helm shares its Kubernetes modules, which Go has built by then
-scripts/install-helm.sh
+# after the control plane: helm shares its Kubernetes modules, which Go has built by then; the tests
+# run the helm go.mod pins, not whichever one is on the PATH or cached
+OPERATOR_HELM=$(scripts/install-helm.sh)
+export OPERATOR_HELM
 
 # install, not only verify: the second run below takes the modules it does not build from there
 OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_NEWEST mvn -B install "$@"

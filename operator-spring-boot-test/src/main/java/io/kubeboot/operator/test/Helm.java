@@ -26,10 +26,11 @@ import java.util.stream.Stream;
  * </pre>
  *
  * It is found, in order: at the path the system property or environment variable
- * {@value #HELM_PROPERTY} names; as the newest version {@code scripts/install-helm.sh}
- * built into {@code $OPERATOR_HELM_DIR} (default
- * {@code ~/.cache/operator-spring-boot/helm}); on the {@code PATH}. Nothing touches a
- * cluster: {@code helm template} renders locally.
+ * {@value #HELM_PROPERTY} names, which {@code scripts/test.sh} sets to the helm
+ * {@code scripts/install-helm.sh} builds at the version {@code scripts/helm/go.mod} pins;
+ * else, for a run outside that script, as the newest version built into
+ * {@code $OPERATOR_HELM_DIR} (default {@code ~/.cache/operator-spring-boot/helm}); else on
+ * the {@code PATH}. Nothing touches a cluster: {@code helm template} renders locally.
  */
 public final class Helm {
 
@@ -239,7 +240,7 @@ public final class Helm {
 	}
 
 	/**
-	 * Orders the directories {@code v4.3.2-linux-amd64} by their version.
+	 * Orders the directories {@code v4.3.2-linux-amd64-<hash>} by their version.
 	 */
 	private static final class VersionOrder {
 
