@@ -53,14 +53,12 @@ final class HelmChart {
 			if (documents.isEmpty()) {
 				continue;
 			}
-			String content = TemplateWriter.helm(this.header, documents);
 			if (template.getKey().equals("deployment.yaml")) {
-				// after the header: values the operator cannot run with fail the install
-				int first = content.indexOf("---\n");
-				content = content.substring(0, first) + "{{- include \"" + this.rendering.name() + ".checks\" $ }}\n"
-						+ content.substring(first);
+				// values the operator cannot run with fail the install
+				documents = new ArrayList<>(documents);
+				documents.add(0, new Template.Action("{{- include \"" + this.rendering.name() + ".checks\" $ }}"));
 			}
-			files.put("templates/" + template.getKey(), content);
+			files.put("templates/" + template.getKey(), TemplateWriter.helm(this.header, documents));
 		}
 		this.rendering.settings().extraFiles().forEach((name, content) -> {
 			if (files.containsKey("templates/" + name)) {

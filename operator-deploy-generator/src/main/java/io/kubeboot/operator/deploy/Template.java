@@ -190,6 +190,16 @@ final class Template {
 	}
 
 	/**
+	 * A line of the Helm template alone, such as an {@code include} of the checks: nothing
+	 * in the plain manifest.
+	 *
+	 * @param helm the template action, such as {@code {{- include "x.checks" $ }}}
+	 */
+	record Action(String helm) {
+
+	}
+
+	/**
 	 * Documents for every element of a list of the values, as Helm's {@code range}
 	 * writes them: each gets the element.
 	 *

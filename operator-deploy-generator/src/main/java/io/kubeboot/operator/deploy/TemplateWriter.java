@@ -45,7 +45,8 @@ final class TemplateWriter {
 	/**
 	 * Writes a file of documents with the settings' values.
 	 * @param header comment lines at the top
-	 * @param documents {@link Document}s and {@link EachDocument}s
+	 * @param documents {@link Document}s, {@link EachDocument}s and
+	 * {@link Template.Action}s
 	 * @return the YAML
 	 */
 	static String plain(List<String> header, List<?> documents) {
@@ -55,7 +56,8 @@ final class TemplateWriter {
 	/**
 	 * Writes a file of documents as a Helm template.
 	 * @param header comment lines at the top
-	 * @param documents {@link Document}s and {@link EachDocument}s
+	 * @param documents {@link Document}s, {@link EachDocument}s and
+	 * {@link Template.Action}s
 	 * @return the template
 	 */
 	static String helm(List<String> header, List<?> documents) {
@@ -78,6 +80,11 @@ final class TemplateWriter {
 		for (Object document : documents) {
 			if (document instanceof Document single) {
 				first = document(single, first);
+			}
+			else if (document instanceof Template.Action action) {
+				if (this.helm) {
+					this.out.append(action.helm()).append('\n');
+				}
 			}
 			else {
 				EachDocument each = (EachDocument) document;

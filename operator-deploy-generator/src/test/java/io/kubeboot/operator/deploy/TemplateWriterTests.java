@@ -59,6 +59,66 @@ class TemplateWriterTests {
 	}
 
 	@Test
+	void conditionsAreWrittenAsHelmsOwn() {
+		Cond enabled = new Cond(true, "$.Values.networkPolicy.enabled");
+		Cond several = new Cond(false, "gt (int $.Values.replicas) 1");
+		assertThat(enabled.not()).isEqualTo(new Cond(false, "not ($.Values.networkPolicy.enabled)"));
+		assertThat(enabled.and(several.not()))
+			.isEqualTo(new Cond(true, "and ($.Values.networkPolicy.enabled) (not (gt (int $.Values.replicas) 1))"));
+		assertThat(Cond.ALWAYS.and(several)).isSameAs(several);
+		Document document = new Document(List.of(), Template.map().put("a", 1).build(), enabled.and(several));
+		assertThat(TemplateWriter.helm(List.of(), List.of(document))).isEqualTo("""
+				{{- if and ($.Values.networkPolicy.enabled) (gt (int $.Values.replicas) 1) }}
+				---
+				a: 1
+				{{- end }}
+				""");
+		assertThat(TemplateWriter.plain(List.of(), List.of(document))).isEmpty();
+	}
+
+	@Test
+	void listsAndMapsOfTheValuesAreSplicedAndMergedAsToYamlWritesThem() {
+		Document document = new Document(List.of(), Template.map()
+			.put("labels", Template.map().put("app", "x").merge(new Template.Block(Map.of("b", "2", "a", "1"),
+					"$.Values.podLabels")).build())
+			.put("env", Template.seq().add(Template.map().put("name", "A").build())
+				.splice(new Template.Block(List.of(Map.of("name", "B", "value", "2")), "$.Values.env"))
+				.build())
+			.build(), Cond.ALWAYS);
+		assertThat(TemplateWriter.plain(List.of(), List.of(document))).isEqualTo("""
+				labels:
+				  app: x
+				  a: "1"
+				  b: "2"
+				env:
+				  - name: A
+				  - name: B
+				    value: "2"
+				""");
+		assertThat(TemplateWriter.helm(List.of(), List.of(document))).isEqualTo("""
+				---
+				labels:
+				  app: x
+				  {{- with $.Values.podLabels }}
+				  {{- toYaml . | nindent 2 }}
+				  {{- end }}
+				env:
+				  - name: A
+				  {{- with $.Values.env }}
+				  {{- toYaml . | nindent 2 }}
+				  {{- end }}
+				""");
+	}
+
+	@Test
+	void anActionIsWrittenInTheTemplateAlone() {
+		List<Object> documents = List.of(new Template.Action("{{- include \"x.checks\" $ }}"),
+				new Document(List.of(), Template.map().put("a", 1).build(), Cond.ALWAYS));
+		assertThat(TemplateWriter.helm(List.of("h"), documents)).isEqualTo("# h\n{{- include \"x.checks\" $ }}\n---\na: 1\n");
+		assertThat(TemplateWriter.plain(List.of("h"), documents)).isEqualTo("# h\na: 1\n");
+	}
+
+	@Test
 	void aMapOfTheValuesIsWrittenSortedAsToYamlWritesIt() {
 		Document document = new Document(List.of(), Template.map()
 			.put("env", Template.seq()
