@@ -205,6 +205,7 @@ class GeneratedManifestsIntegrationTests {
 						""", List.of("Deployment", "PodDisruptionBudget"), List.of()),
 				Arguments.of("grants in two namespaces, no NetworkPolicy, no leader election", """
 						grantedNamespaces: [{namespace}, default]
+						rbacHelpers: {enabled: true}
 						networkPolicy: {enabled: false}
 						leaderElection: {enabled: false}
 						replicas: 1

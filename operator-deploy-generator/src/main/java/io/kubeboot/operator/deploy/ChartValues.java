@@ -175,6 +175,11 @@ final class ChartValues {
 			definitions.add(new Definition("networkPolicy.metricsNamespace", Type.STRING, "monitoring",
 					"The namespace Prometheus runs in, admitted to Actuator's port."));
 		}
+		if (!model.crds().isEmpty()) {
+			definitions.add(new Definition("rbacHelpers.enabled", Type.BOOLEAN, false,
+					"Whether to add, for every CRD, ClusterRoles that let namespace admins, editors and viewers work "
+							+ "with its objects (aggregated into Kubernetes' admin, edit and view)."));
+		}
 		if (!model.policies().isEmpty()) {
 			definitions.add(new Definition("admissionPolicies.enabled", Type.BOOLEAN, true,
 					"Whether to install the kinds' ValidatingAdmissionPolicies and their bindings: cluster-wide, one "

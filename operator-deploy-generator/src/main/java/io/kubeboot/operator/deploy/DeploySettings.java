@@ -30,6 +30,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  * chart:
  *   version: 0.1.0              # the Helm chart's version (default: the image's tag)
  *   description: Keeps shops.   # its description
+ *   home: https://example.com/shop-operator   # and its home, icon, sources, keywords, maintainers
  * externalCrds:                 # kinds the operator uses whose CRDs someone else installs
  *   - certificates.cert-manager.io
  * values:                       # the chart's values.yaml defaults; the plain manifests use them
@@ -58,7 +59,8 @@ public final class DeploySettings {
 	private static final Pattern CRD_NAME = Pattern
 		.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+");
 
-	private static final Set<String> CHART_KEYS = Set.of("version", "description");
+	private static final Set<String> CHART_KEYS = Set.of("version", "description", "home", "icon", "sources",
+			"keywords", "maintainers");
 
 	private final String source;
 
@@ -74,9 +76,11 @@ public final class DeploySettings {
 
 	private final Map<String, String> extraFiles;
 
+	private final Map<String, Object> chartMetadata;
+
 	private DeploySettings(String source, String namespace, @Nullable String chartVersion,
-			@Nullable String description, List<String> externalCrds, Map<String, Object> values,
-			Map<String, String> extraFiles) {
+			@Nullable String description, Map<String, Object> chartMetadata, List<String> externalCrds,
+			Map<String, Object> values, Map<String, String> extraFiles) {
 		this.source = source;
 		this.namespace = namespace;
 		this.chartVersion = chartVersion;
@@ -84,6 +88,7 @@ public final class DeploySettings {
 		this.externalCrds = externalCrds;
 		this.values = values;
 		this.extraFiles = extraFiles;
+		this.chartMetadata = chartMetadata;
 	}
 
 	/**
@@ -127,7 +132,7 @@ public final class DeploySettings {
 			}
 		}
 		return new DeploySettings(this.source, this.namespace, this.chartVersion, this.description,
-				this.externalCrds, this.values, new TreeMap<>(files));
+				this.chartMetadata, this.externalCrds, this.values, new TreeMap<>(files));
 	}
 
 	/**
@@ -163,15 +168,22 @@ public final class DeploySettings {
 		}
 		String version = null;
 		String description = null;
+		Map<String, Object> metadata = new LinkedHashMap<>();
 		Object chart = map.get("chart");
 		if (chart != null) {
 			if (!(chart instanceof Map<?, ?> chartMap)) {
-				throw new IllegalArgumentException(source + ": chart must be a mapping of version and description");
+				throw new IllegalArgumentException(source + ": chart must be a mapping (version, description, home, "
+						+ "icon, sources, keywords, maintainers)");
 			}
 			for (Map.Entry<?, ?> entry : chartMap.entrySet()) {
-				if (!CHART_KEYS.contains(String.valueOf(entry.getKey())) || !(entry.getValue() instanceof String)) {
-					throw new IllegalArgumentException(source + ": chart." + entry.getKey()
-							+ " is not a setting (chart.version and chart.description are, both strings)");
+				String key = String.valueOf(entry.getKey());
+				if (!CHART_KEYS.contains(key) || !chartValue(key, entry.getValue())) {
+					throw new IllegalArgumentException(source + ": chart." + key + " is not a setting of the chart "
+							+ "(version, description, home and icon are strings, sources and keywords lists of strings, "
+							+ "maintainers a list of {name, email, url})");
+				}
+				if (!key.equals("version") && !key.equals("description")) {
+					metadata.put(key, entry.getValue());
 				}
 			}
 			version = (String) chartMap.get("version");
@@ -195,8 +207,19 @@ public final class DeploySettings {
 		if (values != null && !(values instanceof Map)) {
 			throw new IllegalArgumentException(source + ": values must be a mapping, as the chart's values.yaml");
 		}
-		return new DeploySettings(source, name, version, description, List.copyOf(external),
+		return new DeploySettings(source, name, version, description, metadata, List.copyOf(external),
 				(values != null) ? new LinkedHashMap<>((Map<String, Object>) values) : Map.of(), Map.of());
+	}
+
+	private static boolean chartValue(String key, @Nullable Object value) {
+		return switch (key) {
+			case "sources", "keywords" -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
+			case "maintainers" -> value instanceof List<?> list && list.stream()
+				.allMatch((maintainer) -> maintainer instanceof Map<?, ?> fields && fields.get("name") instanceof String
+						&& fields.keySet().stream().allMatch((field) -> List.of("name", "email", "url").contains(field))
+						&& fields.values().stream().allMatch(String.class::isInstance));
+			default -> value instanceof String;
+		};
 	}
 
 	/**
@@ -243,6 +266,16 @@ public final class DeploySettings {
 	 */
 	public @Nullable String description() {
 		return this.description;
+	}
+
+	/**
+	 * Returns what {@code Chart.yaml} says besides the version and description: its
+	 * {@code home}, {@code icon}, {@code sources}, {@code keywords} and
+	 * {@code maintainers}, as given.
+	 * @return the fields by name
+	 */
+	Map<String, Object> chartMetadata() {
+		return this.chartMetadata;
 	}
 
 	/**

@@ -73,17 +73,17 @@ final class HelmChart {
 
 	private String chartYaml() {
 		String description = this.rendering.settings().description();
-		Template.Mapping chart = Template.map()
+		Template.MappingBuilder chart = Template.map()
 			.put("apiVersion", "v2")
 			.put("name", this.rendering.name())
-			.put("description", (description != null) ? description : "The operator " + this.rendering.name())
-			.put("type", "application")
+			.put("description", (description != null) ? description : "The operator " + this.rendering.name());
+		this.rendering.settings().chartMetadata().forEach(chart::put);
+		chart.put("type", "application")
 			.put("version", this.version)
 			.put("appVersion", String.valueOf(this.rendering.values().get("image.tag")))
 			.comment("the oldest Kubernetes minor the chart is tested on (by the project's CI)")
-			.put("kubeVersion", ">=1.34.0-0")
-			.build();
-		return TemplateWriter.plain(this.header, chart);
+			.put("kubeVersion", ">=1.34.0-0");
+		return TemplateWriter.plain(this.header, chart.build());
 	}
 
 	@SuppressWarnings("unchecked")

@@ -2,6 +2,7 @@ package io.kubeboot.operator.deploy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -17,6 +18,9 @@ import io.kubeboot.operator.rbac.PolicyRules;
 import io.kubeboot.operator.rbac.RbacManifest;
 import io.kubeboot.operator.rbac.RbacManifest.Role;
 import org.jspecify.annotations.Nullable;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The ServiceAccount and the roles of an operator, from what its manager needs. The
@@ -41,6 +45,12 @@ final class RbacTemplates {
 	private static final String LEASES = "leases";
 
 	private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
+
+	/** The helper ClusterRoles: suffix, aggregated into, verbs, who. */
+	private static final String[][] HELPERS = {
+			{ "admin", "admin", "*", "namespace admins do anything with" },
+			{ "editor", "edit", "create,delete,get,list,patch,update,watch", "editors create, change and delete" },
+			{ "viewer", "view", "get,list,watch", "viewers read" } };
 
 	private RbacTemplates() {
 	}
@@ -70,6 +80,9 @@ final class RbacTemplates {
 			if (!allNamespaces.contains(role)) {
 				documents.addAll(role(rendering, role, watching));
 			}
+		}
+		if (values.has("rbacHelpers.enabled")) {
+			documents.addAll(helpers(rendering));
 		}
 		return documents;
 	}
@@ -201,6 +214,72 @@ final class RbacTemplates {
 			.put("subjects", Template.seq().add(subject).build())
 			.build();
 		return new Document(comments, object, Cond.ALWAYS);
+	}
+
+	/**
+	 * For every CRD of the operator, the ClusterRoles that let people work with its
+	 * objects, aggregated into Kubernetes' own {@code admin}, {@code edit} and
+	 * {@code view}, as kubebuilder scaffolds them: whoever may edit a namespace may edit
+	 * the kind's objects there.
+	 */
+	private static List<Object> helpers(Rendering rendering) {
+		Cond enabled = rendering.values().isTrue("rbacHelpers.enabled");
+		List<Object> documents = new ArrayList<>();
+		for (String yaml : rendering.model().crds()) {
+			for (Object loaded : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(yaml)) {
+				if (!(loaded instanceof Map<?, ?> crd)) {
+					continue;
+				}
+				// a CRD is named <plural>.<group>
+				String name = String.valueOf(WebhookTemplates.get(crd, "metadata", "name"));
+				String plural = name.substring(0, name.indexOf('.'));
+				String group = name.substring(name.indexOf('.') + 1);
+				for (String[] helper : HELPERS) {
+					Mapping labels = Template.map()
+						.put("rbac.authorization.k8s.io/aggregate-to-" + helper[1], "true")
+						.build();
+					Mapping metadata = rendering.metadata(rendering.clusterNamed("-" + plural + "-" + helper[0]), null,
+							null);
+					Mapping object = rendering.object(RBAC_API, "ClusterRole", merged(metadata, labels))
+						.put("rules",
+								Template.seq()
+									.add(Template.map()
+										.put("apiGroups", Template.flow(List.of(group)))
+										.put("resources", Template.flow(List.of(plural)))
+										.put("verbs", Template.flow(List.of(helper[2].split(","))))
+										.build())
+									.add(Template.map()
+										.put("apiGroups", Template.flow(List.of(group)))
+										.put("resources", Template.flow(List.of(plural + "/status")))
+										.put("verbs", Template.flow(List.of("get")))
+										.build())
+									.build())
+						.build();
+					documents.add(new Document(List.of("Lets " + helper[3] + " " + plural + "." + group
+							+ " where Kubernetes' " + helper[1] + " role is bound (values rbacHelpers.enabled)"), object,
+							enabled));
+				}
+			}
+		}
+		return documents;
+	}
+
+	/**
+	 * Metadata with more labels.
+	 */
+	private static Mapping merged(Mapping metadata, Mapping labels) {
+		Template.MappingBuilder merged = Template.map();
+		for (Template.Entry entry : metadata.entries()) {
+			if (entry.key().equals("labels")) {
+				List<Template.Entry> all = new ArrayList<>(((Mapping) entry.value()).entries());
+				all.addAll(labels.entries());
+				merged.put("labels", new Mapping(all));
+			}
+			else {
+				merged.put(entry.key(), entry.value());
+			}
+		}
+		return merged.build();
 	}
 
 }

@@ -248,6 +248,48 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void peopleCanBeLetWorkWithTheKindsAsKubebuilderScaffoldsIt() {
+		List<Map<String, Object>> rbac = documents(
+				manifests(model().build(), Map.of("rbacHelpers", Map.of("enabled", true))).get("rbac.yaml"));
+		Map<String, Object> editor = rbac.stream()
+			.filter((document) -> "light-operator-lamps-editor".equals(get(document, "metadata", "name")))
+			.findFirst()
+			.orElseThrow();
+		assertThat(get(editor, "metadata", "labels")).asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true");
+		assertThat(editor.get("rules")).isEqualTo(List.of(
+				Map.of("apiGroups", List.of("home.example.com"), "resources", List.of("lamps"), "verbs",
+						List.of("create", "delete", "get", "list", "patch", "update", "watch")),
+				Map.of("apiGroups", List.of("home.example.com"), "resources", List.of("lamps/status"), "verbs",
+						List.of("get"))));
+		assertThat(kindsAndNamespaces(rbac)).contains("ClusterRole light-operator-lamps-admin",
+				"ClusterRole light-operator-lamps-viewer");
+		assertThat(kindsAndNamespaces(documents(manifests(model().build(), Map.of()).get("rbac.yaml"))))
+			.noneMatch((name) -> name.contains("lamps-"));
+	}
+
+	@Test
+	void theChartSaysWhereItComesFrom() {
+		DeploySettings settings = DeploySettings.parse("""
+				namespace: lights
+				chart:
+				  version: 1.0.0
+				  home: https://example.com/lights
+				  sources: [https://example.com/lights.git]
+				  maintainers: [{name: Ada, email: ada@example.com}]
+				values: {image: {tag: 1.2.3}}
+				""", "settings");
+		Map<String, Object> chart = new Yaml(new SafeConstructor(new LoaderOptions()))
+			.load(DeployManifests.of(model().build(), settings).chart().get("Chart.yaml"));
+		assertThat(chart).containsEntry("home", "https://example.com/lights")
+			.containsEntry("sources", List.of("https://example.com/lights.git"))
+			.containsEntry("maintainers", List.of(Map.of("email", "ada@example.com", "name", "Ada")));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DeploySettings.parse("namespace: lights\nchart: {maintainers: [Ada]}", "settings"))
+			.withMessageStartingWith("settings: chart.maintainers is not a setting of the chart");
+	}
+
+	@Test
 	void oneReplicaHasNoDisruptionBudgetNorAntiAffinity() {
 		Map<String, String> files = manifests(model().build(), Map.of("replicas", 1));
 		List<Map<String, Object>> documents = documents(files.get("deployment.yaml"));
