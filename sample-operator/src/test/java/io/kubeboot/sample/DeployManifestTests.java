@@ -37,9 +37,25 @@ class DeployManifestTests {
 		Map<String, Integer> ports = containerPorts();
 		assertThat(ports).containsEntry("http", applicationPort()).containsEntry("management", managementPort());
 		assertThat(managementPort()).isNotEqualTo(applicationPort());
-		JsonObject annotations = pod.getAsJsonObject("metadata").getAsJsonObject("annotations");
-		assertThat(annotations.get("prometheus.io/port").getAsString()).isEqualTo(String.valueOf(managementPort()));
-		assertThat(annotations.get("prometheus.io/path").getAsString()).isEqualTo("/actuator/prometheus");
+		// the ServiceMonitor scrapes the metrics Service, which points at the management port
+		JsonObject metrics = Manifests.load("service.yaml")
+			.stream()
+			.filter((service) -> service.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics"))
+			.findFirst()
+			.orElseThrow();
+		JsonObject port = metrics.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject();
+		assertThat(port.get("targetPort").getAsString()).isEqualTo("management");
+		assertThat(port.get("port").getAsInt()).isEqualTo(managementPort());
+		JsonObject endpoint = Manifests.load("servicemonitor.yaml")
+			.get(0)
+			.getAsJsonObject("spec")
+			.getAsJsonArray("endpoints")
+			.get(0)
+			.getAsJsonObject();
+		assertThat(endpoint.get("port").getAsString()).isEqualTo(port.get("name").getAsString());
+		assertThat(endpoint.get("path").getAsString()).isEqualTo("/actuator/prometheus");
+		// no prometheus.io annotations besides: a Prometheus that honours both would scrape twice
+		assertThat(pod.getAsJsonObject("metadata").has("annotations")).isFalse();
 		assertThat(setting("management", "endpoint", "health", "show-details")).isEqualTo("when-authorized");
 	}
 

@@ -203,7 +203,7 @@ class GeneratedManifestsIntegrationTests {
 						resources: {requests: {cpu: 50m, memory: 128Mi}, limits: {memory: 1Gi}}
 						revisionHistoryLimit: 3
 						""", List.of("Deployment", "PodDisruptionBudget"), List.of()),
-				Arguments.of("grants in two namespaces, no NetworkPolicy, no leader election", """
+				Arguments.of("grants in two namespaces, RBAC helpers, no NetworkPolicy, no leader election", """
 						grantedNamespaces: [{namespace}, default]
 						rbacHelpers: {enabled: true}
 						networkPolicy: {enabled: false}
