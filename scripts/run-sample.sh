@@ -41,7 +41,7 @@ export KUBECONFIG=$PWD/$work/kubeconfig
 kubectl version >&2
 kubectl apply -f sample-operator/deploy/crd.yaml >/dev/null
 kubectl wait --for condition=established --timeout=60s crd/storagebuckets.storage.kubeboot.io >/dev/null
-kubectl apply -f sample-operator/deploy/examples.yaml >/dev/null
+kubectl apply -f sample-operator/examples/buckets.yaml >/dev/null
 
 # The healthy example bucket's endpoint, served locally; the other example points where nothing listens.
 if ! command -v python3 >/dev/null; then

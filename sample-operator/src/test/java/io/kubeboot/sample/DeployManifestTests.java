@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code application.yaml}: Actuator on the management port and Prometheus pointed at it,
  * the kubelet's probes on the application's port, a read-only root filesystem with a
  * writable {@code /tmp}, no access to Pods, writes to ConfigMaps granted per namespace
- * only, NetworkPolicies that open the webhook and management ports alone, and Prometheus
- * scraping with a token that RBAC lets get the metrics path.
+ * only, a NetworkPolicy that opens the webhook and management ports alone, the example
+ * egress policy, and Prometheus scraping with a token that RBAC lets get the metrics path.
  * {@code StorageBucketSecureDefaultsIntegrationTests} requests the same paths and ports
  * of the running operator.
  */
@@ -37,9 +37,25 @@ class DeployManifestTests {
 		Map<String, Integer> ports = containerPorts();
 		assertThat(ports).containsEntry("http", applicationPort()).containsEntry("management", managementPort());
 		assertThat(managementPort()).isNotEqualTo(applicationPort());
-		JsonObject annotations = pod.getAsJsonObject("metadata").getAsJsonObject("annotations");
-		assertThat(annotations.get("prometheus.io/port").getAsString()).isEqualTo(String.valueOf(managementPort()));
-		assertThat(annotations.get("prometheus.io/path").getAsString()).isEqualTo("/actuator/prometheus");
+		// the ServiceMonitor scrapes the metrics Service, which points at the management port
+		JsonObject metrics = Manifests.load("service.yaml")
+			.stream()
+			.filter((service) -> service.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics"))
+			.findFirst()
+			.orElseThrow();
+		JsonObject port = metrics.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject();
+		assertThat(port.get("targetPort").getAsString()).isEqualTo("management");
+		assertThat(port.get("port").getAsInt()).isEqualTo(managementPort());
+		JsonObject endpoint = Manifests.load("servicemonitor.yaml")
+			.get(0)
+			.getAsJsonObject("spec")
+			.getAsJsonArray("endpoints")
+			.get(0)
+			.getAsJsonObject();
+		assertThat(endpoint.get("port").getAsString()).isEqualTo(port.get("name").getAsString());
+		assertThat(endpoint.get("path").getAsString()).isEqualTo("/actuator/prometheus");
+		// no prometheus.io annotations besides: a Prometheus that honours both would scrape twice
+		assertThat(pod.getAsJsonObject("metadata").has("annotations")).isFalse();
 		assertThat(setting("management", "endpoint", "health", "show-details")).isEqualTo("when-authorized");
 	}
 
@@ -117,15 +133,19 @@ class DeployManifestTests {
 	}
 
 	@Test
-	void bucketNamespaceBindsTheConfigMapWritesInOneNamespace() throws IOException {
-		List<JsonObject> manifests = Manifests.load("bucket-namespace.yaml");
-		assertThat(manifests).hasSize(1);
-		JsonObject binding = manifests.get(0);
+	void theConfigMapWritesAreBoundInOneNamespaceOnly() throws IOException {
+		List<JsonObject> bindings = new ArrayList<>();
+		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
+			JsonObject roleRef = manifest.getAsJsonObject("roleRef");
+			if (roleRef != null && roleRef.get("name").getAsString().equals("sample-operator-bucket-connections")) {
+				bindings.add(manifest);
+			}
+		}
+		assertThat(bindings).hasSize(1);
+		JsonObject binding = bindings.get(0);
 		assertThat(binding.get("kind").getAsString()).isEqualTo("RoleBinding");
-		assertThat(binding.getAsJsonObject("metadata").get("namespace").getAsString()).isNotEqualTo("kube-system");
-		JsonObject roleRef = binding.getAsJsonObject("roleRef");
-		assertThat(roleRef.get("kind").getAsString()).isEqualTo("ClusterRole");
-		assertThat(roleRef.get("name").getAsString()).isEqualTo("sample-operator-bucket-connections");
+		assertThat(binding.getAsJsonObject("metadata").get("namespace").getAsString()).isEqualTo("default");
+		assertThat(binding.getAsJsonObject("roleRef").get("kind").getAsString()).isEqualTo("ClusterRole");
 		JsonObject subject = binding.getAsJsonArray("subjects").get(0).getAsJsonObject();
 		assertThat(subject.get("kind").getAsString()).isEqualTo("ServiceAccount");
 		assertThat(subject.get("name").getAsString()).isEqualTo("sample-operator");
@@ -152,7 +172,9 @@ class DeployManifestTests {
 
 	@Test
 	void theEgressPolicyRefusesMetadataAndPrivateAddresses() throws IOException {
-		JsonObject spec = Manifests.load("networkpolicy-egress.yaml").get(0).getAsJsonObject("spec");
+		JsonObject spec = Manifests.load(Manifests.EXAMPLES.resolve("networkpolicy-egress.yaml"))
+			.get(0)
+			.getAsJsonObject("spec");
 		assertThat(strings(spec.getAsJsonArray("policyTypes"))).containsExactly("Egress");
 		List<String> refused = new ArrayList<>();
 		for (JsonElement rule : spec.getAsJsonArray("egress")) {

@@ -34,6 +34,11 @@ final class Manifests {
 	 */
 	static final Path DEPLOY = Path.of("deploy");
 
+	/**
+	 * The directory of the examples that are not generated.
+	 */
+	static final Path EXAMPLES = Path.of("examples");
+
 	private static final Map<String, String> PLURALS = Map.of("CustomResourceDefinition", "customresourcedefinitions",
 			"ServiceAccount", "serviceaccounts", "ClusterRole", "clusterroles", "ClusterRoleBinding",
 			"clusterrolebindings", "Role", "roles", "RoleBinding", "rolebindings", "StorageBucket", "storagebuckets",
@@ -48,8 +53,12 @@ final class Manifests {
 	}
 
 	static List<JsonObject> load(String file) throws IOException {
+		return load(DEPLOY.resolve(file));
+	}
+
+	static List<JsonObject> load(Path file) throws IOException {
 		List<JsonObject> documents = new ArrayList<>();
-		try (Reader reader = Files.newBufferedReader(DEPLOY.resolve(file), StandardCharsets.UTF_8)) {
+		try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
 			for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(reader)) {
 				if (document != null) {
 					documents.add(new Gson().toJsonTree(document).getAsJsonObject());

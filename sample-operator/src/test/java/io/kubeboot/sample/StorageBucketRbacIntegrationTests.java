@@ -20,9 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code deploy/rbac.yaml}, generated from the sample's code, with
- * {@code deploy/bucket-namespace.yaml}, which grants its ConfigMap writes in a namespace,
- * grants the sample everything it does and the sample needs nothing more: the sample runs
+ * {@code deploy/rbac.yaml}, generated from the sample's code, with the RoleBinding that
+ * grants its ConfigMap writes in a namespace, grants the sample everything it does and the sample needs nothing more: the sample runs
  * as a user that has no permission but the manifests' roles, bound in the test's
  * namespace (the sample is scoped to it with {@code operator.namespace}), and never meets
  * a {@code Forbidden}, nor does its start-up self-check find a rule missing.
@@ -126,11 +125,10 @@ class StorageBucketRbacIntegrationTests {
 	}
 
 	/**
-	 * Applies {@code deploy/rbac.yaml} and {@code deploy/bucket-namespace.yaml} with the
-	 * user in place of the ServiceAccount, in the test's namespace: the ClusterRoles
-	 * (renamed, as they outlive the namespace) are bound there with RoleBindings (the one
-	 * granted per namespace by {@code bucket-namespace.yaml}'s), the leader election Role
-	 * moves there.
+	 * Applies {@code deploy/rbac.yaml} with the user in place of the ServiceAccount, in the
+	 * test's namespace: the ClusterRoles (renamed, as they outlive the namespace) are bound
+	 * there with RoleBindings (the one granted per namespace by the RoleBinding
+	 * {@code rbac.yaml} makes in {@code default}), the leader election Role moves there.
 	 */
 	private void grantManifestRolesTo(String user, String namespace) throws Exception {
 		grantManifestRolesTo(user, namespace, true);
@@ -138,23 +136,39 @@ class StorageBucketRbacIntegrationTests {
 
 	private void grantManifestRolesTo(String user, String namespace, boolean bucketNamespace) throws Exception {
 		Map<String, String> renamed = new HashMap<>();
-		List<JsonObject> manifests = new ArrayList<>(Manifests.load("rbac.yaml"));
-		if (bucketNamespace) {
-			manifests.addAll(Manifests.load("bucket-namespace.yaml"));
+		List<JsonObject> manifests = new ArrayList<>();
+		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
+			if (bucketNamespace || !grantsPerNamespace(manifest)) {
+				manifests.add(manifest);
+			}
 		}
 		applyAsUser(manifests, user, namespace, renamed);
 	}
 
 	/**
-	 * Applies {@code deploy/bucket-namespace.yaml} with the user in place of the
-	 * ServiceAccount, in the test's namespace, after {@code rbac.yaml}'s roles.
+	 * Applies the RoleBinding of {@code deploy/rbac.yaml} that grants the ConfigMap writes
+	 * in a namespace, with the user in place of the ServiceAccount, in the test's
+	 * namespace, after {@code rbac.yaml}'s roles.
 	 */
 	private void grantBucketNamespaceTo(String user, String namespace) throws Exception {
 		Map<String, String> renamed = new HashMap<>();
 		for (String clusterRole : this.clusterRoles) {
 			renamed.put(clusterRole.substring(0, clusterRole.length() - namespace.length() - 1), clusterRole);
 		}
-		applyAsUser(Manifests.load("bucket-namespace.yaml"), user, namespace, renamed);
+		List<JsonObject> grants = Manifests.load("rbac.yaml")
+			.stream()
+			.filter(StorageBucketRbacIntegrationTests::grantsPerNamespace)
+			.toList();
+		applyAsUser(grants, user, namespace, renamed);
+	}
+
+	/**
+	 * Whether a manifest is a RoleBinding of a ClusterRole: the grant of the writes given
+	 * namespace by namespace.
+	 */
+	private static boolean grantsPerNamespace(JsonObject manifest) {
+		return manifest.get("kind").getAsString().equals("RoleBinding")
+				&& manifest.getAsJsonObject("roleRef").get("kind").getAsString().equals("ClusterRole");
 	}
 
 	private void applyAsUser(List<JsonObject> manifests, String user, String namespace, Map<String, String> renamed)

@@ -116,39 +116,23 @@ public final class RbacManifest {
 		 * @return the YAML, documents separated by {@code ---}, ending with a newline
 		 */
 		public String render(List<PolicyRule> rules) {
-			Objects.requireNonNull(rules, "rules must not be null");
-			// role, then the cluster ("") before the namespaces
-			Map<String, Map<String, List<PolicyRule>>> roles = new TreeMap<>();
-			for (PolicyRule rule : rules) {
-				String namespace = (rule.namespace() != null) ? requireName(rule.namespace(), "namespace") : "";
-				roles.computeIfAbsent(rule.role(), (role) -> new TreeMap<>())
-					.computeIfAbsent(namespace, (ns) -> new ArrayList<>())
-					.add(rule);
-			}
 			List<String> documents = new ArrayList<>();
 			if (this.serviceAccountName != null) {
 				documents
 					.add("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: " + scalar(this.serviceAccountName)
 							+ "\n  namespace: " + scalar(this.serviceAccountNamespace) + "\n");
 			}
-			roles.forEach((role, byNamespace) -> byNamespace.forEach((namespace, inRole) -> {
-				String roleName = role.isEmpty() ? this.name : requireName(this.name + "-" + role, "role name");
-				String roleNamespace = namespace.isEmpty() ? null : namespace;
-				boolean perNamespace = inRole.stream().anyMatch(PolicyRule::grantedPerNamespace);
-				if (perNamespace && inRole.stream().anyMatch((rule) -> !rule.grantedPerNamespace())) {
-					throw new IllegalArgumentException("ClusterRole " + roleName + " mixes rules granted per "
-							+ "namespace with rules for all namespaces");
-				}
+			for (Role role : roles(this.name, rules)) {
 				StringBuilder document = new StringBuilder();
-				if (perNamespace) {
+				if (role.grantedPerNamespace()) {
 					comment(document, "", "Not bound here: granted namespace by namespace, by a RoleBinding of this "
 							+ "ClusterRole to the ServiceAccount in each namespace that needs it");
 				}
-				documents.add(document.append(role(roleName, roleNamespace, inRole)).toString());
-				if (this.serviceAccountName != null && !perNamespace) {
-					documents.add(binding(roleName, roleNamespace));
+				documents.add(document.append(role(role.name(), role.namespace(), role.rules())).toString());
+				if (this.serviceAccountName != null && !role.grantedPerNamespace()) {
+					documents.add(binding(role.name(), role.namespace()));
 				}
-			}));
+			}
 			StringBuilder yaml = new StringBuilder();
 			for (String line : this.header) {
 				yaml.append(line.isBlank() ? "#" : "# " + line.strip()).append('\n');
@@ -166,7 +150,7 @@ public final class RbacManifest {
 				yaml.append("  namespace: ").append(scalar(namespace)).append('\n');
 			}
 			yaml.append("rules:\n");
-			for (PolicyRule rule : rules.stream().sorted(ORDER).toList()) {
+			for (PolicyRule rule : rules) {
 				for (String reason : new TreeSet<>(rule.reasons())) {
 					comment(yaml, "  ", reason);
 				}
@@ -194,6 +178,60 @@ public final class RbacManifest {
 			yaml.append("subjects:\n  - kind: ServiceAccount\n    name: ").append(scalar(this.serviceAccountName));
 			yaml.append("\n    namespace: ").append(scalar(this.serviceAccountNamespace)).append('\n');
 			return yaml.toString();
+		}
+
+	}
+
+	/**
+	 * Groups rules into the roles that hold them, as {@link Builder#render} renders them:
+	 * a ClusterRole named after the operator for the rules of all namespaces and
+	 * cluster-scoped kinds, a Role of that name in each namespace with rules there, the
+	 * same again named {@code <name>-<role>} for the rules of a role of their own. For
+	 * renderers of other manifests, such as a Helm chart's.
+	 * @param name the name of the operator's roles
+	 * @param rules the rules
+	 * @return the roles: by role, the ClusterRole before the namespaces, each one's rules
+	 * sorted by group, resource and names
+	 * @throws IllegalArgumentException if the name or a namespace is no lowercase RFC
+	 * 1123 subdomain, or a ClusterRole mixes rules granted per namespace with others
+	 */
+	public static List<Role> roles(String name, List<PolicyRule> rules) {
+		requireName(name, "name");
+		Objects.requireNonNull(rules, "rules must not be null");
+		Map<String, Map<String, List<PolicyRule>>> grouped = new TreeMap<>();
+		for (PolicyRule rule : rules) {
+			String namespace = (rule.namespace() != null) ? requireName(rule.namespace(), "namespace") : "";
+			grouped.computeIfAbsent(rule.role(), (role) -> new TreeMap<>())
+				.computeIfAbsent(namespace, (ns) -> new ArrayList<>())
+				.add(rule);
+		}
+		List<Role> roles = new ArrayList<>();
+		grouped.forEach((role, byNamespace) -> byNamespace.forEach((namespace, inRole) -> {
+			String roleName = role.isEmpty() ? name : requireName(name + "-" + role, "role name");
+			boolean perNamespace = inRole.stream().anyMatch(PolicyRule::grantedPerNamespace);
+			if (perNamespace && inRole.stream().anyMatch((rule) -> !rule.grantedPerNamespace())) {
+				throw new IllegalArgumentException("ClusterRole " + roleName + " mixes rules granted per "
+						+ "namespace with rules for all namespaces");
+			}
+			roles.add(new Role(roleName, namespace.isEmpty() ? null : namespace,
+					inRole.stream().sorted(ORDER).toList(), perNamespace));
+		}));
+		return roles;
+	}
+
+	/**
+	 * A Role or ClusterRole and its rules.
+	 *
+	 * @param name the role's name
+	 * @param namespace the Role's namespace, or {@code null} for a ClusterRole
+	 * @param rules its rules, sorted
+	 * @param grantedPerNamespace whether it is a ClusterRole bound namespace by namespace,
+	 * with RoleBindings, instead of cluster-wide
+	 */
+	public record Role(String name, @Nullable String namespace, List<PolicyRule> rules, boolean grantedPerNamespace) {
+
+		public Role {
+			rules = List.copyOf(rules);
 		}
 
 	}

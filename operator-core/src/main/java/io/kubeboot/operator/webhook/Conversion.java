@@ -168,6 +168,14 @@ public final class Conversion<H extends KubernetesObject> {
 				+ ", spokes " + String.join(", ", spokes) + "]";
 	}
 
+	/**
+	 * Returns the hub's model class.
+	 * @return the class
+	 */
+	public Class<H> hubType() {
+		return this.hub;
+	}
+
 	String group() {
 		return this.group;
 	}

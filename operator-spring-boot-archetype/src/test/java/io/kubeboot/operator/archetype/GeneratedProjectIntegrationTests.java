@@ -42,12 +42,14 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A project generated from the archetype, as a user generates it with
  * {@code mvn archetype:generate}: its {@code mvn verify} passes as generated (its test
- * runs its operator against a local control plane), the layers its {@code Dockerfile}
+ * runs its operator against a local control plane, its first build generates
+ * {@code deploy/}, and a later build fails while {@code deploy/} differs), the layers its {@code Dockerfile}
  * copies make a runnable application, and {@code mvn spring-boot:test-run} runs its
  * operator against a throwaway control plane that reconciles what a user creates with the
  * logged kubeconfig, then stops cleanly; and its jar, run as {@code deploy/} deploys it
@@ -97,15 +99,17 @@ class GeneratedProjectIntegrationTests {
 			.contains("finalizer = WebsiteReconciler.FINALIZER")
 			.contains("FINALIZER = \"shop.example.com/finalizer\"");
 		assertThat(project.resolve("src/test/java/com/example/shop/TestOperatorApplication.java")).exists();
-		assertThat(project.resolve("deploy/crd.yaml")).content()
-			.contains("name: websites.shop.example.com")
-			.contains("singular: website");
+		// the first build generates deploy/
+		assertThat(project.resolve("deploy")).doesNotExist();
+		assertThat(project.resolve("src/main/deploy/settings.yaml")).content()
+			.contains("namespace: shop-operator")
+			.contains("repository: shop-operator");
 		assertThat(project.resolve("pom.xml")).content()
 			.contains("<operator-spring-boot.version>" + MavenRun.property("archetype.version") + "<")
 			.contains("<version>${operator-spring-boot.version}</version>")
 			.doesNotContain("@project.version@");
-		for (String file : List.of("Dockerfile", ".dockerignore", ".gitignore", "README.md", "deploy/namespace.yaml",
-				"deploy/rbac.yaml", "deploy/deployment.yaml", "deploy/example.yaml",
+		for (String file : List.of("Dockerfile", ".dockerignore", ".gitignore", ".gitattributes", "README.md",
+				"examples/example.yaml", "src/test/java/com/example/shop/GeneratedDeployTests.java",
 				"src/main/resources/application.yaml")) {
 			assertThat(project.resolve(file)).as(file).exists();
 		}
@@ -121,18 +125,46 @@ class GeneratedProjectIntegrationTests {
 		// its finalizer flow reads right after its writes without waiting for the cache
 		// (deleting an object with a finalizer used to stall every read for 5 s)
 		assertThat(output).doesNotContain("within PT5S").doesNotContain("has not seen this process's last write");
-		// deploy/crd.yaml and deploy/rbac.yaml are what the code produces, as generated
-		for (String tests : List.of("GeneratedCrdTests", "GeneratedRbacTests")) {
-			assertThat(project.resolve("target/surefire-reports/TEST-com.example.shop." + tests + ".xml")).content()
-				.contains("tests=\"1\"")
-				.contains("failures=\"0\"")
-				.contains("errors=\"0\"");
+		// the first build wrote deploy/, generated from the code
+		assertThat(project.resolve("target/surefire-reports/TEST-com.example.shop.GeneratedDeployTests.xml"))
+			.content()
+			.contains("tests=\"1\"")
+			.contains("failures=\"0\"")
+			.contains("errors=\"0\"");
+		assertThat(project.resolve("deploy/crd.yaml")).content()
+			.contains("name: websites.shop.example.com")
+			.contains("singular: website");
+		for (String file : List.of("README.md", "namespace.yaml", "rbac.yaml", "service.yaml", "deployment.yaml",
+				"networkpolicy.yaml", "servicemonitor.yaml", "chart/Chart.yaml", "chart/values.yaml",
+				"chart/values.schema.json", "chart/templates/deployment.yaml")) {
+			assertThat(project.resolve("deploy").resolve(file)).as(file)
+				.content()
+				.contains("Generated from com.example.shop.OperatorApplication");
 		}
 		assertThat(project.resolve("target/shop-operator-0.1.0-SNAPSHOT.jar")).exists();
 	}
 
 	@Test
 	@Order(3)
+	void theBuildFailsWhileDeployDiffersFromTheCode() throws Exception {
+		Path deployment = project.resolve("deploy/deployment.yaml");
+		String generated = Files.readString(deployment, StandardCharsets.UTF_8);
+		Files.writeString(deployment, generated.replace("replicas: 2", "replicas: 3"), StandardCharsets.UTF_8);
+		try {
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> maven.run(project, work.resolve("drift.log"), Duration.ofMinutes(5), "test",
+						"-Dtest=GeneratedDeployTests"))
+				.withMessageContaining("deploy differs from what the code generates")
+				.withMessageContaining("deployment.yaml differs")
+				.withMessageContaining("mvn test -Dtest=GeneratedDeployTests -Ddeploy.update=true");
+		}
+		finally {
+			Files.writeString(deployment, generated, StandardCharsets.UTF_8);
+		}
+	}
+
+	@Test
+	@Order(4)
 	void theDockerfilesLayersMakeARunnableApplication() throws Exception {
 		// what the Dockerfile's builder stage does, then its COPY lines, then its
 		// ENTRYPOINT
@@ -170,7 +202,7 @@ class GeneratedProjectIntegrationTests {
 	}
 
 	@Test
-	@Order(4)
+	@Order(5)
 	void testRunReconcilesWhatAUserCreatesAndStopsCleanly() throws Exception {
 		Path log = work.resolve("test-run.log");
 		Process mvn = maven.start(project, log, "spring-boot:test-run",
@@ -235,7 +267,7 @@ class GeneratedProjectIntegrationTests {
 	}
 
 	@Test
-	@Order(5)
+	@Order(6)
 	void theManifestsOfDeployAreAllItNeeds(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		// deploy/namespace.yaml, crd.yaml and rbac.yaml as kubectl apply would, with an
 		// unprivileged user of the control plane in place of the ServiceAccount
@@ -273,11 +305,13 @@ class GeneratedProjectIntegrationTests {
 				return Pattern.compile("Tomcat started on port (\\d+)").matcher(MavenRun.read(log));
 			}, Matcher::find);
 			await().atMost(Duration.ofMinutes(1)).until(() -> MavenRun.read(log).contains("Starting workers"));
-			// the paths and port of the probes and of the Prometheus annotations in
-			// deploy/deployment.yaml
+			// the paths and port of the probes of deploy/deployment.yaml and of the scrape of
+			// deploy/servicemonitor.yaml
 			String deployment = Files.readString(project.resolve("deploy/deployment.yaml"), StandardCharsets.UTF_8);
-			assertThat(deployment).contains("containerPort: 8080", "path: /healthz", "path: /readyz",
-					"prometheus.io/path: /actuator/prometheus", "prometheus.io/port: \"8080\"");
+			assertThat(deployment).contains("containerPort: 8080", "path: /healthz", "path: /readyz");
+			assertThat(project.resolve("deploy/servicemonitor.yaml")).content()
+				.contains("path: /actuator/prometheus", "port: metrics");
+			assertThat(project.resolve("deploy/service.yaml")).content().contains("port: 8080");
 			HttpClient http = HttpClient.newHttpClient();
 			for (String path : List.of("/healthz", "/readyz", "/actuator/prometheus")) {
 				HttpResponse<String> response = http.send(
@@ -287,7 +321,7 @@ class GeneratedProjectIntegrationTests {
 			}
 
 			DynamicKubernetesApi websites = new DynamicKubernetesApi("shop.example.com", "v1alpha1", "websites", admin);
-			JsonObject website = load(project.resolve("deploy/example.yaml")).get(0);
+			JsonObject website = load(project.resolve("examples/example.yaml")).get(0);
 			website.getAsJsonObject("metadata").addProperty("namespace", namespace.name());
 			assertThat(websites.create(new DynamicKubernetesObject(website)).isSuccess()).isTrue();
 			await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {

@@ -56,10 +56,10 @@ import org.slf4j.LoggerFactory;
  * are granted namespace by namespace: RBAC cannot narrow {@code create} to a name or a
  * label, so cluster-wide they would reach every ConfigMap of the cluster, those of
  * {@code kube-system} too. Their ClusterRole {@code sample-operator-bucket-connections}
- * is bound by a RoleBinding in each namespace that holds buckets
- * ({@code deploy/bucket-namespace.yaml}); in any other namespace the bucket is still
- * probed and its status written, and a {@code Warning} Event tells its owner why it has
- * no ConfigMap.
+ * is bound by a RoleBinding in each namespace that holds buckets (the chart's
+ * {@code grantedNamespaces}, {@code default} in {@code deploy/rbac.yaml}); in any other
+ * namespace the bucket is still probed and its status written, and a {@code Warning}
+ * Event tells its owner why it has no ConfigMap.
  */
 @Reconciles(value = StorageBucket.class, maxConcurrentReconciles = 4, owns = V1ConfigMap.class,
 		ownsLabelSelector = BucketConnection.SELECTOR, finalizer = StorageBucketReconciler.FINALIZER)
@@ -195,7 +195,7 @@ class StorageBucketReconciler {
 				this.events.warning(bucket, CONNECTION_NOT_GRANTED,
 						"The operator may not write ConfigMaps in namespace " + request.namespace()
 								+ ": bind ClusterRole sample-operator-bucket-connections to its ServiceAccount "
-								+ "there (deploy/bucket-namespace.yaml)");
+								+ "there (the chart's grantedNamespaces)");
 			}
 			return;
 		}

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.kubeboot.operator.webhook.AdmissionDeniedException;
 import io.kubeboot.operator.webhook.AdmissionValidator;
+import io.kubeboot.operator.webhook.Webhook;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucket;
 import io.kubeboot.sample.storage.v1alpha1.StorageBucketSpec;
 import org.springframework.stereotype.Component;
@@ -31,11 +32,19 @@ import org.springframework.stereotype.Component;
  * </ul>
  * What needs no code is the CRD's: the API server itself keeps {@code spec.bucketName}
  * from changing (a CEL transition rule) and writes the default probe timeout. The starter
- * serves this class as the validating admission webhook of StorageBucket, which the API
- * server calls only when a bucket is created or its endpoint or region changes (the
- * webhook's {@code matchConditions}, see {@code deploy/webhook.yaml}).
+ * serves this class as the validating admission webhook of StorageBucket. The API server
+ * calls it only when a bucket is created or its endpoint or region changes: the
+ * {@link Webhook} annotation's match condition, which the generated
+ * {@code deploy/webhook.yaml} carries; a status write, a label or a finalizer never
+ * reaches the operator. What cannot be checked is refused while no replica answers.
  */
 @Component
+@Webhook(failurePolicy = Webhook.FailurePolicy.FAIL, matchConditions = @Webhook.MatchCondition(
+		name = "endpoint-or-region-changed",
+		expression = "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec)"
+				+ " || object.spec.endpoint != oldObject.spec.endpoint"
+				+ " || (has(object.spec.region) ? object.spec.region : '')"
+				+ " != (has(oldObject.spec.region) ? oldObject.spec.region : '')"))
 class StorageBucketValidator implements AdmissionValidator<StorageBucket> {
 
 	private final BucketProperties properties;
