@@ -59,11 +59,14 @@
 {{- if and (not $.Values.webhook.certManager.enabled) (not $.Values.webhook.caBundle) }}
 {{- fail "webhook.caBundle must be given when webhook.certManager.enabled is false: the API server would not trust the webhook" }}
 {{- end }}
-{{- if $.Values.metrics.secure }}
-{{- fail "metrics.secure is true, but the starter serves no authenticated metrics yet (the filter that checks a scrape's token with the API server is still to come): leave it false; the NetworkPolicy admits scrapes from networkPolicy.metricsNamespace only" }}
+{{- if and $.Values.metrics.scraper.serviceAccount.name (not $.Values.metrics.scraper.serviceAccount.namespace) }}
+{{- fail "metrics.scraper.serviceAccount.namespace must be given with metrics.scraper.serviceAccount.name: a ServiceAccount is bound in its namespace" }}
+{{- end }}
+{{- if not $.Values.metrics.serviceMonitor.tokenSecret.key }}
+{{- fail "metrics.serviceMonitor.tokenSecret.key must name the Secret's key of the token" }}
 {{- end }}
 {{- range $.Values.env }}
-{{- if or (has .name (list "SERVER_PORT" "MANAGEMENT_SERVER_PORT" "OPERATOR_NAMESPACE" "OPERATOR_LEADERELECTION_ENABLED" "OPERATOR_LEADERELECTION_LEASENAME" "JAVA_TOOL_OPTIONS")) (hasPrefix "OPERATOR_WEBHOOK_" .name) }}
+{{- if or (has .name (list "SERVER_PORT" "MANAGEMENT_SERVER_PORT" "OPERATOR_NAMESPACE" "OPERATOR_LEADERELECTION_ENABLED" "OPERATOR_LEADERELECTION_LEASENAME" "OPERATOR_METRICS_AUTH_ENABLED" "JAVA_TOOL_OPTIONS")) (hasPrefix "OPERATOR_WEBHOOK_" .name) }}
 {{- fail (printf "env names %s, which the chart derives (from the values or the application's properties the chart was generated for): set the value or the property instead" .name) }}
 {{- end }}
 {{- end }}

@@ -3,6 +3,7 @@ package io.kubeboot.sample;
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -27,10 +28,12 @@ import static org.awaitility.Awaitility.await;
  * The chart's roles as {@code helm install --set watchNamespaces={<namespace>} --set
  * leaderElection.enabled=true} renders them, which the plain {@code rbac.yaml} does not
  * show: the operator's rules as a Role in the watched namespace, leader election's Role
- * in the release's namespace, the cluster-scoped kinds' ClusterRole. Applied for a user in
- * place of the ServiceAccount, they let the sample, scoped to that namespace, elect its
- * leader, reconcile a bucket, write its ConfigMap, status and Events, and release its
- * Lease without a single {@code Forbidden}.
+ * in the release's namespace, the cluster-scoped kinds' ClusterRole, and, the metrics being
+ * secured ({@code metrics.secure} of the settings), the ClusterRole of the access reviews.
+ * Applied for a user in place of the ServiceAccount, they let the sample, scoped to that
+ * namespace and guarding its metrics, elect its leader, reconcile a bucket, write its
+ * ConfigMap, status and Events, and release its Lease without a single
+ * {@code Forbidden}, nor a rule its start-up self-check finds denied.
  */
 @WithControlPlane
 class ChartRbacIntegrationTests {
@@ -87,14 +90,21 @@ class ChartRbacIntegrationTests {
 				this.clusterScoped.add(object);
 			}
 		}
-		// the operator's rules in the watched namespace, the Lease's in the release's
-		assertThat(kinds).contains("Role sample-operator-" + namespace.name(), "Role sample-operator-leader-election")
-			.noneMatch((kind) -> kind.startsWith("ClusterRoleBinding"));
+		// the operator's rules in the watched namespace, the Lease's in the release's; cluster-wide only
+		// the metrics' reviews (the operator's) and the scraper's get on the path
+		String clusterName = "sample-operator-" + namespace.name();
+		assertThat(kinds).contains("Role " + clusterName, "Role sample-operator-leader-election")
+			.filteredOn((kind) -> kind.startsWith("ClusterRoleBinding"))
+			.containsExactlyInAnyOrder("ClusterRoleBinding " + clusterName + "-metrics-auth",
+					"ClusterRoleBinding " + clusterName + "-metrics-reader");
 		StorageBuckets buckets = new StorageBuckets(admin, namespace.name());
 		try (BucketEndpoint endpoint = BucketEndpoint.start()) {
 			buckets.create("photos", endpoint.url());
-			OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfigFor(USER),
-					SampleArguments.replica(namespace, "replica-a"));
+			String[] replica = SampleArguments.replica(namespace, "replica-a");
+			String[] arguments = Arrays.copyOf(replica, replica.length + 1);
+			// as the chart runs it (OPERATOR_METRICS_AUTH_ENABLED): the self-check asks for the reviews
+			arguments[replica.length] = "--operator.metrics.auth.enabled=true";
+			OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfigFor(USER), arguments);
 			this.processes.add(operator);
 			await().atMost(WAIT).until(() -> buckets.availableStatus("photos").equals("True"));
 			await().atMost(WAIT).until(() -> buckets.eventCount("photos", "Normal", "EndpointReachable") == 1);

@@ -94,7 +94,10 @@ class DeployManifestTests {
 		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
 			if (manifest.has("rules")) {
 				for (JsonElement rule : manifest.getAsJsonArray("rules")) {
-					rule.getAsJsonObject().getAsJsonArray("resources").forEach((r) -> resources.add(r.getAsString()));
+					// the metrics reader's rule names a path (nonResourceURLs), no resources
+					if (rule.getAsJsonObject().has("resources")) {
+						rule.getAsJsonObject().getAsJsonArray("resources").forEach((r) -> resources.add(r.getAsString()));
+					}
 				}
 			}
 		}
@@ -119,6 +122,11 @@ class DeployManifestTests {
 			String name = manifest.getAsJsonObject("metadata").get("name").getAsString();
 			for (JsonElement element : manifest.getAsJsonArray("rules")) {
 				JsonObject rule = element.getAsJsonObject();
+				if (!rule.has("resources")) {
+					// the metrics reader's get on a path
+					assertThat(strings(rule.getAsJsonArray("verbs"))).as(name).containsExactly("get");
+					continue;
+				}
 				List<String> resources = strings(rule.getAsJsonArray("resources"));
 				List<String> verbs = strings(rule.getAsJsonArray("verbs"));
 				assertThat(resources).as(name).doesNotContain("*");
@@ -191,51 +199,54 @@ class DeployManifestTests {
 
 	@Test
 	void prometheusScrapesWithATokenThatRbacLetsGetTheMetricsPath() throws IOException {
-		assertThat(environment()).containsEntry("OPERATOR_METRICS_AUTH_ENABLED", "true")
-			// every endpoint exposed on the management port but health
-			.containsEntry("OPERATOR_METRICS_AUTH_ENDPOINTS", "prometheus,operator");
-		List<JsonObject> monitoring = Manifests.load("monitoring.yaml");
-		JsonObject endpoint = only(monitoring, "ServiceMonitor").getAsJsonObject("spec")
+		assertThat(environment()).containsEntry("OPERATOR_METRICS_AUTH_ENABLED", "true");
+		// every endpoint exposed on the management port but health, which the kubelet probes without a token
+		List<String> exposed = new ArrayList<>(
+				List.of(((String) setting("management", "endpoints", "web", "exposure", "include")).split(",")));
+		exposed.remove("health");
+		assertThat(setting("operator", "metrics", "auth", "endpoints")).isEqualTo(exposed);
+		JsonObject endpoint = Manifests.load("servicemonitor.yaml")
+			.get(0)
+			.getAsJsonObject("spec")
 			.getAsJsonArray("endpoints")
 			.get(0)
 			.getAsJsonObject();
 		String path = endpoint.get("path").getAsString();
-		assertThat(path).isEqualTo(podTemplate().getAsJsonObject("metadata")
-			.getAsJsonObject("annotations")
-			.get("prometheus.io/path")
-			.getAsString());
-		assertThat(endpoint.get("port").getAsString()).isEqualTo("management");
+		// Prometheus's own token, mounted in its pod
 		assertThat(endpoint.get("bearerTokenFile").getAsString())
 			.isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token");
-		JsonObject service = only(monitoring, "Service");
-		assertThat(service.getAsJsonObject("spec").getAsJsonObject("selector"))
-			.isEqualTo(podTemplate().getAsJsonObject("metadata").getAsJsonObject("labels"));
-		assertThat(service.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject().get("targetPort")
-			.getAsString()).isEqualTo("management");
-		JsonObject reader = only(monitoring, "ClusterRole").getAsJsonArray("rules").get(0).getAsJsonObject();
+		List<JsonObject> rbac = Manifests.load("rbac.yaml");
+		JsonObject reader = named(rbac, "ClusterRole", "sample-operator-metrics-reader").getAsJsonArray("rules")
+			.get(0)
+			.getAsJsonObject();
 		assertThat(strings(reader.getAsJsonArray("nonResourceURLs"))).containsExactly(path);
 		assertThat(strings(reader.getAsJsonArray("verbs"))).containsExactly("get");
-		assertThat(only(monitoring, "ClusterRoleBinding").getAsJsonObject("roleRef").get("name").getAsString())
-			.isEqualTo(only(monitoring, "ClusterRole").getAsJsonObject("metadata").get("name").getAsString());
-		// the operator may ask the API server: a ClusterRole of rbac.yaml, bound
+		JsonObject readerBinding = named(rbac, "ClusterRoleBinding", "sample-operator-metrics-reader");
+		assertThat(readerBinding.getAsJsonObject("roleRef").get("name").getAsString())
+			.isEqualTo("sample-operator-metrics-reader");
+		JsonObject scraper = readerBinding.getAsJsonArray("subjects").get(0).getAsJsonObject();
+		assertThat(scraper.get("name").getAsString()).isEqualTo("prometheus-k8s");
+		assertThat(scraper.get("namespace").getAsString()).isEqualTo("monitoring");
+		// the operator may ask the API server: a ClusterRole, bound to its ServiceAccount
 		List<String> reviews = new ArrayList<>();
-		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
-			if (manifest.get("kind").getAsString().equals("ClusterRole")
-					&& manifest.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics-auth")) {
-				for (JsonElement rule : manifest.getAsJsonArray("rules")) {
-					reviews.addAll(strings(rule.getAsJsonObject().getAsJsonArray("resources")));
-				}
-			}
+		for (JsonElement rule : named(rbac, "ClusterRole", "sample-operator-metrics-auth").getAsJsonArray("rules")) {
+			reviews.addAll(strings(rule.getAsJsonObject().getAsJsonArray("resources")));
 		}
 		assertThat(reviews).containsExactly("tokenreviews", "subjectaccessreviews");
+		JsonObject operator = named(rbac, "ClusterRoleBinding", "sample-operator-metrics-auth").getAsJsonArray("subjects")
+			.get(0)
+			.getAsJsonObject();
+		assertThat(operator.get("name").getAsString())
+			.isEqualTo(podTemplate().getAsJsonObject("spec").get("serviceAccountName").getAsString());
 	}
 
-	private static JsonObject only(List<JsonObject> manifests, String kind) {
-		List<JsonObject> ofKind = manifests.stream()
-			.filter((manifest) -> manifest.get("kind").getAsString().equals(kind))
+	private static JsonObject named(List<JsonObject> manifests, String kind, String name) {
+		List<JsonObject> named = manifests.stream()
+			.filter((manifest) -> manifest.get("kind").getAsString().equals(kind)
+					&& manifest.getAsJsonObject("metadata").get("name").getAsString().equals(name))
 			.toList();
-		assertThat(ofKind).as(kind).hasSize(1);
-		return ofKind.get(0);
+		assertThat(named).as("%s %s", kind, name).hasSize(1);
+		return named.get(0);
 	}
 
 	/** The environment variables of the operator's container that have a value. */

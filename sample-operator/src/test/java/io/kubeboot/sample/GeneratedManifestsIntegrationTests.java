@@ -188,7 +188,7 @@ class GeneratedManifestsIntegrationTests {
 				webhook: {certManager: {enabled: false}, caBundle: {caBundle}}
 				replicas: 1
 				image: {aotCache: /workspace/application.aot}
-				metrics: {serviceMonitor: {enabled: false}}
+				metrics: {serviceMonitor: {enabled: false}, secure: false}
 				""", List.of("Role", "RoleBinding", "Deployment", "ValidatingWebhookConfiguration"),
 				List.of("ClusterRoleBinding", "PodDisruptionBudget", "Certificate", "ServiceMonitor")),
 				Arguments.of("where the pods run", """
@@ -224,8 +224,11 @@ class GeneratedManifestsIntegrationTests {
 						podAnnotations: {prometheus.io/scrape: "true"}
 						podSecurityContext: {runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000,
 						  seccompProfile: {type: RuntimeDefault}}
-						metrics: {serviceMonitor: {labels: {release: prometheus}, interval: 30s, scrapeTimeout: 10s}}
-						""", List.of("ServiceAccount", "Deployment", "ServiceMonitor"), List.of()),
+						metrics:
+						  serviceMonitor: {labels: {release: prometheus}, interval: 30s, scrapeTimeout: 10s,
+						    tokenSecret: {name: prometheus-token}}
+						  scraper: {serviceAccount: {name: prometheus, namespace: {namespace}}}
+						""", List.of("ServiceAccount", "Deployment", "ServiceMonitor", "ClusterRoleBinding"), List.of()),
 				Arguments.of("a ServiceAccount of one's own", """
 						serviceAccount: {create: false, name: storage-operator}
 						""", List.of("Deployment", "RoleBinding"), List.of("ServiceAccount")));
@@ -303,8 +306,12 @@ class GeneratedManifestsIntegrationTests {
 			.hasMessageContaining("replicas");
 		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("watchNamespaces", "{a,b}")))
 			.hasMessageContaining("watchNamespaces");
-		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("metrics.secure", "true")))
-			.hasMessageContaining("the starter serves no authenticated metrics yet");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
+				Map.of("metrics.scraper.serviceAccount.namespace", "")))
+			.hasMessageContaining("metrics.scraper.serviceAccount.namespace must be given");
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
+				Map.of("env[0].name", "OPERATOR_METRICS_AUTH_ENABLED", "env[0].value", "false")))
+			.hasMessageContaining("env names OPERATOR_METRICS_AUTH_ENABLED, which the chart derives");
 		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
 				Map.of("env[0].name", "SERVER_PORT", "env[0].value", "9090")))
 			.hasMessageContaining("env names SERVER_PORT, which the chart derives");

@@ -32,7 +32,8 @@ final class ChartValues {
 	 * the manifests were generated for).
 	 */
 	static final List<String> DERIVED_ENV = List.of("SERVER_PORT", "MANAGEMENT_SERVER_PORT", "OPERATOR_NAMESPACE",
-			"OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME", "JAVA_TOOL_OPTIONS");
+			"OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME", "OPERATOR_METRICS_AUTH_ENABLED",
+			"JAVA_TOOL_OPTIONS");
 
 	static final String DERIVED_ENV_PREFIX = "OPERATOR_WEBHOOK_";
 
@@ -163,10 +164,25 @@ final class ChartValues {
 					"How often Prometheus scrapes (30s); empty: Prometheus's own setting."));
 			definitions.add(new Definition("metrics.serviceMonitor.scrapeTimeout", Type.STRING, "",
 					"How long a scrape may take (10s); empty: Prometheus's own setting."));
-			definitions.add(new Definition("metrics.secure", Type.BOOLEAN, false,
-					"Whether the metrics are served over HTTPS to callers the API server authenticates and "
-							+ "authorizes (TokenReview, SubjectAccessReview). The starter has no such filter yet: "
-							+ "true is refused until it does; meanwhile the NetworkPolicy limits who may scrape."));
+			definitions.add(new Definition("metrics.secure", Type.BOOLEAN, model.metricsAuth(),
+					"Whether the metrics answer only callers whose bearer token the API server authenticates "
+							+ "(TokenReview) and whom RBAC lets get the path (SubjectAccessReview): "
+							+ "operator.metrics.auth.enabled. The operator then gets a ClusterRole to ask both, the "
+							+ "scraper a ClusterRole to get the path, and the ServiceMonitor sends its token."));
+			definitions.add(new Definition("metrics.scraper.serviceAccount.name", Type.STRING, "prometheus-k8s",
+					"With metrics.secure: the ServiceAccount of the scraper, bound to the ClusterRole "
+							+ "<name>-metrics-reader that lets it get the metrics path (kube-prometheus's "
+							+ "prometheus-k8s); empty: the ClusterRole is left for you to bind."));
+			definitions.add(new Definition("metrics.scraper.serviceAccount.namespace", Type.STRING, "monitoring",
+					"With metrics.secure: the namespace of the scraper's ServiceAccount."));
+			definitions.add(new Definition("metrics.serviceMonitor.tokenSecret.name", Type.STRING, "",
+					"With metrics.secure: a Secret in the release's namespace holding the token the ServiceMonitor "
+							+ "sends (authorization credentials), such as a kubernetes.io/service-account-token "
+							+ "Secret of the scraper's ServiceAccount; empty: bearerTokenFile, the token mounted in "
+							+ "Prometheus's own pod (which the Prometheus Operator marks deprecated, and still "
+							+ "honours)."));
+			definitions.add(new Definition("metrics.serviceMonitor.tokenSecret.key", Type.STRING, "token",
+					"The key of the token in metrics.serviceMonitor.tokenSecret.name."));
 		}
 		definitions.add(new Definition("networkPolicy.enabled", Type.BOOLEAN, true,
 				"Whether a NetworkPolicy admits only the API server's webhook calls and Prometheus's scrapes "
@@ -238,6 +254,15 @@ final class ChartValues {
 			if (!DNS_LABEL.matcher(namespace).matches() || namespace.length() > 63) {
 				throw new IllegalArgumentException(source + ": '" + namespace + "' is no namespace's name");
 			}
+		}
+		if (has("metrics.secure") && !get("metrics.scraper.serviceAccount.name").equals("")
+				&& get("metrics.scraper.serviceAccount.namespace").equals("")) {
+			throw new IllegalArgumentException(source + ": values.metrics.scraper.serviceAccount.namespace must be "
+					+ "given with values.metrics.scraper.serviceAccount.name: a ServiceAccount is bound in its namespace");
+		}
+		if (has("metrics.secure") && get("metrics.serviceMonitor.tokenSecret.key").equals("")) {
+			throw new IllegalArgumentException(
+					source + ": values.metrics.serviceMonitor.tokenSecret.key must name the Secret's key of the token");
 		}
 		if (!(Boolean) get("serviceAccount.create") && get("serviceAccount.name").equals("")) {
 			throw new IllegalArgumentException(source + ": values.serviceAccount.name must name the ServiceAccount to "

@@ -32,14 +32,6 @@ import io.kubeboot.operator.deploy.Template.Mapping;
  */
 public final class DeployManifests {
 
-	/**
-	 * Why {@code metrics.secure} is refused: the values name it for when the starter
-	 * serves its metrics behind the API server's authentication and authorization.
-	 */
-	static final String METRICS_SECURE_REFUSED = "values.metrics.secure is true, but the starter serves no "
-			+ "authenticated metrics yet (the filter that checks a scrape's token with the API server is still to "
-			+ "come): leave it false; the NetworkPolicy admits scrapes from networkPolicy.metricsNamespace only";
-
 	/** The directory of the chart among {@link #files()}. */
 	public static final String CHART_DIRECTORY = "chart";
 
@@ -80,9 +72,6 @@ public final class DeployManifests {
 				&& values.get("webhook.caBundle").equals("")) {
 			throw new IllegalArgumentException(source + ": values.webhook.caBundle must be given when "
 					+ "values.webhook.certManager.enabled is false: the API server would not trust the webhook");
-		}
-		if (values.has("metrics.secure") && (Boolean) values.get("metrics.secure")) {
-			throw new IllegalArgumentException(source + ": " + METRICS_SECURE_REFUSED);
 		}
 		String version = chartVersion(rendering);
 		if (!SEMVER.matcher(version).matches()) {

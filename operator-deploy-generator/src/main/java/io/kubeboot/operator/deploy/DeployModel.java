@@ -117,6 +117,16 @@ public final class DeployModel {
 	}
 
 	/**
+	 * Whether the application guards its metrics endpoint itself
+	 * ({@code operator.metrics.auth.enabled}): the default of the chart's
+	 * {@code metrics.secure}.
+	 * @return {@code true} if it does
+	 */
+	boolean metricsAuth() {
+		return this.settings.metricsAuth;
+	}
+
+	/**
 	 * Returns the webhook server's port ({@code operator.webhook.port}).
 	 * @return the port, or {@code null} if the operator serves no webhook
 	 */
@@ -266,6 +276,8 @@ public final class DeployModel {
 
 		private @Nullable String metricsPath;
 
+		private boolean metricsAuth;
+
 		private @Nullable Integer webhookPort;
 
 		private String webhookCertDir = "/tmp/k8s-webhook-server/serving-certs";
@@ -310,6 +322,7 @@ public final class DeployModel {
 			copy.readinessPath = this.readinessPath;
 			copy.probesOnManagementPort = this.probesOnManagementPort;
 			copy.metricsPath = this.metricsPath;
+			copy.metricsAuth = this.metricsAuth;
 			copy.webhookPort = this.webhookPort;
 			copy.webhookCertDir = this.webhookCertDir;
 			copy.webhookCertName = this.webhookCertName;
@@ -379,6 +392,16 @@ public final class DeployModel {
 		 */
 		Builder metricsPath(String path) {
 			this.metricsPath = path(path, "metricsPath");
+			return this;
+		}
+
+		/**
+		 * Says whether the application guards its metrics endpoint itself.
+		 * @param enabled {@code operator.metrics.auth.enabled}
+		 * @return this builder
+		 */
+		Builder metricsAuth(boolean enabled) {
+			this.metricsAuth = enabled;
 			return this;
 		}
 

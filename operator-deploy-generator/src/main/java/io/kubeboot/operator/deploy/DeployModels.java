@@ -15,6 +15,7 @@ import java.util.TreeSet;
 
 import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
 import io.kubeboot.operator.autoconfigure.OperatorLeaderElectionProperties;
+import io.kubeboot.operator.autoconfigure.OperatorMetricsAuthProperties;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.autoconfigure.OperatorWebhookProperties;
 import io.kubeboot.operator.cache.Informer;
@@ -58,7 +59,8 @@ import org.springframework.web.context.support.StandardServletEnvironment;
  * {@link DeployModel} that {@link DeployManifests} renders.
  * From the environment: {@code spring.application.name}, {@code server.port},
  * {@code management.server.port}, {@code operator.namespace}, leader election,
- * {@code operator.webhook.*} and {@code operator.graceful-shutdown-timeout}; from the
+ * {@code operator.metrics.auth.enabled}, {@code operator.webhook.*} and
+ * {@code operator.graceful-shutdown-timeout}; from the
  * beans: the probes ({@code /healthz} and {@code /readyz} where the starter serves them,
  * else Actuator's probe groups), the Prometheus endpoint's path, every
  * {@link AdmissionValidator}, {@link Defaulter} (with its {@link Webhook @Webhook}) and
@@ -157,6 +159,9 @@ public final class DeployModels {
 		web(context, environment, model);
 		Set<String> used = new TreeSet<>();
 		webhooks(context, model, used);
+		OperatorMetricsAuthProperties metricsAuth = context.getBeanProvider(OperatorMetricsAuthProperties.class)
+			.getIfAvailable();
+		model.metricsAuth(metricsAuth != null && metricsAuth.isEnabled());
 		OperatorProperties operator = context.getBean(OperatorProperties.class);
 		OperatorLeaderElectionProperties election = context.getBean(OperatorLeaderElectionProperties.class);
 		model.watchNamespace(operator.getNamespace())

@@ -21,7 +21,8 @@ final class DeployReadme {
 		holds.put("namespace.yaml", "the namespace `" + namespace + "`, held to the restricted Pod Security Standard");
 		holds.put("crd.yaml", "the CustomResourceDefinitions, as `operator-crd-generator` wrote them");
 		holds.put("policy.yaml", "the ValidatingAdmissionPolicies of the model and their bindings");
-		holds.put("rbac.yaml", "the ServiceAccount and the roles its manager needs, each rule with its reason");
+		holds.put("rbac.yaml", "the ServiceAccount and the roles its manager needs, each rule with its reason, and "
+				+ "with secured metrics the role of their scrapers");
 		holds.put("service.yaml", "the Services of the webhooks and of the metrics");
 		holds.put("certificate.yaml", "the cert-manager Issuers and Certificates of the webhooks' CA and serving certificate");
 		holds.put("webhook.yaml", "the webhook configurations of the validators and defaulters the operator serves");
@@ -78,6 +79,35 @@ final class DeployReadme {
 		readme.append("helm install ").append(name).append(" chart --namespace ").append(namespace)
 			.append(" --create-namespace\n```\n\n");
 		readme.append("`helm show values chart` lists what the chart lets you change.\n");
+		ChartValues values = rendering.values();
+		if (values.has("metrics.secure") && (Boolean) values.get("metrics.secure")) {
+			readme.append("\n## Who may read the metrics\n\n");
+			readme.append("`").append(rendering.model().metricsPath())
+				.append("` answers only callers whose bearer token the API server authenticates and whom RBAC lets "
+						+ "`get` the path (`operator.metrics.auth.enabled`, from `metrics.secure`). `rbac.yaml` lets the "
+						+ "operator ask (the ClusterRole `")
+				.append(name)
+				.append("-metrics-auth`) and holds the ClusterRole `")
+				.append(name)
+				.append("-metrics-reader`, ");
+			String scraper = (String) values.get("metrics.scraper.serviceAccount.name");
+			if (scraper.isEmpty()) {
+				readme.append("not bound: bind it to whoever scrapes the metrics.");
+			}
+			else {
+				readme.append("bound to the ServiceAccount `")
+					.append(values.get("metrics.scraper.serviceAccount.namespace"))
+					.append('/')
+					.append(scraper)
+					.append("` (`metrics.scraper.serviceAccount`); bind it to any other scraper too.");
+			}
+			if (files.contains("servicemonitor.yaml")) {
+				readme.append(" The ServiceMonitor sends ")
+					.append(values.get("metrics.serviceMonitor.tokenSecret.name").equals("")
+							? "the token mounted in Prometheus's pod." : "the token of its Secret.");
+			}
+			readme.append('\n');
+		}
 		return readme.toString();
 	}
 

@@ -166,8 +166,12 @@ final class HelmChart {
 							+ "not trust the webhook" });
 		}
 		if (values.has("metrics.secure")) {
-			checks.add(new String[] { "$.Values.metrics.secure",
-					DeployManifests.METRICS_SECURE_REFUSED.replace("values.", "") });
+			checks.add(new String[] {
+					"and $.Values.metrics.scraper.serviceAccount.name (not $.Values.metrics.scraper.serviceAccount.namespace)",
+					"metrics.scraper.serviceAccount.namespace must be given with metrics.scraper.serviceAccount.name: a "
+							+ "ServiceAccount is bound in its namespace" });
+			checks.add(new String[] { "not $.Values.metrics.serviceMonitor.tokenSecret.key",
+					"metrics.serviceMonitor.tokenSecret.key must name the Secret's key of the token" });
 		}
 		List<WebhookRegistration> locking = WebhookTemplates.lockingOut(this.rendering.model());
 		if (!locking.isEmpty()) {
@@ -218,7 +222,15 @@ final class HelmChart {
 		notes.append("  kubectl -n {{ .Release.Namespace }} logs deployment/").append(fullname).append('\n');
 		notes.append("\nThe pods meet the restricted Pod Security Standard; hold the namespace to it:\n");
 		notes.append("  kubectl label namespace {{ .Release.Namespace }} pod-security.kubernetes.io/enforce=restricted\n");
-		if (this.rendering.model().metricsPath() != null) {
+		String metricsPath = this.rendering.model().metricsPath();
+		if (metricsPath != null) {
+			notes.append("{{- if .Values.metrics.secure }}\n\n");
+			notes.append(metricsPath + " answers only callers whose token the API server authenticates and whom RBAC "
+					+ "lets get the path (metrics.secure): bind the ClusterRole {{ include \"" + name
+					+ ".clusterName\" . }}-metrics-reader to whoever scrapes it{{ with "
+					+ ".Values.metrics.scraper.serviceAccount.name }} (it is bound to the ServiceAccount "
+					+ "{{ $.Values.metrics.scraper.serviceAccount.namespace }}/{{ . }}){{ end }}.\n");
+			notes.append("{{- end }}\n");
 			notes.append("{{- if .Values.networkPolicy.enabled }}\n\n");
 			notes.append("The NetworkPolicy admits scrapes of the metrics from the namespace "
 					+ "{{ .Values.networkPolicy.metricsNamespace }} only (networkPolicy.metricsNamespace): set it to "

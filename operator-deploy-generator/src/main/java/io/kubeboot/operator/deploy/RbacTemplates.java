@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
 
+import io.kubeboot.operator.autoconfigure.metrics.OperatorMetricsAuthAutoConfiguration;
 import io.kubeboot.operator.deploy.Template.Cond;
 import io.kubeboot.operator.deploy.Template.Document;
 import io.kubeboot.operator.deploy.Template.EachDocument;
@@ -28,7 +29,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * {@code operator.namespace}) follow the chart's {@code watchNamespaces}: with none, a
  * ClusterRole bound cluster-wide; with one, a Role there (cluster-scoped kinds keep their
  * ClusterRole). Leader election's Lease lives in the namespace the operator is installed
- * in unless the application names another.
+ * in unless the application names another. The metrics endpoint's access reviews, and
+ * the role of whoever scrapes it, follow the chart's {@code metrics.secure}.
  */
 final class RbacTemplates {
 
@@ -39,6 +41,9 @@ final class RbacTemplates {
 	private static final String WATCHED = "kubeboot-watched-namespace";
 
 	private static final String LEADER_ELECTION_ROLE = "leader-election";
+
+	/** The role of the metrics endpoint's access reviews, as the starter names it. */
+	private static final String METRICS_AUTH_ROLE = "metrics-auth";
 
 	private static final String LEASE_GROUP = "coordination.k8s.io";
 
@@ -72,14 +77,24 @@ final class RbacTemplates {
 		Cond watching = rendering.values().notEmpty("watchNamespaces");
 		Cond electing = rendering.values().isTrue("leaderElection.enabled");
 		String leaseRole = rendering.name() + "-" + LEADER_ELECTION_ROLE;
+		String metricsAuthRole = rendering.name() + "-" + METRICS_AUTH_ROLE;
 		for (Role role : allNamespaces) {
 			Cond when = oneNamespace.contains(role) ? Cond.ALWAYS : watching.not();
-			documents.addAll(role(rendering, role, role.name().equals(leaseRole) ? electing : when));
+			if (role.name().equals(leaseRole)) {
+				when = electing;
+			}
+			else if (role.name().equals(metricsAuthRole)) {
+				when = rendering.values().isTrue("metrics.secure");
+			}
+			documents.addAll(role(rendering, role, when));
 		}
 		for (Role role : oneNamespace) {
 			if (!allNamespaces.contains(role)) {
 				documents.addAll(role(rendering, role, watching));
 			}
+		}
+		if (values.has("metrics.secure")) {
+			documents.addAll(metricsReader(rendering));
 		}
 		if (values.has("rbacHelpers.enabled")) {
 			documents.addAll(helpers(rendering));
@@ -93,9 +108,13 @@ final class RbacTemplates {
 		for (Permission permission : leasePermissions(model)) {
 			placed.add(permission.inNamespace((model.leaseNamespace() != null) ? model.leaseNamespace() : INSTALLED));
 		}
+		if (rendering.values().has("metrics.secure")) {
+			// cluster-scoped reviews: a ClusterRole however many namespaces are watched
+			placed.addAll(OperatorMetricsAuthAutoConfiguration.requiredPermissions());
+		}
 		for (Permission permission : model.permissions()) {
-			if (permission.role().equals(LEADER_ELECTION_ROLE)) {
-				// described above, whether the application elects a leader or not
+			if (permission.role().equals(LEADER_ELECTION_ROLE) || permission.role().equals(METRICS_AUTH_ROLE)) {
+				// described above, whether the application elects a leader or guards its metrics or not
 				continue;
 			}
 			else if (permission.isInAllNamespaces()
@@ -126,6 +145,48 @@ final class RbacTemplates {
 					.inRole(LEADER_ELECTION_ROLE)
 					.because("leader election reads and renews its Lease; with watch a standby takes over a "
 							+ "released Lease at once"));
+	}
+
+	/**
+	 * What a scraper needs while the metrics answer only callers RBAC lets get their path
+	 * (values {@code metrics.secure}): a ClusterRole granting {@code get} on the path, a
+	 * non-resource URL, as controller-runtime's {@code metrics-reader} role, bound to the
+	 * scraper's ServiceAccount when the values name one.
+	 */
+	private static List<Object> metricsReader(Rendering rendering) {
+		ChartValues values = rendering.values();
+		Cond secure = values.isTrue("metrics.secure");
+		Scalar name = rendering.clusterNamed("-metrics-reader");
+		Mapping role = rendering.object(RBAC_API, "ClusterRole", rendering.metadata(name, null, "metrics"))
+			.put("rules",
+					Template.seq()
+						.comment("the SubjectAccessReview the operator asks for a scrape: get on the path")
+						.add(Template.map()
+							.put("nonResourceURLs", Template.flow(List.of(rendering.model().metricsPath())))
+							.put("verbs", Template.flow(List.of("get")))
+							.build())
+						.build())
+			.build();
+		Mapping subject = Template.map()
+			.put("kind", "ServiceAccount")
+			.put("name", values.string("metrics.scraper.serviceAccount.name"))
+			.put("namespace", values.string("metrics.scraper.serviceAccount.namespace"))
+			.build();
+		Mapping binding = rendering
+			.object(RBAC_API, "ClusterRoleBinding", rendering.metadata(name, null, "metrics"))
+			.put("roleRef",
+					Template.map()
+						.put("apiGroup", "rbac.authorization.k8s.io")
+						.put("kind", "ClusterRole")
+						.put("name", name)
+						.build())
+			.put("subjects", Template.seq().add(subject).build())
+			.build();
+		return List.of(
+				new Document(List.of("Lets a scraper get the metrics (values metrics.secure): bind it to whoever "
+						+ "scrapes them"), role, secure),
+				new Document(List.of("The scraper of values metrics.scraper.serviceAccount"), binding,
+						secure.and(values.notEmpty("metrics.scraper.serviceAccount.name"))));
 	}
 
 	private static List<Object> role(Rendering rendering, Role role, Cond when) {

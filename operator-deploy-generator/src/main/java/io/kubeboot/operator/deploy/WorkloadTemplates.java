@@ -20,6 +20,9 @@ final class WorkloadTemplates {
 	/** Beyond the graceful shutdown timeout, for the JVM to stop and the Lease to go. */
 	private static final int SHUTDOWN_MARGIN_SECONDS = 15;
 
+	/** Where a pod's ServiceAccount token is mounted, Prometheus's in its pod. */
+	private static final String SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+
 	/** Without a bound on the graceful shutdown, what the kubelet waits all the same. */
 	private static final int UNBOUNDED_SHUTDOWN_SECONDS = 3600;
 
@@ -162,6 +165,13 @@ final class WorkloadTemplates {
 		if (!rendering.model().leaseNamed()) {
 			env.comment("operator.leader-election.lease-name: the release's, so that two releases elect apart")
 				.add(variable("OPERATOR_LEADERELECTION_LEASENAME", leaseName(rendering)));
+		}
+		if (values.has("metrics.secure")) {
+			env.comment("operator.metrics.auth.enabled: " + rendering.model().metricsPath() + ", and the other "
+					+ "endpoints of operator.metrics.auth.endpoints, answer only callers the API server authenticates "
+					+ "and RBAC lets get them (values metrics.secure)")
+				.add(variable("OPERATOR_METRICS_AUTH_ENABLED",
+						new Scalar(String.valueOf(values.get("metrics.secure")), "$.Values.metrics.secure")));
 		}
 		String options = javaToolOptions(values);
 		env.comment("the image's AOT cache or CDS archive, and more JVM options")
@@ -368,10 +378,27 @@ final class WorkloadTemplates {
 			return List.of();
 		}
 		ChartValues values = rendering.values();
+		Cond secure = values.isTrue("metrics.secure");
+		Cond tokenSecret = values.notEmpty("metrics.serviceMonitor.tokenSecret.name");
+		Mapping authorization = Template.map()
+			.put("type", "Bearer")
+			.put("credentials",
+					Template.map()
+						.put("name", values.string("metrics.serviceMonitor.tokenSecret.name"))
+						.put("key", values.string("metrics.serviceMonitor.tokenSecret.key"))
+						.build())
+			.build();
 		MappingBuilder endpoint = Template.map()
 			.put("port", "metrics")
 			.put("path", rendering.model().metricsPath())
 			.put("scheme", "http")
+			.comment("the scraper's token, which the operator has the API server authenticate and authorize "
+					+ "(values metrics.secure): a Secret's")
+			.when(secure.and(tokenSecret))
+			.put("authorization", authorization)
+			.comment("the token mounted in Prometheus's own pod")
+			.when(secure.and(tokenSecret.not()))
+			.put("bearerTokenFile", SERVICE_ACCOUNT_TOKEN)
 			.when(values.notEmpty("metrics.serviceMonitor.interval"))
 			.put("interval", values.string("metrics.serviceMonitor.interval"))
 			.when(values.notEmpty("metrics.serviceMonitor.scrapeTimeout"))

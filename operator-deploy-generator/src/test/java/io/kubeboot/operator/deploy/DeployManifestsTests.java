@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.kubeboot.operator.autoconfigure.metrics.OperatorMetricsAuthAutoConfiguration;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.rbac.Permission;
@@ -404,14 +405,83 @@ class DeployManifestsTests {
 	}
 
 	@Test
-	void securedMetricsAreRefusedUntilTheStarterServesThem() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> manifests(model().build(), Map.of("metrics", Map.of("secure", true))))
-			.withMessageStartingWith("settings: values.metrics.secure is true, but the starter serves no authenticated "
-					+ "metrics yet");
+	void securedMetricsGiveTheOperatorItsReviewsAndTheScraperTheMetricsPath() {
+		Map<String, String> files = manifests(model().build(), Map.of("metrics", Map.of("secure", true)));
+		List<Map<String, Object>> rbac = documents(files.get("rbac.yaml"));
+		assertThat(named(rbac, "ClusterRole", "light-operator-metrics-auth").get("rules")).isEqualTo(List.of(
+				Map.of("apiGroups", List.of("authentication.k8s.io"), "resources", List.of("tokenreviews"), "verbs",
+						List.of("create")),
+				Map.of("apiGroups", List.of("authorization.k8s.io"), "resources", List.of("subjectaccessreviews"),
+						"verbs", List.of("create"))));
+		assertThat(named(rbac, "ClusterRoleBinding", "light-operator-metrics-auth").get("subjects"))
+			.isEqualTo(List.of(Map.of("kind", "ServiceAccount", "name", "light-operator", "namespace", "lights")));
+		assertThat(named(rbac, "ClusterRole", "light-operator-metrics-reader").get("rules"))
+			.isEqualTo(List.of(Map.of("nonResourceURLs", List.of("/actuator/prometheus"), "verbs", List.of("get"))));
+		Map<String, Object> reader = named(rbac, "ClusterRoleBinding", "light-operator-metrics-reader");
+		assertThat(get(reader, "roleRef", "name")).isEqualTo("light-operator-metrics-reader");
+		assertThat(reader.get("subjects"))
+			.isEqualTo(List.of(Map.of("kind", "ServiceAccount", "name", "prometheus-k8s", "namespace", "monitoring")));
+		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "true"));
+		assertThat(scrape(files)).containsEntry("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token")
+			.doesNotContainKey("authorization");
+		// watching one namespace, the reviews stay cluster-wide: a Role cannot grant them
+		rbac = documents(manifests(model().build(),
+				Map.of("metrics", Map.of("secure", true), "watchNamespaces", List.of("team-a")))
+			.get("rbac.yaml"));
+		assertThat(kindsAndNamespaces(rbac)).contains("ClusterRole light-operator-metrics-auth",
+				"ClusterRoleBinding light-operator-metrics-auth");
+		assertThat(named(rbac, "Role", "light-operator").toString()).doesNotContain("tokenreviews");
+		// a Secret's token, and a reader role left for the user to bind
+		files = manifests(model().build(),
+				Map.of("metrics",
+						Map.of("secure", true, "serviceMonitor", Map.of("tokenSecret", Map.of("name", "prometheus-token")),
+								"scraper", Map.of("serviceAccount", Map.of("name", "")))));
+		assertThat(scrape(files)).containsEntry("authorization",
+				Map.of("type", "Bearer", "credentials", Map.of("name", "prometheus-token", "key", "token")))
+			.doesNotContainKey("bearerTokenFile");
+		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml"))))
+			.contains("ClusterRole light-operator-metrics-reader")
+			.doesNotContain("ClusterRoleBinding light-operator-metrics-reader");
+		assertThat(files.get("README.md")).contains("`light-operator-metrics-reader`, not bound");
+	}
+
+	@Test
+	void metricsSecureFollowsTheApplicationUnlessTheValuesSayOtherwise() {
 		Map<String, String> files = manifests(model().build(), Map.of());
 		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml")))).noneMatch((name) -> name.contains("metrics"));
-		assertThat(files.get("servicemonitor.yaml")).doesNotContain("bearerToken");
+		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "false"));
+		assertThat(scrape(files)).doesNotContainKeys("bearerTokenFile", "authorization");
+		// operator.metrics.auth.enabled=true: the manager requires the reviews, and the chart turns it on
+		DeployModel guarded = model().metricsAuth(true)
+			.permissions(OperatorMetricsAuthAutoConfiguration.requiredPermissions())
+			.build();
+		files = manifests(guarded, Map.of());
+		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml"))))
+			.containsOnlyOnce("ClusterRole light-operator-metrics-auth", "ClusterRoleBinding light-operator-metrics-auth");
+		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "true"));
+		// and the values turn it off, the manager's reviews with it
+		files = manifests(guarded, Map.of("metrics", Map.of("secure", false)));
+		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml")))).noneMatch((name) -> name.contains("metrics"));
+		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "false"));
+		// the chart holds both ways
+		String chart = DeployManifests.of(guarded, DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3"))))
+			.chart()
+			.get("templates/rbac.yaml");
+		assertThat(chart).contains("{{- if $.Values.metrics.secure }}\n---\napiVersion: rbac.authorization.k8s.io/v1\n"
+				+ "kind: ClusterRole\n");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(guarded,
+					Map.of("metrics", Map.of("scraper", Map.of("serviceAccount", Map.of("namespace", ""))))))
+			.withMessage("settings: values.metrics.scraper.serviceAccount.namespace must be given with "
+					+ "values.metrics.scraper.serviceAccount.name: a ServiceAccount is bound in its namespace");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manifests(guarded, Map.of("env",
+					List.of(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "false")))))
+			.withMessageStartingWith("settings: values.env names OPERATOR_METRICS_AUTH_ENABLED, which the chart derives");
 	}
 
 	@Test
@@ -569,6 +639,19 @@ class DeployManifestsTests {
 	private static Map<String, Object> container(Map<String, String> files) {
 		Map<String, Object> deployment = documents(files.get("deployment.yaml")).get(0);
 		return ((List<Map<String, Object>>) get(deployment, "spec", "template", "spec", "containers")).get(0);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> scrape(Map<String, String> files) {
+		Map<String, Object> monitor = documents(files.get("servicemonitor.yaml")).get(0);
+		return ((List<Map<String, Object>>) get(monitor, "spec", "endpoints")).get(0);
+	}
+
+	private static Map<String, Object> named(List<Map<String, Object>> documents, String kind, String name) {
+		return documents.stream()
+			.filter((document) -> kind.equals(document.get("kind")) && name.equals(get(document, "metadata", "name")))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No " + kind + " " + name + " in " + kindsAndNamespaces(documents)));
 	}
 
 	private static Object get(Map<String, Object> map, String... path) {

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.health.OperatorHealthAutoConfiguration;
+import io.kubeboot.operator.autoconfigure.metrics.OperatorMetricsAuthAutoConfiguration;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
@@ -99,6 +100,24 @@ class DeployModelsTests {
 					.map((permission) -> permission.inNamespace("ops"))
 					.toList()).isEqualTo(manager);
 			});
+	}
+
+	@Test
+	void theMetricsReviewsAreTheManagersOwn() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(OperatorMetricsAuthAutoConfiguration.class))
+			.withPropertyValues("operator.metrics.auth.enabled=true")
+			.run((context) -> {
+				assertThat(DeployModels.of(context).metricsAuth()).isTrue();
+				List<Permission> manager = context.getBean(Manager.class)
+					.requiredPermissions()
+					.stream()
+					.filter((permission) -> permission.role().equals("metrics-auth"))
+					.toList();
+				// what the chart renders while metrics.secure is on, whatever the application's default
+				assertThat(OperatorMetricsAuthAutoConfiguration.requiredPermissions()).isEqualTo(manager);
+			});
+		this.contextRunner.run((context) -> assertThat(DeployModels.of(context).metricsAuth()).isFalse());
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure.metrics;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.kubeboot.operator.autoconfigure.ManagerBuilderCustomizer;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
@@ -101,7 +102,19 @@ public final class OperatorMetricsAuthAutoConfiguration {
 
 	@Bean
 	ManagerBuilderCustomizer operatorMetricsAuthPermissions() {
-		return (builder) -> builder.requires(
+		return (builder) -> builder.requires(requiredPermissions().toArray(Permission[]::new));
+	}
+
+	/**
+	 * Returns what the access reviews need RBAC to allow: {@code create} on
+	 * {@code tokenreviews} and {@code subjectaccessreviews}, cluster-wide, in the role
+	 * {@code metrics-auth}. The manager requires them while
+	 * {@code operator.metrics.auth.enabled} is true; a generator of manifests whose values
+	 * may turn the property on renders them from here too.
+	 * @return the permissions
+	 */
+	public static List<Permission> requiredPermissions() {
+		return List.of(
 				Permission.of("authentication.k8s.io", "tokenreviews", "create")
 					.inAllNamespaces()
 					.inRole(ROLE)
