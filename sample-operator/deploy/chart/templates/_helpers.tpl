@@ -66,7 +66,7 @@
 {{- fail "metrics.serviceMonitor.tokenSecret.key must name the Secret's key of the token" }}
 {{- end }}
 {{- range $.Values.env }}
-{{- if or (has .name (list "SERVER_PORT" "MANAGEMENT_SERVER_PORT" "OPERATOR_NAMESPACE" "OPERATOR_LEADERELECTION_ENABLED" "OPERATOR_LEADERELECTION_LEASENAME" "OPERATOR_METRICS_AUTH_ENABLED" "JAVA_TOOL_OPTIONS")) (hasPrefix "OPERATOR_WEBHOOK_" .name) }}
+{{- if or (has .name (list "SERVER_PORT" "MANAGEMENT_SERVER_PORT" "OPERATOR_NAMESPACE" "OPERATOR_NAMESPACES" "OPERATOR_LEADERELECTION_ENABLED" "OPERATOR_LEADERELECTION_LEASENAME" "OPERATOR_METRICS_AUTH_ENABLED" "JAVA_TOOL_OPTIONS")) (hasPrefix "OPERATOR_WEBHOOK_" .name) }}
 {{- fail (printf "env names %s, which the chart derives (from the values or the application's properties the chart was generated for): set the value or the property instead" .name) }}
 {{- end }}
 {{- end }}

@@ -183,8 +183,8 @@ class GeneratedManifestsIntegrationTests {
 	 * README's install asks: no object may draw a warning.
 	 */
 	static Stream<Arguments> valueFamilies() {
-		return Stream.of(Arguments.of("one watched namespace, a CA bundle of one's own, one replica", """
-				watchNamespaces: [{namespace}]
+		return Stream.of(Arguments.of("two watched namespaces, a CA bundle of one's own, one replica", """
+				watchNamespaces: [{namespace}, default]
 				webhook: {certManager: {enabled: false}, caBundle: {caBundle}}
 				replicas: 1
 				image: {aotCache: /workspace/application.aot}
@@ -304,7 +304,7 @@ class GeneratedManifestsIntegrationTests {
 			.hasMessageContaining("replicas");
 		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("replicas", "-1")))
 			.hasMessageContaining("replicas");
-		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("watchNamespaces", "{a,b}")))
+		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE, Map.of("watchNamespaces", "{a,a}")))
 			.hasMessageContaining("watchNamespaces");
 		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
 				Map.of("metrics.scraper.serviceAccount.namespace", "")))

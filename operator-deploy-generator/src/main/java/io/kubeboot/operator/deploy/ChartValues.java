@@ -32,7 +32,7 @@ final class ChartValues {
 	 * the manifests were generated for).
 	 */
 	static final List<String> DERIVED_ENV = List.of("SERVER_PORT", "MANAGEMENT_SERVER_PORT", "OPERATOR_NAMESPACE",
-			"OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME", "OPERATOR_METRICS_AUTH_ENABLED",
+			"OPERATOR_NAMESPACES", "OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME", "OPERATOR_METRICS_AUTH_ENABLED",
 			"JAVA_TOOL_OPTIONS");
 
 	static final String DERIVED_ENV_PREFIX = "OPERATOR_WEBHOOK_";
@@ -100,10 +100,10 @@ final class ChartValues {
 		definitions.add(new Definition("resources", Type.OBJECT,
 				Map.of("requests", Map.of("cpu", "100m", "memory", "256Mi"), "limits", Map.of("memory", "512Mi")),
 				"The container's resources."));
-		definitions.add(new Definition("watchNamespaces", Type.NAMESPACE,
-				(model.watchNamespace() != null) ? List.of(model.watchNamespace()) : List.of(),
-				"The namespace the operator watches (operator.namespace), or none for all namespaces. With one, its "
-						+ "roles are bound in that namespace alone instead of cluster-wide."));
+		definitions.add(new Definition("watchNamespaces", Type.NAMESPACES, model.watchNamespaces(),
+				"The namespaces the operator watches (operator.namespaces), or none for all namespaces. With some, "
+						+ "its roles are Roles bound in each of them instead of cluster-wide, and its webhooks are "
+						+ "called for requests there only."));
 		definitions.add(new Definition("leaderElection.enabled", Type.BOOLEAN, model.leaderElection(),
 				"Whether the replicas elect a leader (operator.leader-election.enabled): needed for more than one."));
 		if (hasPerNamespaceGrants(model)) {
@@ -432,8 +432,8 @@ final class ChartValues {
 		/** An image pull policy, or empty for Kubernetes' default. */
 		PULL_POLICY,
 
-		/** The namespace the operator watches: a list of at most one namespace. */
-		NAMESPACE,
+		/** The namespaces the operator watches: a list of distinct strings. */
+		NAMESPACES,
 
 		/** An integer from 0, or a percentage ({@code "50%"}). */
 		INT_OR_PERCENT;
@@ -448,8 +448,8 @@ final class ChartValues {
 				case STRING, TAG -> value instanceof String;
 				case COUNT -> value instanceof Integer count && count >= 0;
 				case PULL_POLICY -> PULL_POLICIES.contains(value);
-				case NAMESPACE -> value instanceof List<?> list && list.size() <= 1
-						&& list.stream().allMatch(String.class::isInstance);
+				case NAMESPACES -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)
+						&& list.stream().distinct().count() == list.size();
 				case INT_OR_PERCENT -> (value instanceof Integer count && count >= 0)
 						|| (value instanceof String text && text.matches("[0-9]+%"));
 				case INTEGER -> value instanceof Integer;
@@ -467,8 +467,7 @@ final class ChartValues {
 					case TAG -> "a string or a number";
 					case COUNT -> "an integer from 0";
 					case PULL_POLICY -> "Always, IfNotPresent, Never or empty";
-					case NAMESPACE -> "a list of at most one namespace: the operator watches one (operator.namespace) "
-							+ "or all (none)";
+					case NAMESPACES -> "a list of distinct namespaces (operator.namespaces), none for all";
 					case INT_OR_PERCENT -> "an integer from 0 or a percentage (\"50%\")";
 					case INTEGER -> "an integer";
 					case BOOLEAN -> "true or false";
@@ -504,9 +503,9 @@ final class ChartValues {
 					PULL_POLICIES.forEach(values::add);
 					schema.add("enum", values);
 				}
-				case NAMESPACE -> {
+				case NAMESPACES -> {
 					schema.addProperty("type", "array");
-					schema.addProperty("maxItems", 1);
+					schema.addProperty("uniqueItems", true);
 					JsonObject items = new JsonObject();
 					items.addProperty("type", "string");
 					schema.add("items", items);

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the code of an operator says about how it runs, as the manifests need it: its
  * name, the ports and paths it serves (probes, metrics, webhooks), the admission webhooks
- * and conversions it serves, the RBAC its manager needs, leader election, the namespace it
+ * and conversions it serves, the RBAC its manager needs, leader election, the namespaces it
  * watches, its shutdown time, and the CustomResourceDefinitions and admission policies
  * its build generated. {@link DeployModels} reads it from an application;
  * {@link DeployManifests} renders it, with the {@link DeploySettings} the code does not
@@ -202,11 +202,22 @@ public final class DeployModel {
 	}
 
 	/**
-	 * Returns the namespace the operator watches ({@code operator.namespace}).
-	 * @return the namespace, or {@code null} for all namespaces
+	 * Returns the namespaces the operator watches ({@code operator.namespaces}, or the
+	 * one of {@code operator.namespace}).
+	 * @return the namespaces, empty for all namespaces
 	 */
-	@Nullable String watchNamespace() {
-		return this.settings.watchNamespace;
+	List<String> watchNamespaces() {
+		return List.copyOf(this.settings.watchNamespaces);
+	}
+
+	/**
+	 * Whether the application names its namespace with {@code operator.namespace}, which
+	 * the Deployment then clears, since {@code operator.namespaces} may not be set with
+	 * it.
+	 * @return {@code true} if {@code operator.namespace} is set
+	 */
+	boolean namespaceProperty() {
+		return this.settings.namespaceProperty;
 	}
 
 	/**
@@ -298,7 +309,9 @@ public final class DeployModel {
 
 		private final List<Permission> permissions = new ArrayList<>();
 
-		private @Nullable String watchNamespace;
+		private final List<String> watchNamespaces = new ArrayList<>();
+
+		private boolean namespaceProperty;
 
 		private boolean leaderElection;
 
@@ -333,7 +346,8 @@ public final class DeployModel {
 			copy.policies.addAll(this.policies);
 			copy.customKinds.addAll(this.customKinds);
 			copy.permissions.addAll(this.permissions);
-			copy.watchNamespace = this.watchNamespace;
+			copy.watchNamespaces.addAll(this.watchNamespaces);
+			copy.namespaceProperty = this.namespaceProperty;
 			copy.leaderElection = this.leaderElection;
 			copy.leaseName = this.leaseName;
 			copy.leaseNamespace = this.leaseNamespace;
@@ -500,12 +514,29 @@ public final class DeployModel {
 		}
 
 		/**
-		 * Sets the namespace the operator watches.
+		 * Sets the namespaces the operator watches, as {@code operator.namespaces} does.
+		 * @param namespaces the namespaces, none for all
+		 * @return this builder
+		 */
+		Builder watchNamespaces(List<String> namespaces) {
+			this.watchNamespaces.clear();
+			for (String namespace : namespaces) {
+				if (namespace != null && !namespace.isBlank() && !this.watchNamespaces.contains(namespace.strip())) {
+					this.watchNamespaces.add(namespace.strip());
+				}
+			}
+			this.namespaceProperty = false;
+			return this;
+		}
+
+		/**
+		 * Sets the one namespace the operator watches, as {@code operator.namespace} does.
 		 * @param namespace the namespace, or {@code null} for all
 		 * @return this builder
 		 */
 		Builder watchNamespace(@Nullable String namespace) {
-			this.watchNamespace = (namespace == null || namespace.isBlank()) ? null : namespace.strip();
+			watchNamespaces((namespace != null) ? List.of(namespace) : List.of());
+			this.namespaceProperty = !this.watchNamespaces.isEmpty();
 			return this;
 		}
 

@@ -58,7 +58,8 @@ import org.springframework.web.context.support.StandardServletEnvironment;
  * Reads what an operator's manifests need from its application: the
  * {@link DeployModel} that {@link DeployManifests} renders.
  * From the environment: {@code spring.application.name}, {@code server.port},
- * {@code management.server.port}, {@code operator.namespace}, leader election,
+ * {@code management.server.port}, {@code operator.namespaces} (or {@code operator.namespace}),
+ * leader election,
  * {@code operator.metrics.auth.enabled}, {@code operator.webhook.*} and
  * {@code operator.graceful-shutdown-timeout}; from the
  * beans: the probes ({@code /healthz} and {@code /readyz} where the starter serves them,
@@ -164,8 +165,13 @@ public final class DeployModels {
 		model.metricsAuth(metricsAuth != null && metricsAuth.isEnabled());
 		OperatorProperties operator = context.getBean(OperatorProperties.class);
 		OperatorLeaderElectionProperties election = context.getBean(OperatorLeaderElectionProperties.class);
-		model.watchNamespace(operator.getNamespace())
-			.gracefulShutdownTimeout(operator.getGracefulShutdownTimeout())
+		if (operator.getNamespaces() != null && !operator.getNamespaces().isEmpty()) {
+			model.watchNamespaces(operator.getNamespaces());
+		}
+		else {
+			model.watchNamespace(operator.getNamespace());
+		}
+		model.gracefulShutdownTimeout(operator.getGracefulShutdownTimeout())
 			.leaderElection(election.isEnabled(), election.getLeaseName(), election.getNamespace())
 			.permissions(context.getBean(Manager.class).requiredPermissions());
 		for (Informer<?> informer : context.getBean(Manager.class).informers()) {

@@ -215,7 +215,8 @@ final class HelmChart {
 			notes.append("{{- /* ").append(line).append(" */}}\n");
 		}
 		notes.append(name).append(" runs in namespace {{ .Release.Namespace }}, watching ")
-			.append("{{ if .Values.watchNamespaces }}namespace {{ join \", \" .Values.watchNamespaces }}")
+			.append("{{ if .Values.watchNamespaces }}{{ if gt (len .Values.watchNamespaces) 1 }}namespaces")
+			.append("{{ else }}namespace{{ end }} {{ join \", \" .Values.watchNamespaces }}")
 			.append("{{ else }}all namespaces{{ end }}.\n\n");
 		String fullname = "{{ include \"" + name + ".fullname\" . }}";
 		notes.append("  kubectl -n {{ .Release.Namespace }} rollout status deployment/").append(fullname).append('\n');

@@ -25,10 +25,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The ServiceAccount and the roles of an operator, from what its manager needs. The
- * permissions the manager places in the namespace it watches (all of them, or the one of
- * {@code operator.namespace}) follow the chart's {@code watchNamespaces}: with none, a
- * ClusterRole bound cluster-wide; with one, a Role there (cluster-scoped kinds keep their
- * ClusterRole). Leader election's Lease lives in the namespace the operator is installed
+ * permissions the manager places in the namespaces it watches (all of them, or those of
+ * {@code operator.namespaces}) follow the chart's {@code watchNamespaces}: with none, a
+ * ClusterRole bound cluster-wide; with some, a Role and RoleBinding in each
+ * (cluster-scoped kinds keep their ClusterRole). Leader election's Lease lives in the namespace the operator is installed
  * in unless the application names another. The metrics endpoint's access reviews, and
  * the role of whoever scrapes it, follow the chart's {@code metrics.secure}.
  */
@@ -118,7 +118,7 @@ final class RbacTemplates {
 				continue;
 			}
 			else if (permission.isInAllNamespaces()
-					|| (model.watchNamespace() != null && model.watchNamespace().equals(permission.namespace()))) {
+					|| model.watchNamespaces().contains(permission.namespace())) {
 				placed.add(oneNamespace ? permission.inNamespace(WATCHED) : permission.inAllNamespaces());
 			}
 			else {

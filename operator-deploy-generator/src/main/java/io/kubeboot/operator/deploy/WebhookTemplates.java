@@ -179,13 +179,13 @@ final class WebhookTemplates {
 			.put("timeoutSeconds", webhook.timeoutSeconds());
 		Cond watching = values.notEmpty("watchNamespaces");
 		if (ownKind(rendering, webhook) && webhook.namespaceSelector().isEmpty()) {
-			entry.comment("while the operator watches one namespace, only requests there")
+			entry.comment("while the operator watches some namespaces, only requests there")
 				.when(watching)
 				.put("namespaceSelector", selector(List.of(), List.of(watched(rendering))));
 		}
 		else {
-			entry.comment(ownKind(rendering, webhook) ? "while the operator watches one namespace, only requests there"
-					: "only requests in the namespace the operator watches; watching all, none of kube-system nor the "
+			entry.comment(ownKind(rendering, webhook) ? "while the operator watches some namespaces, only requests there"
+					: "only requests in the namespaces the operator watches; watching all, none of kube-system nor the "
 							+ "operator's own: a webhook that does not answer would stop them")
 				.put("namespaceSelector", namespaceSelector(rendering, webhook, watching));
 		}

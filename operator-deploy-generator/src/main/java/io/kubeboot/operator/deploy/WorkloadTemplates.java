@@ -156,9 +156,13 @@ final class WorkloadTemplates {
 	private static Template.Sequence env(Rendering rendering) {
 		ChartValues values = rendering.values();
 		List<String> watched = values.strings("watchNamespaces");
-		SequenceBuilder env = Template.seq()
-			.comment("operator.namespace: the namespace watched, empty for all (the roles follow it)")
-			.add(variable("OPERATOR_NAMESPACE",
+		SequenceBuilder env = Template.seq();
+		if (rendering.model().namespaceProperty()) {
+			env.comment("operator.namespace of the application, cleared: OPERATOR_NAMESPACES names the namespaces")
+				.add(variable("OPERATOR_NAMESPACE", new Scalar("", null)));
+		}
+		env.comment("operator.namespaces: the namespaces watched, empty for all (the roles follow them)")
+			.add(variable("OPERATOR_NAMESPACES",
 					new Scalar(String.join(",", watched), "join \",\" $.Values.watchNamespaces")))
 			.add(variable("OPERATOR_LEADERELECTION_ENABLED", new Scalar(
 					String.valueOf(values.get("leaderElection.enabled")), "$.Values.leaderElection.enabled")));

@@ -374,7 +374,56 @@ class DeployManifestsTests {
 		assertThat(get(deployment, "spec", "template", "spec", "containers")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.singleElement()
 			.satisfies((container) -> assertThat(((Map<?, ?>) container).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
-				.contains(Map.of("name", "OPERATOR_NAMESPACE", "value", "team-a")));
+				.contains(Map.of("name", "OPERATOR_NAMESPACES", "value", "team-a"))
+				.noneMatch((variable) -> ((Map<?, ?>) variable).get("name").equals("OPERATOR_NAMESPACE")));
+	}
+
+	@Test
+	void aSetOfNamespacesGetsARoleInEachAndTheOperatorTheSet() {
+		// the manager of a set places each rule in each of its namespaces
+		List<Permission> permissions = new ArrayList<>();
+		for (String namespace : List.of("team-a", "team-b")) {
+			permissions.add(Permission.of(Lamp.class, "list", "watch", "patch").inNamespace(namespace).because("lamps"));
+			permissions.add(Permission.of("", "events", "create", "patch").inNamespace(namespace).because("events"));
+		}
+		permissions.add(Permission.of(V1Namespace.class, "get").inAllNamespaces().because("reads namespaces"));
+		DeployModel model = model().watchNamespaces(List.of("team-a", "team-b")).permissions(permissions).build();
+		Map<String, String> files = manifests(model, Map.of());
+		List<Map<String, Object>> rbac = documents(files.get("rbac.yaml"));
+		assertThat(kindsAndNamespaces(rbac)).contains("Role team-a/light-operator", "RoleBinding team-a/light-operator",
+				"Role team-b/light-operator", "RoleBinding team-b/light-operator", "ClusterRole light-operator",
+				"ClusterRoleBinding light-operator")
+			.doesNotContain("Role team-c/light-operator");
+		// one rule per resource in each namespace's Role, the set's rules merged
+		assertThat(named(rbac, "Role", "light-operator").get("rules")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("apiGroups", List.of("home.example.com"), "resources", List.of("lamps"), "verbs",
+					List.of("list", "watch", "patch")))
+			.noneMatch((rule) -> ((Map<?, ?>) rule).get("resources").equals(List.of("namespaces")));
+		// a cluster-scoped kind stays in the ClusterRole
+		assertThat(named(rbac, "ClusterRole", "light-operator").get("rules")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.singleElement()
+			.satisfies((rule) -> assertThat(((Map<?, ?>) rule).get("resources")).isEqualTo(List.of("namespaces")));
+		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_NAMESPACES", "value", "team-a,team-b"));
+		Map<String, Object> watched = Map.of("key", "kubernetes.io/metadata.name", "operator", "In", "values",
+				List.of("team-a", "team-b"));
+		assertThat(byName(webhooks(files), "vlamp.home.example.com").get("namespaceSelector"))
+			.isEqualTo(Map.of("matchExpressions", List.of(watched)));
+		// the values change the set, roles included; none watches all namespaces again
+		rbac = documents(manifests(model, Map.of("watchNamespaces", List.of("team-c"))).get("rbac.yaml"));
+		assertThat(kindsAndNamespaces(rbac)).contains("Role team-c/light-operator")
+			.noneMatch((name) -> name.contains("team-a"));
+		files = manifests(model, Map.of("watchNamespaces", List.of()));
+		assertThat(named(documents(files.get("rbac.yaml")), "ClusterRole", "light-operator").get("rules"))
+			.asInstanceOf(InstanceOfAssertFactories.LIST)
+			.hasSize(3);
+		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_NAMESPACES", "value", ""));
+		// operator.namespace of the application is cleared, for operator.namespaces to say the set
+		assertThat(container(manifests(model().watchNamespace("team-a").build(), Map.of())).get("env"))
+			.asInstanceOf(InstanceOfAssertFactories.LIST)
+			.contains(Map.of("name", "OPERATOR_NAMESPACE", "value", ""),
+					Map.of("name", "OPERATOR_NAMESPACES", "value", "team-a"));
 	}
 
 	@Test
@@ -496,8 +545,8 @@ class DeployManifestsTests {
 			.isThrownBy(() -> manifests(model, Map.of("replicas", 2, "leaderElection", Map.of("enabled", false))))
 			.withMessageContaining("every replica would run the controllers");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> manifests(model, Map.of("watchNamespaces", List.of("a", "b"))))
-			.withMessageContaining("values.watchNamespaces must be a list of at most one namespace");
+			.isThrownBy(() -> manifests(model, Map.of("watchNamespaces", List.of("a", "a"))))
+			.withMessageContaining("values.watchNamespaces must be a list of distinct namespaces");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> manifests(model, Map.of("image", Map.of("pullPolicy", "Sometimes"))))
 			.withMessageContaining("values.image.pullPolicy must be Always, IfNotPresent, Never or empty");

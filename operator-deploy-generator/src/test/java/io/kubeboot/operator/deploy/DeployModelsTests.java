@@ -72,7 +72,8 @@ class DeployModelsTests {
 					"operator.graceful-shutdown-timeout=50s")
 			.run((context) -> {
 				DeployModel model = DeployModels.of(context);
-				assertThat(model.watchNamespace()).isEqualTo("team-a");
+				assertThat(model.watchNamespaces()).containsExactly("team-a");
+				assertThat(model.namespaceProperty()).isTrue();
 				assertThat(model.leaderElection()).isTrue();
 				assertThat(model.leaseNamespace()).isNull();
 				assertThat(model.gracefulShutdownTimeout()).isEqualTo(Duration.ofSeconds(50));
@@ -82,6 +83,15 @@ class DeployModelsTests {
 				assertThat(model.livenessPath()).isNull();
 				assertThat(model.metricsPath()).isNull();
 			});
+	}
+
+	@Test
+	void aNamespaceSetIsWatched() {
+		this.contextRunner.withPropertyValues("operator.namespaces=team-a,team-b").run((context) -> {
+			DeployModel model = DeployModels.of(context);
+			assertThat(model.watchNamespaces()).containsExactly("team-a", "team-b");
+			assertThat(model.namespaceProperty()).isFalse();
+		});
 	}
 
 	@Test
@@ -160,7 +170,7 @@ class DeployModelsTests {
 		try {
 			DeployModel model = DeployModels.of(GeneratedOperator.class);
 			assertThat(model.name()).isEqualTo("generated-operator");
-			assertThat(model.watchNamespace()).isNull();
+			assertThat(model.watchNamespaces()).isEmpty();
 			assertThat(model.applicationPort()).isEqualTo(8090);
 			// built as a servlet application, on a mock servlet context
 			assertThat(model.livenessPath()).isEqualTo("/healthz");
