@@ -16,6 +16,7 @@ import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.reconcile.Reconciler;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
+import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.workqueue.RateLimiter;
 import io.kubeboot.operator.workqueue.RateLimiters;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
@@ -231,7 +232,7 @@ class ControllerNamespaceTests {
 		Controller controller = new Controller("test", V1ConfigMap.class, reconciler, 1, true,
 				this.rateLimiter, (name) -> this.queueMetrics, ControllerMetrics.NOOP,
 				List.of(primary, watched), DEADLINE, List::of, LeaderOnly.INSTANCE,
-				this.filter);
+				this.filter, OperatorTracing.NOOP);
 		this.running = new Thread(() -> {
 			try {
 				controller.start(this.stop);

@@ -661,7 +661,7 @@ class ControllerTests {
 			case 3 -> Result.requeueAfter(Duration.ofMillis(10));
 			default -> Result.done();
 		}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
-				DEADLINE, List.of(), LeaderOnly.INSTANCE, tracing);
+				DEADLINE, List::of, LeaderOnly.INSTANCE, NamespaceFilter.NONE, tracing);
 		start(controller);
 
 		eventually().until(() -> spans.size() == 4);
@@ -707,7 +707,7 @@ class ControllerTests {
 			Controller controller = new Controller("test", V1ConfigMap.class, (request) -> {
 				throw new IllegalStateException("broken");
 			}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics,
-					List.of(eventSource()), DEADLINE, List.of(), LeaderOnly.INSTANCE, tracing);
+					List.of(eventSource()), DEADLINE, List::of, LeaderOnly.INSTANCE, NamespaceFilter.NONE, tracing);
 			start(controller);
 			eventually().until(() -> !ended.isEmpty());
 		}

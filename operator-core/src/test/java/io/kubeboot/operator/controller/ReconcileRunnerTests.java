@@ -150,7 +150,7 @@ class ReconcileRunnerTests {
 		assertThat(logs.list).singleElement().satisfies((event) -> {
 			assertThat(event.getFormattedMessage()).isEqualTo(
 					"Reconcile failed past its timeout, retried with backoff: controller=test request=default/again "
-							+ "timeout=PT0.1S");
+							+ "timeout=PT0.1S triggers=[]");
 			assertThat(event.getThrowableProxy().getClassName()).isEqualTo(ReconcileTimeoutException.class.getName());
 		});
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();

@@ -165,11 +165,13 @@ class RequiredPermissionsTests {
 			.complete((request) -> Result.done());
 		manager.add("event-recorder", KubernetesEventRecorder.builder(UNREACHABLE).build());
 		List<PolicyRule> rules = PolicyRules.of(manager.requiredPermissions());
-		assertThat(rules).extracting((rule) -> rule.namespace() + " " + rule.resource() + " " + rule.verbs())
-			.containsExactly("null namespaces [list, watch]", "shop-a configmaps [list, watch]",
-					"shop-a events [create, patch]", "shop-a buckets [list, watch, patch]",
-					"shop-b configmaps [list, watch]", "shop-b events [create, patch]",
-					"shop-b buckets [list, watch, patch]");
+		assertThat(rules)
+			.extracting((rule) -> rule.namespace() + " " + rule.apiGroup() + "/" + rule.resource() + " " + rule.verbs())
+			.containsExactly("null /namespaces [list, watch]", "shop-a /configmaps [list, watch]",
+					"shop-a /events [create, patch]", "shop-a events.k8s.io/events [create, patch]",
+					"shop-a storage.example.com/buckets [list, watch, patch]", "shop-b /configmaps [list, watch]",
+					"shop-b /events [create, patch]", "shop-b events.k8s.io/events [create, patch]",
+					"shop-b storage.example.com/buckets [list, watch, patch]");
 		String yaml = RbacManifest.builder("shop-operator").serviceAccount("ops", "shop-operator").render(rules);
 		assertThat(kinds(yaml)).containsExactly("ServiceAccount ops/shop-operator", "ClusterRole shop-operator",
 				"ClusterRoleBinding shop-operator", "Role shop-a/shop-operator", "RoleBinding shop-a/shop-operator",

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -225,6 +226,27 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 	public Optional<String> undecodableVersion(@Nullable String namespace, String name) {
 		Member<T> member = memberFor(namespace);
 		return (member != null) ? member.informer().undecodableVersion(namespace, name) : Optional.empty();
+	}
+
+	/**
+	 * The sum of its members' costs: their objects, the heap of those whose estimate is
+	 * known (none if no member's is), their budget crossings. Budgets are the members'
+	 * own, each informer of the set with its own: the sum has none.
+	 */
+	@Override
+	public InformerCost cost() {
+		int objects = 0;
+		long bytes = -1;
+		long crossings = 0;
+		for (Member<T> member : this.members.values()) {
+			InformerCost cost = member.informer().cost();
+			objects += cost.objects();
+			if (cost.estimatedBytes().isPresent()) {
+				bytes = Math.max(bytes, 0) + cost.estimatedBytes().getAsLong();
+			}
+			crossings += cost.budgetCrossings();
+		}
+		return InformerCost.of(objects, bytes, 0, crossings);
 	}
 
 	@Override

@@ -163,10 +163,11 @@ class IndexedInformerCacheTests {
 	}
 
 	@Test
+	@SuppressWarnings("unchecked")
 	void theWatchdogsReplacementIsCheckedAgainstTheObjectBudgetAsItIsSwappedIn() throws Exception {
 		this.cache.objectBudgets(new ObjectBudgets(2, Map.of()));
 		this.listed = List.of(gadget("a", "1", "db"), gadget("b", "2", "db"));
-		ScopedInformer<Gadget> informer = this.cache.informer(Gadget.class, "ns", null);
+		ScopedInformer<Gadget> informer = (ScopedInformer<Gadget>) this.cache.informer(Gadget.class, "ns", null);
 		start();
 		assertThat(informer.cost().budgetCrossings()).isZero();
 		// objects piled up while the watch was silent: the relist finds four

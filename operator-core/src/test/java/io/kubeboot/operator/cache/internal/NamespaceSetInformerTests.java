@@ -89,6 +89,22 @@ class NamespaceSetInformerTests {
 	}
 
 	@Test
+	void theCostOfAnInformerOfTheSetIsTheSumOfItsMembers() throws Exception {
+		cache("a", "b");
+		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
+		this.api.listed.put("b", List.of(gadget("b", "two", "2", "x"), gadget("b", "three", "3", "y")));
+		Informer<Gadget> informer = this.cache.informer(Gadget.class, null, null);
+		start();
+		assertThat(informer.cost().objects()).isEqualTo(3);
+		assertThat(informer.cost().objectBudget()).isEmpty();
+		long members = 0;
+		for (InformerKey key : this.cache.keysOf(informer)) {
+			members += this.cache.informer(Gadget.class, key.namespace(), null).cost().estimatedBytes().orElseThrow();
+		}
+		assertThat(informer.cost().estimatedBytes()).hasValue(members);
+	}
+
+	@Test
 	void aNamespaceAddedWhileRunningIsListedAndItsObjectsReachTheHandlersAsAnInitialList() throws Exception {
 		cache("a");
 		this.api.listed.put("a", List.of(gadget("a", "one", "1", "x")));
