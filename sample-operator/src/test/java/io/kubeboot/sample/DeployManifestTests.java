@@ -188,7 +188,11 @@ class DeployManifestTests {
 		JsonObject service = only(monitoring, "Service");
 		assertThat(service.getAsJsonObject("spec").getAsJsonObject("selector"))
 			.isEqualTo(podTemplate().getAsJsonObject("metadata").getAsJsonObject("labels"));
-		assertThat(service.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject().get("targetPort")
+		assertThat(service.getAsJsonObject("spec")
+			.getAsJsonArray("ports")
+			.get(0)
+			.getAsJsonObject()
+			.get("targetPort")
 			.getAsString()).isEqualTo("management");
 		JsonObject reader = only(monitoring, "ClusterRole").getAsJsonArray("rules").get(0).getAsJsonObject();
 		assertThat(strings(reader.getAsJsonArray("nonResourceURLs"))).containsExactly(path);

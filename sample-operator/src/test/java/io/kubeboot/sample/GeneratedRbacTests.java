@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * election with its Lease in {@code sample-operator}, Events on, the metrics endpoint
  * secured, the Pod logger off), its manager is asked for the permissions its reconcilers,
  * Lease, Events and the metrics endpoint's access reviews need, and the rules rendered
- * from them must equal the file. Nothing talks to a cluster: the manager
- * is built but not started. The ConfigMap writes, granted per namespace, come out as the
- * ClusterRole {@code sample-operator-bucket-connections} without a binding:
+ * from them must equal the file. Nothing talks to a cluster: the manager is built but not
+ * started. The ConfigMap writes, granted per namespace, come out as the ClusterRole
+ * {@code sample-operator-bucket-connections} without a binding:
  * {@code deploy/bucket-namespace.yaml}, written by hand, binds it in a namespace, and
  * {@code DeployManifestTests} checks that it binds that ClusterRole and nothing else.
  * <p>

@@ -71,7 +71,8 @@ class StructuredLogsIntegrationTests {
 			assertThat(line.getAsJsonObject("ecs").get("version").getAsString()).isNotBlank();
 			assertThat(line.getAsJsonObject("service").get("name").getAsString()).isEqualTo("shop-operator");
 		}
-		// the failed reconcile's own line and the framework's report of it are one reconcile
+		// the failed reconcile's own line and the framework's report of it are one
+		// reconcile
 		assertThat(error.get("reconcileID")).isEqualTo(reconciling.get(0).get("reconcileID"));
 		assertThat(error.getAsJsonObject("log").get("level").getAsString()).isEqualTo("ERROR");
 		assertThat(error.getAsJsonObject("error").get("message").getAsString()).isEqualTo("the backend is down");
