@@ -60,7 +60,8 @@ class StructuredLogsIntegrationTests {
 			await().atMost(WAIT).until(() -> context.getBean(LoggingReconciler.class).reconciles.get() >= 2);
 		}
 		List<JsonObject> reconciling = lines(output, "Reconciling the settings");
-		JsonObject error = lines(output, "Reconciler error: controller=configmap request=" + namespace + "/settings")
+		JsonObject error = lines(output,
+				"Reconciler error: controller=configmap request=" + namespace + "/settings triggers=[created]")
 			.get(0);
 		assertThat(reconciling).hasSizeGreaterThanOrEqualTo(2);
 		for (JsonObject line : List.of(reconciling.get(0), reconciling.get(1), error)) {

@@ -150,7 +150,8 @@ class OperatorObservationIntegrationTests {
 		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 		Widget made = widgets.get(namespace.name(), "order").throwsApiException().getObject();
 		assertThat(made.getMetadata().getAnnotations()).containsEntry(TraceContextAnnotation.NAME,
-				"00-" + create.getTraceId() + "-" + create.getSpanId() + "-01");
+				"00-" + create.getTraceId() + "-" + create.getSpanId() + "-"
+						+ create.getSpanContext().getTraceFlags().asHex());
 
 		// a traced patch that changes nothing else leaves the object as it is: no write
 		Client firstClient = first.getBean(Client.class);
