@@ -25,9 +25,9 @@ import static org.awaitility.Awaitility.await;
  * {@code dashboards/operator.json} against a running operator: the sample in a JVM of its
  * own, leading with leader election, its webhooks served from certificate files and
  * called by the API server, a bucket reconciled with an Event, an object budget set.
- * Every series a panel or a variable queries is in its {@code /actuator/prometheus},
- * with the labels the queries match on, group by and show; and every series of the
- * framework is on a panel.
+ * Every series a panel or a variable queries is in its {@code /actuator/prometheus}, with
+ * the labels the queries match on, group by and show; and every series of the framework
+ * is on a panel.
  */
 @WithControlPlane
 class GrafanaDashboardIntegrationTests {
@@ -54,7 +54,8 @@ class GrafanaDashboardIntegrationTests {
 				OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfig(),
 						with(SampleArguments.replica(namespace, "dashboard"),
 								"--operator.webhook.cert-dir=" + certificates,
-								// an object budget far above what the test caches: its series
+								// an object budget far above what the test caches: its
+								// series
 								// are exported only for an informer with a budget
 								"--operator.cache.object-budget=100000"))) {
 			await().atMost(START).until(() -> operator.logged("Successfully acquired lease"));

@@ -106,8 +106,7 @@ class GrafanaDashboardTests {
 			.filter((query) -> !query.query().groupingLabels().contains("pod"))
 			.toList();
 		assertThat(queries).hasSize(4)
-			.allSatisfy((query) -> assertThat(query.query().groupingLabels()).as("%s", query)
-				.containsAll(informer));
+			.allSatisfy((query) -> assertThat(query.query().groupingLabels()).as("%s", query).containsAll(informer));
 	}
 
 	@Test

@@ -84,17 +84,17 @@ class SampleOperatorProcessIntegrationTests {
 		OperatorProcess operator = start(controlPlane, "--operator.leader-election.enabled=false",
 				"--sample.test.unselected-secret-watch=true", "--operator.cache.object-budgets.Secret=1");
 		await().atMost(WAIT).until(() -> operator.logged("Manager started"));
-		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ")
-				&& line.contains("Informer caches every object of a kind that is often numerous and large"))
+		assertThat(operator.output())
+			.filteredOn((line) -> line.contains(" WARN ")
+					&& line.contains("Informer caches every object of a kind that is often numerous and large"))
 			.singleElement()
 			.satisfies((line) -> assertThat(line).contains("informer=V1Secret[namespace=*] kind=Secret (core/v1) "
 					+ "readBy=[controller-bucket-credentials] narrowWith=\"@Watches(V1Secret.class) on "
 					+ "UnselectedSecretWatch.bucketOfCredentials: set its fieldSelector = \"type!=helm.sh/release.v1\", "
 					+ "labelSelector or namespace, or metadataOnly = true;")
 				.contains("operator.cache.acknowledged-unscoped-kinds=Secret"));
-		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ")
-				&& line.contains("Informer holds more objects than its budget, and keeps them all: "
-						+ "informer=V1Secret[namespace=*]"))
+		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ") && line.contains(
+				"Informer holds more objects than its budget, and keeps them all: " + "informer=V1Secret[namespace=*]"))
 			.hasSize(1);
 		String secrets = "{field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
 				+ "selector=\"\"}";

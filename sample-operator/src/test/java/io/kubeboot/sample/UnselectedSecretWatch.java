@@ -12,9 +12,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 
 /**
  * What not to do, for the tests only: a controller that watches every Secret of the
- * cluster, without a namespace, a selector or the metadata-only form, as an operator
- * that looks for the credentials of its buckets might. Such a watch is how operators are
- * most often killed for memory, and the operator warns of it at start-up; with
+ * cluster, without a namespace, a selector or the metadata-only form, as an operator that
+ * looks for the credentials of its buckets might. Such a watch is how operators are most
+ * often killed for memory, and the operator warns of it at start-up; with
  * {@code sample.test.unselected-secret-watch=true} (and {@code operator.namespace}
  * unset), a test sees that WARN and what the watch costs in the metrics. Picked up by the
  * sample's component scan when the test classes are on the class path, as they are for
@@ -35,10 +35,8 @@ class UnselectedSecretWatch {
 	@Watches(V1Secret.class)
 	List<Request> bucketOfCredentials(V1Secret secret) {
 		String name = secret.getMetadata().getName();
-		return (name != null && name.endsWith("-credentials"))
-				? List.of(Request.of(secret.getMetadata().getNamespace(),
-						name.substring(0, name.length() - "-credentials".length())))
-				: List.of();
+		return (name != null && name.endsWith("-credentials")) ? List.of(Request.of(secret.getMetadata().getNamespace(),
+				name.substring(0, name.length() - "-credentials".length()))) : List.of();
 	}
 
 }

@@ -33,9 +33,9 @@ import org.jspecify.annotations.Nullable;
  * An informer holds only the objects of its namespace that match its label and field
  * selectors ({@link InformerKey}): reads find nothing else, whatever exists. An informer
  * asked for without a namespace ({@code null}) watches the manager's namespaces: all of
- * them, unless the manager was built with a set ({@link WatchedNamespaces}), which it then
- * follows as it changes, with one list and watch per namespace. While it watches a set, a
- * read of a namespace that no informer of the kind holds (outside the set, and not
+ * them, unless the manager was built with a set ({@link WatchedNamespaces}), which it
+ * then follows as it changes, with one list and watch per namespace. While it watches a
+ * set, a read of a namespace that no informer of the kind holds (outside the set, and not
  * watched by name) fails with a {@link NamespaceNotWatchedException} rather than finding
  * nothing; reads of all namespaces ({@code null}) read those the informers hold.
  * <p>

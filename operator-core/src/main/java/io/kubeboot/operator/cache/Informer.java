@@ -145,8 +145,8 @@ public interface Informer<T extends KubernetesObject> {
 	 * Returns what this informer's objects cost: how many it holds, an estimate of the
 	 * heap they take, and how they stand against its object budget. Never throws, and
 	 * cheap enough to call at every scrape of the metrics: the estimate is taken again
-	 * from a sample of the objects only when it is stale, within a bounded amount of work,
-	 * never on the informer's event thread.
+	 * from a sample of the objects only when it is stale, within a bounded amount of
+	 * work, never on the informer's event thread.
 	 * @return the cost
 	 */
 	InformerCost cost();

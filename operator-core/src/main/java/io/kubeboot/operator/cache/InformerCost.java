@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What an informer's cache costs: how many objects it holds, an estimate of the heap they
- * take, and how they stand against its object budget ({@link ObjectBudgets}). Returned
- * by {@link Informer#cost()}; the metrics {@code operator_informer_objects},
+ * take, and how they stand against its object budget ({@link ObjectBudgets}). Returned by
+ * {@link Informer#cost()}; the metrics {@code operator_informer_objects},
  * {@code operator_informer_estimated_heap_bytes} and {@code /actuator/operator} show the
  * same figures. The count is exact; the heap is estimated from a sample of the objects,
  * taken again from time to time: how, and how close it comes, is documented under "What
@@ -53,8 +53,7 @@ public final class InformerCost {
 	 * @return the cost
 	 */
 	public static InformerCost of(int objects, long estimatedBytes, int objectBudget, long budgetCrossings) {
-		return new InformerCost(objects, Math.max(-1, estimatedBytes), Math.max(0, objectBudget),
-				budgetCrossings);
+		return new InformerCost(objects, Math.max(-1, estimatedBytes), Math.max(0, objectBudget), budgetCrossings);
 	}
 
 	/**

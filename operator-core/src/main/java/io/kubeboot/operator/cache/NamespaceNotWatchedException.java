@@ -10,10 +10,10 @@ import java.util.Set;
  * answer would say that the objects do not exist, and a reconciler would create what
  * exists or clean up what it no longer sees.
  * <p>
- * A reconcile under way when its namespace leaves the set gets it from its next read:
- * the controller then drops the request, as it drops every request of a namespace no
- * longer watched, without retrying it. A namespace outside the set is read with the
- * client's uncached reader, with RBAC there.
+ * A reconcile under way when its namespace leaves the set gets it from its next read: the
+ * controller then drops the request, as it drops every request of a namespace no longer
+ * watched, without retrying it. A namespace outside the set is read with the client's
+ * uncached reader, with RBAC there.
  */
 public class NamespaceNotWatchedException extends IllegalStateException {
 
@@ -29,8 +29,8 @@ public class NamespaceNotWatchedException extends IllegalStateException {
 	 */
 	public NamespaceNotWatchedException(Class<?> kind, String namespace, Set<String> watched) {
 		super("Cannot read " + kind.getSimpleName() + " in namespace '" + namespace + "' from the cache: no informer "
-				+ "of the kind caches that namespace (unknown namespace for the cache). The manager watches "
-				+ watched + ": add the namespace to them (WatchedNamespaces, operator.namespaces), watch it by "
+				+ "of the kind caches that namespace (unknown namespace for the cache). The manager watches " + watched
+				+ ": add the namespace to them (WatchedNamespaces, operator.namespaces), watch it by "
 				+ "name, or read it with client.uncached()");
 		this.namespace = namespace;
 	}

@@ -17,8 +17,8 @@ import io.kubeboot.operator.config.internal.ConfigChecks;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How many objects each informer is expected to hold at most: a budget per informer,
- * and budgets by kind that override it. An informer that holds more than its budget is
+ * How many objects each informer is expected to hold at most: a budget per informer, and
+ * budgets by kind that override it. An informer that holds more than its budget is
  * reported, once each time it goes over: a WARN naming it, its objects and its budget,
  * and the metric {@code operator_informer_object_budget_exceeded_total}. It never drops
  * an object: a cache that left objects out would have controllers act on a partial view
@@ -26,15 +26,15 @@ import org.jspecify.annotations.Nullable;
  * {@code operator.cache.object-budget} and {@code operator.cache.object-budgets.<kind>}.
  * <p>
  * A kind is named as its objects' {@code kind} (as in the metrics' {@code kind} label),
- * such as {@code Secret}, case aside, which applies to the kind of every API group; or
- * as {@code kind.group}, such as {@code Event.events.k8s.io}, which applies to that
- * group's only and wins over the bare kind. A budget applies to each informer of the kind
- * on its own (one per namespace, selector and form). The manager fails to start if a
- * kind named matches no informer it runs ({@link #requireKindsOf}): a plural such as
- * {@code secrets} or a typo would otherwise be a budget that never applies.
+ * such as {@code Secret}, case aside, which applies to the kind of every API group; or as
+ * {@code kind.group}, such as {@code Event.events.k8s.io}, which applies to that group's
+ * only and wins over the bare kind. A budget applies to each informer of the kind on its
+ * own (one per namespace, selector and form). The manager fails to start if a kind named
+ * matches no informer it runs ({@link #requireKindsOf}): a plural such as {@code secrets}
+ * or a typo would otherwise be a budget that never applies.
  *
- * @param perInformer the budget of every informer of a kind without a budget of its
- * own, {@code 0} for none; not negative
+ * @param perInformer the budget of every informer of a kind without a budget of its own,
+ * {@code 0} for none; not negative
  * @param perKind the budgets by kind, {@code 0} for none; not negative
  */
 public record ObjectBudgets(int perInformer, Map<String, Integer> perKind) {

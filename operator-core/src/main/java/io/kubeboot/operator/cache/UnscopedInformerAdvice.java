@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
  * cluster, for the WARN the manager logs as the informer starts
  * ({@link UnscopedInformerPolicy}): in the terms the application declared the informer
  * with, such as the annotation attribute that created it and the property that
- * acknowledges it. By default the WARN names the builder methods. Called once per informer
- * warned of, on the thread that starts it.
+ * acknowledges it. By default the WARN names the builder methods. Called once per
+ * informer warned of, on the thread that starts it.
  */
 @FunctionalInterface
 public interface UnscopedInformerAdvice {

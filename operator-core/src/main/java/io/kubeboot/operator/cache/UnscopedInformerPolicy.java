@@ -12,8 +12,8 @@ import io.kubeboot.operator.config.internal.ConfigChecks;
  * How the manager warns of an informer that caches every Secret, ConfigMap, Pod or Event
  * of the cluster, in all namespaces, without a label or field selector and with whole
  * objects: the watch that most often gets operators killed for memory. Such an informer
- * is warned of once, as it starts, naming the runnables that read it and what narrows
- * it; one of a kind with a {@link CacheTransform} is reported at INFO instead, as the
+ * is warned of once, as it starts, naming the runnables that read it and what narrows it;
+ * one of a kind with a {@link CacheTransform} is reported at INFO instead, as the
  * transform may drop what makes the objects large; one of an acknowledged kind, intended
  * (an operator that must see every Pod), is not reported. Set with
  * {@code ManagerBuilder.unscopedInformers}; with Spring,
@@ -35,8 +35,8 @@ public record UnscopedInformerPolicy(Set<String> acknowledgedKinds, UnscopedInfo
 
 	/**
 	 * Creates the policy.
-	 * @throws InvalidConfigException naming every acknowledged kind that is not one warned
-	 * of
+	 * @throws InvalidConfigException naming every acknowledged kind that is not one
+	 * warned of
 	 */
 	public UnscopedInformerPolicy {
 		Objects.requireNonNull(acknowledgedKinds, "acknowledgedKinds must not be null");

@@ -12,8 +12,8 @@ import java.util.Set;
  * <p>
  * Every informer asked for without a namespace ({@code null}: a controller's that names
  * none, its owned kinds, the watches that name none) follows the set. It runs one list
- * and watch per namespace of the set (once for a cluster-scoped kind, whose objects are in
- * no namespace), so the operator needs RBAC in those namespaces only: a Role in each,
+ * and watch per namespace of the set (once for a cluster-scoped kind, whose objects are
+ * in no namespace), so the operator needs RBAC in those namespaces only: a Role in each,
  * never a ClusterRole for a namespaced kind. An informer asked for with a namespace
  * watches that namespace whatever the set, and one asked for with
  * {@link Cache#ALL_NAMESPACES} watches every namespace whatever the set.
@@ -30,10 +30,10 @@ import java.util.Set;
  * of that namespace fail with a {@link NamespaceNotWatchedException} rather than finding
  * nothing, handlers receive no deletion (nothing was deleted), and the controllers drop
  * the requests of that namespace, queued ones included. A reconcile under way goes on,
- * but its next read of the cache fails, and the request is dropped. Objects there keep the
- * finalizers of the controllers, which no longer remove them: deleting such an object, or
- * the namespace, waits until someone does (each controller warns with the objects
- * concerned).</li>
+ * but its next read of the cache fails, and the request is dropped. Objects there keep
+ * the finalizers of the controllers, which no longer remove them: deleting such an
+ * object, or the namespace, waits until someone does (each controller warns with the
+ * objects concerned).</li>
  * </ul>
  * A namespace need not exist: its informers list nothing until it is created. A namespace
  * whose informers RBAC denies keeps readiness down, naming the informer and the denial,
@@ -63,9 +63,9 @@ public interface WatchedNamespaces {
 	Set<String> current();
 
 	/**
-	 * Replaces the set: informers of the namespaces no longer in it stop, those of the new
-	 * ones start. Returns once they have, without waiting for the new ones to sync (see
-	 * {@link #awaitSynced}). Setting the same namespaces does nothing.
+	 * Replaces the set: informers of the namespaces no longer in it stop, those of the
+	 * new ones start. Returns once they have, without waiting for the new ones to sync
+	 * (see {@link #awaitSynced}). Setting the same namespaces does nothing.
 	 * <p>
 	 * A change is applied whole or not at all, with one exception: if an informer of an
 	 * added namespace cannot start (its kind cannot be resolved against the API server),

@@ -204,8 +204,8 @@ public interface Client extends Reader {
 	 * @param timeout the longest one call may take
 	 * @param tracing where each call is traced, a child span of the reconcile's
 	 * @param traceContextAnnotation which writes carry their span's trace context in the
-	 * annotation {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in the
-	 * same write: creates or none
+	 * annotation {@value io.kubeboot.operator.tracing.TraceContextAnnotation#NAME}, in
+	 * the same write: creates or none
 	 * @return the client
 	 * @throws IllegalArgumentException if the field manager is blank or the timeout not
 	 * positive

@@ -33,12 +33,13 @@ import org.jspecify.annotations.Nullable;
  * The {@link Client} of a manager: reads from its cache (or, uncached, from the API
  * server), writes through REST calls bounded by a timeout.
  * <p>
- * Every call to the API server is a span of the {@link OperatorTracing} (verb, kind, status
- * code), a child of the reconcile's. With the trace context annotation on, a create
- * carries the span's {@code traceparent} in the {@code TraceContextAnnotation} of its
- * body. No other write does: a create is always a write, while whether an update, a patch
- * or an apply changes anything only the API server knows (defaulting, admission, other
- * writers), and a fresh value would turn its no-op into a write (docs/design/reconcile-triggers.md).
+ * Every call to the API server is a span of the {@link OperatorTracing} (verb, kind,
+ * status code), a child of the reconcile's. With the trace context annotation on, a
+ * create carries the span's {@code traceparent} in the {@code TraceContextAnnotation} of
+ * its body. No other write does: a create is always a write, while whether an update, a
+ * patch or an apply changes anything only the API server knows (defaulting, admission,
+ * other writers), and a fresh value would turn its no-op into a write
+ * (docs/design/reconcile-triggers.md).
  */
 final class DefaultClient implements Client {
 
@@ -91,9 +92,10 @@ final class DefaultClient implements Client {
 		this.stampWrites = stampWrites;
 		// the interceptor lets a reconcile's deadline cut off its calls in flight,
 		// discovery's included
-		ApiClient bounded = new DelegatingAuthApiClient(client, (builder) -> builder.readTimeout(timeout)
-			.callTimeout(timeout)
-			.addInterceptor(CallDeadline.interceptor()));
+		ApiClient bounded = new DelegatingAuthApiClient(client,
+				(builder) -> builder.readTimeout(timeout)
+					.callTimeout(timeout)
+					.addInterceptor(CallDeadline.interceptor()));
 		this.cache = cache;
 		this.calls = new RestCalls(bounded, timeout);
 		this.kinds = new KindResolver(bounded);
@@ -255,7 +257,8 @@ final class DefaultClient implements Client {
 				tracking.recordIfHeld(object, () -> {
 					if (pending != null) {
 						// still there, marked for deletion until its finalizers are gone:
-						// the cache catches up once it sees that version, not once it goes
+						// the cache catches up once it sees that version, not once it
+						// goes
 						tracking.writtenVersions().wrote(object, pending);
 					}
 					else {

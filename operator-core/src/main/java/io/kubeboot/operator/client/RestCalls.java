@@ -83,8 +83,9 @@ final class RestCalls {
 	}
 
 	/**
-	 * Sends a call and reads the answer, as {@link #send(String, String, List, byte[],
-	 * String, Type)} does, telling the status code of a successful answer.
+	 * Sends a call and reads the answer, as
+	 * {@link #send(String, String, List, byte[], String, Type)} does, telling the status
+	 * code of a successful answer.
 	 * @param <T> the answer's type
 	 * @param method the HTTP method
 	 * @param path the path below the server's base path

@@ -578,8 +578,7 @@ public final class Controller implements ManagerRunnable {
 		}
 		RequeueRecorder.Delays rateLimiter = new RequeueRecorder.Delays(this.rateLimiters.get(), Ticker.system());
 		WorkQueueMetrics metrics = this.queueMetrics.apply(this.name);
-		WorkQueue<Request> current = this.priorityQueue
-				? WorkQueues.newPriorityQueue(this.name, rateLimiter, metrics)
+		WorkQueue<Request> current = this.priorityQueue ? WorkQueues.newPriorityQueue(this.name, rateLimiter, metrics)
 				: WorkQueues.newRateLimitingQueue(this.name, rateLimiter, metrics);
 		PendingTriggers pending = new PendingTriggers(Ticker.system());
 		WorkQueue<Request> requeues = new RequeueRecorder(current, rateLimiter, pending);
@@ -746,8 +745,9 @@ public final class Controller implements ManagerRunnable {
 		countTriggers(taken);
 		Outcome[] outcome = { null };
 		context.run(() -> outcome[0] = this.runner.reconcile(requeues, request));
-		run.triggers().settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
-				? ReconcileTrigger.Kind.REQUEUE : ReconcileTrigger.Kind.RETRY_AFTER_ERROR);
+		run.triggers()
+			.settle(request, (outcome[0] == Outcome.REQUEUE || outcome[0] == Outcome.REQUEUE_AFTER)
+					? ReconcileTrigger.Kind.REQUEUE : ReconcileTrigger.Kind.RETRY_AFTER_ERROR);
 	}
 
 	/** The kinds a bit per kind stands for. */
@@ -765,8 +765,8 @@ public final class Controller implements ManagerRunnable {
 	}
 
 	/**
-	 * Counts a reconcile once under each kind of its triggers, those cut included, without
-	 * allocating.
+	 * Counts a reconcile once under each kind of its triggers, those cut included,
+	 * without allocating.
 	 */
 	private void countTriggers(PendingTriggers.Taken taken) {
 		int kinds = taken.kinds();

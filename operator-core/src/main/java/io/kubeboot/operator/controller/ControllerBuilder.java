@@ -139,8 +139,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	/**
 	 * Restricts the controller to one namespace; by default it watches the manager's
 	 * namespaces (all namespaces unless the manager watches a set, which it then follows
-	 * as the set changes: see {@code Manager.namespaces()}).
-	 * {@link Cache#ALL_NAMESPACES} watches all namespaces whatever the manager's.
+	 * as the set changes: see {@code Manager.namespaces()}). {@link Cache#ALL_NAMESPACES}
+	 * watches all namespaces whatever the manager's.
 	 * @param namespace the namespace, {@link Cache#ALL_NAMESPACES}, or {@code null} for
 	 * the default
 	 * @return this builder
@@ -219,8 +219,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * every call it makes from then on, reads included (work handed to a pool is bound
 	 * only when wrapped with {@link io.kubeboot.operator.client.Fences}), and the worker
 	 * is interrupted, once out of its call to the API server if it is in one. The
-	 * reconcile counts in {@code controller_runtime_reconcile_timeouts_total}; its outcome
-	 * is its own, as in controller-runtime: a result it returned is kept, a
+	 * reconcile counts in {@code controller_runtime_reconcile_timeouts_total}; its
+	 * outcome is its own, as in controller-runtime: a result it returned is kept, a
 	 * {@code TerminalException} stays terminal, any other exception is an error retried
 	 * with backoff. A reconcile that ignores the interruption keeps its worker, and its
 	 * request, until it returns, but changes nothing through the client after the
@@ -625,9 +625,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 		boolean prioritized = (this.priorityQueue != null) ? this.priorityQueue : this.defaults.priorityQueue();
 		Controller controller = new Controller(controllerName(), this.forType, effective, workers, prioritized,
 				(this.rateLimiter != null) ? this.rateLimiter : this.defaults.rateLimiter(),
-				this.defaults.queueMetrics(), metrics, sources,
-				this.defaults.cacheSyncTimeout(), permissions(ns, sources, workGate), workGate,
-				namespaceFilter(sources), this.defaults.tracing());
+				this.defaults.queueMetrics(), metrics, sources, this.defaults.cacheSyncTimeout(),
+				permissions(ns, sources, workGate), workGate, namespaceFilter(sources), this.defaults.tracing());
 		this.requestSources.forEach(controller::watch);
 		if (this.finalizer != null && this.cleaner != null && controller.followsNamespaceSet()
 				&& this.manager.cache() instanceof InformerCache informers) {
@@ -676,8 +675,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	 * What the controller needs RBAC to allow: list and watch of every informer, the
 	 * finalizer's patches (and, with a label or field selector, the uncached read of an
 	 * object that left it), and what the reconciler declared, placed in the controller's
-	 * namespace unless placed already: in the manager's namespaces, as they are when asked
-	 * for, if the controller names none.
+	 * namespace unless placed already: in the manager's namespaces, as they are when
+	 * asked for, if the controller names none.
 	 */
 	private Supplier<List<Permission>> permissions(@Nullable String namespace, List<EventSource<?>> sources,
 			WorkGate workGate) {
@@ -733,8 +732,8 @@ public final class ControllerBuilder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Lists and watches an informer's kind: in its namespace, in all namespaces for one of
-	 * all namespaces, or, for one without that follows the manager's set, where the
+	 * Lists and watches an informer's kind: in its namespace, in all namespaces for one
+	 * of all namespaces, or, for one without that follows the manager's set, where the
 	 * controller works.
 	 */
 	private Permission listAndWatch(Informer<?> informer, String reason) {

@@ -40,15 +40,15 @@ import org.slf4j.LoggerFactory;
  * not change the object (same resourceVersion: a resync, or a relist that found it as it
  * was), {@link WorkQueue#DEFAULT_PRIORITY} for every change.
  * <p>
- * Each request goes with its {@link ReconcileTrigger}: for the reconciled kind what happened to
- * the object (created, its spec, metadata or status changed, deleted, or seen unchanged),
- * for an owned or watched kind which object changed. An object of any kind seen unchanged
- * (an initial list, the controller's start, a resync, a relist) is a {@code resync} that
- * names no object: it tells no change, and an owner of many objects gets one, not one
- * per object. An update that changed nothing but the {@link TraceContextAnnotation} is
- * dropped as if the event filter had dropped it, whatever the filter: a write's trace
- * context never causes a reconcile by itself, and the gate still sees the update, as it
- * sees every event.
+ * Each request goes with its {@link ReconcileTrigger}: for the reconciled kind what
+ * happened to the object (created, its spec, metadata or status changed, deleted, or seen
+ * unchanged), for an owned or watched kind which object changed. An object of any kind
+ * seen unchanged (an initial list, the controller's start, a resync, a relist) is a
+ * {@code resync} that names no object: it tells no change, and an owner of many objects
+ * gets one, not one per object. An update that changed nothing but the
+ * {@link TraceContextAnnotation} is dropped as if the event filter had dropped it,
+ * whatever the filter: a write's trace context never causes a reconcile by itself, and
+ * the gate still sees the update, as it sees every event.
  *
  * @param <T> the watched model type
  */
@@ -139,8 +139,8 @@ final class EventSource<T extends KubernetesObject> {
 			public void onUpdate(T oldObject, T newObject) {
 				// the gate sees it, as every event; the filter never passes it
 				if (EventSource.this.gate.passes(new ObjectEvent(Type.UPDATE, oldObject, newObject, false),
-						() -> !TraceContexts.isOnlyChange(oldObject, newObject) && passes("update",
-								newObject, () -> EventSource.this.predicate.update(oldObject, newObject)))) {
+						() -> !TraceContexts.isOnlyChange(oldObject, newObject) && passes("update", newObject,
+								() -> EventSource.this.predicate.update(oldObject, newObject)))) {
 					// both: an owner reference or a mapped field may have moved from one
 					// request to another. Each request once: a worker that took the first
 					// add before the second would see the key dirty and reconcile it
@@ -190,8 +190,8 @@ final class EventSource<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Returns the trigger of an event: what happened to the reconciled object, which owned
-	 * or watched object changed, or a resync.
+	 * Returns the trigger of an event: what happened to the reconciled object, which
+	 * owned or watched object changed, or a resync.
 	 */
 	private ReconcileTrigger trigger(ReconcileTrigger.Kind kind, T object, @Nullable String traceParent) {
 		if (this.relation == Relation.RECONCILED || kind == ReconcileTrigger.Kind.RESYNC) {

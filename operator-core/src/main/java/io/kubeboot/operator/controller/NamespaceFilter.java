@@ -104,8 +104,8 @@ final class NamespaceFilter {
 
 	/**
 	 * Decides what to do with the requests of a namespace. Those of a cluster-scoped
-	 * object, which no set restricts, wait while any informer that follows the set has not
-	 * synced every namespace: such an object may own or name objects in any of them.
+	 * object, which no set restricts, wait while any informer that follows the set has
+	 * not synced every namespace: such an object may own or name objects in any of them.
 	 * @param namespace the namespace, {@code null} for cluster-scoped objects
 	 * @return the verdict
 	 */

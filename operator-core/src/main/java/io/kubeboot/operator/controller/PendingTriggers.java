@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * A delayed add (a requeue, a retry) is due only once its delay has passed: the queue
  * keeps one delayed entry per request, at the earliest of its delays, so the triggers of
  * a request's delayed adds form one group here too, due at the earliest of theirs, and
- * join the request's ready triggers when that time comes. A reconcile started earlier
- * for another reason leaves them for the one the delay brings. As the queue merges the
+ * join the request's ready triggers when that time comes. A reconcile started earlier for
+ * another reason leaves them for the one the delay brings. As the queue merges the
  * delayed adds into one, the group keeps one trigger per kind and object: a reconciler
  * that asks for the same requeue on every reconcile adds one {@code requeue}, however
  * often it asks, and never crowds out the changes.
@@ -99,8 +99,8 @@ final class PendingTriggers {
 				taken[0] = (nextDueIn > 0) ? new Taken(List.of(), 0, 0, Long.MIN_VALUE, nextDueIn) : Taken.NONE;
 				return entry;
 			}
-			taken[0] = new Taken((entry.ready != null) ? entry.ready : List.of(), entry.dropped,
-					entry.droppedKinds, entry.readySince, nextDueIn);
+			taken[0] = new Taken((entry.ready != null) ? entry.ready : List.of(), entry.dropped, entry.droppedKinds,
+					entry.readySince, nextDueIn);
 			entry.ready = null;
 			entry.dropped = 0;
 			entry.droppedKinds = 0;
@@ -139,8 +139,8 @@ final class PendingTriggers {
 	 * Turns the requeue recorded while a request was reconciled into a trigger of the
 	 * given kind; does nothing if the reconcile did not queue it again.
 	 * @param request the request
-	 * @param kind why it was queued again: a requeue the reconciler asked for, or a
-	 * retry after an error
+	 * @param kind why it was queued again: a requeue the reconciler asked for, or a retry
+	 * after an error
 	 */
 	void settle(Request request, ReconcileTrigger.Kind kind) {
 		long now = this.ticker.nanoTime();
@@ -203,7 +203,8 @@ final class PendingTriggers {
 	 *
 	 * @param triggers the triggers, oldest first
 	 * @param dropped how many more were cut
-	 * @param droppedKinds the kinds of those cut, a bit per {@link ReconcileTrigger.Kind#ordinal()}
+	 * @param droppedKinds the kinds of those cut, a bit per
+	 * {@link ReconcileTrigger.Kind#ordinal()}
 	 * @param since when the first of them became due, on the queue's ticker
 	 * @param nextDueIn in how many nanoseconds the request's delayed group left waiting
 	 * is due, {@code -1} if it has none

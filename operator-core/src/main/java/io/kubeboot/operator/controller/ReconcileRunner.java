@@ -32,13 +32,13 @@ import org.slf4j.MDC;
  * while it ran. Sets the log context and counts the outcome. A requeue keeps the priority
  * the request was handed out with, as controller-runtime's controller does: a failing
  * object of the initial backlog stays behind live changes, a failing live change stays
- * ahead of the backlog. The log context's
- * {@code reconcileID} and the triggers a failure's log line shows are those of the
- * {@link ReconcileContext} bound to the thread. With {@link OperatorTracing}, the whole of it (the
- * reconciler, what becomes of the request and the log line of a failure) runs inside the
- * reconcile's span, current on the worker's thread, so the client calls of the reconciler
- * are its children and a tracer's log correlation puts its trace and span ids on every
- * line, the failure's included; the span ends with the outcome's {@code result}.
+ * ahead of the backlog. The log context's {@code reconcileID} and the triggers a
+ * failure's log line shows are those of the {@link ReconcileContext} bound to the thread.
+ * With {@link OperatorTracing}, the whole of it (the reconciler, what becomes of the
+ * request and the log line of a failure) runs inside the reconcile's span, current on the
+ * worker's thread, so the client calls of the reconciler are its children and a tracer's
+ * log correlation puts its trace and span ids on every line, the failure's included; the
+ * span ends with the outcome's {@code result}.
  */
 final class ReconcileRunner {
 
@@ -138,9 +138,10 @@ final class ReconcileRunner {
 			failure = ex;
 			Duration wait = RetryAfter.wait(ex.retryAfter());
 			current.addAfter(request, wait, priority);
-			logger.warn("Throttled by the API server, requeued after its Retry-After: controller={} request={} "
-					+ "retryAfter={}s triggers={} error=\"{}\"", this.name, request, wait.toSeconds(), triggers(context),
-					ex.getMessage());
+			logger.warn(
+					"Throttled by the API server, requeued after its Retry-After: controller={} request={} "
+							+ "retryAfter={}s triggers={} error=\"{}\"",
+					this.name, request, wait.toSeconds(), triggers(context), ex.getMessage());
 		}
 		catch (TerminalException ex) {
 			outcome = Outcome.TERMINAL_ERROR;

@@ -136,10 +136,10 @@ final class RequeueRecorder implements WorkQueue<Request> {
 	}
 
 	/**
-	 * A queue's rate limiter that tells, on the thread that asked, when the delay it chose
-	 * last is due: the queue asks it on the thread of the rate-limited add, and reads its
-	 * own clock after, so the time told is never later than the queue's, and the triggers
-	 * find the retry due whenever the queue hands the request out for it.
+	 * A queue's rate limiter that tells, on the thread that asked, when the delay it
+	 * chose last is due: the queue asks it on the thread of the rate-limited add, and
+	 * reads its own clock after, so the time told is never later than the queue's, and
+	 * the triggers find the retry due whenever the queue hands the request out for it.
 	 */
 	static final class Delays implements RateLimiter<Request> {
 

@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Warns, as namespaces leave the manager's set, about the objects of a controller's kind
- * there that carry its finalizer: no controller will remove it any more, so deleting them,
- * or their namespace, waits until someone does. Told while the namespaces' informers still
- * hold their objects.
+ * there that carry its finalizer: no controller will remove it any more, so deleting
+ * them, or their namespace, waits until someone does. Told while the namespaces'
+ * informers still hold their objects.
  */
 final class StrandedFinalizers implements Consumer<Set<String>> {
 
@@ -50,10 +50,11 @@ final class StrandedFinalizers implements Consumer<Set<String>> {
 				.sorted()
 				.toList();
 			if (!stranded.isEmpty()) {
-				logger.warn("Namespace leaves the watched set with objects that carry the controller's finalizer: "
-						+ "deleting them, or the namespace, waits until it is removed, which this operator no "
-						+ "longer does there; add the namespace back until they are deleted, or remove the "
-						+ "finalizer from them: controller={} namespace={} finalizer={} objects={} names={}",
+				logger.warn(
+						"Namespace leaves the watched set with objects that carry the controller's finalizer: "
+								+ "deleting them, or the namespace, waits until it is removed, which this operator no "
+								+ "longer does there; add the namespace back until they are deleted, or remove the "
+								+ "finalizer from them: controller={} namespace={} finalizer={} objects={} names={}",
 						this.controller, namespace, this.finalizer, stranded.size(),
 						(stranded.size() > NAMED) ? stranded.subList(0, NAMED) + " ..." : stranded);
 			}

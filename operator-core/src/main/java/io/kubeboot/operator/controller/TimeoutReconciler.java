@@ -15,12 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each reconcile with a timeout, controller-runtime's
- * {@code ReconciliationTimeout}: at the deadline the client cancels the reconcile's calls
- * in flight and refuses every call it makes from then on, and the worker is interrupted
- * (once out of its call to the API server, if it is in one). A reconcile that ignores the
- * interruption still holds its worker until it returns, as a Go reconcile that ignores
- * its context does, but can no longer change anything through the client.
+ * Runs each reconcile with a timeout, controller-runtime's {@code ReconciliationTimeout}:
+ * at the deadline the client cancels the reconcile's calls in flight and refuses every
+ * call it makes from then on, and the worker is interrupted (once out of its call to the
+ * API server, if it is in one). A reconcile that ignores the interruption still holds its
+ * worker until it returns, as a Go reconcile that ignores its context does, but can no
+ * longer change anything through the client.
  * <p>
  * A reconcile that ran past its deadline is counted as a timeout, and its outcome is
  * otherwise its own, as in controller-runtime 0.23, whose {@code reconcileHandler}
@@ -142,7 +142,8 @@ final class TimeoutReconciler implements Reconciler {
 			if (!this.silenced) {
 				this.stackAtDeadline = this.worker.getStackTrace();
 				this.rang = true;
-				// cancels the calls first, so a call the interrupt ends is refused, not sent
+				// cancels the calls first, so a call the interrupt ends is refused, not
+				// sent
 				// again; interrupts the worker only outside a call of the client
 				this.deadline.expire(this.worker);
 			}

@@ -10,8 +10,8 @@ import io.kubeboot.operator.workqueue.WorkQueue;
  * The work queue of one run of a controller with the triggers kept beside it, held as one
  * so that no add records its trigger into one run and adds its request to another. Every
  * add records its trigger first, then adds the request; neither happens once the queue is
- * shutting down, and what was recorded is forgotten once the run's workers are done, so no
- * trigger outlives its run.
+ * shutting down, and what was recorded is forgotten once the run's workers are done, so
+ * no trigger outlives its run.
  */
 final class TriggeredQueue {
 
@@ -64,9 +64,9 @@ final class TriggeredQueue {
 	 * makes sure the queue brings the request back when a delayed group it leaves waiting
 	 * is due. The triggers decide that a delayed group came due on their own clock read,
 	 * the queue on its own: a delayed add made in between starts a group of its own here
-	 * while the queue merges it into its earlier entry, which brings this take and nothing
-	 * for the new group. Adding the request after the group's delay again costs nothing
-	 * when the queue holds an entry for it already (it keeps the earlier one).
+	 * while the queue merges it into its earlier entry, which brings this take and
+	 * nothing for the new group. Adding the request after the group's delay again costs
+	 * nothing when the queue holds an entry for it already (it keeps the earlier one).
 	 * @param request the request a worker took
 	 * @return its triggers
 	 */

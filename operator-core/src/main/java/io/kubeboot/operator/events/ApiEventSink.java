@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * Writes Events through {@link EventsV1Api} or {@link CoreV1Api}, as its {@link EventApi}
  * says; with {@link EventApi#AUTO}, discovery decides before the first write
  * ({@code events.k8s.io/v1} if the API server serves it). A {@code 403} on an
- * {@code events.k8s.io} create makes {@link EventApi#AUTO} write {@code core/v1} Events in
- * that namespace only if a {@code SelfSubjectAccessReview} confirms that RBAC forbids
+ * {@code events.k8s.io} create makes {@link EventApi#AUTO} write {@code core/v1} Events
+ * in that namespace only if a {@code SelfSubjectAccessReview} confirms that RBAC forbids
  * {@code events.k8s.io} Events there and allows {@code core/v1} ones, and only for
  * {@link #FALLBACK_TTL}, after which {@code events.k8s.io} is tried again: a namespace
  * being deleted or a quota also answer {@code 403}, and say nothing of RBAC. The Events
@@ -308,8 +308,8 @@ final class ApiEventSink implements EventSink {
 			.regarding(event.getInvolvedObject())
 			.note(event.getMessage())
 			.type(event.getType())
-			.series((count >= 2)
-					? new EventsV1EventSeries().count(count).lastObservedTime(event.getLastTimestamp()) : null);
+			.series((count >= 2) ? new EventsV1EventSeries().count(count).lastObservedTime(event.getLastTimestamp())
+					: null);
 	}
 
 	private static String microTime(OffsetDateTime time) {

@@ -53,8 +53,8 @@ public final class Event {
 
 	/**
 	 * Returns this event with the action it tells of.
-	 * @param action what was done or failed, in UpperCamelCase, such as {@code Provision};
-	 * without one, the reason is the action
+	 * @param action what was done or failed, in UpperCamelCase, such as
+	 * {@code Provision}; without one, the reason is the action
 	 * @return the event
 	 */
 	public Event action(String action) {

@@ -5,10 +5,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What makes two events identical for aggregation: the same involved object, type,
  * reason, action and message (the source is the recorder's own and the same for all its
- * events). The
- * object is identified by its model class and kind (so two kinds sharing a generic model
- * class stay apart), namespace, name and uid; its resource version is left out, since it
- * changes with every update of the object.
+ * events). The object is identified by its model class and kind (so two kinds sharing a
+ * generic model class stay apart), namespace, name and uid; its resource version is left
+ * out, since it changes with every update of the object.
  *
  * @param modelType the object's model class
  * @param kind the object's kind, empty if it can only be resolved later

@@ -61,11 +61,10 @@ import org.jspecify.annotations.Nullable;
  * {@code lastTimestamp}) moves. While an identical event is pending, or was written less
  * than {@code aggregationInterval} ago, a new one only adds to the pending count; the
  * accumulated count is written at most once per interval per Event, by a strategic merge
- * patch of those two fields. The Event written for each key is
- * remembered in an LRU of {@code cacheSize} entries; if a patch finds it gone (Events
- * expire, by default after an hour), a new Event is created. 100 identical events
- * recorded in a burst therefore end as one Event with {@code count: 100}, written with
- * two requests.
+ * patch of those two fields. The Event written for each key is remembered in an LRU of
+ * {@code cacheSize} entries; if a patch finds it gone (Events expire, by default after an
+ * hour), a new Event is created. 100 identical events recorded in a burst therefore end
+ * as one Event with {@code count: 100}, written with two requests.
  * <p>
  * <b>Rate limit.</b> All writes share a token bucket of {@code qps} writes per second
  * with a burst of {@code burst}; under overload events wait (and coalesce) in the table.
@@ -253,9 +252,9 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 
 	/**
 	 * Events need {@code create} and {@code patch} on {@code events} where the operator
-	 * works, in the API group the recorder writes them through: {@code events.k8s.io}
-	 * and the core group for {@link EventApi#AUTO} (the core group is what it falls back
-	 * to), one of them otherwise. A manager places them in every namespace its caches hold
+	 * works, in the API group the recorder writes them through: {@code events.k8s.io} and
+	 * the core group for {@link EventApi#AUTO} (the core group is what it falls back to),
+	 * one of them otherwise. A manager places them in every namespace its caches hold
 	 * objects in. Events about cluster-scoped objects go to {@code default}, which this
 	 * does not add.
 	 * @return the permissions
@@ -302,8 +301,8 @@ public final class KubernetesEventRecorder implements EventRecorder, ManagerRunn
 	/**
 	 * Builds a {@link KubernetesEventRecorder}. Setters check their own argument at once,
 	 * against the rules of {@link EventRecorderConfig}, which also has the defaults;
-	 * {@link #build()} checks the rules across settings (the component's with the API), so
-	 * the order of the setters does not matter. Not thread-safe.
+	 * {@link #build()} checks the rules across settings (the component's with the API),
+	 * so the order of the setters does not matter. Not thread-safe.
 	 */
 	public static final class Builder {
 

@@ -289,10 +289,10 @@ public final class Manager {
 	 * every runnable declares ({@link ManagerRunnable#requiredPermissions()}): each
 	 * controller's informers, finalizer and declared writes, the event recorder's Events;
 	 * what was declared with {@link ManagerBuilder#requires}; and {@code list},
-	 * {@code watch} for any other informer of the cache. Permissions
-	 * placed in no namespace go to every namespace the caches hold objects in (all
-	 * namespaces if one of them holds all), which includes every namespace of the
-	 * manager's set ({@link #namespaces()}) as it is when this is called.
+	 * {@code watch} for any other informer of the cache. Permissions placed in no
+	 * namespace go to every namespace the caches hold objects in (all namespaces if one
+	 * of them holds all), which includes every namespace of the manager's set
+	 * ({@link #namespaces()}) as it is when this is called.
 	 * <p>
 	 * Turn them into rules with {@link io.kubeboot.operator.rbac.PolicyRules}; the
 	 * manager's start-up self-check asks the API server about the same list. Informers
@@ -367,7 +367,9 @@ public final class Manager {
 		/** All namespaces. */
 		ALL_NAMESPACES,
 
-		/** A namespace of the manager's set, or all for a cluster-scoped kind in the set. */
+		/**
+		 * A namespace of the manager's set, or all for a cluster-scoped kind in the set.
+		 */
 		NAMESPACE_SET
 
 	}
@@ -600,8 +602,7 @@ public final class Manager {
 		}
 		logger.info("Starting manager: runnables={}", this.everyReplica.names());
 		try {
-			this.settings.objectBudgets
-				.requireKindsOf(this.cache.informers().stream().map(Informer::key).toList());
+			this.settings.objectBudgets.requireKindsOf(this.cache.informers().stream().map(Informer::key).toList());
 			if (this.settings.webhookServer != null) {
 				// first, as controller-runtime does: the API server may call a webhook as
 				// soon as the operator could act, and a conversion webhook before any
@@ -648,9 +649,9 @@ public final class Manager {
 	}
 
 	/**
-	 * Checks, on a thread of its own, what RBAC grants in namespaces added to the set while
-	 * the manager runs, as the start-up check does there, and warns once naming every rule
-	 * it denies; before the start, the start-up check covers them.
+	 * Checks, on a thread of its own, what RBAC grants in namespaces added to the set
+	 * while the manager runs, as the start-up check does there, and warns once naming
+	 * every rule it denies; before the start, the start-up check covers them.
 	 */
 	private void checkAccessInJoined(Set<String> namespaces) {
 		if (this.state != ManagerState.RUNNING) {

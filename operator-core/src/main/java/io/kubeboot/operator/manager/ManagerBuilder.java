@@ -98,8 +98,8 @@ public final class ManagerBuilder {
 	 * lists and watches each namespace of the set, and follows the set as it changes
 	 * while the manager runs ({@link Manager#namespaces()}). A cluster-scoped kind is
 	 * watched once, in all namespaces. Replaces what {@link #namespace} set.
-	 * @param namespaces the namespaces, each an RFC 1123 label; empty for all
-	 * namespaces, which cannot change at run time
+	 * @param namespaces the namespaces, each an RFC 1123 label; empty for all namespaces,
+	 * which cannot change at run time
 	 * @return this builder
 	 */
 	public ManagerBuilder namespaces(Collection<String> namespaces) {
@@ -322,8 +322,8 @@ public final class ManagerBuilder {
 	}
 
 	/**
-	 * Where the manager's work is traced (default: nowhere): a span per reconcile, a child
-	 * span per call of the client, one per webhook request and one per leader
+	 * Where the manager's work is traced (default: nowhere): a span per reconcile, a
+	 * child span per call of the client, one per webhook request and one per leader
 	 * transition. {@code io.kubeboot.operator.micrometer.ObservationTracing} reports to a
 	 * Micrometer {@code ObservationRegistry}.
 	 * @param tracing the tracing
@@ -447,9 +447,9 @@ public final class ManagerBuilder {
 	/**
 	 * Declares what something that runs beside the manager under the operator's identity
 	 * needs RBAC to allow, such as the access reviews of a secured metrics endpoint: the
-	 * permissions join {@link Manager#requiredPermissions()}, so the generated RBAC
-	 * holds them and the start-up self-check asks for them. A permission placed in no
-	 * namespace goes where the manager's caches hold objects, as a runnable's does.
+	 * permissions join {@link Manager#requiredPermissions()}, so the generated RBAC holds
+	 * them and the start-up self-check asks for them. A permission placed in no namespace
+	 * goes where the manager's caches hold objects, as a runnable's does.
 	 * @param permissions the permissions, each with its reason
 	 * @return this builder
 	 */

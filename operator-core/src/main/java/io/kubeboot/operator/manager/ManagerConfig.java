@@ -31,8 +31,8 @@ import org.jspecify.annotations.Nullable;
  * 1
  * @param streamingLists whether the caches stream their lists where the API server can
  * @param namespaces the namespaces the caches watch, those of every controller that names
- * none (see {@link io.kubeboot.operator.cache.WatchedNamespaces}), each an RFC 1123 label;
- * empty for all namespaces. The same namespace twice counts once
+ * none (see {@link io.kubeboot.operator.cache.WatchedNamespaces}), each an RFC 1123
+ * label; empty for all namespaces. The same namespace twice counts once
  * @param stripManagedFields whether cached objects drop {@code metadata.managedFields}
  */
 public record ManagerConfig(Duration syncPeriod, Duration gracefulShutdownTimeout, Duration cacheSyncTimeout,

@@ -163,9 +163,9 @@ public final class ManagerHealth {
 	}
 
 	/**
-	 * Describes what fails with an informer's watch: the watchdog restarting it, a silence
-	 * past the threshold, or a list or watch failing for longer than the watch failure
-	 * threshold.
+	 * Describes what fails with an informer's watch: the watchdog restarting it, a
+	 * silence past the threshold, or a list or watch failing for longer than the watch
+	 * failure threshold.
 	 * @return the failure, {@code null} if none
 	 */
 	private @Nullable String watchFailure(Informer<?> informer) {

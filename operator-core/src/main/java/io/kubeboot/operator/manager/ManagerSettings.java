@@ -72,7 +72,10 @@ final class ManagerSettings {
 	/** How many objects each informer should hold at most. */
 	ObjectBudgets objectBudgets = ObjectBudgets.NONE;
 
-	/** How informers of every Secret, ConfigMap, Pod or Event of the cluster are warned of. */
+	/**
+	 * How informers of every Secret, ConfigMap, Pod or Event of the cluster are warned
+	 * of.
+	 */
 	UnscopedInformerPolicy unscopedInformers = UnscopedInformerPolicy.DEFAULT;
 
 	Function<String, WorkQueueMetrics> queueMetrics = (name) -> WorkQueueMetrics.NOOP;
@@ -160,9 +163,8 @@ final class ManagerSettings {
 	}
 
 	ControllerDefaults controllerDefaults() {
-		return new ControllerDefaults(this.maxConcurrentReconciles, this.priorityQueue,
-				this.rateLimiter, this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout,
-				this.reconcileTimeout, this.tracing);
+		return new ControllerDefaults(this.maxConcurrentReconciles, this.priorityQueue, this.rateLimiter,
+				this.queueMetrics, this.controllerMetrics, this.cacheSyncTimeout, this.reconcileTimeout, this.tracing);
 	}
 
 }

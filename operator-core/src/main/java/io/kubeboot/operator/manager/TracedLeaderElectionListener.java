@@ -4,8 +4,8 @@ import io.kubeboot.operator.leaderelection.LeaderElectionListener;
 import io.kubeboot.operator.tracing.OperatorTracing;
 
 /**
- * Records every leader transition of this replica with {@link OperatorTracing}, before telling the
- * application's listener.
+ * Records every leader transition of this replica with {@link OperatorTracing}, before
+ * telling the application's listener.
  */
 final class TracedLeaderElectionListener implements LeaderElectionListener {
 

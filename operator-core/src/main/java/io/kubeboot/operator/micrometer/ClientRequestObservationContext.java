@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * The Micrometer context of the observation of one call of the manager's client to the
  * API server. A sender's context: a tracer writes the call's trace context into its
  * carrier when the observation starts, where the client finds the {@code traceparent} it
- * writes into the objects (see {@code io.kubeboot.operator.tracing.TraceContextAnnotation}).
+ * writes into the objects (see
+ * {@code io.kubeboot.operator.tracing.TraceContextAnnotation}).
  */
 public class ClientRequestObservationContext extends SenderContext<Map<String, String>> {
 

@@ -38,8 +38,8 @@ public class DefaultClientRequestObservationConvention
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(ClientRequestObservationContext context) {
-		return KeyValues.of("namespace", (context.getObjectNamespace() != null) ? context.getObjectNamespace() : "", "name",
-				(context.getObjectName() != null) ? context.getObjectName() : "");
+		return KeyValues.of("namespace", (context.getObjectNamespace() != null) ? context.getObjectNamespace() : "",
+				"name", (context.getObjectName() != null) ? context.getObjectName() : "");
 	}
 
 	@Override

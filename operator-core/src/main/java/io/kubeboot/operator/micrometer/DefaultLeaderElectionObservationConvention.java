@@ -6,8 +6,8 @@ import io.micrometer.observation.ObservationConvention;
 
 /**
  * Names the observation of a leadership {@code operator.leader.election}, its span
- * {@code leadership} (from the Lease acquired to the leadership lost or stopped), with the
- * low-cardinality key {@code transition} ({@code acquired} while it lasts, then
+ * {@code leadership} (from the Lease acquired to the leadership lost or stopped), with
+ * the low-cardinality key {@code transition} ({@code acquired} while it lasts, then
  * {@code lost} or {@code stopped}) and the high-cardinality keys {@code lease}
  * ({@code namespace/name}: no series of the metrics names a namespace) and
  * {@code identity}. Replace it with a {@code GlobalObservationConvention} of

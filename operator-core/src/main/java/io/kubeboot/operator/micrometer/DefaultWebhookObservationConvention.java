@@ -12,8 +12,8 @@ import io.micrometer.observation.ObservationConvention;
  * {@code other}), {@code operation} ({@code CREATE}, {@code UPDATE}, {@code DELETE},
  * {@code CONNECT}, {@code CONVERT}, else {@code other}), {@code allowed} ({@code true},
  * {@code false}, or {@code none} if the request was not answered with a review) and
- * {@code status.code}: none is read as sent, so a request cannot make new series,
- * and the high-cardinality key {@code path}. Replace it with a
+ * {@code status.code}: none is read as sent, so a request cannot make new series, and the
+ * high-cardinality key {@code path}. Replace it with a
  * {@code GlobalObservationConvention} of {@link WebhookObservationContext}.
  */
 public class DefaultWebhookObservationConvention implements ObservationConvention<WebhookObservationContext> {

@@ -46,8 +46,8 @@ public class LeaderElectionObservationContext extends Observation.Context {
 
 	/**
 	 * Returns the last transition.
-	 * @return {@code acquired} while the leadership lasts, then how it ended: {@code lost}
-	 * or {@code stopped}
+	 * @return {@code acquired} while the leadership lasts, then how it ended:
+	 * {@code lost} or {@code stopped}
 	 */
 	public String getTransition() {
 		return this.transition;

@@ -23,8 +23,9 @@ import io.micrometer.core.instrument.Timer;
  * (retried, terminal or a panic) counts as {@code result="error"} and in
  * {@code controller_runtime_reconcile_errors_total}; a terminal error also counts in
  * {@code controller_runtime_terminal_reconcile_errors_total}, a panic in
- * {@code controller_runtime_reconcile_panics_total}; a reconcile that ran past its timeout
- * counts in {@code controller_runtime_reconcile_timeouts_total}, whatever its result.
+ * {@code controller_runtime_reconcile_panics_total}; a reconcile that ran past its
+ * timeout counts in {@code controller_runtime_reconcile_timeouts_total}, whatever its
+ * result.
  * <p>
  * Beside them, {@code operator_reconcile_triggers_total{controller,trigger}} counts the
  * reconciles by the kinds of their triggers (a reconcile with several kinds counts once

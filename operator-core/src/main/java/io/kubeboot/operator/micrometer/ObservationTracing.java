@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reports a manager's work to a Micrometer {@link ObservationRegistry}: an
- * {@code operator.reconcile} observation per reconcile, an {@code operator.client.request}
- * per call of its client to the API server (a child of the reconcile's), an
- * {@code operator.webhook.request} per webhook request and an
+ * {@code operator.reconcile} observation per reconcile, an
+ * {@code operator.client.request} per call of its client to the API server (a child of
+ * the reconcile's), an {@code operator.webhook.request} per webhook request and an
  * {@code operator.leader.election} per leader transition. With a tracing bridge on the
  * class path (Spring Boot's {@code spring-boot-starter-opentelemetry}, or Micrometer
  * Tracing's Brave bridge) each becomes a span; with a meter handler, a timer. The
@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * A registry without handlers (or {@link ObservationRegistry#NOOP}) costs a check per
- * reconcile and per call: {@link #isNoop()} is asked first, and nothing is created. What a
- * handler or a convention throws never reaches the reconcile, the call or the webhook
+ * reconcile and per call: {@link #isNoop()} is asked first, and nothing is created. What
+ * a handler or a convention throws never reaches the reconcile, the call or the webhook
  * request: the span is left out, and the first failure logged at WARN. Thread-safe.
  */
 public final class ObservationTracing implements OperatorTracing {
@@ -99,8 +99,7 @@ public final class ObservationTracing implements OperatorTracing {
 
 	private ClientSpan startClientCall(String verb, String kind, @Nullable String subresource,
 			@Nullable String namespace, @Nullable String name) {
-		Observation observation = Observation.createNotStarted(null,
-				DefaultClientRequestObservationConvention.INSTANCE,
+		Observation observation = Observation.createNotStarted(null, DefaultClientRequestObservationConvention.INSTANCE,
 				() -> new ClientRequestObservationContext(verb, kind, subresource, namespace, name), this.registry);
 		if (!(observation.getContext() instanceof ClientRequestObservationContext started)) {
 			return ClientSpan.NOOP;
@@ -162,8 +161,8 @@ public final class ObservationTracing implements OperatorTracing {
 	}
 
 	/**
-	 * Starts the observation of a leadership when the Lease is acquired, and stops it when
-	 * the leadership is lost or stopped, with an event for each transition: a
+	 * Starts the observation of a leadership when the Lease is acquired, and stops it
+	 * when the leadership is lost or stopped, with an event for each transition: a
 	 * leadership's span covers its term, and its timer measures how long terms last (a
 	 * transition alone would be a span and a timer of no duration).
 	 */

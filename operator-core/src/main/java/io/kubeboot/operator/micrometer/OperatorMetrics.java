@@ -148,11 +148,11 @@ public final class OperatorMetrics {
 			.description("How often the watchdog replaced the informer after its watch was silent too long")
 			.tags(tags)
 			.register(this.registry));
-		meters.add(FunctionCounter
-			.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
-			.description("Objects the informer skipped because they did not decode into its model class")
-			.tags(tags)
-			.register(this.registry));
+		meters.add(
+				FunctionCounter.builder("operator.informer.undecodable.objects", informer, Informer::undecodableObjects)
+					.description("Objects the informer skipped because they did not decode into its model class")
+					.tags(tags)
+					.register(this.registry));
 		meters.add(Gauge
 			.builder("operator.informer.silence.seconds", informer, (scoped) -> scoped.silentFor().toNanos() / 1e9)
 			.description("Seconds since the informer last heard from the API server (event, list or new watch)")
@@ -213,7 +213,9 @@ public final class OperatorMetrics {
 						+ "leader, none on a standby, its share of the shard ring if sharded")
 				.tag("controller", name)
 				.register(this.registry);
-			Gauge.builder("operator.controller.waiting.requests", () -> readController(name, Controller::waitingRequests))
+			Gauge
+				.builder("operator.controller.waiting.requests",
+						() -> readController(name, Controller::waitingRequests))
 				.description("Requests held outside the work queue until the caches of their namespace, in the "
 						+ "manager's namespace set, synced")
 				.tag("controller", name)

@@ -93,8 +93,8 @@ public class ReconcileObservationContext extends ReceiverContext<Map<String, Str
 	}
 
 	/**
-	 * Returns the time in the queue as the {@code reconcile.queued} key shows it, computed
-	 * once.
+	 * Returns the time in the queue as the {@code reconcile.queued} key shows it,
+	 * computed once.
 	 * @return seconds with six decimals, such as {@code 0.003120}
 	 */
 	String queuedValue() {

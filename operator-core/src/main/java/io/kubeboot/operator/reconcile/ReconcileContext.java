@@ -62,8 +62,8 @@ public final class ReconcileContext {
 
 	private final Duration queued;
 
-	private ReconcileContext(String controller, Request request, List<ReconcileTrigger> triggers,
-			int droppedTriggers, Set<ReconcileTrigger.Kind> droppedKinds, Duration queued) {
+	private ReconcileContext(String controller, Request request, List<ReconcileTrigger> triggers, int droppedTriggers,
+			Set<ReconcileTrigger.Kind> droppedKinds, Duration queued) {
 		this.controller = Objects.requireNonNull(controller, "controller must not be null");
 		this.request = Objects.requireNonNull(request, "request must not be null");
 		this.reconcileId = UUID.randomUUID().toString();

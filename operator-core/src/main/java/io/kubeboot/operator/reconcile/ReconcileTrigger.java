@@ -118,12 +118,14 @@ public final class ReconcileTrigger {
 	 */
 	public enum Kind {
 
-		/** The reconciled object was created (seen on the watch after the cache synced). */
+		/**
+		 * The reconciled object was created (seen on the watch after the cache synced).
+		 */
 		CREATED("created"),
 
 		/**
-		 * The reconciled object's spec changed: its {@code metadata.generation} moved, or,
-		 * for a kind without a generation (such as a ConfigMap), its content changed.
+		 * The reconciled object's spec changed: its {@code metadata.generation} moved,
+		 * or, for a kind without a generation (such as a ConfigMap), its content changed.
 		 */
 		SPEC_CHANGED("spec_changed"),
 
@@ -140,13 +142,22 @@ public final class ReconcileTrigger {
 		 */
 		STATUS_CHANGED("status_changed"),
 
-		/** The reconciled object was deleted, or its deletion began (a deletion timestamp appeared). */
+		/**
+		 * The reconciled object was deleted, or its deletion began (a deletion timestamp
+		 * appeared).
+		 */
 		DELETED("deleted"),
 
-		/** An object owned by the reconciled one changed; {@link #objectKind} and {@link #object} name it. */
+		/**
+		 * An object owned by the reconciled one changed; {@link #objectKind} and
+		 * {@link #object} name it.
+		 */
 		OWNED_OBJECT("owned_object"),
 
-		/** A watched object mapped to this request changed; {@link #objectKind} and {@link #object} name it. */
+		/**
+		 * A watched object mapped to this request changed; {@link #objectKind} and
+		 * {@link #object} name it.
+		 */
 		WATCHED_OBJECT("watched_object"),
 
 		/**
@@ -156,7 +167,9 @@ public final class ReconcileTrigger {
 		 */
 		RESYNC("resync"),
 
-		/** A periodic trigger ({@code IntervalTrigger}, {@code @PeriodicTrigger}) fired. */
+		/**
+		 * A periodic trigger ({@code IntervalTrigger}, {@code @PeriodicTrigger}) fired.
+		 */
 		PERIODIC("periodic"),
 
 		/**
@@ -165,7 +178,10 @@ public final class ReconcileTrigger {
 		 */
 		ENQUEUED("enqueued"),
 
-		/** The previous reconcile returned {@code Result.requeue()} or {@code Result.requeueAfter(...)}. */
+		/**
+		 * The previous reconcile returned {@code Result.requeue()} or
+		 * {@code Result.requeueAfter(...)}.
+		 */
 		REQUEUE("requeue"),
 
 		/**

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * answers {@code true}, so a disabled implementation costs one call. Implementations must
  * be thread-safe and must not throw. A span's {@code end} is called exactly once, after
  * every scope of it closed: on the thread that started it, but for a webhook request
- * whose code ran past its deadline, whose span ends on the handler's thread when that code
- * returns. A scope is closed on the thread that opened it.
+ * whose code ran past its deadline, whose span ends on the handler's thread when that
+ * code returns. A scope is closed on the thread that opened it.
  */
 public interface OperatorTracing {
 
@@ -42,7 +42,8 @@ public interface OperatorTracing {
 	/**
 	 * Starts the span of a reconcile. Its parent is the trace context that the create of
 	 * the reconciled object left on it, when one of its triggers says the object was
-	 * created with one ({@link io.kubeboot.operator.reconcile.ReconcileTrigger#traceParent()} of a
+	 * created with one
+	 * ({@link io.kubeboot.operator.reconcile.ReconcileTrigger#traceParent()} of a
 	 * {@code created} trigger), so that the reconcile of an object another operator
 	 * created continues that operator's trace; otherwise it starts a trace.
 	 * @param context the reconcile: controller, request, reconcile ID, triggers, time in

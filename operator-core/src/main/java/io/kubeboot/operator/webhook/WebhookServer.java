@@ -364,7 +364,9 @@ public final class WebhookServer {
 		/** The answer, and the handler once submitted. */
 		private final AtomicInteger pending = new AtomicInteger(1);
 
-		/** Claimed by the handler when it starts, or by the request when it never will. */
+		/**
+		 * Claimed by the handler when it starts, or by the request when it never will.
+		 */
 		private final AtomicBoolean claimed = new AtomicBoolean();
 
 		private volatile int code;

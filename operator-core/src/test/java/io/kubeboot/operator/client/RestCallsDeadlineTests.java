@@ -80,9 +80,9 @@ class RestCallsDeadlineTests {
 				}
 			}
 		});
-		assertThat(failures).hasSize(2).allSatisfy((failure) -> assertThat(failure)
-			.isInstanceOf(DeadlineExceededException.class)
-			.hasMessageContaining("the reconcile of ns/a"));
+		assertThat(failures).hasSize(2)
+			.allSatisfy((failure) -> assertThat(failure).isInstanceOf(DeadlineExceededException.class)
+				.hasMessageContaining("the reconcile of ns/a"));
 		assertThat(this.requests).isEmpty();
 	}
 
@@ -127,9 +127,8 @@ class RestCallsDeadlineTests {
 		run(deadline, () -> {
 			ApiClient client = new ApiClient();
 			client.setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-			ApiClient intercepted = new DelegatingAuthApiClient(client, (builder) -> builder
-				.callTimeout(CLIENT_TIMEOUT)
-				.addInterceptor(CallDeadline.interceptor()));
+			ApiClient intercepted = new DelegatingAuthApiClient(client,
+					(builder) -> builder.callTimeout(CLIENT_TIMEOUT).addInterceptor(CallDeadline.interceptor()));
 			try {
 				new RestCalls(intercepted, CLIENT_TIMEOUT).send("GET", "/api/v1/namespaces/ns/configmaps/hangs",
 						List.of(), null, "application/json", null);
@@ -182,10 +181,10 @@ class RestCallsDeadlineTests {
 			worker.set(Thread.currentThread());
 			ApiClient client = new ApiClient();
 			client.setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
-			ApiClient intercepted = new DelegatingAuthApiClient(client, (builder) -> builder
-				.callTimeout(CLIENT_TIMEOUT)
-				.addInterceptor(CallDeadline.interceptor())
-				.addInterceptor(writing));
+			ApiClient intercepted = new DelegatingAuthApiClient(client,
+					(builder) -> builder.callTimeout(CLIENT_TIMEOUT)
+						.addInterceptor(CallDeadline.interceptor())
+						.addInterceptor(writing));
 			try {
 				new RestCalls(intercepted, CLIENT_TIMEOUT).send("PATCH", "/api/v1/namespaces/ns/configmaps/a",
 						List.of(), RestCalls.bytes("{}"), "application/merge-patch+json", null);

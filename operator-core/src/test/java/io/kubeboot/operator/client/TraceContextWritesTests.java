@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Which writes of a client with the trace context annotation on carry it: against a
- * scripted server that records every body and answers with the object it was sent. Only
- * a create does, whatever the cache holds; the API server's side of it (no write, no
+ * scripted server that records every body and answers with the object it was sent. Only a
+ * create does, whatever the cache holds; the API server's side of it (no write, no
  * conflict) is {@code TraceContextAnnotationIntegrationTests}.
  */
 class TraceContextWritesTests {

@@ -52,8 +52,8 @@ class ControllerNamespaceTests {
 
 	private Thread running;
 
-	private final NamespaceFilter filter = new NamespaceFilter(this.namespaces,
-			List.of(this.configMaps, this.secrets), (informer) -> List.of(informer.key()));
+	private final NamespaceFilter filter = new NamespaceFilter(this.namespaces, List.of(this.configMaps, this.secrets),
+			(informer) -> List.of(informer.key()));
 
 	/** How many requests entered the controller's work queue. */
 	private final AtomicInteger adds = new AtomicInteger();
@@ -229,10 +229,9 @@ class ControllerNamespaceTests {
 		EventSource<V1ConfigMap> primary = new EventSource<>("test", this.configMaps,
 				(object) -> List.of(Request.of(object)));
 		EventSource<V1Secret> watched = new EventSource<>("test", this.secrets, (secret) -> List.of());
-		Controller controller = new Controller("test", V1ConfigMap.class, reconciler, 1, true,
-				this.rateLimiter, (name) -> this.queueMetrics, ControllerMetrics.NOOP,
-				List.of(primary, watched), DEADLINE, List::of, LeaderOnly.INSTANCE,
-				this.filter, OperatorTracing.NOOP);
+		Controller controller = new Controller("test", V1ConfigMap.class, reconciler, 1, true, this.rateLimiter,
+				(name) -> this.queueMetrics, ControllerMetrics.NOOP, List.of(primary, watched), DEADLINE, List::of,
+				LeaderOnly.INSTANCE, this.filter, OperatorTracing.NOOP);
 		this.running = new Thread(() -> {
 			try {
 				controller.start(this.stop);

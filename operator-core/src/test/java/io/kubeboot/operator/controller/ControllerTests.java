@@ -544,7 +544,8 @@ class ControllerTests {
 		assertThat(seen).containsExactly("test a [resync]", "test a [requeue]", "test a [retry_after_error]",
 				"test a [spec_changed]", "test a [enqueued]");
 		assertThat(this.metrics.triggers).containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.REQUEUE,
-				ReconcileTrigger.Kind.RETRY_AFTER_ERROR, ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.ENQUEUED);
+				ReconcileTrigger.Kind.RETRY_AFTER_ERROR, ReconcileTrigger.Kind.SPEC_CHANGED,
+				ReconcileTrigger.Kind.ENQUEUED);
 		assertThat(ReconcileContext.current()).isEmpty();
 	}
 
@@ -625,7 +626,8 @@ class ControllerTests {
 		ReconcileContext second = seen.get(1);
 		assertThat(second.triggers()).extracting(ReconcileTrigger::kind).containsOnly(ReconcileTrigger.Kind.ENQUEUED);
 		assertThat(second.droppedTriggers()).isOne();
-		assertThat(second.triggerKinds()).containsExactlyInAnyOrder(ReconcileTrigger.Kind.ENQUEUED, ReconcileTrigger.Kind.SPEC_CHANGED);
+		assertThat(second.triggerKinds()).containsExactlyInAnyOrder(ReconcileTrigger.Kind.ENQUEUED,
+				ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	@Test
@@ -646,8 +648,8 @@ class ControllerTests {
 
 					@Override
 					public void end(String result, @Nullable Throwable error) {
-						spans.add(context.triggers() + " " + result + " "
-								+ ((error != null) ? error.getMessage() : "-"));
+						spans.add(
+								context.triggers() + " " + result + " " + ((error != null) ? error.getMessage() : "-"));
 					}
 
 				};
@@ -655,13 +657,14 @@ class ControllerTests {
 
 		};
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = new Controller("test", V1ConfigMap.class, (request) -> switch (calls.incrementAndGet()) {
-			case 1 -> throw new ApiServerException.ConflictException("conflict", null);
-			case 2 -> throw new IllegalStateException("broken");
-			case 3 -> Result.requeueAfter(Duration.ofMillis(10));
-			default -> Result.done();
-		}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
-				DEADLINE, List::of, LeaderOnly.INSTANCE, NamespaceFilter.NONE, tracing);
+		Controller controller = new Controller("test", V1ConfigMap.class,
+				(request) -> switch (calls.incrementAndGet()) {
+					case 1 -> throw new ApiServerException.ConflictException("conflict", null);
+					case 2 -> throw new IllegalStateException("broken");
+					case 3 -> Result.requeueAfter(Duration.ofMillis(10));
+					default -> Result.done();
+				}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics,
+				List.of(eventSource()), DEADLINE, List::of, LeaderOnly.INSTANCE, NamespaceFilter.NONE, tracing);
 		start(controller);
 
 		eventually().until(() -> spans.size() == 4);
@@ -706,8 +709,8 @@ class ControllerTests {
 		try {
 			Controller controller = new Controller("test", V1ConfigMap.class, (request) -> {
 				throw new IllegalStateException("broken");
-			}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics,
-					List.of(eventSource()), DEADLINE, List::of, LeaderOnly.INSTANCE, NamespaceFilter.NONE, tracing);
+			}, 1, true, () -> this.rateLimiter, (name) -> WorkQueueMetrics.NOOP, this.metrics, List.of(eventSource()),
+					DEADLINE, List::of, LeaderOnly.INSTANCE, NamespaceFilter.NONE, tracing);
 			start(controller);
 			eventually().until(() -> !ended.isEmpty());
 		}
@@ -743,8 +746,7 @@ class ControllerTests {
 			this.informer.add(changed);
 			this.informer.update(changed, configMap("k" + i, "3"));
 		}
-		controller.onEveryReplica((queue, stop) -> queue.addAfter(A, Duration.ofHours(1)))
-			.start(new StopSignal());
+		controller.onEveryReplica((queue, stop) -> queue.addAfter(A, Duration.ofHours(1))).start(new StopSignal());
 
 		assertThat(controller.pendingTriggers()).isNull();
 		assertThat(pending).isNotNull();

@@ -223,8 +223,9 @@ class EventSourceTests {
 		this.deployments.delete(deleting);
 
 		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
-			.containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.METADATA_CHANGED, ReconcileTrigger.Kind.STATUS_CHANGED,
-					ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.DELETED, ReconcileTrigger.Kind.DELETED);
+			.containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED, ReconcileTrigger.Kind.METADATA_CHANGED,
+					ReconcileTrigger.Kind.STATUS_CHANGED, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.DELETED,
+					ReconcileTrigger.Kind.DELETED);
 	}
 
 	@Test
@@ -236,7 +237,8 @@ class EventSourceTests {
 
 		this.informer.update(before, configMap("a", "2").putDataItem("key", "value"));
 
-		assertThat(this.triggers).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED);
+		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	@Test
@@ -287,8 +289,8 @@ class EventSourceTests {
 		this.informer.update(listed, configMap("a", "2").putDataItem("key", "value"));
 
 		assertThat(this.triggers).extracting(ReconcileTrigger::kind)
-			.containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC,
-					ReconcileTrigger.Kind.OWNED_OBJECT);
+			.containsExactly(ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.RESYNC,
+					ReconcileTrigger.Kind.RESYNC, ReconcileTrigger.Kind.OWNED_OBJECT);
 		assertThat(this.triggers.subList(0, 4)).allSatisfy((trigger) -> assertThat(trigger.object()).isNull());
 		assertThat(this.triggers.get(4).object()).isEqualTo(A);
 	}
@@ -318,12 +320,13 @@ class EventSourceTests {
 		this.informer.update(before, traced(configMap("a", "4").putDataItem("key", "other"), TRACE));
 
 		assertThat(this.sent).containsExactly(A);
-		assertThat(this.triggers).last().extracting(ReconcileTrigger::kind).isEqualTo(ReconcileTrigger.Kind.SPEC_CHANGED);
+		assertThat(this.triggers).last()
+			.extracting(ReconcileTrigger::kind)
+			.isEqualTo(ReconcileTrigger.Kind.SPEC_CHANGED);
 	}
 
 	private EventSource<V1Deployment> deploymentSource() {
-		return new EventSource<>("test", this.deployments, (object) -> List.of(Request.of(object)),
-				EventFilters.all());
+		return new EventSource<>("test", this.deployments, (object) -> List.of(Request.of(object)), EventFilters.all());
 	}
 
 	private static V1Deployment deployment(String resourceVersion, long generation) {

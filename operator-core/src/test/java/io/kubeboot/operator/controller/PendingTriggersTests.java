@@ -31,7 +31,8 @@ class PendingTriggersTests {
 
 		PendingTriggers.Taken taken = this.triggers.take(A);
 
-		assertThat(taken.triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.SPEC_CHANGED, Kind.ENQUEUED);
+		assertThat(taken.triggers()).extracting(ReconcileTrigger::kind)
+			.containsExactly(Kind.SPEC_CHANGED, Kind.ENQUEUED);
 		assertThat(taken.queued(this.now.get())).isEqualTo(Duration.ofNanos(750));
 		assertThat(this.triggers.take(A).triggers()).isEmpty();
 		assertThat(this.triggers.size()).isZero();
@@ -112,7 +113,8 @@ class PendingTriggersTests {
 		this.triggers.schedule(A, ReconcileTrigger.of(Kind.PERIODIC), Duration.ofNanos(1_000));
 		this.triggers.record(A, ReconcileTrigger.of(Kind.SPEC_CHANGED));
 
-		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.SPEC_CHANGED);
+		assertThat(this.triggers.take(A).triggers()).extracting(ReconcileTrigger::kind)
+			.containsExactly(Kind.SPEC_CHANGED);
 		this.now.addAndGet(1_000);
 		PendingTriggers.Taken later = this.triggers.take(A);
 		assertThat(later.triggers()).extracting(ReconcileTrigger::kind).containsExactly(Kind.PERIODIC);

@@ -85,8 +85,7 @@ class TimeoutReconcilerTests {
 						+ "PT0.2S and was interrupted; it then failed. The stack trace is where it was at the "
 						+ "deadline");
 				assertThat(ex).hasCauseInstanceOf(InterruptedException.class);
-				assertThat(Arrays.stream(ex.getStackTrace()).map(StackTraceElement::getMethodName))
-					.contains("sleep");
+				assertThat(Arrays.stream(ex.getStackTrace()).map(StackTraceElement::getMethodName)).contains("sleep");
 			});
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(WAIT);
 		// the interrupt was the reconcile's: the worker goes on without it, unbound
@@ -95,8 +94,7 @@ class TimeoutReconcilerTests {
 	}
 
 	@Test
-	void aReconcileThatIgnoresTheInterruptCannotCallTheApiServerAfterItsDeadlineAndKeepsItsResult()
-			throws Exception {
+	void aReconcileThatIgnoresTheInterruptCannotCallTheApiServerAfterItsDeadlineAndKeepsItsResult() throws Exception {
 		AtomicBoolean interrupted = new AtomicBoolean();
 		AtomicReference<Throwable> lateCall = new AtomicReference<>();
 		AtomicBoolean openAfterTheDeadline = new AtomicBoolean(true);

@@ -116,8 +116,8 @@ class ApiEventSinkTests {
 		sink.patch("ns", "settings.1", 4, FIRST.plusSeconds(9));
 		String patch = "PATCH /apis/events.k8s.io/v1/namespaces/ns/events/settings.1";
 		assertThat(this.requests).containsExactly(patch);
-		assertThat(this.bodies.get(patch)).hasToString(
-				"{\"series\":{\"count\":4,\"lastObservedTime\":\"2026-01-02T03:04:14.000000Z\"}}");
+		assertThat(this.bodies.get(patch))
+			.hasToString("{\"series\":{\"count\":4,\"lastObservedTime\":\"2026-01-02T03:04:14.000000Z\"}}");
 	}
 
 	@Test
@@ -143,8 +143,7 @@ class ApiEventSinkTests {
 		ApiEventSink sink = sink(EventApi.AUTO);
 		sink.create("ns", event(1));
 		sink.patch("ns", "settings.1", 2, FIRST.plusSeconds(1));
-		assertThat(this.requests).containsExactly(DISCOVERY, CORE_V1,
-				"PATCH /api/v1/namespaces/ns/events/settings.1");
+		assertThat(this.requests).containsExactly(DISCOVERY, CORE_V1, "PATCH /api/v1/namespaces/ns/events/settings.1");
 		assertThat(this.bodies.get(CORE_V1).getAsJsonObject("involvedObject").get("name").getAsString())
 			.isEqualTo("settings");
 		assertThat(this.bodies.get(CORE_V1).getAsJsonObject("source").get("component").getAsString())

@@ -93,8 +93,8 @@ class EventsV1RecorderIntegrationTests {
 	}
 
 	@Test
-	void anEventIsAnEventsV1EventWithRegardingNoteActionAndReportingController(ApiClient admin,
-			TestNamespace namespace) throws Exception {
+	void anEventIsAnEventsV1EventWithRegardingNoteActionAndReportingController(ApiClient admin, TestNamespace namespace)
+			throws Exception {
 		V1ConfigMap configMap = createdConfigMap(admin, namespace, "settings");
 		KubernetesEventRecorder recorder = recorder(admin, EventApi.AUTO, Duration.ofSeconds(1));
 		recorder.record(configMap, Event.normal("Synced").action("Sync").message("Synced the settings"));
@@ -176,8 +176,7 @@ class EventsV1RecorderIntegrationTests {
 			.verb("create")
 			.namespace(namespace.name());
 		await().atMost(WAIT).until(() -> AccessReviews.isAllowed(user2, createEvents));
-		KubernetesEventRecorder recorder = recorder(user2, EventApi.AUTO,
-				Duration.ofSeconds(1));
+		KubernetesEventRecorder recorder = recorder(user2, EventApi.AUTO, Duration.ofSeconds(1));
 		recorder.normal(configMap, "Synced", "Synced the settings");
 		recorder.normal(configMap, "Synced", "Synced the settings");
 		recorder.close();
@@ -196,8 +195,8 @@ class EventsV1RecorderIntegrationTests {
 
 	/**
 	 * A namespace being deleted refuses every create with a {@code 403} that says nothing
-	 * of RBAC: the Event about an object in it is dropped (and counted), and the Events of
-	 * every other namespace stay {@code events.k8s.io/v1}.
+	 * of RBAC: the Event about an object in it is dropped (and counted), and the Events
+	 * of every other namespace stay {@code events.k8s.io/v1}.
 	 */
 	@Test
 	void aNamespaceBeingDeletedLeavesTheEventsOfOtherNamespacesEventsV1(ApiClient admin, TestNamespace namespace)
@@ -225,9 +224,9 @@ class EventsV1RecorderIntegrationTests {
 	}
 
 	/**
-	 * The API server validates an {@code events.k8s.io/v1} Event strictly, counting bytes:
-	 * a long message in German, Japanese or emoji, an empty reason, a long reason and an
-	 * object whose name is no DNS subdomain are all written, none dropped.
+	 * The API server validates an {@code events.k8s.io/v1} Event strictly, counting
+	 * bytes: a long message in German, Japanese or emoji, an empty reason, a long reason
+	 * and an object whose name is no DNS subdomain are all written, none dropped.
 	 */
 	@Test
 	void eventsThatCoreV1AcceptedAreAcceptedAsEventsV1Events(ApiClient admin, TestNamespace namespace)

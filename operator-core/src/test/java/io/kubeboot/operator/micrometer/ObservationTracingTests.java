@@ -45,8 +45,9 @@ class ObservationTracingTests {
 	void aReconcileIsObservedWithItsKeysItsTriggersAndItsResult() {
 		record();
 		ReconcileContext reconcile = ReconcileContext.of("bucket", Request.of("default", "b1"),
-				List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED), ReconcileTrigger.of(ReconcileTrigger.Kind.OWNED_OBJECT, "ConfigMap",
-						Request.of("default", "settings"), TRACE)),
+				List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED),
+						ReconcileTrigger.of(ReconcileTrigger.Kind.OWNED_OBJECT, "ConfigMap",
+								Request.of("default", "settings"), TRACE)),
 				2, Set.of(ReconcileTrigger.Kind.OWNED_OBJECT), Duration.ofMillis(1500));
 		OperatorTracing.ReconcileSpan span = new ObservationTracing(this.registry).reconcile(reconcile);
 		span.end("requeue_after", null);
@@ -74,16 +75,18 @@ class ObservationTracingTests {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
 		String created = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
-		ReconcileTrigger ownedCreated = ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED, "ConfigMap", Request.of("default", "settings"),
-				TRACE);
-		ReconcileTrigger watchedCreated = ReconcileTrigger.of(ReconcileTrigger.Kind.WATCHED_OBJECT, "Secret", Request.of("default", "key"),
-				TRACE);
+		ReconcileTrigger ownedCreated = ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED, "ConfigMap",
+				Request.of("default", "settings"), TRACE);
+		ReconcileTrigger watchedCreated = ReconcileTrigger.of(ReconcileTrigger.Kind.WATCHED_OBJECT, "Secret",
+				Request.of("default", "key"), TRACE);
 
-		tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
-				List.of(ownedCreated, watchedCreated, ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED))))
+		tracing
+			.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
+					List.of(ownedCreated, watchedCreated, ReconcileTrigger.of(ReconcileTrigger.Kind.SPEC_CHANGED))))
 			.end("success", null);
-		tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"), List.of(ownedCreated,
-				ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED, null, null, created))))
+		tracing
+			.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
+					List.of(ownedCreated, ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED, null, null, created))))
 			.end("success", null);
 
 		assertThat(this.stopped).hasSize(2);
@@ -96,8 +99,8 @@ class ObservationTracingTests {
 	void aClientCallInsideAReconcileIsItsChildAndHandsOnTheTraceContextATracerWrote() {
 		record();
 		ObservationTracing tracing = new ObservationTracing(this.registry);
-		OperatorTracing.ReconcileSpan reconcile = tracing.reconcile(ReconcileContext.of("bucket", Request.of("default", "b1"),
-				List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED))));
+		OperatorTracing.ReconcileSpan reconcile = tracing.reconcile(ReconcileContext.of("bucket",
+				Request.of("default", "b1"), List.of(ReconcileTrigger.of(ReconcileTrigger.Kind.CREATED))));
 		String traceParent;
 		try (OperatorTracing.Scope scope = reconcile.openScope()) {
 			OperatorTracing.ClientSpan call = tracing.clientCall("patch", "StorageBucket", "status", "default", "b1");
@@ -120,8 +123,8 @@ class ObservationTracingTests {
 	@Test
 	void aFailedCallRecordsItsErrorAndStatus() {
 		record();
-		OperatorTracing.ClientSpan call = new ObservationTracing(this.registry).clientCall("get", "ConfigMap", null, "default",
-				"missing");
+		OperatorTracing.ClientSpan call = new ObservationTracing(this.registry).clientCall("get", "ConfigMap", null,
+				"default", "missing");
 		IllegalStateException failure = new IllegalStateException("404");
 		call.end(404, failure);
 
@@ -208,7 +211,9 @@ class ObservationTracingTests {
 		tracing.leaderTransition("ops/operator-leader", "pod-1", "acquired");
 	}
 
-	/** Records stopped observations, and writes a trace context as a propagating handler. */
+	/**
+	 * Records stopped observations, and writes a trace context as a propagating handler.
+	 */
 	private void record() {
 		this.registry.observationConfig().observationHandler(new ObservationHandler<>() {
 

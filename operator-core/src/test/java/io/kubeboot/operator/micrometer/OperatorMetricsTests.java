@@ -227,8 +227,8 @@ class OperatorMetricsTests {
 				"operator_informer_object_budget" + secrets + " 500.0",
 				"# TYPE operator_informer_object_budget_exceeded_total counter",
 				"operator_informer_object_budget_exceeded_total" + secrets + " 0.0");
-		assertThat(scrape()).noneMatch((line) -> line.startsWith("operator_informer_object_budget")
-				&& line.contains("kind=\"ConfigMap\""));
+		assertThat(scrape()).noneMatch(
+				(line) -> line.startsWith("operator_informer_object_budget") && line.contains("kind=\"ConfigMap\""));
 	}
 
 	@Test

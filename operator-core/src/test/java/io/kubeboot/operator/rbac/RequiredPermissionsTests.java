@@ -144,10 +144,12 @@ class RequiredPermissionsTests {
 	@Test
 	void whatRunsBesideTheManagerJoinsItsPermissionsPlacedAsARunnablesAre() {
 		Manager manager = manager().namespace("shop")
-			.requires(Permission.of("authentication.k8s.io", "tokenreviews", "create")
-				.inAllNamespaces()
-				.inRole("metrics-auth")
-				.because("reviews tokens"), Permission.of(V1ConfigMap.class, "get").because("reads its settings"))
+			.requires(
+					Permission.of("authentication.k8s.io", "tokenreviews", "create")
+						.inAllNamespaces()
+						.inRole("metrics-auth")
+						.because("reviews tokens"),
+					Permission.of(V1ConfigMap.class, "get").because("reads its settings"))
 			.build();
 		assertThat(PolicyRules.of(manager.requiredPermissions()))
 			.extracting((rule) -> rule.role() + " " + rule.namespace() + " " + rule.resource() + " " + rule.reasons())

@@ -191,8 +191,8 @@ class WebhookServerTests {
 			.port(0)
 			.tracing(tracing)
 			.build();
-		traced.register("/validate", AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
-				new AdmissionValidator<>() {
+		traced.register("/validate",
+				AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(), new AdmissionValidator<>() {
 
 					@Override
 					public List<String> validateCreate(V1ConfigMap object) throws AdmissionDeniedException {
@@ -206,13 +206,12 @@ class WebhookServerTests {
 			String review = "{\"apiVersion\": \"admission.k8s.io/v1\", \"kind\": \"AdmissionReview\", \"request\": "
 					+ "{\"uid\": \"u-1\", \"kind\": {\"group\": \"\", \"version\": \"v1\", \"kind\": \"ConfigMap\"}, "
 					+ "\"operation\": \"CREATE\", \"object\": {\"metadata\": {\"name\": \"a\"}}}}";
-			HttpResponse<String> answer = this.http.send(
-					HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/validate"))
-						.timeout(DEADLINE)
-						.header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
-						.POST(HttpRequest.BodyPublishers.ofString(review))
-						.build(),
-					HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> answer = this.http
+				.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/validate"))
+					.timeout(DEADLINE)
+					.header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+					.POST(HttpRequest.BodyPublishers.ofString(review))
+					.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(answer.statusCode()).isEqualTo(200);
 		}
 		finally {
@@ -271,12 +270,11 @@ class WebhookServerTests {
 		});
 		traced.start();
 		try {
-			HttpResponse<String> answer = this.http.send(
-					HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/slow"))
-						.timeout(DEADLINE)
-						.POST(HttpRequest.BodyPublishers.ofString("{}"))
-						.build(),
-					HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> answer = this.http
+				.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + traced.port() + "/slow"))
+					.timeout(DEADLINE)
+					.POST(HttpRequest.BodyPublishers.ofString("{}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(answer.statusCode()).isEqualTo(500);
 			await().atMost(DEADLINE).until(() -> recorded.contains("interrupted"));
 			assertThat(recorded).doesNotContain("end 500");

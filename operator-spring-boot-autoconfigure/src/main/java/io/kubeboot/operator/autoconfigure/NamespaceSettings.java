@@ -47,8 +47,7 @@ final class NamespaceSettings {
 	 * @param namespace {@code operator.namespace}
 	 * @param namespaces {@code operator.namespaces}
 	 */
-	static void checkNotBoth(PropertyProblems problems, @Nullable String namespace,
-			@Nullable List<String> namespaces) {
+	static void checkNotBoth(PropertyProblems problems, @Nullable String namespace, @Nullable List<String> namespaces) {
 		if (StringUtils.hasText(namespace) && namespaces != null && !namespaces.isEmpty()) {
 			problems.add("operator.namespaces", String.join(",", namespaces),
 					"cannot be set together with operator.namespace (" + namespace + "): list every namespace "

@@ -20,22 +20,23 @@ import org.springframework.core.env.Environment;
 
 /**
  * Applies {@code operator.namespace} and {@code operator.namespaces} to the running
- * manager when Spring Cloud refreshes the environment: its {@code EnvironmentChangeEvent},
- * which {@code /actuator/refresh}, a {@code ContextRefresher}, Spring Cloud Bus and
- * Spring Cloud Kubernetes' reloads publish once the environment holds the new values. The
- * event is told by its class name and its keys read through its {@code getKeys()}, so
- * this starter compiles and runs without Spring Cloud; the auto-configuration registers
- * this listener only when Spring Cloud Context is on the class path.
+ * manager when Spring Cloud refreshes the environment: its
+ * {@code EnvironmentChangeEvent}, which {@code /actuator/refresh}, a
+ * {@code ContextRefresher}, Spring Cloud Bus and Spring Cloud Kubernetes' reloads publish
+ * once the environment holds the new values. The event is told by its class name and its
+ * keys read through its {@code getKeys()}, so this starter compiles and runs without
+ * Spring Cloud; the auto-configuration registers this listener only when Spring Cloud
+ * Context is on the class path.
  * <p>
- * A refresh acts only when its keys name one of the two properties (indexed forms such
- * as {@code operator.namespaces[1]} and environment variables included), and only when
- * their value differs from the one last applied from them: a refresh of another key, or
- * one that leaves them as they were, never touches the set, so namespaces added or
- * removed through {@link WatchedNamespaces} stay. A refresh that changes them replaces the
- * whole set with what they name. The values are checked by the rules that start-up
- * applies: a value those reject, or a change between all namespaces and a set (fixed
- * while the manager runs), is logged as an ERROR naming the property, and the manager
- * keeps the namespaces it has: a refresh never stops an operator.
+ * A refresh acts only when its keys name one of the two properties (indexed forms such as
+ * {@code operator.namespaces[1]} and environment variables included), and only when their
+ * value differs from the one last applied from them: a refresh of another key, or one
+ * that leaves them as they were, never touches the set, so namespaces added or removed
+ * through {@link WatchedNamespaces} stay. A refresh that changes them replaces the whole
+ * set with what they name. The values are checked by the rules that start-up applies: a
+ * value those reject, or a change between all namespaces and a set (fixed while the
+ * manager runs), is logged as an ERROR naming the property, and the manager keeps the
+ * namespaces it has: a refresh never stops an operator.
  */
 final class NamespacesRefresh implements GenericApplicationListener {
 

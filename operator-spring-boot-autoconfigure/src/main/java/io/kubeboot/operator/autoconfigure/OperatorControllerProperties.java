@@ -30,8 +30,8 @@ public class OperatorControllerProperties {
 	/**
 	 * How long one reconcile may run before its worker is interrupted and its calls to
 	 * the API server are cancelled and refused; it is then counted in
-	 * controller_runtime_reconcile_timeouts_total, and retried with backoff if it fails. 0
-	 * for no limit.
+	 * controller_runtime_reconcile_timeouts_total, and retried with backoff if it fails.
+	 * 0 for no limit.
 	 */
 	private Duration reconcileTimeout = Duration.ofSeconds(0);
 

@@ -20,10 +20,10 @@ public class OperatorEventsProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Component written to reportingController (events.k8s.io/v1), or source.component and
-	 * reportingComponent (core/v1): a Kubernetes qualified name unless api is core-v1.
-	 * Defaults to spring.application.name (made into a qualified name unless api is
-	 * core-v1: "Shop Operator" becomes "shop-operator"), else "operator".
+	 * Component written to reportingController (events.k8s.io/v1), or source.component
+	 * and reportingComponent (core/v1): a Kubernetes qualified name unless api is
+	 * core-v1. Defaults to spring.application.name (made into a qualified name unless api
+	 * is core-v1: "Shop Operator" becomes "shop-operator"), else "operator".
 	 */
 	private @Nullable String component;
 

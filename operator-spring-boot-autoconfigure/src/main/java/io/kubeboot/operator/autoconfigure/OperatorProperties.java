@@ -94,11 +94,11 @@ public class OperatorProperties {
 
 	/**
 	 * Namespaces every controller watches unless it names its own, each with a list and
-	 * watch of its own per kind (a cluster-scoped kind is watched once), so RBAC is needed
-	 * in these namespaces only. Empty, with operator.namespace unset, watches all
+	 * watch of its own per kind (a cluster-scoped kind is watched once), so RBAC is
+	 * needed in these namespaces only. Empty, with operator.namespace unset, watches all
 	 * namespaces. The set can change while the operator runs: through the
-	 * WatchedNamespaces bean, or a refresh of this property by Spring Cloud. Cannot be set
-	 * together with operator.namespace.
+	 * WatchedNamespaces bean, or a refresh of this property by Spring Cloud. Cannot be
+	 * set together with operator.namespace.
 	 */
 	private List<String> namespaces = new ArrayList<>();
 

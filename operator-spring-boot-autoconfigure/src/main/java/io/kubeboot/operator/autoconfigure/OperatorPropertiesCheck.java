@@ -115,9 +115,8 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 					() -> new ControllerConfig(
 							(overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
 									: ControllerConfig.DEFAULT.maxConcurrentReconciles(),
-							ControllerConfig.DEFAULT.priorityQueue(),
-							(overrides.getReconcileTimeout() != null) ? overrides.getReconcileTimeout()
-									: ControllerConfig.DEFAULT.reconcileTimeout())));
+							ControllerConfig.DEFAULT.priorityQueue(), (overrides.getReconcileTimeout() != null)
+									? overrides.getReconcileTimeout() : ControllerConfig.DEFAULT.reconcileTimeout())));
 		problems.check("operator.leader-election", LeaderElectionSettings.PROPERTIES,
 				() -> LeaderElectionSettings.withStandIns(election));
 		problems.check("operator.sharding", ShardingSettings.PROPERTIES, () -> ShardingSettings.withStandIns(sharding));
@@ -150,8 +149,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 	 */
 	private static void checkMetricsAuth(PropertyProblems problems, OperatorMetricsAuthProperties auth) {
 		if (auth.getAllowedCacheTtl() == null || auth.getAllowedCacheTtl().isNegative()) {
-			problems.add("operator.metrics.auth.allowed-cache-ttl", auth.getAllowedCacheTtl(),
-					"must not be negative");
+			problems.add("operator.metrics.auth.allowed-cache-ttl", auth.getAllowedCacheTtl(), "must not be negative");
 		}
 		if (auth.getDeniedCacheTtl() == null || auth.getDeniedCacheTtl().isNegative()) {
 			problems.add("operator.metrics.auth.denied-cache-ttl", auth.getDeniedCacheTtl(), "must not be negative");

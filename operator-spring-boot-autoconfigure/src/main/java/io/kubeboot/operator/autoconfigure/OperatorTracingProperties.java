@@ -27,8 +27,9 @@ public class OperatorTracingProperties {
 	 * meter handler (operator_reconcile_seconds, operator_client_request_seconds,
 	 * operator_webhook_request_seconds, operator_leader_election_seconds, each with its
 	 * active long task timer). Off, controller_runtime_* and workqueue_* stay the only
-	 * timers of reconciles, and the observations are made only when Micrometer Tracing has
-	 * a bridge. On, they are made whenever the application has an ObservationRegistry.
+	 * timers of reconciles, and the observations are made only when Micrometer Tracing
+	 * has a bridge. On, they are made whenever the application has an
+	 * ObservationRegistry.
 	 */
 	private boolean observationTimers = false;
 

@@ -23,11 +23,11 @@ import org.springframework.util.StringUtils;
 
 /**
  * Words what narrows an informer of every Secret, ConfigMap, Pod or Event of the cluster
- * in the starter's terms: for each {@code @Reconciles} bean whose controller reads it, the
- * annotation attribute that created it ({@code @Reconciles(owns = ...)}, a {@code @Watches}
- * method) and the attributes that narrow it there, then the property that acknowledges an
- * intended one, {@code operator.cache.acknowledged-unscoped-kinds}. Read as the informer
- * starts, once every bean exists.
+ * in the starter's terms: for each {@code @Reconciles} bean whose controller reads it,
+ * the annotation attribute that created it ({@code @Reconciles(owns = ...)}, a
+ * {@code @Watches} method) and the attributes that narrow it there, then the property
+ * that acknowledges an intended one, {@code operator.cache.acknowledged-unscoped-kinds}.
+ * Read as the informer starts, once every bean exists.
  */
 final class UnscopedInformerAdvisor implements UnscopedInformerAdvice {
 
@@ -75,7 +75,8 @@ final class UnscopedInformerAdvisor implements UnscopedInformerAdvice {
 						+ "operator.namespace");
 			}
 			if (Arrays.asList(reconciles.owns()).contains(type)) {
-				ways.add("@Reconciles(owns = " + kind + ")" + bean + ": set its " + ownsField + "ownsLabelSelector, or list " + kind + " in ownsMetadataOnly instead");
+				ways.add("@Reconciles(owns = " + kind + ")" + bean + ": set its " + ownsField
+						+ "ownsLabelSelector, or list " + kind + " in ownsMetadataOnly instead");
 			}
 			Class<?> beanType = this.beanFactory.getType(beanName);
 			if (beanType != null) {

@@ -77,7 +77,8 @@ class OperatorAutoConfigurationTests {
 	@Test
 	void runWithABudgetOfAKindNoInformerCachesShouldFailNamingTheProperty() {
 		this.contextRunner.withUserConfiguration(InterfaceReconcilerConfiguration.class)
-			.withPropertyValues("operator.cache.object-budgets.secrets=200", "operator.cache.object-budgets.ConfigMap=5")
+			.withPropertyValues("operator.cache.object-budgets.secrets=200",
+					"operator.cache.object-budgets.ConfigMap=5")
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(InvalidOperatorPropertyException.class)
 				.hasMessage("operator.cache.object-budgets.secrets (200) names no kind an informer caches (ConfigMap): "
@@ -369,8 +370,7 @@ class OperatorAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessage("operator.controllers.secret names a controller built in code, which properties do not "
 						+ "configure (call maxConcurrentReconciles, priorityQueue or reconcileTimeout on its "
-						+ "ControllerBuilder); the "
-						+ "controllers of " + "@Reconciles beans are: configmap"));
+						+ "ControllerBuilder); the " + "controllers of " + "@Reconciles beans are: configmap"));
 	}
 
 	@Test

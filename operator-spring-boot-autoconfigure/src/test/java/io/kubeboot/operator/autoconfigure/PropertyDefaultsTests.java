@@ -50,8 +50,7 @@ class PropertyDefaultsTests {
 	 * found where the operator runs when the property is not set.
 	 */
 	private static final Set<String> STARTERS_OWN = Set.of("operator.enabled", "operator.auto-startup",
-			"operator.namespace",
-			"operator.keep-alive", "operator.controllers", "operator.leader-election.enabled",
+			"operator.namespace", "operator.keep-alive", "operator.controllers", "operator.leader-election.enabled",
 			"operator.leader-election.lease-name", "operator.leader-election.namespace",
 			"operator.leader-election.identity", "operator.sharding.enabled", "operator.sharding.ring",
 			"operator.sharding.namespace", "operator.sharding.identity", "operator.sharding.controllers",

@@ -52,22 +52,22 @@ class UnscopedInformerAdvisorTests {
 
 	@Test
 	void theReconciledKindIsNarrowedByItsSelectorsOrANamespace() {
-		this.contextRunner.run((context) -> assertThat(new UnscopedInformerAdvisor(context.getBeanFactory(),
-				context.getEnvironment())
-			.advise(new InformerKey(V1ConfigMap.class, null, null), List.of("controller-app"), null))
-			.startsWith("@Reconciles(V1ConfigMap.class) on bean 'appReconciler': set its labelSelector or namespace, "
-					+ "or operator.namespace; or a CacheTransform bean"));
+		this.contextRunner
+			.run((context) -> assertThat(new UnscopedInformerAdvisor(context.getBeanFactory(), context.getEnvironment())
+				.advise(new InformerKey(V1ConfigMap.class, null, null), List.of("controller-app"), null)).startsWith(
+						"@Reconciles(V1ConfigMap.class) on bean 'appReconciler': set its labelSelector or namespace, "
+								+ "or operator.namespace; or a CacheTransform bean"));
 	}
 
 	@Test
 	void anInformerNoReconcilerDeclaredIsNarrowedInGeneralTerms() {
-		this.contextRunner.run((context) -> assertThat(new UnscopedInformerAdvisor(context.getBeanFactory(),
-				context.getEnvironment())
-			.advise(new InformerKey(V1Pod.class, null, null), List.of("podWatcher"), "spec.nodeName=<node>"))
-			.isEqualTo("a namespace (operator.namespace), a label selector, a field selector such as "
-					+ "spec.nodeName=<node> or the metadata-only form where the informer is declared; or a "
-					+ "CacheTransform bean dropping what no reconciler reads; if intended, set "
-					+ "operator.cache.acknowledged-unscoped-kinds=Pod"));
+		this.contextRunner
+			.run((context) -> assertThat(new UnscopedInformerAdvisor(context.getBeanFactory(), context.getEnvironment())
+				.advise(new InformerKey(V1Pod.class, null, null), List.of("podWatcher"), "spec.nodeName=<node>"))
+				.isEqualTo("a namespace (operator.namespace), a label selector, a field selector such as "
+						+ "spec.nodeName=<node> or the metadata-only form where the informer is declared; or a "
+						+ "CacheTransform bean dropping what no reconciler reads; if intended, set "
+						+ "operator.cache.acknowledged-unscoped-kinds=Pod"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -104,8 +104,8 @@ class WatchedNamespacesAutoConfigurationTests {
 
 	@Test
 	void theKeysOfTheNamespacePropertiesShouldBeToldInEveryForm() {
-		assertThat(List.of("operator.namespace", "operator.namespaces", "operator.namespaces[1]",
-				"OPERATOR_NAMESPACE", "OPERATOR_NAMESPACES", "OPERATOR_NAMESPACES_0"))
+		assertThat(List.of("operator.namespace", "operator.namespaces", "operator.namespaces[1]", "OPERATOR_NAMESPACE",
+				"OPERATOR_NAMESPACES", "OPERATOR_NAMESPACES_0"))
 			.allMatch(NamespacesRefresh::namesTheNamespaces);
 		assertThat(List.of("operator.name", "operator.namespaced", "logging.level.root", "OPERATOR_LIST_PAGE_SIZE"))
 			.noneMatch(NamespacesRefresh::namesTheNamespaces);
@@ -127,8 +127,8 @@ class WatchedNamespacesAutoConfigurationTests {
 			refresh(context, Map.of("operator.namespace", "shop-b"));
 			assertThat(context.getBean(WatchedNamespaces.class).current()).containsExactly("shop-a");
 		});
-		assertThat(output).contains("operator.namespaces (shop-a) cannot be set together with operator.namespace "
-				+ "(shop-b)");
+		assertThat(output)
+			.contains("operator.namespaces (shop-a) cannot be set together with operator.namespace " + "(shop-b)");
 	}
 
 	@Test

@@ -92,8 +92,7 @@ class CacheCostIntegrationTests {
 			client.create(secret(ns, "small-" + i, 4_000));
 		}
 		// the data's arrays, and at most a few kilobytes of metadata and store each
-		await().atMost(WAIT)
-			.untilAsserted(() -> assertThat(objects(registry, ns)).isEqualTo(5));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(objects(registry, ns)).isEqualTo(5));
 		await().atMost(WAIT).untilAsserted(() -> assertThat(heap(registry, ns)).isBetween(5 * 4_000.0, 5 * 8_000.0));
 		for (int i = 0; i < 5; i++) {
 			client.create(secret(ns, "large-" + i, 40_000));
@@ -182,9 +181,11 @@ class CacheCostIntegrationTests {
 		for (V1ConfigMap configMap : cached.subList(0, cached.size() - 2)) {
 			client.delete(configMap);
 		}
-		await().atMost(WAIT).until(() -> informer.cost().objects() == 2 && this.logs.events()
-			.stream()
-			.anyMatch((event) -> event.getFormattedMessage().startsWith("Informer is back within its object budget")));
+		await().atMost(WAIT)
+			.until(() -> informer.cost().objects() == 2 && this.logs.events()
+				.stream()
+				.anyMatch((event) -> event.getFormattedMessage()
+					.startsWith("Informer is back within its object budget")));
 		for (int i = 5; i < 7; i++) {
 			client.create(configMap(ns, "cm-" + i));
 		}
@@ -200,8 +201,8 @@ class CacheCostIntegrationTests {
 		// Spring Boot's logging takes over the loggers as the application starts: read
 		// its output
 		this.resources.closeable(new SpringApplicationBuilder(WatchingApplication.class)
-			.initializers((initialized) -> ((GenericApplicationContext) initialized)
-				.registerBean("kubernetesApiClient", ApiClient.class, () -> admin))
+			.initializers((initialized) -> ((GenericApplicationContext) initialized).registerBean("kubernetesApiClient",
+					ApiClient.class, () -> admin))
 			.run("--server.port=0", "--spring.main.banner-mode=off", "--operator.leader-election.enabled=false",
 					"--operator.cache.acknowledged-unscoped-kinds=Pod"));
 		assertThat(output.getOut().lines())
@@ -223,8 +224,8 @@ class CacheCostIntegrationTests {
 				.initializers((initialized) -> ((GenericApplicationContext) initialized)
 					.registerBean("kubernetesApiClient", ApiClient.class, () -> admin))
 				.run("--server.port=0", "--spring.main.banner-mode=off",
-						"--management.endpoints.web.exposure.include=operator,prometheus",
-						"--operator.namespace=" + ns, "--operator.cache.object-budgets.ConfigMap=2"));
+						"--management.endpoints.web.exposure.include=operator,prometheus", "--operator.namespace=" + ns,
+						"--operator.cache.object-budgets.ConfigMap=2"));
 		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
 		Client client = context.getBean(Client.class);
 		for (int i = 0; i < 3; i++) {

@@ -101,7 +101,8 @@ class NamespaceSetIntegrationTests {
 		Controller.builder(manager, V1ConfigMap.class)
 			.labelSelector("app=" + APP)
 			.watches(V1Secret.class,
-					(secret) -> List.of(Request.of(secret.getMetadata().getNamespace(), secret.getMetadata().getName())))
+					(secret) -> List
+						.of(Request.of(secret.getMetadata().getNamespace(), secret.getMetadata().getName())))
 			.complete((request) -> {
 				reconciled.add(request.namespace() + "/" + request.name());
 				return Result.done();
@@ -122,8 +123,9 @@ class NamespaceSetIntegrationTests {
 		create(admin, secret(c, "one"));
 		create(admin, configMap(b, "two", "db"));
 		create(admin, secret(a, "one"));
-		await().atMost(WAIT).until(() -> reconciled.contains(b + "/two")
-				&& reconciled.stream().filter((entry) -> entry.equals(a + "/one")).count() >= 2);
+		await().atMost(WAIT)
+			.until(() -> reconciled.contains(b + "/two")
+					&& reconciled.stream().filter((entry) -> entry.equals(a + "/one")).count() >= 2);
 		await().during(Duration.ofSeconds(1))
 			.atMost(WAIT)
 			.until(() -> reconciled.stream().noneMatch((entry) -> entry.startsWith(c + "/")));
@@ -133,7 +135,8 @@ class NamespaceSetIntegrationTests {
 				b + "/one", b + "/two");
 		assertThat(names(manager.cache().list(V1ConfigMap.class, null, BY_TIER.matching("web"))))
 			.containsExactlyInAnyOrder(a + "/one", b + "/one");
-		assertThat(names(manager.cache().list(V1ConfigMap.class, b, BY_TIER.matching("db")))).containsExactly(b + "/two");
+		assertThat(names(manager.cache().list(V1ConfigMap.class, b, BY_TIER.matching("db"))))
+			.containsExactly(b + "/two");
 		// a namespace outside the set is refused, not found empty
 		assertThatExceptionOfType(NamespaceNotWatchedException.class)
 			.isThrownBy(() -> manager.client().get(V1ConfigMap.class, Request.of(c, "one")))
@@ -162,7 +165,8 @@ class NamespaceSetIntegrationTests {
 		await().atMost(WAIT).until(() -> reconciled.contains(a + "/one"));
 		assertThat(ManagerHealth.allPassed(health.readiness())).isTrue();
 
-		// RBAC denies the added namespace: readiness goes down naming its informer and the
+		// RBAC denies the added namespace: readiness goes down naming its informer and
+		// the
 		// denial, the namespace stays unsynced, the other one keeps working
 		WatchedNamespaces namespaces = manager.namespaces();
 		namespaces.add(c);
@@ -178,7 +182,8 @@ class NamespaceSetIntegrationTests {
 		await().atMost(WAIT).until(() -> reconciled.contains(a + "/two"));
 		assertThat(reconciled).noneMatch((entry) -> entry.startsWith(c + "/"));
 
-		// once granted, the namespace syncs, its objects are reconciled, readiness returns
+		// once granted, the namespace syncs, its objects are reconciled, readiness
+		// returns
 		grant(controlPlane, manager);
 		await().atMost(WAIT).until(() -> reconciled.contains(c + "/seven"));
 		assertThat(namespaces.awaitSynced(WAIT)).isTrue();
@@ -273,7 +278,8 @@ class NamespaceSetIntegrationTests {
 		assertThat(cache.informers()).extracting(Informer::key)
 			.containsExactly(new InformerKey(V1ConfigMap.class, a, "app=" + APP));
 		int seen = reconciled.size();
-		// changes in the removed namespace, and a request sent for it, reach no reconcile;
+		// changes in the removed namespace, and a request sent for it, reach no
+		// reconcile;
 		// the controller goes on with the namespace left
 		CoreV1Api core = new CoreV1Api(admin);
 		V1ConfigMap changed = core.readNamespacedConfigMap("one", b).execute();
@@ -285,7 +291,9 @@ class NamespaceSetIntegrationTests {
 		await().atMost(WAIT).until(() -> reconciled.contains(a + "/two"));
 		await().during(Duration.ofSeconds(1))
 			.atMost(WAIT)
-			.until(() -> reconciled.subList(seen, reconciled.size()).stream().noneMatch((entry) -> entry.startsWith(b)));
+			.until(() -> reconciled.subList(seen, reconciled.size())
+				.stream()
+				.noneMatch((entry) -> entry.startsWith(b)));
 	}
 
 	@Test
@@ -365,14 +373,13 @@ class NamespaceSetIntegrationTests {
 			String namespace = role.getMetadata().getNamespace();
 			if (rbac.listNamespacedRole(namespace).execute().getItems().isEmpty()) {
 				rbac.createNamespacedRole(namespace, role).execute();
-				rbac.createNamespacedRoleBinding(namespace,
-						new V1RoleBinding().metadata(new V1ObjectMeta().name(role.getMetadata().getName()))
-							.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io")
-								.kind("Role")
-								.name(role.getMetadata().getName()))
-							.subjects(List.of(new RbacV1Subject().kind("User")
-								.name(OPERATOR)
-								.apiGroup("rbac.authorization.k8s.io"))))
+				rbac.createNamespacedRoleBinding(namespace, new V1RoleBinding()
+					.metadata(new V1ObjectMeta().name(role.getMetadata().getName()))
+					.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io")
+						.kind("Role")
+						.name(role.getMetadata().getName()))
+					.subjects(List
+						.of(new RbacV1Subject().kind("User").name(OPERATOR).apiGroup("rbac.authorization.k8s.io"))))
 					.execute();
 			}
 		}
@@ -394,8 +401,8 @@ class NamespaceSetIntegrationTests {
 		rbac.createNamespacedRoleBinding(namespace,
 				new V1RoleBinding().metadata(new V1ObjectMeta().name(name))
 					.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name(name))
-					.subjects(List.of(
-							new RbacV1Subject().kind("User").name(OPERATOR).apiGroup("rbac.authorization.k8s.io"))))
+					.subjects(List
+						.of(new RbacV1Subject().kind("User").name(OPERATOR).apiGroup("rbac.authorization.k8s.io"))))
 			.execute();
 	}
 
@@ -436,8 +443,8 @@ class NamespaceSetIntegrationTests {
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name, String tier) {
-		return new V1ConfigMap().metadata(
-				new V1ObjectMeta().namespace(namespace).name(name).labels(Map.of("app", APP, "tier", tier)));
+		return new V1ConfigMap()
+			.metadata(new V1ObjectMeta().namespace(namespace).name(name).labels(Map.of("app", APP, "tier", tier)));
 	}
 
 	private static V1Secret secret(String namespace, String name) {

@@ -111,8 +111,7 @@ class ReconcileTimeoutIntegrationTests {
 		await().atMost(WAIT).until(() -> this.attempts.contains("retried"));
 		assertThat(this.attempts).containsExactly("sleeping", "interrupted", "retried");
 		// measured from a little after the deadline's start
-		assertThat(Duration.ofNanos(interruptedAfter.get())).isGreaterThan(TIMEOUT.minusMillis(100))
-			.isLessThan(WAIT);
+		assertThat(Duration.ofNanos(interruptedAfter.get())).isGreaterThan(TIMEOUT.minusMillis(100)).isLessThan(WAIT);
 		assertRefusedAtTheDeadline(lateWrite.get());
 		assertWritten(admin, namespace);
 		assertCountedOnceAndRetried();
@@ -158,8 +157,7 @@ class ReconcileTimeoutIntegrationTests {
 	 * is cut off at the deadline, not at the client's timeout.
 	 */
 	@Test
-	void aWriteInFlightAtTheDeadlineIsCutOffThen(ControlPlane controlPlane, TestNamespace namespace)
-			throws Exception {
+	void aWriteInFlightAtTheDeadlineIsCutOffThen(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		ApiClient admin = controlPlane.adminClient();
 		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
 		ApiClient throughProxy = controlPlane.adminClient();
@@ -239,12 +237,11 @@ class ReconcileTimeoutIntegrationTests {
 
 	/**
 	 * A reconcile that ignores its interruption keeps its request in processing: however
-	 * many workers are idle and however often the object changes meanwhile, none takes
-	 * it until the stuck reconcile returned.
+	 * many workers are idle and however often the object changes meanwhile, none takes it
+	 * until the stuck reconcile returned.
 	 */
 	@Test
-	void aStuckReconcileKeepsItsObjectFromEveryOtherWorker(ApiClient admin, TestNamespace namespace)
-			throws Exception {
+	void aStuckReconcileKeepsItsObjectFromEveryOtherWorker(ApiClient admin, TestNamespace namespace) throws Exception {
 		AtomicInteger running = new AtomicInteger();
 		AtomicInteger mostAtOnce = new AtomicInteger();
 		AtomicLong stuckReturned = new AtomicLong();
@@ -284,8 +281,8 @@ class ReconcileTimeoutIntegrationTests {
 	}
 
 	/**
-	 * A timeout cancels the call in flight of its reconcile and interrupts the worker only
-	 * once OkHttp returned: the client every controller shares (and its HTTP/2
+	 * A timeout cancels the call in flight of its reconcile and interrupts the worker
+	 * only once OkHttp returned: the client every controller shares (and its HTTP/2
 	 * connections) keeps answering the other controllers' calls, while reconciles keep
 	 * timing out in the middle of large writes.
 	 */
@@ -389,8 +386,7 @@ class ReconcileTimeoutIntegrationTests {
 
 	private static ApplicationContextRunner runOperator(ApiClient admin, TestNamespace namespace,
 			Class<?> configuration) {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
 			.withBean(ApiClient.class, () -> admin)
 			.withUserConfiguration(configuration)
 			.withPropertyValues("operator.namespace=" + namespace, "operator.graceful-shutdown-timeout=1s");

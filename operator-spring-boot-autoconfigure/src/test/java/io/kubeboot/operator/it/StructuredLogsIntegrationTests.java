@@ -60,7 +60,8 @@ class StructuredLogsIntegrationTests {
 			await().atMost(WAIT).until(() -> context.getBean(LoggingReconciler.class).reconciles.get() >= 2);
 		}
 		List<JsonObject> reconciling = lines(output, "Reconciling the settings");
-		JsonObject error = lines(output, "Reconciler error: controller=configmap request=" + namespace + "/settings")
+		JsonObject error = lines(output,
+				"Reconciler error: controller=configmap request=" + namespace + "/settings triggers=[created]")
 			.get(0);
 		assertThat(reconciling).hasSizeGreaterThanOrEqualTo(2);
 		for (JsonObject line : List.of(reconciling.get(0), reconciling.get(1), error)) {
@@ -71,7 +72,8 @@ class StructuredLogsIntegrationTests {
 			assertThat(line.getAsJsonObject("ecs").get("version").getAsString()).isNotBlank();
 			assertThat(line.getAsJsonObject("service").get("name").getAsString()).isEqualTo("shop-operator");
 		}
-		// the failed reconcile's own line and the framework's report of it are one reconcile
+		// the failed reconcile's own line and the framework's report of it are one
+		// reconcile
 		assertThat(error.get("reconcileID")).isEqualTo(reconciling.get(0).get("reconcileID"));
 		assertThat(error.getAsJsonObject("log").get("level").getAsString()).isEqualTo("ERROR");
 		assertThat(error.getAsJsonObject("error").get("message").getAsString()).isEqualTo("the backend is down");

@@ -51,8 +51,8 @@ class TraceContextAnnotationIntegrationTests {
 		manager.start();
 		Client client = manager.client();
 
-		V1ConfigMap created = client.create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("a"))
-			.data(Map.of("key", "value")));
+		V1ConfigMap created = client.create(
+				new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("a")).data(Map.of("key", "value")));
 		assertThat(created.getMetadata().getAnnotations()).containsKey(TraceContextAnnotation.NAME);
 		String version = created.getMetadata().getResourceVersion();
 		// the object as the cache lists it
@@ -68,8 +68,9 @@ class TraceContextAnnotationIntegrationTests {
 		assertThat(client.patch(listed, Patch.strategicMerge(Map.of("data", Map.of("key", "value"))))
 			.getMetadata()
 			.getResourceVersion()).isEqualTo(version);
-		assertThat(client.createOrPatch(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("a")),
-				(configMap) -> configMap.putDataItem("key", "value"))
+		assertThat(client
+			.createOrPatch(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(ns).name("a")),
+					(configMap) -> configMap.putDataItem("key", "value"))
 			.object()
 			.getMetadata()
 			.getResourceVersion()).isEqualTo(version);
@@ -106,8 +107,8 @@ class TraceContextAnnotationIntegrationTests {
 	}
 
 	/**
-	 * A manager whose client writes the trace context annotation, with a fresh span id for
-	 * every call, as a tracer gives.
+	 * A manager whose client writes the trace context annotation, with a fresh span id
+	 * for every call, as a tracer gives.
 	 */
 	private static Manager annotating(ApiClient admin, String namespace, String fieldManager) {
 		AtomicInteger calls = new AtomicInteger();

@@ -1,7 +1,6 @@
 package io.kubeboot.operator.benchmarks.tracing;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.micrometer.ObservationTracing;
@@ -9,9 +8,6 @@ import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.tracing.OperatorTracing;
-import io.kubeboot.operator.tracing.internal.TraceContexts;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.micrometer.observation.ObservationRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,8 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link #disabledTracing} is the check a controller makes before each reconcile and each
  * client call with an {@code ObservationRegistry} without handlers, {@link #context} the
  * {@code ReconcileContext} every reconcile gets (its trigger, its id, bound to the
- * thread), {@link #updateFilter} the check of an update for a change of the trace context
- * annotation alone, on the informer's event thread.
+ * thread). The check of an update for a change of the trace context annotation alone is
+ * measured apart
+ * ({@code io.kubeboot.operator.tracing.internal.TraceContextFilterBenchmark}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,19 +43,9 @@ public class ReconcileTracingBenchmark {
 
 	private OperatorTracing tracing;
 
-	private V1ConfigMap before;
-
-	private V1ConfigMap after;
-
 	@Setup(Level.Trial)
 	public void setUp() {
 		this.tracing = new ObservationTracing(ObservationRegistry.create());
-		this.before = new V1ConfigMap()
-			.metadata(new V1ObjectMeta().namespace("default").name("bucket").resourceVersion("1"))
-			.data(Map.of("key", "value"));
-		this.after = new V1ConfigMap()
-			.metadata(new V1ObjectMeta().namespace("default").name("bucket").resourceVersion("2"))
-			.data(Map.of("key", "other"));
 	}
 
 	/**
@@ -81,15 +68,6 @@ public class ReconcileTracingBenchmark {
 		context.run(() -> {
 		});
 		return context;
-	}
-
-	/**
-	 * Checks an update that changed the data, not the annotation.
-	 * @return whether it changed only the annotation
-	 */
-	@Benchmark
-	public boolean updateFilter() {
-		return TraceContexts.isOnlyChange(this.before, this.after);
 	}
 
 }

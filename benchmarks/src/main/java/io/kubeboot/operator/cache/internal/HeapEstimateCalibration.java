@@ -28,8 +28,8 @@ import io.kubernetes.client.openapi.models.V1Secret;
  * into a store; the heap they retain is the live heap after a full collection with them
  * minus that before, both read from HotSpot's class histogram. Each population is then
  * estimated 20 times, each a fresh pass with its own sample. Run it from the repository
- * root with {@code mvn -B -pl benchmarks -am verify -DskipTests -Pcache-cost}; the figures
- * of {@code docs/design/cache-cost.md} come from it. In this package to reach the
+ * root with {@code mvn -B -pl benchmarks -am verify -DskipTests -Pcache-cost}; the
+ * figures of {@code docs/design/cache-cost.md} come from it. In this package to reach the
  * cache's internals; nothing of it ships.
  */
 public final class HeapEstimateCalibration {
@@ -75,8 +75,8 @@ public final class HeapEstimateCalibration {
 		System.out.println(time("256 ConfigMaps of 1 MB", V1ConfigMap.class, 256, (i) -> sizedConfigMap(i, 1_000_000)));
 	}
 
-	private String measure(String label, Class<? extends KubernetesObject> type, int count,
-			IntFunction<String> json, boolean metadataOnly) throws Exception {
+	private String measure(String label, Class<? extends KubernetesObject> type, int count, IntFunction<String> json,
+			boolean metadataOnly) throws Exception {
 		MetadataDeduplicator deduplicator = new MetadataDeduplicator();
 		Class<? extends KubernetesObject> stored = metadataOnly ? PartialObjectMetadata.class : type;
 		InformerKey key = new InformerKey(type, null, null, metadataOnly);
@@ -116,8 +116,8 @@ public final class HeapEstimateCalibration {
 	private String time(String label, Class<? extends KubernetesObject> type, int count, IntFunction<String> json) {
 		MetadataDeduplicator deduplicator = new MetadataDeduplicator();
 		InformerKey key = new InformerKey(type, null, null);
-		StoreTransform<KubernetesObject> transform = new StoreTransform<>(key, KubernetesObject.class, null, null,
-				true, null, deduplicator);
+		StoreTransform<KubernetesObject> transform = new StoreTransform<>(key, KubernetesObject.class, null, null, true,
+				null, deduplicator);
 		ObjectStore<KubernetesObject> store = new ObjectStore<>();
 		for (int i = 0; i < count; i++) {
 			store.add((KubernetesObject) transform.transform(JSON.deserialize(json.apply(i), type)));
@@ -170,13 +170,16 @@ public final class HeapEstimateCalibration {
 	}
 
 	private String statefulPod(int i) {
-		return "{" + metadata("Pod", i, true).replace("\"labels\": {", "\"labels\": {\"statefulset.kubernetes.io/pod-name\": "
-				+ "\"shop-" + i + "\", \"apps.kubernetes.io/pod-index\": \"" + i + "\", \"controller-revision-hash\": "
-				+ "\"shop-" + text(10) + "\", ") + "}";
+		return "{" + metadata("Pod", i, true).replace("\"labels\": {",
+				"\"labels\": {\"statefulset.kubernetes.io/pod-name\": " + "\"shop-" + i
+						+ "\", \"apps.kubernetes.io/pod-index\": \"" + i + "\", \"controller-revision-hash\": "
+						+ "\"shop-" + text(10) + "\", ")
+				+ "}";
 	}
 
 	private String spreadStatefulPod(int i) {
-		return statefulPod(i).replace("\"namespace\": \"team-" + (i % 50) + "\"", "\"namespace\": \"team-" + (i % 500) + "\"");
+		return statefulPod(i).replace("\"namespace\": \"team-" + (i % 50) + "\"",
+				"\"namespace\": \"team-" + (i % 500) + "\"");
 	}
 
 	private String sizedConfigMap(int i, int bytes) {
@@ -253,8 +256,8 @@ public final class HeapEstimateCalibration {
 				+ "\", \"apiVersion\": \"v1\", \"resourceVersion\": \"" + i + "\", \"fieldPath\": "
 				+ "\"spec.containers{app}\"}, \"reason\": \"Pulled\", \"message\": \"Container image "
 				+ "\\\"registry.example.com/shop/app:1.0.0\\\" already present on machine\", "
-				+ "\"source\": {\"component\": "
-				+ "\"kubelet\", \"host\": \"node-" + (i % 30) + "\"}, \"firstTimestamp\": \"2026-11-01T10:00:05Z\", "
+				+ "\"source\": {\"component\": " + "\"kubelet\", \"host\": \"node-" + (i % 30)
+				+ "\"}, \"firstTimestamp\": \"2026-11-01T10:00:05Z\", "
 				+ "\"lastTimestamp\": \"2026-11-01T10:00:05Z\", \"count\": 1, \"type\": \"Normal\", "
 				+ "\"reportingComponent\": \"kubelet\", \"reportingInstance\": \"node-" + (i % 30) + "\"}";
 	}

@@ -42,8 +42,9 @@ final class Forwarder<T extends KubernetesObject> implements InformerEventHandle
 	private final AtomicLong dropped = new AtomicLong();
 
 	/**
-	 * Creates the forwarder of a handler for a membership that begins; registered with the
-	 * informer, it receives what the informer holds from client-java, as initial adds.
+	 * Creates the forwarder of a handler for a membership that begins; registered with
+	 * the informer, it receives what the informer holds from client-java, as initial
+	 * adds.
 	 * @param informer the member informer
 	 * @param handler the handler
 	 * @param member the membership
@@ -55,9 +56,9 @@ final class Forwarder<T extends KubernetesObject> implements InformerEventHandle
 	}
 
 	/**
-	 * Serves a membership that begins again, handing the handler every object the informer
-	 * holds as the adds of an initial list (an object changed meanwhile may then arrive
-	 * again as an update). Does nothing if it serves that membership already.
+	 * Serves a membership that begins again, handing the handler every object the
+	 * informer holds as the adds of an initial list (an object changed meanwhile may then
+	 * arrive again as an update). Does nothing if it serves that membership already.
 	 * @param member the membership
 	 */
 	void serve(Member<T> member) {

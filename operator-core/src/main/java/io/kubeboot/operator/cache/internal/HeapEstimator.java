@@ -28,13 +28,13 @@ import java.util.Set;
  * HotSpot's object layout ({@link ObjectLayout}). Classes whose package is open to this
  * one (those of the class path and of automatic modules: client-java's models, the
  * application's, Gson's maps) are read field by field through reflection. The JDK's own
- * classes, closed to reflection by default, are read through their public methods, as
- * are maps and collections of other modules closed to it: a string's length
- * and characters, a map's or collection's size and elements ({@link JdkContainers}), an
- * array's length; other closed classes count their own fields, the date-times
- * client-java parses timestamps into with the objects they hold. Enum constants,
- * booleans, classes, boxed integers from -128 to 127 and empty immutable collections,
- * which the JVM shares, count nothing.
+ * classes, closed to reflection by default, are read through their public methods, as are
+ * maps and collections of other modules closed to it: a string's length and characters, a
+ * map's or collection's size and elements ({@link JdkContainers}), an array's length;
+ * other closed classes count their own fields, the date-times client-java parses
+ * timestamps into with the objects they hold. Enum constants, booleans, classes, boxed
+ * integers from -128 to 127 and empty immutable collections, which the JVM shares, count
+ * nothing.
  * <p>
  * A {@link Walk} estimates one or several objects: an object reached twice within it
  * counts once. It visits at most a given number of objects, so that its cost is bounded
@@ -132,9 +132,10 @@ final class HeapEstimator {
 
 	/**
 	 * Whether a class is the JDK's, loaded by the bootstrap or the platform class loader.
-	 * The JDK's classes are read through their methods even where the JVM was told to open
-	 * their packages ({@code --add-opens}), so that an estimate does not depend on it: the
-	 * shared empty instances of {@code List.of()} and {@code Map.of()} count nothing.
+	 * The JDK's classes are read through their methods even where the JVM was told to
+	 * open their packages ({@code --add-opens}), so that an estimate does not depend on
+	 * it: the shared empty instances of {@code List.of()} and {@code Map.of()} count
+	 * nothing.
 	 */
 	private static boolean jdk(Class<?> type) {
 		ClassLoader loader = type.getClassLoader();

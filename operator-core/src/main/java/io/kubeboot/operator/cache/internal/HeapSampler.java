@@ -22,14 +22,14 @@ import org.jspecify.annotations.Nullable;
  * stops early, with fewer objects sampled. The values of Secrets' and ConfigMaps' data,
  * most of those objects' heap and the most varied part of it (a Helm release of a
  * megabyte among tokens of a few kilobytes), are counted for every object of the pass,
- * without a walk; the rest of each object is sampled. An object that fails to be read
- * (a cached object changed while it was read, against the cache's contract) is left out
- * and reported in the result.
+ * without a walk; the rest of each object is sampled. An object that fails to be read (a
+ * cached object changed while it was read, against the cache's contract) is left out and
+ * reported in the result.
  * <p>
- * The passes of all informers of a cache walk at most {@value #VISITS_PER_SECOND}
- * objects a second, so that a scrape of many informers' metrics stays cheap: a pass
- * asked for beyond that, other than an informer's first, is refused (see
- * {@link #mayStart}). Thread-safe.
+ * The passes of all informers of a cache walk at most {@value #VISITS_PER_SECOND} objects
+ * a second, so that a scrape of many informers' metrics stays cheap: a pass asked for
+ * beyond that, other than an informer's first, is refused (see {@link #mayStart}).
+ * Thread-safe.
  */
 final class HeapSampler {
 
@@ -46,7 +46,9 @@ final class HeapSampler {
 
 	private final HeapEstimator estimator;
 
-	/** What an informer's store adds per object: a map entry and its share of the table. */
+	/**
+	 * What an informer's store adds per object: a map entry and its share of the table.
+	 */
 	private final long storeEntryBytes;
 
 	private long windowStartNanos;

@@ -272,7 +272,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	/**
 	 * Returns the informer of a key: one of the manager's namespace set for a key without
-	 * a namespace, unless asked for {@link Cache#ALL_NAMESPACES} or the cache watches all.
+	 * a namespace, unless asked for {@link Cache#ALL_NAMESPACES} or the cache watches
+	 * all.
 	 */
 	private <T extends KubernetesObject> Informer<T> informer(InformerKey key, boolean allNamespaces) {
 		if (key.namespace() != null || allNamespaces || this.namespaceSet.watchesAll()) {
@@ -346,8 +347,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	}
 
 	/**
-	 * Sets the object budgets of the informers registered from now on: call it before
-	 * any is.
+	 * Sets the object budgets of the informers registered from now on: call it before any
+	 * is.
 	 * @param budgets the budgets
 	 */
 	public void objectBudgets(ObjectBudgets budgets) {
@@ -424,8 +425,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * Calls a listener with the namespaces that leave the set at each change, while their
 	 * informers still hold their objects (and before those stop): controllers warn about
 	 * the objects left with their finalizer.
-	 * @param listener the listener; called by the thread that changes the set, it must not
-	 * change the set
+	 * @param listener the listener; called by the thread that changes the set, it must
+	 * not change the set
 	 */
 	public void onNamespacesLeaving(Consumer<Set<String>> listener) {
 		this.namespaceSet.onLeaving(listener);
@@ -713,18 +714,19 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 
 	private static void tolerated(List<ScopedInformer<?>> refused) {
 		if (!refused.isEmpty()) {
-			logger.warn("Caches synced, except in namespaces of the set that RBAC refuses: their requests wait "
-					+ "until it is granted, and readiness names them: informers={}",
+			logger.warn(
+					"Caches synced, except in namespaces of the set that RBAC refuses: their requests wait "
+							+ "until it is granted, and readiness names them: informers={}",
 					refused.stream().map(ScopedInformer::key).toList());
 		}
 	}
 
 	/**
 	 * Returns the namespaces of the set whose lists or watches RBAC refuses ({@code 403})
-	 * to an informer of the set, which the start does not wait for, as a change of the set
-	 * does not: one tenant's missing Role must not fail every start. Only while another
-	 * namespace of the set is not refused: when RBAC refuses every one of them, the
-	 * operator would do nothing, and the start fails as for any informer.
+	 * to an informer of the set, which the start does not wait for, as a change of the
+	 * set does not: one tenant's missing Role must not fail every start. Only while
+	 * another namespace of the set is not refused: when RBAC refuses every one of them,
+	 * the operator would do nothing, and the start fails as for any informer.
 	 * @return the namespaces, empty when none is refused or when all are
 	 */
 	private Set<String> refusedNamespacesOfTheSet() {

@@ -23,8 +23,8 @@ import io.kubernetes.client.informer.ResourceEventHandler;
  * <p>
  * Its monitor is the cache's lock. Every method takes it; the informers of the namespace
  * set ({@link NamespaceSetInformers}) hold it around a change, so that the new set and
- * the informers' new members are published together with the registrations they make,
- * and a read's snapshot of the informers sees either a namespace's members or none. The
+ * the informers' new members are published together with the registrations they make, and
+ * a read's snapshot of the informers sees either a namespace's members or none. The
  * listeners are called under it and must not block.
  */
 final class InformerRegistry {

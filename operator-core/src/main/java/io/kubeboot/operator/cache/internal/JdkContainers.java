@@ -14,15 +14,18 @@ import io.kubeboot.operator.cache.internal.HeapEstimator.Shape;
 
 /**
  * How {@link HeapEstimator} reads the JDK's maps and collections, whose fields are closed
- * to reflection: through their public methods, their size and elements, with the layout of
- * their implementation in HotSpot's JDK. A {@code HashMap}'s table is counted as grown entry
- * by entry (as JSON parsing fills it) with a node per entry, {@code Map.of}'s as an array of
- * two slots per key and value, an {@code ArrayList}'s array as grown by halves from 10; an
- * unknown map counts as a {@code HashMap}, an unknown collection as an {@code ArrayList}.
+ * to reflection: through their public methods, their size and elements, with the layout
+ * of their implementation in HotSpot's JDK. A {@code HashMap}'s table is counted as grown
+ * entry by entry (as JSON parsing fills it) with a node per entry, {@code Map.of}'s as an
+ * array of two slots per key and value, an {@code ArrayList}'s array as grown by halves
+ * from 10; an unknown map counts as a {@code HashMap}, an unknown collection as an
+ * {@code ArrayList}.
  */
 final class JdkContainers {
 
-	/** The JDK's immutable maps and collections, of {@code Map.of} and {@code List.of}. */
+	/**
+	 * The JDK's immutable maps and collections, of {@code Map.of} and {@code List.of}.
+	 */
 	private static final String IMMUTABLE = "java.util.ImmutableCollections$";
 
 	private static final Fields HASH_MAP = Fields.of(HashMap.class);
@@ -41,7 +44,8 @@ final class JdkContainers {
 		boolean immutable = name.startsWith(IMMUTABLE);
 		if (Map.class.isAssignableFrom(type)) {
 			if (immutable) {
-				// MapN: keys and values side by side in an array of twice as many pairs as
+				// MapN: keys and values side by side in an array of twice as many pairs
+				// as
 				// entries; Map1: two fields
 				return new MapShape(own, immutable, name.endsWith("MapN") ? Table.FOUR_SLOTS : Table.NONE, 0, 0);
 			}
@@ -76,8 +80,8 @@ final class JdkContainers {
 	}
 
 	/**
-	 * The table of a {@code HashMap} filled entry by entry: 16 slots, doubled each time it
-	 * is three quarters full.
+	 * The table of a {@code HashMap} filled entry by entry: 16 slots, doubled each time
+	 * it is three quarters full.
 	 */
 	static int hashTableCapacity(int size) {
 		int capacity = 16;
@@ -88,8 +92,8 @@ final class JdkContainers {
 	}
 
 	/**
-	 * The array of an {@code ArrayList} filled element by element: 10 slots, grown by half
-	 * each time it is full.
+	 * The array of an {@code ArrayList} filled element by element: 10 slots, grown by
+	 * half each time it is full.
 	 */
 	private static int grownCapacity(int size) {
 		int capacity = 10;
@@ -119,7 +123,8 @@ final class JdkContainers {
 
 	/**
 	 * A map: its own fields, its table, an entry object per entry (of the given primitive
-	 * bytes and references, none for maps without entry objects), and its keys and values.
+	 * bytes and references, none for maps without entry objects), and its keys and
+	 * values.
 	 */
 	private record MapShape(Fields own, boolean immutable, Table table, int entryPrimitives,
 			int entryReferences) implements Shape {
@@ -169,8 +174,8 @@ final class JdkContainers {
 				case EXACT_ARRAY -> layout.references(size);
 				case DOUBLE_ARRAY -> layout.references(2L * size);
 				case LINKED -> size * layout.instance(3L * reference);
-				case HASHED -> HASH_MAP.bytes(layout) + ((size > 0) ? layout.references(hashTableCapacity(size))
-								+ size * layout.instance(4 + 3L * reference) : 0);
+				case HASHED -> HASH_MAP.bytes(layout) + ((size > 0)
+						? layout.references(hashTableCapacity(size)) + size * layout.instance(4 + 3L * reference) : 0);
 				case GROWN_ARRAY -> (size > 0) ? layout.references(grownCapacity(size)) : 0;
 			};
 			return this.own.bytes(layout) + elements;

@@ -43,7 +43,9 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 	/** The namespace under which the member of all namespaces is kept. */
 	static final String ALL = "";
 
-	/** How long a change waits for a handler busy with an event of a namespace that left. */
+	/**
+	 * How long a change waits for a handler busy with an event of a namespace that left.
+	 */
 	static final Duration DELIVERY_WAIT = Duration.ofSeconds(10);
 
 	private static final Logger logger = LoggerFactory.getLogger(NamespaceSetInformer.class);
@@ -208,7 +210,8 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 
 	@Override
 	public Duration silentFor() {
-		Duration silent = longest(this.members.values().stream().map((member) -> member.informer().silentFor()).toList());
+		Duration silent = longest(
+				this.members.values().stream().map((member) -> member.informer().silentFor()).toList());
 		return (silent != null) ? silent : Duration.ZERO;
 	}
 
@@ -284,8 +287,8 @@ final class NamespaceSetInformer<T extends KubernetesObject> implements Informer
 		Forwarder<T> forwarder;
 		boolean created = false;
 		synchronized (this.forwarders) {
-			Map<ResourceEventHandler<T>, Forwarder<T>> ofInformer = this.forwarders
-				.computeIfAbsent(member.informer(), (informer) -> new IdentityHashMap<>());
+			Map<ResourceEventHandler<T>, Forwarder<T>> ofInformer = this.forwarders.computeIfAbsent(member.informer(),
+					(informer) -> new IdentityHashMap<>());
 			forwarder = ofInformer.get(handler);
 			if (forwarder == null) {
 				forwarder = new Forwarder<>(member.informer(), handler, member);

@@ -28,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The manager's namespaces and the informers that follow them ({@link NamespaceSetInformer}):
- * one per kind, label selector, field selector and form asked for without a namespace,
- * each with a member informer per namespace of the set.
+ * The manager's namespaces and the informers that follow them
+ * ({@link NamespaceSetInformer}): one per kind, label selector, field selector and form
+ * asked for without a namespace, each with a member informer per namespace of the set.
  * <p>
  * A change is worked out under the registry's lock, where the new set and every
  * informer's new members are published (the set first, the members after, each a
@@ -68,7 +68,9 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	/** Told of the namespaces that leave, before their informers stop. */
 	private final List<Consumer<Set<String>>> leavingListeners = new CopyOnWriteArrayList<>();
 
-	/** Taken by every change, so that one is started and stopped whole before the next. */
+	/**
+	 * Taken by every change, so that one is started and stopped whole before the next.
+	 */
 	private final Object changes = new Object();
 
 	private volatile boolean stopped;
@@ -191,8 +193,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Calls a listener with the namespaces that leave the set at each change, before their
-	 * informers stop: they still hold the namespaces' objects.
+	 * Calls a listener with the namespaces that leave the set at each change, before
+	 * their informers stop: they still hold the namespaces' objects.
 	 * @param listener the listener; it must not change the set
 	 */
 	void onLeaving(Consumer<Set<String>> listener) {
@@ -205,7 +207,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 				listener.accept(leaving);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("A listener of the namespaces leaving the set failed, going on: namespaces={}", leaving, ex);
+				logger.warn("A listener of the namespaces leaving the set failed, going on: namespaces={}", leaving,
+						ex);
 			}
 		}
 	}
@@ -268,8 +271,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Gives every informer of a cluster-scoped kind its member of all namespaces in
-	 * place of those of each namespace, once the kinds are resolved.
+	 * Gives every informer of a cluster-scoped kind its member of all namespaces in place
+	 * of those of each namespace, once the kinds are resolved.
 	 */
 	void resolved() {
 		synchronized (this.changes) {
@@ -293,8 +296,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * The namespaces an informer has members for: the set, or all namespaces at once for a
-	 * cluster-scoped kind (known once resolved).
+	 * The namespaces an informer has members for: the set, or all namespaces at once for
+	 * a cluster-scoped kind (known once resolved).
 	 */
 	private Set<String> targets(NamespaceSetInformer<?> informer) {
 		ResourceKind<?> kind = this.cache.resolvedKind(informer.key().type());
@@ -330,9 +333,9 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * Does what a change left for after the registry's lock: waits for the events under way
-	 * from the members that left and stops those nobody asks for any more, then registers
-	 * the handlers with the members that joined and starts them.
+	 * Does what a change left for after the registry's lock: waits for the events under
+	 * way from the members that left and stops those nobody asks for any more, then
+	 * registers the handlers with the members that joined and starts them.
 	 */
 	private void apply(Plan plan) {
 		for (Leaving<?> leaving : plan.leaving) {
@@ -470,7 +473,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * A member that left, and whether nobody else asks for its informer, which then stops.
+	 * A member that left, and whether nobody else asks for its informer, which then
+	 * stops.
 	 */
 	private record Leaving<T extends KubernetesObject>(NamespaceSetInformer<T> informer, Member<T> member,
 			boolean stop) {
@@ -495,7 +499,8 @@ final class NamespaceSetInformers implements WatchedNamespaces {
 	}
 
 	/**
-	 * A member that joined, and whether to start it (its informer of the set is asked for).
+	 * A member that joined, and whether to start it (its informer of the set is asked
+	 * for).
 	 */
 	private record Joining<T extends KubernetesObject>(NamespaceSetInformer<T> informer, Member<T> member,
 			boolean start) {

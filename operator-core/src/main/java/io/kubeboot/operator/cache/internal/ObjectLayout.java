@@ -13,8 +13,8 @@ import com.sun.management.HotSpotDiagnosticMXBean;
  *
  * @param header the bytes of an object header: 12 with compressed class pointers (the
  * default), 16 without, 8 with compact object headers
- * @param reference the bytes of a reference: 4 with compressed oops (the default below
- * 32 GB of heap), 8 without
+ * @param reference the bytes of a reference: 4 with compressed oops (the default below 32
+ * GB of heap), 8 without
  */
 record ObjectLayout(int header, int reference) {
 
@@ -25,8 +25,8 @@ record ObjectLayout(int header, int reference) {
 	static final int PROBES = 4096;
 
 	/**
-	 * Returns this JVM's layout, read from its options; {@link #DEFAULT} where they cannot
-	 * be read.
+	 * Returns this JVM's layout, read from its options; {@link #DEFAULT} where they
+	 * cannot be read.
 	 * @return the layout
 	 */
 	static ObjectLayout current() {

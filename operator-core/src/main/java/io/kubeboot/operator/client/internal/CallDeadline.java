@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * The deadline of the work a thread runs, such as a reconcile with a timeout: a call to
  * the API server made after it is refused with {@link DeadlineExceededException}, and one
  * sent before it may take only the time left, so that one still unanswered at the
- * deadline is cut off then. Unlike the {@link WriteFence}, which refuses only writes,
- * the deadline bounds reads too: the work is over, whatever it asks. Only threads that
+ * deadline is cut off then. Unlike the {@link WriteFence}, which refuses only writes, the
+ * deadline bounds reads too: the work is over, whatever it asks. Only threads that
  * {@link #enter} it are bound; work handed to a pool takes it along explicitly
  * ({@code io.kubeboot.operator.client.Fences}), as it does the write fence.
  * <p>
@@ -168,10 +168,9 @@ public final class CallDeadline {
 	 * cancels every call in flight under it (OkHttp stops a call when cancelled, not when
 	 * its thread is interrupted), refuses every call from now on, and interrupts the
 	 * thread at once if it is in none of those calls, else as soon as it is out of them
-	 * (a call lasts until its response body is closed).
-	 * An interrupt that lands while OkHttp writes a frame of a shared HTTP/2 connection
-	 * leaves that connection broken for every call multiplexed on it (OkHttp issue
-	 * 7016).
+	 * (a call lasts until its response body is closed). An interrupt that lands while
+	 * OkHttp writes a frame of a shared HTTP/2 connection leaves that connection broken
+	 * for every call multiplexed on it (OkHttp issue 7016).
 	 * @param thread the thread to interrupt, or {@code null} for none
 	 */
 	public void expire(@Nullable Thread thread) {
@@ -206,8 +205,8 @@ public final class CallDeadline {
 	}
 
 	/**
-	 * Returns the interceptor that makes the calls of a client's threads under a
-	 * deadline cancellable by {@link #expire()}.
+	 * Returns the interceptor that makes the calls of a client's threads under a deadline
+	 * cancellable by {@link #expire()}.
 	 * @return the interceptor, one for every client
 	 */
 	public static Interceptor interceptor() {

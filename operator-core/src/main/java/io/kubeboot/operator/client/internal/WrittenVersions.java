@@ -207,9 +207,9 @@ public final class WrittenVersions {
 		boolean holds(KubernetesObject object);
 
 		/**
-		 * Records a write of an object if the cache holds it, as one step with respect
-		 * to the cache's informers coming and going: a write recorded for an informer
-		 * that stops meanwhile is forgotten with it, never left for good.
+		 * Records a write of an object if the cache holds it, as one step with respect to
+		 * the cache's informers coming and going: a write recorded for an informer that
+		 * stops meanwhile is forgotten with it, never left for good.
 		 * @param object the object as written
 		 * @param record records the write in {@link #writtenVersions()}
 		 */

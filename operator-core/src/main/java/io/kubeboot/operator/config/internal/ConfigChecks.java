@@ -192,8 +192,8 @@ public final class ConfigChecks {
 	/**
 	 * Whether a text is a Kubernetes qualified name (a label key, a
 	 * {@code reportingController}): a name of at most 63 characters of letters, digits,
-	 * '-', '_' and '.', starting and ending with a letter or digit, optionally after a DNS
-	 * subdomain and a '/'.
+	 * '-', '_' and '.', starting and ending with a letter or digit, optionally after a
+	 * DNS subdomain and a '/'.
 	 * @param value the text
 	 * @return {@code true} if it is
 	 */

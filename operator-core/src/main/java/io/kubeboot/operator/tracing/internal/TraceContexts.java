@@ -54,7 +54,8 @@ public final class TraceContexts {
 		}
 		V1ObjectMeta old = oldObject.getMetadata();
 		V1ObjectMeta now = newObject.getMetadata();
-		if (!Objects.equals(old.getGeneration(), now.getGeneration()) || !Objects.equals(old.getLabels(), now.getLabels())
+		if (!Objects.equals(old.getGeneration(), now.getGeneration())
+				|| !Objects.equals(old.getLabels(), now.getLabels())
 				|| !Objects.equals(list(old.getFinalizers()), list(now.getFinalizers()))
 				|| !Objects.equals(old.getDeletionTimestamp(), now.getDeletionTimestamp())
 				|| annotationsBesides(old) != annotationsBesides(now)) {

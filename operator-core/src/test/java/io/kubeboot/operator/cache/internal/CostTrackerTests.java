@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link CostTracker} and {@link HeapSampler}: the object budget, reported once
- * per crossing, and the estimate: sampled again only when stale, close to the heap of every
- * object, bounded in work, and never failing a read.
+ * per crossing, and the estimate: sampled again only when stale, close to the heap of
+ * every object, bounded in work, and never failing a read.
  */
 class CostTrackerTests {
 
@@ -72,9 +72,9 @@ class CostTrackerTests {
 		});
 		tracker.sized(90);
 		assertThat(this.logs.list).last()
-			.satisfies((event) -> assertThat(event.getFormattedMessage()).isEqualTo(
-					"Informer is back within its object budget: informer=V1ConfigMap[namespace=shop] objects=90 "
-							+ "budget=100"));
+			.satisfies((event) -> assertThat(event.getFormattedMessage())
+				.isEqualTo("Informer is back within its object budget: informer=V1ConfigMap[namespace=shop] objects=90 "
+						+ "budget=100"));
 		tracker.sized(101);
 		assertThat(tracker.cost(null).budgetCrossings()).isEqualTo(2);
 		assertThat(this.logs.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(2);
@@ -162,8 +162,7 @@ class CostTrackerTests {
 		long exact = exact(store);
 		for (int i = 0; i < 10; i++) {
 			this.now += Duration.ofSeconds(CostTracker.REFRESH_SECONDS).toNanos();
-			assertThat(tracker.cost(store).estimatedBytes().getAsLong()).isCloseTo(exact,
-					Percentage.withPercentage(3));
+			assertThat(tracker.cost(store).estimatedBytes().getAsLong()).isCloseTo(exact, Percentage.withPercentage(3));
 		}
 	}
 
@@ -181,8 +180,7 @@ class CostTrackerTests {
 		long exact = exact(store);
 		for (int i = 0; i < 20; i++) {
 			this.now += Duration.ofSeconds(CostTracker.REFRESH_SECONDS).toNanos();
-			assertThat(tracker.cost(store).estimatedBytes().getAsLong()).isCloseTo(exact,
-					Percentage.withPercentage(2));
+			assertThat(tracker.cost(store).estimatedBytes().getAsLong()).isCloseTo(exact, Percentage.withPercentage(2));
 		}
 	}
 
@@ -213,7 +211,8 @@ class CostTrackerTests {
 		store.add(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("labels"))
 			.data(Map.of("value", "x".repeat(100))));
 		store.get("shop", "labels").getMetadata().setLabels(new ChangingMap());
-		store.add(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("data")).data(new ChangingMap()));
+		store
+			.add(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("data")).data(new ChangingMap()));
 		InformerCost cost = tracker.cost(store);
 		assertThat(cost.objects()).isEqualTo(12);
 		assertThat(cost.estimatedBytes()).isNotEmpty();
@@ -226,8 +225,8 @@ class CostTrackerTests {
 		});
 		// all of them unreadable: no estimate, no failure of the read, and one report
 		ObjectStore<V1ConfigMap> unreadable = new ObjectStore<>();
-		unreadable.add(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("data"))
-			.data(new ChangingMap()));
+		unreadable
+			.add(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("shop").name("data")).data(new ChangingMap()));
 		CostTracker unread = tracker(0);
 		assertThat(unread.cost(unreadable).estimatedBytes()).isEmpty();
 		assertThat(unread.cost(unreadable).estimatedBytes()).isEmpty();
@@ -260,12 +259,16 @@ class CostTrackerTests {
 		// all stale at once: the first passes spend the cache's visits of this second,
 		// the last keeps its estimate though its objects doubled
 		this.now += Duration.ofSeconds(CostTracker.REFRESH_SECONDS).toNanos();
-		List<Long> before = trackers.stream().map((tracker) -> tracker.cost(store).estimatedBytes().getAsLong()).toList();
+		List<Long> before = trackers.stream()
+			.map((tracker) -> tracker.cost(store).estimatedBytes().getAsLong())
+			.toList();
 		for (int i = 0; i < 600; i++) {
 			store.get("shop", "cm-" + i).getMetadata().annotations(Map.of("note", "x".repeat(50_000)));
 		}
 		this.now += Duration.ofSeconds(CostTracker.REFRESH_SECONDS).toNanos();
-		List<Long> after = trackers.stream().map((tracker) -> tracker.cost(store).estimatedBytes().getAsLong()).toList();
+		List<Long> after = trackers.stream()
+			.map((tracker) -> tracker.cost(store).estimatedBytes().getAsLong())
+			.toList();
 		assertThat(after.subList(0, allowed))
 			.allSatisfy((bytes) -> assertThat(bytes).isGreaterThan(before.get(0) * 3 / 2));
 		assertThat(after.get(allowed)).isEqualTo(before.get(allowed));

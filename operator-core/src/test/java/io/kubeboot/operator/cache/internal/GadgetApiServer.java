@@ -30,8 +30,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A scripted API server on 127.0.0.1 that serves the test kind {@link Gadget}, namespaced
- * or cluster-scoped: lists per namespace (or of all namespaces) from what the test puts in
- * {@link #listed}, watches that stream what the test feeds them, {@code 403 Forbidden}
+ * or cluster-scoped: lists per namespace (or of all namespaces) from what the test puts
+ * in {@link #listed}, watches that stream what the test feeds them, {@code 403 Forbidden}
  * for the namespaces the test denies (and {@code SelfSubjectAccessReview}s that say so),
  * {@code /version}.
  */
@@ -39,14 +39,17 @@ final class GadgetApiServer implements AutoCloseable {
 
 	static final Duration WAIT = Duration.ofSeconds(10);
 
-	private static final Pattern NAMESPACED = Pattern.compile("/apis/test\\.kubeboot\\.io/v1/namespaces/([^/]+)/gadgets");
+	private static final Pattern NAMESPACED = Pattern
+		.compile("/apis/test\\.kubeboot\\.io/v1/namespaces/([^/]+)/gadgets");
 
 	private static final String ALL = "/apis/test.kubeboot.io/v1/gadgets";
 
 	/** What a list of each namespace returns ("" for all namespaces): gadget JSON. */
 	final Map<String, List<String>> listed = new ConcurrentHashMap<>();
 
-	/** The watches opened, by namespace ("" for all namespaces): the test feeds the last. */
+	/**
+	 * The watches opened, by namespace ("" for all namespaces): the test feeds the last.
+	 */
 	final Map<String, List<BlockingQueue<String>>> watches = new ConcurrentHashMap<>();
 
 	/** The namespaces whose lists and watches RBAC denies. */
@@ -123,8 +126,9 @@ final class GadgetApiServer implements AutoCloseable {
 				JsonObject attributes = review.getAsJsonObject("spec").getAsJsonObject("resourceAttributes");
 				boolean allowed = attributes == null || !attributes.has("namespace")
 						|| !this.denied.contains(attributes.get("namespace").getAsString());
-				send(exchange, 201, "{\"apiVersion\": \"authorization.k8s.io/v1\", \"kind\": \"SelfSubjectAccessReview\", "
-						+ "\"spec\": " + review.get("spec") + ", \"status\": {\"allowed\": " + allowed + "}}");
+				send(exchange, 201,
+						"{\"apiVersion\": \"authorization.k8s.io/v1\", \"kind\": \"SelfSubjectAccessReview\", "
+								+ "\"spec\": " + review.get("spec") + ", \"status\": {\"allowed\": " + allowed + "}}");
 			}
 			else if (namespace != null && this.denied.contains(namespace)) {
 				send(exchange, 403, "{\"kind\": \"Status\", \"apiVersion\": \"v1\", \"status\": \"Failure\", "

@@ -66,7 +66,10 @@ class HeapEstimatorTests {
 	void withoutCompressedOopsReferencesTakeEightBytes() {
 		HeapEstimator wide = new HeapEstimator(new ObjectLayout(12, 8));
 		assertThat(wide.walk(100).estimate(new Object[3])).isEqualTo(40); // 16 + 24
-		assertThat(wide.walk(100).estimate(new Pair(null, null))).isEqualTo(32); // 12 + 16 -> 32
+		assertThat(wide.walk(100).estimate(new Pair(null, null))).isEqualTo(32); // 12 +
+																					// 16
+																					// ->
+																					// 32
 		assertThat(estimate(new Pair(null, null))).isEqualTo(24); // 12 + 8 -> 24
 	}
 
@@ -124,16 +127,17 @@ class HeapEstimatorTests {
 		Path jar = Path.of(V1ObjectMeta.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 		ModuleFinder finder = ModuleFinder.of(jar);
 		String name = finder.findAll().iterator().next().descriptor().name();
-		Configuration configuration = ModuleLayer.boot().configuration().resolve(finder, ModuleFinder.of(), Set.of(name));
+		Configuration configuration = ModuleLayer.boot()
+			.configuration()
+			.resolve(finder, ModuleFinder.of(), Set.of(name));
 		ModuleLayer layer = ModuleLayer.boot().defineModulesWithOneLoader(configuration, getClass().getClassLoader());
 		Class<?> type = layer.findLoader(name).loadClass(V1ObjectMeta.class.getName());
 		assertThat(type.getModule().isNamed()).isTrue();
 		Object metadata = type.getConstructor().newInstance();
 		type.getMethod("setName", String.class).invoke(metadata, "a-rather-long-name-of-an-object");
 		type.getMethod("setLabels", Map.class).invoke(metadata, new HashMap<>(Map.of("app", "shop")));
-		assertThat(estimate(metadata))
-			.isEqualTo(estimate(new V1ObjectMeta().name("a-rather-long-name-of-an-object")
-				.labels(new HashMap<>(Map.of("app", "shop")))));
+		assertThat(estimate(metadata)).isEqualTo(estimate(new V1ObjectMeta().name("a-rather-long-name-of-an-object")
+			.labels(new HashMap<>(Map.of("app", "shop")))));
 	}
 
 	@Test

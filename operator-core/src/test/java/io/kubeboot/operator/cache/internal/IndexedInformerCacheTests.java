@@ -40,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  * Tests that the cache's indexes follow an informer's objects through watch events, the
  * watchdog's restart and a pause, and are built from what a running informer holds when
  * declared late, and that a relist of the watchdog is checked against the object budget:
- * against a scripted API server whose gadgets name a Secret in their label {@code secret}.
+ * against a scripted API server whose gadgets name a Secret in their label
+ * {@code secret}.
  */
 class IndexedInformerCacheTests {
 

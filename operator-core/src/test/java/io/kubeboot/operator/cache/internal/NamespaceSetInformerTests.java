@@ -218,7 +218,8 @@ class NamespaceSetInformerTests {
 		start();
 		this.cache.namespaces().remove("b");
 		List<ThrowingCallable> reads = List.of(() -> this.cache.get(Gadget.class, Request.of("b", "two")),
-				() -> this.cache.list(Gadget.class, "b"), () -> this.cache.list(Gadget.class, "b", BY_OWNER.matching("x")),
+				() -> this.cache.list(Gadget.class, "b"),
+				() -> this.cache.list(Gadget.class, "b", BY_OWNER.matching("x")),
 				() -> this.cache.get(Gadget.class, Request.of("never", "two")));
 		for (ThrowingCallable read : reads) {
 			assertThatIllegalStateException().isThrownBy(read)
@@ -274,8 +275,7 @@ class NamespaceSetInformerTests {
 			this.cache.namespaces().add("a");
 			// each join hands the handler the namespace's objects again
 			long joins = i;
-			await().atMost(WAIT)
-				.until(() -> this.events.stream().filter("add a/one initial"::equals).count() == joins);
+			await().atMost(WAIT).until(() -> this.events.stream().filter("add a/one initial"::equals).count() == joins);
 		}
 		// through the listener it had: client-java's informers cannot take one back
 		assertThat(listenerThreads()).isLessThanOrEqualTo(listeners);
@@ -436,8 +436,7 @@ class NamespaceSetInformerTests {
 		for (Thread change : changes) {
 			change.join(WAIT.toMillis());
 		}
-		assertThat(this.cache.namespaces().current()).containsExactly("n0", "n1", "n2", "n3", "n4", "n5", "n6",
-				"n7");
+		assertThat(this.cache.namespaces().current()).containsExactly("n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7");
 		assertThat(keys()).extracting(InformerKey::namespace)
 			.containsExactlyInAnyOrder("n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7");
 	}
@@ -499,8 +498,9 @@ class NamespaceSetInformerTests {
 		assertThat(this.cache.namespaces().awaitSynced(WAIT)).isTrue();
 		List<String> objects = members.stream().map((namespace) -> namespace + "/one").toList();
 		assertThat(names(informer.list())).containsExactlyInAnyOrderElementsOf(objects);
-		await().atMost(WAIT).until(() -> this.events.containsAll(objects.stream().map((name) -> "add " + name + " initial").toList())
-				&& handled.containsAll(objects));
+		await().atMost(WAIT)
+			.until(() -> this.events.containsAll(objects.stream().map((name) -> "add " + name + " initial").toList())
+					&& handled.containsAll(objects));
 		assertThat(this.events).noneMatch((event) -> event.startsWith("delete"));
 		assertThat(handled).noneMatch((event) -> event.startsWith("delete"));
 	}
@@ -567,8 +567,8 @@ class NamespaceSetInformerTests {
 	}
 
 	private void cache(String... namespaces) {
-		this.cache = new InformerCache(this.api.client(), Duration.ZERO, true, Duration.ofMinutes(1), Duration.ofMinutes(3), 500,
-				false, Map.of(), List.of(namespaces));
+		this.cache = new InformerCache(this.api.client(), Duration.ZERO, true, Duration.ofMinutes(1),
+				Duration.ofMinutes(3), 500, false, Map.of(), List.of(namespaces));
 	}
 
 	private void start() throws Exception {
@@ -578,7 +578,8 @@ class NamespaceSetInformerTests {
 	}
 
 	private static boolean waitsForDelivery(Thread thread) {
-		return Arrays.stream(thread.getStackTrace()).anyMatch((frame) -> frame.getMethodName().equals("awaitDelivered"));
+		return Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getMethodName().equals("awaitDelivered"));
 	}
 
 	/**
@@ -590,7 +591,8 @@ class NamespaceSetInformerTests {
 			.values()
 			.stream()
 			.filter((stack) -> Arrays.stream(stack)
-				.anyMatch((frame) -> frame.getClassName().equals("io.kubernetes.client.informer.cache.ProcessorListener")))
+				.anyMatch((frame) -> frame.getClassName()
+					.equals("io.kubernetes.client.informer.cache.ProcessorListener")))
 			.count();
 	}
 
@@ -628,6 +630,5 @@ class NamespaceSetInformerTests {
 		String namespace = gadget.getMetadata().getNamespace();
 		return ((namespace != null) ? namespace + "/" : "") + gadget.getMetadata().getName();
 	}
-
 
 }

@@ -182,13 +182,16 @@ class NamespaceSetManagerTests {
 	@Test
 	void aNamespaceLeavingWithObjectsThatCarryAControllersFinalizerIsWarnedAbout() throws Exception {
 		this.api.listed.put("a", List.of(finalized("a", "one")));
-		this.api.listed.put("b", List.of(finalized("b", "two"), finalized("b", "three"), gadget("b", "four", "4", "x")));
+		this.api.listed.put("b",
+				List.of(finalized("b", "two"), finalized("b", "three"), gadget("b", "four", "4", "x")));
 		Manager manager = manager("a", "b");
 		List<String> reconciled = new CopyOnWriteArrayList<>();
-		Controller.builder(manager, Gadget.class).withFinalizer(FINALIZER, (request) -> Result.done()).complete((request) -> {
-			reconciled.add(request.toString());
-			return Result.done();
-		});
+		Controller.builder(manager, Gadget.class)
+			.withFinalizer(FINALIZER, (request) -> Result.done())
+			.complete((request) -> {
+				reconciled.add(request.toString());
+				return Result.done();
+			});
 		manager.start();
 		await().atMost(WAIT).until(() -> reconciled.containsAll(List.of("a/one", "b/two", "b/three")));
 		ListAppender<ILoggingEvent> logs = new ListAppender<>();
@@ -225,8 +228,9 @@ class NamespaceSetManagerTests {
 			manager.namespaces().add("c");
 			await().atMost(WAIT)
 				.until(() -> logs.list.stream()
-					.anyMatch((event) -> event.getFormattedMessage().startsWith("RBAC denies this operator's identity "
-							+ "rules it needs in namespaces added to the set")));
+					.anyMatch((event) -> event.getFormattedMessage()
+						.startsWith("RBAC denies this operator's identity "
+								+ "rules it needs in namespaces added to the set")));
 		}
 		finally {
 			logger.detachAppender(logs);
@@ -265,8 +269,10 @@ class NamespaceSetManagerTests {
 			.isEqualTo("The manager stopped: its namespaces no longer change");
 		// every informer started, those of the last change included, stopped with it
 		await().atMost(WAIT)
-			.until(() -> Thread.getAllStackTraces().keySet().stream().noneMatch((thread) -> thread.isAlive()
-					&& thread.getName().contains(Gadget.class.getName())));
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((thread) -> thread.isAlive() && thread.getName().contains(Gadget.class.getName())));
 	}
 
 	private static String finalized(String namespace, String name) {

@@ -124,8 +124,9 @@ class ObjectStoreTests {
 		counted.delete(configMap("team-a", "missing", "3"));
 		assertThat(counted.size()).isOne();
 		assertThat(told).hasValue(3);
-		counted.replace(List.of(configMap("team-c", "x", "4"), configMap("team-c", "y", "4"),
-				configMap("team-c", "x", "5")), "5");
+		counted.replace(
+				List.of(configMap("team-c", "x", "4"), configMap("team-c", "y", "4"), configMap("team-c", "x", "5")),
+				"5");
 		assertThat(counted.size()).isEqualTo(2);
 		assertThat(counted.list()).hasSize(2);
 		assertThat(told).hasValue(4);
@@ -190,7 +191,8 @@ class ObjectStoreTests {
 		int samples = 2000;
 		for (int i = 0; i < samples; i++) {
 			for (V1ConfigMap object : this.store.sample(100, random)) {
-				picked.merge(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), 1, Integer::sum);
+				picked.merge(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), 1,
+						Integer::sum);
 			}
 		}
 		// each object with a chance of 2/15 per sample: 267 of 2,000 on average, a

@@ -109,8 +109,9 @@ class ScopedInformerPagingTests {
 		this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		this.executor.execute(() -> accept(script));
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + this.server.getLocalPort());
-		this.informer = TestCostTrackers.informer(new InformerKey(Gadget.class, "ns", null), new ScopedInformer.Settings(
-				ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO, Duration.ofMinutes(1), 3, false));
+		this.informer = TestCostTrackers.informer(new InformerKey(Gadget.class, "ns", null),
+				new ScopedInformer.Settings(ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
+						Duration.ofMinutes(1), 3, false));
 		this.informer.start(
 				new ResourceKind<>(Gadget.class, Gadget.class, "test.kubeboot.io", "v1", "Gadget", "gadgets", true),
 				Gadget.class, new StoreTransform<>(this.informer.key(), Gadget.class, null, null, false, null,

@@ -101,7 +101,8 @@ class UnscopedInformerWarningTests {
 		InformerKey secrets = new InformerKey(V1Secret.class, null, null);
 		assertThat(warning.warnOnce(secrets, SECRETS, List.of("controller-app"), false)).isTrue();
 		assertThat(warning.warnOnce(secrets, SECRETS, List.of("controller-app"), false)).isFalse();
-		assertThat(warning.warnOnce(new InformerKey(V1Secret.class, "shop", null), SECRETS, List.of(), false)).isFalse();
+		assertThat(warning.warnOnce(new InformerKey(V1Secret.class, "shop", null), SECRETS, List.of(), false))
+			.isFalse();
 		assertThat(this.logs.list).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.WARN);
 			assertThat(event.getFormattedMessage()).startsWith("Informer caches every object of a kind that is often "
@@ -125,15 +126,16 @@ class UnscopedInformerWarningTests {
 		warning.warnOnce(new InformerKey(V1Secret.class, null, null), SECRETS, List.of("controller-app"), false);
 		warning.warnOnce(new InformerKey(EventsV1Event.class, null, null),
 				kind(EventsV1Event.class, "events.k8s.io", "Event", true), List.of("controller-b"), false);
-		warning.warnOnce(new InformerKey(V1ConfigMap.class, null, null),
-				kind(V1ConfigMap.class, "", "ConfigMap", true), List.of(), false);
+		warning.warnOnce(new InformerKey(V1ConfigMap.class, null, null), kind(V1ConfigMap.class, "", "ConfigMap", true),
+				List.of(), false);
 		assertThat(this.logs.list).extracting(ILoggingEvent::getFormattedMessage)
 			.satisfiesExactly(
 					(message) -> assertThat(message).endsWith("narrowWith=\"declared by [controller-app]: set "
 							+ "fieldSelector = type!=helm.sh/release.v1\""),
 					(message) -> assertThat(message).endsWith("narrowWith=\"declared by [controller-b]: set "
 							+ "fieldSelector = regarding.kind=<Kind>\""),
-					(message) -> assertThat(message).endsWith("narrowWith=\"declared by []: set fieldSelector = null\""));
+					(message) -> assertThat(message)
+						.endsWith("narrowWith=\"declared by []: set fieldSelector = null\""));
 		// advice that fails: the builder's words
 		UnscopedInformerWarning failing = new UnscopedInformerWarning();
 		failing.policy(new UnscopedInformerPolicy(Set.of(), (informer, readers, field) -> {
@@ -147,7 +149,8 @@ class UnscopedInformerWarningTests {
 	@Test
 	void anAcknowledgedKindIsNotWarnedOf() {
 		UnscopedInformerWarning warning = new UnscopedInformerWarning();
-		warning.policy(new UnscopedInformerPolicy(Set.of("pod", "Event.events.k8s.io"), UnscopedInformerAdvice.BUILDER));
+		warning
+			.policy(new UnscopedInformerPolicy(Set.of("pod", "Event.events.k8s.io"), UnscopedInformerAdvice.BUILDER));
 		assertThat(warning.warnOnce(new InformerKey(V1Pod.class, null, null), kind(V1Pod.class, "", "Pod", true),
 				List.of(), false))
 			.isFalse();
@@ -168,15 +171,14 @@ class UnscopedInformerWarningTests {
 		assertThat(warning.warnOnce(new InformerKey(V1Secret.class, null, null), SECRETS, List.of(), true)).isTrue();
 		assertThat(this.logs.list).singleElement().satisfies((event) -> {
 			assertThat(event.getLevel()).isEqualTo(Level.INFO);
-			assertThat(event.getFormattedMessage()).contains("through a cache transform: check that the transform drops "
-					+ "what makes them large");
+			assertThat(event.getFormattedMessage())
+				.contains("through a cache transform: check that the transform drops " + "what makes them large");
 		});
 	}
 
 	private static <T extends KubernetesObject> ResourceKind<T> kind(Class<T> type, String group, String kind,
 			boolean namespaced) {
-		return new ResourceKind<>(type, V1ConfigMapList.class, group, "v1", kind, kind.toLowerCase() + "s",
-				namespaced);
+		return new ResourceKind<>(type, V1ConfigMapList.class, group, "v1", kind, kind.toLowerCase() + "s", namespaced);
 	}
 
 	private static Logger logger() {

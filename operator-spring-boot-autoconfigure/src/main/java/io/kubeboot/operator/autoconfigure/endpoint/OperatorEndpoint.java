@@ -81,8 +81,8 @@ public class OperatorEndpoint {
 		WatchedNamespaces namespaces = this.manager.namespaces();
 		NamespacesDescriptor watched = namespaces.watchesAll() ? null
 				: new NamespacesDescriptor(List.copyOf(namespaces.current()), List.copyOf(namespaces.unsynced()));
-		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), watched, election,
-				sharding, controllers, this.manager.runnableNamesExcept(Controller.class), caches);
+		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), watched, election, sharding,
+				controllers, this.manager.runnableNamesExcept(Controller.class), caches);
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
@@ -96,8 +96,8 @@ public class OperatorEndpoint {
 					.map(InformerKey::toString)
 					.toList(),
 				(ring != null) ? ring.config().ringName() : null, controller.isRunning(), controller.queueDepth(),
-				controller.waitingRequests(), controller.activeWorkers(), controller.liveWorkers(), controller.maxConcurrentReconciles(),
-				controller.assignedObjects());
+				controller.waitingRequests(), controller.activeWorkers(), controller.liveWorkers(),
+				controller.maxConcurrentReconciles(), controller.assignedObjects());
 	}
 
 	/**
@@ -149,8 +149,8 @@ public class OperatorEndpoint {
 	 * @param caches the informer caches
 	 */
 	public record ManagerDescriptor(String state, boolean leading, @Nullable NamespacesDescriptor namespaces,
-			@Nullable LeaderElectionDescriptor leaderElection,
-			List<ShardRingDescriptor> sharding, List<ControllerDescriptor> controllers, List<String> runnables,
+			@Nullable LeaderElectionDescriptor leaderElection, List<ShardRingDescriptor> sharding,
+			List<ControllerDescriptor> controllers, List<String> runnables,
 			List<CacheDescriptor> caches) implements OperationResponseBody {
 	}
 
@@ -187,8 +187,7 @@ public class OperatorEndpoint {
 	public record ControllerDescriptor(String name, String kind, @Nullable String namespace,
 			@Nullable String labelSelector, @Nullable String fieldSelector, List<String> alsoWatches,
 			@Nullable String shardRing, boolean running, int queueDepth, int waitingRequests, int activeWorkers,
-			int workers,
-			int maxConcurrentReconciles, int assignedObjects) {
+			int workers, int maxConcurrentReconciles, int assignedObjects) {
 	}
 
 	/**

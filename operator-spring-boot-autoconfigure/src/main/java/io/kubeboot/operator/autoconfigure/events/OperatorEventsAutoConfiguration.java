@@ -28,12 +28,11 @@ import org.springframework.util.StringUtils;
  * sets {@code operator.events.enabled=false}. The recorder's component is
  * {@code operator.events.component}, else {@code spring.application.name} (made into a
  * Kubernetes qualified name if it is none and {@code events.k8s.io/v1} Events may be
- * written), else {@code operator}. The recorder writes
- * while the {@link Manager} runs it: it is added to the manager as the runnable
- * {@value #RUNNABLE_NAME}, which runs on every replica, starts once the caches have
- * synced and stops (flushing pending events) after the leader-only runnables, so events
- * recorded by the last reconciles are written. Without a {@code Manager} bean there is nothing to run
- * it, and no recorder is created.
+ * written), else {@code operator}. The recorder writes while the {@link Manager} runs it:
+ * it is added to the manager as the runnable {@value #RUNNABLE_NAME}, which runs on every
+ * replica, starts once the caches have synced and stops (flushing pending events) after
+ * the leader-only runnables, so events recorded by the last reconciles are written.
+ * Without a {@code Manager} bean there is nothing to run it, and no recorder is created.
  */
 @AutoConfiguration(after = OperatorAutoConfiguration.class)
 @ConditionalOnClass({ ApiClient.class, EventRecorder.class, Manager.class })

@@ -42,8 +42,7 @@ public final class OperatorHealthAutoConfiguration {
 	@ConditionalOnMissingBean
 	ManagerHealth operatorManagerHealth(Manager manager, OperatorHealthProperties properties) {
 		// the property also for a manager the application built itself
-		return new ManagerHealth(manager, properties.getWatchFailureThreshold(),
-				properties.isNamespacesInReadiness());
+		return new ManagerHealth(manager, properties.getWatchFailureThreshold(), properties.isNamespacesInReadiness());
 	}
 
 	@Bean

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * asked, as controller-runtime's metrics filter answers; and {@code 429} (with
  * {@code Retry-After: 1}) if a review was needed while as many as allowed were asked
  * already, so that a flood of unknown tokens holds no thread and spares the API server.
- * The path is the one the container matched, decoded and normalized. A failure to ask
- * is logged at most every 10 seconds.
+ * The path is the one the container matched, decoded and normalized. A failure to ask is
+ * logged at most every 10 seconds.
  */
 final class MetricsAccessFilter extends HttpFilter {
 
@@ -90,8 +90,8 @@ final class MetricsAccessFilter extends HttpFilter {
 	}
 
 	/**
-	 * Logs a review that could not be made, at most every 10 seconds: while the API server
-	 * is down, every scrape fails.
+	 * Logs a review that could not be made, at most every 10 seconds: while the API
+	 * server is down, every scrape fails.
 	 */
 	private void failed(String path, Exception ex) {
 		long failures = this.failedSinceWarning.incrementAndGet();

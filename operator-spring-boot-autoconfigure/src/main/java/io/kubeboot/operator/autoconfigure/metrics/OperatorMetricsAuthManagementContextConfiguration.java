@@ -27,9 +27,9 @@ import org.springframework.util.ClassUtils;
 /**
  * Registers the {@link MetricsAccessFilter} in front of the endpoints of
  * {@code operator.metrics.auth.endpoints}, wherever Actuator serves them: in the
- * application's context when the management port is the application's, in the
- * management context on a port of its own. The filter is mapped to the endpoints' paths
- * only, so the health endpoint, which the kubelet probes without a token, stays open.
+ * application's context when the management port is the application's, in the management
+ * context on a port of its own. The filter is mapped to the endpoints' paths only, so the
+ * health endpoint, which the kubelet probes without a token, stays open.
  */
 @ManagementContextConfiguration(value = ManagementContextType.ANY, proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -95,8 +95,9 @@ public final class OperatorMetricsAuthManagementContextConfiguration {
 	}
 
 	/**
-	 * Where Spring MVC's dispatcher servlet serves a path, {@code spring.mvc.servlet.path}
-	 * in front of it; apart so that the class is loaded only with Spring MVC.
+	 * Where Spring MVC's dispatcher servlet serves a path,
+	 * {@code spring.mvc.servlet.path} in front of it; apart so that the class is loaded
+	 * only with Spring MVC.
 	 */
 	private static final class MvcPaths {
 

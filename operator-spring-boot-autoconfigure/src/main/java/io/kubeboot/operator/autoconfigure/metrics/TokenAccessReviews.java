@@ -50,7 +50,9 @@ final class TokenAccessReviews {
 	/** How many reviews are asked of the API server at once, at most. */
 	static final int MAX_CONCURRENT_REVIEWS = 8;
 
-	/** The longest token asked about, in characters; service account tokens take ~1 KiB. */
+	/**
+	 * The longest token asked about, in characters; service account tokens take ~1 KiB.
+	 */
 	static final int MAX_TOKEN_LENGTH = 8192;
 
 	/** How many negative answers (of each cache) are remembered at most. */

@@ -25,8 +25,8 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configures the operator's observations: the auto-configured {@link Manager} and its
- * webhook server report every reconcile, client call, webhook request and leader
+ * Auto-configures the operator's observations: the auto-configured {@link Manager} and
+ * its webhook server report every reconcile, client call, webhook request and leader
  * transition to the application's {@link ObservationRegistry} through an
  * {@link ObservationTracing}, when Micrometer Tracing is set up with a bridge
  * ({@code spring-boot-starter-opentelemetry}, or the Brave bridge: a {@code Propagator}
@@ -36,8 +36,8 @@ import org.springframework.context.annotation.Configuration;
  * <p>
  * The observations make no meters of their own unless
  * {@code operator.tracing.observation-timers} is on: controller-runtime's
- * {@code controller_runtime_*} and {@code workqueue_*} series stay the reconcile's timers,
- * and a {@link MeterFilter} denies the timers a meter handler would make of the
+ * {@code controller_runtime_*} and {@code workqueue_*} series stay the reconcile's
+ * timers, and a {@link MeterFilter} denies the timers a meter handler would make of the
  * observations. Spring Boot's {@code management.observations.enable.operator=false} turns
  * the observations off.
  */

@@ -45,9 +45,9 @@ import static org.awaitility.Awaitility.await;
  * A Spring Boot application with {@code operator.metrics.auth.enabled=true} against a
  * real kube-apiserver, which reviews the callers' bearer tokens (its static token file's
  * users): {@code /actuator/prometheus} answers 401 without a token or with one the API
- * server does not know, 403 to a user RBAC does not let {@code get} it, and 200 to one
- * it does, on the management port of its own as on the application's, under a context
- * path and a servlet path, whatever the spelling of the path or the method; the health
+ * server does not know, 403 to a user RBAC does not let {@code get} it, and 200 to one it
+ * does, on the management port of its own as on the application's, under a context path
+ * and a servlet path, whatever the spelling of the path or the method; the health
  * endpoint, which the kubelet probes without a token, stays open.
  */
 @WithControlPlane
@@ -108,8 +108,7 @@ class SecuredMetricsIntegrationTests {
 	}
 
 	@Test
-	void aUserAllowedAnotherPathIsRefusedThisOne(ControlPlane controlPlane, TestNamespace namespace)
-			throws Exception {
+	void aUserAllowedAnotherPathIsRefusedThisOne(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		grantMetricsTo(controlPlane, "user2", "/metrics");
 		ConfigurableApplicationContext context = run(controlPlane, namespace);
 		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
@@ -146,8 +145,8 @@ class SecuredMetricsIntegrationTests {
 	 * and the SubjectAccessReview asks about the whole path.
 	 */
 	@Test
-	void underAContextPathAndAServletPathTheFilterGuardsTheWholePath(ControlPlane controlPlane,
-			TestNamespace namespace) throws Exception {
+	void underAContextPathAndAServletPathTheFilterGuardsTheWholePath(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
 		grantMetricsTo(controlPlane, READER, "/shop/mvc/actuator/prometheus");
 		ConfigurableApplicationContext context = run(controlPlane, namespace, "--server.servlet.context-path=/shop",
 				"--spring.mvc.servlet.path=/mvc");
@@ -167,8 +166,7 @@ class SecuredMetricsIntegrationTests {
 		assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
 		assertThat(anonymous.body()).doesNotContain("controller_runtime");
 
-		assertThat(get(port, "/actuator/prometheus", "not-a-token-the-api-server-knows").statusCode())
-			.isEqualTo(401);
+		assertThat(get(port, "/actuator/prometheus", "not-a-token-the-api-server-knows").statusCode()).isEqualTo(401);
 
 		HttpResponse<String> stranger = get(port, "/actuator/prometheus", controlPlane.token(STRANGER));
 		assertThat(stranger.statusCode()).isEqualTo(403);
@@ -182,7 +180,8 @@ class SecuredMetricsIntegrationTests {
 		assertThat(get(port, "/actuator/prometheus", controlPlane.token(READER)).statusCode()).isEqualTo(200);
 		assertThat(get(port, "/actuator/prometheus", controlPlane.token(STRANGER)).statusCode()).isEqualTo(403);
 
-		// the kubelet probes without a token (readiness may take a probe interval to tell)
+		// the kubelet probes without a token (readiness may take a probe interval to
+		// tell)
 		assertThat(get(port, "/actuator/health/liveness", null).statusCode()).isEqualTo(200);
 		await().atMost(WAIT).until(() -> get(port, "/actuator/health/readiness", null).statusCode() == 200);
 		await().atMost(WAIT).until(() -> get(port, "/actuator/health", null).statusCode() == 200);
@@ -231,8 +230,7 @@ class SecuredMetricsIntegrationTests {
 		return send(port, "GET", path, token);
 	}
 
-	private HttpResponse<String> send(int port, String method, String path, @Nullable String token)
-			throws Exception {
+	private HttpResponse<String> send(int port, String method, String path, @Nullable String token) throws Exception {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody());
 		if (path.endsWith("/prometheus")) {

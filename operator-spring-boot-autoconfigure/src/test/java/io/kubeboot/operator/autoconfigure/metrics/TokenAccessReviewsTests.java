@@ -64,7 +64,9 @@ class TokenAccessReviewsTests {
 
 	private volatile int failWith;
 
-	/** Holds the TokenReviews after the first {@link #holdAfter} until released, if set. */
+	/**
+	 * Holds the TokenReviews after the first {@link #holdAfter} until released, if set.
+	 */
 	private volatile CountDownLatch hold;
 
 	private volatile int holdAfter;
@@ -166,9 +168,9 @@ class TokenAccessReviewsTests {
 	}
 
 	/**
-	 * A token let in may ask for any path under the endpoint's: the refusals must not push
-	 * out what it, or the scraper, may do; and who a token is is asked once, whatever the
-	 * paths.
+	 * A token let in may ask for any path under the endpoint's: the refusals must not
+	 * push out what it, or the scraper, may do; and who a token is is asked once,
+	 * whatever the paths.
 	 */
 	@Test
 	void refusedPathsNeverPushOutTheAccessesAllowedAndTheTokenIsAuthenticatedOnce() throws Exception {
@@ -341,9 +343,11 @@ class TokenAccessReviewsTests {
 			String audiences = (spec.has("audiences") && !token.equals("unaware"))
 					? ",\"audiences\":" + spec.get("audiences") : "";
 			answer = "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":" + spec
-					+ ",\"status\":" + ((user != null) ? "{\"authenticated\":true,\"user\":{\"username\":\"" + user
-							+ "\",\"uid\":\"uid-" + user + "\",\"groups\":[\"system:authenticated\",\"monitoring\"]}"
-							+ audiences + "}" : "{\"authenticated\":false,\"error\":\"invalid bearer token\"}")
+					+ ",\"status\":"
+					+ ((user != null)
+							? "{\"authenticated\":true,\"user\":{\"username\":\"" + user + "\",\"uid\":\"uid-" + user
+									+ "\",\"groups\":[\"system:authenticated\",\"monitoring\"]}" + audiences + "}"
+							: "{\"authenticated\":false,\"error\":\"invalid bearer token\"}")
 					+ "}";
 		}
 		else {

@@ -1,13 +1,13 @@
 package io.kubeboot.operator.autoconfigure.observation;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubeboot.operator.annotation.Reconciles;
-import io.kubeboot.operator.autoconfigure.observation.RecordingTracer.FinishedSpan;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.controller.Controller;
@@ -15,7 +15,6 @@ import io.kubeboot.operator.controller.Enqueuer;
 import io.kubeboot.operator.it.Widget;
 import io.kubeboot.operator.it.Widgets;
 import io.kubeboot.operator.manager.Manager;
-import io.kubeboot.operator.micrometer.ObservationTracing;
 import io.kubeboot.operator.reconcile.ReconcileContext;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -23,14 +22,14 @@ import io.kubeboot.operator.reconcile.ReconcileTrigger;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
-import io.kubeboot.operator.tracing.OperatorTracing;
 import io.kubeboot.operator.tracing.TraceContextAnnotation;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import io.micrometer.observation.ObservationRegistry;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
@@ -44,12 +43,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Operators built with the starter, with an ObservationRegistry and a tracer plugged into
- * it as a tracing bridge plugs in ({@link RecordingTracer}), against a real
- * kube-apiserver: a reconcile is a span whose client calls are its children and which
- * records its triggers; a reconcile triggered by another operator's write continues that
- * operator's trace through the trace context annotation, which never triggers a reconcile
- * by itself.
+ * Operators built with the starter and {@code spring-boot-starter-opentelemetry}, their
+ * spans exported to OpenTelemetry's in-memory exporter, against a real kube-apiserver: a
+ * reconcile is a span whose client calls are its children and which records its triggers;
+ * a reconcile triggered by another operator's write continues that operator's trace
+ * through the trace context annotation, which never triggers a reconcile by itself. No
+ * code of the operator's sets the tracing up: the auto-configuration finds the
+ * OpenTelemetry bridge.
  */
 @WithControlPlane
 class OperatorObservationIntegrationTests {
@@ -69,7 +69,7 @@ class OperatorObservationIntegrationTests {
 		ApiClient admin = controlPlane.adminClient();
 		Widgets.install(admin);
 		ConfigurableApplicationContext context = start(StatusWriterApplication.class, admin, namespace);
-		RecordingTracer tracer = context.getBean(RecordingTracer.class);
+		InMemorySpanExporter tracer = context.getBean(InMemorySpanExporter.class);
 		StatusWriter reconciler = context.getBean(StatusWriter.class);
 
 		Widgets.api(admin)
@@ -78,10 +78,10 @@ class OperatorObservationIntegrationTests {
 			.throwsApiException();
 		await().atMost(WAIT).until(() -> !reconciler.triggers.isEmpty() && reconcileSpans(tracer).size() == 1);
 
-		FinishedSpan reconcile = reconcileSpans(tracer).get(0);
-		assertThat(reconcile.contextualName()).isEqualTo("reconcile widget");
-		assertThat(reconcile.parentId()).isNull();
-		assertThat(reconcile.keys()).containsEntry("controller", "widget")
+		SpanData reconcile = reconcileSpans(tracer).get(0);
+		assertThat(reconcile.getName()).isEqualTo("reconcile widget");
+		assertThat(reconcile.getParentSpanContext().isValid()).isFalse();
+		assertThat(keys(reconcile)).containsEntry("controller", "widget")
 			.containsEntry("result", "success")
 			.containsEntry("namespace", namespace.name())
 			.containsEntry("name", "traced")
@@ -89,15 +89,16 @@ class OperatorObservationIntegrationTests {
 			.containsEntry("reconcile.triggers.dropped", "0")
 			.containsKey("reconcile.queued")
 			.containsEntry("reconcile.id", reconciler.reconcileIds.get(0));
-		assertThat(reconciler.triggers.get(0)).extracting(ReconcileTrigger::kind).containsExactly(ReconcileTrigger.Kind.CREATED);
-		List<FinishedSpan> children = tracer.spans.stream()
-			.filter((span) -> reconcile.spanId().equals(span.parentId()))
+		assertThat(reconciler.triggers.get(0)).extracting(ReconcileTrigger::kind)
+			.containsExactly(ReconcileTrigger.Kind.CREATED);
+		List<SpanData> children = tracer.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> reconcile.getSpanId().equals(span.getParentSpanId()))
 			.toList();
 		assertThat(children).singleElement().satisfies((write) -> {
-			assertThat(write.name()).isEqualTo("operator.client.request");
-			assertThat(write.contextualName()).isEqualTo("patch Widget/status");
-			assertThat(write.traceId()).isEqualTo(reconcile.traceId());
-			assertThat(write.keys()).containsEntry("verb", "patch")
+			assertThat(write.getName()).isEqualTo("patch Widget/status");
+			assertThat(write.getTraceId()).isEqualTo(reconcile.getTraceId());
+			assertThat(keys(write)).containsEntry("verb", "patch")
 				.containsEntry("kind", "Widget")
 				.containsEntry("subresource", "status")
 				.containsEntry("status.code", "200")
@@ -109,8 +110,8 @@ class OperatorObservationIntegrationTests {
 			.containsEntry("observed", true);
 		context.getBean(Enqueuer.class).enqueue("widget", Request.of(namespace.name(), "marker"));
 		await().atMost(WAIT)
-			.until(() -> reconcileSpans(tracer).stream().anyMatch((span) -> "marker".equals(span.keys().get("name"))));
-		assertThat(reconcileSpans(tracer)).filteredOn((span) -> "traced".equals(span.keys().get("name"))).hasSize(1);
+			.until(() -> reconcileSpans(tracer).stream().anyMatch((span) -> "marker".equals(keys(span).get("name"))));
+		assertThat(reconcileSpans(tracer)).filteredOn((span) -> "traced".equals(keys(span).get("name"))).hasSize(1);
 	}
 
 	@Test
@@ -121,8 +122,8 @@ class OperatorObservationIntegrationTests {
 		ConfigurableApplicationContext first = start(WidgetMakerApplication.class, admin, namespace,
 				"--operator.tracing.annotate-objects=true");
 		ConfigurableApplicationContext second = start(TraceFollowerApplication.class, admin, namespace);
-		RecordingTracer firstTracer = first.getBean(RecordingTracer.class);
-		RecordingTracer secondTracer = second.getBean(RecordingTracer.class);
+		InMemorySpanExporter firstTracer = first.getBean(InMemorySpanExporter.class);
+		InMemorySpanExporter secondTracer = second.getBean(InMemorySpanExporter.class);
 		TraceFollower secondReconciler = second.getBean(TraceFollower.class);
 
 		new CoreV1Api(admin)
@@ -131,23 +132,26 @@ class OperatorObservationIntegrationTests {
 			.execute();
 		await().atMost(WAIT).until(() -> !reconcileSpans(secondTracer).isEmpty());
 
-		FinishedSpan firstReconcile = reconcileSpans(firstTracer).get(0);
-		FinishedSpan create = firstTracer.spans.stream()
-			.filter((span) -> "create Widget".equals(span.contextualName()))
+		SpanData firstReconcile = reconcileSpans(firstTracer).get(0);
+		SpanData create = firstTracer.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> "create Widget".equals(span.getName()))
 			.findFirst()
 			.orElseThrow();
-		FinishedSpan secondReconcile = reconcileSpans(secondTracer).get(0);
-		assertThat(create.parentId()).isEqualTo(firstReconcile.spanId());
-		assertThat(secondReconcile.traceId()).as("one trace across the two operators")
-			.isEqualTo(firstReconcile.traceId());
-		assertThat(secondReconcile.parentId()).isEqualTo(create.spanId());
-		assertThat(secondReconcile.keys()).containsEntry("reconcile.triggers", "created");
+		SpanData secondReconcile = reconcileSpans(secondTracer).get(0);
+		assertThat(create.getParentSpanId()).isEqualTo(firstReconcile.getSpanId());
+		assertThat(secondReconcile.getTraceId()).as("one trace across the two operators")
+			.isEqualTo(firstReconcile.getTraceId());
+		assertThat(secondReconcile.getParentSpanId()).isEqualTo(create.getSpanId());
+		assertThat(secondReconcile.getParentSpanContext().isRemote()).isTrue();
+		assertThat(keys(secondReconcile)).containsEntry("reconcile.triggers", "created");
 		assertThat(secondReconciler.triggers.get(0)).singleElement()
-			.satisfies((trigger) -> assertThat(trigger.traceParent()).contains(create.traceId()));
+			.satisfies((trigger) -> assertThat(trigger.traceParent()).contains(create.getTraceId()));
 		GenericKubernetesApi<Widget, ?> widgets = Widgets.api(admin);
 		Widget made = widgets.get(namespace.name(), "order").throwsApiException().getObject();
 		assertThat(made.getMetadata().getAnnotations()).containsEntry(TraceContextAnnotation.NAME,
-				"00-" + create.traceId() + "-" + create.spanId() + "-01");
+				"00-" + create.getTraceId() + "-" + create.getSpanId() + "-"
+						+ create.getSpanContext().getTraceFlags().asHex());
 
 		// a traced patch that changes nothing else leaves the object as it is: no write
 		Client firstClient = first.getBean(Client.class);
@@ -157,7 +161,10 @@ class OperatorObservationIntegrationTests {
 				.equals(Optional.of(made.getMetadata().getResourceVersion())));
 		Widget again = firstClient.patch(made, Patch.merge(Map.of("spec", Map.of("size", "large"))));
 		assertThat(again.getMetadata().getResourceVersion()).isEqualTo(made.getMetadata().getResourceVersion());
-		assertThat(firstTracer.spans).anyMatch((span) -> "patch Widget".equals(span.contextualName()));
+		await().atMost(WAIT)
+			.until(() -> firstTracer.getFinishedSpanItems()
+				.stream()
+				.anyMatch((span) -> "patch Widget".equals(span.getName())));
 		// a write of the annotation alone, then a change: only the change is reconciled,
 		// though this reconciler's event filter passes every change
 		String other = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
@@ -177,9 +184,13 @@ class OperatorObservationIntegrationTests {
 
 	private ConfigurableApplicationContext start(Class<?> application, ApiClient admin, TestNamespace namespace,
 			String... arguments) {
+		// tracing on (off in the module's other tests), every trace sampled, spans
+		// exported at once
 		String[] common = { "--spring.main.web-application-type=none", "--spring.main.banner-mode=off",
 				"--spring.application.name=" + application.getSimpleName().toLowerCase(),
-				"--operator.namespace=" + namespace };
+				"--operator.namespace=" + namespace, "--management.tracing.enabled=true",
+				"--management.tracing.sampling.probability=1.0",
+				"--management.opentelemetry.tracing.export.schedule-delay=20ms" };
 		String[] all = new String[common.length + arguments.length];
 		System.arraycopy(common, 0, all, 0, common.length);
 		System.arraycopy(arguments, 0, all, common.length, arguments.length);
@@ -195,19 +206,27 @@ class OperatorObservationIntegrationTests {
 	private static void awaitRunning(ConfigurableApplicationContext context) {
 		Manager manager = context.getBean(Manager.class);
 		await().atMost(WAIT)
-			.until(() -> !Controller.of(manager).isEmpty() && Controller.of(manager).stream().allMatch(Controller::isRunning));
+			.until(() -> !Controller.of(manager).isEmpty()
+					&& Controller.of(manager).stream().allMatch(Controller::isRunning));
 	}
 
 	/**
-	 * The operator's observations reported to a registry whose tracer is a handler of the
-	 * test's own: auto-configured only with a Micrometer Tracing bridge.
+	 * The reconcile spans exported so far, in the order they ended.
 	 */
-	static OperatorTracing observed(ObservationRegistry registry) {
-		return new ObservationTracing(registry);
+	private static List<SpanData> reconcileSpans(InMemorySpanExporter exporter) {
+		return exporter.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().startsWith("reconcile "))
+			.toList();
 	}
 
-	private static List<FinishedSpan> reconcileSpans(RecordingTracer tracer) {
-		return tracer.named("operator.reconcile");
+	/**
+	 * A span's attributes as strings, by key.
+	 */
+	private static Map<String, String> keys(SpanData span) {
+		Map<String, String> keys = new HashMap<>();
+		span.getAttributes().forEach((key, value) -> keys.put(key.getKey(), String.valueOf(value)));
+		return keys;
 	}
 
 	@SpringBootConfiguration
@@ -215,13 +234,8 @@ class OperatorObservationIntegrationTests {
 	static class StatusWriterApplication {
 
 		@Bean
-		RecordingTracer recordingTracer() {
-			return new RecordingTracer();
-		}
-
-		@Bean
-		OperatorTracing operatorTracing(ObservationRegistry registry) {
-			return observed(registry);
+		InMemorySpanExporter spanExporter() {
+			return InMemorySpanExporter.create();
 		}
 
 		@Bean
@@ -263,13 +277,8 @@ class OperatorObservationIntegrationTests {
 	static class WidgetMakerApplication {
 
 		@Bean
-		RecordingTracer recordingTracer() {
-			return new RecordingTracer();
-		}
-
-		@Bean
-		OperatorTracing operatorTracing(ObservationRegistry registry) {
-			return observed(registry);
+		InMemorySpanExporter spanExporter() {
+			return InMemorySpanExporter.create();
 		}
 
 		@Bean
@@ -284,13 +293,8 @@ class OperatorObservationIntegrationTests {
 	static class TraceFollowerApplication {
 
 		@Bean
-		RecordingTracer recordingTracer() {
-			return new RecordingTracer();
-		}
-
-		@Bean
-		OperatorTracing operatorTracing(ObservationRegistry registry) {
-			return observed(registry);
+		InMemorySpanExporter spanExporter() {
+			return InMemorySpanExporter.create();
 		}
 
 		@Bean
