@@ -78,6 +78,10 @@ public final class OperatorObservationAutoConfiguration {
 				denied.add(name);
 				denied.add(name + ".active");
 			}
+			// and the counters it makes of a leadership's events, one per transition
+			for (String transition : List.of("acquired", "lost", "stopped")) {
+				denied.add(DefaultLeaderElectionObservationConvention.INSTANCE.getName() + "." + transition);
+			}
 			return MeterFilter.deny((id) -> denied.contains(id.getName()));
 		}
 

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,21 @@ class OperatorObservationAutoConfigurationTests {
 
 			assertThat(meters.getMeters()).extracting((meter) -> meter.getId().getName())
 				.containsExactlyInAnyOrder("operator.reconcile.triggers", "controller.runtime.reconcile.time");
+		});
+	}
+
+	@Test
+	void theObservationsOfALeadershipMakeNoMetersByDefault() {
+		this.contextRunner.withBean(ObservationRegistry.class, ObservationRegistry::create).run((context) -> {
+			MeterRegistry meters = new SimpleMeterRegistry();
+			meters.config().meterFilter(context.getBean(MeterFilter.class));
+			ObservationRegistry registry = ObservationRegistry.create();
+			registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+			ObservationTracing tracing = new ObservationTracing(registry);
+			tracing.leaderTransition("default/operator-leader", "replica-1", "acquired");
+			tracing.leaderTransition("default/operator-leader", "replica-1", "lost");
+
+			assertThat(meters.getMeters()).extracting((meter) -> meter.getId().getName()).isEmpty();
 		});
 	}
 

@@ -188,7 +188,7 @@ class OperatorObservationIntegrationTests {
 		// exported at once
 		String[] common = { "--spring.main.web-application-type=none", "--spring.main.banner-mode=off",
 				"--spring.application.name=" + application.getSimpleName().toLowerCase(),
-				"--operator.namespace=" + namespace, "--management.tracing.enabled=true",
+				"--operator.namespace=" + namespace, "--management.tracing.export.enabled=true",
 				"--management.tracing.sampling.probability=1.0",
 				"--management.opentelemetry.tracing.export.schedule-delay=20ms" };
 		String[] all = new String[common.length + arguments.length];
