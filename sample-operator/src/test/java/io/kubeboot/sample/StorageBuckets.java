@@ -134,7 +134,7 @@ final class StorageBuckets {
 	 * the series of an {@code events.k8s.io/v1} Event, else the count of a
 	 * {@code core/v1} one.
 	 */
-	private static int occurrences(CoreV1Event event) {
+	static int occurrences(CoreV1Event event) {
 		if (event.getSeries() != null && event.getSeries().getCount() != null) {
 			return event.getSeries().getCount();
 		}
