@@ -28,11 +28,11 @@ import static org.awaitility.Awaitility.await;
  * The chart's roles as {@code helm install --set watchNamespaces={<namespace>} --set
  * leaderElection.enabled=true} renders them, which the plain {@code rbac.yaml} does not
  * show: the operator's rules as a Role in the watched namespace, leader election's Role
- * in the release's namespace, the cluster-scoped kinds' ClusterRole, and, the metrics being
- * secured ({@code metrics.secure} of the settings), the ClusterRole of the access reviews.
- * Applied for a user in place of the ServiceAccount, they let the sample, scoped to that
- * namespace and guarding its metrics, elect its leader, reconcile a bucket, write its
- * ConfigMap, status and Events, and release its Lease without a single
+ * in the release's namespace, the cluster-scoped kinds' ClusterRole, and, the metrics
+ * being secured ({@code metrics.secure} of the settings), the ClusterRole of the access
+ * reviews. Applied for a user in place of the ServiceAccount, they let the sample, scoped
+ * to that namespace and guarding its metrics, elect its leader, reconcile a bucket, write
+ * its ConfigMap, status and Events, and release its Lease without a single
  * {@code Forbidden}, nor a rule its start-up self-check finds denied.
  */
 @WithControlPlane
@@ -67,7 +67,8 @@ class ChartRbacIntegrationTests {
 		String rendered = Helm.installed()
 			.template(Manifests.DEPLOY.resolve("chart"), "sample-operator", namespace.name(),
 					Map.of("watchNamespaces", "{" + namespace.name() + "}", "leaderElection.enabled", "true",
-							// watching one namespace, the writes granted namespace by namespace are
+							// watching one namespace, the writes granted namespace by
+							// namespace are
 							// bound there
 							"grantedNamespaces", "{}"));
 		List<String> kinds = new ArrayList<>();
@@ -90,7 +91,8 @@ class ChartRbacIntegrationTests {
 				this.clusterScoped.add(object);
 			}
 		}
-		// the operator's rules in the watched namespace, the Lease's in the release's; cluster-wide only
+		// the operator's rules in the watched namespace, the Lease's in the release's;
+		// cluster-wide only
 		// the metrics' reviews (the operator's) and the scraper's get on the path
 		String clusterName = "sample-operator-" + namespace.name();
 		assertThat(kinds).contains("Role " + clusterName, "Role sample-operator-leader-election")
@@ -102,7 +104,8 @@ class ChartRbacIntegrationTests {
 			buckets.create("photos", endpoint.url());
 			String[] replica = SampleArguments.replica(namespace, "replica-a");
 			String[] arguments = Arrays.copyOf(replica, replica.length + 1);
-			// as the chart runs it (OPERATOR_METRICS_AUTH_ENABLED): the self-check asks for the reviews
+			// as the chart runs it (OPERATOR_METRICS_AUTH_ENABLED): the self-check asks
+			// for the reviews
 			arguments[replica.length] = "--operator.metrics.auth.enabled=true";
 			OperatorProcess operator = OperatorProcess.start(controlPlane.kubeconfigFor(USER), arguments);
 			this.processes.add(operator);

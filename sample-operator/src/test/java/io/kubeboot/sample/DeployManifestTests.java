@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the kubelet's probes on the application's port, a read-only root filesystem with a
  * writable {@code /tmp}, no access to Pods, writes to ConfigMaps granted per namespace
  * only, a NetworkPolicy that opens the webhook and management ports alone, the example
- * egress policy, and Prometheus scraping with a token that RBAC lets get the metrics path.
- * {@code StorageBucketSecureDefaultsIntegrationTests} requests the same paths and ports
- * of the running operator.
+ * egress policy, and Prometheus scraping with a token that RBAC lets get the metrics
+ * path. {@code StorageBucketSecureDefaultsIntegrationTests} requests the same paths and
+ * ports of the running operator.
  */
 class DeployManifestTests {
 
@@ -37,7 +37,8 @@ class DeployManifestTests {
 		Map<String, Integer> ports = containerPorts();
 		assertThat(ports).containsEntry("http", applicationPort()).containsEntry("management", managementPort());
 		assertThat(managementPort()).isNotEqualTo(applicationPort());
-		// the ServiceMonitor scrapes the metrics Service, which points at the management port
+		// the ServiceMonitor scrapes the metrics Service, which points at the management
+		// port
 		JsonObject metrics = Manifests.load("service.yaml")
 			.stream()
 			.filter((service) -> service.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics"))
@@ -54,7 +55,8 @@ class DeployManifestTests {
 			.getAsJsonObject();
 		assertThat(endpoint.get("port").getAsString()).isEqualTo(port.get("name").getAsString());
 		assertThat(endpoint.get("path").getAsString()).isEqualTo("/actuator/prometheus");
-		// no prometheus.io annotations besides: a Prometheus that honours both would scrape twice
+		// no prometheus.io annotations besides: a Prometheus that honours both would
+		// scrape twice
 		assertThat(pod.getAsJsonObject("metadata").has("annotations")).isFalse();
 		assertThat(setting("management", "endpoint", "health", "show-details")).isEqualTo("when-authorized");
 	}
@@ -94,9 +96,12 @@ class DeployManifestTests {
 		for (JsonObject manifest : Manifests.load("rbac.yaml")) {
 			if (manifest.has("rules")) {
 				for (JsonElement rule : manifest.getAsJsonArray("rules")) {
-					// the metrics reader's rule names a path (nonResourceURLs), no resources
+					// the metrics reader's rule names a path (nonResourceURLs), no
+					// resources
 					if (rule.getAsJsonObject().has("resources")) {
-						rule.getAsJsonObject().getAsJsonArray("resources").forEach((r) -> resources.add(r.getAsString()));
+						rule.getAsJsonObject()
+							.getAsJsonArray("resources")
+							.forEach((r) -> resources.add(r.getAsString()));
 					}
 				}
 			}
@@ -200,7 +205,8 @@ class DeployManifestTests {
 	@Test
 	void prometheusScrapesWithATokenThatRbacLetsGetTheMetricsPath() throws IOException {
 		assertThat(environment()).containsEntry("OPERATOR_METRICS_AUTH_ENABLED", "true");
-		// every endpoint exposed on the management port but health, which the kubelet probes without a token
+		// every endpoint exposed on the management port but health, which the kubelet
+		// probes without a token
 		List<String> exposed = new ArrayList<>(
 				List.of(((String) setting("management", "endpoints", "web", "exposure", "include")).split(",")));
 		exposed.remove("health");
@@ -233,7 +239,8 @@ class DeployManifestTests {
 			reviews.addAll(strings(rule.getAsJsonObject().getAsJsonArray("resources")));
 		}
 		assertThat(reviews).containsExactly("tokenreviews", "subjectaccessreviews");
-		JsonObject operator = named(rbac, "ClusterRoleBinding", "sample-operator-metrics-auth").getAsJsonArray("subjects")
+		JsonObject operator = named(rbac, "ClusterRoleBinding", "sample-operator-metrics-auth")
+			.getAsJsonArray("subjects")
 			.get(0)
 			.getAsJsonObject();
 		assertThat(operator.get("name").getAsString())

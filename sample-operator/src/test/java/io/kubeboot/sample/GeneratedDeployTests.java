@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Everything in {@code deploy/} is what the sample's code generates, with the settings of
  * {@code src/main/deploy/settings.yaml}: the application is built as it runs (its
- * {@code application.yaml}, its beans, but none of this machine's environment
- * variables or system properties), its manager, webhooks, ports and probes are read
+ * {@code application.yaml}, its beans, but none of this machine's environment variables
+ * or system properties), its manager, webhooks, ports and probes are read
  * ({@link DeployModels}), and the manifests and the Helm chart rendered from them
  * ({@link DeployManifests}) must equal the files checked in, none missing and none more.
  * Nothing talks to a cluster: the manager is built but not started.

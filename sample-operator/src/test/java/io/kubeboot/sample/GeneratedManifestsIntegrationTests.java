@@ -41,12 +41,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and the real API server accepts every object of both, first with a server-side dry run
  * (schemas, admission, webhook configurations and their CEL match conditions, Pod
  * Security admission of the restricted namespace), then for real. The control plane runs
- * no kubelet and no controllers, so nothing starts: what is checked is everything the
- * API server checks.
+ * no kubelet and no controllers, so nothing starts: what is checked is everything the API
+ * server checks.
  * <p>
- * cert-manager's Issuers and Certificates and the Prometheus Operator's ServiceMonitor are
- * checked against their real CRDs, at pinned versions ({@code src/test/resources/third-party-crds},
- * each file saying where it comes from), which the test applies first.
+ * cert-manager's Issuers and Certificates and the Prometheus Operator's ServiceMonitor
+ * are checked against their real CRDs, at pinned versions
+ * ({@code src/test/resources/third-party-crds}, each file saying where it comes from),
+ * which the test applies first.
  * <p>
  * The control plane is the test JVM's: every cluster-scoped object applied is deleted
  * after each test, but the CustomResourceDefinitions, which other tests install too. The
@@ -120,7 +121,8 @@ class GeneratedManifestsIntegrationTests {
 			}
 		}
 		List<JsonObject> rendered = objects(Helm.installed().template(CHART, "sample-operator", NAMESPACE, Map.of()));
-		// but for Helm's own labels, which only the chart writes (the CRDs and policies are
+		// but for Helm's own labels, which only the chart writes (the CRDs and policies
+		// are
 		// the processor's files, in both as they are)
 		for (JsonObject object : rendered) {
 			JsonObject labels = object.getAsJsonObject("metadata").getAsJsonObject("labels");
@@ -144,8 +146,7 @@ class GeneratedManifestsIntegrationTests {
 				// one copy per cluster, like the CRDs
 				values.put("admissionPolicies.enabled", "false");
 			}
-			List<JsonObject> rendered = objects(Helm.installed().template(CHART, name, release.name(), values))
-				.stream()
+			List<JsonObject> rendered = objects(Helm.installed().template(CHART, name, release.name(), values)).stream()
 				.filter((object) -> !object.get("kind").getAsString().equals("CustomResourceDefinition"))
 				.toList();
 			names.put(name, rendered.stream().map(GeneratedManifestsIntegrationTests::describe).collect(toSet()));
@@ -158,7 +159,8 @@ class GeneratedManifestsIntegrationTests {
 			assertThat(deployment.getAsJsonObject("spec").getAsJsonObject("selector").getAsJsonObject("matchLabels"))
 				.isEqualTo(Manifests.parse("{\"app.kubernetes.io/name\": \"sample-operator\", "
 						+ "\"app.kubernetes.io/instance\": \"" + name + "\"}"));
-			// cluster-scoped: with the namespace, as another namespace may hold a release of the same name
+			// cluster-scoped: with the namespace, as another namespace may hold a release
+			// of the same name
 			assertThat(rendered).filteredOn((object) -> object.get("kind").getAsString().equals("ClusterRole"))
 				.extracting((object) -> object.getAsJsonObject("metadata").get("name").getAsString())
 				.contains(name + "-sample-operator-" + release.name());
@@ -183,14 +185,15 @@ class GeneratedManifestsIntegrationTests {
 	 * README's install asks: no object may draw a warning.
 	 */
 	static Stream<Arguments> valueFamilies() {
-		return Stream.of(Arguments.of("two watched namespaces, a CA bundle of one's own, one replica", """
-				watchNamespaces: [{namespace}, default]
-				webhook: {certManager: {enabled: false}, caBundle: {caBundle}}
-				replicas: 1
-				image: {aotCache: /workspace/application.aot}
-				metrics: {serviceMonitor: {enabled: false}, secure: false}
-				""", List.of("Role", "RoleBinding", "Deployment", "ValidatingWebhookConfiguration"),
-				List.of("ClusterRoleBinding", "PodDisruptionBudget", "Certificate", "ServiceMonitor")),
+		return Stream.of(
+				Arguments.of("two watched namespaces, a CA bundle of one's own, one replica", """
+						watchNamespaces: [{namespace}, default]
+						webhook: {certManager: {enabled: false}, caBundle: {caBundle}}
+						replicas: 1
+						image: {aotCache: /workspace/application.aot}
+						metrics: {serviceMonitor: {enabled: false}, secure: false}
+						""", List.of("Role", "RoleBinding", "Deployment", "ValidatingWebhookConfiguration"),
+						List.of("ClusterRoleBinding", "PodDisruptionBudget", "Certificate", "ServiceMonitor")),
 				Arguments.of("where the pods run", """
 						tolerations: [{key: dedicated, operator: Equal, value: operators, effect: NoSchedule}]
 						nodeSelector: {kubernetes.io/os: linux}
@@ -228,7 +231,8 @@ class GeneratedManifestsIntegrationTests {
 						  serviceMonitor: {labels: {release: prometheus}, interval: 30s, scrapeTimeout: 10s,
 						    tokenSecret: {name: prometheus-token}}
 						  scraper: {serviceAccount: {name: prometheus, namespace: {namespace}}}
-						""", List.of("ServiceAccount", "Deployment", "ServiceMonitor", "ClusterRoleBinding"), List.of()),
+						""", List.of("ServiceAccount", "Deployment", "ServiceMonitor", "ClusterRoleBinding"),
+						List.of()),
 				Arguments.of("a ServiceAccount of one's own", """
 						serviceAccount: {create: false, name: storage-operator}
 						""", List.of("Deployment", "RoleBinding"), List.of("ServiceAccount")));
@@ -315,7 +319,8 @@ class GeneratedManifestsIntegrationTests {
 		assertThatThrownBy(() -> helm.template(CHART, "sample-operator", NAMESPACE,
 				Map.of("env[0].name", "SERVER_PORT", "env[0].value", "9090")))
 			.hasMessageContaining("env names SERVER_PORT, which the chart derives");
-		// what the conventions give: a number as the tag, a Secret reference of a pull secret
+		// what the conventions give: a number as the tag, a Secret reference of a pull
+		// secret
 		assertThat(helm.template(CHART, "sample-operator", NAMESPACE,
 				Map.of("image.tag", "20250101", "imagePullSecrets[0].name", "regcred",
 						"podDisruptionBudget.minAvailable", "50%")))
@@ -323,8 +328,8 @@ class GeneratedManifestsIntegrationTests {
 	}
 
 	/**
-	 * Applies the objects with a dry run, then for real, each accepted without a
-	 * warning, and reads them back.
+	 * Applies the objects with a dry run, then for real, each accepted without a warning,
+	 * and reads them back.
 	 */
 	private void assertAccepted(List<JsonObject> objects) throws Exception {
 		for (boolean dryRun : new boolean[] { true, false }) {

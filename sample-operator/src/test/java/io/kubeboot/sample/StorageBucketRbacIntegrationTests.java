@@ -21,10 +21,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code deploy/rbac.yaml}, generated from the sample's code, with the RoleBinding that
- * grants its ConfigMap writes in a namespace, grants the sample everything it does and the sample needs nothing more: the sample runs
- * as a user that has no permission but the manifests' roles, bound in the test's
- * namespace (the sample is scoped to it with {@code operator.namespace}), and never meets
- * a {@code Forbidden}, nor does its start-up self-check find a rule missing.
+ * grants its ConfigMap writes in a namespace, grants the sample everything it does and
+ * the sample needs nothing more: the sample runs as a user that has no permission but the
+ * manifests' roles, bound in the test's namespace (the sample is scoped to it with
+ * {@code operator.namespace}), and never meets a {@code Forbidden}, nor does its start-up
+ * self-check find a rule missing.
  */
 @WithControlPlane
 class StorageBucketRbacIntegrationTests {
@@ -126,9 +127,9 @@ class StorageBucketRbacIntegrationTests {
 	}
 
 	/**
-	 * Applies {@code deploy/rbac.yaml} with the user in place of the ServiceAccount, in the
-	 * test's namespace: the ClusterRoles (renamed, as they outlive the namespace) are bound
-	 * there with RoleBindings (the one granted per namespace by the RoleBinding
+	 * Applies {@code deploy/rbac.yaml} with the user in place of the ServiceAccount, in
+	 * the test's namespace: the ClusterRoles (renamed, as they outlive the namespace) are
+	 * bound there with RoleBindings (the one granted per namespace by the RoleBinding
 	 * {@code rbac.yaml} makes in {@code default}), the leader election Role moves there.
 	 */
 	private void grantManifestRolesTo(String user, String namespace) throws Exception {
@@ -147,8 +148,8 @@ class StorageBucketRbacIntegrationTests {
 	}
 
 	/**
-	 * Applies the RoleBinding of {@code deploy/rbac.yaml} that grants the ConfigMap writes
-	 * in a namespace, with the user in place of the ServiceAccount, in the test's
+	 * Applies the RoleBinding of {@code deploy/rbac.yaml} that grants the ConfigMap
+	 * writes in a namespace, with the user in place of the ServiceAccount, in the test's
 	 * namespace, after {@code rbac.yaml}'s roles.
 	 */
 	private void grantBucketNamespaceTo(String user, String namespace) throws Exception {

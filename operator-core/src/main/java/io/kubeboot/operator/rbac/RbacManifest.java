@@ -213,8 +213,8 @@ public final class RbacManifest {
 				throw new IllegalArgumentException("ClusterRole " + roleName + " mixes rules granted per "
 						+ "namespace with rules for all namespaces");
 			}
-			roles.add(new Role(roleName, namespace.isEmpty() ? null : namespace,
-					inRole.stream().sorted(ORDER).toList(), perNamespace));
+			roles.add(new Role(roleName, namespace.isEmpty() ? null : namespace, inRole.stream().sorted(ORDER).toList(),
+					perNamespace));
 		}));
 		return roles;
 	}
@@ -225,8 +225,8 @@ public final class RbacManifest {
 	 * @param name the role's name
 	 * @param namespace the Role's namespace, or {@code null} for a ClusterRole
 	 * @param rules its rules, sorted
-	 * @param grantedPerNamespace whether it is a ClusterRole bound namespace by namespace,
-	 * with RoleBindings, instead of cluster-wide
+	 * @param grantedPerNamespace whether it is a ClusterRole bound namespace by
+	 * namespace, with RoleBindings, instead of cluster-wide
 	 */
 	public record Role(String name, @Nullable String namespace, List<PolicyRule> rules, boolean grantedPerNamespace) {
 

@@ -9,8 +9,8 @@ import java.lang.annotation.Target;
 /**
  * How the API server calls an {@link AdmissionValidator} or {@link Defaulter}: what
  * becomes its entry in the generated {@code ValidatingWebhookConfiguration} or
- * {@code MutatingWebhookConfiguration} (see {@code operator-deploy-generator}). Put it
- * on the validator's or defaulter's class, or on the {@code @Bean} method that makes it;
+ * {@code MutatingWebhookConfiguration} (see {@code operator-deploy-generator}). Put it on
+ * the validator's or defaulter's class, or on the {@code @Bean} method that makes it;
  * without it the webhook gets the defaults below. It changes nothing in how the operator
  * serves the webhook: the path and the kind come from the kind.
  *
@@ -129,8 +129,8 @@ public @interface Webhook {
 	@interface MatchCondition {
 
 		/**
-		 * The condition's name, unique in the webhook, such as
-		 * {@code endpoint-changed}: a qualified name of Kubernetes.
+		 * The condition's name, unique in the webhook, such as {@code endpoint-changed}:
+		 * a qualified name of Kubernetes.
 		 * @return the name
 		 */
 		String name();

@@ -32,8 +32,8 @@ final class ChartValues {
 	 * the manifests were generated for).
 	 */
 	static final List<String> DERIVED_ENV = List.of("SERVER_PORT", "MANAGEMENT_SERVER_PORT", "OPERATOR_NAMESPACE",
-			"OPERATOR_NAMESPACES", "OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME", "OPERATOR_METRICS_AUTH_ENABLED",
-			"JAVA_TOOL_OPTIONS");
+			"OPERATOR_NAMESPACES", "OPERATOR_LEADERELECTION_ENABLED", "OPERATOR_LEADERELECTION_LEASENAME",
+			"OPERATOR_METRICS_AUTH_ENABLED", "JAVA_TOOL_OPTIONS");
 
 	static final String DERIVED_ENV_PREFIX = "OPERATOR_WEBHOOK_";
 
@@ -111,12 +111,13 @@ final class ChartValues {
 					"Namespaces in which the roles granted namespace by namespace are bound (watching all "
 							+ "namespaces; with watchNamespaces they are bound there)."));
 		}
-		definitions.add(new Definition("javaToolOptions", Type.STRING, "",
-				"More JVM options, passed in JAVA_TOOL_OPTIONS."));
+		definitions
+			.add(new Definition("javaToolOptions", Type.STRING, "", "More JVM options, passed in JAVA_TOOL_OPTIONS."));
 		definitions.add(new Definition("env", Type.ENV, List.of(),
 				"More environment variables of the container, as a Pod's (name with value or valueFrom): Spring Boot "
 						+ "properties such as OPERATOR_CONTROLLER_MAXCONCURRENTRECONCILES, a secretKeyRef's credentials. "
-						+ "Not those the chart derives: " + String.join(", ", DERIVED_ENV) + " and OPERATOR_WEBHOOK_*."));
+						+ "Not those the chart derives: " + String.join(", ", DERIVED_ENV)
+						+ " and OPERATOR_WEBHOOK_*."));
 		definitions.add(new Definition("envFrom", Type.OBJECTS, List.of(),
 				"Sources of environment variables of the container (configMapRef, secretRef), as a Pod's."));
 		definitions.add(new Definition("extraVolumes", Type.OBJECTS, List.of(),
@@ -325,7 +326,10 @@ final class ChartValues {
 	}
 
 	private @Nullable Definition definition(String path) {
-		return this.definitions.stream().filter((definition) -> definition.path().equals(path)).findFirst().orElse(null);
+		return this.definitions.stream()
+			.filter((definition) -> definition.path().equals(path))
+			.findFirst()
+			.orElse(null);
 	}
 
 	/**
@@ -426,7 +430,10 @@ final class ChartValues {
 		/** A count: an integer from 0. */
 		COUNT,
 
-		/** An image's tag: a string, or a number as {@code --set image.tag=20250101} gives it. */
+		/**
+		 * An image's tag: a string, or a number as {@code --set image.tag=20250101} gives
+		 * it.
+		 */
 		TAG,
 
 		/** An image pull policy, or empty for Kubernetes' default. */
@@ -459,7 +466,8 @@ final class ChartValues {
 				case OBJECTS -> value instanceof List<?> list && list.stream().allMatch(Map.class::isInstance);
 				case ENV -> value instanceof List<?> list && list.stream()
 					.allMatch((item) -> item instanceof Map<?, ?> map && map.get("name") instanceof String);
-				case LABELS -> value instanceof Map<?, ?> map && map.values().stream().allMatch(String.class::isInstance);
+				case LABELS ->
+					value instanceof Map<?, ?> map && map.values().stream().allMatch(String.class::isInstance);
 			};
 			if (!valid) {
 				String expected = switch (this) {

@@ -85,8 +85,8 @@ public final class DeployManifests {
 
 	/**
 	 * Fails rather than leave out the CRD of a kind the operator uses: the RBAC and
-	 * webhooks would name a kind no manifest installs, and an update would delete the
-	 * CRD checked in.
+	 * webhooks would name a kind no manifest installs, and an update would delete the CRD
+	 * checked in.
 	 */
 	private static void checkCrds(Rendering rendering) {
 		Set<String> generated = WebhookTemplates.crdNames(rendering.model());
@@ -128,8 +128,8 @@ public final class DeployManifests {
 	 */
 	public void check(Path directory, boolean update) {
 		GeneratedFiles.of(files())
-			.check(directory, update, this.refresh.isEmpty() ? "run the generating test with -Ddeploy.update=true"
-					: this.refresh);
+			.check(directory, update,
+					this.refresh.isEmpty() ? "run the generating test with -Ddeploy.update=true" : this.refresh);
 	}
 
 	/**

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the code of an operator says about how it runs, as the manifests need it: its
  * name, the ports and paths it serves (probes, metrics, webhooks), the admission webhooks
- * and conversions it serves, the RBAC its manager needs, leader election, the namespaces it
- * watches, its shutdown time, and the CustomResourceDefinitions and admission policies
+ * and conversions it serves, the RBAC its manager needs, leader election, the namespaces
+ * it watches, its shutdown time, and the CustomResourceDefinitions and admission policies
  * its build generated. {@link DeployModels} reads it from an application;
  * {@link DeployManifests} renders it, with the {@link DeploySettings} the code does not
  * know. Immutable.
@@ -37,8 +37,8 @@ public final class DeployModel {
 	/**
 	 * Starts describing an operator.
 	 * @param name its name ({@code spring.application.name}): the Deployment's, the
-	 * ServiceAccount's and the roles'; a DNS label of at most 40 characters, so the
-	 * names made from it ({@code <name>-webhook-tls}, ...) stay within Kubernetes' limits
+	 * ServiceAccount's and the roles'; a DNS label of at most 40 characters, so the names
+	 * made from it ({@code <name>-webhook-tls}, ...) stay within Kubernetes' limits
 	 * @return the builder
 	 * @throws IllegalArgumentException if the name is not such a label
 	 */
@@ -76,7 +76,8 @@ public final class DeployModel {
 	}
 
 	/**
-	 * Returns Actuator's port when it has one of its own ({@code management.server.port}).
+	 * Returns Actuator's port when it has one of its own
+	 * ({@code management.server.port}).
 	 * @return the port, or {@code null} when Actuator shares the application's port
 	 */
 	@Nullable Integer managementPort() {
@@ -144,8 +145,8 @@ public final class DeployModel {
 	}
 
 	/**
-	 * Returns the names of the certificate's and key's files in the certificate
-	 * directory ({@code operator.webhook.cert-name} and {@code key-name}).
+	 * Returns the names of the certificate's and key's files in the certificate directory
+	 * ({@code operator.webhook.cert-name} and {@code key-name}).
 	 * @return the two names, {@code tls.crt} and {@code tls.key} by default
 	 */
 	List<String> webhookCertFiles() {
@@ -455,7 +456,8 @@ public final class DeployModel {
 
 		/**
 		 * Adds a custom resource whose versions the operator converts.
-		 * @param crdName the CRD's name, such as {@code storagebuckets.storage.kubeboot.io}
+		 * @param crdName the CRD's name, such as
+		 * {@code storagebuckets.storage.kubeboot.io}
 		 * @return this builder
 		 */
 		Builder conversion(String crdName) {
@@ -484,7 +486,8 @@ public final class DeployModel {
 		}
 
 		/**
-		 * Adds the custom resources the operator uses, whose CRDs the manifests must hold.
+		 * Adds the custom resources the operator uses, whose CRDs the manifests must
+		 * hold.
 		 * @param crdNames CRD names such as {@code storagebuckets.storage.kubeboot.io}
 		 * @return this builder
 		 */
@@ -530,7 +533,8 @@ public final class DeployModel {
 		}
 
 		/**
-		 * Sets the one namespace the operator watches, as {@code operator.namespace} does.
+		 * Sets the one namespace the operator watches, as {@code operator.namespace}
+		 * does.
 		 * @param namespace the namespace, or {@code null} for all
 		 * @return this builder
 		 */
@@ -545,8 +549,8 @@ public final class DeployModel {
 		 * @param enabled whether the operator elects a leader
 		 * @param leaseName the Lease's name when the application names one, else
 		 * {@code null} ({@code <name>-leader})
-		 * @param leaseNamespace the Lease's namespace when the application names one, else
-		 * {@code null} (the pod's namespace)
+		 * @param leaseNamespace the Lease's namespace when the application names one,
+		 * else {@code null} (the pod's namespace)
 		 * @return this builder
 		 */
 		Builder leaderElection(boolean enabled, @Nullable String leaseName, @Nullable String leaseNamespace) {

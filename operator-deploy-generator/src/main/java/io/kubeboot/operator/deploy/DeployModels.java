@@ -55,18 +55,17 @@ import org.springframework.web.context.support.GenericWebApplicationContext;
 import org.springframework.web.context.support.StandardServletEnvironment;
 
 /**
- * Reads what an operator's manifests need from its application: the
- * {@link DeployModel} that {@link DeployManifests} renders.
- * From the environment: {@code spring.application.name}, {@code server.port},
- * {@code management.server.port}, {@code operator.namespaces} (or {@code operator.namespace}),
- * leader election,
+ * Reads what an operator's manifests need from its application: the {@link DeployModel}
+ * that {@link DeployManifests} renders. From the environment:
+ * {@code spring.application.name}, {@code server.port}, {@code management.server.port},
+ * {@code operator.namespaces} (or {@code operator.namespace}), leader election,
  * {@code operator.metrics.auth.enabled}, {@code operator.webhook.*} and
- * {@code operator.graceful-shutdown-timeout}; from the
- * beans: the probes ({@code /healthz} and {@code /readyz} where the starter serves them,
- * else Actuator's probe groups), the Prometheus endpoint's path, every
- * {@link AdmissionValidator}, {@link Defaulter} (with its {@link Webhook @Webhook}) and
- * {@link Conversion}, and the RBAC the {@link Manager} needs; from the application's own
- * classes: the CRDs and admission policies {@code operator-crd-generator} wrote.
+ * {@code operator.graceful-shutdown-timeout}; from the beans: the probes
+ * ({@code /healthz} and {@code /readyz} where the starter serves them, else Actuator's
+ * probe groups), the Prometheus endpoint's path, every {@link AdmissionValidator},
+ * {@link Defaulter} (with its {@link Webhook @Webhook}) and {@link Conversion}, and the
+ * RBAC the {@link Manager} needs; from the application's own classes: the CRDs and
+ * admission policies {@code operator-crd-generator} wrote.
  * <p>
  * {@link #of(Class)} builds the application's context as the operator runs it, but not
  * started and apart from the machine that builds it:
@@ -88,8 +87,8 @@ public final class DeployModels {
 	 * webhook certificate that needs no files.
 	 */
 	private static final Map<String, Object> GENERATION = Map.of("operator.auto-startup", "false",
-			"operator.webhook.self-signed", "true", "spring.main.banner-mode", "off",
-			"spring.main.log-startup-info", "false");
+			"operator.webhook.self-signed", "true", "spring.main.banner-mode", "off", "spring.main.log-startup-info",
+			"false");
 
 	/** A client that the manager is built with and never uses. */
 	private static final String KUBECONFIG = """
@@ -121,8 +120,9 @@ public final class DeployModels {
 		SpringApplication spring = new SpringApplication(application);
 		boolean servlet = spring.getWebApplicationType() == WebApplicationType.SERVLET;
 		if (!servlet) {
-			logger.warn("Generating the manifests of a {} application: the web server's ports and probes are read "
-					+ "from servlet applications only, so the Deployment gets neither: application={}",
+			logger.warn(
+					"Generating the manifests of a {} application: the web server's ports and probes are read "
+							+ "from servlet applications only, so the Deployment gets neither: application={}",
 					spring.getWebApplicationType(), application.getName());
 		}
 		ConfigurableEnvironment environment = servlet ? Servlet.environment() : new StandardEnvironment();
@@ -143,9 +143,10 @@ public final class DeployModels {
 	}
 
 	/**
-	 * Reads the model of the operator an application context runs. The context is read
-	 * as it is, its environment included: {@link #of(Class)} builds one for generation.
-	 * @param context the context, built but not started ({@code operator.auto-startup=false})
+	 * Reads the model of the operator an application context runs. The context is read as
+	 * it is, its environment included: {@link #of(Class)} builds one for generation.
+	 * @param context the context, built but not started
+	 * ({@code operator.auto-startup=false})
 	 * @return the model
 	 * @throws IllegalStateException naming the property or bean at fault
 	 */
@@ -193,7 +194,8 @@ public final class DeployModels {
 			applications.add(ClassUtils.getUserClass(bean));
 		}
 		if (applications.size() != 1) {
-			throw new IllegalStateException("Expected the context of one @SpringBootApplication, found " + applications);
+			throw new IllegalStateException(
+					"Expected the context of one @SpringBootApplication, found " + applications);
 		}
 		return applications.get(0);
 	}
@@ -261,11 +263,11 @@ public final class DeployModels {
 		model.webhookServer(properties.getPort(), properties.getCertDir())
 			.webhookCertFiles(properties.getCertName(), properties.getKeyName());
 		List<WebhookRegistration> webhooks = new ArrayList<>();
-		validators.forEach((kind, bean) -> webhooks.add(WebhookRegistration.validating(
-				(Class<? extends KubernetesObject>) kind, ClassUtils.getUserClass(beanFactory.getType(bean)),
-				declaration(context, bean))));
-		defaulters.forEach((kind, bean) -> webhooks.add(WebhookRegistration
-			.mutating((Class<? extends KubernetesObject>) kind, declaration(context, bean))));
+		validators.forEach(
+				(kind, bean) -> webhooks.add(WebhookRegistration.validating((Class<? extends KubernetesObject>) kind,
+						ClassUtils.getUserClass(beanFactory.getType(bean)), declaration(context, bean))));
+		defaulters.forEach((kind, bean) -> webhooks
+			.add(WebhookRegistration.mutating((Class<? extends KubernetesObject>) kind, declaration(context, bean))));
 		long handlerTimeout = properties.getHandlerTimeout().toMillis();
 		for (WebhookRegistration webhook : webhooks) {
 			if (webhook.timeoutSeconds() * 1000L <= handlerTimeout) {

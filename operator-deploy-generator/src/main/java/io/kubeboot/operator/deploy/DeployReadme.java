@@ -24,7 +24,8 @@ final class DeployReadme {
 		holds.put("rbac.yaml", "the ServiceAccount and the roles its manager needs, each rule with its reason, and "
 				+ "with secured metrics the role of their scrapers");
 		holds.put("service.yaml", "the Services of the webhooks and of the metrics");
-		holds.put("certificate.yaml", "the cert-manager Issuers and Certificates of the webhooks' CA and serving certificate");
+		holds.put("certificate.yaml",
+				"the cert-manager Issuers and Certificates of the webhooks' CA and serving certificate");
 		holds.put("webhook.yaml", "the webhook configurations of the validators and defaulters the operator serves");
 		holds.put("deployment.yaml", "the Deployment, and a PodDisruptionBudget with more than one replica");
 		holds.put("networkpolicy.yaml", "who may connect to the pods");
@@ -34,8 +35,9 @@ final class DeployReadme {
 		header.forEach((line) -> readme.append(line).append('\n'));
 		readme.append("-->\n");
 		readme.append("# Deploying ").append(name).append("\n\n");
-		readme.append("Every file here is generated; `chart/` is a Helm chart of the same objects, whose default values "
-				+ "render exactly these files.\n\n");
+		readme
+			.append("Every file here is generated; `chart/` is a Helm chart of the same objects, whose default values "
+					+ "render exactly these files.\n\n");
 		readme.append("| file | what it holds |\n|---|---|\n");
 		holds.forEach((file, what) -> {
 			if (files.contains(file)) {
@@ -43,8 +45,11 @@ final class DeployReadme {
 			}
 		});
 		for (String extra : rendering.settings().extraFiles().keySet()) {
-			readme.append("| `").append(extra).append("` | the project's own, copied from `")
-				.append(DeploySettings.EXTRA_DIRECTORY).append("/` beside the settings |\n");
+			readme.append("| `")
+				.append(extra)
+				.append("` | the project's own, copied from `")
+				.append(DeploySettings.EXTRA_DIRECTORY)
+				.append("/` beside the settings |\n");
 		}
 		readme.append("| `chart/` | the Helm chart |\n\n");
 		readme.append("## With kubectl\n\n```shell\n");
@@ -76,13 +81,17 @@ final class DeployReadme {
 		}
 		readme.append("kubectl -n ").append(namespace).append(" rollout status deployment/").append(name).append('\n');
 		readme.append("```\n\n## With Helm\n\n```shell\n");
-		readme.append("helm install ").append(name).append(" chart --namespace ").append(namespace)
+		readme.append("helm install ")
+			.append(name)
+			.append(" chart --namespace ")
+			.append(namespace)
 			.append(" --create-namespace\n```\n\n");
 		readme.append("`helm show values chart` lists what the chart lets you change.\n");
 		ChartValues values = rendering.values();
 		if (values.has("metrics.secure") && (Boolean) values.get("metrics.secure")) {
 			readme.append("\n## Who may read the metrics\n\n");
-			readme.append("`").append(rendering.model().metricsPath())
+			readme.append("`")
+				.append(rendering.model().metricsPath())
 				.append("` answers only callers whose bearer token the API server authenticates and whom RBAC lets "
 						+ "`get` the path (`operator.metrics.auth.enabled`, from `metrics.secure`). `rbac.yaml` lets the "
 						+ "operator ask (the ClusterRole `")

@@ -78,9 +78,9 @@ public final class DeploySettings {
 
 	private final Map<String, Object> chartMetadata;
 
-	private DeploySettings(String source, String namespace, @Nullable String chartVersion,
-			@Nullable String description, Map<String, Object> chartMetadata, List<String> externalCrds,
-			Map<String, Object> values, Map<String, String> extraFiles) {
+	private DeploySettings(String source, String namespace, @Nullable String chartVersion, @Nullable String description,
+			Map<String, Object> chartMetadata, List<String> externalCrds, Map<String, Object> values,
+			Map<String, String> extraFiles) {
 		this.source = source;
 		this.namespace = namespace;
 		this.chartVersion = chartVersion;
@@ -131,8 +131,8 @@ public final class DeploySettings {
 						+ "manifest: the files there are YAML (*.yaml)");
 			}
 		}
-		return new DeploySettings(this.source, this.namespace, this.chartVersion, this.description,
-				this.chartMetadata, this.externalCrds, this.values, new TreeMap<>(files));
+		return new DeploySettings(this.source, this.namespace, this.chartVersion, this.description, this.chartMetadata,
+				this.externalCrds, this.values, new TreeMap<>(files));
 	}
 
 	/**
@@ -213,7 +213,8 @@ public final class DeploySettings {
 
 	private static boolean chartValue(String key, @Nullable Object value) {
 		return switch (key) {
-			case "sources", "keywords" -> value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
+			case "sources", "keywords" ->
+				value instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
 			case "maintainers" -> value instanceof List<?> list && list.stream()
 				.allMatch((maintainer) -> maintainer instanceof Map<?, ?> fields && fields.get("name") instanceof String
 						&& fields.keySet().stream().allMatch((field) -> List.of("name", "email", "url").contains(field))
@@ -290,8 +291,8 @@ public final class DeploySettings {
 	/**
 	 * Returns the manifests of the project's own, from the directory {@code extra} beside
 	 * the settings' file: copied as they are into the plain manifests and the chart's
-	 * templates (where Helm renders them, so {@code {{} is Helm's there).
-	 * @return the files' contents by name
+	 * templates (where Helm renders them, so {@code {{} is Helm's there). @return the
+	 * files' contents by name
 	 */
 	public Map<String, String> extraFiles() {
 		return this.extraFiles;

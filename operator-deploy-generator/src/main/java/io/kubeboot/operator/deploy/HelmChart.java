@@ -14,8 +14,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The Helm chart of an operator: {@code Chart.yaml}, {@code values.yaml} with the
  * settings' values as defaults, {@code values.schema.json}, the CRDs in {@code crds/}
  * (which Helm installs before the templates and never upgrades or deletes), and the same
- * templates the plain manifests are rendered from, with the checks that refuse values
- * the operator cannot run with.
+ * templates the plain manifests are rendered from, with the checks that refuse values the
+ * operator cannot run with.
  */
 final class HelmChart {
 
@@ -44,7 +44,8 @@ final class HelmChart {
 		}
 		files.put("templates/_helpers.tpl", helpers());
 		if (!this.rendering.model().policies().isEmpty()) {
-			// one copy per cluster, like the CRDs: a second release of the operator leaves them out
+			// one copy per cluster, like the CRDs: a second release of the operator
+			// leaves them out
 			files.put("templates/policy.yaml", "{{- if $.Values.admissionPolicies.enabled }}\n"
 					+ String.join("---\n", this.rendering.model().policies()) + "{{- end }}\n");
 		}
@@ -125,7 +126,8 @@ final class HelmChart {
 		tpl.append("{{- printf \"%s-%s\" $.Release.Name $name | trunc 40 | trimSuffix \"-\" }}\n");
 		tpl.append("{{- end }}\n{{- end }}\n{{- end }}\n\n");
 		tpl.append("{{/* The name of the release's cluster-scoped objects, and of those in other namespaces: the "
-				+ "full name, and the release's namespace unless it is ").append(namespace)
+				+ "full name, and the release's namespace unless it is ")
+			.append(namespace)
 			.append(", so that releases of one name in two namespaces do not collide */}}\n");
 		tpl.append("{{- define \"").append(name).append(".clusterName\" -}}\n");
 		tpl.append("{{- if eq $.Release.Namespace ").append(TemplateWriter.quoted(namespace)).append(" }}\n");
@@ -139,7 +141,8 @@ final class HelmChart {
 		tpl.append("{{- end }}\n\n");
 		tpl.append("{{/* The label helm.sh/chart */}}\n");
 		tpl.append("{{- define \"").append(name).append(".chart\" -}}\n");
-		tpl.append("{{- printf \"%s-%s\" $.Chart.Name $.Chart.Version | replace \"+\" \"_\" | trunc 63 | trimSuffix \"-\" }}\n");
+		tpl.append(
+				"{{- printf \"%s-%s\" $.Chart.Name $.Chart.Version | replace \"+\" \"_\" | trunc 63 | trimSuffix \"-\" }}\n");
 		tpl.append("{{- end }}\n");
 		tpl.append("\n{{/* The JVM options of JAVA_TOOL_OPTIONS: the image's AOT cache or CDS archive, then "
 				+ "javaToolOptions */}}\n");
@@ -157,8 +160,7 @@ final class HelmChart {
 		List<String[]> checks = new ArrayList<>();
 		checks.add(new String[] { "and (gt (int $.Values.replicas) 1) (not $.Values.leaderElection.enabled)",
 				"replicas is above 1 but leaderElection.enabled is false: every replica would run the controllers" });
-		checks.add(new String[] {
-				"and (not $.Values.serviceAccount.create) (not $.Values.serviceAccount.name)",
+		checks.add(new String[] { "and (not $.Values.serviceAccount.create) (not $.Values.serviceAccount.name)",
 				"serviceAccount.name must name the ServiceAccount to run as when serviceAccount.create is false" });
 		if (values.has("webhook.certManager.enabled")) {
 			checks.add(new String[] { "and (not $.Values.webhook.certManager.enabled) (not $.Values.webhook.caBundle)",
@@ -186,8 +188,7 @@ final class HelmChart {
 			checks.add(new String[] { "ne $.Release.Namespace " + TemplateWriter.quoted(namespace),
 					"the CRDs of crds/ (" + String.join(", ", converted) + ") convert by the webhook in namespace "
 							+ namespace + ": install the chart there, or regenerate it for another namespace" });
-			checks.add(new String[] {
-					"ne (include \"" + name + ".fullname\" $) " + TemplateWriter.quoted(name),
+			checks.add(new String[] { "ne (include \"" + name + ".fullname\" $) " + TemplateWriter.quoted(name),
 					"the CRDs of crds/ (" + String.join(", ", converted) + ") convert by the webhook Service " + name
 							+ "-webhook: name the release " + name + " (or set fullnameOverride=" + name + ")" });
 		}
@@ -198,7 +199,9 @@ final class HelmChart {
 		}
 		List<String> derived = ChartValues.DERIVED_ENV.stream().map(TemplateWriter::quoted).toList();
 		tpl.append("{{- range $.Values.env }}\n");
-		tpl.append("{{- if or (has .name (list ").append(String.join(" ", derived)).append(")) (hasPrefix ")
+		tpl.append("{{- if or (has .name (list ")
+			.append(String.join(" ", derived))
+			.append(")) (hasPrefix ")
 			.append(TemplateWriter.quoted(ChartValues.DERIVED_ENV_PREFIX))
 			.append(" .name) }}\n");
 		tpl.append("{{- fail (printf \"env names %s, which the chart derives (from the values or the application's "
@@ -214,7 +217,8 @@ final class HelmChart {
 		for (String line : this.header) {
 			notes.append("{{- /* ").append(line).append(" */}}\n");
 		}
-		notes.append(name).append(" runs in namespace {{ .Release.Namespace }}, watching ")
+		notes.append(name)
+			.append(" runs in namespace {{ .Release.Namespace }}, watching ")
 			.append("{{ if .Values.watchNamespaces }}{{ if gt (len .Values.watchNamespaces) 1 }}namespaces")
 			.append("{{ else }}namespace{{ end }} {{ join \", \" .Values.watchNamespaces }}")
 			.append("{{ else }}all namespaces{{ end }}.\n\n");
@@ -222,7 +226,8 @@ final class HelmChart {
 		notes.append("  kubectl -n {{ .Release.Namespace }} rollout status deployment/").append(fullname).append('\n');
 		notes.append("  kubectl -n {{ .Release.Namespace }} logs deployment/").append(fullname).append('\n');
 		notes.append("\nThe pods meet the restricted Pod Security Standard; hold the namespace to it:\n");
-		notes.append("  kubectl label namespace {{ .Release.Namespace }} pod-security.kubernetes.io/enforce=restricted\n");
+		notes.append(
+				"  kubectl label namespace {{ .Release.Namespace }} pod-security.kubernetes.io/enforce=restricted\n");
 		String metricsPath = this.rendering.model().metricsPath();
 		if (metricsPath != null) {
 			notes.append("{{- if .Values.metrics.secure }}\n\n");
@@ -241,7 +246,9 @@ final class HelmChart {
 		if (this.rendering.servesWebhooks()) {
 			notes.append("{{- if .Values.webhook.certManager.enabled }}\n\n");
 			notes.append("The webhooks' certificate comes from cert-manager, which must run in the cluster:\n");
-			notes.append("  kubectl -n {{ .Release.Namespace }} get certificate ").append(fullname).append("-webhook\n");
+			notes.append("  kubectl -n {{ .Release.Namespace }} get certificate ")
+				.append(fullname)
+				.append("-webhook\n");
 			notes.append("{{- end }}\n");
 		}
 		return notes.toString();

@@ -14,8 +14,9 @@ final class LabelSelectors {
 
 	private static final Pattern SET = Pattern.compile("(\\S+)\\s+(in|notin)\\s*\\(([^()]*)\\)");
 
-	private static final Pattern KEY = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-			+ "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+	private static final Pattern KEY = Pattern
+		.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+				+ "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
 	private static final Pattern VALUE = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
 
@@ -58,8 +59,8 @@ final class LabelSelectors {
 		int equals = requirement.indexOf('=');
 		if (equals > 0) {
 			int value = requirement.startsWith("==", equals) ? equals + 2 : equals + 1;
-			return checked(requirement.substring(0, equals).strip(), "In", List.of(requirement.substring(value).strip()),
-					what, selector);
+			return checked(requirement.substring(0, equals).strip(), "In",
+					List.of(requirement.substring(value).strip()), what, selector);
 		}
 		if (requirement.startsWith("!")) {
 			return checked(requirement.substring(1).strip(), "DoesNotExist", List.of(), what, selector);
@@ -67,8 +68,7 @@ final class LabelSelectors {
 		return checked(requirement, "Exists", List.of(), what, selector);
 	}
 
-	private static Requirement checked(String key, String operator, List<String> values, String what,
-			String selector) {
+	private static Requirement checked(String key, String operator, List<String> values, String what, String selector) {
 		if (!KEY.matcher(key).matches() || key.length() > 316) {
 			throw new IllegalArgumentException(what + " '" + selector + "': '" + key + "' is no label key");
 		}

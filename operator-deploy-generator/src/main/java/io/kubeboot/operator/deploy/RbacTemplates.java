@@ -28,9 +28,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * permissions the manager places in the namespaces it watches (all of them, or those of
  * {@code operator.namespaces}) follow the chart's {@code watchNamespaces}: with none, a
  * ClusterRole bound cluster-wide; with some, a Role and RoleBinding in each
- * (cluster-scoped kinds keep their ClusterRole). Leader election's Lease lives in the namespace the operator is installed
- * in unless the application names another. The metrics endpoint's access reviews, and
- * the role of whoever scrapes it, follow the chart's {@code metrics.secure}.
+ * (cluster-scoped kinds keep their ClusterRole). Leader election's Lease lives in the
+ * namespace the operator is installed in unless the application names another. The
+ * metrics endpoint's access reviews, and the role of whoever scrapes it, follow the
+ * chart's {@code metrics.secure}.
  */
 final class RbacTemplates {
 
@@ -52,8 +53,7 @@ final class RbacTemplates {
 	private static final String RBAC_API = "rbac.authorization.k8s.io/v1";
 
 	/** The helper ClusterRoles: suffix, aggregated into, verbs, who. */
-	private static final String[][] HELPERS = {
-			{ "admin", "admin", "*", "namespace admins do anything with" },
+	private static final String[][] HELPERS = { { "admin", "admin", "*", "namespace admins do anything with" },
 			{ "editor", "edit", "create,delete,get,list,patch,update,watch", "editors create, change and delete" },
 			{ "viewer", "view", "get,list,watch", "viewers read" } };
 
@@ -114,11 +114,11 @@ final class RbacTemplates {
 		}
 		for (Permission permission : model.permissions()) {
 			if (permission.role().equals(LEADER_ELECTION_ROLE) || permission.role().equals(METRICS_AUTH_ROLE)) {
-				// described above, whether the application elects a leader or guards its metrics or not
+				// described above, whether the application elects a leader or guards its
+				// metrics or not
 				continue;
 			}
-			else if (permission.isInAllNamespaces()
-					|| model.watchNamespaces().contains(permission.namespace())) {
+			else if (permission.isInAllNamespaces() || model.watchNamespaces().contains(permission.namespace())) {
 				placed.add(oneNamespace ? permission.inNamespace(WATCHED) : permission.inAllNamespaces());
 			}
 			else {
@@ -172,8 +172,7 @@ final class RbacTemplates {
 			.put("name", values.string("metrics.scraper.serviceAccount.name"))
 			.put("namespace", values.string("metrics.scraper.serviceAccount.namespace"))
 			.build();
-		Mapping binding = rendering
-			.object(RBAC_API, "ClusterRoleBinding", rendering.metadata(name, null, "metrics"))
+		Mapping binding = rendering.object(RBAC_API, "ClusterRoleBinding", rendering.metadata(name, null, "metrics"))
 			.put("roleRef",
 					Template.map()
 						.put("apiGroup", "rbac.authorization.k8s.io")
@@ -183,8 +182,9 @@ final class RbacTemplates {
 			.put("subjects", Template.seq().add(subject).build())
 			.build();
 		return List.of(
-				new Document(List.of("Lets a scraper get the metrics (values metrics.secure): bind it to whoever "
-						+ "scrapes them"), role, secure),
+				new Document(List
+					.of("Lets a scraper get the metrics (values metrics.secure): bind it to whoever " + "scrapes them"),
+						role, secure),
 				new Document(List.of("The scraper of values metrics.scraper.serviceAccount"), binding,
 						secure.and(values.notEmpty("metrics.scraper.serviceAccount.name"))));
 	}
@@ -206,9 +206,8 @@ final class RbacTemplates {
 		Scalar name = name(rendering, role, installed);
 		documents.add(roleDocument(rendering, role, name, scalar).with(when));
 		if (!role.grantedPerNamespace()) {
-			documents.add(
-					bindingDocument(rendering, name, (scalar != null) ? "Role" : "ClusterRole", scalar, List.of())
-						.with(when));
+			documents.add(bindingDocument(rendering, name, (scalar != null) ? "Role" : "ClusterRole", scalar, List.of())
+				.with(when));
 			return documents;
 		}
 		Function<Scalar, Document> binding = (item) -> bindingDocument(rendering, name, "ClusterRole", item,
@@ -245,13 +244,13 @@ final class RbacTemplates {
 			rules.comment(new TreeSet<>(rule.reasons()).toArray(String[]::new)).add(item.build());
 		}
 		Mapping object = rendering
-			.object(RBAC_API, (namespace != null) ? "Role" : "ClusterRole",
-					rendering.metadata(name, namespace, null))
+			.object(RBAC_API, (namespace != null) ? "Role" : "ClusterRole", rendering.metadata(name, namespace, null))
 			.put("rules", rules.build())
 			.build();
 		List<String> comments = role.grantedPerNamespace()
-				? List.of("Not bound cluster-wide: granted namespace by namespace, by a RoleBinding of this ClusterRole "
-						+ "to the ServiceAccount in each namespace that needs it (values grantedNamespaces)")
+				? List
+					.of("Not bound cluster-wide: granted namespace by namespace, by a RoleBinding of this ClusterRole "
+							+ "to the ServiceAccount in each namespace that needs it (values grantedNamespaces)")
 				: List.of();
 		return new Document(comments, object, Cond.ALWAYS);
 	}
@@ -316,9 +315,11 @@ final class RbacTemplates {
 										.build())
 									.build())
 						.build();
-					documents.add(new Document(List.of("Lets " + helper[3] + " " + plural + "." + group
-							+ " where Kubernetes' " + helper[1] + " role is bound (values rbacHelpers.enabled)"), object,
-							enabled));
+					documents.add(
+							new Document(
+									List.of("Lets " + helper[3] + " " + plural + "." + group + " where Kubernetes' "
+											+ helper[1] + " role is bound (values rbacHelpers.enabled)"),
+									object, enabled));
 				}
 			}
 		}

@@ -190,8 +190,8 @@ final class Template {
 	}
 
 	/**
-	 * A line of the Helm template alone, such as an {@code include} of the checks: nothing
-	 * in the plain manifest.
+	 * A line of the Helm template alone, such as an {@code include} of the checks:
+	 * nothing in the plain manifest.
 	 *
 	 * @param helm the template action, such as {@code {{- include "x.checks" $ }}}
 	 */
@@ -200,8 +200,8 @@ final class Template {
 	}
 
 	/**
-	 * Documents for every element of a list of the values, as Helm's {@code range}
-	 * writes them: each gets the element.
+	 * Documents for every element of a list of the values, as Helm's {@code range} writes
+	 * them: each gets the element.
 	 *
 	 * @param helm the pipeline of the list
 	 * @param plain the list

@@ -24,9 +24,9 @@ import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
- * Writes {@link Template templates}: as plain YAML with the settings' values, or as a Helm
- * template. Mappings and sequences are written in block style, two spaces deeper than
- * their key; strings are quoted where YAML would read them as something else.
+ * Writes {@link Template templates}: as plain YAML with the settings' values, or as a
+ * Helm template. Mappings and sequences are written in block style, two spaces deeper
+ * than their key; strings are quoted where YAML would read them as something else.
  */
 final class TemplateWriter {
 
@@ -126,8 +126,8 @@ final class TemplateWriter {
 	}
 
 	/**
-	 * Writes entries at an indentation; the first after {@code firstPrefix} (a list item's
-	 * dash) if given.
+	 * Writes entries at an indentation; the first after {@code firstPrefix} (a list
+	 * item's dash) if given.
 	 */
 	private void entries(List<Entry> entries, int indent, @Nullable String firstPrefix) {
 		boolean first = true;

@@ -40,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  * @param namespaceSelector the requirements its {@code @Webhook} puts on the namespace
  * @param objectSelector the requirements its {@code @Webhook} puts on the object
  */
-record WebhookRegistration(boolean mutating, String name, String path, String group, String version,
-		String resource, boolean namespaced, List<String> operations, String failurePolicy, int timeoutSeconds,
+record WebhookRegistration(boolean mutating, String name, String path, String group, String version, String resource,
+		boolean namespaced, List<String> operations, String failurePolicy, int timeoutSeconds,
 		List<MatchCondition> matchConditions, List<LabelSelectors.Requirement> namespaceSelector,
 		List<LabelSelectors.Requirement> objectSelector) {
 
@@ -173,9 +173,8 @@ record WebhookRegistration(boolean mutating, String name, String path, String gr
 	private static boolean overridesValidateDelete(Class<?> validator) {
 		for (Class<?> type = validator; type != null && type != Object.class; type = type.getSuperclass()) {
 			for (Method method : type.getDeclaredMethods()) {
-				if (method.getName().equals("validateDelete") && method.getParameterCount() == 1
-						&& !method.isBridge() && !method.isSynthetic()
-						&& AdmissionValidator.class.isAssignableFrom(type)) {
+				if (method.getName().equals("validateDelete") && method.getParameterCount() == 1 && !method.isBridge()
+						&& !method.isSynthetic() && AdmissionValidator.class.isAssignableFrom(type)) {
 					return true;
 				}
 			}

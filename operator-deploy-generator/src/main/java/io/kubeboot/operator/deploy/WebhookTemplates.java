@@ -20,9 +20,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The webhook configurations derived from the webhooks the operator serves, the
- * cert-manager Issuer and Certificate of their serving certificate, and the check that the
- * CustomResourceDefinitions' conversion webhooks (written by {@code operator-crd-generator}
- * from its options) point where these manifests put the webhook server.
+ * cert-manager Issuer and Certificate of their serving certificate, and the check that
+ * the CustomResourceDefinitions' conversion webhooks (written by
+ * {@code operator-crd-generator} from its options) point where these manifests put the
+ * webhook server.
  */
 final class WebhookTemplates {
 
@@ -32,8 +33,8 @@ final class WebhookTemplates {
 	static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 
 	/**
-	 * The kinds without which the operator's own pods cannot be created or rolled out:
-	 * a webhook on them that refuses while no replica answers locks the operator out.
+	 * The kinds without which the operator's own pods cannot be created or rolled out: a
+	 * webhook on them that refuses while no replica answers locks the operator out.
 	 */
 	private static final Set<String> WORKLOAD_RESOURCES = Set.of("/pods", "apps/replicasets", "apps/deployments");
 
@@ -49,8 +50,8 @@ final class WebhookTemplates {
 	 * a long-lived CA Certificate, whose Issuer signs the serving certificate. The API
 	 * server trusts the CA (cert-manager's CA injector writes the {@code ca.crt} of the
 	 * serving certificate's Secret, which is the CA's), so a renewed serving certificate
-	 * is trusted before a pod serves it, and no renewal opens a window where the
-	 * webhooks and conversions fail.
+	 * is trusted before a pod serves it, and no renewal opens a window where the webhooks
+	 * and conversions fail.
 	 */
 	static List<Object> certificates(Rendering rendering) {
 		Scalar namespace = rendering.namespace();
@@ -80,20 +81,19 @@ final class WebhookTemplates {
 			.put("spec",
 					Template.map()
 						.put("secretName", rendering.certificateSecret())
-						.put("dnsNames",
-								Template.seq()
-									.add(Template.concat(rendering.webhookService(), ".", namespace, ".svc"))
-									.add(Template.concat(rendering.webhookService(), ".", namespace,
-											".svc.cluster.local"))
-									.build())
+						.put("dnsNames", Template.seq()
+							.add(Template.concat(rendering.webhookService(), ".", namespace, ".svc"))
+							.add(Template.concat(rendering.webhookService(), ".", namespace, ".svc.cluster.local"))
+							.build())
 						.put("issuerRef", Template.map().put("kind", "Issuer").put("name", rendering.ca()).build())
 						.build())
 			.build();
 		Cond certManager = rendering.values().isTrue("webhook.certManager.enabled");
-		return List.of(new Document(List.of("The webhooks' CA, kept by cert-manager: a self-signed Issuer signs the CA "
-				+ "certificate (Secret " + rendering.name() + "-ca), whose Issuer signs the serving certificate"),
-				selfSigned, certManager), new Document(List.of(), caCertificate, certManager),
-				new Document(List.of(), caIssuer, certManager),
+		return List.of(
+				new Document(List.of("The webhooks' CA, kept by cert-manager: a self-signed Issuer signs the CA "
+						+ "certificate (Secret " + rendering.name()
+						+ "-ca), whose Issuer signs the serving certificate"), selfSigned, certManager),
+				new Document(List.of(), caCertificate, certManager), new Document(List.of(), caIssuer, certManager),
 				new Document(List.of("The serving certificate, kept and renewed by cert-manager in the Secret "
 						+ rendering.name() + "-webhook-tls, which the pods mount; its CA injector writes the CA into "
 						+ "the webhook configurations (the " + INJECT_CA + " annotation), so the API server trusts a "
@@ -184,7 +184,8 @@ final class WebhookTemplates {
 				.put("namespaceSelector", selector(List.of(), List.of(watched(rendering))));
 		}
 		else {
-			entry.comment(ownKind(rendering, webhook) ? "while the operator watches some namespaces, only requests there"
+			entry.comment(ownKind(rendering, webhook)
+					? "while the operator watches some namespaces, only requests there"
 					: "only requests in the namespaces the operator watches; watching all, none of kube-system nor the "
 							+ "operator's own: a webhook that does not answer would stop them")
 				.put("namespaceSelector", namespaceSelector(rendering, webhook, watching));
@@ -287,7 +288,8 @@ final class WebhookTemplates {
 	 */
 	static void checkLockOut(Rendering rendering) {
 		List<WebhookRegistration> locking = lockingOut(rendering.model());
-		if (!locking.isEmpty() && rendering.values().strings("watchNamespaces").contains(rendering.settings().namespace())) {
+		if (!locking.isEmpty()
+				&& rendering.values().strings("watchNamespaces").contains(rendering.settings().namespace())) {
 			throw new IllegalArgumentException(rendering.settings().source() + ": values.watchNamespaces names "
 					+ rendering.settings().namespace() + ", where the operator runs, and "
 					+ String.join(", ", locking.stream().map(WebhookRegistration::name).toList())
@@ -315,8 +317,8 @@ final class WebhookTemplates {
 	 * Checks that every CRD converted by webhook points at this operator's webhook
 	 * Service, in the namespace the manifests install it in, and that the operator
 	 * converts exactly those.
-	 * @throws IllegalArgumentException listing every difference and the generator
-	 * options that fix it
+	 * @throws IllegalArgumentException listing every difference and the generator options
+	 * that fix it
 	 */
 	@SuppressWarnings("unchecked")
 	static void checkConversions(Rendering rendering) {
@@ -342,14 +344,13 @@ final class WebhookTemplates {
 					continue;
 				}
 				String webhookService = String.valueOf(rendering.webhookService().plain());
-				if (!webhookService.equals(service.get("name"))
-						|| !namespace.equals(service.get("namespace"))
+				if (!webhookService.equals(service.get("name")) || !namespace.equals(service.get("namespace"))
 						|| !Objects.equals(Rendering.WEBHOOK_SERVICE_PORT, service.get("port"))
 						|| !CONVERT_PATH.equals(service.get("path"))) {
 					problems.add(name + " converts at " + service.get("namespace") + "/" + service.get("name") + ":"
 							+ service.get("port") + service.get("path") + ", not at the webhook Service of these "
-							+ "manifests, " + namespace + "/" + webhookService + ":"
-							+ Rendering.WEBHOOK_SERVICE_PORT + CONVERT_PATH);
+							+ "manifests, " + namespace + "/" + webhookService + ":" + Rendering.WEBHOOK_SERVICE_PORT
+							+ CONVERT_PATH);
 				}
 				Object injected = get(crd, "metadata", "annotations", INJECT_CA);
 				String certificate = namespace + "/" + rendering.certificate().plain();
@@ -373,11 +374,12 @@ final class WebhookTemplates {
 			}
 		}
 		if (!problems.isEmpty()) {
-			throw new IllegalArgumentException("The CRDs' conversion webhooks do not match the manifests:\n  - "
-					+ String.join("\n  - ", problems) + "\nCompile the model with the options -Akubeboot.webhook.service="
-					+ rendering.webhookService().plain() + " -Akubeboot.webhook.namespace=" + namespace
-					+ " -Akubeboot.webhook.certificate=" + namespace + "/" + rendering.certificate().plain()
-					+ " of operator-crd-generator");
+			throw new IllegalArgumentException(
+					"The CRDs' conversion webhooks do not match the manifests:\n  - " + String.join("\n  - ", problems)
+							+ "\nCompile the model with the options -Akubeboot.webhook.service="
+							+ rendering.webhookService().plain() + " -Akubeboot.webhook.namespace=" + namespace
+							+ " -Akubeboot.webhook.certificate=" + namespace + "/" + rendering.certificate().plain()
+							+ " of operator-crd-generator");
 		}
 	}
 

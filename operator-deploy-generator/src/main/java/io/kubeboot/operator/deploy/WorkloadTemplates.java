@@ -54,9 +54,8 @@ final class WorkloadTemplates {
 		List<String> comments = new ArrayList<>();
 		comments.add("The operator: with more than one replica, one leads (runs the controllers) and the others keep "
 				+ "warm caches and take over when it goes away (leader election on a Lease).");
-		return List.of(new Document(comments, deployment, Cond.ALWAYS),
-				new Document(List.of("With more than one replica, a node drain leaves one running"), budget,
-						severalReplicas));
+		return List.of(new Document(comments, deployment, Cond.ALWAYS), new Document(
+				List.of("With more than one replica, a node drain leaves one running"), budget, severalReplicas));
 	}
 
 	private static Mapping podTemplate(Rendering rendering, Cond severalReplicas) {
@@ -107,8 +106,7 @@ final class WorkloadTemplates {
 			.put("podAffinityTerm",
 					Template.map()
 						.put("topologyKey", "kubernetes.io/hostname")
-						.put("labelSelector",
-								Template.map().put("matchLabels", rendering.selector()).build())
+						.put("labelSelector", Template.map().put("matchLabels", rendering.selector()).build())
 						.build())
 			.build();
 		return Template.map()
@@ -222,8 +220,7 @@ final class WorkloadTemplates {
 				.add(port("http", model.applicationPort()));
 		}
 		if (model.managementPort() != null) {
-			ports.comment("management.server.port: Actuator's own")
-				.add(port("management", model.managementPort()));
+			ports.comment("management.server.port: Actuator's own").add(port("management", model.managementPort()));
 		}
 		if (model.webhookPort() != null) {
 			ports.comment("operator.webhook.port: the admission and conversion webhooks, over HTTPS")
@@ -242,8 +239,9 @@ final class WorkloadTemplates {
 					+ "/tmp, an emptyDir")
 			.add(Template.map().put("name", "tmp").put("mountPath", "/tmp").build());
 		if (rendering.servesWebhooks()) {
-			mounts.comment("the webhook's serving certificate, where operator.webhook.cert-dir points; re-read when "
-					+ "renewed")
+			mounts
+				.comment("the webhook's serving certificate, where operator.webhook.cert-dir points; re-read when "
+						+ "renewed")
 				.add(Template.map()
 					.put("name", "webhook-tls")
 					.put("mountPath", rendering.model().webhookCertDir())
@@ -325,9 +323,10 @@ final class WorkloadTemplates {
 										.build())
 							.build())
 				.build();
-			documents.add(new Document(List.of("Actuator, for Prometheus: " + rendering.model().metricsPath()
-					+ " of every replica (each counts its own work; only the leader reconciles)"), service,
-					Cond.ALWAYS));
+			documents.add(new Document(
+					List.of("Actuator, for Prometheus: " + rendering.model().metricsPath()
+							+ " of every replica (each counts its own work; only the leader reconciles)"),
+					service, Cond.ALWAYS));
 		}
 		return documents;
 	}
@@ -417,9 +416,9 @@ final class WorkloadTemplates {
 						.put("endpoints", Template.seq().add(endpoint.build()).build())
 						.build())
 			.build();
-		return List.of(new Document(
-				List.of("Tells the Prometheus Operator to scrape the metrics Service (needs its CRDs)"), monitor,
-				rendering.values().isTrue("metrics.serviceMonitor.enabled")));
+		return List
+			.of(new Document(List.of("Tells the Prometheus Operator to scrape the metrics Service (needs its CRDs)"),
+					monitor, rendering.values().isTrue("metrics.serviceMonitor.enabled")));
 	}
 
 }

@@ -65,9 +65,9 @@ class DeployManifestsTests {
 					List.of(Map.of("name", "on-changed", "expression", "object.spec.on != oldObject.spec.on")));
 		assertThat(get(validating, "clientConfig", "service")).isEqualTo(Map.of("name", "light-operator-webhook",
 				"namespace", "lights", "path", "/validate-home-example-com-v2-lamp", "port", 443));
-		assertThat(((List<?>) validating.get("rules")).get(0)).isEqualTo(Map.of("apiGroups", List.of("home.example.com"),
-				"apiVersions", List.of("v2"), "resources", List.of("lamps"), "operations",
-				List.of("CREATE", "UPDATE", "DELETE"), "scope", "Namespaced"));
+		assertThat(((List<?>) validating.get("rules")).get(0))
+			.isEqualTo(Map.of("apiGroups", List.of("home.example.com"), "apiVersions", List.of("v2"), "resources",
+					List.of("lamps"), "operations", List.of("CREATE", "UPDATE", "DELETE"), "scope", "Namespaced"));
 		Map<String, Object> mutating = webhook(configurations.get(1));
 		assertThat(mutating).containsEntry("name", "mlamp.home.example.com")
 			.containsEntry("failurePolicy", "Fail")
@@ -88,8 +88,8 @@ class DeployManifestsTests {
 				List.of(Map.of("key", "kubernetes.io/metadata.name", "operator", "NotIn", "values",
 						List.of("kube-system", "lights")),
 						Map.of("key", "environment", "operator", "In", "values", List.of("production", "qa")))));
-		assertThat(configMaps.get("objectSelector")).isEqualTo(Map.of("matchExpressions",
-				List.of(Map.of("key", "example.com/checked", "operator", "Exists"))));
+		assertThat(configMaps.get("objectSelector"))
+			.isEqualTo(Map.of("matchExpressions", List.of(Map.of("key", "example.com/checked", "operator", "Exists"))));
 		// the operator's own kind: every namespace
 		assertThat(byName(webhooks, "vlamp.home.example.com")).doesNotContainKey("namespaceSelector");
 		webhooks = webhooks(manifests(model, Map.of("watchNamespaces", List.of("team-a"))));
@@ -104,8 +104,7 @@ class DeployManifestsTests {
 
 	@Test
 	void aPodWebhookThatFailsClosedIsRefusedInTheOperatorsOwnNamespace() {
-		DeployModel model = model()
-			.webhook(WebhookRegistration.validating(V1Pod.class, PodValidator.class, null))
+		DeployModel model = model().webhook(WebhookRegistration.validating(V1Pod.class, PodValidator.class, null))
 			.build();
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> manifests(model, Map.of("watchNamespaces", List.of("lights"))))
@@ -125,10 +124,12 @@ class DeployManifestsTests {
 			.containsEntry("secretName", "light-operator-ca")
 			.containsEntry("issuerRef", Map.of("kind", "Issuer", "name", "light-operator-selfsigned"));
 		assertThat(get(objects.get(2), "spec", "ca", "secretName")).isEqualTo("light-operator-ca");
-		assertThat(get(objects.get(3), "spec", "issuerRef")).isEqualTo(Map.of("kind", "Issuer", "name", "light-operator-ca"));
+		assertThat(get(objects.get(3), "spec", "issuerRef"))
+			.isEqualTo(Map.of("kind", "Issuer", "name", "light-operator-ca"));
 		// the injector reads the serving certificate's Secret, whose ca.crt is the CA's
 		assertThat(get(documents(manifests(model().build(), Map.of()).get("webhook.yaml")).get(0), "metadata",
-				"annotations")).isEqualTo(Map.of("cert-manager.io/inject-ca-from", "lights/light-operator-webhook"));
+				"annotations"))
+			.isEqualTo(Map.of("cert-manager.io/inject-ca-from", "lights/light-operator-webhook"));
 	}
 
 	@Test
@@ -189,14 +190,15 @@ class DeployManifestsTests {
 		values.put("envFrom", List.of(Map.of("secretRef", Map.of("name", "more"))));
 		values.put("extraVolumes", List.of(Map.of("name", "ca", "configMap", Map.of("name", "ca-bundle"))));
 		values.put("extraVolumeMounts", List.of(Map.of("name", "ca", "mountPath", "/etc/ca", "readOnly", true)));
-		values.put("serviceAccount", Map.of("annotations", Map.of("eks.amazonaws.com/role-arn", "arn:aws:iam::1:role/x")));
+		values.put("serviceAccount",
+				Map.of("annotations", Map.of("eks.amazonaws.com/role-arn", "arn:aws:iam::1:role/x")));
 		values.put("podLabels", Map.of("team", "lights"));
 		values.put("podSecurityContext", Map.of("runAsNonRoot", true, "runAsUser", 1000, "fsGroup", 1000));
 		values.put("affinity", Map.of("nodeAffinity", Map.of()));
-		values.put("topologySpreadConstraints", List.of(Map.of("maxSkew", 1, "topologyKey", "zone",
-				"whenUnsatisfiable", "ScheduleAnyway")));
-		values.put("metrics", Map.of("serviceMonitor", Map.of("labels", Map.of("release", "prometheus"), "interval",
-				"30s")));
+		values.put("topologySpreadConstraints",
+				List.of(Map.of("maxSkew", 1, "topologyKey", "zone", "whenUnsatisfiable", "ScheduleAnyway")));
+		values.put("metrics",
+				Map.of("serviceMonitor", Map.of("labels", Map.of("release", "prometheus"), "interval", "30s")));
 		Map<String, String> files = manifests(model().build(), values);
 		Map<String, Object> container = container(files);
 		assertThat(container.get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
@@ -239,12 +241,12 @@ class DeployManifestsTests {
 		DeploySettings settings = DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3")))
 			.withExtraFiles(Map.of("priority.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"));
 		DeployManifests manifests = DeployManifests.of(model().build(), settings);
-		assertThat(manifests.files()).containsEntry("priority.yaml",
-				"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n")
+		assertThat(manifests.files())
+			.containsEntry("priority.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n")
 			.containsEntry("chart/templates/priority.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> DeployManifests.of(model().build(), settings.withExtraFiles(Map.of("rbac.yaml", "")))
-				.files())
+			.isThrownBy(
+					() -> DeployManifests.of(model().build(), settings.withExtraFiles(Map.of("rbac.yaml", ""))).files())
 			.withMessage("settings: extra/rbac.yaml has the name of a generated file");
 	}
 
@@ -311,10 +313,10 @@ class DeployManifestsTests {
 				"seccompProfile", Map.of("type", "RuntimeDefault")));
 		assertThat(get(container, "livenessProbe", "httpGet")).isEqualTo(Map.of("path", "/healthz", "port", "http"));
 		assertThat(get(container, "readinessProbe", "httpGet")).isEqualTo(Map.of("path", "/readyz", "port", "http"));
-		assertThat(container.get("ports")).isEqualTo(List.of(
-				Map.of("name", "http", "containerPort", 8080, "protocol", "TCP"),
-				Map.of("name", "management", "containerPort", 8081, "protocol", "TCP"),
-				Map.of("name", "webhook", "containerPort", 9443, "protocol", "TCP")));
+		assertThat(container.get("ports"))
+			.isEqualTo(List.of(Map.of("name", "http", "containerPort", 8080, "protocol", "TCP"),
+					Map.of("name", "management", "containerPort", 8081, "protocol", "TCP"),
+					Map.of("name", "webhook", "containerPort", 9443, "protocol", "TCP")));
 		assertThat(container.get("image")).isEqualTo("registry.example.com/light-operator:1.2.3");
 	}
 
@@ -324,9 +326,9 @@ class DeployManifestsTests {
 				manifests(model().webhookCertFiles("server.pem", "key.pem").build(), Map.of()).get("deployment.yaml"))
 			.get(0);
 		assertThat(get(pod, "spec", "template", "spec", "volumes")).asInstanceOf(InstanceOfAssertFactories.LIST)
-			.contains(Map.of("name", "webhook-tls", "secret", Map.of("secretName", "light-operator-webhook-tls", "items",
-					List.of(Map.of("key", "tls.crt", "path", "server.pem"),
-							Map.of("key", "tls.key", "path", "key.pem")))));
+			.contains(Map
+				.of("name", "webhook-tls", "secret", Map.of("secretName", "light-operator-webhook-tls", "items", List
+					.of(Map.of("key", "tls.crt", "path", "server.pem"), Map.of("key", "tls.key", "path", "key.pem")))));
 	}
 
 	@Test
@@ -349,9 +351,8 @@ class DeployManifestsTests {
 	@Test
 	void rolesFollowTheWatchedNamespaceAndLeaderElectionTheInstalledOne() {
 		DeployModel model = model()
-			.permissions(List.of(Permission.of(V1Namespace.class, "list", "watch")
-				.inAllNamespaces()
-				.because("reads namespaces")))
+			.permissions(List
+				.of(Permission.of(V1Namespace.class, "list", "watch").inAllNamespaces().because("reads namespaces")))
 			.build();
 		List<Map<String, Object>> all = documents(manifests(model, Map.of()).get("rbac.yaml"));
 		assertThat(kindsAndNamespaces(all)).contains("ClusterRole light-operator", "ClusterRoleBinding light-operator",
@@ -371,9 +372,11 @@ class DeployManifestsTests {
 		Map<String, Object> deployment = documents(
 				manifests(model, Map.of("watchNamespaces", List.of("team-a"))).get("deployment.yaml"))
 			.get(0);
-		assertThat(get(deployment, "spec", "template", "spec", "containers")).asInstanceOf(InstanceOfAssertFactories.LIST)
+		assertThat(get(deployment, "spec", "template", "spec", "containers"))
+			.asInstanceOf(InstanceOfAssertFactories.LIST)
 			.singleElement()
-			.satisfies((container) -> assertThat(((Map<?, ?>) container).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.satisfies((container) -> assertThat(((Map<?, ?>) container).get("env"))
+				.asInstanceOf(InstanceOfAssertFactories.LIST)
 				.contains(Map.of("name", "OPERATOR_NAMESPACES", "value", "team-a"))
 				.noneMatch((variable) -> ((Map<?, ?>) variable).get("name").equals("OPERATOR_NAMESPACE")));
 	}
@@ -383,16 +386,18 @@ class DeployManifestsTests {
 		// the manager of a set places each rule in each of its namespaces
 		List<Permission> permissions = new ArrayList<>();
 		for (String namespace : List.of("team-a", "team-b")) {
-			permissions.add(Permission.of(Lamp.class, "list", "watch", "patch").inNamespace(namespace).because("lamps"));
+			permissions
+				.add(Permission.of(Lamp.class, "list", "watch", "patch").inNamespace(namespace).because("lamps"));
 			permissions.add(Permission.of("", "events", "create", "patch").inNamespace(namespace).because("events"));
 		}
 		permissions.add(Permission.of(V1Namespace.class, "get").inAllNamespaces().because("reads namespaces"));
 		DeployModel model = model().watchNamespaces(List.of("team-a", "team-b")).permissions(permissions).build();
 		Map<String, String> files = manifests(model, Map.of());
 		List<Map<String, Object>> rbac = documents(files.get("rbac.yaml"));
-		assertThat(kindsAndNamespaces(rbac)).contains("Role team-a/light-operator", "RoleBinding team-a/light-operator",
-				"Role team-b/light-operator", "RoleBinding team-b/light-operator", "ClusterRole light-operator",
-				"ClusterRoleBinding light-operator")
+		assertThat(kindsAndNamespaces(rbac))
+			.contains("Role team-a/light-operator", "RoleBinding team-a/light-operator", "Role team-b/light-operator",
+					"RoleBinding team-b/light-operator", "ClusterRole light-operator",
+					"ClusterRoleBinding light-operator")
 			.doesNotContain("Role team-c/light-operator");
 		// one rule per resource in each namespace's Role, the set's rules merged
 		assertThat(named(rbac, "Role", "light-operator").get("rules")).asInstanceOf(InstanceOfAssertFactories.LIST)
@@ -400,7 +405,8 @@ class DeployManifestsTests {
 					List.of("list", "watch", "patch")))
 			.noneMatch((rule) -> ((Map<?, ?>) rule).get("resources").equals(List.of("namespaces")));
 		// a cluster-scoped kind stays in the ClusterRole
-		assertThat(named(rbac, "ClusterRole", "light-operator").get("rules")).asInstanceOf(InstanceOfAssertFactories.LIST)
+		assertThat(named(rbac, "ClusterRole", "light-operator").get("rules"))
+			.asInstanceOf(InstanceOfAssertFactories.LIST)
 			.singleElement()
 			.satisfies((rule) -> assertThat(((Map<?, ?>) rule).get("resources")).isEqualTo(List.of("namespaces")));
 		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
@@ -419,7 +425,8 @@ class DeployManifestsTests {
 			.hasSize(3);
 		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.contains(Map.of("name", "OPERATOR_NAMESPACES", "value", ""));
-		// operator.namespace of the application is cleared, for operator.namespaces to say the set
+		// operator.namespace of the application is cleared, for operator.namespaces to
+		// say the set
 		assertThat(container(manifests(model().watchNamespace("team-a").build(), Map.of())).get("env"))
 			.asInstanceOf(InstanceOfAssertFactories.LIST)
 			.contains(Map.of("name", "OPERATOR_NAMESPACE", "value", ""),
@@ -439,10 +446,10 @@ class DeployManifestsTests {
 			.satisfies((role) -> assertThat(role.get("rules")).isEqualTo(List.of(
 					Map.of("apiGroups", List.of("coordination.k8s.io"), "resources", List.of("leases"), "verbs",
 							List.of("create")),
-					Map.of("apiGroups", List.of("coordination.k8s.io"), "resources", List.of("leases"),
-							"resourceNames", List.of("light-operator-leader"), "verbs",
-							List.of("get", "watch", "update")))));
-		String chart = DeployManifests.of(withoutElection, DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3"))))
+					Map.of("apiGroups", List.of("coordination.k8s.io"), "resources", List.of("leases"), "resourceNames",
+							List.of("light-operator-leader"), "verbs", List.of("get", "watch", "update")))));
+		String chart = DeployManifests
+			.of(withoutElection, DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3"))))
 			.chart()
 			.get("templates/rbac.yaml");
 		assertThat(chart).contains(
@@ -472,7 +479,8 @@ class DeployManifestsTests {
 			.isEqualTo(List.of(Map.of("kind", "ServiceAccount", "name", "prometheus-k8s", "namespace", "monitoring")));
 		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "true"));
-		assertThat(scrape(files)).containsEntry("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token")
+		assertThat(scrape(files))
+			.containsEntry("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token")
 			.doesNotContainKey("authorization");
 		// watching one namespace, the reviews stay cluster-wide: a Role cannot grant them
 		rbac = documents(manifests(model().build(),
@@ -484,10 +492,12 @@ class DeployManifestsTests {
 		// a Secret's token, and a reader role left for the user to bind
 		files = manifests(model().build(),
 				Map.of("metrics",
-						Map.of("secure", true, "serviceMonitor", Map.of("tokenSecret", Map.of("name", "prometheus-token")),
-								"scraper", Map.of("serviceAccount", Map.of("name", "")))));
-		assertThat(scrape(files)).containsEntry("authorization",
-				Map.of("type", "Bearer", "credentials", Map.of("name", "prometheus-token", "key", "token")))
+						Map.of("secure", true, "serviceMonitor",
+								Map.of("tokenSecret", Map.of("name", "prometheus-token")), "scraper",
+								Map.of("serviceAccount", Map.of("name", "")))));
+		assertThat(scrape(files))
+			.containsEntry("authorization",
+					Map.of("type", "Bearer", "credentials", Map.of("name", "prometheus-token", "key", "token")))
 			.doesNotContainKey("bearerTokenFile");
 		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml"))))
 			.contains("ClusterRole light-operator-metrics-reader")
@@ -502,13 +512,14 @@ class DeployManifestsTests {
 		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "false"));
 		assertThat(scrape(files)).doesNotContainKeys("bearerTokenFile", "authorization");
-		// operator.metrics.auth.enabled=true: the manager requires the reviews, and the chart turns it on
+		// operator.metrics.auth.enabled=true: the manager requires the reviews, and the
+		// chart turns it on
 		DeployModel guarded = model().metricsAuth(true)
 			.permissions(OperatorMetricsAuthAutoConfiguration.requiredPermissions())
 			.build();
 		files = manifests(guarded, Map.of());
-		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml"))))
-			.containsOnlyOnce("ClusterRole light-operator-metrics-auth", "ClusterRoleBinding light-operator-metrics-auth");
+		assertThat(kindsAndNamespaces(documents(files.get("rbac.yaml")))).containsOnlyOnce(
+				"ClusterRole light-operator-metrics-auth", "ClusterRoleBinding light-operator-metrics-auth");
 		assertThat(container(files).get("env")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.contains(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "true"));
 		// and the values turn it off, the manager's reviews with it
@@ -528,9 +539,10 @@ class DeployManifestsTests {
 			.withMessage("settings: values.metrics.scraper.serviceAccount.namespace must be given with "
 					+ "values.metrics.scraper.serviceAccount.name: a ServiceAccount is bound in its namespace");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> manifests(guarded, Map.of("env",
-					List.of(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "false")))))
-			.withMessageStartingWith("settings: values.env names OPERATOR_METRICS_AUTH_ENABLED, which the chart derives");
+			.isThrownBy(() -> manifests(guarded,
+					Map.of("env", List.of(Map.of("name", "OPERATOR_METRICS_AUTH_ENABLED", "value", "false")))))
+			.withMessageStartingWith(
+					"settings: values.env names OPERATOR_METRICS_AUTH_ENABLED, which the chart derives");
 	}
 
 	@Test
@@ -539,8 +551,9 @@ class DeployManifestsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of("replicas", "2")))
 			.withMessage("settings: values.replicas must be an integer from 0, not 2");
 		assertThatIllegalArgumentException().isThrownBy(() -> manifests(model, Map.of("replica", 2)))
-			.withMessageStartingWith("settings: values.replica is no value of the chart (known: nameOverride, fullnameOverride, "
-					+ "image.repository");
+			.withMessageStartingWith(
+					"settings: values.replica is no value of the chart (known: nameOverride, fullnameOverride, "
+							+ "image.repository");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> manifests(model, Map.of("replicas", 2, "leaderElection", Map.of("enabled", false))))
 			.withMessageContaining("every replica would run the controllers");
@@ -576,8 +589,9 @@ class DeployManifestsTests {
 	@Test
 	void everyFileSaysWhatItWasGeneratedFrom() {
 		DeployManifests manifests = DeployManifests
-			.of(model().build(), DeploySettings.parse("namespace: lights\nvalues: {image: {tag: 1.2.3}}",
-					"src/main/deploy/settings.yaml"))
+			.of(model().build(),
+					DeploySettings.parse("namespace: lights\nvalues: {image: {tag: 1.2.3}}",
+							"src/main/deploy/settings.yaml"))
 			.refreshedBy("mvn test -Ddeploy.update=true");
 		manifests.files().forEach((path, content) -> {
 			if (path.endsWith(".yaml") && !path.contains("crd")) {
@@ -586,9 +600,8 @@ class DeployManifestsTests {
 					.contains("# Regenerate: mvn test -Ddeploy.update=true");
 			}
 		});
-		assertThat(manifests.files()).containsKeys("chart/Chart.yaml", "chart/values.yaml",
-				"chart/values.schema.json", "chart/templates/deployment.yaml", "chart/crds/lamps.home.example.com.yaml",
-				"README.md");
+		assertThat(manifests.files()).containsKeys("chart/Chart.yaml", "chart/values.yaml", "chart/values.schema.json",
+				"chart/templates/deployment.yaml", "chart/crds/lamps.home.example.com.yaml", "README.md");
 	}
 
 	@Test

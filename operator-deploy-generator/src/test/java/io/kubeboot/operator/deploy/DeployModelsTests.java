@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * What {@link DeployModels} reads from an application context, built and not started.
- * The sample's {@code GeneratedDeployTests} reads a whole application, Actuator's
- * endpoints included.
+ * What {@link DeployModels} reads from an application context, built and not started. The
+ * sample's {@code GeneratedDeployTests} reads a whole application, Actuator's endpoints
+ * included.
  */
 class DeployModelsTests {
 
@@ -97,8 +97,8 @@ class DeployModelsTests {
 	@Test
 	void theLeaseRulesAreTheManagersOwn() {
 		this.contextRunner
-			.withPropertyValues("operator.leader-election.enabled=true", "operator.leader-election.lease-name=shop-lease",
-					"operator.leader-election.namespace=ops")
+			.withPropertyValues("operator.leader-election.enabled=true",
+					"operator.leader-election.lease-name=shop-lease", "operator.leader-election.namespace=ops")
 			.run((context) -> {
 				List<Permission> manager = context.getBean(Manager.class)
 					.requiredPermissions()
@@ -114,8 +114,7 @@ class DeployModelsTests {
 
 	@Test
 	void theMetricsReviewsAreTheManagersOwn() {
-		this.contextRunner
-			.withConfiguration(AutoConfigurations.of(OperatorMetricsAuthAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations.of(OperatorMetricsAuthAutoConfiguration.class))
 			.withPropertyValues("operator.metrics.auth.enabled=true")
 			.run((context) -> {
 				assertThat(DeployModels.of(context).metricsAuth()).isTrue();
@@ -124,7 +123,8 @@ class DeployModelsTests {
 					.stream()
 					.filter((permission) -> permission.role().equals("metrics-auth"))
 					.toList();
-				// what the chart renders while metrics.secure is on, whatever the application's default
+				// what the chart renders while metrics.secure is on, whatever the
+				// application's default
 				assertThat(OperatorMetricsAuthAutoConfiguration.requiredPermissions()).isEqualTo(manager);
 			});
 		this.contextRunner.run((context) -> assertThat(DeployModels.of(context).metricsAuth()).isFalse());
@@ -132,7 +132,8 @@ class DeployModelsTests {
 
 	@Test
 	void aServletApplicationIsProbedWhereTheStarterServesHealthz() {
-		new WebApplicationContextRunner().withConfiguration(
+		new WebApplicationContextRunner()
+			.withConfiguration(
 					AutoConfigurations.of(OperatorAutoConfiguration.class, OperatorHealthAutoConfiguration.class))
 			.withUserConfiguration(ShopOperator.class)
 			.withPropertyValues("spring.application.name=shop-operator", "operator.auto-startup=false",
@@ -190,7 +191,8 @@ class DeployModelsTests {
 
 	@Test
 	void theCertificateIsMountedUnderTheNamesTheServerReads() {
-		this.contextRunner.withPropertyValues("operator.webhook.cert-name=server.pem", "operator.webhook.key-name=key.pem")
+		this.contextRunner
+			.withPropertyValues("operator.webhook.cert-name=server.pem", "operator.webhook.key-name=key.pem")
 			.run((context) -> assertThat(DeployModels.of(context).webhookCertFiles()).containsExactly("server.pem",
 					"key.pem"));
 	}

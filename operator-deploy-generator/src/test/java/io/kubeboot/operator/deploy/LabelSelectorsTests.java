@@ -26,7 +26,8 @@ class LabelSelectorsTests {
 
 	@Test
 	void whatIsNoSelectorIsRefusedNamingIt() {
-		assertThatIllegalArgumentException().isThrownBy(() -> LabelSelectors.parse("a in (x", "@Webhook: objectSelector"))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LabelSelectors.parse("a in (x", "@Webhook: objectSelector"))
 			.withMessage("@Webhook: objectSelector 'a in (x': 'a in (x' is no label key");
 		assertThatIllegalArgumentException().isThrownBy(() -> LabelSelectors.parse("a=b c", "namespaceSelector"))
 			.withMessage("namespaceSelector 'a=b c': 'b c' is no label value");

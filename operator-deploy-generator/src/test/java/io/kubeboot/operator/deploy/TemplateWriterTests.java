@@ -78,13 +78,20 @@ class TemplateWriterTests {
 
 	@Test
 	void listsAndMapsOfTheValuesAreSplicedAndMergedAsToYamlWritesThem() {
-		Document document = new Document(List.of(), Template.map()
-			.put("labels", Template.map().put("app", "x").merge(new Template.Block(Map.of("b", "2", "a", "1"),
-					"$.Values.podLabels")).build())
-			.put("env", Template.seq().add(Template.map().put("name", "A").build())
-				.splice(new Template.Block(List.of(Map.of("name", "B", "value", "2")), "$.Values.env"))
-				.build())
-			.build(), Cond.ALWAYS);
+		Document document = new Document(List.of(),
+				Template.map()
+					.put("labels",
+							Template.map()
+								.put("app", "x")
+								.merge(new Template.Block(Map.of("b", "2", "a", "1"), "$.Values.podLabels"))
+								.build())
+					.put("env",
+							Template.seq()
+								.add(Template.map().put("name", "A").build())
+								.splice(new Template.Block(List.of(Map.of("name", "B", "value", "2")), "$.Values.env"))
+								.build())
+					.build(),
+				Cond.ALWAYS);
 		assertThat(TemplateWriter.plain(List.of(), List.of(document))).isEqualTo("""
 				labels:
 				  app: x
@@ -114,17 +121,19 @@ class TemplateWriterTests {
 	void anActionIsWrittenInTheTemplateAlone() {
 		List<Object> documents = List.of(new Template.Action("{{- include \"x.checks\" $ }}"),
 				new Document(List.of(), Template.map().put("a", 1).build(), Cond.ALWAYS));
-		assertThat(TemplateWriter.helm(List.of("h"), documents)).isEqualTo("# h\n{{- include \"x.checks\" $ }}\n---\na: 1\n");
+		assertThat(TemplateWriter.helm(List.of("h"), documents))
+			.isEqualTo("# h\n{{- include \"x.checks\" $ }}\n---\na: 1\n");
 		assertThat(TemplateWriter.plain(List.of("h"), documents)).isEqualTo("# h\na: 1\n");
 	}
 
 	@Test
 	void aMapOfTheValuesIsWrittenSortedAsToYamlWritesIt() {
 		Document document = new Document(List.of(), Template.map()
-			.put("env", Template.seq()
-				.each("$.Values.env", Map.of("B", "2", "A", 1),
-						(name, value) -> Template.map().put("name", name).put("value", value).build())
-				.build())
+			.put("env",
+					Template.seq()
+						.each("$.Values.env", Map.of("B", "2", "A", 1),
+								(name, value) -> Template.map().put("name", name).put("value", value).build())
+						.build())
 			.put("resources", new Template.Block(Map.of("limits", Map.of("memory", "1Gi")), "$.Values.resources"))
 			.build(), Cond.ALWAYS);
 		assertThat(TemplateWriter.plain(List.of(), List.of(document))).isEqualTo("""

@@ -49,13 +49,13 @@ import static org.awaitility.Awaitility.await;
  * A project generated from the archetype, as a user generates it with
  * {@code mvn archetype:generate}: its {@code mvn verify} passes as generated (its test
  * runs its operator against a local control plane, its first build generates
- * {@code deploy/}, and a later build fails while {@code deploy/} differs), the layers its {@code Dockerfile}
- * copies make a runnable application, and {@code mvn spring-boot:test-run} runs its
- * operator against a throwaway control plane that reconciles what a user creates with the
- * logged kubeconfig, then stops cleanly; and its jar, run as {@code deploy/} deploys it
- * (its namespace, CRD and RBAC applied, for an unprivileged user instead of the
- * ServiceAccount), answers the probes and the scrape of {@code deployment.yaml} and
- * reconciles the example without meeting a {@code Forbidden}.
+ * {@code deploy/}, and a later build fails while {@code deploy/} differs), the layers its
+ * {@code Dockerfile} copies make a runnable application, and
+ * {@code mvn spring-boot:test-run} runs its operator against a throwaway control plane
+ * that reconciles what a user creates with the logged kubeconfig, then stops cleanly; and
+ * its jar, run as {@code deploy/} deploys it (its namespace, CRD and RBAC applied, for an
+ * unprivileged user instead of the ServiceAccount), answers the probes and the scrape of
+ * {@code deployment.yaml} and reconciles the example without meeting a {@code Forbidden}.
  * <p>
  * The generated project's builds read this build's artifacts from
  * {@code target/local-repo}, where the invoker plugin installed them.
@@ -126,8 +126,7 @@ class GeneratedProjectIntegrationTests {
 		// (deleting an object with a finalizer used to stall every read for 5 s)
 		assertThat(output).doesNotContain("within PT5S").doesNotContain("has not seen this process's last write");
 		// the first build wrote deploy/, generated from the code
-		assertThat(project.resolve("target/surefire-reports/TEST-com.example.shop.GeneratedDeployTests.xml"))
-			.content()
+		assertThat(project.resolve("target/surefire-reports/TEST-com.example.shop.GeneratedDeployTests.xml")).content()
 			.contains("tests=\"1\"")
 			.contains("failures=\"0\"")
 			.contains("errors=\"0\"");
@@ -305,7 +304,8 @@ class GeneratedProjectIntegrationTests {
 				return Pattern.compile("Tomcat started on port (\\d+)").matcher(MavenRun.read(log));
 			}, Matcher::find);
 			await().atMost(Duration.ofMinutes(1)).until(() -> MavenRun.read(log).contains("Starting workers"));
-			// the paths and port of the probes of deploy/deployment.yaml and of the scrape of
+			// the paths and port of the probes of deploy/deployment.yaml and of the
+			// scrape of
 			// deploy/servicemonitor.yaml
 			String deployment = Files.readString(project.resolve("deploy/deployment.yaml"), StandardCharsets.UTF_8);
 			assertThat(deployment).contains("containerPort: 8080", "path: /healthz", "path: /readyz");

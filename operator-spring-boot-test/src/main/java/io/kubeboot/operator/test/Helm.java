@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  * {@value #HELM_PROPERTY} names, which {@code scripts/test.sh} sets to the helm
  * {@code scripts/install-helm.sh} builds at the version {@code scripts/helm/go.mod} pins;
  * else, for a run outside that script, as the newest version built into
- * {@code $OPERATOR_HELM_DIR} (default {@code ~/.cache/operator-spring-boot/helm}); else on
- * the {@code PATH}. Nothing touches a cluster: {@code helm template} renders locally.
+ * {@code $OPERATOR_HELM_DIR} (default {@code ~/.cache/operator-spring-boot/helm}); else
+ * on the {@code PATH}. Nothing touches a cluster: {@code helm template} renders locally.
  */
 public final class Helm {
 
@@ -159,8 +159,8 @@ public final class Helm {
 	 */
 	public String template(Path chart, String release, String namespace, Map<String, String> values,
 			List<Path> valuesFiles) {
-		List<String> arguments = new ArrayList<>(List.of("template", release, chart.toString(), "--namespace",
-				namespace, "--include-crds"));
+		List<String> arguments = new ArrayList<>(
+				List.of("template", release, chart.toString(), "--namespace", namespace, "--include-crds"));
 		valuesFiles.forEach((file) -> {
 			arguments.add("--values");
 			arguments.add(file.toString());
@@ -187,8 +187,9 @@ public final class Helm {
 			}
 			String output = out.join();
 			if (process.exitValue() != 0) {
-				throw new HelmException(String.join(" ", command) + " exited with " + process.exitValue() + ": "
-						+ err.join().strip(), output + err.join());
+				throw new HelmException(
+						String.join(" ", command) + " exited with " + process.exitValue() + ": " + err.join().strip(),
+						output + err.join());
 			}
 			return output;
 		}

@@ -39,12 +39,12 @@ import org.springframework.stereotype.Component;
  * reaches the operator. What cannot be checked is refused while no replica answers.
  */
 @Component
-@Webhook(failurePolicy = Webhook.FailurePolicy.FAIL, matchConditions = @Webhook.MatchCondition(
-		name = "endpoint-or-region-changed",
-		expression = "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec)"
-				+ " || object.spec.endpoint != oldObject.spec.endpoint"
-				+ " || (has(object.spec.region) ? object.spec.region : '')"
-				+ " != (has(oldObject.spec.region) ? oldObject.spec.region : '')"))
+@Webhook(failurePolicy = Webhook.FailurePolicy.FAIL,
+		matchConditions = @Webhook.MatchCondition(name = "endpoint-or-region-changed",
+				expression = "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec)"
+						+ " || object.spec.endpoint != oldObject.spec.endpoint"
+						+ " || (has(object.spec.region) ? object.spec.region : '')"
+						+ " != (has(oldObject.spec.region) ? oldObject.spec.region : '')"))
 class StorageBucketValidator implements AdmissionValidator<StorageBucket> {
 
 	private final BucketProperties properties;

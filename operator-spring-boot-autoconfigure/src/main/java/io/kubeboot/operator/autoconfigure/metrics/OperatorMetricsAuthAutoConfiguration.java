@@ -109,8 +109,8 @@ public final class OperatorMetricsAuthAutoConfiguration {
 	 * Returns what the access reviews need RBAC to allow: {@code create} on
 	 * {@code tokenreviews} and {@code subjectaccessreviews}, cluster-wide, in the role
 	 * {@code metrics-auth}. The manager requires them while
-	 * {@code operator.metrics.auth.enabled} is true; a generator of manifests whose values
-	 * may turn the property on renders them from here too.
+	 * {@code operator.metrics.auth.enabled} is true; a generator of manifests whose
+	 * values may turn the property on renders them from here too.
 	 * @return the permissions
 	 */
 	public static List<Permission> requiredPermissions() {
