@@ -18,7 +18,9 @@ import org.springframework.test.context.MergedContextConfiguration;
  * Registers the {@link KubernetesConnectionDetails} of the shared control plane (starting
  * it if needed, and applying the CRDs of
  * {@code operator.local-control-plane.crd-locations} to it) and the
- * {@link LostLeaseInTest} policy in a test's application context. Instances of one
+ * {@link LostLeaseInTest} policy in a test's application context, and serves its
+ * webhooks self-signed on a free port ({@link LocalControlPlaneWebhookDefaults}).
+ * Instances of one
  * Kubernetes version are equal, so test classes that differ in nothing else share a
  * cached context.
  */
@@ -43,6 +45,7 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton(CONNECTION_DETAILS_BEAN, new ControlPlaneConnectionDetails(kubeconfig));
 		beanFactory.registerSingleton(LOST_LEASE_BEAN, new LostLeaseInTest());
+		context.addBeanFactoryPostProcessor(new LocalControlPlaneWebhookDefaults(context.getEnvironment()));
 	}
 
 	static String read(ControlPlane controlPlane) {

@@ -6,8 +6,10 @@ import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
 import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
@@ -34,8 +36,10 @@ import org.springframework.core.io.ResourceLoader;
  * the generated ones, {@code classpath*:META-INF/kubeboot/crds/*.yaml}) are applied and
  * established before the manager starts, the operator connects through a
  * {@link KubernetesConnectionDetails} bean, and the log names the admin kubeconfig for
- * {@code kubectl}. When the context closes, after the manager stopped, the control plane
- * stops and its files are deleted.
+ * {@code kubectl}. Webhooks are served self-signed on a free port of 127.0.0.1 unless
+ * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} is set. When
+ * the context closes, after the manager stopped, the control plane stops and its files
+ * are deleted.
  * <p>
  * For the main method of a test application only: a {@code @SpringBootTest} annotated
  * with {@link io.kubeboot.operator.test.WithControlPlane @WithControlPlane} gets the
@@ -60,6 +64,17 @@ public class LocalControlPlaneConfiguration {
 	ControlPlane operatorLocalControlPlane() {
 		// on Ctrl-C the operator stops (releasing its Lease) before the control plane
 		return ControlPlane.builder().exitGrace(EXIT_GRACE).start();
+	}
+
+	/**
+	 * Serves the application's webhooks self-signed on a free port of 127.0.0.1, unless
+	 * it chose their certificate.
+	 * @param environment the environment
+	 * @return the post-processor that adds the defaults
+	 */
+	@Bean
+	static BeanFactoryPostProcessor operatorLocalControlPlaneWebhookDefaults(ConfigurableEnvironment environment) {
+		return new LocalControlPlaneWebhookDefaults(environment);
 	}
 
 	/**
