@@ -18,9 +18,9 @@ import org.springframework.test.context.MergedContextConfiguration;
  * Registers the {@link KubernetesConnectionDetails} of the shared control plane (starting
  * it if needed, and applying the CRDs of
  * {@code operator.local-control-plane.crd-locations} to it) and the
- * {@link LostLeaseInTest} policy in a test's application context, and serves its
- * webhooks self-signed on a free port ({@link LocalControlPlaneWebhookDefaults}).
- * Instances of one
+ * {@link LostLeaseInTest} policy in a test's application context, serves its webhooks
+ * self-signed on a free port ({@link LocalControlPlaneWebhookDefaults}) and points the
+ * CRDs it converts at them ({@link LocalControlPlaneConversions}). Instances of one
  * Kubernetes version are equal, so test classes that differ in nothing else share a
  * cached context.
  */
@@ -29,6 +29,8 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 	static final String CONNECTION_DETAILS_BEAN = "operatorTestControlPlaneConnectionDetails";
 
 	static final String LOST_LEASE_BEAN = "operatorTestLostLease";
+
+	static final String CONVERSIONS_BEAN = "operatorTestLocalControlPlaneConversions";
 
 	private final String kubernetesVersion;
 
@@ -46,6 +48,8 @@ class ControlPlaneContextCustomizer implements ContextCustomizer {
 		beanFactory.registerSingleton(CONNECTION_DETAILS_BEAN, new ControlPlaneConnectionDetails(kubeconfig));
 		beanFactory.registerSingleton(LOST_LEASE_BEAN, new LostLeaseInTest());
 		context.addBeanFactoryPostProcessor(new LocalControlPlaneWebhookDefaults(context.getEnvironment()));
+		beanFactory.registerSingleton(CONVERSIONS_BEAN,
+				new LocalControlPlaneConversions(controlPlane.adminClient(), beanFactory));
 	}
 
 	static String read(ControlPlane controlPlane) {

@@ -7,6 +7,7 @@ import io.kubeboot.operator.test.ControlPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -37,9 +38,10 @@ import org.springframework.core.io.ResourceLoader;
  * established before the manager starts, the operator connects through a
  * {@link KubernetesConnectionDetails} bean, and the log names the admin kubeconfig for
  * {@code kubectl}. Webhooks are served self-signed on a free port of 127.0.0.1 unless
- * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} is set. When
- * the context closes, after the manager stopped, the control plane stops and its files
- * are deleted.
+ * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} is set, and
+ * the CRDs of the application's {@code Conversion} beans are pointed at them. When the
+ * context closes, after the manager stopped, the control plane stops and its files are
+ * deleted.
  * <p>
  * For the main method of a test application only: a {@code @SpringBootTest} annotated
  * with {@link io.kubeboot.operator.test.WithControlPlane @WithControlPlane} gets the
@@ -75,6 +77,18 @@ public class LocalControlPlaneConfiguration {
 	@Bean
 	static BeanFactoryPostProcessor operatorLocalControlPlaneWebhookDefaults(ConfigurableEnvironment environment) {
 		return new LocalControlPlaneWebhookDefaults(environment);
+	}
+
+	/**
+	 * Points the CRDs the application converts at its webhook server.
+	 * @param controlPlane the control plane
+	 * @param beanFactory the bean factory, for the webhook server and the conversions
+	 * @return the lifecycle that points them
+	 */
+	@Bean
+	LocalControlPlaneConversions operatorLocalControlPlaneConversions(ControlPlane controlPlane,
+			ConfigurableListableBeanFactory beanFactory) {
+		return new LocalControlPlaneConversions(controlPlane.adminClient(), beanFactory);
 	}
 
 	/**
