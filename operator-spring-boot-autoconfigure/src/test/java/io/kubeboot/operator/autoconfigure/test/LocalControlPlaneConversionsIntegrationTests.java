@@ -7,6 +7,7 @@ import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.reconcile.Request;
+import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.ControlPlaneExtension;
 import io.kubeboot.operator.test.TestNamespace;
 import io.kubeboot.operator.test.WithControlPlane;
@@ -35,7 +36,9 @@ import static org.awaitility.Awaitility.await;
  * manifests have it (its conversion webhook behind a Service), is pointed at the
  * webhook server of the test's application: an object created as the hub reads as the
  * spoke and the other way round, through the API server. The application context started
- * last owns the CRD; when it closes, the newest one still running gets it back.
+ * last owns the CRD; when it closes, the newest one still running gets it back. The
+ * development loop ({@link LocalControlPlaneConfiguration}) points the CRD of its own
+ * control plane at its server.
  */
 @SpringBootTest(classes = LocalControlPlaneConversionsIntegrationTests.ThermostatApplication.class,
 		properties = { "spring.main.web-application-type=none", "operator.local-control-plane.crd-locations="
@@ -97,6 +100,28 @@ class LocalControlPlaneConversionsIntegrationTests {
 		// back to this test's application, the only one left
 		assertThat(clientConfig(admin).getUrl()).isEqualTo(url(this.server));
 		createdAsTheSpokeReadsAsTheHub(this.client, namespace, "first-again");
+	}
+
+	@Test
+	void theDevelopmentLoopPointsTheCrdOfItsOwnControlPlaneAtItsServer() throws Exception {
+		// as spring-boot:test-run runs a test application: a control plane of its own
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ThermostatApplication.class,
+				LocalControlPlaneConfiguration.class)
+			.properties("spring.main.web-application-type=none",
+					"operator.local-control-plane.crd-locations=" + CRD_LOCATION)
+			.run()) {
+			WebhookServer server = context.getBean(WebhookServer.class);
+			assertThat(server.port()).isNotEqualTo(WebhookServer.DEFAULT_PORT);
+			ApiClient admin = context.getBean(ControlPlane.class).adminClient();
+			assertThat(clientConfig(admin).getUrl()).isEqualTo(url(server));
+			Client client = context.getBean(Client.class);
+			Thermostat hub = new Thermostat();
+			hub.metadata(new V1ObjectMeta().namespace("default").name("kitchen")).spec(new Spec(23));
+			client.create(hub);
+			assertThat(client.uncached().list(ThermostatV1alpha1.class, "default"))
+				.extracting(ThermostatV1alpha1::getSpec)
+				.containsExactly(new SpecV1alpha1("23C"));
+		}
 	}
 
 	/**
