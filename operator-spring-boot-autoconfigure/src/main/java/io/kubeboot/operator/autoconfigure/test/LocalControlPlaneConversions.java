@@ -122,7 +122,10 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 				List<LocalControlPlaneConversions> current = owners.getOrDefault(key(name), new ArrayList<>());
 				boolean newest = !current.isEmpty() && current.get(current.size() - 1) == this;
 				current.remove(this);
-				if (newest && !current.isEmpty()) {
+				if (current.isEmpty()) {
+					owners.remove(key(name));
+				}
+				else if (newest) {
 					previous = current.get(current.size() - 1);
 				}
 			}
@@ -147,38 +150,55 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 	}
 
 	/**
-	 * Merge-patches the conversion webhook of a CRD to an owner's server, keeping its
-	 * conversion review versions.
+	 * Merge-patches the conversion webhook of a CRD to an owner's server.
 	 */
 	private static void point(DynamicKubernetesApi crds, String name, JsonObject crd,
 			LocalControlPlaneConversions owner) {
-		JsonObject clientConfig = new JsonObject();
-		clientConfig.addProperty("url", owner.url);
-		clientConfig.addProperty("caBundle", owner.caBundle);
-		clientConfig.add("service", JsonNull.INSTANCE);
-		JsonObject webhook = new JsonObject();
-		webhook.add("clientConfig", clientConfig);
-		JsonObject conversion = object(object(crd, "spec"), "conversion");
-		String strategy = string(conversion, "strategy");
-		if (!(object(conversion, "webhook").get("conversionReviewVersions") instanceof JsonArray)) {
-			JsonArray versions = new JsonArray();
-			versions.add("v1");
-			webhook.add("conversionReviewVersions", versions);
-		}
-		JsonObject patch = new JsonObject();
-		patch.add("spec", new JsonObject());
-		patch.getAsJsonObject("spec").add("conversion", new JsonObject());
-		patch.getAsJsonObject("spec").getAsJsonObject("conversion").addProperty("strategy", "Webhook");
-		patch.getAsJsonObject("spec").getAsJsonObject("conversion").add("webhook", webhook);
+		String url = String.valueOf(owner.url);
+		JsonObject patch = patch(crd, url, String.valueOf(owner.caBundle));
 		KubernetesApiResponse<DynamicKubernetesObject> patched = crds.patch(name,
 				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
 		if (!patched.isSuccess()) {
 			throw new IllegalStateException("Cannot point the conversion webhook of the CRD " + name
-					+ " of the local control plane at " + owner.url + ": HTTP " + patched.getHttpStatusCode() + " "
+					+ " of the local control plane at " + url + ": HTTP " + patched.getHttpStatusCode() + " "
 					+ ((patched.getStatus() != null) ? patched.getStatus().getMessage() : ""));
 		}
-		logger.info("Conversion webhook of a CRD pointed at the local webhook server: crd={} url={}{}", name,
-				owner.url, "Webhook".equals(strategy) ? "" : " (strategy was " + strategy + ")");
+		String strategy = string(object(object(crd, "spec"), "conversion"), "strategy");
+		logger.info("Conversion webhook of a CRD pointed at the local webhook server: crd={} url={}{}", name, url,
+				"Webhook".equals(strategy) ? "" : " (strategy was " + strategy + ")");
+	}
+
+	/**
+	 * The JSON merge patch of a CRD that makes the API server call a webhook at a URL for
+	 * its conversions: in place of a Service, with the strategy {@code Webhook}, keeping
+	 * the conversion review versions the CRD has (else {@code v1}, which the webhook
+	 * server answers).
+	 * @param crd the CRD as it is
+	 * @param url the URL of the conversion webhook
+	 * @param caBundle the base64 of the PEM of the CA of the server's certificate
+	 * @return the patch
+	 */
+	static JsonObject patch(JsonObject crd, String url, String caBundle) {
+		JsonObject clientConfig = new JsonObject();
+		clientConfig.addProperty("url", url);
+		clientConfig.addProperty("caBundle", caBundle);
+		clientConfig.add("service", JsonNull.INSTANCE);
+		JsonObject webhook = new JsonObject();
+		webhook.add("clientConfig", clientConfig);
+		JsonObject current = object(object(object(crd, "spec"), "conversion"), "webhook");
+		if (!(current.get("conversionReviewVersions") instanceof JsonArray)) {
+			JsonArray versions = new JsonArray();
+			versions.add("v1");
+			webhook.add("conversionReviewVersions", versions);
+		}
+		JsonObject conversion = new JsonObject();
+		conversion.addProperty("strategy", "Webhook");
+		conversion.add("webhook", webhook);
+		JsonObject spec = new JsonObject();
+		spec.add("conversion", conversion);
+		JsonObject patch = new JsonObject();
+		patch.add("spec", spec);
+		return patch;
 	}
 
 	private static DynamicKubernetesApi crds(ApiClient client) {
