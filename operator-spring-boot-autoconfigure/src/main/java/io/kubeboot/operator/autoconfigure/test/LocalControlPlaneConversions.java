@@ -104,8 +104,10 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 				return;
 			}
 			String name = crd.getAsJsonObject("metadata").get("name").getAsString();
-			point(crds, name, crd, this);
+			// the CRD and its owners change together: contexts may start and stop in
+			// parallel
 			synchronized (owners) {
+				point(crds, name, crd, this);
 				owners.computeIfAbsent(key(name), (key) -> new ArrayList<>()).add(this);
 			}
 			this.owned.add(name);
@@ -117,7 +119,6 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 		this.running = false;
 		DynamicKubernetesApi crds = crds(this.admin);
 		for (String name : this.owned) {
-			LocalControlPlaneConversions previous = null;
 			synchronized (owners) {
 				List<LocalControlPlaneConversions> current = owners.getOrDefault(key(name), new ArrayList<>());
 				boolean newest = !current.isEmpty() && current.get(current.size() - 1) == this;
@@ -126,23 +127,24 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 					owners.remove(key(name));
 				}
 				else if (newest) {
-					previous = current.get(current.size() - 1);
-				}
-			}
-			if (previous != null) {
-				try {
-					KubernetesApiResponse<DynamicKubernetesObject> crd = crds.get(name);
-					if (crd.isSuccess()) {
-						point(crds, name, crd.getObject().getRaw(), previous);
-					}
-				}
-				catch (RuntimeException ex) {
-					// the control plane may be stopping with the JVM
-					logger.debug("The CRD could not be pointed back at a running webhook server: crd={}", name, ex);
+					pointBack(crds, name, current.get(current.size() - 1));
 				}
 			}
 		}
 		this.owned.clear();
+	}
+
+	private static void pointBack(DynamicKubernetesApi crds, String name, LocalControlPlaneConversions owner) {
+		try {
+			KubernetesApiResponse<DynamicKubernetesObject> crd = crds.get(name);
+			if (crd.isSuccess()) {
+				point(crds, name, crd.getObject().getRaw(), owner);
+			}
+		}
+		catch (RuntimeException ex) {
+			// the control plane may be stopping with the JVM
+			logger.debug("The CRD could not be pointed back at a running webhook server: crd={}", name, ex);
+		}
 	}
 
 	private String key(String crd) {

@@ -17,8 +17,9 @@ class LocalControlPlaneConversionsTests {
 	void theServiceOfTheManifestsMakesWayForTheUrlAndTheReviewVersionsAreKept() {
 		JsonObject crd = JsonParser.parseString("""
 				{"spec": {"conversion": {"strategy": "Webhook",
-				 "webhook": {"conversionReviewVersions": ["v1", "v1beta1"], "clientConfig": {"service": {"namespace": "shop-system", "name": "shop-operator-webhook",
-				  "path": "/convert", "port": 443}}}}}}
+				 "webhook": {"conversionReviewVersions": ["v1", "v1beta1"],
+				  "clientConfig": {"service": {"namespace": "shop-system", "name": "shop-operator-webhook",
+				   "path": "/convert", "port": 443}}}}}}
 				""").getAsJsonObject();
 
 		assertThat(LocalControlPlaneConversions.patch(crd, URL, "Q0E=")).hasToString("""
