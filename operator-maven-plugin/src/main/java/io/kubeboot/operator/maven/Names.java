@@ -35,8 +35,8 @@ final class Names {
 			"GeneratedDeployTests", "ArrayList", "List", "Map", "Optional", "Duration", "CustomResource",
 			"KubernetesKind", "PrinterColumn", "Condition", "Conditions", "ListType", "RbacRule", "Reconciles", "Client",
 			"Patch", "Request", "Result", "Size", "PositiveOrZero", "Logger", "LoggerFactory", "V1ObjectMeta",
-			"TestNamespace", "WithControlPlane", "Test", "Autowired", "SpringBootTest", "ApiException",
-			"UnprocessableEntityException", "Assertions");
+			"TestNamespace", "WithControlPlane", "Test", "Autowired", "SpringBootTest", "ApiServerException",
+			"FieldCause", "InvalidException");
 
 	private static final int MAX_LABEL = 63;
 

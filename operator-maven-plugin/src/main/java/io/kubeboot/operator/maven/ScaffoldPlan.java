@@ -71,6 +71,10 @@ final class ScaffoldPlan {
 		return this;
 	}
 
+	Path root() {
+		return this.root;
+	}
+
 	List<Change> changes() {
 		return Collections.unmodifiableList(this.changes);
 	}

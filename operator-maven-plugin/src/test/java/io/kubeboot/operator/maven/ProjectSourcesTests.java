@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 class ProjectSourcesTests {
 
-	static final Path SHOP = Path.of("src", "test", "resources", "projects", "shop");
+	static final Path SHOP = Projects.SHOP;
 
 	@TempDir
 	Path project;

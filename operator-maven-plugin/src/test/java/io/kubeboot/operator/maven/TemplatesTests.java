@@ -1,6 +1,14 @@
 package io.kubeboot.operator.maven;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class TemplatesTests {
+
+	private static final Path TEMPLATES = Path.of("src/main/resources/io/kubeboot/operator/maven/templates");
+
+	private static final Pattern TAG = Pattern.compile("\\{\\{([#^/]?)([A-Za-z][A-Za-z0-9]*)}}");
+
+	private static final Pattern IMPORT = Pattern.compile("(?m)^import (?!static )[\\w.{}]*\\.(\\w+);$");
 
 	@Test
 	void replacesVariables() {
@@ -77,6 +91,44 @@ class TemplatesTests {
 	void refusesATemplateThatDoesNotExist() {
 		assertThatIllegalStateException().isThrownBy(() -> Templates.render("nope.tmpl", Map.of()))
 			.withMessage("No template templates/nope.tmpl");
+	}
+
+	@Test
+	void everyTemplateRendersWithEachFlagOnAndOffAndLeavesNoTag() throws IOException {
+		List<Path> templates = templates();
+		assertThat(templates).isNotEmpty();
+		for (Path template : templates) {
+			String name = TEMPLATES.relativize(template).toString().replace('\\', '/');
+			String text = Files.readString(template);
+			for (boolean flag : new boolean[] { true, false }) {
+				Map<String, Object> values = new LinkedHashMap<>();
+				Matcher tags = TAG.matcher(text);
+				while (tags.find()) {
+					values.put(tags.group(2), tags.group(1).isEmpty() ? "Value" : flag);
+				}
+				assertThat(Templates.render(name, values)).as(name).doesNotContain("{{").doesNotContain("}}");
+			}
+		}
+	}
+
+	@Test
+	void aKindCannotTakeTheNameOfATypeATemplateImports() throws IOException {
+		for (Path template : templates()) {
+			Matcher imports = IMPORT.matcher(Files.readString(template));
+			while (imports.find()) {
+				String simpleName = imports.group(1);
+				if (!simpleName.contains("{{")) {
+					assertThat(Names.RESERVED).as("%s imports %s", template.getFileName(), simpleName)
+						.contains(simpleName);
+				}
+			}
+		}
+	}
+
+	private static List<Path> templates() throws IOException {
+		try (Stream<Path> files = Files.walk(TEMPLATES)) {
+			return files.filter((file) -> file.toString().endsWith(".tmpl")).sorted().toList();
+		}
 	}
 
 }
