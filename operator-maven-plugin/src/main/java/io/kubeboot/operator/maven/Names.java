@@ -36,7 +36,9 @@ final class Names {
 			"KubernetesKind", "PrinterColumn", "Condition", "Conditions", "ListType", "RbacRule", "Reconciles", "Client",
 			"Patch", "Request", "Result", "Size", "PositiveOrZero", "Logger", "LoggerFactory", "V1ObjectMeta",
 			"TestNamespace", "WithControlPlane", "Test", "Autowired", "SpringBootTest", "ApiServerException",
-			"FieldCause", "InvalidException");
+			"FieldCause", "InvalidException", "ForbiddenException", "Objects", "AtomicReference", "AdmissionDeniedException",
+			"AdmissionValidator", "Defaulter", "AdmissionWebhook", "WebhookServer", "TestWebhooks", "ControlPlane",
+			"Component");
 
 	private static final int MAX_LABEL = 63;
 

@@ -35,11 +35,13 @@ class CompilesTests {
 	Path directory;
 
 	@Test
-	void scaffoldedKindsCompileAndGenerateTheirCrds() throws IOException {
+	void scaffoldedKindsAndWebhooksCompileAndGenerateTheirCrds() throws IOException {
 		Path project = Projects.copy(Projects.SHOP, this.directory.resolve("shop"));
 		scaffold(project, new ApiScaffold.Options("Database", null, null, null, null, true));
 		scaffold(project, new ApiScaffold.Options("Region", null, null, null, "Cluster", true));
 		scaffold(project, new ApiScaffold.Options("Invoice", "billing.example.com/v1", null, null, null, true));
+		webhooks(project, "Database");
+		webhooks(project, "Region");
 
 		Path classes = this.directory.resolve("classes");
 		compile(javaFiles(project.resolve("src/main/java")), classes, List.of("-processor", PROCESSOR));
@@ -50,14 +52,26 @@ class CompilesTests {
 		assertThat(crds.resolve("invoices.billing.example.com.yaml")).exists();
 
 		Path testSources = project.resolve("src/test/java/com/example/shop");
-		compile(List.of(testSources.resolve("DatabaseReconcilerTests.java"),
-				testSources.resolve("RegionReconcilerTests.java"), testSources.resolve("InvoiceReconcilerTests.java")),
+		List<Path> tests = Stream
+			.concat(Stream.of("Database", "Region")
+				.flatMap((kind) -> Stream.of(kind + "ReconcilerTests.java", kind + "ValidatorTests.java",
+						kind + "DefaulterTests.java")),
+					Stream.of("InvoiceReconcilerTests.java"))
+			.map(testSources::resolve)
+			.toList();
+		compile(tests,
 				this.directory.resolve("test-classes"), List.of("-proc:none", "-cp",
 						classes + File.pathSeparator + System.getProperty("java.class.path")));
 	}
 
 	private static void scaffold(Path project, ApiScaffold.Options options) {
 		new ApiScaffold(options).plan(ProjectSources.read(project)).plan().apply();
+	}
+
+	private static void webhooks(Path project, String kind) {
+		new WebhookScaffold(new WebhookScaffold.Options(kind, null, true, true)).plan(ProjectSources.read(project))
+			.plan()
+			.apply();
 	}
 
 	private static void compile(List<Path> sources, Path output, List<String> options) throws IOException {
