@@ -155,7 +155,8 @@ class AdmissionHandlerTests {
 
 	@Test
 	void defaulterAddingTheFirstLabelAddsTheLabelsTheRequestHasNot() throws Exception {
-		// the model writes empty labels, annotations and lists back; the request has none, so
+		// the model writes empty labels, annotations and lists back; the request has
+		// none, so
 		// a patch adding one label to the model's labels would name a path the API server
 		// cannot find
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.mutating(V1ConfigMap.class, new JSON().getGson(),

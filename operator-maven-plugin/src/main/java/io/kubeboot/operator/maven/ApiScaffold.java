@@ -16,12 +16,12 @@ import io.kubeboot.operator.maven.ProjectSources.KindSource;
  * Plans {@code operator:create-api}: a kind's model (the kind, its spec and its status),
  * its reconciler and the reconciler's test against a local control plane, and an example.
  * <p>
- * Defaults come from the project: the group is the one group of its kinds, the version the
- * one version they share in that group (else {@code v1alpha1}), the package that of the
- * kinds of the same group and version (else {@code <base>.<version>}, or
- * {@code <base>.<first label of the group>.<version>} for a second group, as kubebuilder's
- * multigroup layout). The reconciler and its test go in the base package, that of the
- * {@code @SpringBootApplication} class, where component scanning finds them.
+ * Defaults come from the project: the group is the one group of its kinds, the version
+ * the one version they share in that group (else {@code v1alpha1}), the package that of
+ * the kinds of the same group and version (else {@code <base>.<version>}, or
+ * {@code <base>.<first label of the group>.<version>} for a second group, as
+ * kubebuilder's multigroup layout). The reconciler and its test go in the base package,
+ * that of the {@code @SpringBootApplication} class, where component scanning finds them.
  */
 final class ApiScaffold {
 
@@ -105,21 +105,24 @@ final class ApiScaffold {
 		values.put("exampleReconciler", (exampleReconciler != null) ? exampleReconciler : "");
 		values.put("exampleFile", example);
 		ScaffoldPlan plan = new ScaffoldPlan(sources.root());
-		plan.create(model.resolve(kind + ".java"), render("api/Kind.java.tmpl", values, "modelPackage", "kind", "group",
-				"version", "plural", "cluster"), "move it");
-		plan.create(model.resolve(kind + "Spec.java"),
-				render("api/KindSpec.java.tmpl", values, "modelPackage", "kind"), "move it");
+		plan.create(model.resolve(kind + ".java"),
+				render("api/Kind.java.tmpl", values, "modelPackage", "kind", "group", "version", "plural", "cluster"),
+				"move it");
+		plan.create(model.resolve(kind + "Spec.java"), render("api/KindSpec.java.tmpl", values, "modelPackage", "kind"),
+				"move it");
 		plan.create(model.resolve(kind + "Status.java"),
 				render("api/KindStatus.java.tmpl", values, "modelPackage", "kind"), "move it");
 		if (this.options.reconciler()) {
 			String reconciler = "move it, or pass -Dreconciler=false";
 			plan.create(base.resolve(kind + "Reconciler.java"), render("api/KindReconciler.java.tmpl", values,
 					"package", "modelPackage", "kind", "example", "exampleReconciler"), reconciler);
-			plan.create(tests.resolve(kind + "ReconcilerTests.java"), render("api/KindReconcilerTests.java.tmpl",
-					values, "package", "modelPackage", "kind", "cluster"), reconciler);
+			plan.create(tests.resolve(kind + "ReconcilerTests.java"),
+					render("api/KindReconcilerTests.java.tmpl", values, "package", "modelPackage", "kind", "cluster"),
+					reconciler);
 		}
-		plan.create(Path.of("examples", example), render("api/example.yaml.tmpl", values, "exampleFile", "plural",
-				"group", "version", "kind"), "move it");
+		plan.create(Path.of("examples", example),
+				render("api/example.yaml.tmpl", values, "exampleFile", "plural", "group", "version", "kind"),
+				"move it");
 
 		List<String> summary = List.of(kind + ": " + group + "/" + version + groupReason + ", plural " + plural + ", "
 				+ (cluster ? "Cluster" : "Namespaced") + ", in " + modelPackage);
@@ -213,7 +216,8 @@ final class ApiScaffold {
 		return name;
 	}
 
-	// the archetype's first reconciler writes a ConfigMap: the example the new one points at
+	// the archetype's first reconciler writes a ConfigMap: the example the new one points
+	// at
 	private static String exampleReconciler(ProjectSources sources) {
 		return sources.reconcilers()
 			.stream()
@@ -231,7 +235,8 @@ final class ApiScaffold {
 	 * {@code null}
 	 * @param group {@code -Dgroup}, or {@code null}
 	 * @param plural {@code -Dplural}, or {@code null}
-	 * @param scope {@code -Dscope}, {@code Namespaced} or {@code Cluster}, or {@code null}
+	 * @param scope {@code -Dscope}, {@code Namespaced} or {@code Cluster}, or
+	 * {@code null}
 	 * @param reconciler {@code -Dreconciler}: whether to write a reconciler and its test
 	 */
 	record Options(String kind, String apiVersion, String group, String plural, String scope, boolean reconciler) {

@@ -22,8 +22,8 @@ import org.apache.maven.project.MavenProject;
 @Mojo(name = "create-api", requiresProject = true, requiresDirectInvocation = true, threadSafe = true)
 public class CreateApiMojo extends AbstractMojo {
 
-	private static final Set<String> PARAMETERS = Set.of("kind", "apiVersion", "group", "plural", "scope",
-			"reconciler", "dryRun", "regenerate");
+	private static final Set<String> PARAMETERS = Set.of("kind", "apiVersion", "group", "plural", "scope", "reconciler",
+			"dryRun", "regenerate");
 
 	/**
 	 * The kind to add, UpperCamelCase, such as {@code Database}.

@@ -10,14 +10,14 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
 
 /**
- * Adds a validating webhook, a defaulting webhook or both to an existing kind, each with its
- * test against a local control plane, then regenerates {@code deploy/} (which gains the
- * webhook configurations and their cert-manager Certificate). For example
+ * Adds a validating webhook, a defaulting webhook or both to an existing kind, each with
+ * its test against a local control plane, then regenerates {@code deploy/} (which gains
+ * the webhook configurations and their cert-manager Certificate). For example
  * {@code mvn operator:create-webhook -Dkind=Website -Dvalidating -Ddefaulting}.
  * <p>
- * The webhook is for the kind's storage version unless {@code -DapiVersion} names another.
- * The goal writes new files only and refuses, before writing anything, if the kind has the
- * webhook already or a file exists.
+ * The webhook is for the kind's storage version unless {@code -DapiVersion} names
+ * another. The goal writes new files only and refuses, before writing anything, if the
+ * kind has the webhook already or a file exists.
  */
 @Mojo(name = "create-webhook", requiresProject = true, requiresDirectInvocation = true, threadSafe = true)
 public class CreateWebhookMojo extends AbstractMojo {
@@ -39,7 +39,8 @@ public class CreateWebhookMojo extends AbstractMojo {
 	private String apiVersion;
 
 	/**
-	 * Add a validator: an {@code AdmissionValidator} that may refuse a create or an update.
+	 * Add a validator: an {@code AdmissionValidator} that may refuse a create or an
+	 * update.
 	 */
 	@Parameter(property = "validating", defaultValue = "false")
 	private boolean validating;

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
  * Regenerates {@code deploy/} after a goal wrote its files, as kubebuilder runs
  * {@code make generate}: a nested Maven build runs the project's own
  * {@code GeneratedDeployTests} with {@code -Ddeploy.update=true}. The CRDs come from the
- * new model classes when they compile and the RBAC from the new reconciler, so only a build
- * of the project can render them.
+ * new model classes when they compile and the RBAC from the new reconciler, so only a
+ * build of the project can render them.
  * <p>
  * The nested build gets the session's settings files, local repository, offline flag,
  * active profiles and user properties (but the goal's own parameters), so that it
@@ -68,7 +68,8 @@ final class DeployRegeneration {
 	 */
 	List<String> command() {
 		List<String> command = new ArrayList<>();
-		command.add(this.session.mavenHome().resolve("bin").resolve(this.session.windows() ? "mvn.cmd" : "mvn").toString());
+		command.add(
+				this.session.mavenHome().resolve("bin").resolve(this.session.windows() ? "mvn.cmd" : "mvn").toString());
 		command.add("-B");
 		command.add("-f");
 		command.add(this.session.pom().toString());
@@ -98,7 +99,8 @@ final class DeployRegeneration {
 		command.add("test");
 		command.add("-Dtest=GeneratedDeployTests");
 		command.add("-Ddeploy.update=true");
-		// a project that filters its tests otherwise would fail the nested build for nothing
+		// a project that filters its tests otherwise would fail the nested build for
+		// nothing
 		command.add("-Dsurefire.failIfNoSpecifiedTests=false");
 		return command;
 	}
@@ -123,7 +125,8 @@ final class DeployRegeneration {
 		Map<String, String> before = hashes(deploy);
 		ProcessBuilder builder = new ProcessBuilder(command()).directory(this.session.pom().getParent().toFile())
 			.redirectErrorStream(true);
-		builder.environment().remove("MAVEN_ARGS"); // the outer build's arguments, goal included
+		builder.environment().remove("MAVEN_ARGS"); // the outer build's arguments, goal
+													// included
 		Deque<String> tail = new ArrayDeque<>();
 		int exit;
 		Process process;
@@ -160,8 +163,8 @@ final class DeployRegeneration {
 			removeHook(destroy);
 		}
 		if (exit != 0) {
-			throw new ScaffoldException("The nested build exited with " + exit + ". Its last lines:\n"
-					+ String.join("\n", tail));
+			throw new ScaffoldException(
+					"The nested build exited with " + exit + ". Its last lines:\n" + String.join("\n", tail));
 		}
 		return changes(before, hashes(deploy));
 	}
@@ -223,7 +226,8 @@ final class DeployRegeneration {
 		try (Stream<Path> files = Files.walk(directory)) {
 			for (Path file : files.filter(Files::isRegularFile).toList()) {
 				String name = directory.relativize(file).toString().replace('\\', '/');
-				hashes.put(name, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
+				hashes.put(name, HexFormat.of()
+					.formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
 			}
 		}
 		catch (IOException ex) {

@@ -15,9 +15,9 @@ import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.project.MavenProject;
 
 /**
- * What the goals share with Maven, and the only class besides the Mojos that sees its API:
- * the project checks, the session the nested build takes over, and refusals turned into
- * build failures.
+ * What the goals share with Maven, and the only class besides the Mojos that sees its
+ * API: the project checks, the session the nested build takes over, and refusals turned
+ * into build failures.
  */
 final class MavenGoal {
 
@@ -43,8 +43,8 @@ final class MavenGoal {
 		}
 		try {
 			Scaffold scaffold = planner.apply(ProjectSources.read(project.getBasedir().toPath()));
-			DeployRegeneration regeneration = regenerate
-					? new DeployRegeneration(session(project, session), parameters) : null;
+			DeployRegeneration regeneration = regenerate ? new DeployRegeneration(session(project, session), parameters)
+					: null;
 			new ScaffoldRun(log::info, log::warn, log::debug).run(scaffold, dryRun, regeneration);
 		}
 		catch (ScaffoldException ex) {
@@ -65,7 +65,8 @@ final class MavenGoal {
 				System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows"));
 	}
 
-	// Maven names the default settings files even when they do not exist; -s would fail on them
+	// Maven names the default settings files even when they do not exist; -s would fail
+	// on them
 	private static Path existing(File file) {
 		return (file != null && file.isFile()) ? file.toPath() : null;
 	}

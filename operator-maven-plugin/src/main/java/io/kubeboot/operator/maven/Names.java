@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * The rules a kind, an API group, a version and a plural follow, and the messages that
- * refuse them. The kind and DNS rules are the archetype's ({@code archetype-metadata.xml});
- * {@code NamesTests} keeps the two in step.
+ * refuse them. The kind and DNS rules are the archetype's
+ * ({@code archetype-metadata.xml}); {@code NamesTests} keeps the two in step.
  */
 final class Names {
 
@@ -27,18 +27,17 @@ final class Names {
 	static final Pattern VERSION = Pattern.compile("^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$");
 
 	/**
-	 * The simple names that the templates import or declare: a kind of the same name would
-	 * not compile, or would read as the wrong type. {@code TemplatesTests} checks that every
-	 * import of a template is here.
+	 * The simple names that the templates import or declare: a kind of the same name
+	 * would not compile, or would read as the wrong type. {@code TemplatesTests} checks
+	 * that every import of a template is here.
 	 */
-	static final Set<String> RESERVED = Set.of("OperatorApplication", "TestOperatorApplication",
-			"GeneratedDeployTests", "ArrayList", "List", "Map", "Optional", "Duration", "CustomResource",
-			"KubernetesKind", "PrinterColumn", "Condition", "Conditions", "ListType", "RbacRule", "Reconciles", "Client",
-			"Patch", "Request", "Result", "Size", "PositiveOrZero", "Logger", "LoggerFactory", "V1ObjectMeta",
-			"TestNamespace", "WithControlPlane", "Test", "Autowired", "SpringBootTest", "ApiServerException",
-			"FieldCause", "InvalidException", "ForbiddenException", "Objects", "AtomicReference", "AdmissionDeniedException",
-			"AdmissionValidator", "Defaulter", "AdmissionWebhook", "WebhookServer", "TestWebhooks", "ControlPlane",
-			"Component");
+	static final Set<String> RESERVED = Set.of("OperatorApplication", "TestOperatorApplication", "GeneratedDeployTests",
+			"ArrayList", "List", "Map", "Optional", "Duration", "CustomResource", "KubernetesKind", "PrinterColumn",
+			"Condition", "Conditions", "ListType", "RbacRule", "Reconciles", "Client", "Patch", "Request", "Result",
+			"Size", "PositiveOrZero", "Logger", "LoggerFactory", "V1ObjectMeta", "TestNamespace", "WithControlPlane",
+			"Test", "Autowired", "SpringBootTest", "ApiServerException", "FieldCause", "InvalidException",
+			"ForbiddenException", "Objects", "AtomicReference", "AdmissionDeniedException", "AdmissionValidator",
+			"Defaulter", "AdmissionWebhook", "WebhookServer", "TestWebhooks", "ControlPlane", "Component");
 
 	private static final int MAX_LABEL = 63;
 
@@ -123,16 +122,17 @@ final class Names {
 		}
 		String crd = plural + "." + group;
 		if (crd.length() > MAX_SUBDOMAIN) {
-			throw new ScaffoldException(crd + " is too long for a CRD's name: at most " + MAX_SUBDOMAIN + " characters");
+			throw new ScaffoldException(
+					crd + " is too long for a CRD's name: at most " + MAX_SUBDOMAIN + " characters");
 		}
 		return plural;
 	}
 
 	/**
 	 * The plural a kind gets when none is given: the kind in lower case, then {@code y}
-	 * after a consonant becomes {@code ies}, {@code s}, {@code x}, {@code z},
-	 * {@code ch} and {@code sh} take {@code es}, and anything else takes {@code s}. The
-	 * goal prints it, so that a wrong guess shows.
+	 * after a consonant becomes {@code ies}, {@code s}, {@code x}, {@code z}, {@code ch}
+	 * and {@code sh} take {@code es}, and anything else takes {@code s}. The goal prints
+	 * it, so that a wrong guess shows.
 	 * @param kind the kind
 	 * @return its plural
 	 */

@@ -112,9 +112,9 @@ final class ProjectSources {
 			for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
 				if (diagnostic.getKind() == Diagnostic.Kind.ERROR) {
 					Path file = root.relativize(Path.of(diagnostic.getSource().toUri()));
-					throw new ScaffoldException(file + ":" + diagnostic.getLineNumber() + ": "
-							+ diagnostic.getMessage(Locale.ROOT) + ". The goals read the sources as javac does: "
-							+ "fix them first");
+					throw new ScaffoldException(
+							file + ":" + diagnostic.getLineNumber() + ": " + diagnostic.getMessage(Locale.ROOT)
+									+ ". The goals read the sources as javac does: " + "fix them first");
 				}
 			}
 			SourcePositions positions = Trees.instance(task).getSourcePositions();
@@ -137,7 +137,8 @@ final class ProjectSources {
 	}
 
 	/**
-	 * The {@code @SpringBootApplication} class, whose package is the project's base package.
+	 * The {@code @SpringBootApplication} class, whose package is the project's base
+	 * package.
 	 * @return the application class
 	 * @throws ScaffoldException if there is none or several
 	 */
@@ -413,8 +414,8 @@ final class ProjectSources {
 		}
 
 		/**
-		 * A constant of this class: a field that is {@code static final} (or any field of an
-		 * interface) and has an initializer.
+		 * A constant of this class: a field that is {@code static final} (or any field of
+		 * an interface) and has an initializer.
 		 * @param name the field's name
 		 * @return the field, or {@code null}
 		 */
@@ -423,7 +424,9 @@ final class ProjectSources {
 			for (Tree member : this.tree.getMembers()) {
 				if (member instanceof VariableTree field && field.getName().contentEquals(name)
 						&& field.getInitializer() != null
-						&& (iface || field.getModifiers().getFlags().containsAll(List.of(Modifier.STATIC, Modifier.FINAL)))) {
+						&& (iface || field.getModifiers()
+							.getFlags()
+							.containsAll(List.of(Modifier.STATIC, Modifier.FINAL)))) {
 					return field;
 				}
 			}
@@ -479,8 +482,8 @@ final class ProjectSources {
 
 		/**
 		 * The qualified name a type name written in a class means, as javac resolves it:
-		 * member classes of the class and its enclosing ones, single-type imports, the same
-		 * package, then on-demand imports.
+		 * member classes of the class and its enclosing ones, single-type imports, the
+		 * same package, then on-demand imports.
 		 * @param where the class the name is written in
 		 * @param written the name
 		 * @return the qualified name; the name as written if it is not imported and not

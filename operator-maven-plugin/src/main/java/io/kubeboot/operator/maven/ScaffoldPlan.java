@@ -88,7 +88,8 @@ final class ScaffoldPlan {
 		for (Change change : this.changes) {
 			Path file = this.root.resolve(change.path());
 			if (change.isCreation() && Files.exists(file)) {
-				throw new ScaffoldException(change.path() + " exists and this goal never overwrites: " + change.ifExists());
+				throw new ScaffoldException(
+						change.path() + " exists and this goal never overwrites: " + change.ifExists());
 			}
 			if (!change.isCreation() && !change.before().equals(readIfExists(file))) {
 				throw new ScaffoldException(change.path() + " changed while the goal ran: run it again");
@@ -117,8 +118,8 @@ final class ScaffoldPlan {
 
 	/**
 	 * Checks the plan, then writes every change or none.
-	 * @throws ScaffoldException if the plan is refused, or a write failed (then nothing is
-	 * left written, or the message names what could not be restored)
+	 * @throws ScaffoldException if the plan is refused, or a write failed (then nothing
+	 * is left written, or the message names what could not be restored)
 	 */
 	void apply() {
 		check();
@@ -133,8 +134,8 @@ final class ScaffoldPlan {
 			}
 			catch (IOException | RuntimeException ex) {
 				String cause = (ex instanceof FileAlreadyExistsException && change.isCreation()
-						&& file.equals(Path.of(((FileAlreadyExistsException) ex).getFile())))
-								? "it appeared meanwhile" : ex.toString();
+						&& file.equals(Path.of(((FileAlreadyExistsException) ex).getFile()))) ? "it appeared meanwhile"
+								: ex.toString();
 				List<String> left = rollBack(done, createdDirectories);
 				String failure = "Cannot write " + change.path() + " (" + cause + ")";
 				throw new ScaffoldException(left.isEmpty() ? failure + ": nothing was written"

@@ -18,9 +18,9 @@ import java.util.regex.Pattern;
  * tag disappears, so that templates read like the code they make.
  * <p>
  * Strict, as generated code must not carry a typo to the user: a variable or flag the
- * template names but the caller does not give, one the caller gives but the template never
- * names, a flag used as a variable (or the reverse) and an unbalanced section all fail
- * with the template and its line.
+ * template names but the caller does not give, one the caller gives but the template
+ * never names, a flag used as a variable (or the reverse) and an unbalanced section all
+ * fail with the template and its line.
  */
 final class Templates {
 
@@ -36,8 +36,8 @@ final class Templates {
 	 * @param name its name under {@code templates/}, such as {@code api/Kind.java.tmpl}
 	 * @param values the variables ({@code String}s) and flags ({@code Boolean}s)
 	 * @return the rendered text
-	 * @throws IllegalStateException naming the template and its line when the template and
-	 * the values do not fit
+	 * @throws IllegalStateException naming the template and its line when the template
+	 * and the values do not fit
 	 */
 	static String render(String name, Map<String, ?> values) {
 		return render(name, read(name), values);
@@ -109,8 +109,8 @@ final class Templates {
 			}
 		}
 		if (!sections.isEmpty()) {
-			throw new IllegalStateException(sections.peek().where() + ": {{" + sections.peek().name()
-					+ "}} is never closed");
+			throw new IllegalStateException(
+					sections.peek().where() + ": {{" + sections.peek().name() + "}} is never closed");
 		}
 		Set<String> unused = new HashSet<>(values.keySet());
 		unused.removeAll(used);

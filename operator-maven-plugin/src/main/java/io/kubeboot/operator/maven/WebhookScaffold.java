@@ -29,8 +29,8 @@ final class WebhookScaffold {
 	 * Plans the files.
 	 * @param sources the project
 	 * @return the plan, not yet checked against the files that exist
-	 * @throws ScaffoldException if no webhook is asked for, the kind is unknown, or it has
-	 * the webhook already
+	 * @throws ScaffoldException if no webhook is asked for, the kind is unknown, or it
+	 * has the webhook already
 	 */
 	Scaffold plan(ProjectSources sources) {
 		if (!this.options.validating() && !this.options.defaulting()) {
@@ -62,15 +62,19 @@ final class WebhookScaffold {
 			plan.create(base.resolve(kind.kind() + "Validator.java"),
 					render("webhook/KindValidator.java.tmpl", values, "package", "kind", "kindClass", "group"),
 					"move it");
-			plan.create(tests.resolve(kind.kind() + "ValidatorTests.java"), render("webhook/KindValidatorTests.java.tmpl",
-					values, "package", "kind", "kindClass", "group", "version", "plural", "cluster"), "move it");
+			plan.create(
+					tests.resolve(kind.kind() + "ValidatorTests.java"), render("webhook/KindValidatorTests.java.tmpl",
+							values, "package", "kind", "kindClass", "group", "version", "plural", "cluster"),
+					"move it");
 		}
 		if (this.options.defaulting()) {
 			webhooks.add("a defaulting");
 			plan.create(base.resolve(kind.kind() + "Defaulter.java"), render("webhook/KindDefaulter.java.tmpl", values,
 					"package", "kind", "kindClass", "group", "plural"), "move it");
-			plan.create(tests.resolve(kind.kind() + "DefaulterTests.java"), render("webhook/KindDefaulterTests.java.tmpl",
-					values, "package", "kind", "kindClass", "group", "version", "plural", "cluster"), "move it");
+			plan.create(
+					tests.resolve(kind.kind() + "DefaulterTests.java"), render("webhook/KindDefaulterTests.java.tmpl",
+							values, "package", "kind", "kindClass", "group", "version", "plural", "cluster"),
+					"move it");
 		}
 		List<String> summary = List.of(
 				kind.kind() + " (" + kind.apiVersion() + "): " + String.join(" and ", webhooks) + " webhook",
@@ -83,8 +87,8 @@ final class WebhookScaffold {
 		if (this.options.defaulting()) {
 			classes.add(kind.kind() + "Defaulter");
 		}
-		String next = "Next: replace the owner label rule of " + String.join(" and ", classes) + " with "
-				+ kind.kind() + "'s own, then mvn verify; commit deploy/ with the code.";
+		String next = "Next: replace the owner label rule of " + String.join(" and ", classes) + " with " + kind.kind()
+				+ "'s own, then mvn verify; commit deploy/ with the code.";
 		return new Scaffold(summary, plan, next);
 	}
 

@@ -39,7 +39,8 @@ class ApiScaffoldTests {
 			.contains("import com.example.shop.v1alpha1.Database;")
 			.contains("@Reconciles(Database.class)")
 			.contains("as\n\t\t// WebsiteReconciler does;");
-		assertThat(content(scaffold, "database.yaml")).contains("apiVersion: shop.example.com/v1alpha1\nkind: Database\n");
+		assertThat(content(scaffold, "database.yaml"))
+			.contains("apiVersion: shop.example.com/v1alpha1\nkind: Database\n");
 		assertThat(scaffold.next()).isEqualTo("Next: give DatabaseSpec its fields and DatabaseReconciler.reconcile "
 				+ "its work, then mvn verify; commit deploy/ with the code.");
 	}
@@ -48,7 +49,8 @@ class ApiScaffoldTests {
 	void plansAClusterScopedKind() {
 		Scaffold scaffold = plan(new ApiScaffold.Options("Region", null, null, null, "Cluster", true));
 		assertThat(scaffold.summary().get(0)).contains(", Cluster,");
-		assertThat(content(scaffold, "Region.java")).contains("plural = Region.PLURAL,\n\t\tscope = KubernetesKind.Scope.CLUSTER)");
+		assertThat(content(scaffold, "Region.java"))
+			.contains("plural = Region.PLURAL,\n\t\tscope = KubernetesKind.Scope.CLUSTER)");
 		assertThat(content(scaffold, "RegionReconcilerTests.java")).contains("namespace.name() + \"-\" + name")
 			.contains("this.client.delete(get(resource));")
 			.doesNotContain(".namespace(namespace.name())");
@@ -59,8 +61,8 @@ class ApiScaffoldTests {
 		Scaffold scaffold = plan(new ApiScaffold.Options("Database", null, null, null, null, false));
 		assertThat(scaffold.plan().changes()).extracting((change) -> change.path().getFileName().toString())
 			.containsExactly("Database.java", "DatabaseSpec.java", "DatabaseStatus.java", "database.yaml");
-		assertThat(scaffold.next()).isEqualTo("Next: give DatabaseSpec its fields, then mvn verify; commit deploy/ "
-				+ "with the code.");
+		assertThat(scaffold.next())
+			.isEqualTo("Next: give DatabaseSpec its fields, then mvn verify; commit deploy/ " + "with the code.");
 	}
 
 	@Test
@@ -72,8 +74,7 @@ class ApiScaffoldTests {
 
 	@Test
 	void putsASecondGroupInAPackageNamedAfterItsFirstLabel() {
-		Scaffold scaffold = plan(
-				new ApiScaffold.Options("Invoice", "billing.example.com/v1", null, null, null, true));
+		Scaffold scaffold = plan(new ApiScaffold.Options("Invoice", "billing.example.com/v1", null, null, null, true));
 		assertThat(scaffold.summary().get(0))
 			.isEqualTo("Invoice: billing.example.com/v1, plural invoices, Namespaced, in com.example.shop.billing.v1");
 		assertThat(scaffold.plan().changes().get(0).path())
@@ -105,9 +106,8 @@ class ApiScaffoldTests {
 
 	@Test
 	void refusesGroupsThatDisagree() {
-		assertThatExceptionOfType(ScaffoldException.class)
-			.isThrownBy(
-					() -> plan(new ApiScaffold.Options("Database", "a.example.com/v1", "b.example.com", null, null, true)))
+		assertThatExceptionOfType(ScaffoldException.class).isThrownBy(
+				() -> plan(new ApiScaffold.Options("Database", "a.example.com/v1", "b.example.com", null, null, true)))
 			.withMessage("-DapiVersion=a.example.com/v1 and -Dgroup=b.example.com name different groups: pass one "
 					+ "of them");
 	}
@@ -122,13 +122,14 @@ class ApiScaffoldTests {
 	@Test
 	void asksForTheGroupWhenTheProjectHasSeveral() {
 		Projects.copy(Projects.SHOP, this.project);
-		Projects.write(this.project, "src/main/java/com/example/shop/billing/v1/Invoice.java", """
-				package com.example.shop.billing.v1;
+		Projects.write(this.project, "src/main/java/com/example/shop/billing/v1/Invoice.java",
+				"""
+						package com.example.shop.billing.v1;
 
-				@io.kubeboot.operator.model.KubernetesKind(group = "billing.example.com", version = "v1", kind = "Invoice")
-				public class Invoice {
-				}
-				""");
+						@io.kubeboot.operator.model.KubernetesKind(group = "billing.example.com", version = "v1", kind = "Invoice")
+						public class Invoice {
+						}
+						""");
 		assertThatExceptionOfType(ScaffoldException.class)
 			.isThrownBy(() -> new ApiScaffold(options("Database")).plan(ProjectSources.read(this.project)))
 			.withMessage("Pass -Dgroup: the project's kinds are in billing.example.com (Invoice) and "

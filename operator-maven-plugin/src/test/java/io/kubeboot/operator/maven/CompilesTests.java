@@ -59,9 +59,8 @@ class CompilesTests {
 					Stream.of("InvoiceReconcilerTests.java"))
 			.map(testSources::resolve)
 			.toList();
-		compile(tests,
-				this.directory.resolve("test-classes"), List.of("-proc:none", "-cp",
-						classes + File.pathSeparator + System.getProperty("java.class.path")));
+		compile(tests, this.directory.resolve("test-classes"),
+				List.of("-proc:none", "-cp", classes + File.pathSeparator + System.getProperty("java.class.path")));
 	}
 
 	private static void scaffold(Path project, ApiScaffold.Options options) {
@@ -94,7 +93,8 @@ class CompilesTests {
 				.stream()
 				.filter((diagnostic) -> diagnostic.getKind() == Diagnostic.Kind.ERROR
 						|| diagnostic.getKind() == Diagnostic.Kind.WARNING)
-				// the fixture's own files are not this test's business, nor is javac's note that no
+				// the fixture's own files are not this test's business, nor is javac's
+				// note that no
 				// processor claimed Spring's annotations
 				.filter((diagnostic) -> diagnostic.getSource() != null)
 				.filter((diagnostic) -> diagnostic.getSource().getName().contains("Database")

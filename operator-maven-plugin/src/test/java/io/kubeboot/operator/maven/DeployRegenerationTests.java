@@ -32,8 +32,9 @@ class DeployRegenerationTests {
 		properties.put("test", "Other"); // the command's own
 		properties.put("archetype.version", "1.0");
 		DeployRegeneration.Session session = new DeployRegeneration.Session(Path.of("/opt/maven"),
-				Path.of("/work/shop/pom.xml"), Path.of("/home/me/settings.xml"), Path.of("/opt/maven/conf/settings.xml"),
-				Path.of("/work/repo"), true, List.of("ci", "fast"), properties, false);
+				Path.of("/work/shop/pom.xml"), Path.of("/home/me/settings.xml"),
+				Path.of("/opt/maven/conf/settings.xml"), Path.of("/work/repo"), true, List.of("ci", "fast"), properties,
+				false);
 		assertThat(new DeployRegeneration(session, Set.of("kind", "dryRun")).command()).containsExactly(
 				"/opt/maven/bin/mvn", "-B", "-f", "/work/shop/pom.xml", "-s", "/home/me/settings.xml", "-gs",
 				"/opt/maven/conf/settings.xml", "-Dmaven.repo.local=/work/repo", "-o", "-P", "ci,fast",
@@ -117,8 +118,8 @@ class DeployRegenerationTests {
 	}
 
 	private static DeployRegeneration.Session session(Path mavenHome, Path project) {
-		return new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"), null, null, null, false,
-				List.of(), Map.of(), false);
+		return new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"), null, null, null, false, List.of(),
+				Map.of(), false);
 	}
 
 }

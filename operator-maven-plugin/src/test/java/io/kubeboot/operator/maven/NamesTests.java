@@ -139,8 +139,9 @@ class NamesTests {
 	}
 
 	private static String regexOf(String metadata, String property) {
-		Matcher matcher = Pattern.compile("<requiredProperty key=\"" + property
-				+ "\">.*?<validationRegex><!\\[CDATA\\[(.*?)]]></validationRegex>", Pattern.DOTALL)
+		Matcher matcher = Pattern
+			.compile("<requiredProperty key=\"" + property
+					+ "\">.*?<validationRegex><!\\[CDATA\\[(.*?)]]></validationRegex>", Pattern.DOTALL)
 			.matcher(metadata);
 		assertThat(matcher.find()).as("the archetype's regex of %s", property).isTrue();
 		return matcher.group(1);

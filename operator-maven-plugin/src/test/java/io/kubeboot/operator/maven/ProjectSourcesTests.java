@@ -43,7 +43,8 @@ class ProjectSourcesTests {
 	@Test
 	void readsConstantsOfAnotherClassImportedStaticallyImportedAndConcatenated() {
 		KindSource shelf = kind(ProjectSources.read(SHOP), "Shelf");
-		// ShopApi.GROUP is "shop." + DOMAIN, VERSION a static import, plural "shel" + "ves"
+		// ShopApi.GROUP is "shop." + DOMAIN, VERSION a static import, plural "shel" +
+		// "ves"
 		assertThat(shelf.apiVersion()).isEqualTo("shop.example.com/v1alpha1");
 		assertThat(shelf.plural()).isEqualTo("shelves");
 		assertThat(shelf.cluster()).isTrue();
@@ -60,8 +61,8 @@ class ProjectSourcesTests {
 			.containsExactly(tuple("com.example.shop.v1alpha1.Website",
 					"src/main/java/com/example/shop/WebsiteValidator.java:13"));
 		assertThat(sources.defaulters()).extracting(Use::type, Use::position)
-			.containsExactly(tuple("com.example.shop.v1alpha1.Website",
-					"src/main/java/com/example/shop/ShopWebhooks.java:15"));
+			.containsExactly(
+					tuple("com.example.shop.v1alpha1.Website", "src/main/java/com/example/shop/ShopWebhooks.java:15"));
 		assertThat(sources.conversions()).isEmpty();
 	}
 
@@ -92,8 +93,8 @@ class ProjectSourcesTests {
 
 	@Test
 	void reportsAnAttributeThatIsNoConstantWithItsPosition() throws IOException {
-		write("src/main/java/com/example/Invoice.java",
-				kind("com.example", "Invoice", "Groups.billing()", "\nclass Groups { static String billing() { return \"b.c\"; } }\n"));
+		write("src/main/java/com/example/Invoice.java", kind("com.example", "Invoice", "Groups.billing()",
+				"\nclass Groups { static String billing() { return \"b.c\"; } }\n"));
 		KindSource invoice = kind(ProjectSources.read(this.project), "Invoice");
 		assertThat(invoice.problem()).isEqualTo(
 				"Cannot read the group of src/main/java/com/example/Invoice.java:5 (group = Groups.billing()): not a constant");

@@ -48,7 +48,8 @@ final class Projects {
 		}
 	}
 
-	// every file under a project with its content: proves a refused goal left it as it was
+	// every file under a project with its content: proves a refused goal left it as it
+	// was
 	static Map<String, String> tree(Path project) {
 		Map<String, String> tree = new TreeMap<>();
 		try (Stream<Path> files = Files.walk(project)) {

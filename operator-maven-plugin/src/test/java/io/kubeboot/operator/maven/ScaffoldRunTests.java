@@ -78,9 +78,8 @@ class ScaffoldRunTests {
 		Files.createDirectories(mvn.getParent());
 		Files.writeString(mvn, "#!/bin/sh\necho '[ERROR] COMPILATION ERROR'\nexit 1\n");
 		Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
-		assertThatExceptionOfType(ScaffoldException.class)
-			.isThrownBy(() -> this.run.run(scaffold(project), false,
-					regeneration(project, this.directory.resolve("maven"))))
+		assertThatExceptionOfType(ScaffoldException.class).isThrownBy(
+				() -> this.run.run(scaffold(project), false, regeneration(project, this.directory.resolve("maven"))))
 			.withMessage("The files above were written; regenerating deploy/ failed. Fix, then run mvn test "
 					+ "-Dtest=GeneratedDeployTests -Ddeploy.update=true\nThe nested build exited with 1. Its last "
 					+ "lines:\n[ERROR] COMPILATION ERROR");
@@ -94,8 +93,8 @@ class ScaffoldRunTests {
 	}
 
 	private static DeployRegeneration regeneration(Path project, Path mavenHome) {
-		return new DeployRegeneration(new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"), null,
-				null, null, false, List.of(), Map.of(), false), Set.of());
+		return new DeployRegeneration(new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"), null, null,
+				null, false, List.of(), Map.of(), false), Set.of());
 	}
 
 }

@@ -68,7 +68,8 @@ class TemplatesTests {
 
 	@Test
 	void refusesAFlagUsedAsAVariableAndTheReverse() {
-		assertThatIllegalStateException().isThrownBy(() -> Templates.render("t", "{{cluster}}", Map.of("cluster", true)))
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Templates.render("t", "{{cluster}}", Map.of("cluster", true)))
 			.withMessage("t:1: cluster is a flag, used as a variable");
 		assertThatIllegalStateException()
 			.isThrownBy(() -> Templates.render("t", "x\n{{#kind}}\n{{/kind}}", Map.of("kind", "Database")))
@@ -77,8 +78,7 @@ class TemplatesTests {
 
 	@Test
 	void refusesUnbalancedSections() {
-		assertThatIllegalStateException()
-			.isThrownBy(() -> Templates.render("t", "{{#a}}\nx\n", Map.of("a", true)))
+		assertThatIllegalStateException().isThrownBy(() -> Templates.render("t", "{{#a}}\nx\n", Map.of("a", true)))
 			.withMessage("t:1: {{a}} is never closed");
 		assertThatIllegalStateException().isThrownBy(() -> Templates.render("t", "x\n{{/a}}\n", Map.of("a", true)))
 			.withMessage("t:2: {{/a}} closes no open section");

@@ -18,8 +18,8 @@ class WebhookScaffoldTests {
 	@Test
 	void plansAValidatorAndADefaulterWithTheirTests() {
 		Scaffold scaffold = plan(new WebhookScaffold.Options("Shelf", null, true, true));
-		assertThat(scaffold.summary()).containsExactly("Shelf (shop.example.com/v1alpha1): a validating and a "
-				+ "defaulting webhook",
+		assertThat(scaffold.summary()).containsExactly(
+				"Shelf (shop.example.com/v1alpha1): a validating and a " + "defaulting webhook",
 				"In a cluster the webhooks need cert-manager (deploy/README.md); tests and spring-boot:test-run serve "
 						+ "them with a self-signed certificate.");
 		assertThat(scaffold.plan().changes()).extracting(Change::path)
@@ -63,7 +63,8 @@ class WebhookScaffoldTests {
 					+ "A kind has one (the starter refuses a second at start-up): add the checks there");
 		assertThatExceptionOfType(ScaffoldException.class)
 			.isThrownBy(() -> plan(new WebhookScaffold.Options("Website", null, false, true)))
-			.withMessageStartingWith("Website has a defaulter already: src/main/java/com/example/shop/ShopWebhooks.java:15.");
+			.withMessageStartingWith(
+					"Website has a defaulter already: src/main/java/com/example/shop/ShopWebhooks.java:15.");
 	}
 
 	@Test
