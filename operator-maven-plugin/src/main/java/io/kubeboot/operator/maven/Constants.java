@@ -112,8 +112,8 @@ final class Constants {
 	private Object field(ProjectSources.Type owner, VariableTree field, Set<String> visiting) {
 		String key = owner.name() + "." + field.getName();
 		if (!visiting.add(key)) {
-			throw new Unreadable(owner, field.getInitializer()); // a cycle javac would
-																	// refuse
+			// a cycle, which javac would refuse
+			throw new Unreadable(owner, field.getInitializer());
 		}
 		try {
 			return value(field.getInitializer(), owner, visiting);

@@ -125,8 +125,9 @@ final class DeployRegeneration {
 		Map<String, String> before = hashes(deploy);
 		ProcessBuilder builder = new ProcessBuilder(command()).directory(this.session.pom().getParent().toFile())
 			.redirectErrorStream(true);
-		builder.environment().remove("MAVEN_ARGS"); // the outer build's arguments, goal
-													// included
+		// the outer build got these arguments (the goal among them, maybe); the session
+		// passes on what the nested build needs of them
+		builder.environment().remove("MAVEN_ARGS");
 		Deque<String> tail = new ArrayDeque<>();
 		int exit;
 		Process process;

@@ -2,7 +2,9 @@ package io.kubeboot.operator.maven;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -61,8 +63,15 @@ final class MavenGoal {
 		return new DeployRegeneration.Session((mavenHome != null) ? Path.of(mavenHome) : null,
 				project.getFile().toPath(), existing(request.getUserSettingsFile()),
 				existing(request.getGlobalSettingsFile()), (localRepository != null) ? localRepository.toPath() : null,
-				request.isOffline(), request.getActiveProfiles(), userProperties,
+				request.isOffline(), profiles(request), userProperties,
 				System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows"));
+	}
+
+	// -P a,!b: the profiles the outer build activated and deactivated by name
+	private static List<String> profiles(MavenExecutionRequest request) {
+		List<String> profiles = new ArrayList<>(request.getActiveProfiles());
+		request.getInactiveProfiles().forEach((profile) -> profiles.add("!" + profile));
+		return profiles;
 	}
 
 	// Maven names the default settings files even when they do not exist; -s would fail
