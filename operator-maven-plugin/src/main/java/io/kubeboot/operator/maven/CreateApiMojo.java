@@ -28,7 +28,7 @@ public class CreateApiMojo extends AbstractMojo {
 	/**
 	 * The kind to add, UpperCamelCase, such as {@code Database}.
 	 */
-	@Parameter(property = "kind", required = true)
+	@Parameter(property = "kind")
 	private String kind;
 
 	/**

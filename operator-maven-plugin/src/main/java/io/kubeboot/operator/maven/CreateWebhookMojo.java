@@ -28,7 +28,7 @@ public class CreateWebhookMojo extends AbstractMojo {
 	/**
 	 * The kind the webhook is for, one of the project's, such as {@code Website}.
 	 */
-	@Parameter(property = "kind", required = true)
+	@Parameter(property = "kind")
 	private String kind;
 
 	/**

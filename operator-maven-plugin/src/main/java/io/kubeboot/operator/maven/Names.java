@@ -54,7 +54,7 @@ final class Names {
 	 */
 	static String kind(String kind) {
 		if (kind == null || kind.isBlank()) {
-			throw new ScaffoldException("Pass -Dkind: the kind to add, UpperCamelCase, such as Database");
+			throw new ScaffoldException("Pass -Dkind: the kind, UpperCamelCase, such as Database");
 		}
 		if (!KIND.matcher(kind).matches() || kind.length() > MAX_LABEL) {
 			throw new ScaffoldException("-Dkind=" + kind + " is no kind: UpperCamelCase letters and digits starting "

@@ -43,7 +43,7 @@ class NamesTests {
 	@Test
 	void refusesAMissingKind() {
 		assertThatExceptionOfType(ScaffoldException.class).isThrownBy(() -> Names.kind(null))
-			.withMessage("Pass -Dkind: the kind to add, UpperCamelCase, such as Database");
+			.withMessage("Pass -Dkind: the kind, UpperCamelCase, such as Database");
 	}
 
 	@ParameterizedTest
