@@ -40,70 +40,26 @@ final class ApiScaffold {
 	 * @throws ScaffoldException if an option is wrong or the kind exists
 	 */
 	Scaffold plan(ProjectSources sources) {
-		String kind = Names.kind(this.options.kind());
 		String basePackage = sources.application().packageName();
-		List<KindSource> kinds = sources.kinds();
-		String explicitGroup = this.options.group();
-		String explicitVersion = this.options.apiVersion();
-		if (explicitVersion != null && explicitVersion.contains("/")) {
-			String group = explicitVersion.substring(0, explicitVersion.indexOf('/'));
-			if (explicitGroup != null && !explicitGroup.equals(group)) {
-				throw new ScaffoldException("-DapiVersion=" + explicitVersion + " and -Dgroup=" + explicitGroup
-						+ " name different groups: pass one of them");
-			}
-			explicitGroup = group;
-			explicitVersion = explicitVersion.substring(explicitVersion.indexOf('/') + 1);
-		}
-		List<String> groups = groups(kinds);
-		String group;
-		String groupReason = "";
-		if (explicitGroup != null) {
-			group = Names.group(explicitGroup);
-		}
-		else {
-			group = inferredGroup(kinds, groups);
-			groupReason = " (the group of " + kindsOf(kinds, group) + ")";
-		}
-		for (KindSource existing : kinds) {
-			if (existing.kind().equals(kind) && existing.group().equals(group)) {
-				throw new ScaffoldException(kind + " exists: " + existing.file() + " (" + existing.apiVersion()
-						+ "). To add a version: mvn operator:create-version -Dkind=" + kind + " -DapiVersion="
-						+ (existing.version().equals("v1") ? "v2" : "v1"));
-			}
-			if (existing.kind().equals(kind)) {
-				throw new ScaffoldException(kind + " exists in " + existing.group() + ": " + existing.file()
-						+ ". Two kinds of one name would need two " + kind + "Reconciler classes in " + basePackage
-						+ ": choose another name");
-			}
-		}
-		String version = (explicitVersion != null) ? Names.version(explicitVersion) : inferredVersion(kinds, group);
-		String plural = (this.options.plural() != null) ? Names.plural(this.options.plural(), group)
-				: Names.plural(Names.pluralOf(kind), group);
-		for (KindSource existing : kinds) {
-			if (existing.plural().equals(plural) && existing.group().equals(group)) {
-				throw new ScaffoldException(plural + "." + group + " is the CRD of " + existing.kind() + " already ("
-						+ existing.file() + "): pass another -Dplural");
-			}
-		}
-		boolean cluster = cluster(this.options.scope());
-		String modelPackage = modelPackage(kinds, groups, basePackage, group, version);
-
+		Coordinates api = coordinates(Names.kind(this.options.kind()), sources.kinds(), basePackage);
+		String kind = api.kind();
 		Map<String, Object> values = new LinkedHashMap<>();
 		values.put("package", basePackage);
-		values.put("modelPackage", modelPackage);
+		values.put("modelPackage", api.modelPackage());
 		values.put("kind", kind);
-		values.put("group", group);
-		values.put("version", version);
-		values.put("plural", plural);
-		values.put("cluster", cluster);
-		String example = kind.toLowerCase(Locale.ROOT) + ".yaml";
-		Path model = ProjectSources.MAIN_JAVA.resolve(modelPackage.replace('.', '/'));
-		Path base = ProjectSources.MAIN_JAVA.resolve(basePackage.replace('.', '/'));
-		Path tests = Path.of("src", "test", "java").resolve(basePackage.replace('.', '/'));
+		values.put("group", api.group());
+		values.put("version", api.version());
+		values.put("plural", api.plural());
+		values.put("cluster", api.cluster());
 		String exampleReconciler = exampleReconciler(sources);
 		values.put("example", exampleReconciler != null);
 		values.put("exampleReconciler", (exampleReconciler != null) ? exampleReconciler : "");
+		String example = kind.toLowerCase(Locale.ROOT) + ".yaml";
 		values.put("exampleFile", example);
+
+		Path model = ProjectSources.MAIN_JAVA.resolve(api.modelPackage().replace('.', '/'));
+		Path base = ProjectSources.MAIN_JAVA.resolve(basePackage.replace('.', '/'));
+		Path tests = Path.of("src", "test", "java").resolve(basePackage.replace('.', '/'));
 		ScaffoldPlan plan = new ScaffoldPlan(sources.root());
 		plan.create(model.resolve(kind + ".java"),
 				render("api/Kind.java.tmpl", values, "modelPackage", "kind", "group", "version", "plural", "cluster"),
@@ -124,12 +80,54 @@ final class ApiScaffold {
 				render("api/example.yaml.tmpl", values, "exampleFile", "plural", "group", "version", "kind"),
 				"move it");
 
-		List<String> summary = List.of(kind + ": " + group + "/" + version + groupReason + ", plural " + plural + ", "
-				+ (cluster ? "Cluster" : "Namespaced") + ", in " + modelPackage);
+		List<String> summary = List.of(kind + ": " + api.group() + "/" + api.version() + api.groupReason() + ", plural "
+				+ api.plural() + ", " + (api.cluster() ? "Cluster" : "Namespaced") + ", in " + api.modelPackage());
 		String next = "Next: give " + kind + "Spec its fields"
 				+ (this.options.reconciler() ? " and " + kind + "Reconciler.reconcile its work" : "")
 				+ ", then mvn verify; commit deploy/ with the code.";
 		return new Scaffold(summary, plan, next);
+	}
+
+	// the options, with the defaults the project's kinds give, checked against those
+	// kinds
+	private Coordinates coordinates(String kind, List<KindSource> kinds, String basePackage) {
+		String explicitGroup = this.options.group();
+		String explicitVersion = this.options.apiVersion();
+		if (explicitVersion != null && explicitVersion.contains("/")) {
+			String group = explicitVersion.substring(0, explicitVersion.indexOf('/'));
+			if (explicitGroup != null && !explicitGroup.equals(group)) {
+				throw new ScaffoldException("-DapiVersion=" + explicitVersion + " and -Dgroup=" + explicitGroup
+						+ " name different groups: pass one of them");
+			}
+			explicitGroup = group;
+			explicitVersion = explicitVersion.substring(explicitVersion.indexOf('/') + 1);
+		}
+		List<String> groups = groups(kinds);
+		String group = (explicitGroup != null) ? Names.group(explicitGroup) : inferredGroup(kinds, groups);
+		String groupReason = (explicitGroup != null) ? "" : " (the group of " + kindsOf(kinds, group) + ")";
+		for (KindSource existing : kinds) {
+			if (existing.kind().equals(kind) && existing.group().equals(group)) {
+				throw new ScaffoldException(kind + " exists: " + existing.file() + " (" + existing.apiVersion()
+						+ "). To add a version: mvn operator:create-version -Dkind=" + kind + " -DapiVersion="
+						+ (existing.version().equals("v1") ? "v2" : "v1"));
+			}
+			if (existing.kind().equals(kind)) {
+				throw new ScaffoldException(kind + " exists in " + existing.group() + ": " + existing.file()
+						+ ". Two kinds of one name would need two " + kind + "Reconciler classes in " + basePackage
+						+ ": choose another name");
+			}
+		}
+		String version = (explicitVersion != null) ? Names.version(explicitVersion) : inferredVersion(kinds, group);
+		String plural = Names.plural((this.options.plural() != null) ? this.options.plural() : Names.pluralOf(kind),
+				group);
+		for (KindSource existing : kinds) {
+			if (existing.plural().equals(plural) && existing.group().equals(group)) {
+				throw new ScaffoldException(plural + "." + group + " is the CRD of " + existing.kind() + " already ("
+						+ existing.file() + "): pass another -Dplural");
+			}
+		}
+		return new Coordinates(kind, group, groupReason, version, plural, cluster(this.options.scope()),
+				modelPackage(kinds, groups, basePackage, group, version));
 	}
 
 	// each template gets the values it names, no more: Templates refuses unused ones
@@ -225,6 +223,23 @@ final class ApiScaffold {
 			.sorted()
 			.findFirst()
 			.orElse(null);
+	}
+
+	/**
+	 * Where the new kind goes.
+	 *
+	 * @param kind the kind
+	 * @param group its group
+	 * @param groupReason why that group, when the goal chose it, such as
+	 * {@code  (the group of Website)}; empty when given
+	 * @param version its version
+	 * @param plural its plural
+	 * @param cluster whether it is cluster-scoped
+	 * @param modelPackage the package of its model classes
+	 */
+	private record Coordinates(String kind, String group, String groupReason, String version, String plural,
+			boolean cluster, String modelPackage) {
+
 	}
 
 	/**

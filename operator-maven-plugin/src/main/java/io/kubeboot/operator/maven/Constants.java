@@ -21,9 +21,9 @@ import com.sun.source.tree.VariableTree;
  */
 final class Constants {
 
-	private final ProjectSources.Index index;
+	private final SourceIndex index;
 
-	Constants(ProjectSources.Index index) {
+	Constants(SourceIndex index) {
 		this.index = index;
 	}
 
@@ -34,7 +34,7 @@ final class Constants {
 	 * @return its value
 	 * @throws Unreadable if it is no constant this class can evaluate
 	 */
-	String string(ExpressionTree expression, ProjectSources.Type where) {
+	String string(ExpressionTree expression, SourceIndex.Type where) {
 		Object value = value(expression, where, new HashSet<>());
 		if (value instanceof String string) {
 			return string;
@@ -49,7 +49,7 @@ final class Constants {
 	 * @return its value
 	 * @throws Unreadable if it is no constant this class can evaluate
 	 */
-	boolean bool(ExpressionTree expression, ProjectSources.Type where) {
+	boolean bool(ExpressionTree expression, SourceIndex.Type where) {
 		Object value = value(expression, where, new HashSet<>());
 		if (value instanceof Boolean bool) {
 			return bool;
@@ -70,7 +70,7 @@ final class Constants {
 		return expression.toString();
 	}
 
-	private Object value(ExpressionTree expression, ProjectSources.Type where, Set<String> visiting) {
+	private Object value(ExpressionTree expression, SourceIndex.Type where, Set<String> visiting) {
 		if (expression instanceof LiteralTree literal && literal.getValue() != null) {
 			return literal.getValue();
 		}
@@ -87,20 +87,20 @@ final class Constants {
 		}
 		if (expression instanceof IdentifierTree identifier) {
 			String name = identifier.getName().toString();
-			for (ProjectSources.Type type = where; type != null; type = type.enclosing()) {
+			for (SourceIndex.Type type = where; type != null; type = type.enclosing()) {
 				VariableTree field = type.constant(name);
 				if (field != null) {
 					return field(type, field, visiting);
 				}
 			}
-			ProjectSources.Type imported = this.index.staticImport(where, name);
+			SourceIndex.Type imported = this.index.staticImport(where, name);
 			if (imported != null) {
 				return field(imported, imported.constant(name), visiting);
 			}
 			throw new Unreadable(where, expression);
 		}
 		if (expression instanceof MemberSelectTree select) {
-			ProjectSources.Type owner = this.index.type(where, select.getExpression().toString());
+			SourceIndex.Type owner = this.index.type(where, select.getExpression().toString());
 			VariableTree field = (owner != null) ? owner.constant(select.getIdentifier().toString()) : null;
 			if (field != null) {
 				return field(owner, field, visiting);
@@ -109,7 +109,7 @@ final class Constants {
 		throw new Unreadable(where, expression);
 	}
 
-	private Object field(ProjectSources.Type owner, VariableTree field, Set<String> visiting) {
+	private Object field(SourceIndex.Type owner, VariableTree field, Set<String> visiting) {
 		String key = owner.name() + "." + field.getName();
 		if (!visiting.add(key)) {
 			// a cycle, which javac would refuse
@@ -128,11 +128,11 @@ final class Constants {
 	 */
 	static final class Unreadable extends RuntimeException {
 
-		private final ProjectSources.Type where;
+		private final SourceIndex.Type where;
 
 		private final Tree tree;
 
-		Unreadable(ProjectSources.Type where, Tree tree) {
+		Unreadable(SourceIndex.Type where, Tree tree) {
 			super(null, null, false, false);
 			this.where = where;
 			this.tree = tree;

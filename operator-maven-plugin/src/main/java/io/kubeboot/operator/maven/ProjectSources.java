@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import javax.lang.model.element.Modifier;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -26,13 +25,11 @@ import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.ImportTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.VariableTree;
 import com.sun.source.util.JavacTask;
 import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TreeScanner;
@@ -53,9 +50,9 @@ final class ProjectSources {
 
 	private final Path root;
 
-	private final Index index;
+	private final SourceIndex index;
 
-	private final List<Type> applications = new ArrayList<>();
+	private final List<SourceIndex.Type> applications = new ArrayList<>();
 
 	private final List<KindSource> kinds = new ArrayList<>();
 
@@ -67,14 +64,14 @@ final class ProjectSources {
 
 	private final List<Use> conversions = new ArrayList<>();
 
-	private ProjectSources(Path root, Index index) {
+	private ProjectSources(Path root, SourceIndex index) {
 		this.root = root;
 		this.index = index;
 		Constants constants = new Constants(index);
-		for (Type type : index.types.values()) {
+		for (SourceIndex.Type type : index.types()) {
 			read(type, constants);
 		}
-		for (Unit unit : index.units) {
+		for (SourceIndex.Unit unit : index.units()) {
 			findConversions(unit);
 		}
 	}
@@ -96,7 +93,7 @@ final class ProjectSources {
 			throw new ScaffoldException("Cannot read " + MAIN_JAVA + ": " + ex.getMessage(), ex);
 		}
 		if (files.isEmpty()) {
-			return new ProjectSources(root, new Index());
+			return new ProjectSources(root, new SourceIndex());
 		}
 		JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
 		if (javac == null) {
@@ -118,11 +115,11 @@ final class ProjectSources {
 				}
 			}
 			SourcePositions positions = Trees.instance(task).getSourcePositions();
-			Index index = new Index();
+			SourceIndex index = new SourceIndex();
 			for (CompilationUnitTree tree : parsed) {
 				Path file = Path.of(tree.getSourceFile().toUri());
-				Unit unit = new Unit(root.relativize(file), tree, tree.getSourceFile().getCharContent(true).toString(),
-						positions);
+				SourceIndex.Unit unit = new SourceIndex.Unit(root.relativize(file), tree,
+						tree.getSourceFile().getCharContent(true).toString(), positions);
 				index.add(unit);
 			}
 			return new ProjectSources(root, index);
@@ -142,14 +139,14 @@ final class ProjectSources {
 	 * @return the application class
 	 * @throws ScaffoldException if there is none or several
 	 */
-	Type application() {
+	SourceIndex.Type application() {
 		if (this.applications.isEmpty()) {
 			throw new ScaffoldException("No @SpringBootApplication class in " + MAIN_JAVA
 					+ ": run this goal in an operator project (operator-spring-boot-archetype)");
 		}
 		if (this.applications.size() > 1) {
 			throw new ScaffoldException("Several @SpringBootApplication classes in " + MAIN_JAVA + " ("
-					+ this.applications.stream().map(Type::name).collect(Collectors.joining(", "))
+					+ this.applications.stream().map(SourceIndex.Type::name).collect(Collectors.joining(", "))
 					+ "): run this goal in the module of one operator");
 		}
 		return this.applications.get(0);
@@ -181,10 +178,10 @@ final class ProjectSources {
 	 * @return whether it is declared there
 	 */
 	boolean declares(String name) {
-		return this.index.types.containsKey(name);
+		return this.index.declares(name);
 	}
 
-	private void read(Type type, Constants constants) {
+	private void read(SourceIndex.Type type, Constants constants) {
 		for (AnnotationTree annotation : type.tree().getModifiers().getAnnotations()) {
 			switch (simpleName(annotation.getAnnotationType().toString())) {
 				case "SpringBootApplication" -> this.applications.add(type);
@@ -212,7 +209,7 @@ final class ProjectSources {
 		}
 	}
 
-	private void addWebhook(Type type, Tree typeTree, Tree at) {
+	private void addWebhook(SourceIndex.Type type, Tree typeTree, Tree at) {
 		if (typeTree instanceof ParameterizedTypeTree parameterized && parameterized.getTypeArguments().size() == 1) {
 			String target = this.index.typeName(type, parameterized.getTypeArguments().get(0).toString());
 			switch (simpleName(parameterized.getType().toString())) {
@@ -226,17 +223,17 @@ final class ProjectSources {
 
 	// Conversion.hub(X.class) anywhere, in a @Bean method or not: the builder is what the
 	// framework reads, and a later goal extends its spokes(...)
-	private void findConversions(Unit unit) {
-		new TreeScanner<Void, Type>() {
+	private void findConversions(SourceIndex.Unit unit) {
+		new TreeScanner<Void, SourceIndex.Type>() {
 
 			@Override
-			public Void visitClass(ClassTree tree, Type enclosing) {
-				Type type = ProjectSources.this.index.declared(tree);
+			public Void visitClass(ClassTree tree, SourceIndex.Type enclosing) {
+				SourceIndex.Type type = ProjectSources.this.index.declared(tree);
 				return super.visitClass(tree, (type != null) ? type : enclosing);
 			}
 
 			@Override
-			public Void visitMethodInvocation(MethodInvocationTree invocation, Type where) {
+			public Void visitMethodInvocation(MethodInvocationTree invocation, SourceIndex.Type where) {
 				if (invocation.getMethodSelect() instanceof MemberSelectTree select
 						&& select.getIdentifier().contentEquals("hub")
 						&& simpleName(select.getExpression().toString()).equals("Conversion")
@@ -250,7 +247,7 @@ final class ProjectSources {
 		}.scan(unit.tree(), null);
 	}
 
-	private KindSource kind(Type type, AnnotationTree annotation, Constants constants) {
+	private KindSource kind(SourceIndex.Type type, AnnotationTree annotation, Constants constants) {
 		Map<String, ExpressionTree> attributes = attributes(annotation);
 		List<String> problems = new ArrayList<>();
 		String group = attribute(type, attributes, "group", "", constants, problems);
@@ -276,8 +273,8 @@ final class ProjectSources {
 				cluster, storage, problems.isEmpty() ? null : problems.get(0));
 	}
 
-	private String attribute(Type type, Map<String, ExpressionTree> attributes, String name, String otherwise,
-			Constants constants, List<String> problems) {
+	private String attribute(SourceIndex.Type type, Map<String, ExpressionTree> attributes, String name,
+			String otherwise, Constants constants, List<String> problems) {
 		ExpressionTree expression = attributes.get(name);
 		if (expression == null) {
 			return otherwise;
@@ -291,12 +288,12 @@ final class ProjectSources {
 		}
 	}
 
-	private static String unreadable(String attribute, Type type, ExpressionTree expression) {
+	private static String unreadable(String attribute, SourceIndex.Type type, ExpressionTree expression) {
 		return "Cannot read the " + attribute + " of " + type.unit().position(expression) + " (" + attribute + " = "
 				+ type.unit().text(expression) + "): not a constant";
 	}
 
-	private String classLiteral(Type where, ExpressionTree expression) {
+	private String classLiteral(SourceIndex.Type where, ExpressionTree expression) {
 		String text = expression.toString();
 		return text.endsWith(".class") ? this.index.typeName(where, text.substring(0, text.length() - 6)) : text;
 	}
@@ -349,192 +346,10 @@ final class ProjectSources {
 	 * @param unit the source
 	 * @param tree the expression or declaration that says it
 	 */
-	record Use(String type, Unit unit, Tree tree) {
+	record Use(String type, SourceIndex.Unit unit, Tree tree) {
 
 		String position() {
 			return this.unit.position(this.tree);
-		}
-
-	}
-
-	/**
-	 * A parsed source file.
-	 *
-	 * @param file the file, relative to the project
-	 * @param tree its tree
-	 * @param content its text
-	 * @param positions where the trees are in the text
-	 */
-	record Unit(Path file, CompilationUnitTree tree, String content, SourcePositions positions) {
-
-		String packageName() {
-			return (this.tree.getPackageName() != null) ? this.tree.getPackageName().toString() : "";
-		}
-
-		long start(Tree tree) {
-			return this.positions.getStartPosition(this.tree, tree);
-		}
-
-		long end(Tree tree) {
-			return this.positions.getEndPosition(this.tree, tree);
-		}
-
-		/**
-		 * Where a tree starts, as {@code file:line}.
-		 * @param tree the tree
-		 * @return its position
-		 */
-		String position(Tree tree) {
-			return this.file + ":" + this.tree.getLineMap().getLineNumber(start(tree));
-		}
-
-		/**
-		 * A tree's source text as written.
-		 * @param tree the tree
-		 * @return its text
-		 */
-		String text(Tree tree) {
-			return this.content.substring((int) start(tree), (int) end(tree));
-		}
-
-	}
-
-	/**
-	 * A parsed class, nested ones included.
-	 *
-	 * @param name its qualified name ({@code Outer.Inner} for a nested class)
-	 * @param unit its source
-	 * @param tree its tree
-	 * @param enclosing the class it is nested in, or {@code null}
-	 */
-	record Type(String name, Unit unit, ClassTree tree, Type enclosing) {
-
-		String packageName() {
-			return this.unit.packageName();
-		}
-
-		/**
-		 * A constant of this class: a field that is {@code static final} (or any field of
-		 * an interface) and has an initializer.
-		 * @param name the field's name
-		 * @return the field, or {@code null}
-		 */
-		VariableTree constant(String name) {
-			boolean iface = this.tree.getKind() == Tree.Kind.INTERFACE;
-			for (Tree member : this.tree.getMembers()) {
-				if (member instanceof VariableTree field && field.getName().contentEquals(name)
-						&& field.getInitializer() != null
-						&& (iface || field.getModifiers()
-							.getFlags()
-							.containsAll(List.of(Modifier.STATIC, Modifier.FINAL)))) {
-					return field;
-				}
-			}
-			return null;
-		}
-
-	}
-
-	/**
-	 * The parsed classes by qualified name, and how a name written in one resolves.
-	 */
-	static final class Index {
-
-		private final List<Unit> units = new ArrayList<>();
-
-		private final Map<String, Type> types = new LinkedHashMap<>();
-
-		private final Map<ClassTree, Type> byTree = new LinkedHashMap<>();
-
-		void add(Unit unit) {
-			this.units.add(unit);
-			String prefix = unit.packageName().isEmpty() ? "" : unit.packageName() + ".";
-			for (Tree declaration : unit.tree().getTypeDecls()) {
-				if (declaration instanceof ClassTree tree) {
-					add(new Type(prefix + tree.getSimpleName(), unit, tree, null));
-				}
-			}
-		}
-
-		private void add(Type type) {
-			this.types.put(type.name(), type);
-			this.byTree.put(type.tree(), type);
-			for (Tree member : type.tree().getMembers()) {
-				if (member instanceof ClassTree nested) {
-					add(new Type(type.name() + "." + nested.getSimpleName(), type.unit(), nested, type));
-				}
-			}
-		}
-
-		Type declared(ClassTree tree) {
-			return this.byTree.get(tree);
-		}
-
-		/**
-		 * The parsed class a name written in a class means.
-		 * @param where the class the name is written in
-		 * @param written the name, simple, qualified or {@code Outer.Inner}
-		 * @return the class, or {@code null} if it is not parsed
-		 */
-		Type type(Type where, String written) {
-			return this.types.get(typeName(where, written));
-		}
-
-		/**
-		 * The qualified name a type name written in a class means, as javac resolves it:
-		 * member classes of the class and its enclosing ones, single-type imports, the
-		 * same package, then on-demand imports.
-		 * @param where the class the name is written in
-		 * @param written the name
-		 * @return the qualified name; the name as written if it is not imported and not
-		 * parsed
-		 */
-		String typeName(Type where, String written) {
-			int dot = written.indexOf('.');
-			String first = (dot < 0) ? written : written.substring(0, dot);
-			String rest = (dot < 0) ? "" : written.substring(dot);
-			for (Type type = where; type != null; type = type.enclosing()) {
-				if (this.types.containsKey(type.name() + "." + first)) {
-					return type.name() + "." + first + rest;
-				}
-			}
-			for (ImportTree imported : where.unit().tree().getImports()) {
-				String name = imported.getQualifiedIdentifier().toString();
-				if (!imported.isStatic() && name.endsWith("." + first)) {
-					return name + rest;
-				}
-			}
-			String prefix = where.packageName().isEmpty() ? "" : where.packageName() + ".";
-			if (this.types.containsKey(prefix + first)) {
-				return prefix + first + rest;
-			}
-			for (ImportTree imported : where.unit().tree().getImports()) {
-				String name = imported.getQualifiedIdentifier().toString();
-				if (!imported.isStatic() && name.endsWith(".*")
-						&& this.types.containsKey(name.substring(0, name.length() - 1) + first)) {
-					return name.substring(0, name.length() - 1) + first + rest;
-				}
-			}
-			return written;
-		}
-
-		/**
-		 * The parsed class a statically imported constant comes from.
-		 * @param where the class the name is written in
-		 * @param name the constant's name
-		 * @return the class, or {@code null}
-		 */
-		Type staticImport(Type where, String name) {
-			for (ImportTree imported : where.unit().tree().getImports()) {
-				if (imported.isStatic() && imported.getQualifiedIdentifier() instanceof MemberSelectTree select
-						&& (select.getIdentifier().contentEquals(name) || select.getIdentifier().contentEquals("*"))) {
-					Type owner = this.types.get(select.getExpression().toString());
-					if (owner != null && owner.constant(name) != null) {
-						return owner;
-					}
-				}
-			}
-			return null;
 		}
 
 	}
