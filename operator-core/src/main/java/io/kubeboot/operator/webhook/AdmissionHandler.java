@@ -137,9 +137,18 @@ final class AdmissionHandler<T extends KubernetesObject> implements WebhookServe
 			return;
 		}
 		T object = decode(request, "object");
-		JsonElement before = this.gson.toJsonTree(object);
+		// the patch applies to the object as the API server sent it, not as the model
+		// writes
+		// it back: the model drops fields it does not know and writes empty maps and
+		// lists the
+		// request has not (V1ObjectMeta's labels, for one). What the round trip alone
+		// changes
+		// is left out, so unknown fields stay and a first label adds the labels map
+		JsonElement sent = request.get("object");
+		JsonArray roundTrip = JsonPatches.diff(sent, this.gson.toJsonTree(object));
 		this.defaulter.applyDefaults(object);
-		JsonArray patch = JsonPatches.diff(before, this.gson.toJsonTree(object));
+		JsonArray patch = JsonPatches.diff(sent, this.gson.toJsonTree(object));
+		roundTrip.forEach(patch::remove);
 		if (!patch.isEmpty()) {
 			response.addProperty("patchType", "JSONPatch");
 			response.addProperty("patch",

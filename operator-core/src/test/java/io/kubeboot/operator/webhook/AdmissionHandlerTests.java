@@ -154,6 +154,25 @@ class AdmissionHandlerTests {
 	}
 
 	@Test
+	void defaulterAddingTheFirstLabelAddsTheLabelsTheRequestHasNot() throws Exception {
+		// the model writes empty labels, annotations and lists back; the request has
+		// none, so
+		// a patch adding one label to the model's labels would name a path the API server
+		// cannot find
+		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.mutating(V1ConfigMap.class, new JSON().getGson(),
+				(configMap) -> configMap.getMetadata().putLabelsItem("example.com/owner", "unassigned"),
+				this.panics::incrementAndGet);
+		JsonObject response = answer(handler,
+				review("CREATE", "{\"metadata\": {\"name\": \"cm\"}, \"data\": {\"x\": \"1\"}}", null));
+		JsonArray patch = JsonParser
+			.parseString(
+					new String(Base64.getDecoder().decode(response.get("patch").getAsString()), StandardCharsets.UTF_8))
+			.getAsJsonArray();
+		assertThat(patch.toString()).isEqualTo(
+				"[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"example.com/owner\":\"unassigned\"}}]");
+	}
+
+	@Test
 	void objectThatDoesNotDecodeIsDeniedWithTheReason() throws Exception {
 		AdmissionHandler<V1ConfigMap> handler = AdmissionHandler.validating(V1ConfigMap.class, new JSON().getGson(),
 				new AdmissionValidator<>() {

@@ -107,6 +107,8 @@ class GeneratedProjectIntegrationTests {
 		assertThat(project.resolve("pom.xml")).content()
 			.contains("<operator-spring-boot.version>" + MavenRun.property("archetype.version") + "<")
 			.contains("<version>${operator-spring-boot.version}</version>")
+			.contains("<artifactId>operator-maven-plugin</artifactId>")
+			.contains("mvn operator:create-webhook -Dkind=Website -Dvalidating")
 			.doesNotContain("@project.version@");
 		for (String file : List.of("Dockerfile", ".dockerignore", ".gitignore", ".gitattributes", "README.md",
 				"examples/example.yaml", "src/test/java/com/example/shop/GeneratedDeployTests.java",
