@@ -37,7 +37,9 @@ final class Names {
 			"Size", "PositiveOrZero", "Logger", "LoggerFactory", "V1ObjectMeta", "TestNamespace", "WithControlPlane",
 			"Test", "Autowired", "SpringBootTest", "ApiServerException", "FieldCause", "InvalidException",
 			"ForbiddenException", "Objects", "AtomicReference", "AdmissionDeniedException", "AdmissionValidator",
-			"Defaulter", "AdmissionWebhook", "WebhookServer", "TestWebhooks", "ControlPlane", "Component");
+			"Defaulter", "AdmissionWebhook", "WebhookServer", "TestWebhooks", "ControlPlane", "Component", "Gson",
+			"JsonElement", "JsonObject", "JSON", "Convertible", "ConversionException", "Conversion", "Bean",
+			"Configuration", "IOException", "Files", "Path", "Yaml");
 
 	private static final int MAX_LABEL = 63;
 

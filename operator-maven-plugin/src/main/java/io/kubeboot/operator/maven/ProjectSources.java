@@ -52,6 +52,8 @@ final class ProjectSources {
 
 	private final SourceIndex index;
 
+	private final Constants constants;
+
 	private final List<SourceIndex.Type> applications = new ArrayList<>();
 
 	private final List<KindSource> kinds = new ArrayList<>();
@@ -67,9 +69,9 @@ final class ProjectSources {
 	private ProjectSources(Path root, SourceIndex index) {
 		this.root = root;
 		this.index = index;
-		Constants constants = new Constants(index);
+		this.constants = new Constants(index);
 		for (SourceIndex.Type type : index.types()) {
-			read(type, constants);
+			read(type, this.constants);
 		}
 		for (SourceIndex.Unit unit : index.units()) {
 			findConversions(unit);
@@ -179,6 +181,34 @@ final class ProjectSources {
 	 */
 	boolean declares(String name) {
 		return this.index.declares(name);
+	}
+
+	/**
+	 * The parsed class of a qualified name.
+	 * @param name the qualified name
+	 * @return the class, or {@code null} if it is not in {@code src/main/java}
+	 */
+	SourceIndex.Type type(String name) {
+		return this.index.type(name);
+	}
+
+	/**
+	 * Evaluates constant expressions over the project's classes.
+	 * @return the evaluator
+	 */
+	Constants constants() {
+		return this.constants;
+	}
+
+	/**
+	 * The qualified name a type name written in a class means.
+	 * @param where the class the name is written in
+	 * @param written the name
+	 * @return the qualified name, or the name as written if it is neither imported nor
+	 * parsed
+	 */
+	String typeName(SourceIndex.Type where, String written) {
+		return this.index.typeName(where, written);
 	}
 
 	private void read(SourceIndex.Type type, Constants constants) {

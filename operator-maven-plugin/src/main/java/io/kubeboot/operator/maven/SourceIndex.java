@@ -67,6 +67,15 @@ final class SourceIndex {
 	}
 
 	/**
+	 * The parsed class of a qualified name.
+	 * @param name the qualified name
+	 * @return the class, or {@code null} if it is not parsed
+	 */
+	Type type(String name) {
+		return this.types.get(name);
+	}
+
+	/**
 	 * The parsed class a name written in a class means.
 	 * @param where the class the name is written in
 	 * @param written the name, simple, qualified or {@code Outer.Inner}

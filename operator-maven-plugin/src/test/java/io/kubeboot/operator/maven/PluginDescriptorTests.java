@@ -30,12 +30,14 @@ class PluginDescriptorTests {
 	@Test
 	void theGoalsTakeThePropertiesTheirMessagesName() throws Exception {
 		Map<String, Element> mojos = mojos();
-		assertThat(mojos).containsOnlyKeys("create-api", "create-webhook", "help");
+		assertThat(mojos).containsOnlyKeys("create-api", "create-webhook", "create-version", "help");
 		assertThat(properties(mojos.get("create-api"))).containsExactlyInAnyOrder("kind", "apiVersion", "group",
 				"plural", "scope", "reconciler", "dryRun", "regenerate");
 		assertThat(properties(mojos.get("create-webhook"))).containsExactlyInAnyOrder("kind", "apiVersion",
 				"validating", "defaulting", "dryRun", "regenerate");
-		for (String goal : List.of("create-api", "create-webhook")) {
+		assertThat(properties(mojos.get("create-version"))).containsExactlyInAnyOrder("kind", "apiVersion",
+				"conversion", "dryRun", "regenerate");
+		for (String goal : List.of("create-api", "create-webhook", "create-version")) {
 			Element mojo = mojos.get(goal);
 			assertThat(text(mojo, "requiresProject")).as(goal).isEqualTo("true");
 			assertThat(text(mojo, "requiresDirectInvocation")).as(goal).isEqualTo("true");
