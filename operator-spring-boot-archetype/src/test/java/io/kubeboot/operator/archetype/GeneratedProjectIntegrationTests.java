@@ -109,6 +109,11 @@ class GeneratedProjectIntegrationTests {
 			.contains("<version>${operator-spring-boot.version}</version>")
 			.contains("<artifactId>operator-maven-plugin</artifactId>")
 			.contains("mvn operator:create-webhook -Dkind=Website -Dvalidating")
+			// the conversion webhook of a second version: the Service and Certificate that
+			// GeneratedDeployTests renders, in the namespace of settings.yaml
+			.contains("<arg>-Akubeboot.webhook.service=shop-operator-webhook</arg>")
+			.contains("<arg>-Akubeboot.webhook.namespace=shop-operator</arg>")
+			.contains("<arg>-Akubeboot.webhook.certificate=shop-operator/shop-operator-webhook</arg>")
 			.doesNotContain("@project.version@");
 		for (String file : List.of("Dockerfile", ".dockerignore", ".gitignore", ".gitattributes", "README.md",
 				"examples/example.yaml", "src/test/java/com/example/shop/GeneratedDeployTests.java",

@@ -26,7 +26,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * ({@code operator:create-api}, which regenerates {@code deploy/} in a nested build), the
  * refusals that leave the sources as they were, a validating and a defaulting webhook for
  * the first kind ({@code operator:create-webhook} without regeneration, then the command
- * it prints), and finally {@code mvn verify} of the grown project: every scaffolded test
+ * it prints), a second version of the first kind converted by webhook
+ * ({@code operator:create-version}, with the compiler options the archetype gave
+ * {@code pom.xml}), and finally {@code mvn verify} of the grown project: every scaffolded test
  * passes against a local control plane and {@code deploy/} holds what the code generates.
  * <p>
  * Like {@link GeneratedProjectIntegrationTests}, its builds read this build's artifacts,
@@ -118,12 +120,48 @@ class GrownProjectIntegrationTests {
 
 	@Test
 	@Order(4)
+	void createVersionAddsAConvertedVersionAndLeavesTheGeneratedPomAsItIs() throws Exception {
+		byte[] pom = Files.readAllBytes(project.resolve("pom.xml"));
+		String output = maven.run(project, work.resolve("create-version.log"), Duration.ofMinutes(10),
+				"operator:create-version", "-Dkind=Garden", "-DapiVersion=v1");
+		assertThat(output)
+			.contains("Garden: v1 served beside v1alpha1; v1alpha1 stays the storage version and the hub, v1 "
+					+ "converts to and from it, in com.example.garden.v1")
+			.contains("Copied from v1alpha1: GardenSpec, GardenStatus")
+			.contains("Created src/main/java/com/example/garden/v1/Garden.java")
+			.contains("Created src/main/java/com/example/garden/GardenConversion.java")
+			.contains("Created src/test/java/com/example/garden/GardenConversionTests.java")
+			.contains("pom.xml compiles the model with -Akubeboot.webhook.service=garden-operator-webhook "
+					+ "-Akubeboot.webhook.namespace=garden-operator "
+					+ "-Akubeboot.webhook.certificate=garden-operator/garden-operator-webhook")
+			.contains("Regenerating deploy/: " + REGENERATE)
+			.contains("deploy/ regenerated: changed ")
+			.contains("Next: change v1's GardenSpec");
+		// the archetype gave the compiler the options already
+		assertThat(output).doesNotContain("Changed pom.xml");
+		assertThat(Files.readAllBytes(project.resolve("pom.xml"))).isEqualTo(pom);
+		assertThat(project.resolve("deploy/crd.yaml")).content()
+			.contains("cert-manager.io/inject-ca-from: garden-operator/garden-operator-webhook")
+			.contains("strategy: Webhook")
+			.contains("name: garden-operator-webhook")
+			.contains("path: /convert")
+			.contains("name: v1alpha1")
+			.contains("name: v1\n")
+			.containsOnlyOnce("storage: true");
+		// the admission webhooks of create-webhook, regenerated with the conversion
+		assertThat(project.resolve("deploy/webhook.yaml")).content()
+			.contains("path: /validate-garden-example-com-v1alpha1-garden")
+			.contains("path: /mutate-garden-example-com-v1alpha1-garden");
+	}
+
+	@Test
+	@Order(5)
 	void verifyPassesWithEveryScaffoldedTest() throws Exception {
 		String output = maven.run(project, work.resolve("verify.log"), Duration.ofMinutes(25), "verify");
 		assertThat(output).contains("BUILD SUCCESS");
 		Path reports = project.resolve("target/surefire-reports");
 		for (String test : List.of("GardenReconcilerTests", "GardenerReconcilerTests", "GardenValidatorTests",
-				"GardenDefaulterTests", "GeneratedDeployTests")) {
+				"GardenDefaulterTests", "GardenConversionTests", "GeneratedDeployTests")) {
 			assertThat(reports.resolve("TEST-com.example.garden." + test + ".xml")).as(test)
 				.content()
 				.contains("failures=\"0\"")
