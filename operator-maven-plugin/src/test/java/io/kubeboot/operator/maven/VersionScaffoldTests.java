@@ -51,7 +51,7 @@ class VersionScaffoldTests {
 			.contains("public class WebsiteSpec {");
 		assertThat(content(scaffold, "src/main/java/com/example/shop/WebsiteConversion.java"))
 			.contains("import com.example.shop.v1alpha1.Website;")
-			.contains("Conversion<Website> websiteConversion() {")
+			.contains("Conversion<Website> websiteVersions() {")
 			.contains("return Conversion.hub(Website.class).spokes(com.example.shop.v1.Website.class);");
 		assertThat(content(scaffold, "src/test/java/com/example/shop/WebsiteConversionTests.java"))
 			.contains("class WebsiteConversionTests {")
