@@ -379,7 +379,7 @@ final class WebhookTemplates {
 							+ "\nCompile the model with the options -Akubeboot.webhook.service="
 							+ rendering.webhookService().plain() + " -Akubeboot.webhook.namespace=" + namespace
 							+ " -Akubeboot.webhook.certificate=" + namespace + "/" + rendering.certificate().plain()
-							+ " of operator-crd-generator");
+							+ " of operator-crd-generator (in pom.xml, the <compilerArgs> of maven-compiler-plugin)");
 		}
 	}
 

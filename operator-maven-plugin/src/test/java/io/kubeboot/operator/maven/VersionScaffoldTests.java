@@ -41,8 +41,8 @@ class VersionScaffoldTests {
 			.contains("@PrinterColumn(name = \"Age\", type = PrinterColumn.Type.DATE, "
 					+ "jsonPath = \".metadata.creationTimestamp\")\n// only with kubectl get -o wide\n"
 					+ "@PrinterColumn(name = \"Reason\"")
-			.contains("public class Website extends CustomResource<WebsiteSpec, WebsiteStatus> "
-					+ "implements Convertible<com.example.shop.v1alpha1.Website> {")
+			.contains("public class Website extends CustomResource<WebsiteSpec, WebsiteStatus>\n"
+					+ "\t\timplements Convertible<com.example.shop.v1alpha1.Website> {")
 			.contains("hub.setSpec(copy(getSpec(), com.example.shop.v1alpha1.WebsiteSpec.class, \"spec\", TO_HUB));")
 			.contains("setStatus(copy(hub.getStatus(), WebsiteStatus.class, \"status\", FROM_HUB));")
 			.contains("\"v1 has no place in v1alpha1: convert it in convertTo\"");
@@ -101,7 +101,7 @@ class VersionScaffoldTests {
 		assertThat(content(scaffold, "src/main/java/com/example/shop/v1/Shelf.java"))
 			.contains("public static final String PLURAL = \"shelves\";")
 			.contains("plural = Shelf.PLURAL,\n\t\tscope = KubernetesKind.Scope.CLUSTER, storage = false)")
-			.contains("extends CustomResource<ShelfSpec, WebsiteStatus> implements "
+			.contains("extends CustomResource<ShelfSpec, WebsiteStatus>\n\t\timplements "
 					+ "Convertible<com.example.shop.v1alpha1.Shelf>");
 		assertThat(scaffold.plan().changes()).extracting(Change::path)
 			.contains(Path.of("src/main/java/com/example/shop/v1/ShelfSpec.java"),
