@@ -26,9 +26,9 @@ import org.w3c.dom.NodeList;
  * {@code -Akubeboot.webhook.namespace=<namespace>} and
  * {@code -Akubeboot.webhook.certificate=<namespace>/<name>-webhook}, where the name is
  * {@code spring.application.name} and the namespace that of
- * {@code src/main/deploy/settings.yaml}, as the deploy generator names the Service and the
- * Certificate. Projects generated since the archetype has them need no edit; older ones
- * get them inserted into {@code maven-compiler-plugin}'s configuration after
+ * {@code src/main/deploy/settings.yaml}, as the deploy generator names the Service and
+ * the Certificate. Projects generated since the archetype has them need no edit; older
+ * ones get them inserted into {@code maven-compiler-plugin}'s configuration after
  * {@code <annotationProcessorPathsUseDepMgmt>}, with that line's indentation. Options
  * that disagree with the settings are refused, never rewritten.
  */
@@ -63,10 +63,11 @@ final class PomEdits {
 		expected.put("service", name + "-webhook");
 		expected.put("namespace", namespace);
 		expected.put("certificate", namespace + "/" + name + "-webhook");
-		String options = String.join(" ", expected.entrySet()
-			.stream()
-			.map((option) -> "-Akubeboot.webhook." + option.getKey() + "=" + option.getValue())
-			.toList());
+		String options = String.join(" ",
+				expected.entrySet()
+					.stream()
+					.map((option) -> "-Akubeboot.webhook." + option.getKey() + "=" + option.getValue())
+					.toList());
 		String summary = "pom.xml compiles the model with " + options;
 
 		Map<String, String> present = new LinkedHashMap<>();
@@ -229,8 +230,8 @@ final class PomEdits {
 		catch (IOException ex) {
 			throw new ScaffoldException("Cannot read the application's name: " + ex.getMessage(), ex);
 		}
-		throw new ScaffoldException("No spring.application.name in " + APPLICATION
-				+ ": the manifests name the webhook's Service after it");
+		throw new ScaffoldException(
+				"No spring.application.name in " + APPLICATION + ": the manifests name the webhook's Service after it");
 	}
 
 	private static String yamlName(String yaml) {

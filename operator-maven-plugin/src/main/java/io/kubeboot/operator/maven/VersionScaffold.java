@@ -38,14 +38,13 @@ import io.kubeboot.operator.maven.ProjectSources.Use;
  * multiversion layout). The new version is a spoke: its model class says
  * {@code storage = false} and implements {@code Convertible} of the hub, its spec and
  * status classes (and the same-package types they use) are copies of the hub's, and its
- * conversion copies them through JSON, refusing to drop a field once the versions
- * differ.
+ * conversion copies them through JSON, refusing to drop a field once the versions differ.
  * <p>
  * The kind's {@code Conversion} bean is created, or the hub's existing
  * {@code Conversion.hub(X.class).spokes(...)} call gets one more class; a conversion bean
- * of another shape is refused with what to add by hand. {@code pom.xml} gets the
- * compiler options that point the CRD's conversion webhook at the manifests' Service
- * when it lacks them ({@link PomEdits}).
+ * of another shape is refused with what to add by hand. {@code pom.xml} gets the compiler
+ * options that point the CRD's conversion webhook at the manifests' Service when it lacks
+ * them ({@link PomEdits}).
  */
 final class VersionScaffold {
 
@@ -72,8 +71,8 @@ final class VersionScaffold {
 	 * Plans the files and edits.
 	 * @param sources the project
 	 * @return the plan, not yet checked against the files that exist
-	 * @throws ScaffoldException if an option is wrong, the kind or the version is
-	 * unknown or exists, or an edit cannot be made
+	 * @throws ScaffoldException if an option is wrong, the kind or the version is unknown
+	 * or exists, or an edit cannot be made
 	 */
 	Scaffold plan(ProjectSources sources) {
 		String kindName = Names.kind(this.options.kind());
@@ -130,10 +129,10 @@ final class VersionScaffold {
 		values.put("superclass", superclassText);
 		values.put("hubSpec", typeArguments.get(0));
 		values.put("hubStatus", typeArguments.get(1));
-		values.put("spec", spokeType(superclass.getTypeArguments().get(0), hubType, hubPackage, spokePackage,
-				copiedNames));
-		values.put("status", spokeType(superclass.getTypeArguments().get(1), hubType, hubPackage, spokePackage,
-				copiedNames));
+		values.put("spec",
+				spokeType(superclass.getTypeArguments().get(0), hubType, hubPackage, spokePackage, copiedNames));
+		values.put("status",
+				spokeType(superclass.getTypeArguments().get(1), hubType, hubPackage, spokePackage, copiedNames));
 
 		Path model = ProjectSources.MAIN_JAVA.resolve(spokePackage.replace('.', '/'));
 		Path base = ProjectSources.MAIN_JAVA.resolve(basePackage.replace('.', '/'));
@@ -153,11 +152,12 @@ final class VersionScaffold {
 					"move it");
 		}
 		if (!copied.isEmpty()) {
-			summary.add("Copied from " + hub.version() + ": " + copied.values()
-				.stream()
-				.map((unit) -> unit.file().getFileName().toString().replace(".java", ""))
-				.sorted()
-				.collect(Collectors.joining(", ")));
+			summary.add("Copied from " + hub.version() + ": "
+					+ copied.values()
+						.stream()
+						.map((unit) -> unit.file().getFileName().toString().replace(".java", ""))
+						.sorted()
+						.collect(Collectors.joining(", ")));
 		}
 
 		if (this.options.conversion()) {
@@ -186,8 +186,8 @@ final class VersionScaffold {
 			plan.edit(PomEdits.POM, pom.before(), pom.after());
 		}
 		summary.add(pom.summary());
-		String next = "Next: change " + version + "'s " + kindName + "Spec as the new version needs, and "
-				+ kindName + ".convertTo/convertFrom with it (" + testClass + " fails while a field is lost), "
+		String next = "Next: change " + version + "'s " + kindName + "Spec as the new version needs, and " + kindName
+				+ ".convertTo/convertFrom with it (" + testClass + " fails while a field is lost), "
 				+ "then mvn verify; commit deploy/ with the code.";
 		return new Scaffold(summary, plan, next);
 	}
@@ -211,14 +211,14 @@ final class VersionScaffold {
 			String group = Names.group(apiVersion.substring(0, apiVersion.indexOf('/')));
 			named = named.stream().filter((kind) -> kind.group().equals(group)).toList();
 			if (named.isEmpty()) {
-				throw new ScaffoldException("No kind " + name + " in " + group + ": add it with mvn operator:create-api "
-						+ "-Dkind=" + name + " -DapiVersion=" + apiVersion);
+				throw new ScaffoldException("No kind " + name + " in " + group
+						+ ": add it with mvn operator:create-api " + "-Dkind=" + name + " -DapiVersion=" + apiVersion);
 			}
 		}
 		List<String> groups = named.stream().map(KindSource::group).distinct().sorted().toList();
 		if (groups.size() > 1) {
-			throw new ScaffoldException("Pass -DapiVersion=<group>/<version>: " + name + " is in "
-					+ String.join(" and ", groups));
+			throw new ScaffoldException(
+					"Pass -DapiVersion=<group>/<version>: " + name + " is in " + String.join(" and ", groups));
 		}
 		List<KindSource> storage = named.stream().filter(KindSource::storage).toList();
 		if (storage.size() != 1) {
@@ -241,7 +241,8 @@ final class VersionScaffold {
 				+ "class by hand, as docs/guides/growing-a-project.md shows");
 	}
 
-	// the files of the spec, the status and the same-package types they use, transitively;
+	// the files of the spec, the status and the same-package types they use,
+	// transitively;
 	// other kinds stay where they are
 	private static Map<Path, SourceIndex.Unit> copiedUnits(ProjectSources sources, String hubPackage,
 			List<String> roots, Set<String> kindClasses) {
@@ -293,7 +294,8 @@ final class VersionScaffold {
 		return names;
 	}
 
-	// a copied file in the new package: its package line, and the names of the copied types
+	// a copied file in the new package: its package line, and the names of the copied
+	// types
 	// written with the old package
 	private static String copy(SourceIndex.Unit unit, String hubPackage, String spokePackage, Set<String> copied) {
 		String content = unit.content();
@@ -350,9 +352,8 @@ final class VersionScaffold {
 				continue;
 			}
 			for (ExpressionTree argument : annotation.getArguments()) {
-				if (argument instanceof AssignmentTree assignment
-						&& List.of("singular", "shortNames", "categories")
-							.contains(assignment.getVariable().toString())) {
+				if (argument instanceof AssignmentTree assignment && List.of("singular", "shortNames", "categories")
+					.contains(assignment.getVariable().toString())) {
 					attributes.append(assignment.getVariable())
 						.append(" = ")
 						.append(literal(sources, hubType, assignment.getExpression()))
@@ -431,21 +432,19 @@ final class VersionScaffold {
 			values.put("spokeClass", spokeClass);
 			plan.create(base.resolve(kindName + "Conversion.java"),
 					Templates.render("version/KindConversion.java.tmpl", values),
-					"move it, or pass -Dconversion=false and add " + spokeClass + ".class to the spokes of "
-							+ kindName + "'s Conversion by hand");
+					"move it, or pass -Dconversion=false and add " + spokeClass + ".class to the spokes of " + kindName
+							+ "'s Conversion by hand");
 			return;
 		}
 		Use conversion = conversions.get(0);
-		String refusal = kindName + " converts in " + conversion.position()
-				+ ", which this goal cannot extend: add " + spokeClass
-				+ ".class to its spokes(...) and run again with -Dconversion=false";
+		String refusal = kindName + " converts in " + conversion.position() + ", which this goal cannot extend: add "
+				+ spokeClass + ".class to its spokes(...) and run again with -Dconversion=false";
 		if (conversions.size() > 1 || !conversion.type().equals(hub.className())) {
 			throw new ScaffoldException(refusal);
 		}
 		MethodInvocationTree spokes = spokesCall(conversion);
-		if (spokes == null || spokes.getArguments().isEmpty() || !spokes.getArguments()
-			.stream()
-			.allMatch((argument) -> argument.toString().endsWith(".class"))) {
+		if (spokes == null || spokes.getArguments().isEmpty()
+				|| !spokes.getArguments().stream().allMatch((argument) -> argument.toString().endsWith(".class"))) {
 			throw new ScaffoldException(refusal);
 		}
 		SourceIndex.Unit unit = conversion.unit();

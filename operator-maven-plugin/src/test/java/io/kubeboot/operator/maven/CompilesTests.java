@@ -94,7 +94,8 @@ class CompilesTests {
 		compile(javaFiles(project.resolve("src/main/java")), classes, options, versions);
 		String crd = Files.readString(classes.resolve("META-INF/kubeboot/crds/websites.shop.example.com.yaml"));
 		Map<String, Object> document = new Yaml().load(crd);
-		assertThat((Object) value(document, "metadata", "annotations")).isEqualTo(Map.of("cert-manager.io/inject-ca-from", "shop-operator/shop-operator-webhook"));
+		assertThat((Object) value(document, "metadata", "annotations"))
+			.isEqualTo(Map.of("cert-manager.io/inject-ca-from", "shop-operator/shop-operator-webhook"));
 		List<Map<String, Object>> served = value(document, "spec", "versions");
 		assertThat(served).extracting((version) -> version.get("name")).containsExactlyInAnyOrder("v1alpha1", "v1");
 		assertThat(served).filteredOn((version) -> Boolean.TRUE.equals(version.get("storage")))
@@ -105,8 +106,8 @@ class CompilesTests {
 			.asString()
 			.contains("Ready", "Reason");
 		assertThat((Object) value(document, "spec", "conversion", "strategy")).isEqualTo("Webhook");
-		assertThat((Object) value(document, "spec", "conversion", "webhook", "clientConfig", "service")).isEqualTo(Map.of(
-				"name", "shop-operator-webhook", "namespace", "shop-operator", "path", "/convert", "port", 443));
+		assertThat((Object) value(document, "spec", "conversion", "webhook", "clientConfig", "service")).isEqualTo(
+				Map.of("name", "shop-operator-webhook", "namespace", "shop-operator", "path", "/convert", "port", 443));
 		assertThat(Files.readString(classes.resolve("META-INF/kubeboot/crds/shelves.shop.example.com.yaml")))
 			.contains("scope: Cluster")
 			.contains("name: v1beta1");

@@ -50,16 +50,17 @@ class PomEditsTests {
 				  </build>
 				</project>
 				""");
-		assertThat(PomEdits.plan(this.project).after()).contains("""
-				          <annotationProcessorPathsUseDepMgmt>true</annotationProcessorPathsUseDepMgmt>
-				          <!-- the conversion webhook of a CRD with several versions: the Service and the cert-manager Certificate of deploy/ -->
-				          <compilerArgs>
-				            <arg>-Akubeboot.webhook.service=shop-operator-webhook</arg>
-				            <arg>-Akubeboot.webhook.namespace=shop-operator</arg>
-				            <arg>-Akubeboot.webhook.certificate=shop-operator/shop-operator-webhook</arg>
-				          </compilerArgs>
-				        </configuration>
-				""");
+		assertThat(PomEdits.plan(this.project).after()).contains(
+				"""
+						          <annotationProcessorPathsUseDepMgmt>true</annotationProcessorPathsUseDepMgmt>
+						          <!-- the conversion webhook of a CRD with several versions: the Service and the cert-manager Certificate of deploy/ -->
+						          <compilerArgs>
+						            <arg>-Akubeboot.webhook.service=shop-operator-webhook</arg>
+						            <arg>-Akubeboot.webhook.namespace=shop-operator</arg>
+						            <arg>-Akubeboot.webhook.certificate=shop-operator/shop-operator-webhook</arg>
+						          </compilerArgs>
+						        </configuration>
+						""");
 	}
 
 	@Test
@@ -78,8 +79,9 @@ class PomEditsTests {
 		Projects.copy(Projects.SHOP, this.project);
 		pomWith("<compilerArgs>\n\t\t\t\t\t\t<arg>-Xlint:all</arg>\n\t\t\t\t\t</compilerArgs>");
 		String after = PomEdits.plan(this.project).after();
-		assertThat(after).contains("\t\t\t\t\t<compilerArgs>\n"
-				+ "\t\t\t\t\t\t<arg>-Akubeboot.webhook.service=shop-operator-webhook</arg>\n")
+		assertThat(after)
+			.contains("\t\t\t\t\t<compilerArgs>\n"
+					+ "\t\t\t\t\t\t<arg>-Akubeboot.webhook.service=shop-operator-webhook</arg>\n")
 			.contains("<arg>-Akubeboot.webhook.certificate=shop-operator/shop-operator-webhook</arg>\n"
 					+ "\t\t\t\t\t\t<arg>-Xlint:all</arg>");
 	}

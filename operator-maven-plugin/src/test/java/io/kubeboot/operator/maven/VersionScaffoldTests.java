@@ -215,10 +215,10 @@ class VersionScaffoldTests {
 	void refusesWhenThePomDisagreesWithTheSettings() {
 		Projects.copy(Projects.SHOP, this.project);
 		Path pom = this.project.resolve("pom.xml");
-		Projects.write(this.project, "pom.xml", read(pom).replace(
-				"<annotationProcessorPathsUseDepMgmt>true</annotationProcessorPathsUseDepMgmt>",
-				"<annotationProcessorPathsUseDepMgmt>true</annotationProcessorPathsUseDepMgmt>\n"
-						+ "<compilerArgs><arg>-Akubeboot.webhook.namespace=shop</arg></compilerArgs>"));
+		Projects.write(this.project, "pom.xml",
+				read(pom).replace("<annotationProcessorPathsUseDepMgmt>true</annotationProcessorPathsUseDepMgmt>",
+						"<annotationProcessorPathsUseDepMgmt>true</annotationProcessorPathsUseDepMgmt>\n"
+								+ "<compilerArgs><arg>-Akubeboot.webhook.namespace=shop</arg></compilerArgs>"));
 		assertThatExceptionOfType(ScaffoldException.class)
 			.isThrownBy(() -> plan(new VersionScaffold.Options("Website", "v1", true)))
 			.withMessage("pom.xml compiles the model with -Akubeboot.webhook.namespace=shop, but "

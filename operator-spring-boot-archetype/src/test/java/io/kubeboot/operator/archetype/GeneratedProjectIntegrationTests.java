@@ -109,8 +109,8 @@ class GeneratedProjectIntegrationTests {
 			.contains("<version>${operator-spring-boot.version}</version>")
 			.contains("<artifactId>operator-maven-plugin</artifactId>")
 			.contains("mvn operator:create-webhook -Dkind=Website -Dvalidating")
-			// the conversion webhook of a second version: the Service and Certificate that
-			// GeneratedDeployTests renders, in the namespace of settings.yaml
+			// the conversion webhook of a second version: the Service and Certificate
+			// that GeneratedDeployTests renders, in the namespace of settings.yaml
 			.contains("<arg>-Akubeboot.webhook.service=shop-operator-webhook</arg>")
 			.contains("<arg>-Akubeboot.webhook.namespace=shop-operator</arg>")
 			.contains("<arg>-Akubeboot.webhook.certificate=shop-operator/shop-operator-webhook</arg>")

@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * the first kind ({@code operator:create-webhook} without regeneration, then the command
  * it prints), a second version of the first kind converted by webhook
  * ({@code operator:create-version}, with the compiler options the archetype gave
- * {@code pom.xml}), and finally {@code mvn verify} of the grown project: every scaffolded test
- * passes against a local control plane and {@code deploy/} holds what the code generates.
+ * {@code pom.xml}), and finally {@code mvn verify} of the grown project: every scaffolded
+ * test passes against a local control plane and {@code deploy/} holds what the code
+ * generates.
  * <p>
  * Like {@link GeneratedProjectIntegrationTests}, its builds read this build's artifacts,
  * the plugin included, from {@code target/local-repo}.
