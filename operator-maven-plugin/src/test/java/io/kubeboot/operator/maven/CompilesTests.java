@@ -77,6 +77,12 @@ class CompilesTests {
 		new VersionScaffold(new VersionScaffold.Options("Website", "v1", true)).plan(ProjectSources.read(project))
 			.plan()
 			.apply();
+		// a third version extends the Conversion bean the first one created
+		new VersionScaffold(new VersionScaffold.Options("Website", "v2", true)).plan(ProjectSources.read(project))
+			.plan()
+			.apply();
+		assertThat(project.resolve("src/main/java/com/example/shop/WebsiteConversion.java")).content()
+			.contains(".spokes(com.example.shop.v1.Website.class, com.example.shop.v2.Website.class);");
 		new VersionScaffold(new VersionScaffold.Options("Shelf", "v1beta1", true)).plan(ProjectSources.read(project))
 			.plan()
 			.apply();
@@ -90,14 +96,15 @@ class CompilesTests {
 		assertThat(options).hasSize(5);
 
 		Path classes = this.directory.resolve("classes");
-		List<String> versions = List.of("/v1/", "/v1beta1/", "Conversion");
+		List<String> versions = List.of("/v1/", "/v2/", "/v1beta1/", "Conversion");
 		compile(javaFiles(project.resolve("src/main/java")), classes, options, versions);
 		String crd = Files.readString(classes.resolve("META-INF/kubeboot/crds/websites.shop.example.com.yaml"));
 		Map<String, Object> document = new Yaml().load(crd);
 		assertThat((Object) value(document, "metadata", "annotations"))
 			.isEqualTo(Map.of("cert-manager.io/inject-ca-from", "shop-operator/shop-operator-webhook"));
 		List<Map<String, Object>> served = value(document, "spec", "versions");
-		assertThat(served).extracting((version) -> version.get("name")).containsExactlyInAnyOrder("v1alpha1", "v1");
+		assertThat(served).extracting((version) -> version.get("name"))
+			.containsExactlyInAnyOrder("v1alpha1", "v1", "v2");
 		assertThat(served).filteredOn((version) -> Boolean.TRUE.equals(version.get("storage")))
 			.extracting((version) -> version.get("name"))
 			.containsExactly("v1alpha1");
@@ -114,7 +121,8 @@ class CompilesTests {
 
 		Path testSources = project.resolve("src/test/java/com/example/shop");
 		compile(List.of(testSources.resolve("WebsiteConversionTests.java"),
-				testSources.resolve("ShelfConversionTests.java")), this.directory.resolve("test-classes"),
+				testSources.resolve("WebsiteV2ConversionTests.java"), testSources.resolve("ShelfConversionTests.java")),
+				this.directory.resolve("test-classes"),
 				List.of("-proc:none", "-cp", classes + File.pathSeparator + System.getProperty("java.class.path")),
 				versions);
 	}
