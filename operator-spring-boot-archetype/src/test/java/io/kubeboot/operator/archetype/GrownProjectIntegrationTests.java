@@ -148,7 +148,8 @@ class GrownProjectIntegrationTests {
 			.contains("path: /convert")
 			.contains("name: v1alpha1")
 			.contains("name: v1\n")
-			.containsOnlyOnce("storage: true");
+			// v1 is served, not stored; Gardener and Garden's v1alpha1 are stored
+			.containsOnlyOnce("storage: false");
 		// the admission webhooks of create-webhook, regenerated with the conversion
 		assertThat(project.resolve("deploy/webhook.yaml")).content()
 			.contains("path: /validate-garden-example-com-v1alpha1-garden")
