@@ -238,7 +238,7 @@ final class VersionScaffold {
 		}
 		throw new ScaffoldException(hub.unit().position(hub.tree()) + ": " + kind + " does not extend "
 				+ "CustomResource<Spec, Status>, whose spec and status this goal copies: write the new version's "
-				+ "class by hand, as docs/guides/growing-a-project.md shows");
+				+ "class by hand, implementing Convertible<" + hub.name() + ">");
 	}
 
 	// the files of the spec, the status and the same-package types they use,
