@@ -236,7 +236,8 @@ final class VersionScaffold {
 				&& parameterized.getTypeArguments().size() == 2) {
 			return parameterized;
 		}
-		throw new ScaffoldException(hub.unit().position(hub.tree()) + ": " + kind + " does not extend "
+		throw new ScaffoldException(hub.unit().position((extended != null) ? extended : hub.tree()) + ": " + kind
+				+ " does not extend "
 				+ "CustomResource<Spec, Status>, whose spec and status this goal copies: write the new version's "
 				+ "class by hand, implementing Convertible<" + hub.name() + ">");
 	}

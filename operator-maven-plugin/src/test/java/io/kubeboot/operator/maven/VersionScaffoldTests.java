@@ -212,6 +212,26 @@ class VersionScaffoldTests {
 	}
 
 	@Test
+	void refusesAHubThatIsNoCustomResourceOrAKindWithoutOneStorageVersion() {
+		Projects.copy(Projects.SHOP, this.project);
+		Path website = this.project.resolve("src/main/java/com/example/shop/v1alpha1/Website.java");
+		String hub = read(website);
+		Projects.write(this.project, "src/main/java/com/example/shop/v1alpha1/Website.java",
+				hub.replace("extends CustomResource<WebsiteSpec, WebsiteStatus>", "extends WebsiteBase"));
+		assertThatExceptionOfType(ScaffoldException.class)
+			.isThrownBy(() -> plan(new VersionScaffold.Options("Website", "v1", true)))
+			.withMessage("src/main/java/com/example/shop/v1alpha1/Website.java:28: Website does not extend "
+					+ "CustomResource<Spec, Status>, whose spec and status this goal copies: write the new version's "
+					+ "class by hand, implementing Convertible<com.example.shop.v1alpha1.Website>");
+		Projects.write(this.project, "src/main/java/com/example/shop/v1alpha1/Website.java",
+				hub.replace("plural = Website.PLURAL)", "plural = Website.PLURAL, storage = false)"));
+		assertThatExceptionOfType(ScaffoldException.class)
+			.isThrownBy(() -> plan(new VersionScaffold.Options("Website", "v1", true)))
+			.withMessage("Website has 0 storage versions (src/main/java/com/example/shop/v1alpha1/Website.java): "
+					+ "the new version converts to the storage version, so exactly one says storage = true");
+	}
+
+	@Test
 	void refusesWhenThePomDisagreesWithTheSettings() {
 		Projects.copy(Projects.SHOP, this.project);
 		Path pom = this.project.resolve("pom.xml");
