@@ -99,12 +99,18 @@ class StorageBucketSecureDefaultsIntegrationTests {
 				assertThat(answer.statusCode()).as(probe).isEqualTo(200);
 				assertThat(answer.body()).as(probe).isEqualTo("ok");
 			}
-			JsonObject annotations = DeployManifestTests.podTemplate()
-				.getAsJsonObject("metadata")
-				.getAsJsonObject("annotations");
+			// Prometheus scrapes what the ServiceMonitor names: the metrics Service's port
+			JsonObject endpoint = Manifests.load("servicemonitor.yaml")
+				.get(0)
+				.getAsJsonObject("spec")
+				.getAsJsonArray("endpoints")
+				.get(0)
+				.getAsJsonObject();
 			HttpResponse<String> scrape = operator.get(
-					runtimePort(operator, annotations.get("prometheus.io/port").getAsInt()),
-					annotations.get("prometheus.io/path").getAsString());
+					runtimePort(operator,
+							DeployManifestTests.containerPorts()
+								.get(metricsTargetPort(endpoint.get("port").getAsString()))),
+					endpoint.get("path").getAsString());
 			assertThat(scrape.statusCode()).isEqualTo(200);
 			assertThat(scrape.body()).contains("storagebucket_buckets 3.0");
 			// the health of the operator without its details, the probe groups open
@@ -199,6 +205,20 @@ class StorageBucketSecureDefaultsIntegrationTests {
 		OperatorProcess process = OperatorProcess.start(controlPlane.kubeconfig(), args);
 		this.processes.add(process);
 		return process;
+	}
+
+	/** The container port the metrics Service sends the named port of the ServiceMonitor to. */
+	private static String metricsTargetPort(String name) throws IOException {
+		for (JsonObject service : Manifests.load("service.yaml")) {
+			if (service.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics")) {
+				for (JsonElement port : service.getAsJsonObject("spec").getAsJsonArray("ports")) {
+					if (port.getAsJsonObject().get("name").getAsString().equals(name)) {
+						return port.getAsJsonObject().get("targetPort").getAsString();
+					}
+				}
+			}
+		}
+		throw new AssertionError("No port " + name + " on the metrics Service of service.yaml");
 	}
 
 }
