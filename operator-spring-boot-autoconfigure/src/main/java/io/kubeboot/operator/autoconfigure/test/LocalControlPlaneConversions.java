@@ -32,10 +32,10 @@ import org.springframework.context.SmartLifecycle;
  * Points the CRD of each {@link Conversion} bean of an application that runs against a
  * local control plane at the application's webhook server: its
  * {@code spec.conversion.webhook.clientConfig} becomes
- * {@code https://127.0.0.1:<port>/convert} with the CA bundle of the server's
- * self-signed certificate, in place of the Service of the manifests, which does not exist
- * there. Without it the API server cannot read an object in a version other than the
- * stored one, and {@code kubectl get} fails when discovery prefers a spoke.
+ * {@code https://127.0.0.1:<port>/convert} with the CA bundle of the server's self-signed
+ * certificate, in place of the Service of the manifests, which does not exist there.
+ * Without it the API server cannot read an object in a version other than the stored one,
+ * and {@code kubectl get} fails when discovery prefers a spoke.
  * <p>
  * It starts the webhook server itself, just before the manager (which then finds it
  * serving), so that the caches the manager syncs at start-up may already read converted
@@ -158,8 +158,8 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 			LocalControlPlaneConversions owner) {
 		String url = String.valueOf(owner.url);
 		JsonObject patch = patch(crd, url, String.valueOf(owner.caBundle));
-		KubernetesApiResponse<DynamicKubernetesObject> patched = crds.patch(name,
-				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
+		KubernetesApiResponse<DynamicKubernetesObject> patched = crds.patch(name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+				new V1Patch(patch.toString()));
 		if (!patched.isSuccess()) {
 			throw new IllegalStateException("Cannot point the conversion webhook of the CRD " + name
 					+ " of the local control plane at " + url + ": HTTP " + patched.getHttpStatusCode() + " "
@@ -210,9 +210,9 @@ class LocalControlPlaneConversions implements SmartLifecycle {
 	private static List<JsonObject> list(DynamicKubernetesApi crds) {
 		KubernetesApiResponse<DynamicKubernetesListObject> listed = crds.list();
 		if (!listed.isSuccess()) {
-			throw new IllegalStateException("Cannot list the CRDs of the local control plane: HTTP "
-					+ listed.getHttpStatusCode() + " "
-					+ ((listed.getStatus() != null) ? listed.getStatus().getMessage() : ""));
+			throw new IllegalStateException(
+					"Cannot list the CRDs of the local control plane: HTTP " + listed.getHttpStatusCode() + " "
+							+ ((listed.getStatus() != null) ? listed.getStatus().getMessage() : ""));
 		}
 		return listed.getObject().getItems().stream().map(DynamicKubernetesObject::getRaw).toList();
 	}

@@ -13,11 +13,11 @@ import org.springframework.core.env.MutablePropertySources;
 
 /**
  * Serves webhooks with a self-signed certificate on a free port of 127.0.0.1 when an
- * application runs against a local control plane: a {@code @SpringBootTest} annotated with
- * {@code @WithControlPlane}, or {@link LocalControlPlaneConfiguration}. Without it the
- * first validator, defaulter or conversion bean of a project fails every test context of
- * the project, for want of the certificate files that cert-manager mounts in a cluster, or
- * for port 9443 that two cached contexts cannot share.
+ * application runs against a local control plane: a {@code @SpringBootTest} annotated
+ * with {@code @WithControlPlane}, or {@link LocalControlPlaneConfiguration}. Without it
+ * the first validator, defaulter or conversion bean of a project fails every test context
+ * of the project, for want of the certificate files that cert-manager mounts in a
+ * cluster, or for port 9443 that two cached contexts cannot share.
  * <p>
  * The defaults are a property source of the lowest precedence, added after the
  * configuration classes are read (so that their {@code @PropertySource}s count too) and
@@ -49,8 +49,8 @@ final class LocalControlPlaneWebhookDefaults implements BeanFactoryPostProcessor
 
 	/**
 	 * Adds the defaults to an environment, unless it sets
-	 * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} or has them
-	 * already.
+	 * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} or has
+	 * them already.
 	 * @param environment the environment
 	 * @return whether they were added
 	 */

@@ -33,16 +33,17 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The CRD of a {@link Conversion} bean, applied to the local control plane as the
- * manifests have it (its conversion webhook behind a Service), is pointed at the
- * webhook server of the test's application: an object created as the hub reads as the
- * spoke and the other way round, through the API server. The application context started
- * last owns the CRD; when it closes, the newest one still running gets it back. The
- * development loop ({@link LocalControlPlaneConfiguration}) points the CRD of its own
- * control plane at its server.
+ * manifests have it (its conversion webhook behind a Service), is pointed at the webhook
+ * server of the test's application: an object created as the hub reads as the spoke and
+ * the other way round, through the API server. The application context started last owns
+ * the CRD; when it closes, the newest one still running gets it back. The development
+ * loop ({@link LocalControlPlaneConfiguration}) points the CRD of its own control plane
+ * at its server.
  */
 @SpringBootTest(classes = LocalControlPlaneConversionsIntegrationTests.ThermostatApplication.class,
-		properties = { "spring.main.web-application-type=none", "operator.local-control-plane.crd-locations="
-				+ LocalControlPlaneConversionsIntegrationTests.CRD_LOCATION })
+		properties = { "spring.main.web-application-type=none",
+				"operator.local-control-plane.crd-locations="
+						+ LocalControlPlaneConversionsIntegrationTests.CRD_LOCATION })
 @WithControlPlane
 class LocalControlPlaneConversionsIntegrationTests {
 
@@ -125,8 +126,8 @@ class LocalControlPlaneConversionsIntegrationTests {
 	}
 
 	/**
-	 * Starts another application context as a test class with another configuration
-	 * would get it.
+	 * Starts another application context as a test class with another configuration would
+	 * get it.
 	 */
 	private ConfigurableApplicationContext start() {
 		ControlPlaneContextCustomizer customizer = new ControlPlaneContextCustomizer(
@@ -156,8 +157,9 @@ class LocalControlPlaneConversionsIntegrationTests {
 		ThermostatV1alpha1 spoke = new ThermostatV1alpha1();
 		spoke.metadata(new V1ObjectMeta().namespace(namespace.name()).name(name)).spec(new SpecV1alpha1("19C"));
 		// stored as the hub: converted on the way in and on the way back
-		ThermostatV1alpha1 created = await().atMost(WAIT).ignoreExceptions().until(() -> client.create(spoke),
-				(answer) -> answer != null);
+		ThermostatV1alpha1 created = await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> client.create(spoke), (answer) -> answer != null);
 		assertThat(created.getSpec()).isEqualTo(new SpecV1alpha1("19C"));
 		Thermostat hub = client.uncached().get(Thermostat.class, Request.of(created)).orElseThrow();
 		assertThat(hub.getApiVersion()).isEqualTo(GROUP + "/v1");

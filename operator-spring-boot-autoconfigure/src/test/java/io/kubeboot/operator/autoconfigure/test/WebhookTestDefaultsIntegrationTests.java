@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The webhooks of a {@code @SpringBootTest} annotated with {@code @WithControlPlane}
- * are served self-signed on a free port of 127.0.0.1 without a certificate property: an
+ * The webhooks of a {@code @SpringBootTest} annotated with {@code @WithControlPlane} are
+ * served self-signed on a free port of 127.0.0.1 without a certificate property: an
  * application with a validator starts, and the API server calls the validator. A port set
  * by the test wins over the default; a {@code cert-dir} set by the test turns the
  * defaults off, so the certificate files are served on the production port.
@@ -75,7 +75,8 @@ class WebhookTestDefaultsIntegrationTests {
 				.validating(AdmissionWebhook.validatingPath(V1ConfigMap.class), "", "v1", "configmaps", "CREATE")
 				.onlyIn(namespace)
 				.install()) {
-				// the API server applies a new webhook configuration within about a second
+				// the API server applies a new webhook configuration within about a
+				// second
 				await().atMost(WAIT).until(() -> isRefused(namespace, "refused-" + System.nanoTime()));
 				V1ConfigMap allowed = this.client.create(configMap(namespace, "allowed", "fine"));
 				assertThat(allowed.getMetadata().getUid()).isNotEmpty();
@@ -151,8 +152,7 @@ class WebhookTestDefaultsIntegrationTests {
 			assertThat(this.server.port()).isEqualTo(WebhookServer.DEFAULT_PORT);
 			assertThat(this.server.certificate().certificate().getIssuerX500Principal())
 				.isEqualTo(ca.certificate().getSubjectX500Principal());
-			assertThat(this.environment.getPropertySources().contains(LocalControlPlaneWebhookDefaults.NAME))
-				.isFalse();
+			assertThat(this.environment.getPropertySources().contains(LocalControlPlaneWebhookDefaults.NAME)).isFalse();
 		}
 
 	}
