@@ -99,8 +99,9 @@ class StorageBucketSecureDefaultsIntegrationTests {
 				assertThat(answer.statusCode()).as(probe).isEqualTo(200);
 				assertThat(answer.body()).as(probe).isEqualTo("ok");
 			}
-			// Prometheus scrapes what the ServiceMonitor names: the metrics Service's port
-			JsonObject endpoint = Manifests.load("servicemonitor.yaml")
+			// Prometheus scrapes what the ServiceMonitor names: the metrics Service's
+			// port
+			JsonObject scraped = Manifests.load("servicemonitor.yaml")
 				.get(0)
 				.getAsJsonObject("spec")
 				.getAsJsonArray("endpoints")
@@ -109,8 +110,8 @@ class StorageBucketSecureDefaultsIntegrationTests {
 			HttpResponse<String> scrape = operator.get(
 					runtimePort(operator,
 							DeployManifestTests.containerPorts()
-								.get(metricsTargetPort(endpoint.get("port").getAsString()))),
-					endpoint.get("path").getAsString());
+								.get(metricsTargetPort(scraped.get("port").getAsString()))),
+					scraped.get("path").getAsString());
 			assertThat(scrape.statusCode()).isEqualTo(200);
 			assertThat(scrape.body()).contains("storagebucket_buckets 3.0");
 			// the health of the operator without its details, the probe groups open
@@ -207,7 +208,10 @@ class StorageBucketSecureDefaultsIntegrationTests {
 		return process;
 	}
 
-	/** The container port the metrics Service sends the named port of the ServiceMonitor to. */
+	/**
+	 * The container port the metrics Service sends the named port of the ServiceMonitor
+	 * to.
+	 */
 	private static String metricsTargetPort(String name) throws IOException {
 		for (JsonObject service : Manifests.load("service.yaml")) {
 			if (service.getAsJsonObject("metadata").get("name").getAsString().endsWith("-metrics")) {
