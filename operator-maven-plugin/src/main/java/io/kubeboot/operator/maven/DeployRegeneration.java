@@ -29,7 +29,9 @@ import java.util.stream.Stream;
  * <p>
  * The nested build gets the session's settings files, local repository, offline flag,
  * active profiles and user properties (but the goal's own parameters), so that it
- * resolves as the outer one did.
+ * resolves as the outer one did. It does not get {@code -DskipTests}: a build that skips
+ * the test would succeed and leave {@code deploy/} as it was, so the regeneration only
+ * counts once the test's report of this run is there.
  */
 final class DeployRegeneration {
 
@@ -45,7 +47,9 @@ final class DeployRegeneration {
 
 	// set by the command itself: the user's values would contradict it
 	private static final Set<String> OWN_PROPERTIES = Set.of("test", "deploy.update", "surefire.failIfNoSpecifiedTests",
-			"maven.repo.local");
+			"maven.repo.local", "skipTests", "maven.test.skip");
+
+	private static final String REPORT_SUFFIX = "GeneratedDeployTests.xml";
 
 	private final Session session;
 
@@ -102,6 +106,9 @@ final class DeployRegeneration {
 		// a project that filters its tests otherwise would fail the nested build for
 		// nothing
 		command.add("-Dsurefire.failIfNoSpecifiedTests=false");
+		// the outer build's -DskipTests is for its own tests; a pom's would skip this one
+		command.add("-DskipTests=false");
+		command.add("-Dmaven.test.skip=false");
 		return command;
 	}
 
@@ -118,11 +125,13 @@ final class DeployRegeneration {
 	 * @param output receives each line the build prints, for the debug log
 	 * @return what changed, such as
 	 * {@code deploy/ regenerated: changed crd.yaml, rbac.yaml; added chart/crds/databases.shop.example.com.yaml}
-	 * @throws ScaffoldException if the build fails, with the last lines it printed
+	 * @throws ScaffoldException if the build fails, with the last lines it printed, or it
+	 * ran no {@code GeneratedDeployTests}
 	 */
 	String run(Consumer<String> output) {
 		Path deploy = this.session.pom().getParent().resolve(DEPLOY);
 		Map<String, String> before = hashes(deploy);
+		deleteReports();
 		ProcessBuilder builder = new ProcessBuilder(command()).directory(this.session.pom().getParent().toFile())
 			.redirectErrorStream(true);
 		// the outer build got these arguments (the goal among them, maybe); the session
@@ -167,7 +176,42 @@ final class DeployRegeneration {
 			throw new ScaffoldException(
 					"The nested build exited with " + exit + ". Its last lines:\n" + String.join("\n", tail));
 		}
+		if (reports().isEmpty()) {
+			throw new ScaffoldException("The nested build succeeded but ran no GeneratedDeployTests (no "
+					+ this.session.testReports().resolve("TEST-*" + REPORT_SUFFIX)
+					+ "): deploy/ was not regenerated. Does the project skip its tests, or write its reports "
+					+ "elsewhere? Its last lines:\n" + String.join("\n", tail));
+		}
 		return changes(before, hashes(deploy));
+	}
+
+	// the reports of an earlier run would pass for this one's
+	private void deleteReports() {
+		for (Path report : reports()) {
+			try {
+				Files.delete(report);
+			}
+			catch (IOException ex) {
+				throw new ScaffoldException("Cannot delete " + report + ", the report of an earlier run of "
+						+ "GeneratedDeployTests: " + ex.getMessage(), ex);
+			}
+		}
+	}
+
+	private List<Path> reports() {
+		Path directory = this.session.testReports();
+		if (!Files.isDirectory(directory)) {
+			return List.of();
+		}
+		try (Stream<Path> files = Files.list(directory)) {
+			return files.filter((file) -> {
+				String name = file.getFileName().toString();
+				return name.startsWith("TEST-") && name.endsWith(REPORT_SUFFIX);
+			}).toList();
+		}
+		catch (IOException | UncheckedIOException ex) {
+			throw new ScaffoldException("Cannot read " + directory + ": " + ex.getMessage(), ex);
+		}
 	}
 
 	private static void removeHook(Thread hook) {
@@ -231,8 +275,8 @@ final class DeployRegeneration {
 					.formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
 			}
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+		catch (IOException | UncheckedIOException ex) {
+			throw new ScaffoldException("Cannot read " + directory + ": " + ex.getMessage(), ex);
 		}
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex); // every JDK has SHA-256
@@ -245,6 +289,7 @@ final class DeployRegeneration {
 	 *
 	 * @param mavenHome Maven's installation ({@code maven.home}), or {@code null}
 	 * @param pom the project's {@code pom.xml}
+	 * @param testReports where Surefire writes the reports of the project's tests
 	 * @param userSettings {@code -s}, or {@code null}
 	 * @param globalSettings {@code -gs}, or {@code null}
 	 * @param localRepository the local repository, or {@code null}
@@ -253,8 +298,9 @@ final class DeployRegeneration {
 	 * @param userProperties {@code -D}
 	 * @param windows whether the launcher is {@code mvn.cmd}
 	 */
-	record Session(Path mavenHome, Path pom, Path userSettings, Path globalSettings, Path localRepository,
-			boolean offline, List<String> activeProfiles, Map<String, String> userProperties, boolean windows) {
+	record Session(Path mavenHome, Path pom, Path testReports, Path userSettings, Path globalSettings,
+			Path localRepository, boolean offline, List<String> activeProfiles, Map<String, String> userProperties,
+			boolean windows) {
 
 	}
 

@@ -61,10 +61,10 @@ final class MavenGoal {
 		session.getUserProperties().forEach((name, value) -> userProperties.put(name.toString(), value.toString()));
 		File localRepository = request.getLocalRepositoryPath();
 		return new DeployRegeneration.Session((mavenHome != null) ? Path.of(mavenHome) : null,
-				project.getFile().toPath(), existing(request.getUserSettingsFile()),
-				existing(request.getGlobalSettingsFile()), (localRepository != null) ? localRepository.toPath() : null,
-				request.isOffline(), profiles(request), userProperties,
-				System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows"));
+				project.getFile().toPath(), Path.of(project.getBuild().getDirectory(), "surefire-reports"),
+				existing(request.getUserSettingsFile()), existing(request.getGlobalSettingsFile()),
+				(localRepository != null) ? localRepository.toPath() : null, request.isOffline(), profiles(request),
+				userProperties, System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows"));
 	}
 
 	// -P a,!b: the profiles the outer build activated and deactivated by name

@@ -6,10 +6,13 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The files a goal writes, planned in full before anything is written: new files, and
@@ -20,6 +23,9 @@ import java.util.Objects;
  * All or none: each file is written to a temporary file beside it and moved into place,
  * so that no file is ever half written; if a write fails, the files created are deleted,
  * the edited ones are written back as they were, and the directories created are removed.
+ * The temporary file is private to its owner, so the file moved into place gets the mode
+ * of the file it replaces, or, when new, the mode of the project's {@code pom.xml} (which
+ * is what the user's umask made of a file).
  */
 final class ScaffoldPlan {
 
@@ -145,9 +151,13 @@ final class ScaffoldPlan {
 	}
 
 	private void write(Path file, String content, boolean replace) throws IOException {
+		Set<PosixFilePermission> permissions = permissions(replace ? file : this.root.resolve("pom.xml"));
 		Path temporary = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".scaffold");
 		try {
 			Files.writeString(temporary, content, StandardCharsets.UTF_8);
+			if (permissions != null) {
+				Files.setPosixFilePermissions(temporary, permissions);
+			}
 			if (replace) {
 				Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 			}
@@ -159,6 +169,15 @@ final class ScaffoldPlan {
 		finally {
 			Files.deleteIfExists(temporary);
 		}
+	}
+
+	// null where the file system has no POSIX modes, or the file is not there
+	private static Set<PosixFilePermission> permissions(Path file) throws IOException {
+		PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class);
+		if (view == null || !Files.isRegularFile(file)) {
+			return null;
+		}
+		return view.readAttributes().permissions();
 	}
 
 	private void createDirectories(Path directory, List<Path> created) throws IOException {

@@ -85,8 +85,8 @@ final class ScaffoldRun {
 						+ "pass -Dregenerate=false");
 			}
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+		catch (IOException | UncheckedIOException ex) {
+			throw new ScaffoldException("Cannot read " + tests + ": " + ex.getMessage(), ex);
 		}
 	}
 

@@ -39,11 +39,15 @@ final class WebhookScaffold {
 		String kindName = Names.kind(this.options.kind());
 		String basePackage = sources.application().packageName();
 		KindSource kind = kind(sources.kinds(), kindName);
+		List<KindSource> versions = sources.kinds()
+			.stream()
+			.filter((other) -> other.kind().equals(kind.kind()) && other.group().equals(kind.group()))
+			.toList();
 		if (this.options.validating()) {
-			refuseExisting(sources.validators(), kind, "a validator");
+			refuseExisting(sources.validators(), kind, versions, "a validator");
 		}
 		if (this.options.defaulting()) {
-			refuseExisting(sources.defaulters(), kind, "a defaulter");
+			refuseExisting(sources.defaulters(), kind, versions, "a defaulter");
 		}
 		Map<String, Object> values = new LinkedHashMap<>();
 		values.put("package", basePackage);
@@ -122,11 +126,22 @@ final class WebhookScaffold {
 					+ named.stream().map(KindSource::apiVersion).collect(Collectors.joining(", "))));
 	}
 
-	private static void refuseExisting(List<Use> uses, KindSource kind, String what) {
+	// one per kind and version for the starter, one per kind for the manifests: the API
+	// server converts the other versions' requests to the webhook's (matchPolicy
+	// Equivalent)
+	private static void refuseExisting(List<Use> uses, KindSource kind, List<KindSource> versions, String what) {
 		for (Use use : uses) {
 			if (use.type().equals(kind.className())) {
 				throw new ScaffoldException(kind.kind() + " has " + what + " already: " + use.position()
 						+ ". A kind has one (the starter refuses a second at start-up): add the checks there");
+			}
+			for (KindSource version : versions) {
+				if (use.type().equals(version.className())) {
+					throw new ScaffoldException(kind.kind() + " has " + what + " already, for " + version.apiVersion()
+							+ ": " + use.position() + ". A kind has one, of one version, which gets the requests "
+							+ "for every version (the API server converts them, matchPolicy Equivalent): add the "
+							+ "checks there");
+				}
 			}
 		}
 	}

@@ -31,25 +31,29 @@ class DeployRegenerationTests {
 		properties.put("dryRun", "false");
 		properties.put("test", "Other"); // the command's own
 		properties.put("archetype.version", "1.0");
+		properties.put("skipTests", "true"); // the outer build's, not the test's
+		properties.put("maven.test.skip", "true");
 		DeployRegeneration.Session session = new DeployRegeneration.Session(Path.of("/opt/maven"),
-				Path.of("/work/shop/pom.xml"), Path.of("/home/me/settings.xml"),
-				Path.of("/opt/maven/conf/settings.xml"), Path.of("/work/repo"), true, List.of("ci", "fast"), properties,
-				false);
+				Path.of("/work/shop/pom.xml"), Path.of("/work/shop/target/surefire-reports"),
+				Path.of("/home/me/settings.xml"), Path.of("/opt/maven/conf/settings.xml"), Path.of("/work/repo"), true,
+				List.of("ci", "fast"), properties, false);
 		assertThat(new DeployRegeneration(session, Set.of("kind", "dryRun")).command()).containsExactly(
 				"/opt/maven/bin/mvn", "-B", "-f", "/work/shop/pom.xml", "-s", "/home/me/settings.xml", "-gs",
 				"/opt/maven/conf/settings.xml", "-Dmaven.repo.local=/work/repo", "-o", "-P", "ci,fast",
 				"-Daether.offline.protocols=file", "-Darchetype.version=1.0", "test", "-Dtest=GeneratedDeployTests",
-				"-Ddeploy.update=true", "-Dsurefire.failIfNoSpecifiedTests=false");
+				"-Ddeploy.update=true", "-Dsurefire.failIfNoSpecifiedTests=false", "-DskipTests=false",
+				"-Dmaven.test.skip=false");
 	}
 
 	@Test
 	void aPlainSessionGivesAPlainCommand() {
 		DeployRegeneration.Session session = new DeployRegeneration.Session(Path.of("C:/maven"),
-				Path.of("C:/shop/pom.xml"), null, null, null, false, List.of(), Map.of(), true);
+				Path.of("C:/shop/pom.xml"), Path.of("C:/shop/target/surefire-reports"), null, null, null, false,
+				List.of(), Map.of(), true);
 		assertThat(new DeployRegeneration(session, Set.of()).command()).containsExactly(
 				Path.of("C:/maven").resolve("bin").resolve("mvn.cmd").toString(), "-B", "-f",
 				Path.of("C:/shop/pom.xml").toString(), "test", "-Dtest=GeneratedDeployTests", "-Ddeploy.update=true",
-				"-Dsurefire.failIfNoSpecifiedTests=false");
+				"-Dsurefire.failIfNoSpecifiedTests=false", "-DskipTests=false", "-Dmaven.test.skip=false");
 	}
 
 	@Test
@@ -75,18 +79,40 @@ class DeployRegenerationTests {
 		Files.writeString(project.resolve("pom.xml"), "<project/>");
 		Projects.write(project, "deploy/crd.yaml", "old\n");
 		Projects.write(project, "deploy/rbac.yaml", "same\n");
-		Path mavenHome = fakeMaven("""
-				echo "[INFO] args: $*"
-				echo new > deploy/crd.yaml
-				mkdir -p deploy/chart && echo added > deploy/chart/extra.yaml
-				""");
+		Path mavenHome = fakeMaven(
+				"""
+						echo "[INFO] args: $*"
+						mkdir -p target/surefire-reports && echo '<testsuite/>' > target/surefire-reports/TEST-com.example.shop.GeneratedDeployTests.xml
+						echo new > deploy/crd.yaml
+						mkdir -p deploy/chart && echo added > deploy/chart/extra.yaml
+						""");
 		List<String> output = new ArrayList<>();
 		DeployRegeneration regeneration = new DeployRegeneration(session(mavenHome, project), Set.of());
 		assertThat(regeneration.canRun()).isTrue();
 		assertThat(regeneration.run(output::add))
 			.isEqualTo("deploy/ regenerated: changed crd.yaml; added chart/extra.yaml");
 		assertThat(output).containsExactly("[INFO] args: -B -f " + project.resolve("pom.xml")
-				+ " test -Dtest=GeneratedDeployTests -Ddeploy.update=true -Dsurefire.failIfNoSpecifiedTests=false");
+				+ " test -Dtest=GeneratedDeployTests -Ddeploy.update=true -Dsurefire.failIfNoSpecifiedTests=false"
+				+ " -DskipTests=false -Dmaven.test.skip=false");
+	}
+
+	@Test
+	@DisabledOnOs(OS.WINDOWS)
+	void aBuildThatRanNoGeneratedDeployTestsFails() throws IOException {
+		Path project = Files.createDirectories(this.directory.resolve("shop"));
+		Files.writeString(project.resolve("pom.xml"), "<project/>");
+		// the report of an earlier run does not count for this one
+		Projects.write(project, "target/surefire-reports/TEST-com.example.shop.GeneratedDeployTests.xml", "old\n");
+		Path mavenHome = fakeMaven("""
+				echo "[INFO] Tests are skipped."
+				""");
+		assertThatExceptionOfType(ScaffoldException.class)
+			.isThrownBy(() -> new DeployRegeneration(session(mavenHome, project), Set.of()).run((line) -> {
+			}))
+			.withMessage("The nested build succeeded but ran no GeneratedDeployTests (no "
+					+ project.resolve("target/surefire-reports/TEST-*GeneratedDeployTests.xml")
+					+ "): deploy/ was not regenerated. Does the project skip its tests, or write its reports "
+					+ "elsewhere? Its last lines:\n[INFO] Tests are skipped.");
 	}
 
 	@Test
@@ -118,8 +144,8 @@ class DeployRegenerationTests {
 	}
 
 	private static DeployRegeneration.Session session(Path mavenHome, Path project) {
-		return new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"), null, null, null, false, List.of(),
-				Map.of(), false);
+		return new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"),
+				project.resolve("target/surefire-reports"), null, null, null, false, List.of(), Map.of(), false);
 	}
 
 }

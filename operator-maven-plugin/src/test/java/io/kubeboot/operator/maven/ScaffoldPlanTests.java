@@ -3,11 +3,14 @@ package io.kubeboot.operator.maven;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +67,23 @@ class ScaffoldPlanTests {
 			.edit(Path.of("pom.xml"), "<project>\n\t<a/>\n</project>\n", "<project>\n\t<a/>\n\t<b/>\n</project>\n")
 			.apply();
 		assertThat(tree()).containsExactly(Map.entry("pom.xml", "<project>\n\t<a/>\n\t<b/>\n</project>\n"));
+	}
+
+	@Test
+	@DisabledOnOs(OS.WINDOWS)
+	void writtenFilesGetTheModesOfTheProjectNotOfATemporaryFile() throws IOException {
+		write("pom.xml", "<project/>\n");
+		write("run.sh", "echo a\n");
+		Files.setPosixFilePermissions(this.project.resolve("pom.xml"), PosixFilePermissions.fromString("rw-rw-r--"));
+		Files.setPosixFilePermissions(this.project.resolve("run.sh"), PosixFilePermissions.fromString("rwxr-x---"));
+		new ScaffoldPlan(this.project).create(Path.of("src/main/java/a/A.java"), "class A {}\n", "move it")
+			.edit(Path.of("run.sh"), "echo a\n", "echo b\n")
+			.apply();
+		assertThat(PosixFilePermissions
+			.toString(Files.getPosixFilePermissions(this.project.resolve("src/main/java/a/A.java"))))
+			.isEqualTo("rw-rw-r--");
+		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(this.project.resolve("run.sh"))))
+			.isEqualTo("rwxr-x---");
 	}
 
 	@Test

@@ -93,8 +93,9 @@ class ScaffoldRunTests {
 	}
 
 	private static DeployRegeneration regeneration(Path project, Path mavenHome) {
-		return new DeployRegeneration(new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"), null, null,
-				null, false, List.of(), Map.of(), false), Set.of());
+		return new DeployRegeneration(new DeployRegeneration.Session(mavenHome, project.resolve("pom.xml"),
+				project.resolve("target/surefire-reports"), null, null, null, false, List.of(), Map.of(), false),
+				Set.of());
 	}
 
 }

@@ -68,6 +68,20 @@ class WebhookScaffoldTests {
 	}
 
 	@Test
+	void refusesAWebhookForASecondVersionOfAKindThatHasOne() {
+		Projects.copy(Projects.SHOP, this.project);
+		new VersionScaffold(new VersionScaffold.Options("Website", "v1", true)).plan(ProjectSources.read(this.project))
+			.plan()
+			.apply();
+		assertThatExceptionOfType(ScaffoldException.class)
+			.isThrownBy(() -> plan(new WebhookScaffold.Options("Website", "v1", true, false)))
+			.withMessage("Website has a validator already, for shop.example.com/v1alpha1: "
+					+ "src/main/java/com/example/shop/WebsiteValidator.java:13. A kind has one, of one version, which "
+					+ "gets the requests for every version (the API server converts them, matchPolicy Equivalent): add "
+					+ "the checks there");
+	}
+
+	@Test
 	void refusesAnUnknownKindNamingTheProjectsKinds() {
 		assertThatExceptionOfType(ScaffoldException.class)
 			.isThrownBy(() -> plan(new WebhookScaffold.Options("Webshop", null, true, false)))

@@ -38,10 +38,10 @@ import org.springframework.core.io.ResourceLoader;
  * established before the manager starts, the operator connects through a
  * {@link KubernetesConnectionDetails} bean, and the log names the admin kubeconfig for
  * {@code kubectl}. Webhooks are served self-signed on a free port of 127.0.0.1 unless
- * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} is set, and
- * the CRDs of the application's {@code Conversion} beans are pointed at them. When the
- * context closes, after the manager stopped, the control plane stops and its files are
- * deleted.
+ * {@code operator.webhook.self-signed=false} or {@code operator.webhook.cert-dir} alone
+ * is set, and the CRDs of the application's {@code Conversion} beans are pointed at them.
+ * When the context closes, after the manager stopped, the control plane stops and its
+ * files are deleted.
  * <p>
  * For the main method of a test application only: a {@code @SpringBootTest} annotated
  * with {@link io.kubeboot.operator.test.WithControlPlane @WithControlPlane} gets the

@@ -22,9 +22,11 @@ import org.springframework.core.env.MutablePropertySources;
  * The defaults are a property source of the lowest precedence, added after the
  * configuration classes are read (so that their {@code @PropertySource}s count too) and
  * before any property is bound: every property a test, {@code application.yaml} or the
- * command line sets wins. None is added when {@code operator.webhook.self-signed} or
- * {@code operator.webhook.cert-dir} is set, for then the application asked for its
- * certificate.
+ * command line sets wins. None is added when {@code operator.webhook.self-signed} is
+ * {@code false}, or {@code operator.webhook.cert-dir} is set without it, for then the
+ * application asked for its certificate files. {@code self-signed=true} in
+ * {@code application.yaml} (for a run on the developer's machine) keeps them: its
+ * contexts still need a free port.
  */
 final class LocalControlPlaneWebhookDefaults implements BeanFactoryPostProcessor {
 
@@ -49,8 +51,8 @@ final class LocalControlPlaneWebhookDefaults implements BeanFactoryPostProcessor
 
 	/**
 	 * Adds the defaults to an environment, unless it sets
-	 * {@code operator.webhook.self-signed} or {@code operator.webhook.cert-dir} or has
-	 * them already.
+	 * {@code operator.webhook.self-signed} to anything but {@code true}, or
+	 * {@code operator.webhook.cert-dir} without {@code self-signed}, or has them already.
 	 * @param environment the environment
 	 * @return whether they were added
 	 */
@@ -61,12 +63,16 @@ final class LocalControlPlaneWebhookDefaults implements BeanFactoryPostProcessor
 		}
 		Binder binder = Binder.get(environment);
 		// bound as text, in any relaxed form (OPERATOR_WEBHOOK_CERTDIR), without judging
-		// the value: the binding of the properties does that
-		for (String chosen : new String[] { "operator.webhook.self-signed", "operator.webhook.cert-dir" }) {
-			if (binder.bind(chosen, String.class).isBound()) {
-				logger.debug("Webhook defaults of a local control plane not applied: {} is set", chosen);
-				return false;
-			}
+		// the value beyond "true": the binding of the properties does that
+		String selfSigned = binder.bind("operator.webhook.self-signed", String.class).orElse(null);
+		if (selfSigned != null && !"true".equalsIgnoreCase(selfSigned.trim())) {
+			logger.debug("Webhook defaults of a local control plane not applied: operator.webhook.self-signed is {}",
+					selfSigned);
+			return false;
+		}
+		if (selfSigned == null && binder.bind("operator.webhook.cert-dir", String.class).isBound()) {
+			logger.debug("Webhook defaults of a local control plane not applied: operator.webhook.cert-dir is set");
+			return false;
 		}
 		sources.addLast(new MapPropertySource(NAME, DEFAULTS));
 		logger.debug("Webhook defaults of a local control plane applied: {}", DEFAULTS);

@@ -54,6 +54,20 @@ class LocalControlPlaneWebhookDefaultsTests {
 	}
 
 	@Test
+	void selfSignedSetToTrueKeepsTheFreeLoopbackPort() {
+		MockEnvironment selfSigned = new MockEnvironment().withProperty("operator.webhook.self-signed", "true");
+		MockEnvironment selfSignedWithCertDir = new MockEnvironment()
+			.withProperty("operator.webhook.self-signed", "TRUE")
+			.withProperty("operator.webhook.cert-dir", "/certs");
+
+		assertThat(LocalControlPlaneWebhookDefaults.add(selfSigned)).isTrue();
+		assertThat(selfSigned.getProperty("operator.webhook.port")).isEqualTo("0");
+		assertThat(selfSigned.getProperty("operator.webhook.bind-address")).isEqualTo("127.0.0.1");
+		assertThat(LocalControlPlaneWebhookDefaults.add(selfSignedWithCertDir)).isTrue();
+		assertThat(selfSignedWithCertDir.getProperty("operator.webhook.port")).isEqualTo("0");
+	}
+
+	@Test
 	void aCertDirOfAnEnvironmentVariableTurnsThemOff() {
 		ConfigurableEnvironment environment = new StandardEnvironment();
 		String name = StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME;
