@@ -171,17 +171,16 @@ class GeneratedProjectIntegrationTests {
 
 	@Test
 	@Order(4)
-	void theDockerfilesLayersMakeARunnableApplication() throws Exception {
-		// what the Dockerfile's builder stage does, then its COPY lines, then its
-		// ENTRYPOINT
+	void theDockerfilesLayersMakeARunnableApplicationThatStartsFromItsClassDataArchive() throws Exception {
+		// what the Dockerfile's builder stage does, then its COPY lines, its training
+		// run and its ENTRYPOINT
 		List<String> dockerfile = Files.readAllLines(project.resolve("Dockerfile"), StandardCharsets.UTF_8);
 		Path builder = Files.createDirectories(work.resolve("image/builder"));
 		Path application = Files.createDirectories(work.resolve("image/application"));
 		Files.copy(project.resolve("target/shop-operator-0.1.0-SNAPSHOT.jar"), builder.resolve("application.jar"));
-		String extract = dockerfile.stream().filter((line) -> line.startsWith("RUN java ")).findFirst().orElseThrow();
-		List<String> extractCommand = new ArrayList<>(List.of(extract.substring("RUN ".length()).split(" ")));
-		extractCommand.set(0, java());
-		run(builder, extractCommand, Duration.ofMinutes(2));
+		List<String> runs = dockerfile.stream().filter((line) -> line.startsWith("RUN java ")).toList();
+		assertThat(runs).hasSize(2);
+		run(builder, javaCommand(runs.get(0)), Duration.ofMinutes(2));
 		List<String> copies = dockerfile.stream().filter((line) -> line.startsWith("COPY --from=builder ")).toList();
 		assertThat(copies).hasSize(4);
 		for (String copy : copies) {
@@ -190,6 +189,10 @@ class GeneratedProjectIntegrationTests {
 			assertThat(layer).as(copy).isDirectory();
 			copyTree(layer, application);
 		}
+		// the training run, where the image is built: no cluster, no kubeconfig
+		String training = run(application, javaCommand(runs.get(1)), Duration.ofMinutes(2));
+		assertThat(training).contains("Starting OperatorApplication").doesNotContain(" ERROR ");
+		assertThat(application.resolve("application.jsa")).isNotEmptyFile();
 		String entrypoint = dockerfile.stream()
 			.filter((line) -> line.startsWith("ENTRYPOINT "))
 			.findFirst()
@@ -201,10 +204,24 @@ class GeneratedProjectIntegrationTests {
 			.map((element) -> element.getAsString())
 			.toList());
 		command.set(0, java());
+		// -Xshare:on: the JVM refuses to start unless it maps the archive
+		Path classLoading = work.resolve("image/class-load.log");
+		command.addAll(1, List.of("-Xshare:on", "-Xlog:class+load=info:file=" + classLoading));
 		command.add("--server.port=0");
 		// no cluster here: the application starts and its auto-configuration says so
 		String output = run(application, command, Duration.ofMinutes(2));
 		assertThat(output).contains("Starting OperatorApplication").contains("No Kubernetes configuration found");
+		// the application's own classes and Spring's came from the trained archive
+		assertThat(Files.readAllLines(classLoading, StandardCharsets.UTF_8))
+			.anyMatch((line) -> line.contains("com.example.shop.WebsiteReconciler source: shared objects file"))
+			.anyMatch(
+					(line) -> line.contains("org.springframework.boot.SpringApplication source: shared objects file"));
+	}
+
+	private static List<String> javaCommand(String run) {
+		List<String> command = new ArrayList<>(List.of(run.substring("RUN ".length()).split(" ")));
+		command.set(0, java());
+		return command;
 	}
 
 	@Test
