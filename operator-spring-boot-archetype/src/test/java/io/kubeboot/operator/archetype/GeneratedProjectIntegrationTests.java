@@ -191,7 +191,7 @@ class GeneratedProjectIntegrationTests {
 		}
 		// the training run, where the image is built: no cluster, no kubeconfig
 		String training = run(application, javaCommand(runs.get(1)), Duration.ofMinutes(2));
-		assertThat(training).contains("Starting OperatorApplication").doesNotContain(" ERROR ");
+		assertThat(training).contains("Starting AOT-processed OperatorApplication").doesNotContain(" ERROR ");
 		assertThat(application.resolve("application.jsa")).isNotEmptyFile();
 		String entrypoint = dockerfile.stream()
 			.filter((line) -> line.startsWith("ENTRYPOINT "))
@@ -210,7 +210,8 @@ class GeneratedProjectIntegrationTests {
 		command.add("--server.port=0");
 		// no cluster here: the application starts and its auto-configuration says so
 		String output = run(application, command, Duration.ofMinutes(2));
-		assertThat(output).contains("Starting OperatorApplication").contains("No Kubernetes configuration found");
+		assertThat(output).contains("Starting AOT-processed OperatorApplication")
+			.contains("No Kubernetes configuration found");
 		// the application's own classes and Spring's came from the trained archive
 		assertThat(Files.readAllLines(classLoading, StandardCharsets.UTF_8))
 			.anyMatch((line) -> line.contains("com.example.shop.WebsiteReconciler source: shared objects file"))
@@ -314,7 +315,9 @@ class GeneratedProjectIntegrationTests {
 		// the jar as deploy/deployment.yaml runs it: the Lease in the operator's
 		// namespace
 		Path log = work.resolve("deployed.log");
-		ProcessBuilder builder = new ProcessBuilder(java(), "-jar",
+		// with the beans generated at build time, as the Dockerfile's ENTRYPOINT starts
+		// it
+		ProcessBuilder builder = new ProcessBuilder(java(), "-Dspring.aot.enabled=true", "-jar",
 				project.resolve("target/shop-operator-0.1.0-SNAPSHOT.jar").toString(), "--server.port=0",
 				"--server.address=127.0.0.1")
 			.redirectErrorStream(true)
@@ -328,6 +331,7 @@ class GeneratedProjectIntegrationTests {
 				return Pattern.compile("Tomcat started on port (\\d+)").matcher(MavenRun.read(log));
 			}, Matcher::find);
 			await().atMost(Duration.ofMinutes(1)).until(() -> MavenRun.read(log).contains("Starting workers"));
+			assertThat(MavenRun.read(log)).contains("Starting AOT-processed OperatorApplication");
 			// the paths and port of the probes of deploy/deployment.yaml and of the
 			// scrape of
 			// deploy/servicemonitor.yaml
