@@ -610,9 +610,14 @@ public final class Manager {
 				this.settings.webhookServer.start();
 			}
 			this.cache.resolveAll(this.settings.cacheSyncTimeout);
-			StartupAccessCheck access = new StartupAccessCheck(this.limitedClient, this.cache,
-					this.settings.leaderElection, this.settings.cacheSyncTimeout);
-			this.cache.start(access.check(requiredPermissions()));
+			// beside the caches' first lists, not before them: its verdicts only explain
+			// a list RBAC refuses, and a Lease it refuses fails the start all the same,
+			// before anything runs
+			StartupAccessCheck.Running access = new StartupAccessCheck(this.limitedClient, this.cache,
+					this.settings.leaderElection, this.settings.cacheSyncTimeout)
+				.checkBeside(requiredPermissions());
+			this.cache.start(null);
+			this.cache.accessChecked(access.await());
 			try {
 				this.cache.waitForSync(this.settings.cacheSyncTimeout);
 			}

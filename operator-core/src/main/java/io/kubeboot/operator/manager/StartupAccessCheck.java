@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 import io.kubeboot.operator.cache.internal.CacheAccessCheck;
 import io.kubeboot.operator.cache.internal.InformerCache;
@@ -110,6 +112,60 @@ final class StartupAccessCheck {
 					String.join("; ", others));
 		}
 		return cacheVerdicts;
+	}
+
+	/**
+	 * Starts {@link #check} on a thread of its own, so that the caches list meanwhile.
+	 * @param permissions what the manager needs
+	 * @return the running check
+	 */
+	Running checkBeside(List<Permission> permissions) {
+		FutureTask<CacheAccessCheck.@Nullable Verdicts> task = new FutureTask<>(() -> check(permissions));
+		Thread thread = new Thread(task, "operator-rbac-startup-check");
+		thread.setDaemon(true);
+		thread.start();
+		return new Running(task);
+	}
+
+	/**
+	 * A check started by {@link #checkBeside}.
+	 */
+	static final class Running {
+
+		private final FutureTask<CacheAccessCheck.@Nullable Verdicts> task;
+
+		private Running(FutureTask<CacheAccessCheck.@Nullable Verdicts> task) {
+			this.task = task;
+		}
+
+		/**
+		 * Waits for the check's verdicts.
+		 * @return what RBAC denies the caches, or {@code null} if the check could not be
+		 * made
+		 * @throws LeaseAccessDeniedException if RBAC denies leader election a verb it
+		 * needs on its Lease, as {@link #check} does
+		 * @throws InterruptedException if interrupted while waiting (the check stops)
+		 */
+		CacheAccessCheck.@Nullable Verdicts await() throws InterruptedException {
+			try {
+				return this.task.get();
+			}
+			catch (InterruptedException ex) {
+				this.task.cancel(true);
+				throw ex;
+			}
+			catch (ExecutionException ex) {
+				Throwable cause = ex.getCause();
+				if (cause instanceof RuntimeException runtime) {
+					throw runtime;
+				}
+				if (cause instanceof Error error) {
+					throw error;
+				}
+				throw new IllegalStateException("The start-up access check failed", cause);
+			}
+		}
+
 	}
 
 	/**

@@ -404,6 +404,39 @@ class ManagerIntegrationTests {
 					+ "namespace '" + namespace + "'. ");
 	}
 
+	@Test
+	void theStartUpAccessCheckRunsBesideTheFirstLists(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		// each access review waits, a while at most, for the informer's first list
+		CountDownLatch listed = new CountDownLatch(1);
+		AtomicInteger reviewsBeforeTheList = new AtomicInteger();
+		ApiClient client = controlPlane.adminClient();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
+			String path = chain.request().url().encodedPath();
+			if (path.endsWith("/selfsubjectaccessreviews")) {
+				try {
+					if (!listed.await(5, TimeUnit.SECONDS)) {
+						reviewsBeforeTheList.incrementAndGet();
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			else if (path.endsWith("/namespaces/" + namespace.name() + "/configmaps")) {
+				// a list, or a watch that streams the list (Kubernetes 1.34+)
+				listed.countDown();
+			}
+			return chain.proceed(chain.request());
+		}).build());
+		Manager manager = manager(client, namespace).build();
+		Controller.builder(manager, V1ConfigMap.class).complete((request) -> Result.done());
+		started(manager);
+		assertThat(listed.getCount()).isZero();
+		assertThat(reviewsBeforeTheList).hasValue(0);
+		assertThat(manager.state()).isEqualTo(ManagerState.RUNNING);
+	}
+
 	@KubernetesKind(group = "test.kubeboot.io", version = "v1", kind = "Gadget")
 	static class Gadget extends Widget {
 

@@ -546,16 +546,8 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 * @throws IllegalStateException if a kind registered meanwhile cannot be resolved
 	 */
 	public void start(CacheAccessCheck.@Nullable Verdicts denied) {
-		List<CacheAccessCheck.Scope> scopes = accessScopes();
-		this.accessScopes = scopes;
-		String message = (denied != null) ? CacheAccessCheck.describe(scopes, denied) : null;
-		this.accessDenied = message;
-		if (message != null) {
-			// loud at once; start-up fails only if it is still so at the sync timeout,
-			// since RBAC is often applied moments after the operator starts, and a
-			// namespace of the set refused while others sync is let be
-			logger.error("{}; the caches cannot sync until it is granted", message);
-		}
+		this.accessScopes = accessScopes();
+		accessChecked(denied);
 		List<ScopedInformer<?>> toStart = scopedInformers();
 		for (ScopedInformer<?> informer : toStart) {
 			startResolved(informer);
@@ -569,6 +561,23 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 		}
 		this.watchdog.start();
 		this.heartbeat.start();
+	}
+
+	/**
+	 * Takes what the manager's start-up check found RBAC to deny the informers, when it
+	 * ran beside their first lists: logged as an ERROR at once, and checked again by
+	 * {@link #waitForSync} until it is granted.
+	 * @param denied what the check found, or {@code null} if it could not ask
+	 */
+	public void accessChecked(CacheAccessCheck.@Nullable Verdicts denied) {
+		String message = (denied != null) ? CacheAccessCheck.describe(this.accessScopes, denied) : null;
+		if (message != null) {
+			this.accessDenied = message;
+			// loud at once; start-up fails only if it is still so at the sync timeout,
+			// since RBAC is often applied moments after the operator starts, and a
+			// namespace of the set refused while others sync is let be
+			logger.error("{}; the caches cannot sync until it is granted", message);
+		}
 	}
 
 	/**
