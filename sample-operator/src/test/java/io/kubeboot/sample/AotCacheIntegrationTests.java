@@ -79,7 +79,11 @@ class AotCacheIntegrationTests {
 		}
 	}
 
-	private static Path packagedJar() throws IOException {
+	/**
+	 * The sample that {@code mvn package} left in {@code target/}, before the integration
+	 * tests.
+	 */
+	static Path packagedJar() throws IOException {
 		try (Stream<Path> files = Files.list(Path.of("target"))) {
 			List<Path> jars = files.filter((file) -> file.getFileName().toString().matches("sample-operator-.*\\.jar"))
 				.toList();

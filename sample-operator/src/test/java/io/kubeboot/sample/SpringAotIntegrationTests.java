@@ -1,12 +1,10 @@
 package io.kubeboot.sample;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TestNamespace;
@@ -31,8 +29,7 @@ class SpringAotIntegrationTests {
 	void theAotProcessedOperatorReconciles(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
 		StorageBuckets.installCrd(controlPlane.adminClient());
 		StorageBuckets buckets = new StorageBuckets(controlPlane.adminClient(), namespace.name());
-		List<String> launcher = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dspring.aot.enabled=true", "-jar", packagedJar().toAbsolutePath().toString());
+		List<String> launcher = launcher();
 		try (BucketEndpoint endpoint = BucketEndpoint.start();
 				OperatorProcess operator = OperatorProcess.start(launcher, null, controlPlane.kubeconfig(),
 						SampleArguments.replica(namespace, "aot-processed"))) {
@@ -47,8 +44,7 @@ class SpringAotIntegrationTests {
 	@Test
 	void aPropertyThatDecidedTheBeansAtBuildTimeCannotChangeAtRunTime(ControlPlane controlPlane,
 			TestNamespace namespace) throws Exception {
-		List<String> launcher = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dspring.aot.enabled=true", "-jar", packagedJar().toAbsolutePath().toString());
+		List<String> launcher = launcher();
 		String[] replica = SampleArguments.replica(namespace, "aot-secured-metrics");
 		String[] arguments = Arrays.copyOf(replica, replica.length + 1);
 		// as a chart's metrics.secure=true sets OPERATOR_METRICS_AUTH_ENABLED
@@ -68,14 +64,9 @@ class SpringAotIntegrationTests {
 		}
 	}
 
-	private static Path packagedJar() throws IOException {
-		try (Stream<Path> files = Files.list(Path.of("target"))) {
-			List<Path> jars = files.filter((file) -> file.getFileName().toString().matches("sample-operator-.*\\.jar"))
-				.toList();
-			assertThat(jars).as("the packaged sample in target/ (mvn package runs before the integration tests)")
-				.hasSize(1);
-			return jars.get(0);
-		}
+	private static List<String> launcher() throws IOException {
+		return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Dspring.aot.enabled=true",
+				"-jar", AotCacheIntegrationTests.packagedJar().toAbsolutePath().toString());
 	}
 
 }

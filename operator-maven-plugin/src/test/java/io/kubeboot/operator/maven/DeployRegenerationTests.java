@@ -75,8 +75,7 @@ class DeployRegenerationTests {
 	@Test
 	@DisabledOnOs(OS.WINDOWS)
 	void runsTheBuildAndTellsWhatChangedInDeploy() throws IOException {
-		Path project = Files.createDirectories(this.directory.resolve("shop"));
-		Files.writeString(project.resolve("pom.xml"), "<project/>");
+		Path project = shop();
 		Projects.write(project, "deploy/crd.yaml", "old\n");
 		Projects.write(project, "deploy/rbac.yaml", "same\n");
 		Path mavenHome = fakeMaven(
@@ -99,8 +98,7 @@ class DeployRegenerationTests {
 	@Test
 	@DisabledOnOs(OS.WINDOWS)
 	void aBuildThatRanNoGeneratedDeployTestsFails() throws IOException {
-		Path project = Files.createDirectories(this.directory.resolve("shop"));
-		Files.writeString(project.resolve("pom.xml"), "<project/>");
+		Path project = shop();
 		// the report of an earlier run does not count for this one
 		Projects.write(project, "target/surefire-reports/TEST-com.example.shop.GeneratedDeployTests.xml", "old\n");
 		Path mavenHome = fakeMaven("""
@@ -118,8 +116,7 @@ class DeployRegenerationTests {
 	@Test
 	@DisabledOnOs(OS.WINDOWS)
 	void aFailedBuildGivesItsLastSixtyLines() throws IOException {
-		Path project = Files.createDirectories(this.directory.resolve("shop"));
-		Files.writeString(project.resolve("pom.xml"), "<project/>");
+		Path project = shop();
 		Path mavenHome = fakeMaven("""
 				for i in $(seq 1 100); do echo "line $i"; done
 				exit 3
@@ -129,6 +126,12 @@ class DeployRegenerationTests {
 			}))
 			.withMessageStartingWith("The nested build exited with 3. Its last lines:\nline 41\nline 42\n")
 			.withMessageEndingWith("\nline 100");
+	}
+
+	private Path shop() throws IOException {
+		Path project = Files.createDirectories(this.directory.resolve("shop"));
+		Files.writeString(project.resolve("pom.xml"), "<project/>");
+		return project;
 	}
 
 	private Path fakeMaven(String script) throws IOException {
