@@ -16,8 +16,8 @@ export OPERATOR_HELM
 OPERATOR_TEST_KUBERNETES_VERSION=$KUBERNETES_NEWEST mvn -B install "$@"
 
 # On the oldest supported minor: leader election, the client (CRUD, SSA, status), finalizers,
-# webhooks, streaming and paged lists, a sharding smoke test, the sample end to end, and the generated
-# manifests and chart (what Chart.yaml's kubeVersion claims).
+# webhooks, streaming and paged lists, a sharding smoke test, a fleet of three control planes, the
+# sample end to end, and the generated manifests and chart (what Chart.yaml's kubeVersion claims).
 oldest_subset=(
   ControlPlaneVersionsIntegrationTests
   LeaderElectionIntegrationTests
@@ -27,6 +27,7 @@ oldest_subset=(
   StreamingListIntegrationTests
   PagedListIntegrationTests
   ShardingChaosSmokeIntegrationTests
+  FleetIntegrationTests
   StorageBucketEndToEndIntegrationTests
   GeneratedManifestsIntegrationTests
   ChartRbacIntegrationTests

@@ -176,7 +176,7 @@ class ArchitectureTests {
 					"io.kubeboot.operator.healthz..", "io.kubeboot.operator.metrics..", "io.kubeboot.operator.model..",
 					"io.kubeboot.operator.micrometer..", "io.kubeboot.operator.webhook..",
 					"io.kubeboot.operator.rbac..", "io.kubeboot.operator.sharding..", "io.kubeboot.operator.config..",
-					"io.kubeboot.operator.tracing..")
+					"io.kubeboot.operator.tracing..", "io.kubeboot.operator.cluster..")
 			.because("the package map of ARCHITECTURE.md is the architecture");
 		rule.check(core);
 	}

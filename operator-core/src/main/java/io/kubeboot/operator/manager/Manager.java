@@ -18,6 +18,7 @@ import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.cache.internal.InformerCache;
 import io.kubeboot.operator.client.Client;
 import io.kubeboot.operator.client.internal.RateLimitInterceptor;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.healthz.Check;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionListener;
@@ -130,7 +131,7 @@ public final class Manager {
 		// with leader election, the writes of leader-only work stop with the leadership,
 		// even from a worker that ignores its stop
 		this.leaderOnly = new RunnableGroup("leader-only", this::runnableFailed,
-				(this.leaderElector != null) ? this.leaderElector.writeFence() : null);
+				(this.leaderElector != null) ? this.leaderElector.writeFence() : settings.leaderFence);
 		this.checks.add(Check.liveness("leader-work-stopped", () -> {
 			List<String> stuck = this.leaderOnly.stuck();
 			if (!stuck.isEmpty()) {
@@ -173,6 +174,22 @@ public final class Manager {
 	 */
 	public static ManagerBuilder builder(ApiClient client) {
 		return new ManagerBuilder(client);
+	}
+
+	/**
+	 * Returns a builder for the manager of another cluster (a member of a fleet) set up
+	 * as this one: the same cache, client, controller and metrics settings, but no leader
+	 * election (it stays with this manager), no webhook server, none of this manager's
+	 * health checks or declared permissions, and all namespaces watched. Its leader-only
+	 * runnables (its controllers) write under this manager's write fence: once this
+	 * replica's Lease can no longer be vouched for, their writes are refused as this
+	 * manager's are.
+	 * @param client the client of the other cluster's API server; it is not modified
+	 * @return the builder
+	 */
+	public ManagerBuilder builderForCluster(ApiClient client) {
+		WriteFence fence = (this.leaderElector != null) ? this.leaderElector.writeFence() : this.settings.leaderFence;
+		return new ManagerBuilder(client, this.settings.forOtherCluster(fence));
 	}
 
 	/**

@@ -43,10 +43,15 @@ public final class ManagerBuilder {
 
 	private final ApiClient client;
 
-	private final ManagerSettings settings = new ManagerSettings();
+	private final ManagerSettings settings;
 
 	ManagerBuilder(ApiClient client) {
+		this(client, new ManagerSettings());
+	}
+
+	ManagerBuilder(ApiClient client, ManagerSettings settings) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
+		this.settings = settings;
 	}
 
 	/**

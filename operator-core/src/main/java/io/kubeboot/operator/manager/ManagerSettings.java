@@ -12,6 +12,7 @@ import io.kubeboot.operator.cache.CacheTransform;
 import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ClientConfig;
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.config.InvalidConfigException;
 import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.healthz.Check;
@@ -109,6 +110,12 @@ final class ManagerSettings {
 
 	OperatorTracing tracing = OperatorTracing.NOOP;
 
+	/**
+	 * The fence of the leader-only runnables of a manager without leader election of its
+	 * own: a fleet member's, whose writes stop with its home manager's leadership.
+	 */
+	@Nullable WriteFence leaderFence;
+
 	boolean traceContextAnnotation = TraceContextAnnotation.DEFAULT_WRITTEN;
 
 	ManagerSettings copy() {
@@ -144,6 +151,27 @@ final class ManagerSettings {
 		copy.webhookServer = this.webhookServer;
 		copy.tracing = this.tracing;
 		copy.traceContextAnnotation = this.traceContextAnnotation;
+		copy.leaderFence = this.leaderFence;
+		return copy;
+	}
+
+	/**
+	 * Returns these settings for the manager of another cluster: its caches, client and
+	 * controllers are set up as this manager's, but it elects no leader, serves no
+	 * webhooks, adds none of this manager's checks or declared permissions, and watches
+	 * all namespaces (the namespace set is the home cluster's); its leader-only runnables
+	 * write under the given fence, the home manager's.
+	 */
+	ManagerSettings forOtherCluster(@Nullable WriteFence leaderFence) {
+		ManagerSettings copy = copy();
+		copy.leaderFence = leaderFence;
+		copy.namespaces = List.of();
+		copy.leaderElection = null;
+		copy.leaderElectionListener = new LeaderElectionListener() {
+		};
+		copy.checks = new ArrayList<>();
+		copy.permissions = new ArrayList<>();
+		copy.webhookServer = null;
 		return copy;
 	}
 

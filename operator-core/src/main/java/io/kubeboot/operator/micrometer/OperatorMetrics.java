@@ -4,14 +4,19 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cluster.Cluster;
+import io.kubeboot.operator.cluster.ClusterStatus;
+import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.client.internal.KindResolver;
 import io.kubeboot.operator.controller.Controller;
@@ -80,6 +85,8 @@ public final class OperatorMetrics {
 	private final Map<Informer<?>, List<Meter>> informerMeters = Collections.synchronizedMap(new IdentityHashMap<>());
 
 	private volatile @Nullable Manager manager;
+
+	private volatile @Nullable Fleet fleet;
 
 	private volatile @Nullable MicrometerWebhookMetrics webhooks;
 
@@ -317,7 +324,60 @@ public final class OperatorMetrics {
 				return value.applyAsDouble(controller);
 			}
 		}
+		Fleet bound = this.fleet;
+		int at = name.lastIndexOf('@');
+		if (bound != null && at > 0) {
+			Optional<Cluster> cluster = bound.cluster(name.substring(at + 1));
+			if (cluster.isPresent()) {
+				for (Controller controller : cluster.get().controllers()) {
+					if (controller.name().equals(name)) {
+						return value.applyAsDouble(controller);
+					}
+				}
+			}
+		}
 		return 0;
+	}
+
+	/**
+	 * Binds the metrics of a fleet: {@code operator_fleet_clusters{state}}, the clusters
+	 * its providers named in each state ({@code starting}, {@code running},
+	 * {@code refused}); the gauges of each cluster's controllers, named
+	 * {@code <controller>@<cluster>}, read them; each cluster's client is counted in
+	 * {@code rest_client_requests_total} (its {@code host} tells the clusters apart); and
+	 * a disengaged cluster's controller and work queue series are removed.
+	 * @param fleet the fleet of the manager bound with {@link #bindTo(Manager)}
+	 */
+	public void bindTo(Fleet fleet) {
+		this.fleet = Objects.requireNonNull(fleet, "fleet must not be null");
+		for (ClusterStatus.State state : ClusterStatus.State.values()) {
+			Gauge
+				.builder("operator.fleet.clusters", fleet,
+						(bound) -> bound.statuses().stream().filter((status) -> status.state() == state).count())
+				.description("Clusters the fleet's providers named, by the state of their engagement")
+				.tag("state", state.name().toLowerCase(Locale.ROOT))
+				.register(this.registry);
+		}
+		fleet.onDisengaged(this::removeCluster);
+		fleet.configureClients((client) -> RestClientMetricsInterceptor.instrument(client, this.registry));
+	}
+
+	/**
+	 * Removes the controller and work queue series of a disengaged cluster, so that a
+	 * fleet whose clusters come and go keeps no series of those gone.
+	 */
+	private void removeCluster(String cluster) {
+		String suffix = "@" + cluster;
+		this.controllers.keySet().removeIf((name) -> name.endsWith(suffix));
+		this.queues.keySet().removeIf((name) -> name.endsWith(suffix));
+		for (Meter meter : this.registry.getMeters()) {
+			String controller = meter.getId().getTag("controller");
+			String queue = meter.getId().getTag("name");
+			if ((controller != null && controller.endsWith(suffix))
+					|| (queue != null && queue.endsWith(suffix) && meter.getId().getName().startsWith("workqueue"))) {
+				this.registry.remove(meter);
+			}
+		}
 	}
 
 }

@@ -91,4 +91,17 @@ public @interface Watches {
 	 */
 	boolean metadataOnly() default false;
 
+	/**
+	 * Whether the kind is watched in the home cluster of a fleet rather than in each of
+	 * its clusters: for a {@code @Reconciles} bean that implements
+	 * {@code io.kubeboot.operator.cluster.FleetReconciler} only. Each change of a home
+	 * object maps to requests queued in every engaged cluster (a hub's description of
+	 * what every member must hold, say), and a cluster engaged later gets the requests of
+	 * every cached home object. {@link #namespace()} and {@link #labelSelector()} narrow
+	 * the home informer; a field selector, event filters and {@link #metadataOnly()} are
+	 * not supported here.
+	 * @return whether the kind is the home cluster's
+	 */
+	boolean home() default false;
+
 }

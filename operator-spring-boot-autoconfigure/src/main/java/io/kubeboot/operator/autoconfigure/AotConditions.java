@@ -35,6 +35,7 @@ final class AotConditions {
 	private static Map<String, Boolean> properties() {
 		Map<String, Boolean> properties = new LinkedHashMap<>();
 		properties.put("operator.enabled", true);
+		properties.put("operator.clusters.enabled", false);
 		properties.put("operator.events.enabled", true);
 		properties.put("operator.health.healthz-enabled", true);
 		properties.put("operator.metrics.auth.enabled", false);

@@ -7,6 +7,10 @@ import java.util.Map;
 import io.kubeboot.operator.cache.Cache;
 import io.kubeboot.operator.cache.WatchedNamespaces;
 import io.kubeboot.operator.client.Client;
+import io.kubeboot.operator.cluster.ClusterProvider;
+import io.kubeboot.operator.cluster.Fleet;
+import io.kubeboot.operator.cluster.KubeconfigSecrets;
+import io.kubeboot.operator.cluster.StaticClusters;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.Enqueuer;
 import io.kubeboot.operator.healthz.Check;
@@ -58,7 +62,8 @@ import org.springframework.util.StringUtils;
 @EnableConfigurationProperties({ OperatorProperties.class, OperatorClientProperties.class,
 		OperatorControllerProperties.class, OperatorLeaderElectionProperties.class, OperatorShardingProperties.class,
 		OperatorHealthProperties.class, OperatorEventsProperties.class, OperatorWebhookProperties.class,
-		OperatorCacheProperties.class, OperatorMetricsAuthProperties.class, OperatorTracingProperties.class })
+		OperatorCacheProperties.class, OperatorMetricsAuthProperties.class, OperatorTracingProperties.class,
+		OperatorClustersProperties.class })
 public final class OperatorAutoConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(OperatorAutoConfiguration.class);
@@ -185,6 +190,48 @@ public final class OperatorAutoConfiguration {
 		return ShardRing.join(manager, apiClient, config);
 	}
 
+	/**
+	 * The fleet of clusters the fleet controllers run in, with the clusters of
+	 * {@code operator.clusters.kubeconfigs}, those of the kubeconfig Secrets of
+	 * {@code operator.clusters.secrets.*} and those of every {@link ClusterProvider}
+	 * bean.
+	 * @param manager the home manager, which runs the fleet on the leader
+	 * @param clusters the properties of the fleet
+	 * @param providers the application's providers
+	 * @return the fleet
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty("operator.clusters.enabled")
+	Fleet operatorFleet(Manager manager, OperatorClustersProperties clusters,
+			ObjectProvider<ClusterProvider> providers) {
+		Fleet.Builder builder = Fleet.builder(manager);
+		boolean named = false;
+		if (!clusters.getKubeconfigs().isEmpty()) {
+			builder.provider(StaticClusters.fromKubeconfigs(clusters.getKubeconfigs()));
+			named = true;
+		}
+		OperatorClustersProperties.Secrets secrets = clusters.getSecrets();
+		if (secrets.getNamespace() != null) {
+			builder.provider(KubeconfigSecrets.in(manager, secrets.getNamespace(), secrets.getLabelSelector(),
+					secrets.getKey()));
+			named = true;
+		}
+		for (ClusterProvider provider : providers.orderedStream().toList()) {
+			builder.provider(provider);
+			named = true;
+		}
+		if (!named) {
+			String reason = "operator.clusters.enabled is true, and no cluster is named: set "
+					+ "operator.clusters.kubeconfigs.<name> or operator.clusters.secrets.namespace, or declare a "
+					+ "ClusterProvider bean";
+			throw new InvalidOperatorPropertyException(reason, List
+				.of(new InvalidOperatorPropertyException.Problem("operator.clusters.enabled", true, null, reason)),
+					"Name the clusters of the fleet, or set operator.clusters.enabled=false.");
+		}
+		return builder.build();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	Cache operatorCache(Manager manager) {
@@ -241,7 +288,7 @@ public final class OperatorAutoConfiguration {
 					beanFactory.getBean(OperatorShardingProperties.class),
 					beanFactory.getBean(OperatorLeaderElectionProperties.class),
 					beanFactory.getBeanProvider(ShardRing.class).getIfAvailable());
-			reconcilers.registerAll(manager);
+			reconcilers.registerAll(manager, beanFactory.getBeanProvider(Fleet.class).getIfAvailable());
 			reconcilers.checkControllerProperties(manager);
 			reconcilers.checkShardedControllers(manager);
 			beanFactory.getBean(OperatorCacheProperties.class).checkBudgetKinds(manager, environment);

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.beans.PropertyDescriptor;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -10,6 +11,7 @@ import java.util.Set;
 
 import io.kubeboot.operator.cache.UnscopedInformerAdvice;
 import io.kubeboot.operator.client.ClientConfig;
+import io.kubeboot.operator.config.internal.ConfigChecks;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.manager.ControllerConfig;
 import io.kubeboot.operator.manager.ManagerConfig;
@@ -48,7 +50,7 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 			OperatorControllerProperties.class, OperatorLeaderElectionProperties.class,
 			OperatorShardingProperties.class, OperatorHealthProperties.class, OperatorEventsProperties.class,
 			OperatorWebhookProperties.class, OperatorCacheProperties.class, OperatorMetricsAuthProperties.class,
-			OperatorTracingProperties.class);
+			OperatorTracingProperties.class, OperatorClustersProperties.class);
 
 	private static final ConfigurationPropertyName OPERATOR = ConfigurationPropertyName.of("operator");
 
@@ -140,7 +142,42 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		problems.check("operator.cache", cache.propertiesBySetting(),
 				() -> cache.toUnscopedInformerPolicy(UnscopedInformerAdvice.BUILDER));
 		checkMetricsAuth(problems, metricsAuth);
+		checkClusters(problems, get(OperatorClustersProperties.class, bound));
 		problems.throwIfAny(OperatorPropertiesFailureAnalyzer.ACTION);
+	}
+
+	/**
+	 * Checks the clusters of the fleet, a part of this starter's wiring: the core's
+	 * providers report a file that cannot be read only once the fleet runs.
+	 */
+	private static void checkClusters(PropertyProblems problems, OperatorClustersProperties clusters) {
+		OperatorClustersProperties.Secrets secrets = clusters.getSecrets();
+		clusters.getKubeconfigs().forEach((name, file) -> {
+			String key = "operator.clusters.kubeconfigs." + name;
+			if (file == null || !Files.isRegularFile(file) || !Files.isReadable(file)) {
+				problems.add(key, file, "must be a kubeconfig file this process can read");
+			}
+		});
+		if (secrets.getNamespace() != null && !ConfigChecks.isDnsLabel(secrets.getNamespace())) {
+			problems.add("operator.clusters.secrets.namespace", secrets.getNamespace(), ConfigChecks.DNS_LABEL_RULE);
+		}
+		if (secrets.getKey() == null || secrets.getKey().isBlank()) {
+			problems.add("operator.clusters.secrets.key", secrets.getKey(), "must name a key of the Secrets' data");
+		}
+		if (secrets.getLabelSelector() == null || secrets.getLabelSelector().isBlank()) {
+			problems.add("operator.clusters.secrets.label-selector", secrets.getLabelSelector(),
+					"must select the kubeconfig Secrets: a namespace's other Secrets are never clusters");
+		}
+		if (!clusters.isEnabled()) {
+			if (!clusters.getKubeconfigs().isEmpty()) {
+				problems.add("operator.clusters.kubeconfigs", String.join(", ", clusters.getKubeconfigs().keySet()),
+						"names clusters while operator.clusters.enabled is false, which engages none: set it to true");
+			}
+			if (secrets.getNamespace() != null) {
+				problems.add("operator.clusters.secrets.namespace", secrets.getNamespace(),
+						"is set while operator.clusters.enabled is false, which engages no cluster: set it to true");
+			}
+		}
 	}
 
 	/**

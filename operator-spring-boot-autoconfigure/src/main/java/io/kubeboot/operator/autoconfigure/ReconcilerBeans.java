@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.kubeboot.operator.annotation.RbacRule;
@@ -18,6 +19,9 @@ import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
 import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.cluster.Fleet;
+import io.kubeboot.operator.cluster.FleetControllerBuilder;
+import io.kubeboot.operator.cluster.FleetReconciler;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.controller.ControllerBuilder;
 import io.kubeboot.operator.handler.MapFunction;
@@ -86,67 +90,28 @@ final class ReconcilerBeans {
 		this.ring = ring;
 	}
 
-	void registerAll(Manager manager) {
+	void registerAll(Manager manager, @Nullable Fleet fleet) {
 		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(Reconciles.class)) {
 			Reconciles annotation = this.beanFactory.findAnnotationOnBean(beanName, Reconciles.class);
 			if (annotation != null) {
-				register(manager, beanName, annotation);
+				register(manager, fleet, beanName, annotation);
 			}
 		}
 	}
 
-	private void register(Manager manager, String beanName, Reconciles annotation) {
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private void register(Manager manager, @Nullable Fleet fleet, String beanName, Reconciles annotation) {
 		try {
 			KindResolver.declaredKind(annotation.value());
 			Object bean = this.beanFactory.getBean(beanName);
-			ControllerBuilder<?> builder = Controller.builder(manager, annotation.value())
-				.namespace(resolve(annotation.namespace()))
-				.labelSelector(resolve(annotation.labelSelector()))
-				.fieldSelector(resolve(annotation.fieldSelector()));
-			if (StringUtils.hasText(annotation.name())) {
-				builder.named(resolve(annotation.name()));
-			}
-			EventFilter<KubernetesObject> ownedFilter = eventFilter(annotation.ownsEventFilters());
-			for (Class<? extends KubernetesObject> owned : annotation.owns()) {
-				KindResolver.declaredKind(owned);
-				builder.owns(owned, resolve(annotation.ownsLabelSelector()), resolve(annotation.ownsFieldSelector()),
-						ownedFilter);
-			}
-			for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
-				if (Arrays.asList(annotation.owns()).contains(owned)) {
-					throw new IllegalStateException(owned.getSimpleName() + " is listed in both owns and "
-							+ "ownsMetadataOnly; keep it in one of them");
-				}
-				KindResolver.declaredKind(owned);
-				builder.ownsMetadataOnly(owned, resolve(annotation.ownsLabelSelector()),
-						resolve(annotation.ownsFieldSelector()), ownedFilter);
-			}
-			for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
-				addWatch(builder, bean, watch.getKey(), watch.getValue());
-			}
-			builder.maxConcurrentReconciles(annotation.maxConcurrentReconciles());
-			if (StringUtils.hasText(annotation.reconcileTimeout())) {
-				builder.reconcileTimeout(reconcileTimeout(resolve(annotation.reconcileTimeout())));
-			}
-			builder.withEventFilter((EventFilter) eventFilter(annotation.eventFilters()));
-			if (StringUtils.hasText(annotation.finalizer())) {
-				String finalizer = resolve(annotation.finalizer());
-				builder.withFinalizer(finalizer, cleanerOf(bean, finalizer));
-			}
-			for (RbacRule rule : this.beanFactory.findAllAnnotationsOnBean(beanName, RbacRule.class, true)) {
-				builder.requires(permission(rule, annotation.value()));
-			}
 			String name = controllerName(annotation);
-			OperatorProperties.ControllerOverrides overrides = this.properties.getControllers().get(name);
-			if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
-				builder.maxConcurrentReconciles(overrides.getMaxConcurrentReconciles());
+			if (bean instanceof FleetReconciler reconciler) {
+				registerInFleet(fleet, bean, beanName, annotation, reconciler);
+				this.registered.add(name);
+				return;
 			}
-			if (overrides != null && overrides.getPriorityQueue() != null) {
-				builder.priorityQueue(overrides.getPriorityQueue());
-			}
-			if (overrides != null && overrides.getReconcileTimeout() != null) {
-				builder.reconcileTimeout(overrides.getReconcileTimeout());
-			}
+			ControllerBuilder<?> builder = Controller.builder(manager, annotation.value());
+			configuration(bean, beanName, annotation, false).forEach((step) -> step.accept(builder));
 			List<String> sharded = this.sharding.getControllers();
 			if (this.ring != null && (sharded.isEmpty() || sharded.contains(name))) {
 				builder.gatedBy(this.ring);
@@ -158,6 +123,116 @@ final class ReconcilerBeans {
 			throw new InvalidOperatorBeanException("@Reconciles bean '" + beanName + "' is invalid: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * Adds a fleet controller: the same configuration, applied in every engaged cluster,
+	 * and the {@code @Watches(home = true)} methods' kinds watched in the home cluster.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private void registerInFleet(@Nullable Fleet fleet, Object bean, String beanName, Reconciles annotation,
+			FleetReconciler reconciler) {
+		if (fleet == null) {
+			throw new IllegalStateException("it is a FleetReconciler, which runs in the clusters of a fleet, and "
+					+ "operator.clusters.enabled is not true; set it and name the clusters (operator.clusters.*)");
+		}
+		if (StringUtils.hasText(annotation.finalizer())) {
+			throw new IllegalStateException("it is a FleetReconciler and declares a finalizer, which fleet "
+					+ "controllers do not manage; add and remove it with the cluster's client in the reconciler");
+		}
+		List<Consumer<ControllerBuilder<?>>> configuration = configuration(bean, beanName, annotation, true);
+		FleetControllerBuilder builder = fleet.controller(annotation.value())
+			.named(controllerName(annotation))
+			.configure((member) -> configuration.forEach((step) -> step.accept((ControllerBuilder<?>) member)));
+		for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
+			if (watch.getValue().home()) {
+				Watches home = watch.getValue();
+				if (StringUtils.hasText(home.fieldSelector()) || home.eventFilters().length > 0) {
+					throw new IllegalStateException("@Watches(" + home.value().getSimpleName()
+							+ ", home = true) method " + watch.getKey().getName()
+							+ " sets a field selector or event filters, which the home "
+							+ "kinds of a fleet do not support; narrow it with namespace and labelSelector");
+				}
+				builder.watchesHome(home.value(), resolve(home.namespace()), resolve(home.labelSelector()),
+						mapFunction(bean, watch.getKey(), home));
+			}
+		}
+		builder.complete(reconciler);
+	}
+
+	/**
+	 * What a {@code @Reconciles} bean sets on its controller's builder, every value
+	 * resolved and checked now: a fleet controller's is applied later, once per cluster.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private List<Consumer<ControllerBuilder<?>>> configuration(Object bean, String beanName, Reconciles annotation,
+			boolean fleet) {
+		List<Consumer<ControllerBuilder<?>>> steps = new ArrayList<>();
+		String namespace = resolve(annotation.namespace());
+		String labelSelector = resolve(annotation.labelSelector());
+		String fieldSelector = resolve(annotation.fieldSelector());
+		steps.add((builder) -> builder.namespace(namespace).labelSelector(labelSelector).fieldSelector(fieldSelector));
+		if (StringUtils.hasText(annotation.name())) {
+			String name = resolve(annotation.name());
+			steps.add((builder) -> builder.named(name));
+		}
+		EventFilter<KubernetesObject> ownedFilter = eventFilter(annotation.ownsEventFilters());
+		String ownsLabelSelector = resolve(annotation.ownsLabelSelector());
+		String ownsFieldSelector = resolve(annotation.ownsFieldSelector());
+		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
+			KindResolver.declaredKind(owned);
+			steps.add((builder) -> builder.owns(owned, ownsLabelSelector, ownsFieldSelector, ownedFilter));
+		}
+		for (Class<? extends KubernetesObject> owned : annotation.ownsMetadataOnly()) {
+			if (Arrays.asList(annotation.owns()).contains(owned)) {
+				throw new IllegalStateException(owned.getSimpleName() + " is listed in both owns and "
+						+ "ownsMetadataOnly; keep it in one of them");
+			}
+			KindResolver.declaredKind(owned);
+			steps.add((builder) -> builder.ownsMetadataOnly(owned, ownsLabelSelector, ownsFieldSelector, ownedFilter));
+		}
+		for (Map.Entry<Method, Watches> watch : watchMethods(bean).entrySet()) {
+			if (watch.getValue().home() && !fleet) {
+				throw new IllegalStateException("@Watches(" + watch.getValue().value().getSimpleName()
+						+ ", home = true) method " + watch.getKey().getName()
+						+ " watches the home cluster of a fleet, and the bean is no FleetReconciler");
+			}
+			if (!watch.getValue().home()) {
+				steps.add(watchStep(bean, watch.getKey(), watch.getValue()));
+			}
+		}
+		int workers = annotation.maxConcurrentReconciles();
+		steps.add((builder) -> builder.maxConcurrentReconciles(workers));
+		if (StringUtils.hasText(annotation.reconcileTimeout())) {
+			Duration timeout = reconcileTimeout(resolve(annotation.reconcileTimeout()));
+			steps.add((builder) -> builder.reconcileTimeout(timeout));
+		}
+		EventFilter filter = eventFilter(annotation.eventFilters());
+		steps.add((builder) -> builder.withEventFilter(filter));
+		if (StringUtils.hasText(annotation.finalizer())) {
+			String finalizer = resolve(annotation.finalizer());
+			Cleaner cleaner = cleanerOf(bean, finalizer);
+			steps.add((builder) -> builder.withFinalizer(finalizer, cleaner));
+		}
+		for (RbacRule rule : this.beanFactory.findAllAnnotationsOnBean(beanName, RbacRule.class, true)) {
+			Permission permission = permission(rule, annotation.value());
+			steps.add((builder) -> builder.requires(permission));
+		}
+		OperatorProperties.ControllerOverrides overrides = this.properties.getControllers()
+			.get(controllerName(annotation));
+		if (overrides != null && overrides.getMaxConcurrentReconciles() != null) {
+			int overridden = overrides.getMaxConcurrentReconciles();
+			steps.add((builder) -> builder.maxConcurrentReconciles(overridden));
+		}
+		if (overrides != null && overrides.getPriorityQueue() != null) {
+			boolean priorityQueue = overrides.getPriorityQueue();
+			steps.add((builder) -> builder.priorityQueue(priorityQueue));
+		}
+		if (overrides != null && overrides.getReconcileTimeout() != null) {
+			Duration timeout = overrides.getReconcileTimeout();
+			steps.add((builder) -> builder.reconcileTimeout(timeout));
+		}
+		return steps;
 	}
 
 	private static Duration reconcileTimeout(String value) {
@@ -418,13 +493,32 @@ final class ReconcilerBeans {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private void addWatch(ControllerBuilder<?> builder, Object bean, Method declared, Watches watches) {
+	private Consumer<ControllerBuilder<?>> watchStep(Object bean, Method declared, Watches watches) {
+		Class<? extends KubernetesObject> kind = watches.value();
+		MapFunction mapFunction = mapFunction(bean, declared, watches);
+		String namespace = resolve(watches.namespace());
+		String labelSelector = resolve(watches.labelSelector());
+		String fieldSelector = resolve(watches.fieldSelector());
+		EventFilter<KubernetesObject> filter = eventFilter(watches.eventFilters());
+		if (watches.metadataOnly()) {
+			return (builder) -> builder.watchesMetadataOnly(kind, namespace, labelSelector, fieldSelector, mapFunction,
+					filter);
+		}
+		return (builder) -> builder.watches((Class) kind, namespace, labelSelector, fieldSelector, mapFunction, filter);
+	}
+
+	@SuppressWarnings("rawtypes")
+	private static MapFunction mapFunction(Object bean, Method declared, Watches watches) {
 		Class<? extends KubernetesObject> kind = watches.value();
 		Class<?> received = watches.metadataOnly() ? PartialObjectMetadata.class : kind;
 		if (declared.getParameterCount() != 1 || !declared.getParameterTypes()[0].isAssignableFrom(received)) {
 			throw new IllegalStateException("@Watches(" + kind.getSimpleName()
 					+ (watches.metadataOnly() ? ", metadataOnly = true" : "") + ") method " + declared.getName()
 					+ " must take exactly one parameter of type " + received.getSimpleName());
+		}
+		if (watches.home() && watches.metadataOnly()) {
+			throw new IllegalStateException("@Watches(" + kind.getSimpleName() + ", home = true) method "
+					+ declared.getName() + " cannot be metadataOnly: the home kinds of a fleet are cached whole");
 		}
 		Class<?> returnType = declared.getReturnType();
 		if (returnType != Request.class && !Collection.class.isAssignableFrom(returnType)
@@ -434,15 +528,7 @@ final class ReconcilerBeans {
 		}
 		Method method = AopUtils.selectInvocableMethod(declared, bean.getClass());
 		ReflectionUtils.makeAccessible(method);
-		MapFunction mapFunction = (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
-		if (watches.metadataOnly()) {
-			builder.watchesMetadataOnly(kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
-					resolve(watches.fieldSelector()), mapFunction, eventFilter(watches.eventFilters()));
-		}
-		else {
-			builder.watches((Class) kind, resolve(watches.namespace()), resolve(watches.labelSelector()),
-					resolve(watches.fieldSelector()), mapFunction, eventFilter(watches.eventFilters()));
-		}
+		return (object) -> toRequests(ReflectionUtils.invokeMethod(method, bean, object));
 	}
 
 	/**

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 class AotConditionsTests {
 
-	private static final String DEFAULTS = "operator.enabled=true,operator.events.enabled=true,"
+	private static final String DEFAULTS = "operator.enabled=true,operator.clusters.enabled=false,"
+			+ "operator.events.enabled=true,"
 			+ "operator.health.healthz-enabled=true,operator.metrics.auth.enabled=false,"
 			+ "operator.sharding.enabled=false,operator.tracing.observation-timers=false";
 

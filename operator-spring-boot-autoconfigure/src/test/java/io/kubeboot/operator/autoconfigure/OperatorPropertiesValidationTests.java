@@ -115,6 +115,22 @@ class OperatorPropertiesValidationTests {
 				invalid("operator.webhook.handler-timeout", "0s", "must be positive"),
 				invalid("operator.cache.object-budget", "-1", "must be at least 0"),
 				invalid("operator.cache.object-budgets.secret", "-10", "must be at least 0"),
+				arguments(
+						new String[] { "operator.clusters.enabled=true",
+								"operator.clusters.kubeconfigs.eu=/no/such/kubeconfig" },
+						set("operator.clusters.kubeconfigs.eu", "/no/such/kubeconfig",
+								"must be a kubeconfig file this process can read")),
+				arguments(
+						new String[] { "operator.clusters.enabled=true",
+								"operator.clusters.secrets.namespace=Fleet_Config" },
+						set("operator.clusters.secrets.namespace", "Fleet_Config", DNS_LABEL_RULE)),
+				arguments(new String[] { "operator.clusters.secrets.namespace=fleet" }, set(
+						"operator.clusters.secrets.namespace", "fleet",
+						"is set while operator.clusters.enabled is false, which engages no cluster: set it to true")),
+				arguments(
+						new String[] { "operator.clusters.enabled=true", "operator.clusters.secrets.namespace=fleet",
+								"operator.clusters.secrets.key=" },
+						set("operator.clusters.secrets.key", "", "must name a key of the Secrets' data")),
 				invalid("operator.cache.acknowledged-unscoped-kinds", "Deployment",
 						"must be one of the kinds warned of: Secret, ConfigMap, Pod, Event, Event.events.k8s.io"));
 	}

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import io.kubeboot.operator.cache.ObjectBudgets;
 import io.kubeboot.operator.cache.UnscopedInformerPolicy;
 import io.kubeboot.operator.client.ClientConfig;
+import io.kubeboot.operator.cluster.KubeconfigSecrets;
 import io.kubeboot.operator.events.EventRecorderConfig;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
 import io.kubeboot.operator.leaderelection.LeaseTimings;
@@ -60,7 +61,8 @@ class PropertyDefaultsTests {
 			"operator.webhook.self-signed-hosts", "operator.metrics.auth.enabled", "operator.metrics.auth.endpoints",
 			"operator.metrics.auth.audiences", "operator.metrics.auth.allowed-cache-ttl",
 			"operator.metrics.auth.denied-cache-ttl", "operator.metrics.auth.cache-size",
-			"operator.tracing.observation-timers");
+			"operator.tracing.observation-timers", "operator.clusters.enabled", "operator.clusters.kubeconfigs",
+			"operator.clusters.secrets.namespace");
 
 	@Test
 	void everyPropertyHasTheCoresDefaultOrIsTheStartersOwn() {
@@ -125,6 +127,8 @@ class PropertyDefaultsTests {
 		defaults.put("operator.cache.object-budgets", ObjectBudgets.NONE.perKind());
 		defaults.put("operator.cache.acknowledged-unscoped-kinds", UnscopedInformerPolicy.DEFAULT.acknowledgedKinds());
 		defaults.put("operator.tracing.annotate-objects", TraceContextAnnotation.DEFAULT_WRITTEN);
+		defaults.put("operator.clusters.secrets.label-selector", KubeconfigSecrets.DEFAULT_LABEL_SELECTOR);
+		defaults.put("operator.clusters.secrets.key", KubeconfigSecrets.DEFAULT_KEY);
 		return defaults;
 	}
 

@@ -1,11 +1,13 @@
 package io.kubeboot.operator.autoconfigure.endpoint;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -15,6 +17,9 @@ import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerCost;
 import io.kubeboot.operator.cache.InformerKey;
 import io.kubeboot.operator.cache.WatchedNamespaces;
+import io.kubeboot.operator.cluster.Cluster;
+import io.kubeboot.operator.cluster.ClusterStatus;
+import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.controller.Controller;
 import io.kubeboot.operator.leaderelection.LeaderElectionStatus;
 import io.kubeboot.operator.manager.Manager;
@@ -28,8 +33,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * {@code /actuator/operator}: the manager's state, its namespaces, its controllers (kind,
  * scope, queue depth, workers, assigned objects), its caches (scope, objects, estimated
- * heap, object budget), its runnables, the leader election and the shard rings, read from
- * memory without calling the API server.
+ * heap, object budget), its runnables, the leader election, the shard rings and the
+ * clusters of its fleet, read from memory without calling the API server.
  */
 @Endpoint(id = "operator")
 public class OperatorEndpoint {
@@ -37,6 +42,8 @@ public class OperatorEndpoint {
 	private final Manager manager;
 
 	private final List<ShardRing> rings;
+
+	private final @Nullable Fleet fleet;
 
 	/**
 	 * Creates the endpoint.
@@ -52,8 +59,19 @@ public class OperatorEndpoint {
 	 * @param rings the rings joined (those of its sharded controllers are added)
 	 */
 	public OperatorEndpoint(Manager manager, List<ShardRing> rings) {
+		this(manager, rings, null);
+	}
+
+	/**
+	 * Creates the endpoint of a manager that runs a fleet of clusters.
+	 * @param manager the manager to describe
+	 * @param rings the rings joined (those of its sharded controllers are added)
+	 * @param fleet the fleet, {@code null} for none
+	 */
+	public OperatorEndpoint(Manager manager, List<ShardRing> rings, @Nullable Fleet fleet) {
 		this.manager = manager;
 		this.rings = List.copyOf(rings);
+		this.fleet = fleet;
 	}
 
 	/**
@@ -82,7 +100,27 @@ public class OperatorEndpoint {
 		NamespacesDescriptor watched = namespaces.watchesAll() ? null
 				: new NamespacesDescriptor(List.copyOf(namespaces.current()), List.copyOf(namespaces.unsynced()));
 		return new ManagerDescriptor(this.manager.state().name(), this.manager.isLeader(), watched, election, sharding,
-				controllers, this.manager.runnableNamesExcept(Controller.class), caches);
+				controllers, this.manager.runnableNamesExcept(Controller.class), caches, clusters());
+	}
+
+	private List<ClusterDescriptor> clusters() {
+		Fleet current = this.fleet;
+		if (current == null) {
+			return List.of();
+		}
+		List<ClusterDescriptor> clusters = new ArrayList<>();
+		for (ClusterStatus status : current.statuses()) {
+			Optional<Cluster> running = (status.state() == ClusterStatus.State.RUNNING) ? current.cluster(status.name())
+					: Optional.empty();
+			clusters.add(new ClusterDescriptor(status.name(), status.state().name(), status.error(),
+					status.since().toString(),
+					running.map((cluster) -> cluster.controllers().stream().map(this::describe).toList())
+						.orElse(List.of()),
+					running
+						.map((cluster) -> cluster.cache().informers().stream().map(OperatorEndpoint::describe).toList())
+						.orElse(List.of())));
+		}
+		return clusters;
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
@@ -147,11 +185,28 @@ public class OperatorEndpoint {
 	 * @param controllers the controllers
 	 * @param runnables the names of the runnables that are not controllers
 	 * @param caches the informer caches
+	 * @param clusters the clusters of the fleet, empty without one
 	 */
 	public record ManagerDescriptor(String state, boolean leading, @Nullable NamespacesDescriptor namespaces,
 			@Nullable LeaderElectionDescriptor leaderElection, List<ShardRingDescriptor> sharding,
-			List<ControllerDescriptor> controllers, List<String> runnables,
-			List<CacheDescriptor> caches) implements OperationResponseBody {
+			List<ControllerDescriptor> controllers, List<String> runnables, List<CacheDescriptor> caches,
+			List<ClusterDescriptor> clusters) implements OperationResponseBody {
+	}
+
+	/**
+	 * A cluster of the fleet, as its providers named it.
+	 *
+	 * @param name its name
+	 * @param state {@code STARTING} (its caches start, or its last start failed and is
+	 * retried), {@code RUNNING} or {@code REFUSED} (its provider cannot engage it)
+	 * @param error why it is not running, {@code null} while it runs
+	 * @param since when it entered its state (ISO-8601)
+	 * @param controllers its controllers while it runs, each named
+	 * {@code <controller>@<cluster>}
+	 * @param caches its informer caches while it runs
+	 */
+	public record ClusterDescriptor(String name, String state, @Nullable String error, String since,
+			List<ControllerDescriptor> controllers, List<CacheDescriptor> caches) {
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.kubeboot.operator.autoconfigure.endpoint;
 
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.sharding.ShardRing;
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,8 +25,8 @@ public final class OperatorEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OperatorEndpoint operatorEndpoint(Manager manager, ObjectProvider<ShardRing> rings) {
-		return new OperatorEndpoint(manager, rings.orderedStream().toList());
+	OperatorEndpoint operatorEndpoint(Manager manager, ObjectProvider<ShardRing> rings, ObjectProvider<Fleet> fleet) {
+		return new OperatorEndpoint(manager, rings.orderedStream().toList(), fleet.getIfAvailable());
 	}
 
 }

@@ -2,6 +2,7 @@ package io.kubeboot.operator.autoconfigure.metrics;
 
 import io.kubeboot.operator.autoconfigure.ManagerBuilderCustomizer;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
+import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.metrics.WebhookMetrics;
 import io.kubeboot.operator.micrometer.OperatorMetrics;
@@ -76,6 +77,9 @@ public final class OperatorMetricsAutoConfiguration {
 				}
 				else if (bean instanceof ShardRing ring) {
 					metrics.getObject().bindTo(ring);
+				}
+				else if (bean instanceof Fleet fleet) {
+					metrics.getObject().bindTo(fleet);
 				}
 				return bean;
 			}

@@ -1,0 +1,426 @@
+package io.kubeboot.operator.cluster;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import io.kubeboot.operator.cluster.ClusterStatus.State;
+import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
+import io.kubeboot.operator.manager.ManagerRunnable;
+import io.kubeboot.operator.manager.StopSignal;
+import io.kubeboot.operator.metrics.ControllerMetrics;
+import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.workqueue.WorkQueueMetrics;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clusters an operator reconciles besides its home cluster, the counterpart of
+ * multicluster-runtime's {@code mcmanager.Manager}: while it runs, its
+ * {@link ClusterProvider providers} engage and disengage clusters, and every
+ * {@link #controller fleet controller} runs in each engaged cluster with that cluster's
+ * caches and client.
+ * <p>
+ * The fleet is a leader-only runnable of the home manager, so leader election stays on
+ * the home cluster: a standby engages nothing. Each engaged cluster has a manager of its
+ * own ({@link Manager#builderForCluster}): its caches, its controllers with their queues
+ * and workers, started on a thread of its own and retried with a backoff while its API
+ * server cannot be reached, so that no cluster delays or stops another.
+ * <p>
+ * Thread-safe. Add the fleet controllers before the home manager starts.
+ */
+public final class Fleet implements ManagerRunnable {
+
+	/** The name of the fleet's runnable in the home manager. */
+	public static final String RUNNABLE_NAME = "fleet";
+
+	private static final Logger logger = LoggerFactory.getLogger(Fleet.class);
+
+	private final Manager home;
+
+	private final List<ClusterProvider> providers;
+
+	private final Map<String, FleetControllerBuilder<?>> controllers = new LinkedHashMap<>();
+
+	/** Serializes engagements, so that one cluster never runs under two managers. */
+	private final Object engagements = new Object();
+
+	private final Map<String, Member> members = new ConcurrentHashMap<>();
+
+	private final Map<String, ClusterStatus> refused = new ConcurrentHashMap<>();
+
+	private final List<Consumer<String>> disengagedListeners = new CopyOnWriteArrayList<>();
+
+	private final List<Consumer<ApiClient>> clientConfigurers = new CopyOnWriteArrayList<>();
+
+	private volatile boolean started;
+
+	private volatile boolean running;
+
+	private Fleet(Manager home, List<ClusterProvider> providers) {
+		this.home = home;
+		this.providers = List.copyOf(providers);
+	}
+
+	/**
+	 * Returns a builder of a fleet run by the given home manager.
+	 * @param home the manager of the home cluster
+	 * @return the builder
+	 */
+	public static Builder builder(Manager home) {
+		return new Builder(home);
+	}
+
+	/**
+	 * Starts building a controller that runs in every engaged cluster.
+	 * @param <T> the reconciled model type
+	 * @param forType the kind reconciled in each cluster
+	 * @return the builder; {@link FleetControllerBuilder#complete} adds the controller
+	 */
+	public <T extends KubernetesObject> FleetControllerBuilder<T> controller(Class<T> forType) {
+		return new FleetControllerBuilder<>(this, forType);
+	}
+
+	Manager home() {
+		return this.home;
+	}
+
+	void add(String name, FleetControllerBuilder<?> controller) {
+		synchronized (this.controllers) {
+			if (this.started) {
+				throw new IllegalStateException("Fleet controller " + name
+						+ " cannot be added: the fleet runs already; add fleet controllers before the manager starts");
+			}
+			if (this.controllers.containsKey(name)) {
+				throw new IllegalArgumentException("A fleet controller named '" + name
+						+ "' already exists: give one of them another name with named(...)");
+			}
+			this.controllers.put(name, controller);
+		}
+	}
+
+	/**
+	 * Returns what RBAC must grant the operator's identity in every member cluster: the
+	 * list and watch of each fleet controller's informers there and what the controllers
+	 * declare ({@code ControllerBuilder.requires}, a finalizer's patches), derived from a
+	 * member's manager as it would be built, without an API server. Leader election and
+	 * the home kinds stay in the home cluster, so none of theirs is here. Turn them into
+	 * rules with {@link io.kubeboot.operator.rbac.PolicyRules}.
+	 * @return the permissions
+	 */
+	public List<Permission> memberPermissions() {
+		// measured nowhere: the controllers of this manager never run
+		ManagerBuilder builder = this.home.builderForCluster(new ApiClient().setBasePath("https://member.invalid"))
+			.controllerMetrics((name) -> ControllerMetrics.NOOP)
+			.workQueueMetrics((name) -> WorkQueueMetrics.NOOP);
+		Cluster member = newCluster("member", builder);
+		try {
+			return member.manager().requiredPermissions();
+		}
+		finally {
+			member.manager().stop();
+		}
+	}
+
+	/**
+	 * Returns the clusters whose controllers run now.
+	 * @return the running clusters, by name
+	 */
+	public List<Cluster> clusters() {
+		List<Cluster> clusters = new ArrayList<>();
+		for (Member member : this.members.values()) {
+			Cluster cluster = member.running();
+			if (cluster != null) {
+				clusters.add(cluster);
+			}
+		}
+		clusters.sort(Comparator.comparing(Cluster::name));
+		return clusters;
+	}
+
+	/**
+	 * Returns a cluster whose controllers run now.
+	 * @param name its name
+	 * @return the cluster, empty unless it runs
+	 */
+	public Optional<Cluster> cluster(String name) {
+		Member member = this.members.get(name);
+		return (member != null) ? Optional.ofNullable(member.running()) : Optional.empty();
+	}
+
+	/**
+	 * Returns what the fleet knows of every cluster its providers named: running,
+	 * starting (with the last error of a failed start) or refused.
+	 * @return the statuses, by name; empty while the fleet does not run
+	 */
+	public List<ClusterStatus> statuses() {
+		List<ClusterStatus> statuses = new ArrayList<>(this.refused.values());
+		this.members.values().forEach((member) -> statuses.add(member.status()));
+		statuses.sort(Comparator.comparing(ClusterStatus::name).thenComparing(ClusterStatus::provider));
+		return statuses;
+	}
+
+	/**
+	 * Registers what is done to the client of every cluster before its caches and
+	 * controllers are built on it, such as instrumenting it for metrics; a provider may
+	 * hand the same client again when it engages a cluster again, so it should be
+	 * idempotent.
+	 * @param configurer the configurer
+	 */
+	public void configureClients(Consumer<ApiClient> configurer) {
+		this.clientConfigurers.add(Objects.requireNonNull(configurer, "configurer must not be null"));
+	}
+
+	/**
+	 * Registers a listener told the name of every cluster once it was disengaged (its
+	 * controllers and caches stopped), before the same name may be engaged again: to drop
+	 * what was kept per cluster, such as its metrics.
+	 * @param listener the listener; called on the thread that disengaged the cluster
+	 */
+	public void onDisengaged(Consumer<String> listener) {
+		this.disengagedListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	private void disengaged(String name) {
+		for (Consumer<String> listener : this.disengagedListeners) {
+			try {
+				listener.accept(name);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Listener of disengaged clusters failed: cluster={}", name, ex);
+			}
+		}
+	}
+
+	@Override
+	public void start(StopSignal stop) throws Exception {
+		synchronized (this.controllers) {
+			this.started = true;
+		}
+		StopSignal providersStop = new StopSignal();
+		List<Thread> threads = new ArrayList<>();
+		synchronized (this.engagements) {
+			this.running = true;
+		}
+		logger.info("Starting fleet: providers={} controllers={}", this.providers.size(), controllerNames());
+		for (int i = 0; i < this.providers.size(); i++) {
+			ClusterProvider provider = this.providers.get(i);
+			Engagements engagements = new Engagements(i);
+			Thread thread = new Thread(() -> {
+				try {
+					provider.run(engagements, providersStop);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				catch (Exception ex) {
+					logger.error("Cluster provider failed, its clusters stay engaged: provider={}", provider, ex);
+				}
+			}, "operator-fleet-provider-" + i);
+			thread.setDaemon(true);
+			thread.start();
+			threads.add(thread);
+		}
+		try {
+			stop.await();
+		}
+		finally {
+			providersStop.fire();
+			for (Thread thread : threads) {
+				thread.join();
+			}
+			disengageAll();
+		}
+	}
+
+	private List<String> controllerNames() {
+		synchronized (this.controllers) {
+			return List.copyOf(this.controllers.keySet());
+		}
+	}
+
+	/**
+	 * Disengages every cluster at once, so that the fleet stops within one graceful
+	 * shutdown timeout whatever the number of clusters.
+	 */
+	private void disengageAll() throws InterruptedException {
+		List<Member> stopping;
+		synchronized (this.engagements) {
+			this.running = false;
+			stopping = new ArrayList<>(this.members.values());
+			this.members.clear();
+			this.refused.clear();
+		}
+		List<Thread> threads = new ArrayList<>();
+		for (Member member : stopping) {
+			Thread thread = new Thread(() -> {
+				member.stop();
+				disengaged(member.name());
+			}, "operator-fleet-disengage-" + member.name());
+			thread.start();
+			threads.add(thread);
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		logger.info("Fleet stopped: clusters={}", stopping.size());
+	}
+
+	/**
+	 * Builds the manager of one engagement of a cluster, with every fleet controller.
+	 */
+	private Cluster newCluster(String name, ManagerBuilder manager) {
+		Cluster cluster = new Cluster(name, manager.build());
+		List<FleetControllerBuilder<?>> controllers;
+		synchronized (this.controllers) {
+			controllers = List.copyOf(this.controllers.values());
+		}
+		controllers.forEach((controller) -> controller.addTo(cluster));
+		return cluster;
+	}
+
+	@Override
+	public String toString() {
+		return "Fleet[providers=" + this.providers.size() + "]";
+	}
+
+	/**
+	 * What one provider reports, applied to the fleet.
+	 */
+	private final class Engagements implements ClusterProvider.Clusters {
+
+		private final int provider;
+
+		Engagements(int provider) {
+			this.provider = provider;
+		}
+
+		@Override
+		public void engage(String name, ApiClient client) {
+			requireName(name);
+			Objects.requireNonNull(client, "client must not be null");
+			synchronized (Fleet.this.engagements) {
+				if (!Fleet.this.running || !ownsOrFree(name)) {
+					return;
+				}
+				stopMember(name);
+				Fleet.this.refused.remove(name);
+				Member member = new Member(name, this.provider, (cluster) -> {
+					Fleet.this.clientConfigurers.forEach((configurer) -> configurer.accept(client));
+					return newCluster(cluster, Fleet.this.home.builderForCluster(client));
+				});
+				Fleet.this.members.put(name, member);
+				member.start();
+			}
+		}
+
+		@Override
+		public void disengage(String name) {
+			synchronized (Fleet.this.engagements) {
+				ClusterStatus refusal = Fleet.this.refused.get(name);
+				if (refusal != null && refusal.provider() == this.provider) {
+					Fleet.this.refused.remove(name);
+				}
+				Member member = Fleet.this.members.get(name);
+				if (member != null && member.provider() == this.provider) {
+					stopMember(name);
+				}
+			}
+		}
+
+		@Override
+		public void refuse(String name, String reason) {
+			requireName(name);
+			synchronized (Fleet.this.engagements) {
+				if (!Fleet.this.running || !ownsOrFree(name)) {
+					return;
+				}
+				stopMember(name);
+				logger.warn("Cluster refused by its provider: cluster={} provider={} reason=\"{}\"", name,
+						this.provider, reason);
+				Fleet.this.refused.put(name,
+						new ClusterStatus(name, this.provider, State.REFUSED, reason, Instant.now()));
+			}
+		}
+
+		/**
+		 * Whether this provider may report a cluster of that name: no other provider's
+		 * cluster has it; one that has is left as it is, and the clash is reported.
+		 */
+		private boolean ownsOrFree(String name) {
+			Member member = Fleet.this.members.get(name);
+			ClusterStatus refusal = Fleet.this.refused.get(name);
+			int owner = (member != null) ? member.provider() : (refusal != null) ? refusal.provider() : this.provider;
+			if (owner != this.provider) {
+				logger.warn("Cluster name taken by another provider, ignored: cluster={} provider={} owner={}", name,
+						this.provider, owner);
+				return false;
+			}
+			return true;
+		}
+
+		private void stopMember(String name) {
+			Member member = Fleet.this.members.remove(name);
+			if (member != null) {
+				member.stop();
+				disengaged(name);
+			}
+		}
+
+		private void requireName(String name) {
+			if (name == null || name.isBlank()) {
+				throw new IllegalArgumentException("A cluster's name must not be blank");
+			}
+		}
+
+	}
+
+	/**
+	 * Builds a {@link Fleet} and adds it to its home manager.
+	 */
+	public static final class Builder {
+
+		private final Manager home;
+
+		private final List<ClusterProvider> providers = new ArrayList<>();
+
+		private Builder(Manager home) {
+			this.home = Objects.requireNonNull(home, "home must not be null");
+		}
+
+		/**
+		 * Adds a provider of clusters.
+		 * @param provider the provider
+		 * @return this builder
+		 */
+		public Builder provider(ClusterProvider provider) {
+			this.providers.add(Objects.requireNonNull(provider, "provider must not be null"));
+			return this;
+		}
+
+		/**
+		 * Builds the fleet and adds it to the home manager as the leader-only runnable
+		 * {@value Fleet#RUNNABLE_NAME}.
+		 * @return the fleet
+		 * @throws IllegalArgumentException if the home manager has a fleet already
+		 */
+		public Fleet build() {
+			Fleet fleet = new Fleet(this.home, this.providers);
+			this.home.add(RUNNABLE_NAME, fleet);
+			return fleet;
+		}
+
+	}
+
+}
