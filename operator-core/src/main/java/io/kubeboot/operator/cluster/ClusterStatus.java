@@ -30,7 +30,10 @@ public record ClusterStatus(String name, int provider, State state, @Nullable St
 		/** Its caches synced and its controllers run. */
 		RUNNING,
 
-		/** Its provider cannot engage it (an invalid kubeconfig, say). */
+		/**
+		 * Its provider cannot engage it (an invalid kubeconfig, say), or the fleet
+		 * controllers cannot be built for it; until it is reported again.
+		 */
 		REFUSED
 
 	}

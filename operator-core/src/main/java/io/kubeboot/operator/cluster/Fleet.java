@@ -1,13 +1,16 @@
 package io.kubeboot.operator.cluster;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -22,6 +25,7 @@ import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +51,9 @@ public final class Fleet implements ManagerRunnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Fleet.class);
 
+	/** How long the fleet waits for a provider to return once told to stop. */
+	private static final Duration PROVIDER_STOP = Duration.ofSeconds(5);
+
 	private final Manager home;
 
 	private final List<ClusterProvider> providers;
@@ -59,6 +66,9 @@ public final class Fleet implements ManagerRunnable {
 	private final Map<String, Member> members = new ConcurrentHashMap<>();
 
 	private final Map<String, ClusterStatus> refused = new ConcurrentHashMap<>();
+
+	/** The threads stopping engagements, guarded by {@code engagements}. */
+	private final Set<Thread> retiring = new HashSet<>();
 
 	private final List<Consumer<String>> disengagedListeners = new CopyOnWriteArrayList<>();
 
@@ -236,11 +246,7 @@ public final class Fleet implements ManagerRunnable {
 			stop.await();
 		}
 		finally {
-			providersStop.fire();
-			for (Thread thread : threads) {
-				thread.join();
-			}
-			disengageAll();
+			stopAll(providersStop, threads);
 		}
 	}
 
@@ -251,30 +257,98 @@ public final class Fleet implements ManagerRunnable {
 	}
 
 	/**
-	 * Disengages every cluster at once, so that the fleet stops within one graceful
-	 * shutdown timeout whatever the number of clusters.
+	 * Stops the providers and disengages every cluster at once. Returns only once every
+	 * engagement ended, even when interrupted (the home manager's graceful shutdown
+	 * timeout passed): the interrupt hurries the clusters' stops, which interrupt their
+	 * reconciles, and is kept for the caller. A cluster whose reconciles ignore that too
+	 * keeps the fleet's runnable alive, which the home manager reports as stuck.
 	 */
-	private void disengageAll() throws InterruptedException {
+	private void stopAll(StopSignal providersStop, List<Thread> providers) {
 		List<Member> stopping;
 		synchronized (this.engagements) {
+			// from here on a provider's report is ignored
 			this.running = false;
 			stopping = new ArrayList<>(this.members.values());
 			this.members.clear();
 			this.refused.clear();
 		}
-		List<Thread> threads = new ArrayList<>();
-		for (Member member : stopping) {
-			Thread thread = new Thread(() -> {
-				member.stop();
-				disengaged(member.name());
-			}, "operator-fleet-disengage-" + member.name());
-			thread.start();
-			threads.add(thread);
+		providersStop.fire();
+		stopping.forEach(this::retire);
+		boolean interrupted = false;
+		for (Thread provider : providers) {
+			interrupted |= join(provider, PROVIDER_STOP);
+			if (provider.isAlive()) {
+				logger.warn("Cluster provider did not stop, its reports are ignored: thread={}", provider.getName());
+			}
 		}
-		for (Thread thread : threads) {
-			thread.join();
+		List<Thread> retiring;
+		synchronized (this.engagements) {
+			retiring = new ArrayList<>(this.retiring);
+		}
+		for (Thread thread : retiring) {
+			if (interrupted) {
+				// hurried: the engagements' reconciles are interrupted now
+				thread.interrupt();
+			}
+			interrupted |= join(thread, null);
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
 		}
 		logger.info("Fleet stopped: clusters={}", stopping.size());
+	}
+
+	/**
+	 * Waits for a thread to end, at most the given time ({@code null}: without bound). An
+	 * interrupt of the calling thread is passed on to it once, and waiting goes on.
+	 * @return whether the calling thread was interrupted meanwhile
+	 */
+	private static boolean join(Thread thread, @Nullable Duration timeout) {
+		boolean interrupted = false;
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : 0;
+		while (thread.isAlive()) {
+			try {
+				if (timeout == null) {
+					thread.join();
+				}
+				else {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						break;
+					}
+					thread.join(Math.max(1, left / 1_000_000));
+				}
+			}
+			catch (InterruptedException ex) {
+				if (!interrupted) {
+					interrupted = true;
+					thread.interrupt();
+				}
+			}
+		}
+		return interrupted;
+	}
+
+	/**
+	 * Stops an engagement on a thread of its own, so that neither the lock of the
+	 * engagements nor a provider waits for its controllers: its successor, if any, waits
+	 * for it to end before it builds anything.
+	 */
+	private void retire(Member member) {
+		Thread thread = new Thread(() -> {
+			try {
+				member.stop();
+			}
+			finally {
+				synchronized (this.engagements) {
+					this.retiring.remove(Thread.currentThread());
+				}
+			}
+		}, "operator-fleet-disengage-" + member.name());
+		synchronized (this.engagements) {
+			this.retiring.add(thread);
+		}
+		thread.start();
 	}
 
 	/**
@@ -314,12 +388,15 @@ public final class Fleet implements ManagerRunnable {
 				if (!Fleet.this.running || !ownsOrFree(name)) {
 					return;
 				}
-				stopMember(name);
+				Member predecessor = Fleet.this.members.remove(name);
+				if (predecessor != null) {
+					retire(predecessor);
+				}
 				Fleet.this.refused.remove(name);
 				Member member = new Member(name, this.provider, (cluster) -> {
 					Fleet.this.clientConfigurers.forEach((configurer) -> configurer.accept(client));
 					return newCluster(cluster, Fleet.this.home.builderForCluster(client));
-				});
+				}, predecessor, Fleet.this::disengaged);
 				Fleet.this.members.put(name, member);
 				member.start();
 			}
@@ -373,8 +450,7 @@ public final class Fleet implements ManagerRunnable {
 		private void stopMember(String name) {
 			Member member = Fleet.this.members.remove(name);
 			if (member != null) {
-				member.stop();
-				disengaged(name);
+				retire(member);
 			}
 		}
 

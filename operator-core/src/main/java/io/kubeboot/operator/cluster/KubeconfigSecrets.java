@@ -1,10 +1,14 @@
 package io.kubeboot.operator.cluster;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.manager.Manager;
@@ -40,10 +44,15 @@ public final class KubeconfigSecrets implements ClusterProvider {
 
 	private final Informer<V1Secret> secrets;
 
-	/** The kubeconfig of each cluster engaged or refused in the current run. */
-	private final Map<String, byte[]> applied = new HashMap<>();
+	/** How often the provider's thread looks at its stop signal between changes. */
+	private static final Duration POLL = Duration.ofMillis(100);
 
-	private @Nullable Clusters fleet;
+	/**
+	 * The changes of the Secrets, applied on the provider's thread while the fleet runs
+	 * it, {@code null} otherwise: engaging a cluster again may wait for its old
+	 * engagement's controllers, which the informer's event thread must not.
+	 */
+	private volatile @Nullable BlockingQueue<Change> changes;
 
 	private KubeconfigSecrets(Manager home, String namespace, String labelSelector, String key) {
 		if (namespace == null || namespace.isBlank()) {
@@ -86,53 +95,61 @@ public final class KubeconfigSecrets implements ClusterProvider {
 
 	@Override
 	public void run(Clusters fleet, StopSignal stop) throws InterruptedException {
-		synchronized (this) {
-			this.fleet = fleet;
-			this.applied.clear();
-			this.secrets.list().forEach(this::apply);
-		}
+		BlockingQueue<Change> changes = new LinkedBlockingQueue<>();
+		// registered before the list is read: a change during the read is applied after
+		// it
+		this.changes = changes;
 		try {
-			stop.await();
+			Map<String, byte[]> applied = new HashMap<>();
+			this.secrets.list().forEach((secret) -> apply(fleet, applied, secret));
+			while (!stop.isStopRequested()) {
+				Change change = changes.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
+				if (change instanceof Applied applying) {
+					apply(fleet, applied, applying.secret());
+				}
+				else if (change instanceof Removed removing) {
+					remove(fleet, applied, removing.secret());
+				}
+			}
 		}
 		finally {
-			synchronized (this) {
-				this.fleet = null;
-			}
+			this.changes = null;
 		}
 	}
 
-	private synchronized void apply(V1Secret secret) {
-		Clusters current = this.fleet;
+	/**
+	 * Engages or refuses the cluster of a Secret, unless its kubeconfig is the one
+	 * applied already (a resync, or a change of something else).
+	 */
+	private void apply(Clusters fleet, Map<String, byte[]> applied, V1Secret secret) {
 		String name = (secret.getMetadata() != null) ? secret.getMetadata().getName() : null;
-		if (current == null || name == null) {
+		if (name == null) {
 			return;
 		}
 		byte[] data = (secret.getData() != null) ? secret.getData().get(this.key) : null;
 		byte[] kubeconfig = (data != null) ? data : new byte[0];
-		if (this.applied.containsKey(name) && Arrays.equals(this.applied.get(name), kubeconfig)) {
-			return; // a resync, or a change of something else
+		if (applied.containsKey(name) && Arrays.equals(applied.get(name), kubeconfig)) {
+			return;
 		}
-		this.applied.put(name, kubeconfig);
+		applied.put(name, kubeconfig);
 		if (data == null) {
-			current.refuse(name, "Secret " + this.namespace + "/" + name + " has no key '" + this.key + "'");
+			fleet.refuse(name, "Secret " + this.namespace + "/" + name + " has no key '" + this.key + "'");
 			return;
 		}
 		try {
-			current.engage(name, Kubeconfigs.fromData(new String(data, StandardCharsets.UTF_8)));
+			fleet.engage(name, Kubeconfigs.fromData(new String(data, StandardCharsets.UTF_8)));
 		}
 		catch (IllegalArgumentException ex) {
-			current.refuse(name, "Secret " + this.namespace + "/" + name + ": " + ex.getMessage());
+			fleet.refuse(name, "Secret " + this.namespace + "/" + name + ": " + ex.getMessage());
 		}
 	}
 
-	private synchronized void remove(V1Secret secret) {
-		Clusters current = this.fleet;
+	private void remove(Clusters fleet, Map<String, byte[]> applied, V1Secret secret) {
 		String name = (secret.getMetadata() != null) ? secret.getMetadata().getName() : null;
-		if (current == null || name == null) {
-			return;
+		if (name != null) {
+			applied.remove(name);
+			fleet.disengage(name);
 		}
-		this.applied.remove(name);
-		current.disengage(name);
 	}
 
 	@Override
@@ -142,23 +159,49 @@ public final class KubeconfigSecrets implements ClusterProvider {
 	}
 
 	/**
-	 * The Secrets' changes, applied while the fleet runs this provider.
+	 * A change of a kubeconfig Secret.
+	 */
+	private sealed interface Change permits Applied, Removed {
+
+	}
+
+	/**
+	 * A Secret added or changed.
+	 */
+	private record Applied(V1Secret secret) implements Change {
+	}
+
+	/**
+	 * A Secret deleted, or no longer selected.
+	 */
+	private record Removed(V1Secret secret) implements Change {
+	}
+
+	/**
+	 * The Secrets' changes, queued for the provider's thread while the fleet runs it.
 	 */
 	private final class Changes implements ResourceEventHandler<V1Secret> {
 
 		@Override
 		public void onAdd(V1Secret secret) {
-			apply(secret);
+			queue(new Applied(secret));
 		}
 
 		@Override
 		public void onUpdate(V1Secret oldSecret, V1Secret newSecret) {
-			apply(newSecret);
+			queue(new Applied(newSecret));
 		}
 
 		@Override
 		public void onDelete(V1Secret secret, boolean deletedFinalStateUnknown) {
-			remove(secret);
+			queue(new Removed(secret));
+		}
+
+		private void queue(Change change) {
+			BlockingQueue<Change> current = KubeconfigSecrets.this.changes;
+			if (current != null) {
+				current.add(change);
+			}
 		}
 
 	}

@@ -2,6 +2,8 @@ package io.kubeboot.operator.cluster;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.kubeboot.operator.cluster.ClusterStatus.State;
@@ -13,10 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One engagement of a cluster: on a thread of its own, builds the cluster's manager,
- * starts it and keeps it running until disengaged; a start that fails (the API server
- * unreachable, a kind not served yet) and a manager that fails while running are retried
- * with a fresh manager after a backoff, so that no cluster delays another.
+ * One engagement of a cluster: on a thread of its own, waits for the engagement it
+ * replaces to end, then builds the cluster's manager, starts it and keeps it running
+ * until disengaged; a start that fails (the API server unreachable, a kind not served
+ * yet) and a manager that fails while running are retried with a fresh manager after a
+ * backoff, so that no cluster delays another. The engagement ends once its controllers
+ * ended.
  */
 final class Member {
 
@@ -35,7 +39,15 @@ final class Member {
 
 	private final Function<String, Cluster> clusters;
 
+	/** The engagement of the same cluster this one replaces, which must end first. */
+	private final @Nullable Member predecessor;
+
+	/** Told the cluster's name when this engagement ended, before a successor starts. */
+	private final Consumer<String> onEnded;
+
 	private final StopSignal stop = new StopSignal();
+
+	private final CountDownLatch ended = new CountDownLatch(1);
 
 	private final Thread thread;
 
@@ -56,11 +68,17 @@ final class Member {
 	 * @param provider the index of its provider
 	 * @param clusters builds a cluster (its manager with the fleet's controllers added)
 	 * from its name, called again for every attempt
+	 * @param predecessor the engagement it replaces, {@code null} for none: this one
+	 * builds nothing before that one ended
+	 * @param onEnded told the cluster's name once this engagement ended
 	 */
-	Member(String name, int provider, Function<String, Cluster> clusters) {
+	Member(String name, int provider, Function<String, Cluster> clusters, @Nullable Member predecessor,
+			Consumer<String> onEnded) {
 		this.name = name;
 		this.provider = provider;
 		this.clusters = clusters;
+		this.predecessor = predecessor;
+		this.onEnded = onEnded;
 		this.status = new ClusterStatus(name, provider, State.STARTING, null, Instant.now());
 		this.thread = new Thread(this::run, "operator-cluster-" + name);
 		this.thread.setDaemon(true);
@@ -90,6 +108,23 @@ final class Member {
 	}
 
 	private void run() {
+		try {
+			if (this.predecessor != null) {
+				this.predecessor.awaitEnded();
+			}
+			engage();
+		}
+		finally {
+			try {
+				this.onEnded.accept(this.name);
+			}
+			finally {
+				this.ended.countDown();
+			}
+		}
+	}
+
+	private void engage() {
 		Duration retry = FIRST_RETRY;
 		while (!this.stop.isStopRequested()) {
 			Cluster cluster;
@@ -99,11 +134,12 @@ final class Member {
 			catch (RuntimeException ex) {
 				// a fleet controller refused this cluster's manager: retrying builds the
 				// same
-				failed("cannot build the cluster's controllers: " + ex.getMessage(), ex);
+				refused("cannot build the cluster's controllers: " + ex.getMessage(), ex);
 				return;
 			}
 			synchronized (this.monitor) {
 				if (this.stop.isStopRequested()) {
+					cluster.manager().stop();
 					return;
 				}
 				this.current = cluster;
@@ -117,6 +153,9 @@ final class Member {
 				finally {
 					synchronized (this.monitor) {
 						this.starting = false;
+						// the interrupt stop() sent into a start that had just ended:
+						// the graceful stop below must not see it
+						Thread.interrupted();
 					}
 				}
 				if (!this.stop.isStopRequested() && manager.state() == ManagerState.RUNNING) {
@@ -127,19 +166,18 @@ final class Member {
 				}
 			}
 			catch (InterruptedException ex) {
-				// the interrupt of stop(): nothing else interrupts this thread, and the
-				// manager's graceful stop must not see it
-				manager.stop();
+				// the interrupt of stop(): nothing else interrupts this thread
+				stopped(manager);
 				return;
 			}
 			catch (RuntimeException ex) {
-				failed(ex.getMessage(), null);
+				failed(ex.getMessage());
 			}
 			boolean failedWhileRunning = this.status.state() == State.RUNNING;
-			manager.stop();
+			stopped(manager);
 			if (failedWhileRunning && manager.state() == ManagerState.FAILED) {
 				Throwable failure = manager.failure();
-				failed((failure != null) ? failure.toString() : "its manager failed", null);
+				failed((failure != null) ? failure.toString() : "its manager failed");
 			}
 			try {
 				if (this.stop.await(retry)) {
@@ -153,6 +191,34 @@ final class Member {
 		}
 	}
 
+	/**
+	 * Stops a manager and returns once its controllers ended: one whose reconcile ignores
+	 * its stop and its interruption keeps this engagement, and so the fleet's runnable,
+	 * alive, so that the home replica neither releases its Lease nor campaigns again
+	 * meanwhile, as for its own leader-only work.
+	 */
+	private void stopped(Manager manager) {
+		manager.stop();
+		boolean said = false;
+		boolean interrupted = false;
+		while (manager.isLeaderWorkRunning()) {
+			if (!said && !manager.stuckRunnables().isEmpty()) {
+				logger.warn("Controllers of a cluster ignored their stop and still run: cluster={} runnables={}",
+						this.name, manager.stuckRunnables());
+				said = true;
+			}
+			try {
+				Thread.sleep(WATCH_INTERVAL.toMillis() / 10);
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	private void awaitStopOrFailure(Manager manager) throws InterruptedException {
 		while (!this.stop.await(WATCH_INTERVAL)) {
 			if (manager.state() == ManagerState.FAILED) {
@@ -161,45 +227,61 @@ final class Member {
 		}
 	}
 
-	private void failed(@Nullable String error, @Nullable Exception cause) {
+	private void failed(@Nullable String error) {
 		if (this.stop.isStopRequested()) {
 			return;
 		}
 		this.status = new ClusterStatus(this.name, this.provider, State.STARTING, String.valueOf(error), Instant.now());
-		if (cause != null) {
-			logger.error("Cluster not engaged: cluster={} error=\"{}\"", this.name, error, cause);
+		logger.warn("Cluster not running, retrying: cluster={} error=\"{}\"", this.name, error);
+	}
+
+	private void refused(String error, Exception cause) {
+		this.status = new ClusterStatus(this.name, this.provider, State.REFUSED, error, Instant.now());
+		logger.error("Cluster not engaged: cluster={} error=\"{}\"", this.name, error, cause);
+	}
+
+	/**
+	 * Waits until this engagement ended: its manager stopped and its controllers ended.
+	 */
+	void awaitEnded() {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				this.ended.await();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
 		}
-		else {
-			logger.warn("Cluster not running, retrying: cluster={} error=\"{}\"", this.name, error);
+		if (interrupted) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
 	/**
-	 * Disengages the cluster: its controllers stop, their queued requests go, its caches
-	 * stop. Blocks until its manager stopped, within its graceful shutdown timeout.
+	 * Disengages the cluster: its controllers stop (those in flight finish within the
+	 * graceful shutdown timeout, and are interrupted after it, or at once when the
+	 * calling thread is interrupted), their queued requests go, its caches stop. Returns
+	 * once the engagement ended.
 	 */
 	void stop() {
 		Cluster cluster;
-		boolean interrupt;
+		boolean interrupted;
 		synchronized (this.monitor) {
 			this.stop.fire();
 			cluster = this.current;
-			interrupt = this.starting;
+			interrupted = this.starting;
+			if (interrupted) {
+				// ends a start that waits for an unreachable API server now, not after
+				// the cache sync timeout
+				this.thread.interrupt();
+			}
 		}
-		if (interrupt) {
-			// ends a start that waits for an unreachable API server now, not after the
-			// cache sync timeout
-			this.thread.interrupt();
-		}
-		else if (cluster != null) {
+		if (!interrupted && cluster != null) {
 			cluster.manager().stop();
 		}
-		try {
-			this.thread.join();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		awaitEnded();
 		logger.info("Cluster disengaged: cluster={}", this.name);
 	}
 

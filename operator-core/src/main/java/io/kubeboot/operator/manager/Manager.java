@@ -619,7 +619,9 @@ public final class Manager {
 		}
 		logger.info("Starting manager: runnables={}", this.everyReplica.names());
 		try {
-			this.settings.objectBudgets.requireKindsOf(this.cache.informers().stream().map(Informer::key).toList());
+			if (this.settings.budgetKindsRequired) {
+				this.settings.objectBudgets.requireKindsOf(this.cache.informers().stream().map(Informer::key).toList());
+			}
 			if (this.settings.webhookServer != null) {
 				// first, as controller-runtime does: the API server may call a webhook as
 				// soon as the operator could act, and a conversion webhook before any

@@ -116,6 +116,12 @@ final class ManagerSettings {
 	 */
 	@Nullable WriteFence leaderFence;
 
+	/**
+	 * Whether every kind of a per-kind object budget must be cached: not for a fleet
+	 * member's manager, which caches only its fleet controllers' kinds.
+	 */
+	boolean budgetKindsRequired = true;
+
 	boolean traceContextAnnotation = TraceContextAnnotation.DEFAULT_WRITTEN;
 
 	ManagerSettings copy() {
@@ -152,6 +158,7 @@ final class ManagerSettings {
 		copy.tracing = this.tracing;
 		copy.traceContextAnnotation = this.traceContextAnnotation;
 		copy.leaderFence = this.leaderFence;
+		copy.budgetKindsRequired = this.budgetKindsRequired;
 		return copy;
 	}
 
@@ -165,6 +172,7 @@ final class ManagerSettings {
 	ManagerSettings forOtherCluster(@Nullable WriteFence leaderFence) {
 		ManagerSettings copy = copy();
 		copy.leaderFence = leaderFence;
+		copy.budgetKindsRequired = false;
 		copy.namespaces = List.of();
 		copy.leaderElection = null;
 		copy.leaderElectionListener = new LeaderElectionListener() {

@@ -80,6 +80,9 @@ final class ReconcilerBeans {
 
 	private final List<String> registered = new ArrayList<>();
 
+	/** The names of the fleet controllers among {@code registered}. */
+	private final List<String> fleetControllers = new ArrayList<>();
+
 	ReconcilerBeans(ConfigurableListableBeanFactory beanFactory, Environment environment, OperatorProperties properties,
 			OperatorShardingProperties sharding, OperatorLeaderElectionProperties election, @Nullable ShardRing ring) {
 		this.beanFactory = beanFactory;
@@ -108,6 +111,7 @@ final class ReconcilerBeans {
 			if (bean instanceof FleetReconciler reconciler) {
 				registerInFleet(fleet, bean, beanName, annotation, reconciler);
 				this.registered.add(name);
+				this.fleetControllers.add(name);
 				return;
 			}
 			ControllerBuilder<?> builder = Controller.builder(manager, annotation.value());
@@ -342,7 +346,14 @@ final class ReconcilerBeans {
 		List<String> named = this.sharding.getControllers();
 		List<Problem> problems = new ArrayList<>();
 		for (int i = 0; i < named.size(); i++) {
-			if (!this.registered.contains(named.get(i))) {
+			if (this.fleetControllers.contains(named.get(i))) {
+				String key = "operator.sharding.controllers[" + i + "]";
+				problems.add(new Problem(key, named.get(i), origin(ConfigurationPropertyName.of(key)),
+						key + " names the fleet controller " + named.get(i)
+								+ ", which runs on the leader in every cluster of the fleet: sharding does not share "
+								+ "fleet controllers"));
+			}
+			else if (!this.registered.contains(named.get(i))) {
 				String key = "operator.sharding.controllers[" + i + "]";
 				String reason = key + " names no controller of a @Reconciles bean; " + (this.registered.isEmpty()
 						? "the application has none" : "the controllers are: " + String.join(", ", this.registered));

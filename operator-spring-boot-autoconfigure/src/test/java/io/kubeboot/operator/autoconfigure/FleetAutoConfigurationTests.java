@@ -116,6 +116,17 @@ class FleetAutoConfigurationTests {
 						+ "and declares a finalizer"));
 	}
 
+	@Test
+	void shardingAFleetControllerFailsNamingTheProperty() {
+		this.contextRunner.withUserConfiguration(Provider.class, FleetBean.class)
+			.withPropertyValues("operator.clusters.enabled=true", "operator.sharding.enabled=true",
+					"operator.sharding.controllers=configmap")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.isInstanceOf(InvalidOperatorPropertyException.class)
+				.hasMessage("operator.sharding.controllers[0] names the fleet controller configmap, which runs on the "
+						+ "leader in every cluster of the fleet: sharding does not share fleet controllers"));
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class Provider {
 

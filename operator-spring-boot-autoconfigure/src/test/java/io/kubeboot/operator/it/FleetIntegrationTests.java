@@ -8,9 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kubeboot.operator.cache.ObjectBudgets;
+import io.kubeboot.operator.cluster.ClusterProvider;
 import io.kubeboot.operator.cluster.ClusterStatus;
 import io.kubeboot.operator.cluster.ClusterStatus.State;
 import io.kubeboot.operator.cluster.Fleet;
@@ -22,6 +28,7 @@ import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.predicate.EventFilters;
 import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.test.ControlPlane;
@@ -84,7 +91,9 @@ class FleetIntegrationTests {
 
 	@Test
 	void clustersJoinAndLeaveThroughSecretsWhileTheFleetRuns(ApiClient admin, TestNamespace hub) throws Exception {
-		Manager home = home(admin, hub);
+		// a budget for a kind only the home cluster caches binds no member
+		Manager home = this.resources
+			.manager(homeBuilder(admin, hub).objectBudgets(new ObjectBudgets(0, Map.of("Secret", 100))).build());
 		Fleet fleet = Fleet.builder(home)
 			.provider(StaticClusters.of(Map.of("a", memberA.adminClient())))
 			.provider(KubeconfigSecrets.in(home, hub.name()))
@@ -256,12 +265,119 @@ class FleetIntegrationTests {
 		proxy.restore();
 	}
 
+	/**
+	 * A cluster engaged again while a reconcile of its old engagement runs: the provider
+	 * is not held up, another cluster engages meanwhile, and the new engagement
+	 * reconciles nothing before the old one's reconcile ended.
+	 */
+	@Test
+	void aClusterEngagedAgainWaitsForItsOldReconcilesAndDelaysNoOther(ApiClient admin, TestNamespace hub)
+			throws Exception {
+		Manager home = home(admin, hub);
+		AtomicReference<ClusterProvider.Clusters> provider = new AtomicReference<>();
+		Fleet fleet = Fleet.builder(home).provider((clusters, stop) -> {
+			provider.set(clusters);
+			stop.await();
+		}).build();
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<String> journal = new CopyOnWriteArrayList<>();
+		fleet.controller(V1ConfigMap.class)
+			.named("slow")
+			.configure(
+					(builder) -> builder.namespace(MEMBER_NAMESPACE)
+						.withEventFilter(EventFilters.matching("slow",
+								(configMap) -> "slow".equals(configMap.getMetadata().getName()))))
+			.complete((cluster, request) -> {
+				String engagement = cluster.name() + "#" + System.identityHashCode(cluster);
+				journal.add("start " + engagement);
+				if (cluster.name().equals("a") && entered.getCount() > 0) {
+					entered.countDown();
+					// ignores the graceful stop's wait, not an interrupt
+					release.await();
+				}
+				journal.add("end " + engagement);
+				return Result.done();
+			});
+		new CoreV1Api(memberA.adminClient())
+			.createNamespacedConfigMap(MEMBER_NAMESPACE, new V1ConfigMap().metadata(new V1ObjectMeta().name("slow")))
+			.execute();
+		String old = null;
+		try {
+			start(home);
+			await().atMost(WAIT).until(() -> provider.get() != null);
+			provider.get().engage("a", memberA.adminClient());
+			assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			old = journal.get(0).substring("start ".length());
+
+			provider.get().engage("a", memberA.adminClient());
+			provider.get().engage("b", memberB.adminClient());
+			await().atMost(WAIT).until(() -> fleet.cluster("b").isPresent());
+			assertThat(journal).containsExactly("start " + old);
+		}
+		finally {
+			release.countDown();
+		}
+		await().atMost(WAIT).until(() -> journal.size() >= 3);
+		assertThat(journal.get(1)).isEqualTo("end " + old);
+		assertThat(journal.get(2)).startsWith("start a#").isNotEqualTo("start " + old);
+	}
+
+	/**
+	 * A member reconcile that ignores its stop and its interruption keeps the fleet's
+	 * runnable alive: the home manager reports it stuck, as its own leader-only work,
+	 * until the reconcile ends.
+	 */
+	@Test
+	void aMemberReconcileThatIgnoresItsStopKeepsTheFleetStuck(ApiClient admin, TestNamespace hub) throws Exception {
+		Manager home = this.resources
+			.manager(homeBuilder(admin, hub).gracefulShutdownTimeout(Duration.ofSeconds(1)).build());
+		Fleet fleet = Fleet.builder(home).provider(StaticClusters.of(Map.of("a", memberA.adminClient()))).build();
+		CountDownLatch entered = new CountDownLatch(1);
+		AtomicBoolean release = new AtomicBoolean();
+		fleet.controller(V1ConfigMap.class)
+			.named("stubborn")
+			.configure((builder) -> builder.namespace(MEMBER_NAMESPACE)
+				.withEventFilter(EventFilters.matching("stubborn",
+						(configMap) -> "stubborn".equals(configMap.getMetadata().getName()))))
+			.complete((cluster, request) -> {
+				entered.countDown();
+				while (!release.get()) {
+					try {
+						Thread.sleep(50);
+					}
+					catch (InterruptedException ex) {
+						// ignored
+					}
+				}
+				return Result.done();
+			});
+		new CoreV1Api(memberA.adminClient())
+			.createNamespacedConfigMap(MEMBER_NAMESPACE,
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("stubborn")))
+			.execute();
+		try {
+			start(home);
+			assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			home.stop();
+			assertThat(home.stuckRunnables()).containsExactly(Fleet.RUNNABLE_NAME);
+			assertThat(home.isLeaderWorkRunning()).isTrue();
+		}
+		finally {
+			release.set(true);
+		}
+		await().atMost(WAIT).until(() -> !home.isLeaderWorkRunning());
+	}
+
 	private Manager home(ApiClient admin, TestNamespace hub) {
-		return this.resources.manager(Manager.builder(admin)
+		return this.resources.manager(homeBuilder(admin, hub).build());
+	}
+
+	private static ManagerBuilder homeBuilder(ApiClient admin, TestNamespace hub) {
+		return Manager.builder(admin)
 			.namespace(hub.name())
 			.cacheSyncTimeout(Duration.ofSeconds(5))
-			.gracefulShutdownTimeout(Duration.ofSeconds(10))
-			.build());
+			.gracefulShutdownTimeout(Duration.ofSeconds(10));
 	}
 
 	private void start(Manager home) throws InterruptedException {
