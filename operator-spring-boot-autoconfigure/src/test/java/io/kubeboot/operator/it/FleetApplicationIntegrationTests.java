@@ -27,7 +27,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -56,28 +55,22 @@ class FleetApplicationIntegrationTests {
 
 	private static final String MEMBER_NAMESPACE = "fleet-app-" + UUID.randomUUID().toString().substring(0, 8);
 
+	private static List<ControlPlane> members;
+
 	private static ControlPlane memberA;
 
 	private static ControlPlane memberB;
 
 	@BeforeAll
 	static void startMembers() throws Exception {
-		memberA = ControlPlane.start();
-		memberB = ControlPlane.start();
-		for (ControlPlane member : List.of(memberA, memberB)) {
-			new CoreV1Api(member.adminClient())
-				.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(MEMBER_NAMESPACE)))
-				.execute();
-		}
+		members = FleetMembers.start(MEMBER_NAMESPACE, 2);
+		memberA = members.get(0);
+		memberB = members.get(1);
 	}
 
 	@AfterAll
 	static void stopMembers() {
-		for (ControlPlane member : new ControlPlane[] { memberA, memberB }) {
-			if (member != null) {
-				member.close();
-			}
-		}
+		FleetMembers.close(members);
 	}
 
 	@Test
@@ -149,19 +142,8 @@ class FleetApplicationIntegrationTests {
 	}
 
 	private static Optional<String> copy(ControlPlane member) throws ApiException {
-		try {
-			return Optional
-				.of(new CoreV1Api(member.adminClient()).readNamespacedConfigMap("desired-app", MEMBER_NAMESPACE)
-					.execute()
-					.getData()
-					.get("value"));
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 404) {
-				return Optional.empty();
-			}
-			throw ex;
-		}
+		return FleetMembers.configMap(member, MEMBER_NAMESPACE, "desired-app")
+			.map((copy) -> copy.getData().get("value"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

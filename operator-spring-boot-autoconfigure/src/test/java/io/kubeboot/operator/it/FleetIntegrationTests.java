@@ -38,7 +38,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterAll;
@@ -62,6 +61,8 @@ class FleetIntegrationTests {
 
 	private static final String MEMBER_NAMESPACE = "fleet-" + UUID.randomUUID().toString().substring(0, 8);
 
+	private static List<ControlPlane> members;
+
 	private static ControlPlane memberA;
 
 	private static ControlPlane memberB;
@@ -71,22 +72,14 @@ class FleetIntegrationTests {
 
 	@BeforeAll
 	static void startMembers() throws Exception {
-		memberA = ControlPlane.start();
-		memberB = ControlPlane.start();
-		for (ControlPlane member : List.of(memberA, memberB)) {
-			new CoreV1Api(member.adminClient())
-				.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(MEMBER_NAMESPACE)))
-				.execute();
-		}
+		members = FleetMembers.start(MEMBER_NAMESPACE, 2);
+		memberA = members.get(0);
+		memberB = members.get(1);
 	}
 
 	@AfterAll
 	static void stopMembers() {
-		for (ControlPlane member : new ControlPlane[] { memberA, memberB }) {
-			if (member != null) {
-				member.close();
-			}
-		}
+		FleetMembers.close(members);
 	}
 
 	@Test
@@ -443,16 +436,7 @@ class FleetIntegrationTests {
 	}
 
 	private static Optional<V1ConfigMap> copy(ControlPlane member, String name) throws ApiException {
-		try {
-			return Optional
-				.of(new CoreV1Api(member.adminClient()).readNamespacedConfigMap(name, MEMBER_NAMESPACE).execute());
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 404) {
-				return Optional.empty();
-			}
-			throw ex;
-		}
+		return FleetMembers.configMap(member, MEMBER_NAMESPACE, name);
 	}
 
 	private static int freePort() throws Exception {
