@@ -34,7 +34,14 @@ public record ClusterStatus(String name, int provider, State state, @Nullable St
 		 * Its provider cannot engage it (an invalid kubeconfig, say), or the fleet
 		 * controllers cannot be built for it; until it is reported again.
 		 */
-		REFUSED
+		REFUSED,
+
+		/**
+		 * In a fleet shared over a shard ring: named by its provider, and engaged by the
+		 * replica the ring gives it to (none while this replica cannot tell, its shard
+		 * Lease not valid).
+		 */
+		ELSEWHERE
 
 	}
 

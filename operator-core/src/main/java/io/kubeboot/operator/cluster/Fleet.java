@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +14,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.cluster.ClusterStatus.State;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.manager.ManagerBuilder;
@@ -22,6 +26,9 @@ import io.kubeboot.operator.manager.ManagerRunnable;
 import io.kubeboot.operator.manager.StopSignal;
 import io.kubeboot.operator.metrics.ControllerMetrics;
 import io.kubeboot.operator.rbac.Permission;
+import io.kubeboot.operator.sharding.ShardRing;
+import io.kubeboot.operator.sharding.internal.HashRing;
+import io.kubeboot.operator.sharding.internal.HeldKeys;
 import io.kubeboot.operator.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -37,10 +44,14 @@ import org.slf4j.LoggerFactory;
  * caches and client.
  * <p>
  * The fleet is a leader-only runnable of the home manager, so leader election stays on
- * the home cluster: a standby engages nothing. Each engaged cluster has a manager of its
- * own ({@link Manager#builderForCluster}): its caches, its controllers with their queues
- * and workers, started on a thread of its own and retried with a backoff while its API
- * server cannot be reached, so that no cluster delays or stops another.
+ * the home cluster: a standby engages nothing. Shared over a shard ring
+ * ({@link Builder#sharedOver}), it runs on every replica instead, and each replica
+ * engages the clusters the ring gives it, each held on the ring for as long as its
+ * engagement lasts, so that a cluster moves to another replica only once its engagement
+ * here ended. Each engaged cluster has a manager of its own
+ * ({@link Manager#builderForCluster}): its caches, its controllers with their queues and
+ * workers, started on a thread of its own and retried with a backoff while its API server
+ * cannot be reached, so that no cluster delays or stops another.
  * <p>
  * Thread-safe. Add the fleet controllers before the home manager starts.
  */
@@ -58,12 +69,32 @@ public final class Fleet implements ManagerRunnable {
 
 	private final List<ClusterProvider> providers;
 
+	/** The ring the clusters are shared over, {@code null} if the fleet is not shared. */
+	private final @Nullable ShardRing ring;
+
+	private final @Nullable HeldKeys held;
+
 	private final Map<String, FleetControllerBuilder<?>> controllers = new LinkedHashMap<>();
 
 	/** Serializes engagements, so that one cluster never runs under two managers. */
 	private final Object engagements = new Object();
 
 	private final Map<String, Member> members = new ConcurrentHashMap<>();
+
+	/**
+	 * The clusters the providers named and did not refuse, engaged or not (a shared fleet
+	 * engages only those the ring gives this replica).
+	 */
+	private final Map<String, Offer> offers = new ConcurrentHashMap<>();
+
+	/**
+	 * The last engagement of each cluster being stopped, guarded by {@code engagements}:
+	 * the next engagement of that cluster waits for it to end.
+	 */
+	private final Map<String, Member> stopping = new HashMap<>();
+
+	/** Wakes the rebalancing of a shared fleet. */
+	private final Semaphore rebalance = new Semaphore(0);
 
 	private final Map<String, ClusterStatus> refused = new ConcurrentHashMap<>();
 
@@ -78,9 +109,34 @@ public final class Fleet implements ManagerRunnable {
 
 	private volatile boolean running;
 
-	private Fleet(Manager home, List<ClusterProvider> providers) {
+	private Fleet(Manager home, List<ClusterProvider> providers, @Nullable ShardRing ring) {
 		this.home = home;
 		this.providers = List.copyOf(providers);
+		this.ring = ring;
+		this.held = (ring != null) ? ring.heldKeys() : null;
+	}
+
+	/**
+	 * Returns the key a cluster has on the ring a fleet is shared over:
+	 * {@code cluster.kubeboot.io/Cluster//<name>}.
+	 * @param name the cluster's name
+	 * @return the key
+	 */
+	public static String ringKey(String name) {
+		return HashRing.key("cluster.kubeboot.io", "Cluster", null, name);
+	}
+
+	/**
+	 * Returns the ring the fleet's clusters are shared over.
+	 * @return the ring, empty if the fleet runs on the leader alone
+	 */
+	public Optional<ShardRing> ring() {
+		return Optional.ofNullable(this.ring);
+	}
+
+	@Override
+	public boolean needsLeaderElection() {
+		return this.ring == null;
 	}
 
 	/**
@@ -171,12 +227,18 @@ public final class Fleet implements ManagerRunnable {
 
 	/**
 	 * Returns what the fleet knows of every cluster its providers named: running,
-	 * starting (with the last error of a failed start) or refused.
+	 * starting (with the last error of a failed start), refused, or (in a shared fleet)
+	 * engaged elsewhere.
 	 * @return the statuses, by name; empty while the fleet does not run
 	 */
 	public List<ClusterStatus> statuses() {
 		List<ClusterStatus> statuses = new ArrayList<>(this.refused.values());
 		this.members.values().forEach((member) -> statuses.add(member.status()));
+		this.offers.forEach((name, offer) -> {
+			if (!this.members.containsKey(name)) {
+				statuses.add(new ClusterStatus(name, offer.provider(), State.ELSEWHERE, null, offer.since()));
+			}
+		});
 		statuses.sort(Comparator.comparing(ClusterStatus::name).thenComparing(ClusterStatus::provider));
 		return statuses;
 	}
@@ -223,7 +285,15 @@ public final class Fleet implements ManagerRunnable {
 		synchronized (this.engagements) {
 			this.running = true;
 		}
-		logger.info("Starting fleet: providers={} controllers={}", this.providers.size(), controllerNames());
+		logger.info("Starting fleet: providers={} controllers={} ring={}", this.providers.size(), controllerNames(),
+				(this.ring != null) ? this.ring.config().ringName() : "none");
+		if (this.held != null) {
+			this.held.onChange(this.rebalance::release);
+			Thread rebalancer = new Thread(() -> rebalanceUntil(providersStop), "operator-fleet-rebalance");
+			rebalancer.setDaemon(true);
+			rebalancer.start();
+			threads.add(rebalancer);
+		}
 		for (int i = 0; i < this.providers.size(); i++) {
 			ClusterProvider provider = this.providers.get(i);
 			Engagements engagements = new Engagements(i);
@@ -264,16 +334,18 @@ public final class Fleet implements ManagerRunnable {
 	 * keeps the fleet's runnable alive, which the home manager reports as stuck.
 	 */
 	private void stopAll(StopSignal providersStop, List<Thread> providers) {
-		List<Member> stopping;
+		List<Member> ending;
 		synchronized (this.engagements) {
 			// from here on a provider's report is ignored
 			this.running = false;
-			stopping = new ArrayList<>(this.members.values());
+			ending = new ArrayList<>(this.members.values());
 			this.members.clear();
 			this.refused.clear();
+			this.offers.clear();
 		}
 		providersStop.fire();
-		stopping.forEach(this::retire);
+		this.rebalance.release();
+		ending.forEach(this::retire);
 		boolean interrupted = false;
 		for (Thread provider : providers) {
 			interrupted |= join(provider, PROVIDER_STOP);
@@ -295,7 +367,7 @@ public final class Fleet implements ManagerRunnable {
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
-		logger.info("Fleet stopped: clusters={}", stopping.size());
+		logger.info("Fleet stopped: clusters={}", ending.size());
 	}
 
 	/**
@@ -342,13 +414,83 @@ public final class Fleet implements ManagerRunnable {
 			finally {
 				synchronized (this.engagements) {
 					this.retiring.remove(Thread.currentThread());
+					this.stopping.remove(member.name(), member);
 				}
 			}
 		}, "operator-fleet-disengage-" + member.name());
 		synchronized (this.engagements) {
 			this.retiring.add(thread);
+			this.stopping.put(member.name(), member);
 		}
 		thread.start();
+	}
+
+	/**
+	 * Engages a cluster its provider named, unless it is engaged; in a shared fleet only
+	 * if the ring gives it to this replica, holding its key until the engagement ended.
+	 * Called with {@code engagements} held.
+	 */
+	private void engage(String name) {
+		Offer offer = this.offers.get(name);
+		if (offer == null || this.members.containsKey(name)) {
+			return;
+		}
+		String key = ringKey(name);
+		if (this.held != null && !this.held.hold(key)) {
+			return;
+		}
+		WriteFence fence = (this.held != null) ? this.held.fence() : null;
+		Member member = new Member(name, offer.provider(), (cluster) -> {
+			this.clientConfigurers.forEach((configurer) -> configurer.accept(offer.client()));
+			ManagerBuilder builder = (this.held != null) ? this.home.builderForCluster(offer.client(), fence)
+					: this.home.builderForCluster(offer.client());
+			return newCluster(cluster, builder);
+		}, this.stopping.get(name), (ended) -> {
+			try {
+				disengaged(ended);
+			}
+			finally {
+				if (this.held != null) {
+					this.held.unhold(key);
+				}
+			}
+		});
+		this.members.put(name, member);
+		member.start();
+	}
+
+	/**
+	 * Keeps a shared fleet's engagements to the clusters the ring gives this replica:
+	 * woken when the given keys may have changed, and every retry period of the ring,
+	 * since a Lease past its renew deadline changes what is given without a notice.
+	 */
+	private void rebalanceUntil(StopSignal stop) {
+		Duration period = this.ring.config().retryPeriod();
+		while (!stop.isStopRequested()) {
+			synchronized (this.engagements) {
+				if (!this.running) {
+					return;
+				}
+				for (Member member : List.copyOf(this.members.values())) {
+					if (!this.held.permits(ringKey(member.name()))) {
+						logger.info("Cluster given to another replica by the shard ring, disengaging: cluster={}",
+								member.name());
+						this.members.remove(member.name());
+						retire(member);
+					}
+				}
+				for (String name : List.copyOf(this.offers.keySet())) {
+					engage(name);
+				}
+			}
+			try {
+				this.rebalance.tryAcquire(period.toNanos(), TimeUnit.NANOSECONDS);
+				this.rebalance.drainPermits();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+		}
 	}
 
 	/**
@@ -393,12 +535,8 @@ public final class Fleet implements ManagerRunnable {
 					retire(predecessor);
 				}
 				Fleet.this.refused.remove(name);
-				Member member = new Member(name, this.provider, (cluster) -> {
-					Fleet.this.clientConfigurers.forEach((configurer) -> configurer.accept(client));
-					return newCluster(cluster, Fleet.this.home.builderForCluster(client));
-				}, predecessor, Fleet.this::disengaged);
-				Fleet.this.members.put(name, member);
-				member.start();
+				Fleet.this.offers.put(name, new Offer(this.provider, client, Instant.now()));
+				Fleet.this.engage(name);
 			}
 		}
 
@@ -409,8 +547,9 @@ public final class Fleet implements ManagerRunnable {
 				if (refusal != null && refusal.provider() == this.provider) {
 					Fleet.this.refused.remove(name);
 				}
-				Member member = Fleet.this.members.get(name);
-				if (member != null && member.provider() == this.provider) {
+				Offer offer = Fleet.this.offers.get(name);
+				if (offer != null && offer.provider() == this.provider) {
+					Fleet.this.offers.remove(name);
 					stopMember(name);
 				}
 			}
@@ -423,6 +562,7 @@ public final class Fleet implements ManagerRunnable {
 				if (!Fleet.this.running || !ownsOrFree(name)) {
 					return;
 				}
+				Fleet.this.offers.remove(name);
 				stopMember(name);
 				logger.warn("Cluster refused by its provider: cluster={} provider={} reason=\"{}\"", name,
 						this.provider, reason);
@@ -436,9 +576,9 @@ public final class Fleet implements ManagerRunnable {
 		 * cluster has it; one that has is left as it is, and the clash is reported.
 		 */
 		private boolean ownsOrFree(String name) {
-			Member member = Fleet.this.members.get(name);
+			Offer offer = Fleet.this.offers.get(name);
 			ClusterStatus refusal = Fleet.this.refused.get(name);
-			int owner = (member != null) ? member.provider() : (refusal != null) ? refusal.provider() : this.provider;
+			int owner = (offer != null) ? offer.provider() : (refusal != null) ? refusal.provider() : this.provider;
 			if (owner != this.provider) {
 				logger.warn("Cluster name taken by another provider, ignored: cluster={} provider={} owner={}", name,
 						this.provider, owner);
@@ -463,6 +603,13 @@ public final class Fleet implements ManagerRunnable {
 	}
 
 	/**
+	 * A cluster a provider named, with the client to reach it.
+	 */
+	private record Offer(int provider, ApiClient client, Instant since) {
+
+	}
+
+	/**
 	 * Builds a {@link Fleet} and adds it to its home manager.
 	 */
 	public static final class Builder {
@@ -470,6 +617,8 @@ public final class Fleet implements ManagerRunnable {
 		private final Manager home;
 
 		private final List<ClusterProvider> providers = new ArrayList<>();
+
+		private @Nullable ShardRing ring;
 
 		private Builder(Manager home) {
 			this.home = Objects.requireNonNull(home, "home must not be null");
@@ -486,13 +635,29 @@ public final class Fleet implements ManagerRunnable {
 		}
 
 		/**
-		 * Builds the fleet and adds it to the home manager as the leader-only runnable
-		 * {@value Fleet#RUNNABLE_NAME}.
+		 * Shares the clusters over a shard ring joined by the home manager: the fleet
+		 * runs on every replica, and each engages the clusters the ring gives it (their
+		 * keys are {@link Fleet#ringKey}). A cluster moves to another replica only once
+		 * its engagement here ended, and this replica leaves the ring only once all
+		 * ended. Member controllers write under this replica's shard Lease's fence, not
+		 * the leader's.
+		 * @param ring the ring
+		 * @return this builder
+		 */
+		public Builder sharedOver(ShardRing ring) {
+			this.ring = Objects.requireNonNull(ring, "ring must not be null");
+			return this;
+		}
+
+		/**
+		 * Builds the fleet and adds it to the home manager as the runnable
+		 * {@value Fleet#RUNNABLE_NAME}: leader-only, or on every replica if shared over a
+		 * ring.
 		 * @return the fleet
 		 * @throws IllegalArgumentException if the home manager has a fleet already
 		 */
 		public Fleet build() {
-			Fleet fleet = new Fleet(this.home, this.providers);
+			Fleet fleet = new Fleet(this.home, this.providers, this.ring);
 			this.home.add(RUNNABLE_NAME, fleet);
 			return fleet;
 		}

@@ -189,6 +189,18 @@ public final class Manager {
 	 */
 	public ManagerBuilder builderForCluster(ApiClient client) {
 		WriteFence fence = (this.leaderElector != null) ? this.leaderElector.writeFence() : this.settings.leaderFence;
+		return builderForCluster(client, fence);
+	}
+
+	/**
+	 * Returns a builder for the manager of another cluster as {@link #builderForCluster},
+	 * whose leader-only runnables write under the given fence instead: that of the shard
+	 * Lease a fleet shared over a ring engages its clusters under.
+	 * @param client the client of the other cluster's API server; it is not modified
+	 * @param fence the fence of its writes, {@code null} for none
+	 * @return the builder
+	 */
+	public ManagerBuilder builderForCluster(ApiClient client, @Nullable WriteFence fence) {
 		return new ManagerBuilder(client, this.settings.forOtherCluster(fence));
 	}
 

@@ -342,10 +342,10 @@ public final class OperatorMetrics {
 	/**
 	 * Binds the metrics of a fleet: {@code operator_fleet_clusters{state}}, the clusters
 	 * its providers named in each state ({@code starting}, {@code running},
-	 * {@code refused}); the gauges of each cluster's controllers, named
-	 * {@code <controller>@<cluster>}, read them; each cluster's client is counted in
-	 * {@code rest_client_requests_total} (its {@code host} tells the clusters apart); and
-	 * a disengaged cluster's controller and work queue series are removed.
+	 * {@code refused}, {@code elsewhere}); the gauges of each cluster's controllers,
+	 * named {@code <controller>@<cluster>}, read them; each cluster's client is counted
+	 * in {@code rest_client_requests_total} (its {@code host} tells the clusters apart);
+	 * and a disengaged cluster's controller and work queue series are removed.
 	 * @param fleet the fleet of the manager bound with {@link #bindTo(Manager)}
 	 */
 	public void bindTo(Fleet fleet) {

@@ -13,6 +13,7 @@ import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.sharding.internal.FilterGate;
 import io.kubeboot.operator.sharding.internal.HashRing;
+import io.kubeboot.operator.sharding.internal.HeldKeys;
 import io.kubeboot.operator.sharding.internal.LabelGate;
 import io.kubeboot.operator.sharding.internal.ShardLabels;
 import io.kubeboot.operator.sharding.internal.ShardMember;
@@ -178,6 +179,16 @@ public final class ShardRing implements WorkGate.Factory {
 	 */
 	public boolean owns(Class<? extends KubernetesObject> kind, Request request) {
 		return this.member.gate().permits(key(kind, request));
+	}
+
+	/**
+	 * Returns the keys of this ring that runnables hold for as long as they work on them,
+	 * rather than for one reconcile: what {@code Fleet.Builder.sharedOver(ring)} shares
+	 * clusters with. Applications need not call it.
+	 * @return the held keys
+	 */
+	public HeldKeys heldKeys() {
+		return HeldKeys.of(this.member);
 	}
 
 	/**

@@ -194,18 +194,20 @@ public final class OperatorAutoConfiguration {
 	 * The fleet of clusters the fleet controllers run in, with the clusters of
 	 * {@code operator.clusters.kubeconfigs}, those of the kubeconfig Secrets of
 	 * {@code operator.clusters.secrets.*} and those of every {@link ClusterProvider}
-	 * bean.
+	 * bean; shared over the shard ring if there is one.
 	 * @param manager the home manager, which runs the fleet on the leader
 	 * @param clusters the properties of the fleet
 	 * @param providers the application's providers
+	 * @param ring the shard ring of {@code operator.sharding.enabled}
 	 * @return the fleet
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty("operator.clusters.enabled")
-	Fleet operatorFleet(Manager manager, OperatorClustersProperties clusters,
-			ObjectProvider<ClusterProvider> providers) {
+	Fleet operatorFleet(Manager manager, OperatorClustersProperties clusters, ObjectProvider<ClusterProvider> providers,
+			ObjectProvider<ShardRing> ring) {
 		Fleet.Builder builder = Fleet.builder(manager);
+		ring.ifAvailable(builder::sharedOver);
 		boolean named = false;
 		if (!clusters.getKubeconfigs().isEmpty()) {
 			builder.provider(StaticClusters.fromKubeconfigs(clusters.getKubeconfigs()));

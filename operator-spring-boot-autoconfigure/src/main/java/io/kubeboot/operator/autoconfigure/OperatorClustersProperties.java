@@ -16,7 +16,9 @@ public class OperatorClustersProperties {
 
 	/**
 	 * Whether to create the Fleet bean, which engages the clusters named here (and by any
-	 * ClusterProvider bean) and runs the fleet controllers in each, on the leader.
+	 * ClusterProvider bean) and runs the fleet controllers in each: on the leader, or,
+	 * with operator.sharding.enabled, on every replica, each engaging the clusters the
+	 * shard ring gives it.
 	 */
 	private boolean enabled = false;
 

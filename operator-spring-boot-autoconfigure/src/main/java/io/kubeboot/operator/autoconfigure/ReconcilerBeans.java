@@ -350,8 +350,9 @@ final class ReconcilerBeans {
 				String key = "operator.sharding.controllers[" + i + "]";
 				problems.add(new Problem(key, named.get(i), origin(ConfigurationPropertyName.of(key)),
 						key + " names the fleet controller " + named.get(i)
-								+ ", which runs on the leader in every cluster of the fleet: sharding does not share "
-								+ "fleet controllers"));
+								+ ", whose objects sharding does not share: with sharding on, the fleet shares its "
+								+ "clusters over the ring instead, and the controller runs in each cluster on the "
+								+ "replica the ring gives it to"));
 			}
 			else if (!this.registered.contains(named.get(i))) {
 				String key = "operator.sharding.controllers[" + i + "]";

@@ -12,6 +12,7 @@ import io.kubeboot.operator.cluster.ClusterProvider;
 import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.cluster.FleetReconciler;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.rbac.Permission;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
@@ -123,8 +124,32 @@ class FleetAutoConfigurationTests {
 					"operator.sharding.controllers=configmap")
 			.run((context) -> assertThat(context.getStartupFailure())
 				.isInstanceOf(InvalidOperatorPropertyException.class)
-				.hasMessage("operator.sharding.controllers[0] names the fleet controller configmap, which runs on the "
-						+ "leader in every cluster of the fleet: sharding does not share fleet controllers"));
+				.hasMessage("operator.sharding.controllers[0] names the fleet controller configmap, whose objects "
+						+ "sharding does not share: with sharding on, the fleet shares its clusters over the ring "
+						+ "instead, and the controller runs in each cluster on the replica the ring gives it to"));
+	}
+
+	@Test
+	void withShardingTheFleetSharesItsClustersOverTheRingOnEveryReplica() {
+		this.contextRunner.withUserConfiguration(Provider.class, FleetBean.class)
+			.withPropertyValues("operator.clusters.enabled=true", "operator.sharding.enabled=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Fleet fleet = context.getBean(Fleet.class);
+				assertThat(fleet.ring()).contains(context.getBean(ShardRing.class));
+				assertThat(fleet.needsLeaderElection()).isFalse();
+			});
+	}
+
+	@Test
+	void withoutShardingTheFleetRunsOnTheLeader() {
+		this.contextRunner.withUserConfiguration(Provider.class)
+			.withPropertyValues("operator.clusters.enabled=true")
+			.run((context) -> {
+				Fleet fleet = context.getBean(Fleet.class);
+				assertThat(fleet.ring()).isEmpty();
+				assertThat(fleet.needsLeaderElection()).isTrue();
+			});
 	}
 
 	@Configuration(proxyBeanMethods = false)

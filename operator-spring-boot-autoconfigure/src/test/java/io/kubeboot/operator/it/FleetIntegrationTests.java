@@ -44,6 +44,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -259,13 +261,16 @@ class FleetIntegrationTests {
 	}
 
 	/**
-	 * A cluster engaged again while a reconcile of its old engagement runs: the provider
-	 * is not held up, another cluster engages meanwhile, and the new engagement
-	 * reconciles nothing before the old one's reconcile ended.
+	 * A cluster engaged again while a reconcile of its old engagement runs, directly or
+	 * after its provider disengaged it: the provider is not held up, another cluster
+	 * engages meanwhile, and the new engagement reconciles nothing before the old one's
+	 * reconcile ended.
 	 */
-	@Test
-	void aClusterEngagedAgainWaitsForItsOldReconcilesAndDelaysNoOther(ApiClient admin, TestNamespace hub)
-			throws Exception {
+	@ParameterizedTest(name = "disengaged first: {0}")
+	@ValueSource(booleans = { false, true })
+	void aClusterEngagedAgainWaitsForItsOldReconcilesAndDelaysNoOther(boolean disengagedFirst, ApiClient admin,
+			TestNamespace hub) throws Exception {
+		String slow = "slow-" + disengagedFirst;
 		Manager home = home(admin, hub);
 		AtomicReference<ClusterProvider.Clusters> provider = new AtomicReference<>();
 		Fleet fleet = Fleet.builder(home).provider((clusters, stop) -> {
@@ -280,7 +285,7 @@ class FleetIntegrationTests {
 			.configure(
 					(builder) -> builder.namespace(MEMBER_NAMESPACE)
 						.withEventFilter(EventFilters.matching("slow",
-								(configMap) -> "slow".equals(configMap.getMetadata().getName()))))
+								(configMap) -> slow.equals(configMap.getMetadata().getName()))))
 			.complete((cluster, request) -> {
 				String engagement = cluster.name() + "#" + System.identityHashCode(cluster);
 				journal.add("start " + engagement);
@@ -293,7 +298,7 @@ class FleetIntegrationTests {
 				return Result.done();
 			});
 		new CoreV1Api(memberA.adminClient())
-			.createNamespacedConfigMap(MEMBER_NAMESPACE, new V1ConfigMap().metadata(new V1ObjectMeta().name("slow")))
+			.createNamespacedConfigMap(MEMBER_NAMESPACE, new V1ConfigMap().metadata(new V1ObjectMeta().name(slow)))
 			.execute();
 		String old = null;
 		try {
@@ -303,6 +308,9 @@ class FleetIntegrationTests {
 			assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			old = journal.get(0).substring("start ".length());
 
+			if (disengagedFirst) {
+				provider.get().disengage("a");
+			}
 			provider.get().engage("a", memberA.adminClient());
 			provider.get().engage("b", memberB.adminClient());
 			await().atMost(WAIT).until(() -> fleet.cluster("b").isPresent());

@@ -29,6 +29,9 @@ public final class ShardGate {
 
 	private final Map<String, Integer> inFlight = new HashMap<>();
 
+	/** Keys held for as long as a runnable works on them, which are always ring keys. */
+	private final Map<String, Integer> held = new HashMap<>();
+
 	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
 	private final List<Runnable> exitListeners = new CopyOnWriteArrayList<>();
@@ -143,32 +146,79 @@ public final class ShardGate {
 	 * @param key the key
 	 */
 	public void exit(String key) {
+		release(this.inFlight, key);
+	}
+
+	/**
+	 * Holds a ring key for as long as a runnable works on it (a fleet's cluster, say), in
+	 * either mode, if it is permitted; {@link #unhold} must follow. Like a reconcile in
+	 * flight, a held key keeps every view that moves it away unacknowledged, and this
+	 * replica in the ring when it leaves, until it is given back.
+	 * @param key the key ({@link HashRing#key})
+	 * @return {@code true} if held
+	 */
+	public synchronized boolean hold(String key) {
+		if (!permits(key)) {
+			return false;
+		}
+		this.held.merge(key, 1, Integer::sum);
+		return true;
+	}
+
+	/**
+	 * Gives back a key held with {@link #hold}.
+	 * @param key the key
+	 */
+	public void unhold(String key) {
+		release(this.held, key);
+	}
+
+	private void release(Map<String, Integer> counts, String key) {
 		synchronized (this) {
-			this.inFlight.computeIfPresent(key, (k, count) -> (count > 1) ? count - 1 : null);
+			counts.computeIfPresent(key, (k, count) -> (count > 1) ? count - 1 : null);
 			notifyAll();
 		}
 		this.exitListeners.forEach(Runnable::run);
 	}
 
 	/**
-	 * Whether every reconcile in flight is of a key the view gives this replica, so that
-	 * the view may be acknowledged.
+	 * Whether every reconcile in flight and every held key is of a key the view gives
+	 * this replica, so that the view may be acknowledged: in the filter-based mode.
 	 * @param view the view
-	 * @return {@code true} if nothing in flight would move away under the view
+	 * @return {@code true} if nothing in flight or held would move away under the view
 	 */
 	public synchronized boolean drainedFor(HashRing view) {
-		return this.inFlight.keySet().stream().allMatch((key) -> this.self.equals(view.owner(key)));
+		return heldDrainedFor(view) && ownsAll(this.inFlight.keySet(), view);
 	}
 
 	/**
-	 * Waits until no reconcile is in flight.
+	 * Whether every held key is of a key the view gives this replica: in the label-based
+	 * mode, where the reconciles in flight move by labels, not by acknowledged views.
+	 * @param view the view
+	 * @return {@code true} if nothing held would move away under the view
+	 */
+	public synchronized boolean heldDrainedFor(HashRing view) {
+		return ownsAll(this.held.keySet(), view);
+	}
+
+	private boolean ownsAll(Iterable<String> keys, HashRing view) {
+		for (String key : keys) {
+			if (!this.self.equals(view.owner(key))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Waits until no reconcile is in flight and no key is held.
 	 * @param timeout the longest wait; negative waits forever
-	 * @return {@code true} if none is in flight
+	 * @return {@code true} if none is in flight or held
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public synchronized boolean awaitIdle(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + (timeout.isNegative() ? Long.MAX_VALUE / 2 : timeout.toNanos());
-		while (!this.inFlight.isEmpty()) {
+		while (!this.inFlight.isEmpty() || !this.held.isEmpty()) {
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
 				return false;
@@ -296,7 +346,8 @@ public final class ShardGate {
 	}
 
 	/**
-	 * Adds a listener called after every {@link #exit}, to notice a finished drain.
+	 * Adds a listener called after every {@link #exit} and {@link #unhold}, to notice a
+	 * finished drain.
 	 * @param listener the listener
 	 */
 	public void addExitListener(Runnable listener) {

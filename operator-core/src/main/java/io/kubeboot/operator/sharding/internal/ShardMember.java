@@ -574,9 +574,10 @@ public final class ShardMember implements ManagerRunnable {
 		}
 		if (!view.equals(this.gate.pending())) {
 			// by label, objects move by the drain labels, not by these acknowledgements
-			// (the keys in flight are not even ring keys): acknowledged at once, so
-			// that ShardRing.owns follows the ring without waiting for an idle moment
-			boolean drained = labelBased() || this.gate.drainedFor(view);
+			// (the keys in flight are not even ring keys): acknowledged once the held
+			// keys allow it, so that ShardRing.owns follows the ring without waiting
+			// for an idle moment
+			boolean drained = labelBased() ? this.gate.heldDrainedFor(view) : this.gate.drainedFor(view);
 			this.drainWaiting = !drained;
 			if (drained) {
 				this.gate.pending(view);

@@ -56,6 +56,34 @@ class ShardGateTests {
 	}
 
 	@Test
+	void aHeldKeyKeepsAViewThatMovesItUnacknowledgedInBothModesUntilGivenBack() throws InterruptedException {
+		settle(AB, Map.of("b", AB));
+		String moving = owned(AB, "a").stream().filter((key) -> "c".equals(ABC.owner(key))).findFirst().orElseThrow();
+		String staying = owned(AB, "a").stream().filter((key) -> "a".equals(ABC.owner(key))).findFirst().orElseThrow();
+		assertThat(this.gate.hold(moving)).isTrue();
+		assertThat(this.gate.hold(staying)).isTrue();
+		this.gate.observe(ABC, new Claims(Map.of("b", AB), AB), this.gate.epoch(), true);
+		assertThat(this.gate.hold(moving)).isFalse();
+		assertThat(this.gate.drainedFor(ABC)).isFalse();
+		assertThat(this.gate.heldDrainedFor(ABC)).isFalse();
+		assertThat(this.gate.awaitIdle(Duration.ofMillis(10))).isFalse();
+		this.gate.unhold(moving);
+		assertThat(this.gate.drainedFor(ABC)).isTrue();
+		assertThat(this.gate.heldDrainedFor(ABC)).isTrue();
+		assertThat(this.gate.awaitIdle(Duration.ofMillis(10))).as("a key still held").isFalse();
+		this.gate.unhold(staying);
+		assertThat(this.gate.awaitIdle(Duration.ofMillis(10))).isTrue();
+	}
+
+	@Test
+	void aReconcileInFlightOfAKeyThatIsNoRingKeyDoesNotHoldTheLabelBasedAcknowledgement() {
+		settle(AB, Map.of("b", AB));
+		assertThat(this.gate.enterOpen("label-key-of-any-member")).isTrue();
+		assertThat(this.gate.heldDrainedFor(ABC)).isTrue();
+		this.gate.exit("label-key-of-any-member");
+	}
+
+	@Test
 	void keysOfALeavingMemberArePermittedOnlyOnceItsAcknowledgementNoLongerClaimsThem() {
 		settle(AB, Map.of("b", AB));
 		List<String> ofB = owned(AB, "b");

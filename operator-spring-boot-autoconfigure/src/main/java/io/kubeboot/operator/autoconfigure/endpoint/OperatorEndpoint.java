@@ -198,7 +198,8 @@ public class OperatorEndpoint {
 	 *
 	 * @param name its name
 	 * @param state {@code STARTING} (its caches start, or its last start failed and is
-	 * retried), {@code RUNNING} or {@code REFUSED} (its provider cannot engage it)
+	 * retried), {@code RUNNING}, {@code REFUSED} (its provider cannot engage it) or
+	 * {@code ELSEWHERE} (a fleet shared over a shard ring gives it to another replica)
 	 * @param error why it is not running, {@code null} while it runs
 	 * @param since when it entered its state (ISO-8601)
 	 * @param controllers its controllers while it runs, each named

@@ -1,0 +1,71 @@
+package io.kubeboot.operator.sharding.internal;
+
+import io.kubeboot.operator.client.internal.WriteFence;
+
+/**
+ * Keys of a ring held for as long as a runnable works on them rather than for one
+ * reconcile: a fleet shared over the ring holds each cluster it engaged. A held key moves
+ * to another replica only once given back, as a reconcile's key moves only once ended.
+ */
+public final class HeldKeys {
+
+	private final ShardMember member;
+
+	private HeldKeys(ShardMember member) {
+		this.member = member;
+	}
+
+	/**
+	 * Whether the ring gives a key to this replica now, with its Lease valid.
+	 * @param key the key
+	 * @return {@code true} if it may be held
+	 */
+	public boolean permits(String key) {
+		return this.member.gate().permits(key);
+	}
+
+	/**
+	 * Holds a key if the ring gives it to this replica now; {@link #unhold} must follow.
+	 * @param key the key
+	 * @return {@code true} if held
+	 */
+	public boolean hold(String key) {
+		return this.member.gate().hold(key);
+	}
+
+	/**
+	 * Gives a key back.
+	 * @param key the key
+	 */
+	public void unhold(String key) {
+		this.member.gate().unhold(key);
+	}
+
+	/**
+	 * Registers a listener told, on the ring's thread, whenever the keys given to this
+	 * replica may have changed: it must not block.
+	 * @param listener the listener
+	 */
+	public void onChange(Runnable listener) {
+		this.member.gate().addListener((before, after) -> listener.run());
+	}
+
+	/**
+	 * Returns the fence the work on held keys writes under: it closes when this replica's
+	 * Lease passes its renew deadline.
+	 * @return the fence
+	 */
+	public WriteFence fence() {
+		return this.member.writeFence();
+	}
+
+	/**
+	 * Creates the held keys of a member.
+	 * @param member the member
+	 * @return its held keys
+	 */
+	public static HeldKeys of(ShardMember member) {
+		return new HeldKeys(member);
+	}
+
+}
