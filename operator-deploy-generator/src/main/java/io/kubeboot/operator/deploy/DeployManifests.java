@@ -35,6 +35,12 @@ public final class DeployManifests {
 	/** The directory of the chart among {@link #files()}. */
 	public static final String CHART_DIRECTORY = "chart";
 
+	/**
+	 * The file of what each member cluster of a fleet must grant, among the plain
+	 * manifests of an operator with a fleet.
+	 */
+	public static final String MEMBER_RBAC = "member-rbac.yaml";
+
 	private static final Pattern SEMVER = Pattern
 		.compile("(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?");
 
@@ -174,6 +180,10 @@ public final class DeployManifests {
 			if (rendersAny(documents)) {
 				files.put(file.getKey(), TemplateWriter.plain(header(), documents));
 			}
+		}
+		String members = RbacTemplates.members(this.rendering, header());
+		if (members != null) {
+			files.put(MEMBER_RBAC, members);
 		}
 		for (Map.Entry<String, String> extra : this.rendering.settings().extraFiles().entrySet()) {
 			if (files.containsKey(extra.getKey()) || extra.getKey().equals("README.md")) {

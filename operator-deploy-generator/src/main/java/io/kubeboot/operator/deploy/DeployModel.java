@@ -203,6 +203,14 @@ public final class DeployModel {
 	}
 
 	/**
+	 * Returns what RBAC must allow in every member cluster of the operator's fleet.
+	 * @return the permissions, empty without a fleet
+	 */
+	List<Permission> memberPermissions() {
+		return List.copyOf(this.settings.memberPermissions);
+	}
+
+	/**
 	 * Returns the namespaces the operator watches ({@code operator.namespaces}, or the
 	 * one of {@code operator.namespace}).
 	 * @return the namespaces, empty for all namespaces
@@ -310,6 +318,8 @@ public final class DeployModel {
 
 		private final List<Permission> permissions = new ArrayList<>();
 
+		private final List<Permission> memberPermissions = new ArrayList<>();
+
 		private final List<String> watchNamespaces = new ArrayList<>();
 
 		private boolean namespaceProperty;
@@ -347,6 +357,7 @@ public final class DeployModel {
 			copy.policies.addAll(this.policies);
 			copy.customKinds.addAll(this.customKinds);
 			copy.permissions.addAll(this.permissions);
+			copy.memberPermissions.addAll(this.memberPermissions);
 			copy.watchNamespaces.addAll(this.watchNamespaces);
 			copy.namespaceProperty = this.namespaceProperty;
 			copy.leaderElection = this.leaderElection;
@@ -513,6 +524,16 @@ public final class DeployModel {
 		 */
 		Builder permissions(List<Permission> permissions) {
 			this.permissions.addAll(permissions);
+			return this;
+		}
+
+		/**
+		 * Adds what RBAC must allow in every member cluster of the operator's fleet.
+		 * @param permissions such as {@code fleet.memberPermissions()}
+		 * @return this builder
+		 */
+		Builder memberPermissions(List<Permission> permissions) {
+			this.memberPermissions.addAll(permissions);
 			return this;
 		}
 

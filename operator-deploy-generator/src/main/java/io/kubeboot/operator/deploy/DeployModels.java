@@ -19,6 +19,7 @@ import io.kubeboot.operator.autoconfigure.OperatorMetricsAuthProperties;
 import io.kubeboot.operator.autoconfigure.OperatorProperties;
 import io.kubeboot.operator.autoconfigure.OperatorWebhookProperties;
 import io.kubeboot.operator.cache.Informer;
+import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.manager.Manager;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.rbac.internal.DeclaredNames;
@@ -64,8 +65,9 @@ import org.springframework.web.context.support.StandardServletEnvironment;
  * ({@code /healthz} and {@code /readyz} where the starter serves them, else Actuator's
  * probe groups), the Prometheus endpoint's path, every {@link AdmissionValidator},
  * {@link Defaulter} (with its {@link Webhook @Webhook}) and {@link Conversion}, and the
- * RBAC the {@link Manager} needs; from the application's own classes: the CRDs and
- * admission policies {@code operator-crd-generator} wrote.
+ * RBAC the {@link Manager} needs (and, with a {@link Fleet}, what each member cluster
+ * must grant); from the application's own classes: the CRDs and admission policies
+ * {@code operator-crd-generator} wrote.
  * <p>
  * {@link #of(Class)} builds the application's context as the operator runs it, but not
  * started and apart from the machine that builds it:
@@ -175,6 +177,10 @@ public final class DeployModels {
 		model.gracefulShutdownTimeout(operator.getGracefulShutdownTimeout())
 			.leaderElection(election.isEnabled(), election.getLeaseName(), election.getNamespace())
 			.permissions(context.getBean(Manager.class).requiredPermissions());
+		Fleet fleet = context.getBeanProvider(Fleet.class).getIfAvailable();
+		if (fleet != null) {
+			model.memberPermissions(fleet.memberPermissions());
+		}
 		for (Informer<?> informer : context.getBean(Manager.class).informers()) {
 			addCustomKind(used, informer.key().type());
 		}

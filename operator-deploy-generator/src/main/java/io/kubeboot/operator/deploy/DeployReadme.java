@@ -30,6 +30,8 @@ final class DeployReadme {
 		holds.put("deployment.yaml", "the Deployment, and a PodDisruptionBudget with more than one replica");
 		holds.put("networkpolicy.yaml", "who may connect to the pods");
 		holds.put("servicemonitor.yaml", "the Prometheus Operator's ServiceMonitor of the metrics");
+		holds.put(DeployManifests.MEMBER_RBAC, "what every member cluster of the fleet must grant: to apply there, "
+				+ "not in the home cluster (not in the chart)");
 		StringBuilder readme = new StringBuilder();
 		readme.append("<!--\n");
 		header.forEach((line) -> readme.append(line).append('\n'));
@@ -87,6 +89,27 @@ final class DeployReadme {
 			.append(namespace)
 			.append(" --create-namespace\n```\n\n");
 		readme.append("`helm show values chart` lists what the chart lets you change.\n");
+		if (files.contains(DeployManifests.MEMBER_RBAC)) {
+			String account = String.valueOf(rendering.serviceAccountName().plain());
+			readme.append("\n## In every member cluster\n\n");
+			readme
+				.append("The fleet's controllers reach each member cluster with the kubeconfig of its Secret in the "
+						+ "home cluster. `")
+				.append(DeployManifests.MEMBER_RBAC)
+				.append("` holds, for each member, the namespace `")
+				.append(namespace)
+				.append("`, the ServiceAccount `")
+				.append(account)
+				.append("`, the roles the fleet controllers need, and a long-lived token of the account:\n\n```shell\n");
+			readme.append("kubectl --context <member> apply -f ").append(DeployManifests.MEMBER_RBAC).append('\n');
+			readme.append("kubectl --context <member> -n ")
+				.append(namespace)
+				.append(" get secret ")
+				.append(account)
+				.append("-token -o jsonpath='{.data.token}' | base64 -d\n```\n\n");
+			readme.append(
+					"Put that token and the member's server and CA data in the kubeconfig of the member's Secret.\n");
+		}
 		ChartValues values = rendering.values();
 		if (values.has("metrics.secure") && (Boolean) values.get("metrics.secure")) {
 			readme.append("\n## Who may read the metrics\n\n");

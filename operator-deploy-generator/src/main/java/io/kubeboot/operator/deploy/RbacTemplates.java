@@ -277,6 +277,39 @@ final class RbacTemplates {
 	}
 
 	/**
+	 * What each member cluster of the operator's fleet must grant the identity of its
+	 * kubeconfig, to apply there: the operator's namespace, a ServiceAccount of the
+	 * operator's name in it, the roles of the fleet controllers' permissions bound to it,
+	 * and a Secret holding a long-lived token of it for the kubeconfig the home cluster's
+	 * Secret holds. Not part of the chart, which installs into the home cluster.
+	 * @return the file, {@code null} without a fleet
+	 */
+	static @Nullable String members(Rendering rendering, List<String> header) {
+		List<Permission> permissions = rendering.model().memberPermissions();
+		if (permissions.isEmpty()) {
+			return null;
+		}
+		String namespace = rendering.settings().namespace();
+		String account = String.valueOf(rendering.serviceAccountName().plain());
+		List<String> lines = new ArrayList<>(header);
+		lines.add("");
+		lines.add("Apply to every member cluster of the fleet (kubectl --context <member> apply -f member-rbac.yaml),");
+		lines.add(
+				"then build the kubeconfig of its Secret in the home cluster from the token of " + account + "-token.");
+		String namespaceDocument = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + namespace + "\n---\n";
+		String roles = RbacManifest.builder(rendering.name() + "-member")
+			.header(lines.toArray(String[]::new))
+			.serviceAccount(namespace, account)
+			.render(PolicyRules.of(permissions));
+		int body = roles.indexOf("apiVersion:");
+		String token = "---\n# A long-lived token of the ServiceAccount, for the member's kubeconfig\napiVersion: v1\n"
+				+ "kind: Secret\nmetadata:\n  name: " + account + "-token\n  namespace: " + namespace
+				+ "\n  annotations:\n    kubernetes.io/service-account.name: " + account
+				+ "\ntype: kubernetes.io/service-account-token\n";
+		return roles.substring(0, body) + namespaceDocument + roles.substring(body) + token;
+	}
+
+	/**
 	 * For every CRD of the operator, the ClusterRoles that let people work with its
 	 * objects, aggregated into Kubernetes' own {@code admin}, {@code edit} and
 	 * {@code view}, as kubebuilder scaffolds them: whoever may edit a namespace may edit
