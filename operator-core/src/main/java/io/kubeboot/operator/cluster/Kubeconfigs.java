@@ -54,6 +54,17 @@ final class Kubeconfigs {
 	}
 
 	/**
+	 * Builds a client of a kubeconfig's current context, which may use everything a
+	 * kubeconfig can but files relative to it (it is the operator's own configuration).
+	 * @param kubeconfig the kubeconfig's text
+	 * @return the client
+	 * @throws IllegalArgumentException naming what is wrong with it
+	 */
+	static ApiClient fromText(String kubeconfig) {
+		return build(parse(new StringReader(kubeconfig)));
+	}
+
+	/**
 	 * Builds a client of a kubeconfig file's current context, which may use everything a
 	 * kubeconfig can (it is the operator's own configuration).
 	 * @param file the file

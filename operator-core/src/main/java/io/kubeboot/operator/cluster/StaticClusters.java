@@ -51,6 +51,22 @@ public final class StaticClusters implements ClusterProvider {
 		return new StaticClusters(clusters);
 	}
 
+	/**
+	 * Returns a provider of clusters given by kubeconfigs, each used with its current
+	 * context, such as those of the application's own connection details. Each is read
+	 * when the fleet starts; one that cannot be used is refused.
+	 * @param kubeconfigs the kubeconfig (YAML) of each cluster, by its name
+	 * @return the provider
+	 */
+	public static StaticClusters fromKubeconfigTexts(Map<String, Supplier<String>> kubeconfigs) {
+		Map<String, Supplier<ApiClient>> clusters = new LinkedHashMap<>();
+		kubeconfigs.forEach((name, kubeconfig) -> {
+			Objects.requireNonNull(kubeconfig, () -> "the kubeconfig of cluster " + name + " must not be null");
+			clusters.put(name, () -> Kubeconfigs.fromText(kubeconfig.get()));
+		});
+		return new StaticClusters(clusters);
+	}
+
 	@Override
 	public void run(Clusters fleet, StopSignal stop) throws InterruptedException {
 		this.clusters.forEach((name, client) -> {

@@ -14,8 +14,10 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
  * {@code @SpringBootTest} annotated with {@code @WithControlPlane}
  * ({@code operator-spring-boot-test}) connects to the local control plane through one. A
  * {@code @ServiceConnection} k3s container of Testcontainers gives one too, with
- * {@code spring-boot-testcontainers} and {@code testcontainers-k3s} on the class path.
- * For another cluster, declare the bean yourself:
+ * {@code spring-boot-testcontainers} and {@code testcontainers-k3s} on the class path. A
+ * bean that {@code operator.clusters.connection-details.<name>} names is a member cluster
+ * of the fleet instead, never the home cluster's. For another cluster, declare the bean
+ * yourself:
  *
  * <pre class="code">
  * &#64;Bean

@@ -30,6 +30,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -192,25 +193,31 @@ public final class OperatorAutoConfiguration {
 
 	/**
 	 * The fleet of clusters the fleet controllers run in, with the clusters of
-	 * {@code operator.clusters.kubeconfigs}, those of the kubeconfig Secrets of
+	 * {@code operator.clusters.kubeconfigs} and
+	 * {@code operator.clusters.connection-details}, those of the kubeconfig Secrets of
 	 * {@code operator.clusters.secrets.*} and those of every {@link ClusterProvider}
 	 * bean; shared over the shard ring if there is one.
 	 * @param manager the home manager, which runs the fleet on the leader
 	 * @param clusters the properties of the fleet
 	 * @param providers the application's providers
 	 * @param ring the shard ring of {@code operator.sharding.enabled}
+	 * @param beans the beans, for the connection details the properties name
 	 * @return the fleet
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty("operator.clusters.enabled")
 	Fleet operatorFleet(Manager manager, OperatorClustersProperties clusters, ObjectProvider<ClusterProvider> providers,
-			ObjectProvider<ShardRing> ring) {
+			ObjectProvider<ShardRing> ring, ListableBeanFactory beans) {
 		Fleet.Builder builder = Fleet.builder(manager);
 		ring.ifAvailable(builder::sharedOver);
 		boolean named = false;
 		if (!clusters.getKubeconfigs().isEmpty()) {
 			builder.provider(StaticClusters.fromKubeconfigs(clusters.getKubeconfigs()));
+			named = true;
+		}
+		if (!clusters.getConnectionDetails().isEmpty()) {
+			builder.provider(StaticClusters.fromKubeconfigTexts(MemberConnectionDetails.kubeconfigs(clusters, beans)));
 			named = true;
 		}
 		OperatorClustersProperties.Secrets secrets = clusters.getSecrets();
@@ -225,8 +232,8 @@ public final class OperatorAutoConfiguration {
 		}
 		if (!named) {
 			String reason = "operator.clusters.enabled is true, and no cluster is named: set "
-					+ "operator.clusters.kubeconfigs.<name> or operator.clusters.secrets.namespace, or declare a "
-					+ "ClusterProvider bean";
+					+ "operator.clusters.kubeconfigs.<name>, operator.clusters.connection-details.<name> or "
+					+ "operator.clusters.secrets.namespace, or declare a ClusterProvider bean";
 			throw new InvalidOperatorPropertyException(reason, List
 				.of(new InvalidOperatorPropertyException.Problem("operator.clusters.enabled", true, null, reason)),
 					"Name the clusters of the fleet, or set operator.clusters.enabled=false.");
@@ -373,8 +380,8 @@ public final class OperatorAutoConfiguration {
 		@Bean
 		KubernetesClientSource operatorKubernetesClientSource(
 				ObjectProvider<KubernetesConnectionDetails> connectionDetails,
-				ObjectProvider<KubernetesConfigLocator> locator) {
-			KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
+				ObjectProvider<KubernetesConfigLocator> locator, ListableBeanFactory beans, Environment environment) {
+			KubernetesConnectionDetails details = MemberConnectionDetails.home(connectionDetails, beans, environment);
 			// another locator only in tests, which cannot change this process's
 			// environment
 			KubernetesClientSource source;

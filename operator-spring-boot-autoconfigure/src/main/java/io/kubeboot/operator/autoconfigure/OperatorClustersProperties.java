@@ -28,6 +28,13 @@ public class OperatorClustersProperties {
 	 */
 	private Map<String, Path> kubeconfigs = new LinkedHashMap<>();
 
+	/**
+	 * Clusters given by KubernetesConnectionDetails beans, by name: the name of the bean
+	 * whose kubeconfig reaches each (its current context is used, and may use everything
+	 * a kubeconfig can). A bean named here is never the home cluster's.
+	 */
+	private Map<String, String> connectionDetails = new LinkedHashMap<>();
+
 	private final Secrets secrets = new Secrets();
 
 	public boolean isEnabled() {
@@ -44,6 +51,14 @@ public class OperatorClustersProperties {
 
 	public void setKubeconfigs(Map<String, Path> kubeconfigs) {
 		this.kubeconfigs = kubeconfigs;
+	}
+
+	public Map<String, String> getConnectionDetails() {
+		return this.connectionDetails;
+	}
+
+	public void setConnectionDetails(Map<String, String> connectionDetails) {
+		this.connectionDetails = connectionDetails;
 	}
 
 	public Secrets getSecrets() {

@@ -158,6 +158,16 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 				problems.add(key, file, "must be a kubeconfig file this process can read");
 			}
 		});
+		clusters.getConnectionDetails().forEach((name, bean) -> {
+			String key = "operator.clusters.connection-details." + name;
+			if (bean == null || bean.isBlank()) {
+				problems.add(key, bean, "must name a KubernetesConnectionDetails bean");
+			}
+			if (clusters.getKubeconfigs().containsKey(name)) {
+				problems.add(key, bean, "names cluster " + name
+						+ ", which operator.clusters.kubeconfigs names too: give each cluster one name");
+			}
+		});
 		if (secrets.getNamespace() != null && !ConfigChecks.isDnsLabel(secrets.getNamespace())) {
 			problems.add("operator.clusters.secrets.namespace", secrets.getNamespace(), ConfigChecks.DNS_LABEL_RULE);
 		}
@@ -171,6 +181,11 @@ final class OperatorPropertiesCheck implements BeanPostProcessor {
 		if (!clusters.isEnabled()) {
 			if (!clusters.getKubeconfigs().isEmpty()) {
 				problems.add("operator.clusters.kubeconfigs", String.join(", ", clusters.getKubeconfigs().keySet()),
+						"names clusters while operator.clusters.enabled is false, which engages none: set it to true");
+			}
+			if (!clusters.getConnectionDetails().isEmpty()) {
+				problems.add("operator.clusters.connection-details",
+						String.join(", ", clusters.getConnectionDetails().keySet()),
 						"names clusters while operator.clusters.enabled is false, which engages none: set it to true");
 			}
 			if (secrets.getNamespace() != null) {

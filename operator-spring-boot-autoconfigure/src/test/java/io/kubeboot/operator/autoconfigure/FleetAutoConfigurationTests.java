@@ -85,8 +85,8 @@ class FleetAutoConfigurationTests {
 				.rootCause()
 				.isInstanceOf(InvalidOperatorPropertyException.class)
 				.hasMessage("operator.clusters.enabled is true, and no cluster is named: set "
-						+ "operator.clusters.kubeconfigs.<name> or operator.clusters.secrets.namespace, or declare "
-						+ "a ClusterProvider bean"));
+						+ "operator.clusters.kubeconfigs.<name>, operator.clusters.connection-details.<name> or "
+						+ "operator.clusters.secrets.namespace, or declare a ClusterProvider bean"));
 	}
 
 	@Test
@@ -127,6 +127,42 @@ class FleetAutoConfigurationTests {
 				.hasMessage("operator.sharding.controllers[0] names the fleet controller configmap, whose objects "
 						+ "sharding does not share: with sharding on, the fleet shares its clusters over the ring "
 						+ "instead, and the controller runs in each cluster on the replica the ring gives it to"));
+	}
+
+	@Test
+	void connectionDetailsNamedForAClusterAreNotTheHomeClustersOwn() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false", "operator.clusters.enabled=true",
+					"operator.clusters.connection-details.east=eastDetails")
+			.withBean("homeDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1001"))
+			.withBean("eastDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1002"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(Fleet.class);
+				assertThat(context.getBean(ApiClient.class).getBasePath()).isEqualTo("https://127.0.0.1:1001");
+			});
+	}
+
+	@Test
+	void connectionDetailsOfAClusterThatAreNoBeanFailNamingTheProperty() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false", "operator.clusters.enabled=true",
+					"operator.clusters.connection-details.east=missing")
+			.withBean("homeDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1001"))
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidOperatorPropertyException.class)
+				.hasMessage("operator.clusters.connection-details.east names no KubernetesConnectionDetails bean: "
+						+ "there is none named missing"));
+	}
+
+	private static KubernetesConnectionDetails details(String server) {
+		return KubernetesConnectionDetails.ofKubeconfig("""
+				apiVersion: v1
+				kind: Config
+				clusters: [{name: c, cluster: {server: "%s"}}]
+				users: [{name: u, user: {token: t}}]
+				contexts: [{name: x, context: {cluster: c, user: u}}]
+				current-context: x
+				""".formatted(server));
 	}
 
 	@Test

@@ -127,6 +127,12 @@ class OperatorPropertiesValidationTests {
 				arguments(new String[] { "operator.clusters.secrets.namespace=fleet" }, set(
 						"operator.clusters.secrets.namespace", "fleet",
 						"is set while operator.clusters.enabled is false, which engages no cluster: set it to true")),
+				arguments(new String[] { "operator.clusters.connection-details.eu=euDetails" }, unset(
+						"operator.clusters.connection-details", "eu",
+						"names clusters while operator.clusters.enabled is false, which engages none: set it to true")),
+				arguments(new String[] { "operator.clusters.enabled=true", "operator.clusters.connection-details.eu=" },
+						set("operator.clusters.connection-details.eu", "",
+								"must name a KubernetesConnectionDetails bean")),
 				arguments(
 						new String[] { "operator.clusters.enabled=true", "operator.clusters.secrets.namespace=fleet",
 								"operator.clusters.secrets.key=" },

@@ -1,7 +1,10 @@
 package io.kubeboot.operator.it;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +13,7 @@ import java.util.UUID;
 
 import io.kubeboot.operator.annotation.Reconciles;
 import io.kubeboot.operator.annotation.Watches;
+import io.kubeboot.operator.autoconfigure.KubernetesConnectionDetails;
 import io.kubeboot.operator.autoconfigure.OperatorAutoConfiguration;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpoint;
 import io.kubeboot.operator.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
@@ -45,8 +49,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * An application with {@code operator.clusters.*} and a {@code @Reconciles} bean that
  * implements {@code FleetReconciler}, against a home control plane and two members: one
- * named by a kubeconfig file, one by a kubeconfig Secret. {@code /actuator/operator} and
- * the metrics describe the fleet.
+ * named by a kubeconfig file and, as cluster {@code c}, by a
+ * {@code KubernetesConnectionDetails} bean, the other by a kubeconfig Secret.
+ * {@code /actuator/operator} and the metrics describe the fleet.
  */
 @WithControlPlane
 class FleetApplicationIntegrationTests {
@@ -95,7 +100,7 @@ class FleetApplicationIntegrationTests {
 			OperatorEndpoint.ManagerDescriptor described = context.getBean(OperatorEndpoint.class).operator();
 			assertThat(described.runnables()).contains(Fleet.RUNNABLE_NAME);
 			assertThat(described.clusters()).extracting(OperatorEndpoint.ClusterDescriptor::name)
-				.containsExactly("a", "b");
+				.containsExactly("a", "b", "c");
 			assertThat(described.clusters()).allSatisfy((cluster) -> {
 				assertThat(cluster.state()).isEqualTo("RUNNING");
 				assertThat(cluster.error()).isNull();
@@ -104,7 +109,9 @@ class FleetApplicationIntegrationTests {
 				assertThat(cluster.caches()).isNotEmpty();
 			});
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			assertThat(registry.get("operator.fleet.clusters").tag("state", "running").gauge().value()).isEqualTo(2);
+			assertThat(registry.get("operator.fleet.clusters").tag("state", "running").gauge().value()).isEqualTo(3);
+			assertThat(registry.get("controller.runtime.reconcile").tag("controller", "copy@c").counters())
+				.isNotEmpty();
 			assertThat(registry.get("controller.runtime.reconcile").tag("controller", "copy@a").counters())
 				.isNotEmpty();
 			assertThat(
@@ -116,10 +123,10 @@ class FleetApplicationIntegrationTests {
 				.until(() -> registry.find("controller.runtime.reconcile")
 					.tag("controller", "copy@b")
 					.meters()
-					.isEmpty() && registry.get("operator.fleet.clusters").tag("state", "running").gauge().value() == 1);
+					.isEmpty() && registry.get("operator.fleet.clusters").tag("state", "running").gauge().value() == 2);
 			assertThat(context.getBean(OperatorEndpoint.class).operator().clusters())
 				.extracting(OperatorEndpoint.ClusterDescriptor::name)
-				.containsExactly("a");
+				.containsExactly("a", "c");
 		});
 	}
 
@@ -129,12 +136,24 @@ class FleetApplicationIntegrationTests {
 					OperatorMetricsAutoConfiguration.class, OperatorEndpointAutoConfiguration.class))
 			.withBean(ApiClient.class, () -> admin)
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean("memberDetails", KubernetesConnectionDetails.class,
+					() -> KubernetesConnectionDetails.ofKubeconfig(readString(memberA.kubeconfig())))
 			.withUserConfiguration(CopyConfiguration.class)
 			.withPropertyValues("operator.namespace=" + hub.name(),
 					"management.endpoints.web.exposure.include=operator", "operator.clusters.enabled=true",
 					"operator.clusters.kubeconfigs.a=" + memberA.kubeconfig(),
+					"operator.clusters.connection-details.c=memberDetails",
 					"operator.clusters.secrets.namespace=" + hub.name(), "fleet.member-namespace=" + MEMBER_NAMESPACE,
 					"operator.graceful-shutdown-timeout=10s");
+	}
+
+	private static String readString(Path file) {
+		try {
+			return Files.readString(file);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private static void awaitCopy(ControlPlane member, String value) {
