@@ -96,7 +96,7 @@ class SampleOperatorProcessIntegrationTests {
 		assertThat(operator.output()).filteredOn((line) -> line.contains(" WARN ") && line.contains(
 				"Informer holds more objects than its budget, and keeps them all: " + "informer=V1Secret[namespace=*]"))
 			.hasSize(1);
-		String secrets = "{field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
+		String secrets = "{cluster=\"\",field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
 				+ "selector=\"\"}";
 		await().atMost(WAIT).untilAsserted(() -> {
 			String scrape = operator.get("/actuator/prometheus");

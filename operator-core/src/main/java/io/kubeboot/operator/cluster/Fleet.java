@@ -105,6 +105,8 @@ public final class Fleet implements ManagerRunnable {
 
 	private final List<Consumer<ApiClient>> clientConfigurers = new CopyOnWriteArrayList<>();
 
+	private final List<Consumer<Cluster>> builtListeners = new CopyOnWriteArrayList<>();
+
 	private volatile boolean started;
 
 	private volatile boolean running;
@@ -262,6 +264,29 @@ public final class Fleet implements ManagerRunnable {
 	 */
 	public void onDisengaged(Consumer<String> listener) {
 		this.disengagedListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	/**
+	 * Registers a listener told every cluster once its manager, with the fleet
+	 * controllers, was built and before it starts; a start that is retried builds a new
+	 * one, once the last one stopped. To bind what is kept per cluster, such as the
+	 * metrics of its caches.
+	 * @param listener the listener; called on the cluster's own thread
+	 */
+	public void onClusterBuilt(Consumer<Cluster> listener) {
+		this.builtListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+	}
+
+	private Cluster built(Cluster cluster) {
+		for (Consumer<Cluster> listener : this.builtListeners) {
+			try {
+				listener.accept(cluster);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Listener of built clusters failed: cluster={}", cluster.name(), ex);
+			}
+		}
+		return cluster;
 	}
 
 	private void disengaged(String name) {
@@ -444,7 +469,7 @@ public final class Fleet implements ManagerRunnable {
 			this.clientConfigurers.forEach((configurer) -> configurer.accept(offer.client()));
 			ManagerBuilder builder = (this.held != null) ? this.home.builderForCluster(offer.client(), fence)
 					: this.home.builderForCluster(offer.client());
-			return newCluster(cluster, builder);
+			return built(newCluster(cluster, builder));
 		}, this.stopping.get(name), (ended) -> {
 			try {
 				disengaged(ended);

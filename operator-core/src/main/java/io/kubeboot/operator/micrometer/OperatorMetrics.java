@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.ToDoubleFunction;
 
 import io.kubeboot.operator.cache.Informer;
@@ -47,8 +48,9 @@ import org.jspecify.annotations.Nullable;
  * {@code operator_informer_undecodable_objects_total}, {@code operator_informer_objects},
  * {@code operator_informer_estimated_heap_bytes} and, for an informer with an object
  * budget, {@code operator_informer_object_budget} and
- * {@code operator_informer_object_budget_exceeded_total} (labels {@code kind},
- * {@code namespace}, {@code selector}, {@code field_selector}, {@code metadata_only}),
+ * {@code operator_informer_object_budget_exceeded_total} (labels {@code cluster}, empty
+ * but for the informers of a fleet's clusters, {@code kind}, {@code namespace},
+ * {@code selector}, {@code field_selector}, {@code metadata_only}),
  * {@code operator_controller_assigned_objects{controller}} and, for the shard rings bound
  * with {@link #bindTo(ShardRing)}, {@code operator_shard_ring_members{ring}} and
  * {@code operator_shard_ring_member{ring}}. No series has a label per reconciled object.
@@ -83,6 +85,9 @@ public final class OperatorMetrics {
 
 	/** The series of each informer, removed with it. */
 	private final Map<Informer<?>, List<Meter>> informerMeters = Collections.synchronizedMap(new IdentityHashMap<>());
+
+	/** The informers of each of a fleet's clusters, by cluster name. */
+	private final Map<String, List<Informer<?>>> clusterInformers = new ConcurrentHashMap<>();
 
 	private volatile @Nullable Manager manager;
 
@@ -144,8 +149,16 @@ public final class OperatorMetrics {
 	}
 
 	private void bindInformer(Informer<?> informer) {
+		bindInformer(informer, "");
+	}
+
+	/**
+	 * Adds the series of an informer of a cluster: {@code cluster} is empty for the home
+	 * cluster's, the name of a fleet's cluster for its members'.
+	 */
+	private void bindInformer(Informer<?> informer, String cluster) {
 		InformerKey key = informer.key();
-		Tags tags = Tags.of("kind", KindResolver.declaredKind(key.type()).kind(), "namespace",
+		Tags tags = Tags.of("cluster", cluster, "kind", KindResolver.declaredKind(key.type()).kind(), "namespace",
 				Objects.requireNonNullElse(key.namespace(), ""), "selector",
 				Objects.requireNonNullElse(key.labelSelector(), ""), "field_selector",
 				Objects.requireNonNullElse(key.fieldSelector(), ""), "metadata_only",
@@ -359,14 +372,38 @@ public final class OperatorMetrics {
 				.register(this.registry);
 		}
 		fleet.onDisengaged(this::removeCluster);
+		fleet.onClusterBuilt(this::bindCluster);
 		fleet.configureClients((client) -> RestClientMetricsInterceptor.instrument(client, this.registry));
 	}
 
 	/**
-	 * Removes the controller and work queue series of a disengaged cluster, so that a
-	 * fleet whose clusters come and go keeps no series of those gone.
+	 * Adds the informer series of a fleet's cluster, labelled with its name, in place of
+	 * those of its last manager (a start retried).
+	 */
+	private void bindCluster(Cluster cluster) {
+		unbindInformers(cluster.name());
+		List<Informer<?>> informers = new CopyOnWriteArrayList<>();
+		this.clusterInformers.put(cluster.name(), informers);
+		cluster.cache().onInformerRegistered((informer) -> {
+			informers.add(informer);
+			bindInformer(informer, cluster.name());
+		});
+		cluster.cache().onInformerUnregistered(this::unbindInformer);
+	}
+
+	private void unbindInformers(String cluster) {
+		List<Informer<?>> informers = this.clusterInformers.remove(cluster);
+		if (informers != null) {
+			informers.forEach(this::unbindInformer);
+		}
+	}
+
+	/**
+	 * Removes the controller, work queue and informer series of a disengaged cluster, so
+	 * that a fleet whose clusters come and go keeps no series of those gone.
 	 */
 	private void removeCluster(String cluster) {
+		unbindInformers(cluster);
 		String suffix = "@" + cluster;
 		this.controllers.keySet().removeIf((name) -> name.endsWith(suffix));
 		this.queues.keySet().removeIf((name) -> name.endsWith(suffix));

@@ -215,9 +215,9 @@ class OperatorMetricsTests {
 		this.metrics.bindTo(manager);
 		manager.cache().informer(V1Secret.class, null, null);
 		manager.cache().informer(V1ConfigMap.class, "shop", "app=web");
-		String secrets = "{field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
+		String secrets = "{cluster=\"\",field_selector=\"\",kind=\"Secret\",metadata_only=\"false\",namespace=\"\","
 				+ "selector=\"\"}";
-		String configMaps = "{field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\"shop\","
+		String configMaps = "{cluster=\"\",field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\"shop\","
 				+ "selector=\"app=web\"}";
 		assertThat(scrape()).contains("# TYPE operator_informer_objects gauge",
 				"operator_informer_objects" + secrets + " 0.0", "operator_informer_objects" + configMaps + " 0.0",

@@ -237,7 +237,7 @@ class CacheCostIntegrationTests {
 			assertThat(cache.get("estimatedBytes").getAsLong()).isGreaterThan(3 * 10_000);
 		});
 		JsonObject cache = configMapCache(get(port, "/actuator/operator"));
-		String labels = "{field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\"" + ns
+		String labels = "{cluster=\"\",field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\"" + ns
 				+ "\",selector=\"\"}";
 		String scrape = get(port, "/actuator/prometheus");
 		// the estimate is kept between passes: both read the same figures

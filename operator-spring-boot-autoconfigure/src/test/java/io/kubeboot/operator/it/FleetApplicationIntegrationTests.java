@@ -112,6 +112,14 @@ class FleetApplicationIntegrationTests {
 			assertThat(registry.get("operator.fleet.clusters").tag("state", "running").gauge().value()).isEqualTo(3);
 			assertThat(registry.get("controller.runtime.reconcile").tag("controller", "copy@c").counters())
 				.isNotEmpty();
+			// each cluster's caches, and the home cluster's apart
+			assertThat(registry.get("operator.informer.objects")
+				.tag("cluster", "b")
+				.tag("kind", "ConfigMap")
+				.gauge()
+				.value()).isGreaterThanOrEqualTo(1);
+			assertThat(registry.get("operator.informer.objects").tag("cluster", "").tag("kind", "Secret").gauges())
+				.isNotEmpty();
 			assertThat(registry.get("controller.runtime.reconcile").tag("controller", "copy@a").counters())
 				.isNotEmpty();
 			assertThat(
@@ -124,6 +132,8 @@ class FleetApplicationIntegrationTests {
 					.tag("controller", "copy@b")
 					.meters()
 					.isEmpty() && registry.get("operator.fleet.clusters").tag("state", "running").gauge().value() == 2);
+			assertThat(registry.find("operator.informer.objects").tag("cluster", "b").meters()).isEmpty();
+			assertThat(registry.find("operator.informer.objects").tag("cluster", "a").meters()).isNotEmpty();
 			assertThat(context.getBean(OperatorEndpoint.class).operator().clusters())
 				.extracting(OperatorEndpoint.ClusterDescriptor::name)
 				.containsExactly("a", "c");

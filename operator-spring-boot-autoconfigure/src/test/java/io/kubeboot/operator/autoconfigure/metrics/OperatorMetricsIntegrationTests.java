@@ -165,12 +165,12 @@ class OperatorMetricsIntegrationTests {
 		assertThat(value(afterWrites, missing)).isEqualTo(1.0);
 		// the informer series: its namespace, never an object's
 		assertThat(lines).contains(
-				"operator_informer_restarts_total{field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\""
+				"operator_informer_restarts_total{cluster=\"\",field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\",namespace=\""
 						+ namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
-		assertThat(lines).anyMatch(
-				(line) -> line.startsWith("operator_informer_silence_seconds{field_selector=\"\",kind=\"ConfigMap\""));
+		assertThat(lines).anyMatch((line) -> line
+			.startsWith("operator_informer_silence_seconds{cluster=\"\",field_selector=\"\",kind=\"ConfigMap\""));
 		assertThat(lines).contains(
-				"operator_informer_undecodable_objects_total{field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\","
+				"operator_informer_undecodable_objects_total{cluster=\"\",field_selector=\"\",kind=\"ConfigMap\",metadata_only=\"false\","
 						+ "namespace=\"" + namespace.name() + "\",selector=\"metrics-test=true\"} 0.0");
 		assertThat(lines).filteredOn((line) -> !line.startsWith("#") && !line.startsWith("operator_informer_"))
 			.noneMatch((line) -> line.contains("slow") || line.contains("fast-") || line.contains(namespace.name()));
