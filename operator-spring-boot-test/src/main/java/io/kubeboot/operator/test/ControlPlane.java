@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real, local Kubernetes control plane: one {@code etcd} and one {@code kube-apiserver}
- * (v1.20) running as child processes of the JVM, like controller-runtime's
- * {@code envtest}.
+ * (the newest installed version unless {@value #VERSION_PROPERTY} names one) running as
+ * child processes of the JVM, like controller-runtime's {@code envtest}.
  * <p>
  * Contract:
  * <ul>

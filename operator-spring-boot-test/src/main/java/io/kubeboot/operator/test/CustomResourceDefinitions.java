@@ -30,9 +30,9 @@ import org.yaml.snakeyaml.error.YAMLException;
  * returns once the API server serves all of them.
  * <p>
  * The YAML is sent as it is, never through client-java's typed CRD model (which writes
- * empty collections that kube-apiserver 1.20 rejects in a schema). Every document must be
- * an {@code apiextensions.k8s.io/v1} {@code CustomResourceDefinition}; empty documents
- * are skipped.
+ * empty collections that kube-apiserver has rejected in a schema, 1.20 did). Every
+ * document must be an {@code apiextensions.k8s.io/v1} {@code CustomResourceDefinition};
+ * empty documents are skipped.
  *
  * <pre class="code">
  * CustomResourceDefinitions.apply(controlPlane.adminClient(), Path.of("deploy/crd.yaml"));

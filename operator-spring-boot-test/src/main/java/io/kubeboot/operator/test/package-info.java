@@ -3,11 +3,13 @@
  * controller-runtime's {@code envtest}.
  * <p>
  * {@link io.kubeboot.operator.test.ControlPlane} starts {@code etcd} and
- * {@code kube-apiserver} (v1.20) as child processes bound to {@code 127.0.0.1} only, with
- * a throw-away PKI, token authentication for an {@code admin} user and three unprivileged
- * users, and RBAC authorization. No controller-manager and no kubelet run: nothing
- * reconciles built-in resources (namespaces stay {@code Terminating}, pods are never
- * scheduled, no service account tokens are created).
+ * {@code kube-apiserver} (the newest installed version, or the one
+ * {@code OPERATOR_TEST_KUBERNETES_VERSION} names) as child processes bound to
+ * {@code 127.0.0.1} only, with a throw-away PKI, token authentication for an
+ * {@code admin} user and three unprivileged users, and RBAC authorization. No
+ * controller-manager and no kubelet run: nothing reconciles built-in resources
+ * (namespaces stay {@code Terminating}, pods are never scheduled, no service account
+ * tokens are created).
  * <p>
  * {@link io.kubeboot.operator.test.WithControlPlane} registers
  * {@link io.kubeboot.operator.test.ControlPlaneExtension}, which shares one control plane

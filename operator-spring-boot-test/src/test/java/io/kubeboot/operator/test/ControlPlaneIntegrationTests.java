@@ -105,8 +105,9 @@ class ControlPlaneIntegrationTests {
 		ApiClient client = controlPlane.adminClient();
 		ApiextensionsV1Api extensions = new ApiextensionsV1Api(client);
 		// Created from JSON, as an operator applies its CRD manifests: client-java's
-		// typed V1JSONSchemaProps always serializes an empty "dependencies" map, which a
-		// 1.20 API server rejects ("dependencies is not supported").
+		// typed V1JSONSchemaProps always serializes an empty "dependencies" map, which
+		// API
+		// servers have rejected ("dependencies is not supported", 1.20).
 		DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
 				client);
 		crds.create(new DynamicKubernetesObject(JsonParser.parseString(CRD).getAsJsonObject())).throwsApiException();
