@@ -116,6 +116,9 @@ public final class Fleet implements ManagerRunnable {
 		this.providers = List.copyOf(providers);
 		this.ring = ring;
 		this.held = (ring != null) ? ring.heldKeys() : null;
+		if (this.held != null) {
+			this.held.onChange(this.rebalance::release);
+		}
 	}
 
 	/**
@@ -236,11 +239,13 @@ public final class Fleet implements ManagerRunnable {
 	public List<ClusterStatus> statuses() {
 		List<ClusterStatus> statuses = new ArrayList<>(this.refused.values());
 		this.members.values().forEach((member) -> statuses.add(member.status()));
-		this.offers.forEach((name, offer) -> {
-			if (!this.members.containsKey(name)) {
-				statuses.add(new ClusterStatus(name, offer.provider(), State.ELSEWHERE, null, offer.since()));
-			}
-		});
+		if (this.ring != null) {
+			this.offers.forEach((name, offer) -> {
+				if (!this.members.containsKey(name)) {
+					statuses.add(new ClusterStatus(name, offer.provider(), State.ELSEWHERE, null, offer.since()));
+				}
+			});
+		}
 		statuses.sort(Comparator.comparing(ClusterStatus::name).thenComparing(ClusterStatus::provider));
 		return statuses;
 	}
@@ -312,12 +317,14 @@ public final class Fleet implements ManagerRunnable {
 		}
 		logger.info("Starting fleet: providers={} controllers={} ring={}", this.providers.size(), controllerNames(),
 				(this.ring != null) ? this.ring.config().ringName() : "none");
-		if (this.held != null) {
-			this.held.onChange(this.rebalance::release);
-			Thread rebalancer = new Thread(() -> rebalanceUntil(providersStop), "operator-fleet-rebalance");
+		Thread rebalancer = null;
+		if (this.ring != null && this.held != null) {
+			ShardRing shared = this.ring;
+			HeldKeys keys = this.held;
+			rebalancer = new Thread(() -> rebalanceUntil(shared.config().retryPeriod(), keys, providersStop),
+					"operator-fleet-rebalance");
 			rebalancer.setDaemon(true);
 			rebalancer.start();
-			threads.add(rebalancer);
 		}
 		for (int i = 0; i < this.providers.size(); i++) {
 			ClusterProvider provider = this.providers.get(i);
@@ -341,7 +348,7 @@ public final class Fleet implements ManagerRunnable {
 			stop.await();
 		}
 		finally {
-			stopAll(providersStop, threads);
+			stopAll(providersStop, threads, rebalancer);
 		}
 	}
 
@@ -358,7 +365,7 @@ public final class Fleet implements ManagerRunnable {
 	 * reconciles, and is kept for the caller. A cluster whose reconciles ignore that too
 	 * keeps the fleet's runnable alive, which the home manager reports as stuck.
 	 */
-	private void stopAll(StopSignal providersStop, List<Thread> providers) {
+	private void stopAll(StopSignal providersStop, List<Thread> providers, @Nullable Thread rebalancer) {
 		List<Member> ending;
 		synchronized (this.engagements) {
 			// from here on a provider's report is ignored
@@ -371,7 +378,8 @@ public final class Fleet implements ManagerRunnable {
 		providersStop.fire();
 		this.rebalance.release();
 		ending.forEach(this::retire);
-		boolean interrupted = false;
+		// it holds the lock at most for a pass, which engages nothing once not running
+		boolean interrupted = (rebalancer != null) && join(rebalancer, null);
 		for (Thread provider : providers) {
 			interrupted |= join(provider, PROVIDER_STOP);
 			if (provider.isAlive()) {
@@ -489,17 +497,18 @@ public final class Fleet implements ManagerRunnable {
 	 * woken when the given keys may have changed, and every retry period of the ring,
 	 * since a Lease past its renew deadline changes what is given without a notice.
 	 */
-	private void rebalanceUntil(StopSignal stop) {
-		Duration period = this.ring.config().retryPeriod();
+	private void rebalanceUntil(Duration period, HeldKeys keys, StopSignal stop) {
 		while (!stop.isStopRequested()) {
 			synchronized (this.engagements) {
 				if (!this.running) {
 					return;
 				}
 				for (Member member : List.copyOf(this.members.values())) {
-					if (!this.held.permits(ringKey(member.name()))) {
-						logger.info("Cluster given to another replica by the shard ring, disengaging: cluster={}",
-								member.name());
+					if (!keys.permits(ringKey(member.name()))) {
+						// another replica's now, or none's while this replica's shard
+						// Lease is not valid
+						logger.info("Cluster no longer permitted to this replica by the shard ring, disengaging: "
+								+ "cluster={}", member.name());
 						this.members.remove(member.name());
 						retire(member);
 					}

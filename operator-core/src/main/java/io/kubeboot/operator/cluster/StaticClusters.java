@@ -73,8 +73,11 @@ public final class StaticClusters implements ClusterProvider {
 			try {
 				fleet.engage(name, client.get());
 			}
-			catch (IllegalArgumentException ex) {
-				fleet.refuse(name, ex.getMessage());
+			catch (RuntimeException ex) {
+				// an unusable kubeconfig, or the application's code that gives one
+				// failing:
+				// this cluster is refused, the others are engaged all the same
+				fleet.refuse(name, String.valueOf(ex.getMessage()));
 			}
 		});
 		stop.await();

@@ -98,7 +98,8 @@ public final class ShardRing implements WorkGate.Factory {
 			if (!member.isMember()) {
 				String why = member.isLeaving() ? " is given back: this replica is leaving the ring" : member
 					.isAwaitingReconciles()
-							? " was lost while reconciles begun under it still run; it is taken again once they ended"
+							? " was lost while reconciles begun under it (or fleet clusters engaged under it) still run; "
+									+ "it is taken again once they ended"
 							: (member.wasMember() ? " was not renewed within the renew deadline" : " is not held yet");
 				throw new IllegalStateException("not a member of shard ring " + config.ringName() + ": its Lease "
 						+ config.namespace() + "/" + config.leaseName() + why);

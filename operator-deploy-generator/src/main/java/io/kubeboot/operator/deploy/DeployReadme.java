@@ -93,8 +93,8 @@ final class DeployReadme {
 			String account = String.valueOf(rendering.serviceAccountName().plain());
 			readme.append("\n## In every member cluster\n\n");
 			readme
-				.append("The fleet's controllers reach each member cluster with the kubeconfig of its Secret in the "
-						+ "home cluster. `")
+				.append("The fleet's controllers reach each member cluster with its kubeconfig (from a Secret in the "
+						+ "home cluster, a file or a bean). `")
 				.append(DeployManifests.MEMBER_RBAC)
 				.append("` holds, for each member, the namespace `")
 				.append(namespace)
@@ -107,8 +107,7 @@ final class DeployReadme {
 				.append(" get secret ")
 				.append(account)
 				.append("-token -o jsonpath='{.data.token}' | base64 -d\n```\n\n");
-			readme.append(
-					"Put that token and the member's server and CA data in the kubeconfig of the member's Secret.\n");
+			readme.append("Put that token and the member's server and CA data in the member's kubeconfig.\n");
 		}
 		ChartValues values = rendering.values();
 		if (values.has("metrics.secure") && (Boolean) values.get("metrics.secure")) {

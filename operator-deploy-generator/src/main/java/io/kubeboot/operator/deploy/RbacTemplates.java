@@ -3,6 +3,7 @@ package io.kubeboot.operator.deploy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -278,10 +279,10 @@ final class RbacTemplates {
 
 	/**
 	 * What each member cluster of the operator's fleet must grant the identity of its
-	 * kubeconfig, to apply there: the operator's namespace, a ServiceAccount of the
-	 * operator's name in it, the roles of the fleet controllers' permissions bound to it,
-	 * and a Secret holding a long-lived token of it for the kubeconfig the home cluster's
-	 * Secret holds. Not part of the chart, which installs into the home cluster.
+	 * kubeconfig, to apply there: the operator's namespace and those of the roles, a
+	 * ServiceAccount of the operator's name, the roles of the fleet controllers'
+	 * permissions bound to it, and a Secret holding a long-lived token of it for the
+	 * member's kubeconfig. Not part of the chart, which installs into the home cluster.
 	 * @return the file, {@code null} without a fleet
 	 */
 	static @Nullable String members(Rendering rendering, List<String> header) {
@@ -294,9 +295,21 @@ final class RbacTemplates {
 		List<String> lines = new ArrayList<>(header);
 		lines.add("");
 		lines.add("Apply to every member cluster of the fleet (kubectl --context <member> apply -f member-rbac.yaml),");
-		lines.add(
-				"then build the kubeconfig of its Secret in the home cluster from the token of " + account + "-token.");
-		String namespaceDocument = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + namespace + "\n---\n";
+		lines.add("then build the member's kubeconfig (its Secret in the home cluster, say) from the token of "
+				+ account + "-token.");
+		Set<String> namespaces = new TreeSet<>();
+		namespaces.add(namespace);
+		for (Role role : RbacManifest.roles(rendering.name() + "-member", PolicyRules.of(permissions))) {
+			if (role.namespace() != null) {
+				namespaces.add(role.namespace());
+			}
+		}
+		StringBuilder namespaceDocuments = new StringBuilder();
+		for (String name : namespaces) {
+			namespaceDocuments.append("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ")
+				.append(name)
+				.append("\n---\n");
+		}
 		String roles = RbacManifest.builder(rendering.name() + "-member")
 			.header(lines.toArray(String[]::new))
 			.serviceAccount(namespace, account)
@@ -306,7 +319,7 @@ final class RbacTemplates {
 				+ "kind: Secret\nmetadata:\n  name: " + account + "-token\n  namespace: " + namespace
 				+ "\n  annotations:\n    kubernetes.io/service-account.name: " + account
 				+ "\ntype: kubernetes.io/service-account-token\n";
-		return roles.substring(0, body) + namespaceDocument + roles.substring(body) + token;
+		return roles.substring(0, body) + namespaceDocuments + roles.substring(body) + token;
 	}
 
 	/**

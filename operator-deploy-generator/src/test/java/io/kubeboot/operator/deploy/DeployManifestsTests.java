@@ -349,6 +349,28 @@ class DeployManifestsTests {
 	}
 
 	@Test
+	void aFleetsMemberRbacCreatesEveryNamespaceItsRolesAreInAndStaysOutOfTheChart() {
+		DeployModel model = model()
+			.memberPermissions(List.of(
+					Permission.of(V1Namespace.class, "get", "create").inAllNamespaces().because("creates namespaces"),
+					Permission.of(Lamp.class, "list", "watch").inNamespace("team-a").because("reconciles lamps")))
+			.build();
+		DeployManifests manifests = DeployManifests.of(model,
+				DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3"))));
+		List<Map<String, Object>> documents = documents(manifests.manifests().get(DeployManifests.MEMBER_RBAC));
+		assertThat(kindsAndNamespaces(documents)).containsExactly("Namespace lights", "Namespace team-a",
+				"ServiceAccount lights/light-operator", "ClusterRole light-operator-member",
+				"ClusterRoleBinding light-operator-member", "Role team-a/light-operator-member",
+				"RoleBinding team-a/light-operator-member", "Secret lights/light-operator-token");
+		assertThat(manifests.manifests().get("README.md")).contains("## In every member cluster",
+				"kubectl --context <member> apply -f member-rbac.yaml");
+		assertThat(manifests.chart()).noneSatisfy((path, content) -> assertThat(content).contains("-member"));
+		assertThat(DeployManifests
+			.of(model().build(), DeploySettings.of("lights", Map.of("image", Map.of("tag", "1.2.3"))))
+			.manifests()).doesNotContainKey(DeployManifests.MEMBER_RBAC);
+	}
+
+	@Test
 	void rolesFollowTheWatchedNamespaceAndLeaderElectionTheInstalledOne() {
 		DeployModel model = model()
 			.permissions(List

@@ -33,7 +33,8 @@ public interface KubernetesConnectionDetails extends ConnectionDetails {
 	 * Returns a kubeconfig (YAML) whose current context names the API server and the
 	 * credentials to use. Certificates and keys should be embedded ({@code *-data}
 	 * fields): a relative file path in it has no directory to resolve against. Called
-	 * once, when the client is created.
+	 * once, when the client is created; for a member cluster of the fleet, each time the
+	 * fleet starts (on every leadership gained).
 	 * @return the kubeconfig's content
 	 */
 	String kubeconfig();

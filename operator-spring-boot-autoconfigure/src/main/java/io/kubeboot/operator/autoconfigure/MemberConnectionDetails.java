@@ -1,6 +1,9 @@
 package io.kubeboot.operator.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +12,12 @@ import java.util.function.Supplier;
 
 import io.kubeboot.operator.autoconfigure.InvalidOperatorPropertyException.Problem;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
@@ -23,24 +29,36 @@ import org.springframework.core.env.Environment;
  */
 final class MemberConnectionDetails {
 
+	private static final Logger logger = LoggerFactory.getLogger(MemberConnectionDetails.class);
+
 	private static final String PREFIX = "operator.clusters.connection-details";
 
 	private MemberConnectionDetails() {
 	}
 
 	/**
-	 * Returns the home cluster's connection details: the only bean of the type that no
-	 * member cluster names, or, among several, the primary one.
-	 * @return the connection details, {@code null} if there are none
+	 * Returns the home cluster's connection details: all there are when no member cluster
+	 * names any; else the only bean of the type that no member cluster names (by its name
+	 * or an alias), or, among several, the primary one.
+	 * @return the connection details, {@code null} if no bean is left for the home
+	 * cluster
+	 * @throws IllegalStateException if several are left and none of them is primary
 	 */
 	static @Nullable KubernetesConnectionDetails home(ObjectProvider<KubernetesConnectionDetails> all,
 			ListableBeanFactory beans, Environment environment) {
-		Set<String> members = Set.copyOf(Binder.get(environment)
+		Collection<String> named = Binder.get(environment)
 			.bind(PREFIX, Bindable.mapOf(String.class, String.class))
 			.orElse(Map.of())
-			.values());
-		if (members.isEmpty()) {
+			.values();
+		if (named.isEmpty()) {
 			return all.getIfAvailable();
+		}
+		Set<String> members = new HashSet<>();
+		for (String bean : named) {
+			members.add(bean);
+			if (beans.containsBean(bean)) {
+				members.addAll(Arrays.asList(beans.getAliases(bean)));
+			}
 		}
 		List<String> home = new ArrayList<>();
 		for (String name : BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beans,
@@ -50,10 +68,23 @@ final class MemberConnectionDetails {
 			}
 		}
 		if (home.isEmpty()) {
+			logger.warn("Every KubernetesConnectionDetails bean is a member cluster's ({}): the home cluster's client "
+					+ "comes from KUBECONFIG, ~/.kube/config or the in-cluster service account", PREFIX);
 			return null;
 		}
-		return (home.size() == 1) ? beans.getBean(home.get(0), KubernetesConnectionDetails.class)
-				: all.getIfAvailable();
+		List<String> chosen = (home.size() == 1) ? home
+				: home.stream().filter((name) -> isPrimary(beans, name)).toList();
+		if (chosen.size() != 1) {
+			throw new IllegalStateException(
+					"Several KubernetesConnectionDetails beans could reach the home cluster: " + String.join(", ", home)
+							+ ". Mark the home cluster's @Primary, or name the others in " + PREFIX + ".<cluster>");
+		}
+		return beans.getBean(chosen.get(0), KubernetesConnectionDetails.class);
+	}
+
+	private static boolean isPrimary(ListableBeanFactory beans, String name) {
+		return beans instanceof ConfigurableListableBeanFactory configurable
+				&& configurable.containsBeanDefinition(name) && configurable.getBeanDefinition(name).isPrimary();
 	}
 
 	/**

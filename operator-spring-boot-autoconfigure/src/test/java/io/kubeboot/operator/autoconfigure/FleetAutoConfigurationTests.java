@@ -143,6 +143,34 @@ class FleetAutoConfigurationTests {
 	}
 
 	@Test
+	void amongSeveralConnectionDetailsLeftThePrimaryOneIsTheHomeClusters() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false", "operator.clusters.enabled=true",
+					"operator.clusters.connection-details.east=eastDetails")
+			.withBean("otherDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1003"))
+			.withBean("homeDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1001"),
+					(definition) -> definition.setPrimary(true))
+			.withBean("eastDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1002"))
+			.run((context) -> assertThat(context.getBean(ApiClient.class).getBasePath())
+				.isEqualTo("https://127.0.0.1:1001"));
+	}
+
+	@Test
+	void aPrimaryMemberIsNeverTheHomeClustersAndSeveralLeftWithoutOneFailNamingThem() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+			.withPropertyValues("operator.auto-startup=false", "operator.clusters.enabled=true",
+					"operator.clusters.connection-details.east=eastDetails")
+			.withBean("oneDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1001"))
+			.withBean("twoDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1003"))
+			.withBean("eastDetails", KubernetesConnectionDetails.class, () -> details("https://127.0.0.1:1002"),
+					(definition) -> definition.setPrimary(true))
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessage("Several KubernetesConnectionDetails beans could reach the home cluster: oneDetails, "
+						+ "twoDetails. Mark the home cluster's @Primary, or name the others in "
+						+ "operator.clusters.connection-details.<cluster>"));
+	}
+
+	@Test
 	void connectionDetailsOfAClusterThatAreNoBeanFailNamingTheProperty() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
 			.withPropertyValues("operator.auto-startup=false", "operator.clusters.enabled=true",

@@ -271,7 +271,9 @@ class FleetIntegrationTests {
 	void aClusterEngagedAgainWaitsForItsOldReconcilesAndDelaysNoOther(boolean disengagedFirst, ApiClient admin,
 			TestNamespace hub) throws Exception {
 		String slow = "slow-" + disengagedFirst;
-		Manager home = home(admin, hub);
+		// the old reconcile waits for the test, never for the graceful shutdown timeout
+		Manager home = this.resources
+			.manager(homeBuilder(admin, hub).gracefulShutdownTimeout(Duration.ofSeconds(60)).build());
 		AtomicReference<ClusterProvider.Clusters> provider = new AtomicReference<>();
 		Fleet fleet = Fleet.builder(home).provider((clusters, stop) -> {
 			provider.set(clusters);

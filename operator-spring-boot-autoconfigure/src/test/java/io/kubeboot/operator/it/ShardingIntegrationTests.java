@@ -198,7 +198,8 @@ class ShardingIntegrationTests {
 		await().atMost(WAIT)
 			.until(() -> ("not a member of shard ring widgets: its Lease " + namespace.name() + "/"
 					+ blocked.ring.config().leaseName()
-					+ " was lost while reconciles begun under it still run; it is taken again once they ended")
+					+ " was lost while reconciles begun under it (or fleet clusters engaged under it) still run; it is "
+					+ "taken again once they ended")
 				.equals(readiness.run().reason()));
 		assertThat(blocked.ring.isMember()).isFalse();
 		blocked.lapsed.countDown();

@@ -15,7 +15,10 @@ import io.kubeboot.operator.cluster.ClusterStatus;
 import io.kubeboot.operator.cluster.ClusterStatus.State;
 import io.kubeboot.operator.cluster.Fleet;
 import io.kubeboot.operator.cluster.StaticClusters;
+import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
+import io.kubeboot.operator.leaderelection.LostLeasePolicy;
 import io.kubeboot.operator.manager.Manager;
+import io.kubeboot.operator.manager.ManagerBuilder;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
@@ -32,6 +35,8 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -84,13 +89,19 @@ class SharedFleetIntegrationTests {
 
 	private final String identityB = "replica-b-" + System.nanoTime();
 
+	private ShardingConfig.Mode mode = ShardingConfig.Mode.FILTER;
+
 	/**
 	 * A replica alone engages every cluster; a second one joining takes those the ring
-	 * gives it only once the first disengaged them; when it stops, it hands them back.
+	 * gives it only once the first disengaged them; when it stops, it hands them back. In
+	 * both modes of the ring: by label, the objects' reconciles move by labels, and the
+	 * clusters still by acknowledged views.
 	 */
-	@Test
-	void clustersMoveBetweenReplicasOnlyOnceTheirEngagementsEnded(ControlPlane controlPlane, TestNamespace home)
-			throws Exception {
+	@ParameterizedTest
+	@EnumSource(ShardingConfig.Mode.class)
+	void clustersMoveBetweenReplicasOnlyOnceTheirEngagementsEnded(ShardingConfig.Mode mode, ControlPlane controlPlane,
+			TestNamespace home) throws Exception {
+		this.mode = mode;
 		Map<String, String> owners = clustersSplitOverTheRing();
 		createObjects(controlPlane, home, owners.keySet());
 		Replica a = replica(this.identityA, controlPlane, home, owners.keySet(), null);
@@ -140,7 +151,7 @@ class SharedFleetIntegrationTests {
 		await().atMost(WAIT).until(() -> writtenSince(cutAt, this.identityB).equals(owners.keySet()));
 		long lastOfA = this.journal.stream()
 			.filter((write) -> write.replica().equals(this.identityA))
-			.mapToLong(Write::start)
+			.mapToLong(Write::sent)
 			.max()
 			.orElseThrow();
 		long takenOver = this.journal.stream()
@@ -150,7 +161,7 @@ class SharedFleetIntegrationTests {
 			.min()
 			.orElseThrow();
 		System.out.println("clusters of a cut-off replica taken over after " + millisSince(cutAt, takenOver)
-				+ " ms; its last answered write began " + millisSince(cutAt, lastOfA) + " ms after the cut");
+				+ " ms; its last answered write was sent " + millisSince(cutAt, lastOfA) + " ms after the cut");
 		// its writes stopped by its renew deadline, counted from its last renewal
 		assertThat(Duration.ofNanos(lastOfA - cutAt)).isLessThan(RENEW.plus(SLACK));
 		// nobody engaged its clusters before its Lease could have expired
@@ -193,19 +204,27 @@ class SharedFleetIntegrationTests {
 		if (proxy != null) {
 			homeClient.setBasePath(proxy.url("https"));
 		}
-		Manager manager = this.resources.manager(Manager.builder(homeClient)
+		ManagerBuilder builder = Manager.builder(homeClient)
 			.namespace(home.name())
 			.cacheSyncTimeout(Duration.ofSeconds(5))
-			.gracefulShutdownTimeout(Duration.ofSeconds(10))
-			.build());
+			.gracefulShutdownTimeout(Duration.ofSeconds(10));
+		if (this.mode == ShardingConfig.Mode.LABEL) {
+			// the label mode's sharder runs on the leader
+			builder
+				.leaderElection(new LeaderElectionConfig(home.name(), this.ringName + "-leader", identity, LEASE, RENEW,
+						RETRY, true, LostLeasePolicy.RE_ELECT))
+				.onLostLeaseExit(() -> {
+				});
+		}
+		Manager manager = this.resources.manager(builder.build());
 		ShardRing ring = ShardRing.join(manager, homeClient, new ShardingConfig(home.name(), this.ringName, identity,
-				LEASE, RENEW, RETRY, ShardingConfig.DEFAULT_VIRTUAL_NODES));
+				LEASE, RENEW, RETRY, ShardingConfig.DEFAULT_VIRTUAL_NODES, this.mode));
 		Map<String, ApiClient> clients = new LinkedHashMap<>();
 		clusters.forEach((name) -> clients.put(name, controlPlane.adminClient()));
 		Fleet fleet = Fleet.builder(manager).provider(StaticClusters.of(clients)).sharedOver(ring).build();
 		fleet.controller(V1ConfigMap.class)
 			.named("journal")
-			.configure((builder) -> builder.namespace(home.name()).labelSelector(SELECTOR))
+			.configure((controller) -> controller.namespace(home.name()).labelSelector(SELECTOR))
 			.complete((cluster, request) -> write(cluster, request, identity));
 		return new Replica(manager, fleet);
 	}
@@ -220,6 +239,7 @@ class SharedFleetIntegrationTests {
 		}
 		long start = System.nanoTime();
 		Thread.sleep(request.name().endsWith("-0") ? SLOW_WORK.toMillis() : WORK.toMillis());
+		long sent = System.nanoTime();
 		try {
 			cluster.client()
 				.patch(new V1ConfigMap()
@@ -230,7 +250,7 @@ class SharedFleetIntegrationTests {
 			// refused by the fence: not journaled
 			return Result.requeueAfter(REQUEUE);
 		}
-		this.journal.add(new Write(cluster.name(), identity, start, System.nanoTime()));
+		this.journal.add(new Write(cluster.name(), identity, start, sent, System.nanoTime()));
 		return Result.requeueAfter(REQUEUE);
 	}
 
@@ -300,10 +320,10 @@ class SharedFleetIntegrationTests {
 	}
 
 	/**
-	 * An answered write to a cluster by a replica: when its reconcile began and when the
-	 * answer came.
+	 * An answered write to a cluster by a replica: when its reconcile began, when the
+	 * write was sent and when the answer came.
 	 */
-	private record Write(String cluster, String replica, long start, long end) {
+	private record Write(String cluster, String replica, long start, long sent, long end) {
 	}
 
 }

@@ -36,6 +36,8 @@ public final class ShardGate {
 
 	private final List<Runnable> exitListeners = new CopyOnWriteArrayList<>();
 
+	private final List<Runnable> unholdListeners = new CopyOnWriteArrayList<>();
+
 	private @Nullable HashRing target;
 
 	private @Nullable HashRing pending;
@@ -146,7 +148,7 @@ public final class ShardGate {
 	 * @param key the key
 	 */
 	public void exit(String key) {
-		release(this.inFlight, key);
+		release(this.inFlight, key, this.exitListeners);
 	}
 
 	/**
@@ -170,15 +172,15 @@ public final class ShardGate {
 	 * @param key the key
 	 */
 	public void unhold(String key) {
-		release(this.held, key);
+		release(this.held, key, this.unholdListeners);
 	}
 
-	private void release(Map<String, Integer> counts, String key) {
+	private void release(Map<String, Integer> counts, String key, List<Runnable> listeners) {
 		synchronized (this) {
 			counts.computeIfPresent(key, (k, count) -> (count > 1) ? count - 1 : null);
 			notifyAll();
 		}
-		this.exitListeners.forEach(Runnable::run);
+		listeners.forEach(Runnable::run);
 	}
 
 	/**
@@ -346,12 +348,19 @@ public final class ShardGate {
 	}
 
 	/**
-	 * Adds a listener called after every {@link #exit} and {@link #unhold}, to notice a
-	 * finished drain.
+	 * Adds a listener called after every {@link #exit}, to notice a finished drain.
 	 * @param listener the listener
 	 */
 	public void addExitListener(Runnable listener) {
 		this.exitListeners.add(listener);
+	}
+
+	/**
+	 * Adds a listener called after every {@link #unhold}, to notice a finished drain.
+	 * @param listener the listener
+	 */
+	public void addUnholdListener(Runnable listener) {
+		this.unholdListeners.add(listener);
 	}
 
 	private void update(Runnable change) {

@@ -128,7 +128,13 @@ public final class ShardMember implements ManagerRunnable {
 				this.wake::release,
 				"Cannot watch the shard ring's Leases, changes are noticed only at the next read of the ring: "
 						+ "lease={}/{} error=\"{}\" (grant 'watch' on leases to hand objects over at once)");
+		// by label, a reconcile's end never finishes a drain: only a held key given back
 		this.gate.addExitListener(() -> {
+			if (this.drainWaiting && !labelBased()) {
+				this.wake.release();
+			}
+		});
+		this.gate.addUnholdListener(() -> {
 			if (this.drainWaiting) {
 				this.wake.release();
 			}
@@ -378,8 +384,10 @@ public final class ShardMember implements ManagerRunnable {
 			return true;
 		}
 		this.awaitingReconciles = true;
-		logger.warn("Shard lease lost while reconciles begun under it still run; taking it again once they ended: "
-				+ "ring={} identity={}", this.config.ringName(), this.config.identity());
+		logger.warn(
+				"Shard lease lost while reconciles begun under it (or fleet clusters engaged under it) still "
+						+ "run; taking it again once they ended: " + "ring={} identity={}",
+				this.config.ringName(), this.config.identity());
 		try {
 			while (!this.gate.awaitIdle(this.config.retryPeriod())) {
 				if (stopped.getCount() == 0) {
