@@ -115,7 +115,7 @@ public final class Fleet implements ManagerRunnable {
 		this.home = home;
 		this.providers = List.copyOf(providers);
 		this.ring = ring;
-		this.held = (ring != null) ? ring.heldKeys() : null;
+		this.held = (ring != null) ? HeldKeys.of(ring) : null;
 		if (this.held != null) {
 			this.held.onChange(this.rebalance::release);
 		}
@@ -475,9 +475,7 @@ public final class Fleet implements ManagerRunnable {
 		WriteFence fence = (this.held != null) ? this.held.fence() : null;
 		Member member = new Member(name, offer.provider(), (cluster) -> {
 			this.clientConfigurers.forEach((configurer) -> configurer.accept(offer.client()));
-			ManagerBuilder builder = (this.held != null) ? this.home.builderForCluster(offer.client(), fence)
-					: this.home.builderForCluster(offer.client());
-			return built(newCluster(cluster, builder));
+			return built(newCluster(cluster, memberBuilder(offer.client(), fence)));
 		}, this.stopping.get(name), (ended) -> {
 			try {
 				disengaged(ended);
@@ -490,6 +488,24 @@ public final class Fleet implements ManagerRunnable {
 		});
 		this.members.put(name, member);
 		member.start();
+	}
+
+	/**
+	 * Returns the builder of a cluster's manager: its controllers write under the given
+	 * fence (the shard Lease's, in a shared fleet) or, with none, the home manager's.
+	 */
+	private ManagerBuilder memberBuilder(ApiClient client, @Nullable WriteFence fence) {
+		if (fence == null) {
+			return this.home.builderForCluster(client);
+		}
+		WriteFence previous = WriteFence.current();
+		WriteFence.enter(fence);
+		try {
+			return this.home.builderForCluster(client);
+		}
+		finally {
+			WriteFence.enter(previous);
+		}
 	}
 
 	/**

@@ -183,24 +183,16 @@ public final class Manager {
 	 * health checks or declared permissions, and all namespaces watched. Its leader-only
 	 * runnables (its controllers) write under this manager's write fence: once this
 	 * replica's Lease can no longer be vouched for, their writes are refused as this
-	 * manager's are.
+	 * manager's are. Built by fenced work (a fleet shared over a shard ring builds its
+	 * clusters' managers under the shard Lease's fence), they write under that work's
+	 * fence instead.
 	 * @param client the client of the other cluster's API server; it is not modified
 	 * @return the builder
 	 */
 	public ManagerBuilder builderForCluster(ApiClient client) {
-		WriteFence fence = (this.leaderElector != null) ? this.leaderElector.writeFence() : this.settings.leaderFence;
-		return builderForCluster(client, fence);
-	}
-
-	/**
-	 * Returns a builder for the manager of another cluster as {@link #builderForCluster},
-	 * whose leader-only runnables write under the given fence instead: that of the shard
-	 * Lease a fleet shared over a ring engages its clusters under.
-	 * @param client the client of the other cluster's API server; it is not modified
-	 * @param fence the fence of its writes, {@code null} for none
-	 * @return the builder
-	 */
-	public ManagerBuilder builderForCluster(ApiClient client, @Nullable WriteFence fence) {
+		WriteFence current = WriteFence.current();
+		WriteFence fence = (current != null) ? current
+				: (this.leaderElector != null) ? this.leaderElector.writeFence() : this.settings.leaderFence;
 		return new ManagerBuilder(client, this.settings.forOtherCluster(fence));
 	}
 

@@ -94,6 +94,7 @@ public final class ShardRing implements WorkGate.Factory {
 			manager.add("sharder-" + config.ringName(), sharder);
 		}
 		ShardRing ring = new ShardRing(config, member, sharder);
+		HeldKeys.register(ring, member);
 		manager.addCheck(Check.readiness(checkName(config.ringName()), () -> {
 			if (!member.isMember()) {
 				String why = member.isLeaving() ? " is given back: this replica is leaving the ring" : member
@@ -180,16 +181,6 @@ public final class ShardRing implements WorkGate.Factory {
 	 */
 	public boolean owns(Class<? extends KubernetesObject> kind, Request request) {
 		return this.member.gate().permits(key(kind, request));
-	}
-
-	/**
-	 * Returns the keys of this ring that runnables hold for as long as they work on them,
-	 * rather than for one reconcile: what {@code Fleet.Builder.sharedOver(ring)} shares
-	 * clusters with. Applications need not call it.
-	 * @return the held keys
-	 */
-	public HeldKeys heldKeys() {
-		return HeldKeys.of(this.member);
 	}
 
 	/**

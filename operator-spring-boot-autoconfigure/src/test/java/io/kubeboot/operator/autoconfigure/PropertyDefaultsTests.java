@@ -62,7 +62,7 @@ class PropertyDefaultsTests {
 			"operator.metrics.auth.audiences", "operator.metrics.auth.allowed-cache-ttl",
 			"operator.metrics.auth.denied-cache-ttl", "operator.metrics.auth.cache-size",
 			"operator.tracing.observation-timers", "operator.clusters.enabled", "operator.clusters.kubeconfigs",
-			"operator.clusters.secrets.namespace");
+			"operator.clusters.connection-details", "operator.clusters.secrets.namespace");
 
 	@Test
 	void everyPropertyHasTheCoresDefaultOrIsTheStartersOwn() {

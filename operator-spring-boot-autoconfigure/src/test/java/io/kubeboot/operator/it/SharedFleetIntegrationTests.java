@@ -2,12 +2,16 @@ package io.kubeboot.operator.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.kubeboot.operator.client.Patch;
 import io.kubeboot.operator.cluster.Cluster;
@@ -23,7 +27,6 @@ import io.kubeboot.operator.reconcile.Request;
 import io.kubeboot.operator.reconcile.Result;
 import io.kubeboot.operator.sharding.ShardRing;
 import io.kubeboot.operator.sharding.ShardingConfig;
-import io.kubeboot.operator.sharding.internal.HashRing;
 import io.kubeboot.operator.test.ControlPlane;
 import io.kubeboot.operator.test.TcpProxy;
 import io.kubeboot.operator.test.TestNamespace;
@@ -78,6 +81,8 @@ class SharedFleetIntegrationTests {
 
 	private static final String SELECTOR = "fleet-shared=yes";
 
+	private static final Set<String> CLUSTERS = Set.of("c0", "c1", "c2");
+
 	@RegisterExtension
 	private final TestResources resources = new TestResources();
 
@@ -85,11 +90,24 @@ class SharedFleetIntegrationTests {
 
 	private final String ringName = "fleet-" + System.nanoTime();
 
-	private final String identityA = "replica-a-" + System.nanoTime();
+	/**
+	 * The replicas' identities, fixed (each test has a namespace of its own, where the
+	 * ring's Leases are): the ring of both gives each replica at least one of
+	 * {@link #CLUSTERS}.
+	 */
+	private final String identityA = "replica-a";
 
-	private final String identityB = "replica-b-" + System.nanoTime();
+	private final String identityB = "replica-b";
 
 	private ShardingConfig.Mode mode = ShardingConfig.Mode.FILTER;
+
+	/**
+	 * The replica whose reconciles of each cluster's object {@code -2} write on, if any.
+	 */
+	private volatile @Nullable String stubborn;
+
+	/** The clusters whose object {@code -2} a stubborn reconcile writes now. */
+	private final Set<String> writingOn = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * A replica alone engages every cluster; a second one joining takes those the ring
@@ -102,18 +120,17 @@ class SharedFleetIntegrationTests {
 	void clustersMoveBetweenReplicasOnlyOnceTheirEngagementsEnded(ShardingConfig.Mode mode, ControlPlane controlPlane,
 			TestNamespace home) throws Exception {
 		this.mode = mode;
-		Map<String, String> owners = clustersSplitOverTheRing();
-		createObjects(controlPlane, home, owners.keySet());
-		Replica a = replica(this.identityA, controlPlane, home, owners.keySet(), null);
+		createObjects(controlPlane, home, CLUSTERS);
+		Replica a = replica(this.identityA, controlPlane, home, CLUSTERS, null);
 		a.manager().start();
-		await().atMost(WAIT).until(() -> names(a.fleet().clusters()).equals(owners.keySet()));
+		await().atMost(WAIT).until(() -> names(a.fleet().clusters()).equals(CLUSTERS));
 		long alone = System.nanoTime();
-		await().atMost(WAIT).until(() -> writtenSince(alone, this.identityA).equals(owners.keySet()));
+		await().atMost(WAIT).until(() -> writtenSince(alone, this.identityA).equals(CLUSTERS));
 
-		Replica b = replica(this.identityB, controlPlane, home, owners.keySet(), null);
+		Replica b = replica(this.identityB, controlPlane, home, CLUSTERS, null);
 		b.manager().start();
 		long joined = System.nanoTime();
-		await().atMost(WAIT).until(() -> runsItsShare(a, owners) && runsItsShare(b, owners));
+		Map<String, String> owners = awaitSplit(a, b);
 		assertThat(b.fleet().statuses()).filteredOn((status) -> owners.get(status.name()).equals(this.identityA))
 			.extracting(ClusterStatus::state)
 			.containsOnly(State.ELSEWHERE);
@@ -121,34 +138,45 @@ class SharedFleetIntegrationTests {
 
 		b.manager().stop();
 		long left = System.nanoTime();
-		await().atMost(WAIT).until(() -> names(a.fleet().clusters()).equals(owners.keySet()));
-		await().atMost(WAIT).until(() -> writtenSince(left, this.identityA).equals(owners.keySet()));
+		await().atMost(WAIT).until(() -> names(a.fleet().clusters()).equals(CLUSTERS));
+		await().atMost(WAIT).until(() -> writtenSince(left, this.identityA).equals(CLUSTERS));
 		assertNoOverlap();
 	}
 
 	/**
 	 * A replica cut off from the home cluster (its Lease not renewed) while its clusters'
-	 * API servers still answer it: its writes to them stop by its renew deadline, and the
-	 * other replica engages them only once its Lease expired.
+	 * API servers still answer it, one reconcile of each of its clusters ignoring its
+	 * stop and interruption and writing on: its writes to them are refused from its renew
+	 * deadline on, and the other replica engages them only once its Lease expired.
 	 */
 	@Test
 	void aReplicaCutOffFromHomeStopsWritingBeforeTheOtherTakesItsClusters(ControlPlane controlPlane, TestNamespace home)
 			throws Exception {
-		Map<String, String> owners = clustersSplitOverTheRing();
-		createObjects(controlPlane, home, owners.keySet());
+		createObjects(controlPlane, home, CLUSTERS);
 		TcpProxy proxy = this.resources.closeable(TcpProxy.to(controlPlane.apiServerUrl()));
-		Replica a = replica(this.identityA, controlPlane, home, owners.keySet(), proxy);
-		Replica b = replica(this.identityB, controlPlane, home, owners.keySet(), null);
+		Replica a = replica(this.identityA, controlPlane, home, CLUSTERS, proxy);
+		Replica b = replica(this.identityB, controlPlane, home, CLUSTERS, null);
 		a.manager().start();
 		b.manager().start();
-		await().atMost(WAIT).until(() -> runsItsShare(a, owners) && runsItsShare(b, owners));
+		Map<String, String> owners = awaitSplit(a, b);
 		Set<String> ofA = share(owners, this.identityA);
-		long settled = System.nanoTime();
-		await().atMost(WAIT).until(() -> writtenSince(settled, this.identityA).equals(ofA));
+		this.stubborn = this.identityA;
+		await().atMost(WAIT).until(() -> this.writingOn.containsAll(ofA));
 
 		long cutAt = System.nanoTime();
 		proxy.cut();
-		await().atMost(WAIT).until(() -> writtenSince(cutAt, this.identityB).equals(owners.keySet()));
+		try {
+			await().atMost(WAIT).until(() -> writtenSince(cutAt, this.identityB).equals(CLUSTERS));
+			// a while longer: the stubborn reconciles of the cut-off replica would still
+			// write
+			long takenOverAt = System.nanoTime();
+			await().atMost(WAIT)
+				.until(() -> writtenSince(takenOverAt, this.identityB).equals(CLUSTERS)
+						&& System.nanoTime() - takenOverAt > REQUEUE.multipliedBy(4).toNanos());
+		}
+		finally {
+			this.stubborn = null;
+		}
 		long lastOfA = this.journal.stream()
 			.filter((write) -> write.replica().equals(this.identityA))
 			.mapToLong(Write::sent)
@@ -171,26 +199,26 @@ class SharedFleetIntegrationTests {
 	}
 
 	/**
-	 * Names three clusters such that the ring of the two replicas gives each replica at
-	 * least one.
-	 * @return each cluster's owner under the ring of both replicas, by name
+	 * Waits until the two replicas, both in the ring, run their shares of the clusters:
+	 * each at least one, together all, none on both.
+	 * @return each cluster's replica, by name
 	 */
-	private Map<String, String> clustersSplitOverTheRing() {
-		HashRing both = new HashRing(List.of(this.identityA, this.identityB), ShardingConfig.DEFAULT_VIRTUAL_NODES);
-		Map<String, String> owners = new LinkedHashMap<>();
-		String third = null;
-		for (int i = 0; owners.size() < 2 || third == null; i++) {
-			String name = "c" + i;
-			String owner = both.owner(Fleet.ringKey(name));
-			if (!owners.containsValue(owner)) {
-				owners.put(name, owner);
-			}
-			else if (third == null) {
-				third = name;
-			}
-		}
-		owners.put(third, both.owner(Fleet.ringKey(third)));
+	private Map<String, String> awaitSplit(Replica a, Replica b) {
+		await().atMost(WAIT).until(() -> {
+			Set<String> ofA = names(a.fleet().clusters());
+			Set<String> ofB = names(b.fleet().clusters());
+			return ring(a).members().size() == 2 && ring(b).members().size() == 2 && !ofA.isEmpty() && !ofB.isEmpty()
+					&& Collections.disjoint(ofA, ofB)
+					&& Stream.concat(ofA.stream(), ofB.stream()).collect(Collectors.toSet()).equals(CLUSTERS);
+		});
+		Map<String, String> owners = new HashMap<>();
+		names(a.fleet().clusters()).forEach((name) -> owners.put(name, this.identityA));
+		names(b.fleet().clusters()).forEach((name) -> owners.put(name, this.identityB));
 		return owners;
+	}
+
+	private static ShardRing ring(Replica replica) {
+		return replica.fleet().ring().orElseThrow();
 	}
 
 	/**
@@ -224,7 +252,12 @@ class SharedFleetIntegrationTests {
 		Fleet fleet = Fleet.builder(manager).provider(StaticClusters.of(clients)).sharedOver(ring).build();
 		fleet.controller(V1ConfigMap.class)
 			.named("journal")
-			.configure((controller) -> controller.namespace(home.name()).labelSelector(SELECTOR))
+			.configure((controller) -> controller.namespace(home.name())
+				.labelSelector(SELECTOR)
+				// a worker per object: with fewer, the objects requeued at once would
+				// keep the
+				// initial list's requests, of low priority, waiting
+				.maxConcurrentReconciles(OBJECTS_PER_CLUSTER * 3))
 			.complete((cluster, request) -> write(cluster, request, identity));
 		return new Replica(manager, fleet);
 	}
@@ -237,14 +270,15 @@ class SharedFleetIntegrationTests {
 		if (!request.name().startsWith(cluster.name() + "-")) {
 			return Result.done();
 		}
+		if (identity.equals(this.stubborn) && request.name().endsWith("-2")) {
+			writeOn(cluster, request, identity);
+			return Result.requeueAfter(REQUEUE);
+		}
 		long start = System.nanoTime();
 		Thread.sleep(request.name().endsWith("-0") ? SLOW_WORK.toMillis() : WORK.toMillis());
 		long sent = System.nanoTime();
 		try {
-			cluster.client()
-				.patch(new V1ConfigMap()
-					.metadata(new V1ObjectMeta().namespace(request.namespace()).name(request.name())),
-						Patch.merge(Map.of("data", Map.of("writer", identity))));
+			patch(cluster, request, identity);
 		}
 		catch (RuntimeException ex) {
 			// refused by the fence: not journaled
@@ -252,6 +286,37 @@ class SharedFleetIntegrationTests {
 		}
 		this.journal.add(new Write(cluster.name(), identity, start, sent, System.nanoTime()));
 		return Result.requeueAfter(REQUEUE);
+	}
+
+	/**
+	 * Writes an object again and again, journaling each answered write, ignoring the stop
+	 * and the interruption of its cluster: only the fence can keep its writes out.
+	 */
+	private void writeOn(Cluster cluster, Request request, String identity) {
+		this.writingOn.add(cluster.name());
+		while (identity.equals(this.stubborn)) {
+			long sent = System.nanoTime();
+			try {
+				patch(cluster, request, identity);
+				this.journal.add(new Write(cluster.name(), identity, sent, sent, System.nanoTime()));
+			}
+			catch (RuntimeException ex) {
+				// refused by the fence, or interrupted: written again
+				Thread.interrupted();
+			}
+			try {
+				Thread.sleep(WORK.toMillis());
+			}
+			catch (InterruptedException ex) {
+				// ignored: the fence, not the stop, must end its writes
+			}
+		}
+	}
+
+	private static void patch(Cluster cluster, Request request, String identity) {
+		cluster.client()
+			.patch(new V1ConfigMap().metadata(new V1ObjectMeta().namespace(request.namespace()).name(request.name())),
+					Patch.merge(Map.of("data", Map.of("writer", identity))));
 	}
 
 	private static void createObjects(ControlPlane controlPlane, TestNamespace home, Set<String> clusters)
@@ -265,11 +330,6 @@ class SharedFleetIntegrationTests {
 					.execute();
 			}
 		}
-	}
-
-	private boolean runsItsShare(Replica replica, Map<String, String> owners) {
-		String identity = replica.fleet().ring().orElseThrow().config().identity();
-		return names(replica.fleet().clusters()).equals(share(owners, identity));
 	}
 
 	private static Set<String> share(Map<String, String> owners, String identity) {

@@ -1,6 +1,12 @@
 package io.kubeboot.operator.sharding.internal;
 
+import java.lang.ref.WeakReference;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+
 import io.kubeboot.operator.client.internal.WriteFence;
+import io.kubeboot.operator.sharding.ShardRing;
 
 /**
  * Keys of a ring held for as long as a runnable works on them rather than for one
@@ -8,6 +14,13 @@ import io.kubeboot.operator.client.internal.WriteFence;
  * to another replica only once given back, as a reconcile's key moves only once ended.
  */
 public final class HeldKeys {
+
+	/**
+	 * The membership of each ring joined, both weakly (the member's listeners may reach
+	 * its ring): a ring gone takes its entry along, and the ring keeps its member.
+	 */
+	private static final Map<ShardRing, WeakReference<ShardMember>> MEMBERS = Collections
+		.synchronizedMap(new WeakHashMap<>());
 
 	private final ShardMember member;
 
@@ -60,11 +73,26 @@ public final class HeldKeys {
 	}
 
 	/**
-	 * Creates the held keys of a member.
-	 * @param member the member
+	 * Records the membership of a ring as it joins, so that {@link #of} finds it without
+	 * the ring's public API showing it.
+	 * @param ring the ring
+	 * @param member this replica's membership in it
+	 */
+	public static void register(ShardRing ring, ShardMember member) {
+		MEMBERS.put(ring, new WeakReference<>(member));
+	}
+
+	/**
+	 * Returns the held keys of this replica in a ring.
+	 * @param ring the ring, joined with {@code ShardRing.join}
 	 * @return its held keys
 	 */
-	public static HeldKeys of(ShardMember member) {
+	public static HeldKeys of(ShardRing ring) {
+		WeakReference<ShardMember> reference = MEMBERS.get(ring);
+		ShardMember member = (reference != null) ? reference.get() : null;
+		if (member == null) {
+			throw new IllegalArgumentException(ring + " was not joined with ShardRing.join");
+		}
 		return new HeldKeys(member);
 	}
 
