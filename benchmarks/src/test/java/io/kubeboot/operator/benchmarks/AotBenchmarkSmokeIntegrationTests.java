@@ -25,10 +25,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The cold drain at N = 100 with every implementation's process on a JDK 25 (the
  * benchmark's {@code benchmark.javaHome}), JOSDK on its own class path included, and
  * {@code spring-aot}: one training run writes JDK 25's AOT cache without a cluster, and
- * its run starts with {@code -XX:AOTMode=on}, which fails rather than start without a
- * usable cache. Skipped when neither this JVM nor one under {@code /usr/lib/jvm} is JDK
- * 25 or later. Asserts that every implementation produced numbers and the report has the
- * column, never how fast.
+ * its run starts with Spring AOT and {@code -XX:AOTMode=on}, which fails rather than
+ * start without a usable cache. Skipped when neither this JVM nor one under
+ * {@code /usr/lib/jvm} is JDK 25 or later. Asserts that every implementation produced
+ * numbers and the report has the column, never how fast.
  */
 class AotBenchmarkSmokeIntegrationTests {
 
@@ -54,9 +54,10 @@ class AotBenchmarkSmokeIntegrationTests {
 			assertThat(results.values(Metric.DRAIN_ALL, 100, implementation)).hasSize(1);
 		}
 		String report = Files.readString(directory.resolve("results.md"), StandardCharsets.UTF_8);
-		assertThat(report).contains("| ours (Spring Boot starter) | ours (Spring Boot starter, JDK 25 AOT cache) |",
+		assertThat(report).contains(
+				"| ours (Spring Boot starter) | ours (Spring Boot starter, the image's recipe: Spring AOT + CDS or AOT cache) |",
 				"spring-aot/spring", "| JDK of the operator processes | ", jdk.get() + " (-Dbenchmark.javaHome)",
-				"| AOT cache of spring-aot | one training run", "| operator class path | jar files only");
+				"| class-data archive of spring-aot | one training run", "| operator class path | jar files only");
 		String training = Files.readString(directory.resolve("work").resolve("spring-aot-training.log"),
 				StandardCharsets.UTF_8);
 		assertThat(training).contains("AOTCache creation is complete");

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.kubeboot.operator.benchmarks.harness.ApiAudit;
 import io.kubeboot.operator.benchmarks.harness.Benchmark;
 import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
 import io.kubeboot.operator.benchmarks.harness.Implementation;
@@ -23,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its own class path included (memory at 100 and 200 objects, failover with 3s/2s/0.5s
  * leases, the microbenchmarks called once without JMH), so that the benchmark cannot rot.
  * Asserts only that each scenario finished and produced numbers, never how fast. The
- * operator processes run on the build's JDK: below JDK 25, {@code spring-aot} must be
- * reported as skipped with the reason ({@link AotBenchmarkSmokeIntegrationTests} runs it
- * on a JDK 25).
+ * operator processes run on the build's JDK: {@code spring-aot} with Spring AOT and a CDS
+ * archive ({@link AotBenchmarkSmokeIntegrationTests} runs it with JDK 25's AOT cache).
+ * The API server's audit log counts each implementation's requests.
  */
 class BenchmarkSmokeIntegrationTests {
 
@@ -35,22 +36,21 @@ class BenchmarkSmokeIntegrationTests {
 		Path directory = Path.of("target", "benchmark-smoke").toAbsolutePath();
 		BenchmarkConfig config = BenchmarkConfig.smoke(directory);
 		Results results;
-		try (ControlPlane controlPlane = ControlPlane.start()) {
+		try (ControlPlane controlPlane = ApiAudit.startControlPlane(config.workDir())) {
 			results = new Benchmark(config, controlPlane).run();
 		}
 		List<Implementation> all = List.of(Implementation.values());
 		Map<Implementation, String> skipped = results.skipped();
 		String report = Files.readString(directory.resolve("results.md"));
-		if (Runtime.version().feature() < 25) {
-			assertThat(skipped).containsOnlyKeys(Implementation.SPRING_AOT);
-			assertThat(skipped.get(Implementation.SPRING_AOT)).contains("the AOT cache needs JDK 25 or later");
-			assertThat(report).contains("**Skipped: `spring-aot`** (ours (Spring Boot starter, JDK 25 AOT cache)): "
-					+ "the operator processes run on JDK " + Runtime.version().feature());
-			assertThat(results.values(Metric.DRAIN_FIRST, 100, Implementation.SPRING_AOT)).isEmpty();
-		}
-		else {
-			assertThat(skipped).isEmpty();
-		}
+		assertThat(skipped).isEmpty();
+		assertThat(report).contains("| ours (Spring Boot starter) | ours (Spring Boot starter, the image's recipe",
+				"spring-aot/spring",
+				"| class-data archive of spring-aot | one training run " + "(-Dspring.aot.enabled=true -XX:"
+						+ ((Runtime.version().feature() < 25) ? "ArchiveClassesAtExit" : "AOTCacheOutput"),
+				"## API requests of a cold drain of 100");
+		String training = Files.readString(config.workDir().resolve("spring-aot-training.log"));
+		// the training run started from the beans Spring AOT generated at build time
+		assertThat(training).contains("Starting AOT-processed SpringOperatorApplication");
 		List<Implementation> ran = all.stream()
 			.filter((implementation) -> !skipped.containsKey(implementation))
 			.toList();
@@ -59,6 +59,14 @@ class BenchmarkSmokeIntegrationTests {
 			assertPositive(results, Metric.DRAIN_ALL, 100, implementation);
 			assertPositive(results, Metric.DRAIN_FIRST, 100, implementation);
 			assertPositive(results, Metric.DRAIN_RECONCILES, 100, implementation);
+			assertPositive(results, Metric.DRAIN_FIRST_WRITE, 100, implementation);
+			assertPositive(results, Metric.DRAIN_STARTUP_REQUESTS, 100, implementation);
+			// at least the list (raw) or the list and the watch (the operators)
+			assertThat(results.values(Metric.DRAIN_REQUESTS, 100, implementation))
+				.as("requests of %s besides its status writes", implementation.id())
+				.singleElement()
+				.satisfies(
+						(count) -> assertThat(count).isGreaterThanOrEqualTo(implementation.isOperator() ? 2.0 : 1.0));
 		}
 		for (Implementation implementation : operators) {
 			assertPositive(results, Metric.LIVE_CHANGES, 100, implementation);

@@ -98,7 +98,8 @@ final class DefaultClient implements Client {
 					.addInterceptor(CallDeadline.interceptor()));
 		this.cache = cache;
 		this.calls = new RestCalls(bounded, timeout);
-		this.kinds = new KindResolver(bounded);
+		this.kinds = (cache instanceof KindResolver.Source source) ? new KindResolver(bounded, source.kindResolver())
+				: new KindResolver(bounded);
 		this.json = new ClientJson(bounded.getJSON().getGson());
 		this.fieldManager = fieldManager;
 		this.tracking = (cache instanceof WrittenVersions.Tracking reads) ? reads : null;

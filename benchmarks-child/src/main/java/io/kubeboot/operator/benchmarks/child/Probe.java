@@ -61,6 +61,8 @@ public final class Probe {
 
 	private final AtomicBoolean firstReconcile = new AtomicBoolean();
 
+	private final AtomicBoolean firstWrite = new AtomicBoolean();
+
 	private final AtomicInteger reconciles = new AtomicInteger();
 
 	private final AtomicLong lastReconcile = new AtomicLong();
@@ -141,6 +143,9 @@ public final class Probe {
 		}
 		if (!this.written.add(key)) {
 			return;
+		}
+		if (this.firstWrite.compareAndSet(false, true)) {
+			report("first-status " + System.currentTimeMillis());
 		}
 		if (createdAt != null) {
 			int index = this.latencyCount.getAndIncrement();

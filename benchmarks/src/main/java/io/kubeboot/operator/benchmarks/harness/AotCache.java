@@ -14,21 +14,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JDK 25's AOT cache of {@link Implementation#SPRING_AOT}, written by one training run
- * before its first measured run: the Spring application with the same class path and JVM
- * flags plus {@code -XX:AOTCacheOutput=<file>} and
+ * The image's recipe of {@link Implementation#SPRING_AOT}, as the archetype's Dockerfile
+ * applies it: Spring AOT ({@code -Dspring.aot.enabled=true}, the beans this module's
+ * build generated) and a class-data archive written by one training run before the first
+ * measured run, the Spring application with the same class path and JVM flags plus
  * {@code -Dspring.context.exit=onRefresh}, with no kubeconfig and no cluster (it
- * refreshes the context and exits before the manager starts), as an image build would run
- * it. Its runs then start with {@code -XX:AOTMode=on -XX:AOTCache=<file>}: a cache the
- * JVM cannot use stops the run instead of measuring a start without it.
+ * refreshes the context and exits before the manager starts). On JDK 25 and later the
+ * archive is the AOT cache ({@code -XX:AOTCacheOutput=<file>}, runs with
+ * {@code -XX:AOTMode=on -XX:AOTCache=<file>}); before, a dynamic CDS archive
+ * ({@code -XX:ArchiveClassesAtExit=<file>}, runs with
+ * {@code -Xshare:on -XX:SharedArchiveFile=<file>}). Either way an archive the JVM cannot
+ * use stops the run instead of measuring a start without it.
  */
 final class AotCache {
 
 	/**
 	 * The feature release that has the AOT cache with {@code -XX:AOTCacheOutput} (JEP
-	 * 514).
+	 * 514); earlier ones get a dynamic CDS archive.
 	 */
 	static final int JDK = 25;
+
+	private static final String SPRING_AOT = "-Dspring.aot.enabled=true";
 
 	private static final Logger logger = LoggerFactory.getLogger(AotCache.class);
 
@@ -36,10 +42,13 @@ final class AotCache {
 
 	private final Path file;
 
+	private final boolean aotCache;
+
 	private final long trainingMillis;
 
-	private AotCache(Path file, long trainingMillis) {
+	private AotCache(Path file, boolean aotCache, long trainingMillis) {
 		this.file = file;
+		this.aotCache = aotCache;
 		this.trainingMillis = trainingMillis;
 	}
 
@@ -49,20 +58,16 @@ final class AotCache {
 	 * @param classPath their class path
 	 * @return the reason, or {@code null} if it can run
 	 */
-	static String unavailable(ChildJdk jdk, OperatorClassPath classPath) {
-		if (jdk.feature() < JDK) {
-			return "the operator processes run on JDK %d (%s), and the AOT cache needs JDK %d or later: set -D%s to one"
-				.formatted(jdk.feature(), jdk.home(), JDK, ChildJdk.PROPERTY);
-		}
+	static String unavailable(OperatorClassPath classPath) {
 		if (!classPath.jarsOnly()) {
-			return "the AOT cache needs a class path of jar files only, and " + classPath.problem();
+			return "a class-data archive needs a class path of jar files only, and " + classPath.problem();
 		}
 		return null;
 	}
 
 	/**
 	 * Runs the training and returns the cache.
-	 * @param jdk the JDK, {@value #JDK} or later
+	 * @param jdk the JDK the operator processes run on
 	 * @param classPath the class path, jar files only
 	 * @param jvmFlags the JVM flags the measured runs use too
 	 * @param workDir where the cache, the training's log and its empty home directory go
@@ -74,14 +79,16 @@ final class AotCache {
 	static AotCache train(ChildJdk jdk, OperatorClassPath classPath, List<String> jvmFlags, Path workDir)
 			throws IOException, InterruptedException {
 		Path directory = Files.createDirectories(workDir.resolve(Implementation.SPRING_AOT.id()));
-		Path file = directory.resolve("app.aot");
+		boolean aotCache = jdk.feature() >= JDK;
+		Path file = directory.resolve(aotCache ? "app.aot" : "app.jsa");
 		Files.deleteIfExists(file);
 		Path home = Files.createDirectories(directory.resolve("home"));
 		Path log = workDir.resolve(Implementation.SPRING_AOT.id() + "-training.log");
 		List<String> command = new ArrayList<>();
 		command.add(jdk.java().toString());
 		command.addAll(jvmFlags);
-		command.add("-XX:AOTCacheOutput=" + file);
+		command.add(SPRING_AOT);
+		command.add((aotCache ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + file);
 		command.add("-Dspring.context.exit=onRefresh");
 		command.add("-cp");
 		command.add(classPath.classPath());
@@ -114,8 +121,8 @@ final class AotCache {
 					+ " did not log the training run's stand-in client, so it found a cluster configuration; see "
 					+ log);
 		}
-		AotCache cache = new AotCache(file, millis);
-		logger.info("AOT cache of {}: {}", Implementation.SPRING_AOT.id(), cache.describe());
+		AotCache cache = new AotCache(file, aotCache, millis);
+		logger.info("Class-data archive of {}: {}", Implementation.SPRING_AOT.id(), cache.describe());
 		return cache;
 	}
 
@@ -124,7 +131,8 @@ final class AotCache {
 	 * @return the flags
 	 */
 	List<String> runFlags() {
-		return List.of("-XX:AOTMode=on", "-XX:AOTCache=" + this.file);
+		return this.aotCache ? List.of(SPRING_AOT, "-XX:AOTMode=on", "-XX:AOTCache=" + this.file)
+				: List.of(SPRING_AOT, "-Xshare:on", "-XX:SharedArchiveFile=" + this.file);
 	}
 
 	/**
@@ -139,9 +147,11 @@ final class AotCache {
 		catch (IOException ex) {
 			bytes = -1;
 		}
-		return ("one training run (-XX:AOTCacheOutput, -Dspring.context.exit=onRefresh, no cluster) took %.1f s "
-				+ "and wrote a cache of %.1f MiB; the runs add -XX:AOTMode=on -XX:AOTCache=<it>")
-			.formatted(this.trainingMillis / 1000.0, bytes / (1024.0 * 1024.0));
+		return ("one training run (%s %s, -Dspring.context.exit=onRefresh, no cluster) took %.1f s "
+				+ "and wrote %s of %.1f MiB; the runs add %s")
+			.formatted(SPRING_AOT, this.aotCache ? "-XX:AOTCacheOutput" : "-XX:ArchiveClassesAtExit",
+					this.trainingMillis / 1000.0, this.aotCache ? "an AOT cache" : "a dynamic CDS archive",
+					bytes / (1024.0 * 1024.0), String.join(" ", runFlags()).replace(this.file.toString(), "<it>"));
 	}
 
 }

@@ -9,9 +9,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -60,6 +62,10 @@ public final class Benchmark {
 
 	private AotCache aotCache;
 
+	private final ApiAudit audit;
+
+	private final Map<Implementation, Map<String, Integer>> requests = new LinkedHashMap<>();
+
 	/**
 	 * Creates a benchmark on a running control plane.
 	 * @param config what to run
@@ -69,6 +75,7 @@ public final class Benchmark {
 		this.config = config;
 		this.cluster = new Cluster(controlPlane);
 		this.jdk = ChildJdk.fromProperty(config.javaHome().toString());
+		this.audit = ApiAudit.in(config.workDir());
 	}
 
 	/**
@@ -144,11 +151,11 @@ public final class Benchmark {
 	}
 
 	/**
-	 * Writes the AOT cache of {@link Implementation#SPRING_AOT} with one training run, or
-	 * records why it is skipped.
+	 * Writes the class-data archive of {@link Implementation#SPRING_AOT} with one
+	 * training run, or records why it is skipped.
 	 */
 	private void trainAotCache() throws Exception {
-		String unavailable = AotCache.unavailable(this.jdk, OperatorClassPath.get());
+		String unavailable = AotCache.unavailable(OperatorClassPath.get());
 		if (unavailable != null) {
 			this.results.skip(Implementation.SPRING_AOT, unavailable);
 			logger.warn("Skipping {}: {}", Implementation.SPRING_AOT.id(), unavailable);
@@ -156,7 +163,7 @@ public final class Benchmark {
 		}
 		this.aotCache = AotCache.train(this.jdk, OperatorClassPath.get(), this.config.childJvmFlags(),
 				this.config.workDir());
-		this.results.environment("AOT cache of " + Implementation.SPRING_AOT.id(), this.aotCache.describe());
+		this.results.environment("class-data archive of " + Implementation.SPRING_AOT.id(), this.aotCache.describe());
 	}
 
 	/**
@@ -190,7 +197,35 @@ public final class Benchmark {
 					coldDrainRun(size, run, implementation, true);
 				}
 			}
+			if (!this.requests.isEmpty()) {
+				this.results.section(requestsSection(size));
+				this.requests.clear();
+			}
 		}
+	}
+
+	private static int total(Map<String, Integer> requests) {
+		return requests.values().stream().mapToInt(Integer::intValue).sum();
+	}
+
+	/**
+	 * The requests of each implementation's last cold drain of a size, by kind.
+	 */
+	private String requestsSection(int size) {
+		StringBuilder out = new StringBuilder("## API requests of a cold drain of %d\n\n".formatted(size));
+		out.append("What each implementation's last cold drain of ")
+			.append(size)
+			.append(" asked the API server from its spawn until all statuses were written, besides the status "
+					+ "writes, from the API server's audit log (`verb resource`, or the path of a discovery "
+					+ "request, and how many).\n\n| implementation | requests | by kind |\n|---|---|---|\n");
+		this.requests.forEach((implementation,
+				counts) -> out.append("| %s | %d | %s |\n".formatted(implementation.id(),
+						counts.values().stream().mapToInt(Integer::intValue).sum(),
+						counts.entrySet()
+							.stream()
+							.map((entry) -> "`%s` %d".formatted(entry.getKey(), entry.getValue()))
+							.collect(Collectors.joining(", ")))));
+		return out.append('\n').toString();
 	}
 
 	private void coldDrainRun(int size, int run, Implementation implementation, boolean record) throws Exception {
@@ -206,9 +241,19 @@ public final class Benchmark {
 			long drained = Long.parseLong(drainedEvent[0]);
 			long cpuMillis = Long.parseLong(drainedEvent[2]) / 1_000_000;
 			long jvmStart = child.awaitTime("jvm-start", Duration.ofSeconds(5));
+			long firstWrite = child.awaitTime("first-status", Duration.ofSeconds(5));
 			long spawned = child.spawnedAt();
 			if (record) {
 				this.results.add(Metric.DRAIN_FIRST, size, implementation, first - spawned);
+				this.results.add(Metric.DRAIN_FIRST_WRITE, size, implementation, firstWrite - spawned);
+				if (this.audit != null) {
+					// status writes are left out of the log, the first one too
+					this.results.add(Metric.DRAIN_STARTUP_REQUESTS, size, implementation,
+							total(this.audit.count(spawned, firstWrite)));
+					Map<String, Integer> requests = this.audit.count(spawned, drained);
+					this.results.add(Metric.DRAIN_REQUESTS, size, implementation, total(requests));
+					this.requests.put(implementation, requests);
+				}
 				this.results.add(Metric.DRAIN_ALL, size, implementation, drained - spawned);
 				this.results.add(Metric.DRAIN_THROUGHPUT, size, implementation,
 						size * 1000.0 / Math.max(1, drained - first));

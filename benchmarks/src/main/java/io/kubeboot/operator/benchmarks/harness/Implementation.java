@@ -9,7 +9,7 @@ import io.kubeboot.operator.benchmarks.spring.SpringOperatorApplication;
 
 /**
  * The programs compared, each run as a separate JVM with identical JVM flags
- * ({@code spring-aot} adds JDK 25's AOT cache to them).
+ * ({@code spring-aot} adds Spring AOT and a class-data archive to them).
  */
 public enum Implementation {
 
@@ -20,14 +20,14 @@ public enum Implementation {
 
 	/**
 	 * The same application as {@link #SPRING}, with the same class path and JVM flags,
-	 * started with JDK 25's AOT cache ({@code -XX:AOTMode=on -XX:AOTCache=...}) that one
-	 * training run ({@code -XX:AOTCacheOutput=... -Dspring.context.exit=onRefresh}, no
-	 * cluster) wrote before its first run ({@link AotCache}). Only the cold drain runs
-	 * it, which measures start-up; it needs the operator processes on JDK 25 or later
-	 * ({@code benchmark.javaHome}) and is reported as skipped otherwise.
+	 * started the way the archetype's image starts it ({@link AotCache}): Spring AOT
+	 * ({@code -Dspring.aot.enabled=true}, the beans this module's build generated) and a
+	 * class-data archive that one training run ({@code -Dspring.context.exit=onRefresh},
+	 * no cluster) wrote before its first run: a dynamic CDS archive before JDK 25, the
+	 * AOT cache from JDK 25 on. Only the cold drain runs it, which measures start-up.
 	 */
-	SPRING_AOT("spring-aot", "ours (Spring Boot starter, JDK 25 AOT cache)", SpringOperatorApplication.class.getName(),
-			false, true, false),
+	SPRING_AOT("spring-aot", "ours (Spring Boot starter, the image's recipe: Spring AOT + CDS or AOT cache)",
+			SpringOperatorApplication.class.getName(), false, true, false),
 
 	/**
 	 * Ours without Spring: {@code Manager.builder(...)} directly.
@@ -118,8 +118,8 @@ public enum Implementation {
 	}
 
 	/**
-	 * Whether it starts with JDK 25's AOT cache ({@link #SPRING_AOT}).
-	 * @return whether it uses the AOT cache
+	 * Whether it starts with Spring AOT and a class-data archive ({@link #SPRING_AOT}).
+	 * @return whether it uses them
 	 */
 	public boolean usesAotCache() {
 		return this == SPRING_AOT;

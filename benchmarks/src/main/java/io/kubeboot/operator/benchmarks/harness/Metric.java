@@ -12,6 +12,9 @@ public record Metric(String scenario, String name, boolean lowerIsBetter, int de
 
 	public static final Metric DRAIN_FIRST = new Metric("drain", "process start → first reconcile (ms)", true);
 
+	public static final Metric DRAIN_FIRST_WRITE = new Metric("drain", "process start → first status written (ms)",
+			true);
+
 	public static final Metric DRAIN_ALL = new Metric("drain", "process start → all statuses written (ms)", true);
 
 	public static final Metric DRAIN_THROUGHPUT = new Metric("drain", "statuses/s after the first reconcile", false);
@@ -24,6 +27,12 @@ public record Metric(String scenario, String name, boolean lowerIsBetter, int de
 			true);
 
 	public static final Metric DRAIN_JVM = new Metric("drain", "spawn → JVM start time (ms)", true);
+
+	public static final Metric DRAIN_STARTUP_REQUESTS = new Metric("drain",
+			"API requests before the first status write", true);
+
+	public static final Metric DRAIN_REQUESTS = new Metric("drain",
+			"API requests until drained besides the N status writes", true);
 
 	public static final Metric DRAIN_RECONCILES = new Metric("drain", "reconciles per object", true, 2);
 

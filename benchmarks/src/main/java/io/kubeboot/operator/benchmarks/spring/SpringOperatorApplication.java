@@ -11,8 +11,8 @@ import io.kubeboot.operator.client.Client;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.event.EventListener;
 import org.springframework.core.metrics.jfr.FlightRecorderApplicationStartup;
 
 /**
@@ -29,14 +29,14 @@ public class SpringOperatorApplication {
 	 */
 	public static final String JFR_PROPERTY = "benchmark.jfr";
 
-	private static Probe probe;
-
 	public static void main(String[] args) {
 		try {
-			ChildSettings settings = ChildSettings.fromEnvironment();
-			probe = Probe.start(settings);
 			List<String> arguments = new ArrayList<>(List.of(args));
-			arguments.addAll(operatorProperties(settings));
+			// unset where Spring AOT processes the application at build time, which then
+			// sees the defaults, as a user's build sees application.yaml's values
+			if (System.getenv(ChildSettings.NAMESPACE) != null) {
+				arguments.addAll(operatorProperties(ChildSettings.fromEnvironment()));
+			}
 			SpringApplication application = new SpringApplication(SpringOperatorApplication.class);
 			if (Boolean.getBoolean(JFR_PROPERTY)) {
 				// the start-up steps (each bean's instantiation, each configuration
@@ -44,6 +44,10 @@ public class SpringOperatorApplication {
 				application.setApplicationStartup(new FlightRecorderApplicationStartup());
 			}
 			application.run(arguments.toArray(String[]::new));
+		}
+		catch (SpringApplication.AbandonedRunException ex) {
+			// how Spring AOT's processing at build time ends the run
+			throw ex;
 		}
 		catch (Throwable ex) {
 			ex.printStackTrace();
@@ -78,13 +82,18 @@ public class SpringOperatorApplication {
 	}
 
 	@Bean
-	WidgetWorkload widgetWorkload(Client client) {
+	Probe probe() {
+		return Probe.start(ChildSettings.fromEnvironment());
+	}
+
+	@Bean
+	WidgetWorkload widgetWorkload(Probe probe, Client client) {
 		return new WidgetWorkload(probe, new ClientStatusPatch(client));
 	}
 
-	@EventListener(ApplicationReadyEvent.class)
-	void ready() {
-		probe.ready();
+	@Bean
+	ApplicationListener<ApplicationReadyEvent> probeReady(Probe probe) {
+		return (event) -> probe.ready();
 	}
 
 }

@@ -104,9 +104,11 @@ final class ApiServerHeartbeat {
 
 	private void run() {
 		try {
+			// the first probe a period after the start, which the informers' first
+			// requests answer for: no request on the way to the first reconcile
 			while (!Thread.currentThread().isInterrupted()) {
-				probe();
 				Thread.sleep(PERIOD.toMillis());
+				probe();
 			}
 		}
 		catch (InterruptedException ex) {

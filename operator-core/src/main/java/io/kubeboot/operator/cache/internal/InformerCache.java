@@ -64,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * ({@link #objectBudgets}); one that caches every Secret, ConfigMap, Pod or Event of the
  * cluster is warned of as it starts ({@link UnscopedInformerWarning}). Thread-safe.
  */
-public final class InformerCache implements Cache, WrittenVersions.Tracking {
+public final class InformerCache implements Cache, WrittenVersions.Tracking, KindResolver.Source {
 
 	private static final Logger logger = LoggerFactory.getLogger(InformerCache.class);
 
@@ -894,6 +894,11 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking {
 	 */
 	public record SetInformer(InformerKey key, boolean askedFor, List<Informer<?>> members) {
 
+	}
+
+	@Override
+	public KindResolver kindResolver() {
+		return this.kindResolver;
 	}
 
 }

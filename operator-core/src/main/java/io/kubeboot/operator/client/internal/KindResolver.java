@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,9 +59,9 @@ public final class KindResolver {
 
 	private final String server;
 
-	private final Map<String, List<V1APIResource>> resourcesByGroupVersion = new ConcurrentHashMap<>();
+	private final Map<String, List<V1APIResource>> resourcesByGroupVersion;
 
-	private volatile @Nullable List<String> groupVersions;
+	private final AtomicReference<@Nullable List<String>> groupVersions;
 
 	/**
 	 * Creates a resolver that asks the API server of the given client.
@@ -69,6 +70,35 @@ public final class KindResolver {
 	public KindResolver(ApiClient client) {
 		this.discovery = new Discovery(client);
 		this.server = client.getBasePath();
+		this.resourcesByGroupVersion = new ConcurrentHashMap<>();
+		this.groupVersions = new AtomicReference<>();
+	}
+
+	/**
+	 * Creates a resolver that shares the discovery answers of another one (of the same
+	 * API server) and asks, through its own client, only what neither has asked yet: a
+	 * manager's client and cache resolve each group-version once between them.
+	 * @param client the client
+	 * @param answers the resolver whose answers are shared
+	 */
+	public KindResolver(ApiClient client, KindResolver answers) {
+		this.discovery = new Discovery(client);
+		this.server = client.getBasePath();
+		this.resourcesByGroupVersion = answers.resourcesByGroupVersion;
+		this.groupVersions = answers.groupVersions;
+	}
+
+	/**
+	 * A reader whose discovery answers a client built on it shares.
+	 */
+	public interface Source {
+
+		/**
+		 * Returns the resolver whose answers are shared.
+		 * @return the resolver
+		 */
+		KindResolver kindResolver();
+
 	}
 
 	/**
@@ -195,7 +225,7 @@ public final class KindResolver {
 	}
 
 	private List<String> candidateGroupVersions(String version) throws ApiException {
-		List<String> all = this.groupVersions;
+		List<String> all = this.groupVersions.get();
 		if (all == null) {
 			all = new ArrayList<>();
 			for (V1APIGroup group : this.discovery.groupDiscovery("/apis").getGroups()) {
@@ -203,7 +233,7 @@ public final class KindResolver {
 					all.add(groupVersion.getGroupVersion());
 				}
 			}
-			this.groupVersions = all;
+			this.groupVersions.set(all);
 		}
 		List<String> candidates = new ArrayList<>();
 		candidates.add(version);

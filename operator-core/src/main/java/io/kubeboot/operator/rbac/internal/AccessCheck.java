@@ -22,14 +22,16 @@ import io.kubeboot.operator.rbac.PolicyRule;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
+import io.kubernetes.client.openapi.models.V1ResourceRule;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Asks the API server whether this operator's identity may do what every rule allows: one
- * {@code SelfSubjectAccessReview} per verb, resource, namespace and name, a few at a
- * time, so that the whole list costs about as long as two or three requests. If a review
+ * {@code SelfSubjectRulesReview} per namespace answers the questions about that namespace
+ * where the API server can list every rule, and one {@code SelfSubjectAccessReview} per
+ * verb, resource, namespace and name answers the rest, a few at a time. If a review
  * cannot be made, the check reports nothing: the requests themselves still fail with a
  * {@code 403} naming what is missing.
  */
@@ -60,43 +62,100 @@ public final class AccessCheck {
 		if (reviews.isEmpty()) {
 			return new Decisions(Map.of());
 		}
-		List<Review> ordered = new ArrayList<>(reviews);
-		List<Callable<Boolean>> calls = ordered.stream()
-			.map((review) -> (Callable<Boolean>) () -> AccessReviews.isAllowed(client, review.attributes()))
-			.toList();
+		long deadline = System.nanoTime() + timeout.toNanos();
 		AtomicInteger threads = new AtomicInteger();
-		ExecutorService executor = Executors.newFixedThreadPool(Math.min(PARALLEL_REVIEWS, calls.size()),
+		ExecutorService executor = Executors.newFixedThreadPool(Math.min(PARALLEL_REVIEWS, reviews.size()),
 				(runnable) -> {
 					Thread thread = new Thread(runnable, "operator-rbac-check-" + threads.incrementAndGet());
 					thread.setDaemon(true);
 					return thread;
 				});
 		try {
-			List<Future<Boolean>> answers = executor.invokeAll(calls, timeout.toMillis(), TimeUnit.MILLISECONDS);
 			Map<Review, Boolean> allowed = new LinkedHashMap<>();
-			for (int i = 0; i < answers.size(); i++) {
-				Review review = ordered.get(i);
-				try {
-					allowed.put(review, answers.get(i).get());
-				}
-				catch (CancellationException ex) {
-					logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"no answer within {}\"",
-							review.verb(), review.describe(), timeout);
-					return null;
-				}
-				catch (ExecutionException ex) {
-					Throwable cause = ex.getCause();
-					logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"{}\"", review.verb(),
-							review.describe(),
-							(cause instanceof ApiException api) ? StatusMessages.describe(api) : String.valueOf(cause));
-					return null;
-				}
+			List<Review> unanswered = new ArrayList<>(reviews);
+			if (reviews.stream().filter((review) -> review.namespace() != null).count() > 1) {
+				unanswered = answerByRules(client, executor, reviews, allowed, deadline);
+			}
+			if (!answerEach(client, executor, unanswered, allowed, deadline, timeout)) {
+				return null;
 			}
 			return new Decisions(allowed);
 		}
 		finally {
 			executor.shutdownNow();
 		}
+	}
+
+	/**
+	 * Answers the reviews of each namespace from one {@code SelfSubjectRulesReview} of
+	 * it, where the API server lists every rule, and returns the reviews left: those of
+	 * all namespaces or cluster-scoped resources, and those of a namespace whose rules
+	 * review was incomplete or failed, which single reviews answer as before.
+	 */
+	private static List<Review> answerByRules(ApiClient client, ExecutorService executor, Set<Review> reviews,
+			Map<Review, Boolean> allowed, long deadline) throws InterruptedException {
+		List<String> namespaces = reviews.stream()
+			.map(Review::namespace)
+			.filter((namespace) -> namespace != null)
+			.distinct()
+			.toList();
+		List<Callable<@Nullable List<V1ResourceRule>>> calls = namespaces.stream()
+			.map((namespace) -> (Callable<@Nullable List<V1ResourceRule>>) () -> AccessReviews.rulesIn(client,
+					namespace))
+			.toList();
+		List<Future<@Nullable List<V1ResourceRule>>> answers = executor.invokeAll(calls,
+				Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		Map<String, List<V1ResourceRule>> rulesByNamespace = new LinkedHashMap<>();
+		for (int i = 0; i < answers.size(); i++) {
+			try {
+				List<V1ResourceRule> rules = answers.get(i).get();
+				if (rules != null) {
+					rulesByNamespace.put(namespaces.get(i), rules);
+				}
+			}
+			catch (CancellationException | ExecutionException ex) {
+				// the namespace's reviews are asked one by one
+			}
+		}
+		List<Review> left = new ArrayList<>();
+		for (Review review : reviews) {
+			List<V1ResourceRule> rules = (review.namespace() != null) ? rulesByNamespace.get(review.namespace()) : null;
+			if (rules == null) {
+				left.add(review);
+			}
+			else {
+				allowed.put(review, rules.stream().anyMatch((rule) -> AccessReviews.allows(rule, review.attributes())));
+			}
+		}
+		return left;
+	}
+
+	private static boolean answerEach(ApiClient client, ExecutorService executor, List<Review> reviews,
+			Map<Review, Boolean> allowed, long deadline, Duration timeout) throws InterruptedException {
+		List<Callable<Boolean>> calls = reviews.stream()
+			.map((review) -> (Callable<Boolean>) () -> AccessReviews.isAllowed(client, review.attributes()))
+			.toList();
+		List<Future<Boolean>> answers = executor.invokeAll(calls, Math.max(0, deadline - System.nanoTime()),
+				TimeUnit.NANOSECONDS);
+		for (int i = 0; i < answers.size(); i++) {
+			Review review = reviews.get(i);
+			try {
+				allowed.put(review, answers.get(i).get());
+			}
+			catch (CancellationException ex) {
+				logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"no answer within {}\"",
+						review.verb(), review.describe(), timeout);
+				return false;
+			}
+			catch (ExecutionException ex) {
+				Throwable cause = ex.getCause();
+				logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"{}\"", review.verb(),
+						review.describe(),
+						(cause instanceof ApiException api) ? StatusMessages.describe(api) : String.valueOf(cause));
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -1,0 +1,93 @@
+package io.kubeboot.operator.benchmarks.harness;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CarriedOverTests {
+
+	private static final String PREVIOUS = """
+			# Benchmarks
+
+			## Machine and date
+
+			| | |
+			|---|---|
+			| date | 2026-11-29T15:07:12.601404946Z |
+
+			## Cold drain
+
+			old drain table
+
+			## Failover
+
+			old failover table
+
+			## Streamed and paged lists
+
+			old lists table
+
+			## Targets
+
+			| target | measured (medians) | result |
+			|---|---|---|
+			| cold drain N=5000, spring ≤ 0.95x baseline | 28080 vs 25566 = 1.10x | **missed by 16%** |
+			| failover after a graceful stop with release < 1000 ms, spring | 87 ms | met |
+
+			## Every run
+
+			old runs
+			""";
+
+	@Test
+	void theScenariosLeftOutKeepTheirSectionsAndTargetsWithTheirDate(@TempDir Path directory) throws Exception {
+		Path previous = Files.writeString(directory.resolve("BENCHMARKS.md"), PREVIOUS);
+		CarriedOver carried = CarriedOver.from(previous, config(directory, "drain", "memory"));
+		StringBuilder out = new StringBuilder();
+		for (String scenario : List.of("drain", "failover", "lists", "sharded")) {
+			carried.appendSection(out, scenario);
+		}
+		assertThat(out.toString()).isEqualTo("""
+				## Failover
+
+				*Not rerun: the figures of the run of 2026-11-29 (`-Dbenchmark.scenarios` left this scenario out).*
+
+				old failover table
+
+				## Streamed and paged lists
+
+				*Not rerun: the figures of the run of 2026-11-29 (`-Dbenchmark.scenarios` left this scenario out).*
+
+				old lists table
+
+				""");
+		assertThat(carried.targetRows()).containsExactly(
+				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29) | 87 ms | met |");
+	}
+
+	@Test
+	void aRunOfEveryScenarioCarriesNothing(@TempDir Path directory) throws Exception {
+		Path previous = Files.writeString(directory.resolve("BENCHMARKS.md"), PREVIOUS);
+		CarriedOver carried = CarriedOver.from(previous, config(directory, "drain", "live", "burst", "memory",
+				"failover", "cache-memory", "lists", "sharded", "jmh"));
+		StringBuilder out = new StringBuilder();
+		carried.appendSection(out, "failover");
+		assertThat(out).isEmpty();
+		assertThat(carried.targetRows()).isEmpty();
+		assertThat(CarriedOver.from(directory.resolve("none.md"), config(directory, "drain")).targetRows()).isEmpty();
+	}
+
+	private static BenchmarkConfig config(Path directory, String... scenarios) {
+		return new BenchmarkConfig(false, new LinkedHashSet<>(List.of(scenarios)), List.of(Implementation.SPRING),
+				List.of(1000), List.of(), List.of(), List.of(), 100, Duration.ofSeconds(15), Duration.ofSeconds(10),
+				Duration.ofSeconds(2), 0, false, true, List.of(), directory, directory, directory);
+	}
+
+}
