@@ -15,8 +15,7 @@ import java.util.regex.Pattern;
  * The sections of the previous {@code BENCHMARKS.md} of the scenarios a run leaves out
  * ({@code -Dbenchmark.scenarios}), so that rerunning some scenarios keeps the others'
  * figures in the document, each marked with the date of the run that measured it, and
- * their rows of the targets table with them. The previous run's every-run table is not
- * kept (it is in the repository's history).
+ * their rows of the targets table and of the every-run table with them.
  */
 final class CarriedOver {
 
@@ -28,8 +27,12 @@ final class CarriedOver {
 			"## Work queue microbenchmarks (JMH)");
 
 	/** How each scenario's rows of the targets table start. */
-	private static final Map<String, String> TARGET_ROWS = Map.of("live", "| live change during a cold drain",
-			"failover", "| failover after", "memory", "| heap per cached object", "drain", "| cold drain N=");
+	private static final Map<String, List<String>> TARGET_ROWS = Map.of("drain",
+			List.of("| process start", "| operator CPU", "| API requests", "| cold drain", "| throughput"), "memory",
+			List.of("| heap after full GC", "| heap per cached object"), "live", List.of("| live change"), "failover",
+			List.of("| failover"));
+
+	private static final String NOT_RERUN = "*Not rerun: the figures of the run of ";
 
 	private static final Pattern DATE = Pattern.compile("^\\| date \\| (\\S+?)(T.*)? \\|$", Pattern.MULTILINE);
 
@@ -39,10 +42,13 @@ final class CarriedOver {
 
 	private final List<String> targetRows;
 
-	private CarriedOver(String date, Map<String, String> sections, List<String> targetRows) {
+	private final List<String> runRows;
+
+	private CarriedOver(String date, Map<String, String> sections, List<String> targetRows, List<String> runRows) {
 		this.date = date;
 		this.sections = sections;
 		this.targetRows = targetRows;
+		this.runRows = runRows;
 	}
 
 	/**
@@ -55,7 +61,7 @@ final class CarriedOver {
 	 */
 	static CarriedOver from(Path previous, BenchmarkConfig config) throws IOException {
 		if (config.smoke() || !Files.isRegularFile(previous)) {
-			return new CarriedOver("", Map.of(), List.of());
+			return new CarriedOver("", Map.of(), List.of(), List.of());
 		}
 		String text = Files.readString(previous, StandardCharsets.UTF_8);
 		Matcher date = DATE.matcher(text);
@@ -63,6 +69,7 @@ final class CarriedOver {
 		List<String> parts = split(text);
 		Map<String, String> sections = new LinkedHashMap<>();
 		List<String> rows = new ArrayList<>();
+		List<String> runs = new ArrayList<>();
 		for (Map.Entry<String, String> scenario : HEADINGS.entrySet()) {
 			if (config.runs(scenario.getKey())) {
 				continue;
@@ -74,17 +81,25 @@ final class CarriedOver {
 			}
 		}
 		for (String part : parts) {
-			if (part.startsWith("## Targets")) {
-				for (String line : part.split("\n")) {
-					TARGET_ROWS.forEach((scenario, prefix) -> {
-						if (!config.runs(scenario) && line.startsWith(prefix)) {
-							rows.add(line.replaceFirst("^\\| ([^|]*?) \\|", "| $1 (run of " + when + ") |"));
+			for (String line : part.split("\n")) {
+				if (part.startsWith("## Targets")) {
+					TARGET_ROWS.forEach((scenario, prefixes) -> {
+						if (!config.runs(scenario) && prefixes.stream().anyMatch(line::startsWith)) {
+							// a row carried over before keeps its date
+							rows.add(line.contains(" (run of ") ? line
+									: line.replaceFirst("^\\| ([^|]*?) \\|", "| $1 (run of " + when + ") |"));
 						}
 					});
 				}
+				else if (part.startsWith("## Every run") && line.startsWith("| ") && !line.startsWith("| scenario ")) {
+					String scenario = line.substring(2, line.indexOf(" |", 2));
+					if (HEADINGS.containsKey(scenario) && !config.runs(scenario)) {
+						runs.add(line);
+					}
+				}
 			}
 		}
-		return new CarriedOver(when, sections, rows);
+		return new CarriedOver(when, sections, rows, runs);
 	}
 
 	/**
@@ -97,9 +112,15 @@ final class CarriedOver {
 		if (section == null) {
 			return;
 		}
+		if (section.contains(NOT_RERUN)) {
+			// carried over before: it keeps its date
+			out.append(section);
+			return;
+		}
 		int heading = section.indexOf('\n') + 1;
 		out.append(section, 0, heading)
-			.append("\n*Not rerun: the figures of the run of ")
+			.append("\n")
+			.append(NOT_RERUN)
 			.append(this.date)
 			.append(" (`-Dbenchmark.scenarios` left this scenario out).*\n")
 			.append(section.substring(heading));
@@ -111,6 +132,14 @@ final class CarriedOver {
 	 */
 	List<String> targetRows() {
 		return this.targetRows;
+	}
+
+	/**
+	 * Returns the carried-over rows of the every-run table, as they were.
+	 * @return the rows
+	 */
+	List<String> runRows() {
+		return this.runRows;
 	}
 
 	/**

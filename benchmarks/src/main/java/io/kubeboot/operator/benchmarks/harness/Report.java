@@ -120,7 +120,7 @@ final class Report {
 		}
 		// the command prints the results, not only the document
 		System.out.println("\n" + out.substring(tablesStart));
-		everyRun(out, results);
+		everyRun(out, results, carried.runRows());
 		for (String note : results.notes()) {
 			out.append("- ").append(note).append('\n');
 		}
@@ -439,7 +439,7 @@ final class Report {
 		return ((percent < 1) ? "%.1f%%" : "%.0f%%").formatted(percent);
 	}
 
-	private static void everyRun(StringBuilder out, Results results) {
+	private static void everyRun(StringBuilder out, Results results, List<String> carriedRows) {
 		out.append("## Every run\n\nIn the order measured (runs alternate between the implementations).\n\n");
 		out.append("| scenario | N | metric | implementation | values |\n|---|---|---|---|---|\n");
 		results.all()
@@ -450,6 +450,7 @@ final class Report {
 									values.stream()
 										.map((value) -> format(key.metric(), value))
 										.collect(Collectors.joining(", "))))));
+		carriedRows.forEach((row) -> out.append(row).append('\n'));
 		out.append('\n');
 	}
 

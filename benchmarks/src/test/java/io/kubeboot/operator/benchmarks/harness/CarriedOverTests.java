@@ -43,7 +43,10 @@ class CarriedOverTests {
 
 			## Every run
 
-			old runs
+			| scenario | N | metric | implementation | values |
+			|---|---|---|---|---|
+			| drain | 1000 | process start → first reconcile (ms) | spring | 4402, 4500 |
+			| failover | 100 | kill -9 of the leader → standby's first reconcile (ms) | spring | 15567 |
 			""";
 
 	@Test
@@ -69,6 +72,35 @@ class CarriedOverTests {
 
 				""");
 		assertThat(carried.targetRows()).containsExactly(
+				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29) | 87 ms | met |");
+		assertThat(carried.runRows()).containsExactly(
+				"| failover | 100 | kill -9 of the leader → standby's first reconcile (ms) | spring | 15567 |");
+	}
+
+	@Test
+	void whatWasCarriedOverBeforeKeepsItsDate(@TempDir Path directory) throws Exception {
+		Path previous = Files.writeString(directory.resolve("BENCHMARKS.md"), PREVIOUS);
+		BenchmarkConfig drainOnly = config(directory, "drain");
+		CarriedOver first = CarriedOver.from(previous, drainOnly);
+		StringBuilder report = new StringBuilder("""
+				# Benchmarks
+
+				## Machine and date
+
+				| | |
+				|---|---|
+				| date | 2026-11-30T12:00:00Z |
+
+				""");
+		first.appendSection(report, "failover");
+		report.append("## Targets\n\n| target | measured (medians) | result |\n|---|---|---|\n");
+		first.targetRows().forEach((row) -> report.append(row).append('\n'));
+		Path rewritten = Files.writeString(directory.resolve("BENCHMARKS.md"), report);
+		CarriedOver second = CarriedOver.from(rewritten, drainOnly);
+		StringBuilder out = new StringBuilder();
+		second.appendSection(out, "failover");
+		assertThat(out.toString()).contains("the figures of the run of 2026-11-29").doesNotContain("2026-11-30");
+		assertThat(second.targetRows()).containsExactly(
 				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29) | 87 ms | met |");
 	}
 
