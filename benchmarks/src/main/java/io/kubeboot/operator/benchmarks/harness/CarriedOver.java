@@ -14,17 +14,18 @@ import java.util.regex.Pattern;
 /**
  * The sections of the previous {@code BENCHMARKS.md} of the scenarios a run leaves out
  * ({@code -Dbenchmark.scenarios}), so that rerunning some scenarios keeps the others'
- * figures in the document, each marked with the date of the run that measured it, and
- * their rows of the targets table and of the every-run table with them.
+ * figures in the document, each marked with the date and time of the run that measured
+ * it, and their rows of the targets table and of the every-run table with them.
  */
 final class CarriedOver {
 
-	/** The heading each scenario's section starts with. */
-	private static final Map<String, String> HEADINGS = Map.of("drain", "## Cold drain", "live",
-			"## Live changes during a cold drain", "burst", "## Burst", "memory", "## Memory", "failover",
-			"## Failover", CacheMemory.SCENARIO, "## Heap per cached object", StreamedLists.SCENARIO,
-			"## Streamed and paged lists", ShardedDrain.SCENARIO, "## Sharded", "jmh",
-			"## Work queue microbenchmarks (JMH)");
+	/** How the headings of each scenario's sections start. */
+	private static final Map<String, List<String>> HEADINGS = Map.of("drain",
+			List.of("## Cold drain", "## API requests of a cold drain"), "live",
+			List.of("## Live changes during a cold drain"), "burst", List.of("## Burst"), "memory",
+			List.of("## Memory"), "failover", List.of("## Failover"), CacheMemory.SCENARIO,
+			List.of("## Heap per cached object"), StreamedLists.SCENARIO, List.of("## Streamed and paged lists"),
+			ShardedDrain.SCENARIO, List.of("## Sharded"), "jmh", List.of("## Work queue microbenchmarks (JMH)"));
 
 	/** How each scenario's rows of the targets table start. */
 	private static final Map<String, List<String>> TARGET_ROWS = Map.of("drain",
@@ -34,17 +35,20 @@ final class CarriedOver {
 
 	private static final String NOT_RERUN = "*Not rerun: the figures of the run of ";
 
-	private static final Pattern DATE = Pattern.compile("^\\| date \\| (\\S+?)(T.*)? \\|$", Pattern.MULTILINE);
+	/** The date and time of a run to the minute, which tells two runs of a day apart. */
+	private static final Pattern DATE = Pattern.compile("^\\| date \\| (\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d)\\S* \\|$",
+			Pattern.MULTILINE);
 
 	private final String date;
 
-	private final Map<String, String> sections;
+	private final Map<String, List<String>> sections;
 
 	private final List<String> targetRows;
 
 	private final List<String> runRows;
 
-	private CarriedOver(String date, Map<String, String> sections, List<String> targetRows, List<String> runRows) {
+	private CarriedOver(String date, Map<String, List<String>> sections, List<String> targetRows,
+			List<String> runRows) {
 		this.date = date;
 		this.sections = sections;
 		this.targetRows = targetRows;
@@ -67,16 +71,16 @@ final class CarriedOver {
 		Matcher date = DATE.matcher(text);
 		String when = date.find() ? date.group(1) : "an earlier date";
 		List<String> parts = split(text);
-		Map<String, String> sections = new LinkedHashMap<>();
+		Map<String, List<String>> sections = new LinkedHashMap<>();
 		List<String> rows = new ArrayList<>();
 		List<String> runs = new ArrayList<>();
-		for (Map.Entry<String, String> scenario : HEADINGS.entrySet()) {
+		for (Map.Entry<String, List<String>> scenario : HEADINGS.entrySet()) {
 			if (config.runs(scenario.getKey())) {
 				continue;
 			}
 			for (String part : parts) {
-				if (part.startsWith(scenario.getValue())) {
-					sections.merge(scenario.getKey(), part, String::concat);
+				if (scenario.getValue().stream().anyMatch(part::startsWith)) {
+					sections.computeIfAbsent(scenario.getKey(), (key) -> new ArrayList<>()).add(part);
 				}
 			}
 		}
@@ -108,22 +112,20 @@ final class CarriedOver {
 	 * @param scenario the scenario
 	 */
 	void appendSection(StringBuilder out, String scenario) {
-		String section = this.sections.get(scenario);
-		if (section == null) {
-			return;
+		for (String section : this.sections.getOrDefault(scenario, List.of())) {
+			if (section.contains(NOT_RERUN)) {
+				// carried over before: it keeps its date
+				out.append(section);
+				continue;
+			}
+			int heading = section.indexOf('\n') + 1;
+			out.append(section, 0, heading)
+				.append("\n")
+				.append(NOT_RERUN)
+				.append(this.date)
+				.append(" (`-Dbenchmark.scenarios` left this scenario out).*\n")
+				.append(section.substring(heading));
 		}
-		if (section.contains(NOT_RERUN)) {
-			// carried over before: it keeps its date
-			out.append(section);
-			return;
-		}
-		int heading = section.indexOf('\n') + 1;
-		out.append(section, 0, heading)
-			.append("\n")
-			.append(NOT_RERUN)
-			.append(this.date)
-			.append(" (`-Dbenchmark.scenarios` left this scenario out).*\n")
-			.append(section.substring(heading));
 	}
 
 	/**

@@ -84,6 +84,8 @@ final class Report {
 		if (drain && config.runs("drain")) {
 			out.append("![Cold drain time against N](drain.png)\n\n");
 		}
+		// with its plot, which only a run of the drain rewrites, and its requests
+		carried.appendSection(out, "drain");
 		section(out, results, config, "live", "Live changes during a cold drain",
 				("N widgets exist and the operator process is spawned, as in the cold drain. From its first "
 						+ "reconcile on, while fewer than 80%% of the N widgets have their status, the harness creates "
@@ -148,7 +150,8 @@ final class Report {
 		out.append(
 				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,lists,sharded,jmh`: the scenarios to run; "
 						+ "the sections of the others are kept from the document this run rewrites, marked with "
-						+ "the date of the run that measured them, with their rows of the targets "
+						+ "the date and time of the run that measured them, with their rows of the targets and "
+						+ "of every run "
 						+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
 		out.append(("- `-Dbenchmark.implementations=%s`: the implementations, in the order the runs alternate "
 				+ "(this run: `%s`)\n")

@@ -26,6 +26,10 @@ class CarriedOverTests {
 
 			old drain table
 
+			## API requests of a cold drain of 1000
+
+			old requests
+
 			## Failover
 
 			old failover table
@@ -52,28 +56,44 @@ class CarriedOverTests {
 	@Test
 	void theScenariosLeftOutKeepTheirSectionsAndTargetsWithTheirDate(@TempDir Path directory) throws Exception {
 		Path previous = Files.writeString(directory.resolve("BENCHMARKS.md"), PREVIOUS);
-		CarriedOver carried = CarriedOver.from(previous, config(directory, "drain", "memory"));
+		CarriedOver carried = CarriedOver.from(previous, config(directory, "memory", "live"));
 		StringBuilder out = new StringBuilder();
-		for (String scenario : List.of("drain", "failover", "lists", "sharded")) {
+		for (String scenario : List.of("drain", "failover", "lists", "sharded", "live")) {
 			carried.appendSection(out, scenario);
 		}
-		assertThat(out.toString()).isEqualTo("""
-				## Failover
+		assertThat(out.toString()).isEqualTo(
+				"""
+						## Cold drain
 
-				*Not rerun: the figures of the run of 2026-11-29 (`-Dbenchmark.scenarios` left this scenario out).*
+						*Not rerun: the figures of the run of 2026-11-29T15:07 (`-Dbenchmark.scenarios` left this scenario out).*
 
-				old failover table
+						old drain table
 
-				## Streamed and paged lists
+						## API requests of a cold drain of 1000
 
-				*Not rerun: the figures of the run of 2026-11-29 (`-Dbenchmark.scenarios` left this scenario out).*
+						*Not rerun: the figures of the run of 2026-11-29T15:07 (`-Dbenchmark.scenarios` left this scenario out).*
 
-				old lists table
+						old requests
 
-				""");
+						## Failover
+
+						*Not rerun: the figures of the run of 2026-11-29T15:07 (`-Dbenchmark.scenarios` left this scenario out).*
+
+						old failover table
+
+						## Streamed and paged lists
+
+						*Not rerun: the figures of the run of 2026-11-29T15:07 (`-Dbenchmark.scenarios` left this scenario out).*
+
+						old lists table
+
+						""");
 		assertThat(carried.targetRows()).containsExactly(
-				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29) | 87 ms | met |");
+				"| cold drain N=5000, spring ≤ 0.95x baseline (run of 2026-11-29T15:07) | 28080 vs 25566 = 1.10x "
+						+ "| **missed by 16%** |",
+				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29T15:07) | 87 ms | met |");
 		assertThat(carried.runRows()).containsExactly(
+				"| drain | 1000 | process start → first reconcile (ms) | spring | 4402, 4500 |",
 				"| failover | 100 | kill -9 of the leader → standby's first reconcile (ms) | spring | 15567 |");
 	}
 
@@ -99,9 +119,9 @@ class CarriedOverTests {
 		CarriedOver second = CarriedOver.from(rewritten, drainOnly);
 		StringBuilder out = new StringBuilder();
 		second.appendSection(out, "failover");
-		assertThat(out.toString()).contains("the figures of the run of 2026-11-29").doesNotContain("2026-11-30");
+		assertThat(out.toString()).contains("the figures of the run of 2026-11-29T15:07").doesNotContain("2026-11-30");
 		assertThat(second.targetRows()).containsExactly(
-				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29) | 87 ms | met |");
+				"| failover after a graceful stop with release < 1000 ms, spring (run of 2026-11-29T15:07) | 87 ms | met |");
 	}
 
 	@Test
