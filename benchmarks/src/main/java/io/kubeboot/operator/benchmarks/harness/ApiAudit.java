@@ -6,8 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.WeakHashMap;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -28,6 +30,9 @@ public final class ApiAudit {
 	static final String LOG = "apiserver-audit.log";
 
 	private static final String POLICY = "apiserver-audit-policy.yaml";
+
+	/** The control planes {@link #startControlPlane} started, with their logs. */
+	private static final Map<ControlPlane, ApiAudit> AUDITED = Collections.synchronizedMap(new WeakHashMap<>());
 
 	private final Path log;
 
@@ -61,20 +66,22 @@ public final class ApiAudit {
 				  users: ["%3$s"]
 				- level: None
 				""".formatted(Widget.GROUP, Widget.PLURAL, ControlPlane.ADMIN), StandardCharsets.UTF_8);
-		return ControlPlane.builder()
+		ControlPlane controlPlane = ControlPlane.builder()
 			.apiServerFlags("--audit-policy-file=" + policy, "--audit-log-path=" + log, "--audit-log-format=json",
 					"--audit-log-maxsize=1024")
 			.start();
+		AUDITED.put(controlPlane, new ApiAudit(log));
+		return controlPlane;
 	}
 
 	/**
-	 * Returns the audit log in a work directory, if {@link #startControlPlane} started
-	 * the control plane there (the server creates the file with its first line).
-	 * @param workDir the benchmark's work directory
+	 * Returns the audit log of a control plane, if {@link #startControlPlane} started it
+	 * (the server creates the file with its first line).
+	 * @param controlPlane the control plane
 	 * @return the log, or {@code null}
 	 */
-	static ApiAudit in(Path workDir) {
-		return Files.isRegularFile(workDir.resolve(POLICY)) ? new ApiAudit(workDir.resolve(LOG)) : null;
+	static ApiAudit of(ControlPlane controlPlane) {
+		return AUDITED.get(controlPlane);
 	}
 
 	/**
@@ -95,7 +102,14 @@ public final class ApiAudit {
 				if (line.isBlank()) {
 					continue;
 				}
-				JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+				JsonObject event;
+				try {
+					event = JsonParser.parseString(line).getAsJsonObject();
+				}
+				catch (RuntimeException ex) {
+					// the last line, still being written while an operator runs
+					continue;
+				}
 				long received = Instant.parse(event.get("requestReceivedTimestamp").getAsString()).toEpochMilli();
 				if (received >= from && received <= to) {
 					counts.merge(kind(event), 1, Integer::sum);

@@ -75,7 +75,7 @@ public final class Benchmark {
 		this.config = config;
 		this.cluster = new Cluster(controlPlane);
 		this.jdk = ChildJdk.fromProperty(config.javaHome().toString());
-		this.audit = ApiAudit.in(config.workDir());
+		this.audit = ApiAudit.of(controlPlane);
 	}
 
 	/**

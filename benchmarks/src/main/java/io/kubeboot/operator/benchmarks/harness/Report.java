@@ -151,8 +151,7 @@ final class Report {
 				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,lists,sharded,jmh`: the scenarios to run; "
 						+ "the sections of the others are kept from the document this run rewrites, marked with "
 						+ "the date and time of the run that measured them, with their rows of the targets and "
-						+ "of every run "
-						+ "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
+						+ "of every run " + "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
 		out.append(("- `-Dbenchmark.implementations=%s`: the implementations, in the order the runs alternate "
 				+ "(this run: `%s`)\n")
 			.formatted(BenchmarkConfig.DEFAULT_IMPLEMENTATIONS,

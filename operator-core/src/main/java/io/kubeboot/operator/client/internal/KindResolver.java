@@ -59,9 +59,19 @@ public final class KindResolver {
 
 	private final String server;
 
-	private final Map<String, List<V1APIResource>> resourcesByGroupVersion;
+	/** The answers of this resolver, the empty ones of a group-version not served too. */
+	private final Map<String, List<V1APIResource>> resourcesByGroupVersion = new ConcurrentHashMap<>();
 
-	private final AtomicReference<@Nullable List<String>> groupVersions;
+	private volatile @Nullable List<String> groupVersions;
+
+	/**
+	 * The non-empty answers of this resolver and of those sharing them, tried first: an
+	 * answer another resolver had before a CustomResourceDefinition was installed may
+	 * lack its kind, so a kind not found in them is resolved as if nothing were shared.
+	 */
+	private final Map<String, List<V1APIResource>> shared;
+
+	private final AtomicReference<@Nullable List<String>> sharedGroupVersions;
 
 	/**
 	 * Creates a resolver that asks the API server of the given client.
@@ -70,13 +80,13 @@ public final class KindResolver {
 	public KindResolver(ApiClient client) {
 		this.discovery = new Discovery(client);
 		this.server = client.getBasePath();
-		this.resourcesByGroupVersion = new ConcurrentHashMap<>();
-		this.groupVersions = new AtomicReference<>();
+		this.shared = new ConcurrentHashMap<>();
+		this.sharedGroupVersions = new AtomicReference<>();
 	}
 
 	/**
 	 * Creates a resolver that shares the discovery answers of another one (of the same
-	 * API server) and asks, through its own client, only what neither has asked yet: a
+	 * API server) and asks, through its own client, only for a kind neither has found: a
 	 * manager's client and cache resolve each group-version once between them.
 	 * @param client the client
 	 * @param answers the resolver whose answers are shared
@@ -84,8 +94,8 @@ public final class KindResolver {
 	public KindResolver(ApiClient client, KindResolver answers) {
 		this.discovery = new Discovery(client);
 		this.server = client.getBasePath();
-		this.resourcesByGroupVersion = answers.resourcesByGroupVersion;
-		this.groupVersions = answers.groupVersions;
+		this.shared = answers.shared;
+		this.sharedGroupVersions = answers.sharedGroupVersions;
 	}
 
 	/**
@@ -156,23 +166,12 @@ public final class KindResolver {
 	public <T extends KubernetesObject> ResourceKind<T> resolve(Class<T> type) throws ApiException {
 		DeclaredKind declared = declaredKind(type);
 		Type listType = listType(type);
-		List<String> candidates = (declared.group() != null)
-				? List.of(groupVersion(declared.group(), declared.version()))
-				: candidateGroupVersions(declared.version());
-		List<ResourceKind<T>> found = new ArrayList<>();
-		for (String groupVersion : candidates) {
-			for (V1APIResource resource : resources(groupVersion)) {
-				if (declared.kind().equals(resource.getKind()) && !resource.getName().contains("/")
-						&& (declared.plural().isEmpty() || declared.plural().equals(resource.getName()))) {
-					String group = groupVersion.contains("/") ? groupVersion.substring(0, groupVersion.indexOf('/'))
-							: "";
-					found.add(new ResourceKind<>(type, listType, group, declared.version(), declared.kind(),
-							resource.getName(), Boolean.TRUE.equals(resource.getNamespaced())));
-				}
-			}
-			if (!found.isEmpty() && declared.group() == null && groupVersion.equals(declared.version())) {
-				break; // the core group wins for unprefixed model classes
-			}
+		List<ResourceKind<T>> found = sharedAnswer(type, declared, listType);
+		if (found.isEmpty()) {
+			List<String> candidates = (declared.group() != null)
+					? List.of(groupVersion(declared.group(), declared.version()))
+					: candidateGroupVersions(declared.version(), groupVersions());
+			found = find(type, declared, listType, candidates, this::resources);
 		}
 		if (found.isEmpty()) {
 			String what = declared.kind() + " (" + ((declared.group() != null)
@@ -187,6 +186,53 @@ public final class KindResolver {
 					+ "): annotate the class with @KubernetesKind to choose one");
 		}
 		return found.get(0);
+	}
+
+	/**
+	 * Finds the kind in the answers shared with other resolvers, without asking; empty if
+	 * they do not have it.
+	 */
+	private <T extends KubernetesObject> List<ResourceKind<T>> sharedAnswer(Class<T> type, DeclaredKind declared,
+			Type listType) throws ApiException {
+		List<String> all = this.sharedGroupVersions.get();
+		if (declared.group() == null && all == null) {
+			return List.of();
+		}
+		List<String> candidates = (declared.group() != null)
+				? List.of(groupVersion(declared.group(), declared.version()))
+				: candidateGroupVersions(declared.version(), all);
+		// only where every candidate was answered, which a search from scratch would ask
+		if (!this.shared.keySet().containsAll(candidates)) {
+			return List.of();
+		}
+		return find(type, declared, listType, candidates, this.shared::get);
+	}
+
+	private <T extends KubernetesObject> List<ResourceKind<T>> find(Class<T> type, DeclaredKind declared, Type listType,
+			List<String> candidates, Answers answers) throws ApiException {
+		List<ResourceKind<T>> found = new ArrayList<>();
+		for (String groupVersion : candidates) {
+			for (V1APIResource resource : answers.resources(groupVersion)) {
+				if (declared.kind().equals(resource.getKind()) && !resource.getName().contains("/")
+						&& (declared.plural().isEmpty() || declared.plural().equals(resource.getName()))) {
+					String group = groupVersion.contains("/") ? groupVersion.substring(0, groupVersion.indexOf('/'))
+							: "";
+					found.add(new ResourceKind<>(type, listType, group, declared.version(), declared.kind(),
+							resource.getName(), Boolean.TRUE.equals(resource.getNamespaced())));
+				}
+			}
+			if (!found.isEmpty() && declared.group() == null && groupVersion.equals(declared.version())) {
+				break; // the core group wins for unprefixed model classes
+			}
+		}
+		return found;
+	}
+
+	@FunctionalInterface
+	private interface Answers {
+
+		List<V1APIResource> resources(String groupVersion) throws ApiException;
+
 	}
 
 	/**
@@ -224,8 +270,8 @@ public final class KindResolver {
 		return group.isEmpty() ? version : group + "/" + version;
 	}
 
-	private List<String> candidateGroupVersions(String version) throws ApiException {
-		List<String> all = this.groupVersions.get();
+	private List<String> groupVersions() throws ApiException {
+		List<String> all = this.groupVersions;
 		if (all == null) {
 			all = new ArrayList<>();
 			for (V1APIGroup group : this.discovery.groupDiscovery("/apis").getGroups()) {
@@ -233,8 +279,13 @@ public final class KindResolver {
 					all.add(groupVersion.getGroupVersion());
 				}
 			}
-			this.groupVersions.set(all);
+			this.groupVersions = all;
+			this.sharedGroupVersions.set(all);
 		}
+		return all;
+	}
+
+	private static List<String> candidateGroupVersions(String version, List<String> all) {
 		List<String> candidates = new ArrayList<>();
 		candidates.add(version);
 		all.stream().filter((groupVersion) -> groupVersion.endsWith("/" + version)).forEach(candidates::add);
@@ -259,6 +310,9 @@ public final class KindResolver {
 			resources = List.of();
 		}
 		this.resourcesByGroupVersion.put(groupVersion, resources);
+		if (!resources.isEmpty()) {
+			this.shared.put(groupVersion, resources);
+		}
 		return resources;
 	}
 

@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Asks the API server whether this operator's identity may do what every rule allows: one
- * {@code SelfSubjectRulesReview} per namespace answers the questions about that namespace
- * where the API server can list every rule, and one {@code SelfSubjectAccessReview} per
- * verb, resource, namespace and name answers the rest, a few at a time. If a review
+ * {@code SelfSubjectRulesReview} per namespace with more than one question allows what
+ * the rules it lists allow, and one {@code SelfSubjectAccessReview} per verb, resource,
+ * namespace and name answers the rest (denials included), a few at a time. If a review
  * cannot be made, the check reports nothing: the requests themselves still fail with a
  * {@code 403} naming what is missing.
  */
@@ -87,10 +87,11 @@ public final class AccessCheck {
 	}
 
 	/**
-	 * Answers the reviews of each namespace from one {@code SelfSubjectRulesReview} of
-	 * it, where the API server lists every rule, and returns the reviews left: those of
-	 * all namespaces or cluster-scoped resources, and those of a namespace whose rules
-	 * review was incomplete or failed, which single reviews answer as before.
+	 * Answers the reviews of each namespace that its {@code SelfSubjectRulesReview}
+	 * allows, where the API server lists every rule, and returns the reviews left, which
+	 * single reviews answer as before: those of all namespaces or cluster-scoped
+	 * resources, those of a namespace whose rules review was incomplete or failed, and
+	 * those no rule allows.
 	 */
 	private static List<Review> answerByRules(ApiClient client, ExecutorService executor, Set<Review> reviews,
 			Map<Review, Boolean> allowed, long deadline) throws InterruptedException {
@@ -120,11 +121,13 @@ public final class AccessCheck {
 		List<Review> left = new ArrayList<>();
 		for (Review review : reviews) {
 			List<V1ResourceRule> rules = (review.namespace() != null) ? rulesByNamespace.get(review.namespace()) : null;
-			if (rules == null) {
-				left.add(review);
+			// a denial is confirmed by a single review: an authorizer that lists no rules
+			// (the API server's own for system:masters) may allow what no rule does
+			if (rules != null && rules.stream().anyMatch((rule) -> AccessReviews.allows(rule, review.attributes()))) {
+				allowed.put(review, true);
 			}
 			else {
-				allowed.put(review, rules.stream().anyMatch((rule) -> AccessReviews.allows(rule, review.attributes())));
+				left.add(review);
 			}
 		}
 		return left;
