@@ -2,7 +2,6 @@ package io.kubeboot.operator.benchmarks;
 
 import io.kubeboot.operator.benchmarks.harness.Benchmark;
 import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
-import io.kubeboot.operator.benchmarks.harness.ApiAudit;
 import io.kubeboot.operator.test.ControlPlane;
 
 /**
@@ -20,7 +19,7 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		System.setProperty("java.awt.headless", "true");
 		BenchmarkConfig config = BenchmarkConfig.fromSystemProperties();
-		try (ControlPlane controlPlane = ApiAudit.startControlPlane(config.workDir())) {
+		try (ControlPlane controlPlane = Benchmark.startControlPlane(config.workDir())) {
 			new Benchmark(config, controlPlane).run();
 		}
 		System.exit(0);

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.kubeboot.operator.benchmarks.harness.ApiAudit;
 import io.kubeboot.operator.benchmarks.harness.Benchmark;
 import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
 import io.kubeboot.operator.benchmarks.harness.Implementation;
@@ -36,7 +35,7 @@ class BenchmarkSmokeIntegrationTests {
 		Path directory = Path.of("target", "benchmark-smoke").toAbsolutePath();
 		BenchmarkConfig config = BenchmarkConfig.smoke(directory);
 		Results results;
-		try (ControlPlane controlPlane = ApiAudit.startControlPlane(config.workDir())) {
+		try (ControlPlane controlPlane = Benchmark.startControlPlane(config.workDir())) {
 			results = new Benchmark(config, controlPlane).run();
 		}
 		List<Implementation> all = List.of(Implementation.values());

@@ -25,7 +25,7 @@ import io.kubeboot.operator.test.ControlPlane;
  * spawn and its drain, while the harness sends nothing, the lines are the operator's
  * requests besides its status writes, the same for every implementation.
  */
-public final class ApiAudit {
+final class ApiAudit {
 
 	static final String LOG = "apiserver-audit.log";
 
@@ -46,7 +46,7 @@ public final class ApiAudit {
 	 * @return the control plane
 	 * @throws IOException if the policy cannot be written
 	 */
-	public static ControlPlane startControlPlane(Path workDir) throws IOException {
+	static ControlPlane startControlPlane(Path workDir) throws IOException {
 		Files.createDirectories(workDir);
 		Path policy = workDir.resolve(POLICY);
 		Path log = workDir.resolve(LOG);

@@ -79,6 +79,17 @@ public final class Benchmark {
 	}
 
 	/**
+	 * Starts the control plane a benchmark runs against, its API server writing the audit
+	 * log that counts each operator's requests.
+	 * @param workDir the benchmark's work directory, where the log goes
+	 * @return the control plane
+	 * @throws IOException if the audit policy cannot be written
+	 */
+	public static ControlPlane startControlPlane(Path workDir) throws IOException {
+		return ApiAudit.startControlPlane(workDir);
+	}
+
+	/**
 	 * Runs the selected scenarios and writes the report into the output directory:
 	 * {@code BENCHMARKS.md} for a full run, {@code results.md} for the smoke run, and
 	 * {@code drain.png} when the cold drain ran.
