@@ -31,6 +31,13 @@ import org.slf4j.LoggerFactory;
  * breaks at once every time is retried through the reflector's relist and its pause
  * rather than in a tight loop (client-go's reflector guards against such short watches
  * alike).
+ * <p>
+ * The reflector closes a watch from the thread that stops it while its own thread may be
+ * blocked reading the body. Only the reading thread touches the body: {@link #close()}
+ * cancels the call, which ends the blocked read, and the body is closed by the reader
+ * once out of its read, or by {@code close()} when none is in progress. An okio buffer
+ * closed by one thread while another reads it hands its segments back to the JVM-wide
+ * pool twice, which corrupts unrelated buffers later.
  *
  * @param <T> the model type
  */
@@ -50,6 +57,17 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 	private final long openedAt = System.nanoTime();
 
 	private boolean delivered;
+
+	private final Object lock = new Object();
+
+	/** Whether a thread is reading the body; guarded by the lock. */
+	private boolean reading;
+
+	/** Whether the watch was closed; guarded by the lock. */
+	private boolean closed;
+
+	/** Whether the body was closed; guarded by the lock. */
+	private boolean bodyClosed;
 
 	private DecodingWatch(Call call, ResponseBody body, ObjectDecoder<T> decoder) {
 		this.call = call;
@@ -91,27 +109,39 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 
 	@Override
 	public boolean hasNext() {
+		if (!startReading()) {
+			return false;
+		}
 		try {
 			return !this.body.source().exhausted();
 		}
 		catch (IOException ex) {
-			if (!this.delivered && System.nanoTime() - this.openedAt < SHORT_WATCH_NANOS) {
+			if (!this.delivered && System.nanoTime() - this.openedAt < SHORT_WATCH_NANOS && !isClosed()) {
 				throw new RuntimeException("IO Exception during hasNext method.", ex);
 			}
 			logger.debug("Watch connection broke, watching again from the last resourceVersion seen: {}",
 					ex.toString());
 			return false;
 		}
+		finally {
+			stopReading();
+		}
 	}
 
 	@Override
 	public Watch.Response<T> next() {
+		if (!startReading()) {
+			throw new RuntimeException("The watch is closed.");
+		}
 		String line;
 		try {
 			line = this.body.source().readUtf8Line();
 		}
 		catch (IOException ex) {
 			throw new RuntimeException("IO Exception during next method.", ex);
+		}
+		finally {
+			stopReading();
 		}
 		if (line == null) {
 			throw new RuntimeException("Null response from the server.");
@@ -126,8 +156,53 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 	}
 
 	@Override
-	public void close() throws IOException {
+	public void close() {
 		this.call.cancel();
+		boolean idle;
+		synchronized (this.lock) {
+			this.closed = true;
+			idle = !this.reading;
+		}
+		if (idle) {
+			closeBody();
+		}
+	}
+
+	private boolean startReading() {
+		synchronized (this.lock) {
+			if (this.closed) {
+				return false;
+			}
+			this.reading = true;
+			return true;
+		}
+	}
+
+	/** Ends a read; the reader closes the body if the watch was closed meanwhile. */
+	private void stopReading() {
+		boolean closedMeanwhile;
+		synchronized (this.lock) {
+			this.reading = false;
+			closedMeanwhile = this.closed;
+		}
+		if (closedMeanwhile) {
+			closeBody();
+		}
+	}
+
+	private boolean isClosed() {
+		synchronized (this.lock) {
+			return this.closed;
+		}
+	}
+
+	private void closeBody() {
+		synchronized (this.lock) {
+			if (this.bodyClosed) {
+				return;
+			}
+			this.bodyClosed = true;
+		}
 		this.body.close();
 	}
 

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.leaderelection.internal;
 
+import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -14,6 +15,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.util.Watch;
+import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +56,8 @@ public class LeaseWatch {
 
 	private volatile @Nullable Thread thread;
 
-	private volatile @Nullable Watch<V1Lease> watch;
+	/** The watch request in flight, cancelled to stop the watch. */
+	private volatile @Nullable Call call;
 
 	private volatile boolean forbidden;
 
@@ -134,8 +137,13 @@ public class LeaseWatch {
 		Thread started = this.thread;
 		this.thread = null;
 		if (started != null) {
+			// the watch's own thread closes it: closing it here would race that thread's
+			// read of the response body
 			started.interrupt();
-			closeQuietly(this.watch);
+			Call current = this.call;
+			if (current != null) {
+				current.cancel();
+			}
 		}
 	}
 
@@ -167,33 +175,19 @@ public class LeaseWatch {
 		CoordinationV1Api api = new CoordinationV1Api(this.client);
 		String resourceVersion = null;
 		while (Thread.currentThread() == this.thread) {
-			try (Watch<V1Lease> opened = Watch.createWatch(this.client,
-					api.listNamespacedLease(this.namespace)
-						.fieldSelector((this.name != null) ? "metadata.name=" + this.name : null)
-						.labelSelector(this.labelSelector)
-						.resourceVersion(resourceVersion)
-						.timeoutSeconds((int) Math.max(1, this.watchTimeout.toSeconds()))
-						.watch(true)
-						.buildCall(null),
-					new TypeToken<Watch.Response<V1Lease>>() {
-					}.getType())) {
-				this.watch = opened;
-				for (Watch.Response<V1Lease> event : opened) {
-					if ("ERROR".equals(event.type)) {
-						if (event.status != null && event.status.getCode() != null
-								&& event.status.getCode() == HttpURLConnection.HTTP_GONE) {
-							resourceVersion = null; // too old: start again from now
-						}
-						break;
-					}
-					if (event.object != null && event.object.getMetadata() != null) {
-						resourceVersion = event.object.getMetadata().getResourceVersion();
-					}
-					if (this.wakesOn.test(event)) {
-						this.changes.release();
-						this.onChange.run();
-					}
+			try {
+				Call call = api.listNamespacedLease(this.namespace)
+					.fieldSelector((this.name != null) ? "metadata.name=" + this.name : null)
+					.labelSelector(this.labelSelector)
+					.resourceVersion(resourceVersion)
+					.timeoutSeconds((int) Math.max(1, this.watchTimeout.toSeconds()))
+					.watch(true)
+					.buildCall(null);
+				this.call = call;
+				if (Thread.currentThread() != this.thread) {
+					call.cancel(); // stopped before the call was stored
 				}
+				resourceVersion = follow(call, resourceVersion);
 			}
 			catch (ApiException ex) {
 				if (ex.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
@@ -208,6 +202,34 @@ public class LeaseWatch {
 				backOff(ex);
 			}
 		}
+	}
+
+	/**
+	 * Follows one watch until it ends.
+	 * @return the resourceVersion to watch from next, {@code null} to start from now
+	 */
+	private @Nullable String follow(Call call, @Nullable String from) throws ApiException, IOException {
+		String resourceVersion = from;
+		try (Watch<V1Lease> opened = Watch.createWatch(this.client, call, new TypeToken<Watch.Response<V1Lease>>() {
+		}.getType())) {
+			for (Watch.Response<V1Lease> event : opened) {
+				if ("ERROR".equals(event.type)) {
+					if (event.status != null && event.status.getCode() != null
+							&& event.status.getCode() == HttpURLConnection.HTTP_GONE) {
+						return null; // too old: start again from now
+					}
+					break;
+				}
+				if (event.object != null && event.object.getMetadata() != null) {
+					resourceVersion = event.object.getMetadata().getResourceVersion();
+				}
+				if (this.wakesOn.test(event)) {
+					this.changes.release();
+					this.onChange.run();
+				}
+			}
+		}
+		return resourceVersion;
 	}
 
 	/**
@@ -234,17 +256,6 @@ public class LeaseWatch {
 		}
 		catch (InterruptedException interrupted) {
 			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void closeQuietly(@Nullable Watch<V1Lease> watch) {
-		if (watch != null) {
-			try {
-				watch.close();
-			}
-			catch (Exception ex) {
-				// closing anyway
-			}
 		}
 	}
 
