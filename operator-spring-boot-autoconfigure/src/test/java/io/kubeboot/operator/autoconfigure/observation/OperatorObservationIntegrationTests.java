@@ -130,7 +130,10 @@ class OperatorObservationIntegrationTests {
 			.createNamespacedConfigMap(namespace.name(),
 					new V1ConfigMap().metadata(new V1ObjectMeta().name("order").labels(Map.of("tracing-test", "true"))))
 			.execute();
-		await().atMost(WAIT).until(() -> !reconcileSpans(secondTracer).isEmpty());
+		// each operator exports its spans on its own schedule: the second's reconcile may
+		// be exported before the first's ends
+		await().atMost(WAIT)
+			.until(() -> !reconcileSpans(secondTracer).isEmpty() && !reconcileSpans(firstTracer).isEmpty());
 
 		SpanData firstReconcile = reconcileSpans(firstTracer).get(0);
 		SpanData create = firstTracer.getFinishedSpanItems()
