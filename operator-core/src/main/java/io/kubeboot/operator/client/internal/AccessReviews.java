@@ -1,6 +1,8 @@
 package io.kubeboot.operator.client.internal;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -13,6 +15,7 @@ import io.kubernetes.client.openapi.models.V1SelfSubjectRulesReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectRulesReviewSpec;
 import io.kubernetes.client.openapi.models.V1SubjectAccessReviewStatus;
 import io.kubernetes.client.openapi.models.V1SubjectRulesReviewStatus;
+import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,10 +38,29 @@ public final class AccessReviews {
 	 * @throws ApiException if the review cannot be made
 	 */
 	public static boolean isAllowed(ApiClient client, V1ResourceAttributes attributes) throws ApiException {
+		return isAllowed(client, attributes, null);
+	}
+
+	/**
+	 * Whether the client's identity may do what the attributes describe, asked within a
+	 * timeout: a call still unanswered then is cancelled, which ends it at once, where an
+	 * interrupt would not (and, on a shared HTTP/2 connection, could break it).
+	 * @param client the client
+	 * @param attributes the verb, group, resource and, where it matters, namespace and
+	 * name
+	 * @param timeout how long the call may take, {@code null} for the client's timeouts
+	 * @return {@code true} if RBAC allows it
+	 * @throws ApiException if the review cannot be made in time
+	 */
+	public static boolean isAllowed(ApiClient client, V1ResourceAttributes attributes, @Nullable Duration timeout)
+			throws ApiException {
 		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview()
 			.spec(new V1SelfSubjectAccessReviewSpec().resourceAttributes(attributes));
-		V1SubjectAccessReviewStatus status = new AuthorizationV1Api(client).createSelfSubjectAccessReview(review)
-			.execute()
+		Call call = limited(new AuthorizationV1Api(client).createSelfSubjectAccessReview(review).buildCall(null),
+				timeout);
+		V1SubjectAccessReviewStatus status = client
+			.<V1SelfSubjectAccessReview>execute(call, V1SelfSubjectAccessReview.class)
+			.getData()
 			.getStatus();
 		return status != null && Boolean.TRUE.equals(status.getAllowed());
 	}
@@ -54,10 +76,27 @@ public final class AccessReviews {
 	 * @throws ApiException if the review cannot be made
 	 */
 	public static @Nullable List<V1ResourceRule> rulesIn(ApiClient client, String namespace) throws ApiException {
+		return rulesIn(client, namespace, null);
+	}
+
+	/**
+	 * Returns every rule the client's identity has in a namespace, asked within a timeout
+	 * as {@link #isAllowed(ApiClient, V1ResourceAttributes, Duration)} is.
+	 * @param client the client
+	 * @param namespace the namespace
+	 * @param timeout how long the call may take, {@code null} for the client's timeouts
+	 * @return the rules, or {@code null} if the API server says they are incomplete
+	 * @throws ApiException if the review cannot be made in time
+	 */
+	public static @Nullable List<V1ResourceRule> rulesIn(ApiClient client, String namespace, @Nullable Duration timeout)
+			throws ApiException {
 		V1SelfSubjectRulesReview review = new V1SelfSubjectRulesReview()
 			.spec(new V1SelfSubjectRulesReviewSpec().namespace(namespace));
-		V1SubjectRulesReviewStatus status = new AuthorizationV1Api(client).createSelfSubjectRulesReview(review)
-			.execute()
+		Call call = limited(new AuthorizationV1Api(client).createSelfSubjectRulesReview(review).buildCall(null),
+				timeout);
+		V1SubjectRulesReviewStatus status = client
+			.<V1SelfSubjectRulesReview>execute(call, V1SelfSubjectRulesReview.class)
+			.getData()
 			.getStatus();
 		if (status == null || !Boolean.FALSE.equals(status.getIncomplete()) || status.getResourceRules() == null) {
 			return null;
@@ -84,6 +123,13 @@ public final class AccessReviews {
 						|| (!subresource.isEmpty() && contains(rule.getResources(), "*/" + subresource)))
 				&& (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
 						|| (attributes.getName() != null && rule.getResourceNames().contains(attributes.getName())));
+	}
+
+	private static Call limited(Call call, @Nullable Duration timeout) {
+		if (timeout != null) {
+			call.timeout().timeout(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
+		}
+		return call;
 	}
 
 	private static boolean matches(@Nullable List<String> values, String value) {

@@ -1,5 +1,6 @@
 package io.kubeboot.operator.rbac.internal;
 
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,12 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubeboot.operator.client.internal.AccessReviews;
@@ -33,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * the rules it lists allow, and one {@code SelfSubjectAccessReview} per verb, resource,
  * namespace and name answers the rest (denials included), a few at a time. If a review
  * cannot be made, the check reports nothing: the requests themselves still fail with a
- * {@code 403} naming what is missing.
+ * {@code 403} naming what is missing. Each review's call may take only the time the check
+ * has left, and is cancelled then, never interrupted: its thread may share an HTTP/2
+ * connection with the rest of the operator, which an interrupt in the middle of a write
+ * would break.
  */
 public final class AccessCheck {
 
@@ -82,7 +85,8 @@ public final class AccessCheck {
 			return new Decisions(allowed);
 		}
 		finally {
-			executor.shutdownNow();
+			// every call ends by the deadline on its own
+			executor.shutdown();
 		}
 	}
 
@@ -100,12 +104,11 @@ public final class AccessCheck {
 			.filter((namespace) -> namespace != null)
 			.distinct()
 			.toList();
-		List<Callable<@Nullable List<V1ResourceRule>>> calls = namespaces.stream()
-			.map((namespace) -> (Callable<@Nullable List<V1ResourceRule>>) () -> AccessReviews.rulesIn(client,
-					namespace))
-			.toList();
-		List<Future<@Nullable List<V1ResourceRule>>> answers = executor.invokeAll(calls,
-				Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		List<Future<@Nullable List<V1ResourceRule>>> answers = submitAll(executor,
+				namespaces.stream()
+					.map((namespace) -> (Callable<@Nullable List<V1ResourceRule>>) () -> AccessReviews.rulesIn(client,
+							namespace, left(deadline)))
+					.toList());
 		Map<String, List<V1ResourceRule>> rulesByNamespace = new LinkedHashMap<>();
 		for (int i = 0; i < answers.size(); i++) {
 			try {
@@ -114,7 +117,7 @@ public final class AccessCheck {
 					rulesByNamespace.put(namespaces.get(i), rules);
 				}
 			}
-			catch (CancellationException | ExecutionException ex) {
+			catch (ExecutionException ex) {
 				// the namespace's reviews are asked one by one
 			}
 		}
@@ -135,23 +138,24 @@ public final class AccessCheck {
 
 	private static boolean answerEach(ApiClient client, ExecutorService executor, List<Review> reviews,
 			Map<Review, Boolean> allowed, long deadline, Duration timeout) throws InterruptedException {
-		List<Callable<Boolean>> calls = reviews.stream()
-			.map((review) -> (Callable<Boolean>) () -> AccessReviews.isAllowed(client, review.attributes()))
-			.toList();
-		List<Future<Boolean>> answers = executor.invokeAll(calls, Math.max(0, deadline - System.nanoTime()),
-				TimeUnit.NANOSECONDS);
+		List<Future<Boolean>> answers = submitAll(executor,
+				reviews.stream()
+					.map((review) -> (Callable<Boolean>) () -> AccessReviews.isAllowed(client, review.attributes(),
+							left(deadline)))
+					.toList());
 		for (int i = 0; i < answers.size(); i++) {
 			Review review = reviews.get(i);
 			try {
 				allowed.put(review, answers.get(i).get());
 			}
-			catch (CancellationException ex) {
-				logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"no answer within {}\"",
-						review.verb(), review.describe(), timeout);
-				return false;
-			}
 			catch (ExecutionException ex) {
 				Throwable cause = ex.getCause();
+				if (cause instanceof TimeoutException || (cause instanceof ApiException api && api.getCode() == 0
+						&& api.getCause() instanceof InterruptedIOException)) {
+					logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"no answer within {}\"",
+							review.verb(), review.describe(), timeout);
+					return false;
+				}
 				logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"{}\"", review.verb(),
 						review.describe(),
 						(cause instanceof ApiException api) ? StatusMessages.describe(api) : String.valueOf(cause));
@@ -159,6 +163,25 @@ public final class AccessCheck {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Starts calls without a bound on the wait for them: each call's own timeout is.
+	 */
+	private static <T> List<Future<T>> submitAll(ExecutorService executor, List<Callable<T>> calls) {
+		return calls.stream().map(executor::submit).toList();
+	}
+
+	/**
+	 * The time left until the deadline, for a call about to be sent.
+	 * @throws TimeoutException if none is left
+	 */
+	private static Duration left(long deadline) throws TimeoutException {
+		long left = deadline - System.nanoTime();
+		if (left <= 0) {
+			throw new TimeoutException();
+		}
+		return Duration.ofNanos(left);
 	}
 
 	/**
