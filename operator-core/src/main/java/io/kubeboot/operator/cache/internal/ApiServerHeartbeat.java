@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.openapi.ApiClient;
@@ -27,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * not (a refused or reset connection, no answer within five seconds), nor does a 502, 503
  * or 504, which a proxy in front of an absent server gives. Runs on a thread of its own
  * between {@link #start} and {@link #stop}, over the watch client's connections.
+ * <p>
+ * An informer that heard from the API server within the last period (an event, a
+ * bookmark, a list answered, a watch opened) answers for it: no probe is sent then, so a
+ * busy operator, whose watches deliver events all the time, asks nothing more.
  */
 final class ApiServerHeartbeat {
 
@@ -45,6 +51,9 @@ final class ApiServerHeartbeat {
 
 	private final LongSupplier nanoTime;
 
+	/** When an informer last heard from the API server, empty if none has. */
+	private final Supplier<OptionalLong> lastHeard;
+
 	/** When the last probe that was answered was sent. */
 	private volatile long answeredNanos;
 
@@ -57,14 +66,15 @@ final class ApiServerHeartbeat {
 
 	private @Nullable Thread thread;
 
-	ApiServerHeartbeat(ApiClient watchClient) {
-		this(versionProber(watchClient), watchClient.getBasePath(), System::nanoTime);
+	ApiServerHeartbeat(ApiClient watchClient, Supplier<OptionalLong> lastHeard) {
+		this(versionProber(watchClient), watchClient.getBasePath(), System::nanoTime, lastHeard);
 	}
 
-	ApiServerHeartbeat(Prober prober, String server, LongSupplier nanoTime) {
+	ApiServerHeartbeat(Prober prober, String server, LongSupplier nanoTime, Supplier<OptionalLong> lastHeard) {
 		this.prober = prober;
 		this.server = server;
 		this.nanoTime = nanoTime;
+		this.lastHeard = lastHeard;
 		this.answeredNanos = nanoTime.getAsLong();
 	}
 
@@ -108,11 +118,24 @@ final class ApiServerHeartbeat {
 			// requests answer for: no request on the way to the first reconcile
 			while (!Thread.currentThread().isInterrupted()) {
 				Thread.sleep(PERIOD.toMillis());
-				probe();
+				tick();
 			}
 		}
 		catch (InterruptedException ex) {
 			// stopped
+		}
+	}
+
+	/**
+	 * Counts what an informer heard within the last period as an answer, else probes.
+	 */
+	void tick() {
+		OptionalLong heard = this.lastHeard.get();
+		if (heard.isPresent() && this.nanoTime.getAsLong() - heard.getAsLong() < PERIOD.toNanos()) {
+			answered(heard.getAsLong());
+		}
+		else {
+			probe();
 		}
 	}
 

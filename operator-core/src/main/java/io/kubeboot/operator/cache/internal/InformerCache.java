@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -200,7 +201,7 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking, Kin
 		this.informerSettings = new ScopedInformer.Settings(this.watchClient, resyncPeriod, watchTimeout, listPageSize,
 				streamingLists);
 		this.watchdog = new InformerWatchdog(this.watchClient, silenceThreshold, this::scopedInformers);
-		this.heartbeat = new ApiServerHeartbeat(this.watchClient);
+		this.heartbeat = new ApiServerHeartbeat(this.watchClient, this::lastHeardNanos);
 		this.registry = new InformerRegistry(this.informerSettings, this.written,
 				(key) -> new CostTracker(key, this.budgets.budgetOf(key), this.sampler));
 		this.namespaceSet = new NamespaceSetInformers(this, this.registry, namespaces);
@@ -790,6 +791,18 @@ public final class InformerCache implements Cache, WrittenVersions.Tracking, Kin
 	 */
 	private List<ScopedInformer<?>> scopedInformers() {
 		return this.registry.informers();
+	}
+
+	/** When any informer last heard from the API server. */
+	private OptionalLong lastHeardNanos() {
+		OptionalLong latest = OptionalLong.empty();
+		for (ScopedInformer<?> informer : scopedInformers()) {
+			OptionalLong heard = informer.lastHeardNanos();
+			if (heard.isPresent() && (latest.isEmpty() || heard.getAsLong() - latest.getAsLong() > 0)) {
+				latest = heard;
+			}
+		}
+		return latest;
 	}
 
 	private List<ScopedInformer<?>> notSynced() {

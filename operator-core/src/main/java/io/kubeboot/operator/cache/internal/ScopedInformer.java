@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -124,6 +125,11 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	private volatile int generation;
 
 	private volatile long lastActivityNanos = System.nanoTime();
+
+	/** When the API server was last heard from: a list, a watch opened or an event. */
+	private volatile long lastHeardNanos;
+
+	private volatile boolean heard;
 
 	private volatile @Nullable String lastError;
 
@@ -417,6 +423,15 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 	}
 
 	/**
+	 * Returns when this informer last heard from the API server: a list answered, a watch
+	 * opened, an event (a bookmark included).
+	 * @return the {@link System#nanoTime()} of the last one, empty if none yet
+	 */
+	OptionalLong lastHeardNanos() {
+		return this.heard ? OptionalLong.of(this.lastHeardNanos) : OptionalLong.empty();
+	}
+
+	/**
 	 * Returns how often the watchdog replaced this informer after a silence.
 	 * @return the number of completed restarts
 	 */
@@ -604,7 +619,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 				ScopedInformer.this.fieldSelectorRefusal = null;
 				ScopedInformer.this.forbidden = false;
 				ScopedInformer.this.disconnectedSinceNanos = 0;
-				ScopedInformer.this.lastActivityNanos = System.nanoTime();
+				heardNow();
 				this.failures.recovered();
 			}
 		}
@@ -614,8 +629,15 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		 */
 		void active() {
 			if (this.generation == ScopedInformer.this.generation) {
-				ScopedInformer.this.lastActivityNanos = System.nanoTime();
+				heardNow();
 			}
+		}
+
+		private void heardNow() {
+			long now = System.nanoTime();
+			ScopedInformer.this.lastActivityNanos = now;
+			ScopedInformer.this.lastHeardNanos = now;
+			ScopedInformer.this.heard = true;
 		}
 
 		/**
@@ -648,8 +670,8 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 					ScopedInformer.this.key.fieldSelector()) ? message : null;
 			ScopedInformer.this.forbidden = ListWatchFailures.forbidden(error);
 			// a failed attempt shows that the reflector still loops: not a silence for
-			// the watchdog to end
-			active();
+			// the watchdog to end, though nothing was heard from the API server
+			ScopedInformer.this.lastActivityNanos = System.nanoTime();
 			this.failures.failed(error, message, verb);
 		}
 

@@ -2,6 +2,7 @@ package io.kubeboot.operator.cache.internal;
 
 import java.net.ConnectException;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -18,12 +19,18 @@ class ApiServerHeartbeatTests {
 
 	private Object next = 200;
 
+	private int probes;
+
+	/** When the informers last heard from the API server. */
+	private OptionalLong heard = OptionalLong.empty();
+
 	private final ApiServerHeartbeat heartbeat = new ApiServerHeartbeat(() -> {
+		this.probes++;
 		if (this.next instanceof Integer status) {
 			return status;
 		}
 		throw (ConnectException) this.next;
-	}, "https://127.0.0.1:6443", this.now::get);
+	}, "https://127.0.0.1:6443", this.now::get, () -> this.heard);
 
 	@Test
 	void refusedConnectionsCountFromTheLastAnsweredProbeUntilTheNextAnswer() {
@@ -57,6 +64,29 @@ class ApiServerHeartbeatTests {
 			this.next = 200;
 			this.heartbeat.probe();
 		}
+	}
+
+	@Test
+	void anInformerThatHeardFromTheServerWithinThePeriodAnswersInsteadOfAProbe() {
+		this.next = new ConnectException("Connection refused");
+		this.heartbeat.tick();
+		assertThat(this.probes).as("nothing heard yet: probed").isEqualTo(1);
+		assertThat(this.heartbeat.lastError()).isNotNull();
+
+		this.heard = OptionalLong.of(this.now.get());
+		advance(ApiServerHeartbeat.PERIOD.minusMillis(1));
+		this.heartbeat.tick();
+		assertThat(this.probes).as("an event within the period").isEqualTo(1);
+		assertThat(this.heartbeat.unansweredFor()).isNull();
+
+		long lastHeard = this.heard.getAsLong();
+		advance(Duration.ofMillis(1));
+		this.heartbeat.tick();
+		assertThat(this.probes).as("silent for a period: probed").isEqualTo(2);
+		advance(Duration.ofSeconds(3));
+		this.heartbeat.tick();
+		assertThat(this.heartbeat.unansweredFor()).as("since the informer last heard from the server")
+			.isEqualTo(Duration.ofNanos(this.now.get() - lastHeard));
 	}
 
 	private void advance(Duration duration) {
