@@ -50,17 +50,24 @@ class StreamingListIntegrationTests {
 			manager.cache().informer(V1ConfigMap.class, namespace.name(), null);
 			manager.start();
 			assertThat(manager.cache().list(V1ConfigMap.class, namespace.name())).hasSize(OBJECTS);
-			// no list request: one streamed list, then the watch from its bookmark
+			// no list request: one streamed list, which goes on as the watch from its
+			// bookmark (it lasts as a watch does)
 			assertThat(traffic.lists).isEmpty();
-			await().atMost(WAIT).until(() -> traffic.watches.size() >= 2);
+			assertThat(traffic.watches).hasSize(1);
 			HttpUrl streamed = traffic.watches.get(0);
 			assertThat(streamed.queryParameter("sendInitialEvents")).isEqualTo("true");
 			assertThat(streamed.queryParameter("resourceVersionMatch")).isEqualTo("NotOlderThan");
+			assertThat(Long.parseLong(streamed.queryParameter("timeoutSeconds"))).isBetween(15L, 30L);
 			// consistent: every object created before the start is in it
 			assertThat(streamed.queryParameter("resourceVersion")).isNull();
-			HttpUrl watch = traffic.watches.get(1);
-			assertThat(watch.queryParameter("sendInitialEvents")).isNull();
-			assertThat(watch.queryParameter("resourceVersion")).isNotEmpty();
+			admin.replaceNamespacedConfigMap("cm-2", namespace.name(), configMap("cm-2", "streamed-on")).execute();
+			await().atMost(WAIT)
+				.until(() -> manager.cache()
+					.list(V1ConfigMap.class, namespace.name())
+					.stream()
+					.anyMatch((cm) -> cm.getMetadata().getName().equals("cm-2")
+							&& "streamed-on".equals(cm.getData().get("v"))));
+			assertThat(traffic.watches).as("the change came on the streamed list's own request").hasSize(1);
 
 			// the watch resumes from a version the restarted API server's watch cache
 			// no longer has (it starts at a later one, as a ConfigMap elsewhere was

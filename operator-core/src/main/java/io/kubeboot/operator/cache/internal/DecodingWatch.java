@@ -3,6 +3,7 @@ package io.kubeboot.operator.cache.internal;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
@@ -105,6 +106,19 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 			throw new ApiException(response.message(), response.code(), response.headers().toMultimap(), content);
 		}
 		return new DecodingWatch<>(call, body, decoder);
+	}
+
+	/**
+	 * Returns the watch that goes on reading a response already open, such as a streamed
+	 * list's past its initial events.
+	 * @param call the request, to cancel it
+	 * @param response its successful response
+	 * @param decoder reads the events
+	 * @param <T> the model type
+	 * @return the watch
+	 */
+	static <T extends KubernetesObject> DecodingWatch<T> of(Call call, Response response, ObjectDecoder<T> decoder) {
+		return new DecodingWatch<>(call, Objects.requireNonNull(response.body(), "body"), decoder);
 	}
 
 	@Override

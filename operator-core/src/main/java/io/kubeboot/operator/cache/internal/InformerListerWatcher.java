@@ -91,6 +91,12 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 	private @Nullable KubernetesListObject listed;
 
 	/**
+	 * The last streamed list's stream, open past its initial events, until the watch that
+	 * follows the list takes it over; volatile for {@link #release()}.
+	 */
+	private volatile @Nullable Continuation continuation;
+
+	/**
 	 * Creates the lists and watches of one client-java informer.
 	 * @param key the informer
 	 * @param kind the kind, as the API server serves it
@@ -122,6 +128,7 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 
 	@Override
 	public KubernetesListObject list(CallGeneratorParams params) throws ApiException {
+		discardContinuation();
 		pause(this.progress.retryPause());
 		try {
 			KubernetesListObject complete = readList(params);
@@ -162,15 +169,21 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 	}
 
 	/**
-	 * Streams one list; {@code false} if it was not: the caller reads it in pages.
+	 * Streams one list; {@code false} if it was not: the caller reads it in pages. The
+	 * stream, open past the list's initial events, is kept for the watch that follows.
 	 */
-	private boolean stream(CallGeneratorParams params, ObjectDecoder<T>.PagedList list) throws ApiException {
+	private boolean stream(CallGeneratorParams params, ObjectDecoder<T>.PagedList list, Handoff handoff)
+			throws ApiException {
 		try {
 			// no retry of its own on 429 (so answers a kind whose watch cache
-			// initializes): the paged list then waits the Retry-After
+			// initializes): the paged list then waits the Retry-After. The stream lasts
+			// as a watch asked for then would
 			return this.streaming.read(params.resourceVersion, this.labelSelector, this.fieldSelector,
-					(query) -> open(call(this.client, path(), query, this.watchAccept, IDENTITY)), list,
-					this.kind.kind());
+					watchTimeoutSeconds(), (query) -> {
+						Call call = call(this.client, path(), query, this.watchAccept, IDENTITY);
+						handoff.call = call;
+						return open(call);
+					}, list, this.kind.kind(), (response) -> handoff.response = response);
 		}
 		catch (ApiException | RuntimeException ex) {
 			if (this.progress.stopped() || ScopedInformer.isInterruption(ex)
@@ -189,9 +202,16 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 	private KubernetesListObject readList(CallGeneratorParams params) throws ApiException {
 		ObjectDecoder<T>.PagedList list = this.decoder.newList();
 		if (this.streaming.enabled()) {
-			if (stream(params, list)) {
+			Handoff handoff = new Handoff();
+			if (stream(params, list, handoff)) {
 				this.progress.active();
-				return list.finish();
+				KubernetesListObject streamed = list.finish();
+				Call call = handoff.call;
+				Response response = handoff.response;
+				if (call != null && response != null) {
+					this.continuation = new Continuation(call, response, streamed.getMetadata().getResourceVersion());
+				}
+				return streamed;
 			}
 			list.discard();
 		}
@@ -238,6 +258,17 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 	@Override
 	public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
 		forgetListed();
+		Continuation continued = this.continuation;
+		this.continuation = null;
+		if (continued != null) {
+			if (continued.resourceVersion() != null && continued.resourceVersion().equals(params.resourceVersion)) {
+				// the streamed list's events after its bookmark are this watch's
+				this.progress.connected();
+				return new ObservedWatch<>(DecodingWatch.of(continued.call(), continued.response(), this.decoder),
+						this.progress::active, this.progress::disconnected);
+			}
+			continued.discard();
+		}
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("watch", "true"));
 		if (params.resourceVersion != null && !params.resourceVersion.isEmpty()) {
@@ -256,8 +287,7 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 		// ended by the server after between half the watch timeout and all of it,
 		// so that a quiet but healthy watch shows activity well within the
 		// watchdog's silence threshold (and replicas do not renew in lockstep)
-		long most = Math.max(2, this.watchTimeout.toSeconds());
-		query.add(new Pair("timeoutSeconds", String.valueOf(ThreadLocalRandom.current().nextLong(most / 2, most + 1))));
+		query.add(new Pair("timeoutSeconds", String.valueOf(watchTimeoutSeconds())));
 		try {
 			Watchable<T> watch = THROTTLED.call(
 					() -> DecodingWatch.open(call(this.client, path(), query, this.watchAccept), this.decoder),
@@ -271,6 +301,35 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 			this.progress.failed(ex, "watch");
 			throw ex;
 		}
+	}
+
+	/**
+	 * Ends the stream kept for the next watch, if any, from the thread that stops the
+	 * informer: cancels its call, which a reflector still about to watch finds ended, and
+	 * leaves the body to that thread (closing it here could race its read).
+	 */
+	void release() {
+		Continuation continued = this.continuation;
+		if (continued != null) {
+			continued.call().cancel();
+		}
+	}
+
+	private void discardContinuation() {
+		Continuation continued = this.continuation;
+		this.continuation = null;
+		if (continued != null) {
+			continued.discard();
+		}
+	}
+
+	/**
+	 * How long the API server keeps one watch open: between half the watch timeout and
+	 * all of it.
+	 */
+	private long watchTimeoutSeconds() {
+		long most = Math.max(2, this.watchTimeout.toSeconds());
+		return ThreadLocalRandom.current().nextLong(most / 2, most + 1);
 	}
 
 	/**
@@ -347,6 +406,33 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 			Thread.currentThread().interrupt();
 			throw new ApiException(ex);
 		}
+	}
+
+	/**
+	 * What a streamed list's request leaves for its informer.
+	 */
+	private static final class Handoff {
+
+		private @Nullable Call call;
+
+		private @Nullable Response response;
+
+	}
+
+	/**
+	 * A streamed list's stream, open past its initial events.
+	 *
+	 * @param call the request, to cancel it
+	 * @param response the response being read
+	 * @param resourceVersion the list's resourceVersion, from which the stream goes on
+	 */
+	private record Continuation(Call call, Response response, @Nullable String resourceVersion) {
+
+		void discard() {
+			this.call.cancel();
+			this.response.close();
+		}
+
 	}
 
 }

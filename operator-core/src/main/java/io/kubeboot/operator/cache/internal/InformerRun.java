@@ -198,7 +198,7 @@ final class InformerRun<T extends KubernetesObject> {
 		this.serving = fresh;
 		this.replacement = null;
 		this.owner.handlers().forEach((handler) -> fresh.registrations().register(fresh.informer(), handler, true));
-		return new Swap<>(old.informer(), fresh.informer());
+		return new Swap<>(old.informer(), fresh.informer(), old::stop);
 	}
 
 	/**
@@ -208,7 +208,7 @@ final class InformerRun<T extends KubernetesObject> {
 		ClientInformer<T> fresh = this.replacement;
 		if (fresh != null) {
 			this.replacement = null;
-			fresh.informer().stop();
+			fresh.stop();
 		}
 	}
 
@@ -221,12 +221,12 @@ final class InformerRun<T extends KubernetesObject> {
 		}
 		ClientInformer<T> fresh = this.replacement;
 		if (fresh != null) {
-			fresh.informer().stop();
+			fresh.stop();
 			this.replacement = null;
 		}
 		ClientInformer<T> current = this.serving;
 		if (current != null) {
-			current.informer().stop();
+			current.stop();
 			this.serving = null;
 		}
 	}
@@ -240,11 +240,11 @@ final class InformerRun<T extends KubernetesObject> {
 		}
 		ClientInformer<T> current = this.serving;
 		if (current != null) {
-			current.informer().stop();
+			current.stop();
 		}
 		ClientInformer<T> fresh = this.replacement;
 		if (fresh != null) {
-			fresh.informer().stop();
+			fresh.stop();
 			this.replacement = null;
 		}
 	}
@@ -257,13 +257,13 @@ final class InformerRun<T extends KubernetesObject> {
 		ObjectStore<T> store = new ObjectStore<>(this.owner.indexes(), this.owner::storeResized);
 		// lists and watches read object by object, so that one object that does not
 		// decode into the model is skipped instead of failing the whole list or watch
+		InformerListerWatcher<T> listerWatcher = new InformerListerWatcher<>(this.owner.key(), this.kind, this.settings,
+				this.decoder, this.pager, this.streaming, registered, progress);
 		DefaultSharedIndexInformer<T, KubernetesListObject> created = new DefaultSharedIndexInformer<>(this.type,
-				new InformerListerWatcher<>(this.owner.key(), this.kind, this.settings, this.decoder, this.pager,
-						this.streaming, registered, progress),
-				0, new DeltaFIFO(Caches::metaNamespaceKeyFunc, store), store,
+				listerWatcher, 0, new DeltaFIFO(Caches::metaNamespaceKeyFunc, store), store,
 				(type, error) -> progress.failed(error, null));
 		created.setTransform(this.storeTransform);
-		return new ClientInformer<>(created, store, registered, System.nanoTime());
+		return new ClientInformer<>(created, listerWatcher, store, registered, System.nanoTime());
 	}
 
 	/**
@@ -271,12 +271,20 @@ final class InformerRun<T extends KubernetesObject> {
 	 *
 	 * @param <T> the model type stored
 	 * @param informer the informer
+	 * @param listerWatcher its lists and watches
 	 * @param store its store
 	 * @param registrations its handlers
 	 * @param startedNanos when it was created
 	 */
-	private record ClientInformer<T extends KubernetesObject>(SharedIndexInformer<T> informer, ObjectStore<T> store,
-			HandlerRegistrations<T> registrations, long startedNanos) {
+	private record ClientInformer<T extends KubernetesObject>(SharedIndexInformer<T> informer,
+			InformerListerWatcher<T> listerWatcher, ObjectStore<T> store, HandlerRegistrations<T> registrations,
+			long startedNanos) {
+
+		/** Stops the informer, and the stream a list kept open for its next watch. */
+		void stop() {
+			this.informer.stop();
+			this.listerWatcher.release();
+		}
 
 	}
 
@@ -286,8 +294,10 @@ final class InformerRun<T extends KubernetesObject> {
 	 * @param <T> the model type stored
 	 * @param replaced the informer replaced, still running
 	 * @param fresh its replacement, now serving reads
+	 * @param stopReplaced stops the informer replaced
 	 */
-	record Swap<T extends KubernetesObject>(SharedIndexInformer<T> replaced, SharedIndexInformer<T> fresh) {
+	record Swap<T extends KubernetesObject>(SharedIndexInformer<T> replaced, SharedIndexInformer<T> fresh,
+			Runnable stopReplaced) {
 
 	}
 

@@ -507,7 +507,7 @@ public final class ScopedInformer<T extends KubernetesObject> implements Informe
 		// check its own now that it serves
 		storeResized();
 		SharedIndexInformer<T> old = swap.replaced();
-		old.stop();
+		swap.stopReplaced().run();
 		Set<String> present = new HashSet<>(swap.fresh().getIndexer().listKeys());
 		for (T object : old.getIndexer().list()) {
 			if (!present.contains(Caches.metaNamespaceKeyFunc(object))) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.openapi.ApiException;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code ADDED} event, then a bookmark annotated {@code k8s.io/initial-events-end} whose
  * resourceVersion is the list's. The API server serves it from its watch cache object by
  * object, never building the whole list in memory, and the objects are decoded one at a
- * time as they arrive; the stream is closed at the bookmark, and the reflector watches
- * from there as after any list.
+ * time as they arrive. At the bookmark the stream is handed to the informer's next watch,
+ * which goes on reading it from the list's resourceVersion, as a watch asked for then
+ * would: no second request (or closed, if nothing takes it).
  * <p>
  * A server that does not stream lists (older than 1.27, or with the {@code WatchList}
  * feature off) refuses the request with 400 or 422: this informer then reads its lists in
@@ -72,6 +74,30 @@ final class StreamingList {
 	 */
 	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, @Nullable String fieldSelector,
 			Sender sender, ObjectDecoder<?>.PagedList list, String kind) throws ApiException {
+		return read(resourceVersion, labelSelector, fieldSelector, null, sender, list, kind, null);
+	}
+
+	/**
+	 * Reads one list as a stream, as
+	 * {@link #read(String, String, String, Sender, ObjectDecoder.PagedList, String)}
+	 * does, and hands the stream on once its initial events are read.
+	 * @param resourceVersion the resourceVersion the reflector lists at
+	 * @param labelSelector the informer's label selector, or {@code null}
+	 * @param fieldSelector the informer's field selector, or {@code null}
+	 * @param timeoutSeconds how long the API server keeps the stream open, as a watch's
+	 * {@code timeoutSeconds}; {@code null} for its default
+	 * @param sender sends the watch request and answers its successful response
+	 * @param list receives the objects and the list's resourceVersion
+	 * @param kind the kind, for the log
+	 * @param rest takes the response, open past the initial events, to watch on; if
+	 * {@code null}, or if the list fails, the response is closed
+	 * @return {@code true} once read, {@code false} if the server does not stream lists
+	 * @throws ApiException if the request fails otherwise, or the stream ends before its
+	 * initial events did
+	 */
+	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, @Nullable String fieldSelector,
+			@Nullable Long timeoutSeconds, Sender sender, ObjectDecoder<?>.PagedList list, String kind,
+			@Nullable Consumer<Response> rest) throws ApiException {
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("watch", "true"));
 		query.add(new Pair("sendInitialEvents", "true"));
@@ -88,6 +114,9 @@ final class StreamingList {
 		if (fieldSelector != null) {
 			query.add(new Pair("fieldSelector", fieldSelector));
 		}
+		if (timeoutSeconds != null) {
+			query.add(new Pair("timeoutSeconds", String.valueOf(timeoutSeconds)));
+		}
 		Response response;
 		try {
 			response = sender.send(query);
@@ -101,7 +130,8 @@ final class StreamingList {
 			}
 			throw ex;
 		}
-		try (response) {
+		boolean handedOn = false;
+		try {
 			ResponseBody body = response.body();
 			if (body == null) {
 				throw new ApiException("A streamed list answered without a body", response.code(), null, null);
@@ -114,6 +144,10 @@ final class StreamingList {
 				}
 				try {
 					if (list.readStreamedEvent(line)) {
+						if (rest != null) {
+							rest.accept(response);
+							handedOn = true;
+						}
 						return true;
 					}
 				}
@@ -133,6 +167,11 @@ final class StreamingList {
 		}
 		catch (IOException ex) {
 			throw new ApiException(ex);
+		}
+		finally {
+			if (!handedOn) {
+				response.close();
+			}
 		}
 	}
 

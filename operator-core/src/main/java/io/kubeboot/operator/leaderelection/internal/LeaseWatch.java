@@ -183,9 +183,11 @@ public class LeaseWatch {
 					.timeoutSeconds((int) Math.max(1, this.watchTimeout.toSeconds()))
 					.watch(true)
 					.buildCall(null);
-				this.call = call;
-				if (Thread.currentThread() != this.thread) {
-					call.cancel(); // stopped before the call was stored
+				synchronized (this) {
+					if (Thread.currentThread() != this.thread) {
+						return; // stopped before the call was stored
+					}
+					this.call = call;
 				}
 				resourceVersion = follow(call, resourceVersion);
 			}

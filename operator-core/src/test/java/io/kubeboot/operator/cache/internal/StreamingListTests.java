@@ -3,6 +3,7 @@ package io.kubeboot.operator.cache.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubernetes.client.common.KubernetesListObject;
@@ -147,6 +148,58 @@ class StreamingListTests {
 			.isThrownBy(() -> new StreamingList(true).read(null, null, null, answering(200, body),
 					this.decoder.newList(), "Gadget"))
 			.withMessageContaining("MODIFIED event before its initial events ended");
+	}
+
+	@Test
+	void theStreamIsHandedOnPastItsBookmarkForTheWatchToReadOn() throws Exception {
+		String after = event("MODIFIED", gadget("a", "ua", "43", "2"));
+		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")), END, after);
+		List<Response> handedOn = new ArrayList<>();
+		assertThat(new StreamingList(true).read(null, null, null, 300L, answering(200, body), this.decoder.newList(),
+				"Gadget", handedOn::add))
+			.isTrue();
+		assertThat(this.requests.get(0)).extracting(Pair::getName, Pair::getValue)
+			.contains(tuple("timeoutSeconds", "300"));
+		try (Response response = handedOn.get(0)) {
+			assertThat(response.body().source().readUtf8Line()).isEqualTo(after);
+		}
+	}
+
+	@Test
+	void aStreamThatFailsIsClosedNotHandedOn() {
+		List<Response> handedOn = new ArrayList<>();
+		AtomicBoolean closed = new AtomicBoolean();
+		StreamingList.Sender sender = (query) -> {
+			Response response = answering(200, event("ADDED", gadget("a", "ua", "10", "1"))).send(query);
+			return response.newBuilder().body(new ResponseBody() {
+
+				@Override
+				public MediaType contentType() {
+					return response.body().contentType();
+				}
+
+				@Override
+				public long contentLength() {
+					return -1;
+				}
+
+				@Override
+				public okio.BufferedSource source() {
+					return response.body().source();
+				}
+
+				@Override
+				public void close() {
+					closed.set(true);
+					super.close();
+				}
+
+			}).build();
+		};
+		assertThatExceptionOfType(ApiException.class).isThrownBy(() -> new StreamingList(true).read(null, null, null,
+				300L, sender, this.decoder.newList(), "Gadget", handedOn::add));
+		assertThat(handedOn).isEmpty();
+		assertThat(closed).isTrue();
 	}
 
 	private StreamingList.Sender answering(int code, String body) {
