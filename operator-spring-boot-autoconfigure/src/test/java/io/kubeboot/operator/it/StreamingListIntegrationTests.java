@@ -44,7 +44,7 @@ class StreamingListIntegrationTests {
 		Traffic traffic = new Traffic("/api/v1/namespaces/" + namespace.name() + "/configmaps");
 		Manager manager = Manager.builder(traffic.client(controlPlane.adminClient()))
 			.namespace(namespace.name())
-			.watchTimeout(Duration.ofSeconds(30))
+			.watchTimeout(Duration.ofMinutes(2))
 			.build();
 		try {
 			manager.cache().informer(V1ConfigMap.class, namespace.name(), null);
@@ -57,7 +57,7 @@ class StreamingListIntegrationTests {
 			HttpUrl streamed = traffic.watches.get(0);
 			assertThat(streamed.queryParameter("sendInitialEvents")).isEqualTo("true");
 			assertThat(streamed.queryParameter("resourceVersionMatch")).isEqualTo("NotOlderThan");
-			assertThat(Long.parseLong(streamed.queryParameter("timeoutSeconds"))).isBetween(15L, 30L);
+			assertThat(Long.parseLong(streamed.queryParameter("timeoutSeconds"))).isBetween(60L, 120L);
 			// consistent: every object created before the start is in it
 			assertThat(streamed.queryParameter("resourceVersion")).isNull();
 			admin.replaceNamespacedConfigMap("cm-2", namespace.name(), configMap("cm-2", "streamed-on")).execute();

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.google.gson.stream.JsonReader;
 import io.kubeboot.operator.cache.InformerKey;
@@ -92,9 +93,13 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 
 	/**
 	 * The last streamed list's stream, open past its initial events, until the watch that
-	 * follows the list takes it over; volatile for {@link #release()}.
+	 * follows the list takes it over. Nobody reads a stream while it is kept here:
+	 * whoever takes it (the watch, the next list, {@link #release()}) owns it.
 	 */
-	private volatile @Nullable Continuation continuation;
+	private final AtomicReference<@Nullable Continuation> continuation = new AtomicReference<>();
+
+	/** Whether the informer stopped: a stream kept from then on is discarded. */
+	private volatile boolean released;
 
 	/**
 	 * Creates the lists and watches of one client-java informer.
@@ -204,12 +209,21 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 		if (this.streaming.enabled()) {
 			Handoff handoff = new Handoff();
 			if (stream(params, list, handoff)) {
-				this.progress.active();
-				KubernetesListObject streamed = list.finish();
 				Call call = handoff.call;
 				Response response = handoff.response;
+				KubernetesListObject streamed;
+				try {
+					this.progress.active();
+					streamed = list.finish();
+				}
+				catch (RuntimeException ex) {
+					if (response != null) {
+						response.close();
+					}
+					throw ex;
+				}
 				if (call != null && response != null) {
-					this.continuation = new Continuation(call, response, streamed.getMetadata().getResourceVersion());
+					keep(new Continuation(call, response, streamed.getMetadata().getResourceVersion()));
 				}
 				return streamed;
 			}
@@ -258,8 +272,7 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 	@Override
 	public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
 		forgetListed();
-		Continuation continued = this.continuation;
-		this.continuation = null;
+		Continuation continued = this.continuation.getAndSet(null);
 		if (continued != null) {
 			if (continued.resourceVersion() != null && continued.resourceVersion().equals(params.resourceVersion)) {
 				// the streamed list's events after its bookmark are this watch's
@@ -304,20 +317,27 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 	}
 
 	/**
-	 * Ends the stream kept for the next watch, if any, from the thread that stops the
-	 * informer: cancels its call, which a reflector still about to watch finds ended, and
-	 * leaves the body to that thread (closing it here could race its read).
+	 * Discards the stream kept for the next watch, if any, when the informer stops: a
+	 * stopped reflector never asks for that watch. A list still streaming then discards
+	 * its stream itself once read.
 	 */
 	void release() {
-		Continuation continued = this.continuation;
-		if (continued != null) {
-			continued.call().cancel();
+		this.released = true;
+		discardContinuation();
+	}
+
+	private void keep(Continuation continued) {
+		Continuation previous = this.continuation.getAndSet(continued);
+		if (previous != null) {
+			previous.discard();
+		}
+		if (this.released) {
+			discardContinuation();
 		}
 	}
 
 	private void discardContinuation() {
-		Continuation continued = this.continuation;
-		this.continuation = null;
+		Continuation continued = this.continuation.getAndSet(null);
 		if (continued != null) {
 			continued.discard();
 		}

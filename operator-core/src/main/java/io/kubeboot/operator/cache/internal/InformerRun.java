@@ -280,7 +280,7 @@ final class InformerRun<T extends KubernetesObject> {
 			InformerListerWatcher<T> listerWatcher, ObjectStore<T> store, HandlerRegistrations<T> registrations,
 			long startedNanos) {
 
-		/** Stops the informer, and the stream a list kept open for its next watch. */
+		/** Stops the informer, and discards the stream a list kept for its next watch. */
 		void stop() {
 			this.informer.stop();
 			this.listerWatcher.release();

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,6 +45,12 @@ public final class AccessCheck {
 
 	/** How many reviews are asked at once. */
 	static final int PARALLEL_REVIEWS = 8;
+
+	/**
+	 * How long past the deadline an answer is still waited for: a call ends at the
+	 * deadline, but a wait before it is sent (the client's rate limit) may not.
+	 */
+	private static final long GRACE_NANOS = Duration.ofSeconds(1).toNanos();
 
 	private AccessCheck() {
 	}
@@ -112,15 +119,16 @@ public final class AccessCheck {
 		Map<String, List<V1ResourceRule>> rulesByNamespace = new LinkedHashMap<>();
 		for (int i = 0; i < answers.size(); i++) {
 			try {
-				List<V1ResourceRule> rules = answers.get(i).get();
+				List<V1ResourceRule> rules = answers.get(i).get(waitLeft(deadline), TimeUnit.NANOSECONDS);
 				if (rules != null) {
 					rulesByNamespace.put(namespaces.get(i), rules);
 				}
 			}
-			catch (ExecutionException ex) {
+			catch (ExecutionException | TimeoutException ex) {
 				// the namespace's reviews are asked one by one
 			}
 		}
+		dropUnstarted(answers);
 		List<Review> left = new ArrayList<>();
 		for (Review review : reviews) {
 			List<V1ResourceRule> rules = (review.namespace() != null) ? rulesByNamespace.get(review.namespace()) : null;
@@ -143,10 +151,25 @@ public final class AccessCheck {
 					.map((review) -> (Callable<Boolean>) () -> AccessReviews.isAllowed(client, review.attributes(),
 							left(deadline)))
 					.toList());
+		try {
+			return answerEach(reviews, answers, allowed, deadline, timeout);
+		}
+		finally {
+			dropUnstarted(answers);
+		}
+	}
+
+	private static boolean answerEach(List<Review> reviews, List<Future<Boolean>> answers, Map<Review, Boolean> allowed,
+			long deadline, Duration timeout) throws InterruptedException {
 		for (int i = 0; i < answers.size(); i++) {
 			Review review = reviews.get(i);
 			try {
-				allowed.put(review, answers.get(i).get());
+				allowed.put(review, answers.get(i).get(waitLeft(deadline), TimeUnit.NANOSECONDS));
+			}
+			catch (TimeoutException ex) {
+				logger.warn("Cannot check RBAC, continuing: verb={} resource={} error=\"no answer within {}\"",
+						review.verb(), review.describe(), timeout);
+				return false;
 			}
 			catch (ExecutionException ex) {
 				Throwable cause = ex.getCause();
@@ -166,10 +189,23 @@ public final class AccessCheck {
 	}
 
 	/**
-	 * Starts calls without a bound on the wait for them: each call's own timeout is.
+	 * Starts calls, each bounded by its own timeout: none is ever interrupted.
 	 */
 	private static <T> List<Future<T>> submitAll(ExecutorService executor, List<Callable<T>> calls) {
 		return calls.stream().map(executor::submit).toList();
+	}
+
+	/**
+	 * Drops the calls not started yet, once their answers are no longer waited for; never
+	 * interrupts one under way.
+	 */
+	private static void dropUnstarted(List<? extends Future<?>> answers) {
+		answers.forEach((answer) -> answer.cancel(false));
+	}
+
+	/** How long an answer is still waited for. */
+	private static long waitLeft(long deadline) {
+		return Math.max(0, deadline - System.nanoTime()) + GRACE_NANOS;
 	}
 
 	/**
