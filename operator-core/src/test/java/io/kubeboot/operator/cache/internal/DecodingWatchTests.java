@@ -25,14 +25,7 @@ class DecodingWatchTests {
 	@Test
 	void aWatchClosedWhileItsThreadReadsEndsTheReadAndLeavesTheBodyToThatThread() throws Exception {
 		try (HeldOpenStream stream = new HeldOpenStream()) {
-			ApiClient client = stream.client();
-			ObjectDecoder<V1ConfigMap> decoder = new ObjectDecoder<>(V1ConfigMap.class, "ConfigMap",
-					client.getJSON().getGson(), (namespace, name) -> Optional.empty(), () -> {
-					});
-			DecodingWatch<V1ConfigMap> watch = DecodingWatch.open(
-					client.getHttpClient()
-						.newCall(new Request.Builder().url(stream.url() + "/api/v1/configmaps?watch=true").build()),
-					decoder);
+			DecodingWatch<V1ConfigMap> watch = openWatch(stream);
 			List<Throwable> failures = new CopyOnWriteArrayList<>();
 			Thread reader = new Thread(() -> {
 				try {
@@ -62,20 +55,24 @@ class DecodingWatchTests {
 	@Test
 	void aWatchClosedBetweenReadsClosesItsBodyAtOnce() throws Exception {
 		try (HeldOpenStream stream = new HeldOpenStream()) {
-			ApiClient client = stream.client();
-			ObjectDecoder<V1ConfigMap> decoder = new ObjectDecoder<>(V1ConfigMap.class, "ConfigMap",
-					client.getJSON().getGson(), (namespace, name) -> Optional.empty(), () -> {
-					});
-			DecodingWatch<V1ConfigMap> watch = DecodingWatch.open(
-					client.getHttpClient()
-						.newCall(new Request.Builder().url(stream.url() + "/api/v1/configmaps?watch=true").build()),
-					decoder);
+			DecodingWatch<V1ConfigMap> watch = openWatch(stream);
 
 			watch.close();
 
 			assertThat(stream.closed()).isEqualTo(1);
 			assertThat(watch.hasNext()).isFalse();
 		}
+	}
+
+	private static DecodingWatch<V1ConfigMap> openWatch(HeldOpenStream stream) throws Exception {
+		ApiClient client = stream.client();
+		ObjectDecoder<V1ConfigMap> decoder = new ObjectDecoder<>(V1ConfigMap.class, "ConfigMap",
+				client.getJSON().getGson(), (namespace, name) -> Optional.empty(), () -> {
+				});
+		return DecodingWatch.open(
+				client.getHttpClient()
+					.newCall(new Request.Builder().url(stream.url() + "/api/v1/configmaps?watch=true").build()),
+				decoder);
 	}
 
 }
