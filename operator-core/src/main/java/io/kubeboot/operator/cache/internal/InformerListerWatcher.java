@@ -188,7 +188,7 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 						Call call = call(this.client, path(), query, this.watchAccept, IDENTITY);
 						handoff.call = call;
 						return open(call);
-					}, list, this.kind.kind(), (response) -> handoff.response = response);
+					}, list, this.kind.kind(), this.progress::active, (response) -> handoff.response = response);
 		}
 		catch (ApiException | RuntimeException ex) {
 			if (this.progress.stopped() || ScopedInformer.isInterruption(ex)

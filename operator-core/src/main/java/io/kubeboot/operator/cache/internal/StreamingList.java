@@ -74,7 +74,8 @@ final class StreamingList {
 	 */
 	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, @Nullable String fieldSelector,
 			Sender sender, ObjectDecoder<?>.PagedList list, String kind) throws ApiException {
-		return read(resourceVersion, labelSelector, fieldSelector, null, sender, list, kind, null);
+		return read(resourceVersion, labelSelector, fieldSelector, null, sender, list, kind, () -> {
+		}, null);
 	}
 
 	/**
@@ -89,6 +90,8 @@ final class StreamingList {
 	 * @param sender sends the watch request and answers its successful response
 	 * @param list receives the objects and the list's resourceVersion
 	 * @param kind the kind, for the log
+	 * @param heard told when the API server answers the request and at every event it
+	 * sends: a list that streams for seconds is the API server heard from all along
 	 * @param rest takes the response, open past the initial events, to watch on; if
 	 * {@code null}, or if the list fails, the response is closed
 	 * @return {@code true} once read, {@code false} if the server does not stream lists
@@ -96,7 +99,7 @@ final class StreamingList {
 	 * initial events did
 	 */
 	boolean read(@Nullable String resourceVersion, @Nullable String labelSelector, @Nullable String fieldSelector,
-			@Nullable Long timeoutSeconds, Sender sender, ObjectDecoder<?>.PagedList list, String kind,
+			@Nullable Long timeoutSeconds, Sender sender, ObjectDecoder<?>.PagedList list, String kind, Runnable heard,
 			@Nullable Consumer<Response> rest) throws ApiException {
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("watch", "true"));
@@ -132,6 +135,7 @@ final class StreamingList {
 		}
 		boolean handedOn = false;
 		try {
+			heard.run();
 			ResponseBody body = response.body();
 			if (body == null) {
 				throw new ApiException("A streamed list answered without a body", response.code(), null, null);
@@ -139,6 +143,7 @@ final class StreamingList {
 			BufferedSource source = body.source();
 			String line;
 			while ((line = source.readUtf8Line()) != null) {
+				heard.run();
 				if (line.isBlank()) {
 					continue;
 				}

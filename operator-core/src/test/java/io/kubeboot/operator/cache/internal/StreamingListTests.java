@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.kubernetes.client.common.KubernetesListObject;
@@ -156,13 +157,27 @@ class StreamingListTests {
 		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")), END, after);
 		List<Response> handedOn = new ArrayList<>();
 		assertThat(new StreamingList(true).read(null, null, null, 300L, answering(200, body), this.decoder.newList(),
-				"Gadget", handedOn::add))
+				"Gadget", () -> {
+				}, handedOn::add))
 			.isTrue();
 		assertThat(this.requests.get(0)).extracting(Pair::getName, Pair::getValue)
 			.contains(tuple("timeoutSeconds", "300"));
 		try (Response response = handedOn.get(0)) {
 			assertThat(response.body().source().readUtf8Line()).isEqualTo(after);
 		}
+	}
+
+	@Test
+	void theApiServerIsHeardFromAtItsAnswerAndAtEveryEventOfTheStream() throws Exception {
+		String body = String.join("\n", event("ADDED", gadget("a", "ua", "10", "1")),
+				event("ADDED", gadget("b", "ub", "11", "2")), END);
+		AtomicInteger heard = new AtomicInteger();
+		assertThat(new StreamingList(true).read(null, null, null, 300L, answering(200, body), this.decoder.newList(),
+				"Gadget", heard::incrementAndGet, null))
+			.isTrue();
+		// once answered, then at each of the three events: the heartbeat skips its
+		// probe while a long list streams
+		assertThat(heard).hasValue(4);
 	}
 
 	@Test
@@ -197,7 +212,8 @@ class StreamingListTests {
 			}).build();
 		};
 		assertThatExceptionOfType(ApiException.class).isThrownBy(() -> new StreamingList(true).read(null, null, null,
-				300L, sender, this.decoder.newList(), "Gadget", handedOn::add));
+				300L, sender, this.decoder.newList(), "Gadget", () -> {
+				}, handedOn::add));
 		assertThat(handedOn).isEmpty();
 		assertThat(closed).isTrue();
 	}
