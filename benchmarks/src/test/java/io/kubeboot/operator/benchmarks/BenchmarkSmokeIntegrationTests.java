@@ -12,6 +12,7 @@ import io.kubeboot.operator.benchmarks.harness.BenchmarkConfig;
 import io.kubeboot.operator.benchmarks.harness.Implementation;
 import io.kubeboot.operator.benchmarks.harness.Metric;
 import io.kubeboot.operator.benchmarks.harness.Results;
+import io.kubeboot.operator.benchmarks.writes.WritePath;
 import io.kubeboot.operator.test.ControlPlane;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -85,6 +86,13 @@ class BenchmarkSmokeIntegrationTests {
 		for (String variant : List.of("streamed", "paged")) {
 			assertThat(report).containsPattern("\\| ours, " + variant
 					+ " list \\| [0-9.]+ \\(\\d+\\) \\| [0-9.]+ \\(\\d+\\) \\| [0-9.]+ \\(\\d+\\) \\|");
+		}
+		// the status writes scenario: every path wrote, over the protocol it names
+		for (WritePath path : WritePath.values()) {
+			String protocol = (path == WritePath.CLIENT_HTTP1) ? "http/1.1" : "h2";
+			assertThat(report).containsPattern(Pattern.quote("| " + path.label() + " | " + protocol + " | ")
+					+ "[0-9]+ \\(1; [0-9]+–[0-9]+\\) \\| [0-9]+ \\(1; [0-9]+–[0-9]+\\) \\| [0-9.]+ \\(1; [0-9.]+–[0-9.]+\\) "
+					+ "\\| [0-9.]+x \\|");
 		}
 		// the sharded scenario: 3 replicas in the label-based mode share the 100 widgets
 		Matcher threeReplicas = Pattern

@@ -128,6 +128,9 @@ public final class Benchmark {
 		if (this.config.runs(StreamedLists.SCENARIO)) {
 			new StreamedLists(this.config, this.cluster, this.results, this.jdk).run();
 		}
+		if (this.config.runs(StatusWrites.SCENARIO)) {
+			new StatusWrites(this.config, this.cluster, this.results, this.jdk).run();
+		}
 		if (this.config.runs(ShardedDrain.SCENARIO)) {
 			new ShardedDrain(this.config, this.cluster, this.results, this.jdk).run();
 		}

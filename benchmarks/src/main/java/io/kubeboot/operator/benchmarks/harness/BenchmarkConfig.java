@@ -70,7 +70,7 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 				System.getProperty("benchmark.leaseDurations", "15s,10s,2s"));
 		return new BenchmarkConfig(false,
 				new LinkedHashSet<>(strings(System.getProperty("benchmark.scenarios",
-						"drain,live,burst,memory,failover,cache-memory,lists,sharded,jmh"))),
+						"drain,live,burst,memory,failover,cache-memory,lists,writes,sharded,jmh"))),
 				strings(System.getProperty("benchmark.implementations", DEFAULT_IMPLEMENTATIONS)).stream()
 					.map(Implementation::of)
 					.toList(),
@@ -95,7 +95,8 @@ public record BenchmarkConfig(boolean smoke, Set<String> scenarios, List<Impleme
 	 */
 	public static BenchmarkConfig smoke(Path directory) {
 		return new BenchmarkConfig(true,
-				new LinkedHashSet<>(List.of("drain", "live", "burst", "memory", "failover", "lists", "sharded", "jmh")),
+				new LinkedHashSet<>(
+						List.of("drain", "live", "burst", "memory", "failover", "lists", "writes", "sharded", "jmh")),
 				List.of(Implementation.SPRING, Implementation.SPRING_AOT, Implementation.BASELINE,
 						Implementation.MANAGER, Implementation.JOSDK, Implementation.RAW),
 				List.of(100), List.of(100), List.of(100), List.of(100, 200), 20, Duration.ofSeconds(3),

@@ -25,7 +25,8 @@ final class CarriedOver {
 			List.of("## Live changes during a cold drain"), "burst", List.of("## Burst"), "memory",
 			List.of("## Memory"), "failover", List.of("## Failover"), CacheMemory.SCENARIO,
 			List.of("## Heap per cached object"), StreamedLists.SCENARIO, List.of("## Streamed and paged lists"),
-			ShardedDrain.SCENARIO, List.of("## Sharded"), "jmh", List.of("## Work queue microbenchmarks (JMH)"));
+			StatusWrites.SCENARIO, List.of("## Status writes"), ShardedDrain.SCENARIO, List.of("## Sharded"), "jmh",
+			List.of("## Work queue microbenchmarks (JMH)"));
 
 	/** How each scenario's rows of the targets table start. */
 	private static final Map<String, List<String>> TARGET_ROWS = Map.of("drain",

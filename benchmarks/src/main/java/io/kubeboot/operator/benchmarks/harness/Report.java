@@ -108,7 +108,8 @@ final class Report {
 						duration(config.retryPeriod())));
 		carried.appendSection(out, "failover");
 		results.sections().forEach(out::append);
-		for (String scenario : List.of(CacheMemory.SCENARIO, StreamedLists.SCENARIO, ShardedDrain.SCENARIO)) {
+		for (String scenario : List.of(CacheMemory.SCENARIO, StreamedLists.SCENARIO, StatusWrites.SCENARIO,
+				ShardedDrain.SCENARIO)) {
 			carried.appendSection(out, scenario);
 		}
 		targets(out, results, config, carried.targetRows());
@@ -144,11 +145,11 @@ final class Report {
 		out.append("```\n").append(COMMAND).append("\n```\n\n");
 		out.append("It rewrites this document (`BENCHMARKS.md`) and `drain.png` in `benchmarks/`, and takes about "
 				+ "two hours with the defaults on two cores (drain 25 minutes, live 12, burst 20, memory 8, failover 10, "
-				+ "cache memory 20, sharded 22, JMH 5). Nothing else should run on the machine meanwhile. "
+				+ "cache memory 20, status writes 9, sharded 22, JMH 5). Nothing else should run on the machine meanwhile. "
 				+ "Optional system properties, passed through by `benchmarks/pom.xml` "
 				+ "(the values shown are the ones this run used):\n\n");
 		out.append(
-				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,lists,sharded,jmh`: the scenarios to run; "
+				"- `-Dbenchmark.scenarios=drain,live,burst,memory,failover,cache-memory,lists,writes,sharded,jmh`: the scenarios to run; "
 						+ "the sections of the others are kept from the document this run rewrites, marked with "
 						+ "the date and time of the run that measured them, with their rows of the targets and "
 						+ "of every run " + "(this run: `%s`)\n".formatted(String.join(",", config.scenarios())));
@@ -171,6 +172,9 @@ final class Report {
 		out.append("- `-D%s=%s`: the cached object count of the streamed list scenario (`%s`)\n".formatted(
 				StreamedLists.SIZE_PROPERTY, System.getProperty(StreamedLists.SIZE_PROPERTY, "100000"),
 				StreamedLists.SCENARIO));
+		out.append("- `-D%s=%s`: the measured writes of each run of the status writes scenario (`%s`)\n".formatted(
+				StatusWrites.WRITES_PROPERTY, System.getProperty(StatusWrites.WRITES_PROPERTY, "4000"),
+				StatusWrites.SCENARIO));
 		out.append("- `-D%s=%s`: the widgets of the sharded scenario's heap part (`%s`)\n".formatted(
 				ShardedDrain.HEAP_SIZE_PROPERTY, System.getProperty(ShardedDrain.HEAP_SIZE_PROPERTY, "10000"),
 				ShardedDrain.SCENARIO));
