@@ -26,6 +26,7 @@ import io.kubeboot.operator.client.Reader;
 import io.kubeboot.operator.reconcile.Request;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.ClientBuilder;
 import okhttp3.Call;
@@ -50,6 +51,8 @@ public final class StatusWritesMain {
 
 	/** The writes measured. */
 	public static final String WRITES = "BENCH_WRITES";
+
+	private static final String FIELD_MANAGER = "benchmark";
 
 	private StatusWritesMain() {
 	}
@@ -82,7 +85,7 @@ public final class StatusWritesMain {
 		client.setHttpClient(http.build());
 		StatusPatch writer = switch (path) {
 			case CLIENT_HTTP2, CLIENT_HTTP1 ->
-				new ClientStatusPatch(Client.create(client, new NoReads(), "benchmark", Duration.ofSeconds(30)));
+				new ClientStatusPatch(Client.create(client, new NoReads(), FIELD_MANAGER, Duration.ofSeconds(30)));
 			case CLIENT_JAVA -> new ClientJavaStatusPatch(client);
 			case UNDECODED -> new UndecodedStatusPatch(client);
 		};
@@ -136,7 +139,10 @@ public final class StatusWritesMain {
 			return new Usage(cpu, allocated);
 		}
 
-		/** What the threads alive at both moments allocated in between. */
+		/**
+		 * What the threads allocated in between: those started in between count in full,
+		 * those that ended in between not at all.
+		 */
 		long allocatedSince(Usage before) {
 			long sum = 0;
 			for (Map.Entry<Long, Long> entry : this.allocated.entrySet()) {
@@ -151,8 +157,8 @@ public final class StatusWritesMain {
 	}
 
 	/**
-	 * The starter's status patch, sent as its client sends it, the answer's bytes read
-	 * and dropped.
+	 * The starter's status patch, sent as its client sends it (path, query, headers,
+	 * body), the answer's bytes read and dropped.
 	 */
 	private static final class UndecodedStatusPatch implements StatusPatch {
 
@@ -172,7 +178,8 @@ public final class StatusWritesMain {
 				.getBytes(StandardCharsets.UTF_8);
 			Map<String, String> headers = new HashMap<>(
 					Map.of("Accept", "application/json", "Content-Type", "application/merge-patch+json"));
-			Call call = this.client.buildCall(null, path, "PATCH", new ArrayList<>(), List.of(), body, headers,
+			Call call = this.client.buildCall(null, path, "PATCH",
+					new ArrayList<>(List.of(new Pair("fieldManager", FIELD_MANAGER))), List.of(), body, headers,
 					Map.of(), Map.of(), AUTH, null);
 			try (Response response = call.execute()) {
 				if (!response.isSuccessful()) {

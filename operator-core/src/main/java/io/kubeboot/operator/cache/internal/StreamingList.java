@@ -90,8 +90,8 @@ final class StreamingList {
 	 * @param sender sends the watch request and answers its successful response
 	 * @param list receives the objects and the list's resourceVersion
 	 * @param kind the kind, for the log
-	 * @param heard told when the API server answers the request and at every event it
-	 * sends: a list that streams for seconds is the API server heard from all along
+	 * @param heard told when the API server answers the request and at every line of the
+	 * stream: a list that streams for seconds is the API server heard from all along
 	 * @param rest takes the response, open past the initial events, to watch on; if
 	 * {@code null}, or if the list fails, the response is closed
 	 * @return {@code true} once read, {@code false} if the server does not stream lists
