@@ -14,6 +14,7 @@ import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.cache.Informer;
 import io.kubeboot.operator.cache.InformerEventHandler;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.controller.WorkGate.ObjectEvent;
 import io.kubeboot.operator.controller.WorkGate.ObjectEvent.Type;
 import io.kubeboot.operator.handler.MapFunction;
@@ -56,7 +57,7 @@ final class EventSource<T extends KubernetesObject> {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventSource.class);
 
-	private static final Gson gson = new JSON().getGson();
+	private static final Gson gson = ModelReading.gson(new JSON().getGson());
 
 	private final String controller;
 

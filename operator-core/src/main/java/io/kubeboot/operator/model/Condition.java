@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * {@code operator-crd-generator} writes the schema the API server gives
  * {@code metav1.Condition}: {@code type}, {@code status}, {@code reason}, {@code message}
  * and {@code lastTransitionTime} required, {@code reason} one CamelCase word.
- * client-java's {@code V1Condition} has the same fields, but its Gson adapter refuses a
- * field it does not know, so that one odd status would fail a whole list an informer
- * reads; this class reads whatever the schema lets through.
+ * client-java's {@code V1Condition} has the same fields, but wherever client-java's own
+ * Gson reads it (its typed APIs), a field it does not know fails the whole object; this
+ * class reads whatever the schema lets through, with any Gson.
  */
 public final class Condition {
 

@@ -3,7 +3,9 @@ package io.kubeboot.operator.webhook;
 import java.util.Locale;
 import java.util.Objects;
 
+import com.google.gson.Gson;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import org.jspecify.annotations.Nullable;
@@ -89,19 +91,20 @@ public final class AdmissionWebhook<T extends KubernetesObject> {
 			throw new IllegalStateException("An admission webhook for " + this.type.getSimpleName()
 					+ " needs a validator, a defaulter or both");
 		}
-		JSON json = new JSON();
+		// the API server's objects, built-in kinds' newer fields included
+		Gson gson = ModelReading.gson(new JSON().getGson());
 		String validating = null;
 		String mutating = null;
 		if (this.validator != null) {
 			validating = validatingPath(this.type);
 			String path = validating;
-			register(validating, "validator", AdmissionHandler.validating(this.type, json.getGson(), this.validator,
+			register(validating, "validator", AdmissionHandler.validating(this.type, gson, this.validator,
 					() -> this.server.metrics().panicked(path)));
 		}
 		if (this.defaulter != null) {
 			mutating = mutatingPath(this.type);
 			String path = mutating;
-			register(mutating, "defaulter", AdmissionHandler.mutating(this.type, json.getGson(), this.defaulter,
+			register(mutating, "defaulter", AdmissionHandler.mutating(this.type, gson, this.defaulter,
 					() -> this.server.metrics().panicked(path)));
 		}
 		return new Paths(validating, mutating);

@@ -15,6 +15,7 @@ import java.util.Objects;
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -57,7 +58,7 @@ public final class Conversion<H extends KubernetesObject> {
 	/** The model class of each version, the hub's first. */
 	private final Map<String, Class<? extends KubernetesObject>> versions;
 
-	private final Gson gson = new JSON().getGson();
+	private final Gson gson = ModelReading.gson(new JSON().getGson());
 
 	private Conversion(Class<H> hub, String group, String kind,
 			Map<String, Class<? extends KubernetesObject>> versions) {

@@ -223,6 +223,36 @@ class WebhookServerTests {
 	}
 
 	@Test
+	void aBuiltInKindsObjectWithFieldsClientJavaDoesNotKnowReachesTheValidator() throws Exception {
+		List<String> validated = new CopyOnWriteArrayList<>();
+		AdmissionWebhook.Paths paths = AdmissionWebhook.forKind(this.server, V1ConfigMap.class)
+			.withValidator(new AdmissionValidator<>() {
+
+				@Override
+				public List<String> validateCreate(V1ConfigMap object) throws AdmissionDeniedException {
+					validated.add(object.getMetadata().getName() + " " + object.getData());
+					throw new AdmissionDeniedException("no");
+				}
+
+			})
+			.complete();
+		this.server.start();
+		// as a newer API server sends it: fields client-java's release does not know
+		String review = "{\"apiVersion\": \"admission.k8s.io/v1\", \"kind\": \"AdmissionReview\", \"request\": "
+				+ "{\"uid\": \"u-1\", \"kind\": {\"group\": \"\", \"version\": \"v1\", \"kind\": \"ConfigMap\"}, "
+				+ "\"operation\": \"CREATE\", \"object\": {\"metadata\": {\"name\": \"a\", \"newer\": 1}, "
+				+ "\"data\": {\"k\": \"v\"}, \"newerField\": {\"x\": true}}}}";
+		HttpResponse<String> answer = this.http
+			.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + this.server.port() + paths.validating()))
+				.timeout(DEADLINE)
+				.POST(HttpRequest.BodyPublishers.ofString(review))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(answer.body()).contains("\"allowed\":false").contains("no");
+		assertThat(validated).containsExactly("a {k=v}");
+	}
+
+	@Test
 	void aHandlerPastItsDeadlineEndsItsSpanOnlyOnceItsScopeClosed() throws Exception {
 		List<String> recorded = new CopyOnWriteArrayList<>();
 		CountDownLatch release = new CountDownLatch(1);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kubeboot.operator.cache.CacheIndex;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -79,8 +80,9 @@ final class InformerRun<T extends KubernetesObject> {
 		this.storeTransform = storeTransform;
 		this.pager = new ListPager(this.settings.listPageSize());
 		this.streaming = new StreamingList(this.settings.streamingLists());
-		this.decoder = new ObjectDecoder<>(type, kind.kind(), this.settings.watchClient().getJSON().getGson(),
-				owner::get, owner::countUndecodable);
+		this.decoder = new ObjectDecoder<>(type, kind.kind(),
+				ModelReading.gson(this.settings.watchClient().getJSON().getGson()), owner::get,
+				owner::countUndecodable);
 		this.failures = new ListWatchFailures(owner.key(), kind, this.settings.watchClient());
 		ClientInformer<T> created = newInformer(generation);
 		owner.handlers().forEach((handler) -> created.registrations().register(created.informer(), handler, false));
