@@ -1,23 +1,20 @@
 package io.kubeboot.operator.client;
 
-import java.io.IOException;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
-import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.ApiServerException.FieldCause;
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.CallDeadline;
-import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
@@ -26,18 +23,15 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import okhttp3.Call;
-import okhttp3.MediaType;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends one REST call for a resource and turns the answer into the model type (read with
- * {@link ModelReading}'s Gson) or a typed {@link ApiServerException}. Bodies are sent as
- * bytes with the content type of the operation (JSON, a merge, JSON or strategic merge
- * patch, an apply).
+ * Sends one REST call for a resource and turns the answer into the model type (read by
+ * {@link Answers}) or a typed {@link ApiServerException}. Bodies are sent as bytes with
+ * the content type of the operation (JSON, a merge, JSON or strategic merge patch, an
+ * apply).
  * <p>
  * A call answered 429 Too Many Requests is sent again after the answer's Retry-After (see
  * {@link TooManyRequestsRetry#withinTimeout}). A write is checked against the
@@ -57,8 +51,6 @@ final class RestCalls {
 
 	private final TooManyRequestsRetry retry;
 
-	private final Gson answers;
-
 	/**
 	 * Creates calls through a client.
 	 * @param client the client, with the timeouts the calls should have
@@ -68,7 +60,6 @@ final class RestCalls {
 	RestCalls(ApiClient client, Duration timeout) {
 		this.client = client;
 		this.retry = TooManyRequestsRetry.withinTimeout(timeout);
-		this.answers = ModelReading.gson(client.getJSON().getGson());
 	}
 
 	/**
@@ -124,7 +115,11 @@ final class RestCalls {
 						new HashMap<>(headers), Map.of(), Map.of(), AUTH, null);
 				limit(call, left);
 				try {
-					return execute(what, call, answer, answered);
+					Answers.Answer<T> read = Answers.execute(what, this.client, call, answer);
+					if (answered != null) {
+						answered.accept(read.code());
+					}
+					return read.data();
 				}
 				catch (ApiException ex) {
 					if (left != null && ex.getCode() == 0) {
@@ -142,52 +137,6 @@ final class RestCalls {
 		catch (ApiException ex) {
 			throw typed(what, ex);
 		}
-	}
-
-	/**
-	 * Executes a call as client-java's {@code ApiClient.execute} does, failures included,
-	 * but reads the answer with {@link ModelReading}'s Gson.
-	 * @throws ApiServerException if a successful answer is not JSON (a proxy's page)
-	 */
-	private <T> @Nullable T execute(String what, Call call, @Nullable Type answer, @Nullable IntConsumer answered)
-			throws ApiException {
-		try (Response response = call.execute()) {
-			ResponseBody body = response.body();
-			String text;
-			try {
-				text = (body != null && (answer != null || !response.isSuccessful())) ? body.string() : null;
-			}
-			catch (IOException ex) {
-				throw new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
-			}
-			if (!response.isSuccessful()) {
-				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(), text);
-			}
-			if (answered != null) {
-				answered.accept(response.code());
-			}
-			if (answer == null || response.code() == 204 || text == null || text.isEmpty()) {
-				return null;
-			}
-			MediaType type = (body != null) ? body.contentType() : null;
-			if (type != null && !isJson(type)) {
-				String shown = text.strip();
-				throw new ApiServerException(
-						what + " answered " + response.code() + " with Content-Type " + type + ", not JSON: "
-								+ ((shown.length() > 300) ? shown.substring(0, 300) + "..." : shown),
-						response.code(), null, null);
-			}
-			return this.answers.fromJson(text, answer);
-		}
-		catch (IOException ex) {
-			// unanswered, or cut off: no status code, as client-java reports it
-			throw new ApiException(ex);
-		}
-	}
-
-	private static boolean isJson(MediaType type) {
-		String subtype = type.subtype().toLowerCase(Locale.ROOT);
-		return ("application".equalsIgnoreCase(type.type()) && "json".equals(subtype)) || subtype.endsWith("+json");
 	}
 
 	private static @Nullable Duration shorter(@Nullable Duration one, @Nullable Duration other) {

@@ -34,6 +34,9 @@ class RestCallsAnswersTests {
 
 	private volatile String body = "";
 
+	/** The length announced, when it is not the body's. */
+	private volatile long announced = -1;
+
 	@BeforeEach
 	void start() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -72,6 +75,18 @@ class RestCallsAnswersTests {
 	}
 
 	@Test
+	void anAnswerCutOffWhileItStreamsIsAFailureWithoutAStatusCode() {
+		// the status code tells the write fence and the reconcile deadline whether the
+		// call was answered at all
+		this.body = "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}}";
+		this.announced = this.body.length() + 100;
+		assertThatExceptionOfType(ApiServerException.class)
+			.isThrownBy(() -> calls().send("GET", "/api/v1/namespaces/ns/configmaps/a", List.of(), null,
+					"application/json", V1ConfigMap.class))
+			.satisfies((ex) -> assertThat(ex.code()).isZero());
+	}
+
+	@Test
 	void anEmptyAnswerIsNothingAndAnIgnoredAnswerIsNotRead() {
 		assertThat((Object) calls().send("GET", "/api/v1/namespaces/ns/configmaps/a", List.of(), null,
 				"application/json", V1ConfigMap.class))
@@ -104,10 +119,13 @@ class RestCallsAnswersTests {
 	private void answer(HttpExchange exchange) throws IOException {
 		byte[] bytes = this.body.getBytes(StandardCharsets.UTF_8);
 		exchange.getResponseHeaders().add("Content-Type", this.contentType);
-		exchange.sendResponseHeaders(this.status, (bytes.length > 0) ? bytes.length : -1);
-		try (OutputStream out = exchange.getResponseBody()) {
-			out.write(bytes);
-		}
+		exchange.sendResponseHeaders(this.status,
+				(this.announced > 0) ? this.announced : (bytes.length > 0) ? bytes.length : -1);
+		OutputStream out = exchange.getResponseBody();
+		out.write(bytes);
+		out.flush();
+		// a body shorter than announced: closing the exchange closes the connection
+		exchange.close();
 	}
 
 }

@@ -29,9 +29,9 @@ import org.jspecify.annotations.Nullable;
  * {@link #enter} it are bound; work handed to a pool takes it along explicitly
  * ({@code io.kubeboot.operator.client.Fences}), as it does the write fence.
  * <p>
- * Calls whose timeout cannot be set one by one (discovery, through client-java's
- * {@code Discovery}) are cut off by {@link #expire()}, which cancels every call in flight
- * that the {@link #interceptor()} of the client saw start under this deadline; and
+ * Calls whose timeout is not set one by one (those of {@link KindResolver}'s discovery)
+ * are cut off by {@link #expire()}, which cancels every call in flight that the
+ * {@link #interceptor()} of the client saw start under this deadline; and
  * {@link #expire(Thread)} interrupts the work's thread only outside those calls.
  */
 public final class CallDeadline {

@@ -2,6 +2,7 @@ package io.kubeboot.operator.client.internal;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,17 +16,18 @@ import io.kubeboot.operator.model.CustomResource;
 import io.kubeboot.operator.model.CustomResourceList;
 import io.kubeboot.operator.model.KubernetesKind;
 import io.kubeboot.operator.model.PartialObjectMetadata;
-import io.kubernetes.client.Discovery;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1APIGroup;
+import io.kubernetes.client.openapi.models.V1APIGroupList;
 import io.kubernetes.client.openapi.models.V1APIResource;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.openapi.models.V1GroupVersionForDiscovery;
 import io.kubernetes.client.util.ModelMapper;
+import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,7 +57,9 @@ public final class KindResolver {
 	private static final Map<String, String> GROUP_PREFIXES = Map.of("Core", "", "Events", "events.k8s.io",
 			"Authentication", "authentication.k8s.io", "Resource", "resource.k8s.io");
 
-	private final Discovery discovery;
+	private static final String[] AUTH = { "BearerToken" };
+
+	private final ApiClient client;
 
 	private final String server;
 
@@ -78,7 +82,7 @@ public final class KindResolver {
 	 * @param client the client
 	 */
 	public KindResolver(ApiClient client) {
-		this.discovery = new Discovery(client);
+		this.client = client;
 		this.server = client.getBasePath();
 		this.shared = new ConcurrentHashMap<>();
 		this.sharedGroupVersions = new AtomicReference<>();
@@ -92,7 +96,7 @@ public final class KindResolver {
 	 * @param answers the resolver whose answers are shared
 	 */
 	public KindResolver(ApiClient client, KindResolver answers) {
-		this.discovery = new Discovery(client);
+		this.client = client;
 		this.server = client.getBasePath();
 		this.shared = answers.shared;
 		this.sharedGroupVersions = answers.sharedGroupVersions;
@@ -209,7 +213,7 @@ public final class KindResolver {
 	}
 
 	private <T extends KubernetesObject> List<ResourceKind<T>> find(Class<T> type, DeclaredKind declared, Type listType,
-			List<String> candidates, Answers answers) throws ApiException {
+			List<String> candidates, DiscoveryAnswers answers) throws ApiException {
 		List<ResourceKind<T>> found = new ArrayList<>();
 		for (String groupVersion : candidates) {
 			for (V1APIResource resource : answers.resources(groupVersion)) {
@@ -229,7 +233,7 @@ public final class KindResolver {
 	}
 
 	@FunctionalInterface
-	private interface Answers {
+	private interface DiscoveryAnswers {
 
 		List<V1APIResource> resources(String groupVersion) throws ApiException;
 
@@ -274,7 +278,8 @@ public final class KindResolver {
 		List<String> all = this.groupVersions;
 		if (all == null) {
 			all = new ArrayList<>();
-			for (V1APIGroup group : this.discovery.groupDiscovery("/apis").getGroups()) {
+			V1APIGroupList groups = discover("/apis", V1APIGroupList.class);
+			for (V1APIGroup group : (groups != null) ? groups.getGroups() : List.<V1APIGroup>of()) {
 				for (V1GroupVersionForDiscovery groupVersion : group.getVersions()) {
 					all.add(groupVersion.getGroupVersion());
 				}
@@ -283,6 +288,14 @@ public final class KindResolver {
 			this.sharedGroupVersions.set(all);
 		}
 		return all;
+	}
+
+	/** Asks a discovery path, read as the client's answers are ({@link Answers}). */
+	private <T> @Nullable T discover(String path, Class<T> type) throws ApiException {
+		Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
+		Call call = this.client.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null, headers,
+				new HashMap<>(), new HashMap<>(), AUTH, null);
+		return Answers.<T>execute("GET " + path, this.client, call, type).data();
 	}
 
 	private static List<String> candidateGroupVersions(String version, List<String> all) {
@@ -300,7 +313,7 @@ public final class KindResolver {
 		String path = groupVersion.contains("/") ? "/apis/" + groupVersion : "/api/" + groupVersion;
 		List<V1APIResource> resources;
 		try {
-			V1APIResourceList list = this.discovery.resourceDiscovery(path);
+			V1APIResourceList list = discover(path, V1APIResourceList.class);
 			resources = (list != null) ? list.getResources() : List.of();
 		}
 		catch (ApiException ex) {

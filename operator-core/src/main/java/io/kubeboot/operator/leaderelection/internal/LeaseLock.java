@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.openapi.ApiClient;
@@ -161,7 +162,10 @@ class LeaseLock {
 	private V1Lease execute(Call call, long deadlineNanos, Duration timeout) throws ApiException {
 		call.timeout().timeout(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		try {
-			return this.client.<V1Lease>execute(call, V1Lease.class).getData();
+			return Answers
+				.<V1Lease>execute(call.request().method() + " Lease " + this.namespace + "/" + this.name, this.client,
+						call, V1Lease.class)
+				.data();
 		}
 		catch (ApiException ex) {
 			if (ex.getCode() == 0 && call.isCanceled()) {

@@ -14,6 +14,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.client.ApiClients;
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -503,7 +504,10 @@ public final class ShardMember implements ManagerRunnable {
 				.labelSelector(RING_LABEL + "=" + this.config.ringName())
 				.buildCall(null);
 			call.timeout().timeout(this.leaseConfig.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
-			leases = this.leaseClient.<V1LeaseList>execute(call, V1LeaseList.class).getData();
+			leases = Answers
+				.<V1LeaseList>execute("list Leases of ring " + this.config.ringName(), this.leaseClient, call,
+						V1LeaseList.class)
+				.data();
 		}
 		catch (ApiException ex) {
 			this.readError = StatusMessages.describe(ex);

@@ -13,6 +13,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.google.gson.stream.JsonReader;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -81,6 +82,27 @@ class ObjectDecoderTests {
 				.endsWith("error=\"NumberFormatException at path $.spec.replicas\"")
 				.doesNotContain("many");
 		});
+	}
+
+	@Test
+	void aBuiltInObjectWithFieldsClientJavaDoesNotKnowDecodesWithTheDerivedGson() throws IOException {
+		// as InformerRun builds its decoders
+		ObjectDecoder<V1ConfigMap> configMaps = new ObjectDecoder<>(V1ConfigMap.class, "ConfigMap",
+				ModelReading.gson(this.json.getGson()), (namespace, name) -> Optional.empty(),
+				this.skipped::incrementAndGet);
+		String newer = """
+				{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "ns", "uid": "u",
+				 "resourceVersion": "5", "newerMetadata": 1}, "data": {"k": "v"}, "newerField": {"x": true}}""";
+		Watch.Response<V1ConfigMap> event = configMaps.decodeEvent(event("ADDED", newer));
+		assertThat(event.type).isEqualTo("ADDED");
+		assertThat(event.object.getData()).containsEntry("k", "v");
+		KubernetesListObject list = configMaps.decodeList(new JsonReader(new StringReader("""
+				{"apiVersion": "v1", "kind": "ConfigMapList", "metadata": {"resourceVersion": "6"}, "items": [%s]}
+				""".formatted(newer))));
+		assertThat(list.getItems()).singleElement()
+			.satisfies((item) -> assertThat(item.getMetadata().getResourceVersion()).isEqualTo("5"));
+		assertThat(this.skipped).hasValue(0);
+		assertThat(this.logs.list).isEmpty();
 	}
 
 	@Test
