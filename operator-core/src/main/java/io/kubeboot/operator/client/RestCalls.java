@@ -10,11 +10,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubeboot.operator.client.ApiServerException.FieldCause;
 import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.CallDeadline;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.RetryAfter;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
@@ -51,6 +53,8 @@ final class RestCalls {
 
 	private final TooManyRequestsRetry retry;
 
+	private final Gson answers;
+
 	/**
 	 * Creates calls through a client.
 	 * @param client the client, with the timeouts the calls should have
@@ -60,6 +64,7 @@ final class RestCalls {
 	RestCalls(ApiClient client, Duration timeout) {
 		this.client = client;
 		this.retry = TooManyRequestsRetry.withinTimeout(timeout);
+		this.answers = ModelReading.gson(client.getJSON().getGson());
 	}
 
 	/**
@@ -115,7 +120,7 @@ final class RestCalls {
 						new HashMap<>(headers), Map.of(), Map.of(), AUTH, null);
 				limit(call, left);
 				try {
-					Answers.Answer<T> read = Answers.execute(what, this.client, call, answer);
+					Answers.Answer<T> read = Answers.execute(what, this.answers, call, answer);
 					if (answered != null) {
 						answered.accept(read.code());
 					}

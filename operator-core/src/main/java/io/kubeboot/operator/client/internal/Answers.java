@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.Locale;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonParseException;
 import com.google.gson.reflect.TypeToken;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.MalformedJsonException;
 import io.kubeboot.operator.client.ApiServerException;
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import okhttp3.Call;
 import okhttp3.MediaType;
@@ -34,7 +34,7 @@ public final class Answers {
 	 * Executes a call and reads its answer.
 	 * @param <T> the answer's type
 	 * @param what the call, for messages, such as {@code GET /api/v1/namespaces}
-	 * @param client the client whose Gson reads the answer
+	 * @param gson reads the answer: {@link ModelReading}'s, derived once by the caller
 	 * @param call the call, not yet executed
 	 * @param type the type to read the answer as, {@code null} to ignore it
 	 * @return the status code and the answer, {@code null} if ignored or empty
@@ -43,8 +43,7 @@ public final class Answers {
 	 * decode into the type; it names the call, the status code and where the answer is
 	 * wrong, never a value of it
 	 */
-	public static <T> Answer<T> execute(String what, ApiClient client, Call call, @Nullable Type type)
-			throws ApiException {
+	public static <T> Answer<T> execute(String what, Gson gson, Call call, @Nullable Type type) throws ApiException {
 		try (Response response = call.execute()) {
 			int code = response.code();
 			ResponseBody body = response.body();
@@ -72,7 +71,7 @@ public final class Answers {
 			try {
 				@SuppressWarnings("unchecked")
 				TypeToken<T> token = (TypeToken<T>) TypeToken.get(type);
-				T data = ModelReading.gson(client.getJSON().getGson()).fromJson(reader, token);
+				T data = gson.fromJson(reader, token);
 				// read to the end (the line break after the object), so that the
 				// connection
 				// sees the answer whole

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.google.gson.Gson;
 import com.google.gson.reflect.TypeToken;
 import io.kubeboot.operator.client.KindNotServedException;
 import io.kubeboot.operator.model.CustomResource;
@@ -61,6 +62,8 @@ public final class KindResolver {
 
 	private final ApiClient client;
 
+	private final Gson answers;
+
 	private final String server;
 
 	/** The answers of this resolver, the empty ones of a group-version not served too. */
@@ -83,6 +86,7 @@ public final class KindResolver {
 	 */
 	public KindResolver(ApiClient client) {
 		this.client = client;
+		this.answers = ModelReading.gson(client.getJSON().getGson());
 		this.server = client.getBasePath();
 		this.shared = new ConcurrentHashMap<>();
 		this.sharedGroupVersions = new AtomicReference<>();
@@ -97,6 +101,7 @@ public final class KindResolver {
 	 */
 	public KindResolver(ApiClient client, KindResolver answers) {
 		this.client = client;
+		this.answers = ModelReading.gson(client.getJSON().getGson());
 		this.server = client.getBasePath();
 		this.shared = answers.shared;
 		this.sharedGroupVersions = answers.sharedGroupVersions;
@@ -295,7 +300,7 @@ public final class KindResolver {
 		Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
 		Call call = this.client.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null, headers,
 				new HashMap<>(), new HashMap<>(), AUTH, null);
-		return Answers.<T>execute("GET " + path, this.client, call, type).data();
+		return Answers.<T>execute("GET " + path, this.answers, call, type).data();
 	}
 
 	private static List<String> candidateGroupVersions(String version, List<String> all) {

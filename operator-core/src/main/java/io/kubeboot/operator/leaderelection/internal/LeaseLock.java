@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.client.internal.Answers;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.openapi.ApiClient;
@@ -163,8 +164,8 @@ class LeaseLock {
 		call.timeout().timeout(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		try {
 			return Answers
-				.<V1Lease>execute(call.request().method() + " Lease " + this.namespace + "/" + this.name, this.client,
-						call, V1Lease.class)
+				.<V1Lease>execute(call.request().method() + " Lease " + this.namespace + "/" + this.name,
+						ModelReading.gson(this.client.getJSON().getGson()), call, V1Lease.class)
 				.data();
 		}
 		catch (ApiException ex) {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.Answers;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.WriteFence;
 import io.kubeboot.operator.leaderelection.LeaderElectionConfig;
@@ -505,8 +506,8 @@ public final class ShardMember implements ManagerRunnable {
 				.buildCall(null);
 			call.timeout().timeout(this.leaseConfig.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
 			leases = Answers
-				.<V1LeaseList>execute("list Leases of ring " + this.config.ringName(), this.leaseClient, call,
-						V1LeaseList.class)
+				.<V1LeaseList>execute("list Leases of ring " + this.config.ringName(),
+						ModelReading.gson(this.leaseClient.getJSON().getGson()), call, V1LeaseList.class)
 				.data();
 		}
 		catch (ApiException ex) {

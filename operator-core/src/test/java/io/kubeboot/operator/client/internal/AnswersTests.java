@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 
+import com.google.gson.Gson;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.kubeboot.operator.client.ApiServerException;
@@ -55,7 +56,7 @@ class AnswersTests {
 
 	@Test
 	void readsABuiltInObjectWithAFieldClientJavaDoesNotKnow() throws ApiException {
-		Answers.Answer<V1ConfigMap> answer = Answers.execute("GET a", client(), call(), V1ConfigMap.class);
+		Answers.Answer<V1ConfigMap> answer = Answers.execute("GET a", gson(), call(), V1ConfigMap.class);
 		assertThat(answer.code()).isEqualTo(200);
 		assertThat(answer.data().getMetadata().getResourceVersion()).isEqualTo("9");
 		assertThat(answer.data().getData()).containsEntry("k", "v");
@@ -64,14 +65,14 @@ class AnswersTests {
 	@Test
 	void anyContentTypeIsReadAsJsonAsClientJavaDoes() throws ApiException {
 		this.contentType = "*/*";
-		assertThat(Answers.execute("GET a", client(), call(), V1ConfigMap.class).data()).isNotNull();
+		assertThat(Answers.execute("GET a", gson(), call(), V1ConfigMap.class).data()).isNotNull();
 	}
 
 	@Test
 	void anAnswerCutOffIsAFailureWithoutAStatusCode() {
 		this.announced = CONFIG_MAP.length() + 100;
 		assertThatExceptionOfType(ApiException.class)
-			.isThrownBy(() -> Answers.execute("GET a", client(), call(), V1ConfigMap.class))
+			.isThrownBy(() -> Answers.execute("GET a", gson(), call(), V1ConfigMap.class))
 			.satisfies((ex) -> assertThat(ex.getCode()).isZero());
 	}
 
@@ -80,7 +81,7 @@ class AnswersTests {
 		this.body = """
 				{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": "s3cr3t"}""";
 		assertThatExceptionOfType(ApiServerException.class)
-			.isThrownBy(() -> Answers.execute("GET a", client(), call(), V1ConfigMap.class))
+			.isThrownBy(() -> Answers.execute("GET a", gson(), call(), V1ConfigMap.class))
 			.withMessage("GET a answered 200 with a body that does not decode into V1ConfigMap: "
 					+ "IllegalStateException at path $.data")
 			.satisfies((ex) -> assertThat(ex.code()).isEqualTo(200));
@@ -90,6 +91,10 @@ class AnswersTests {
 		ApiClient client = new ApiClient();
 		client.setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
 		return client;
+	}
+
+	private Gson gson() {
+		return ModelReading.gson(client().getJSON().getGson());
 	}
 
 	private Call call() throws ApiException {
