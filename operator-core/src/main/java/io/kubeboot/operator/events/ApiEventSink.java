@@ -1,6 +1,7 @@
 package io.kubeboot.operator.events;
 
 import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -13,10 +14,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.AccessReviews;
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.KindResolver;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
@@ -29,7 +33,10 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
-import io.kubernetes.client.util.PatchUtils;
+import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,10 +54,11 @@ import org.slf4j.LoggerFactory;
  * {@code events.k8s.io/v1} ones here: {@code involvedObject} becomes {@code regarding},
  * {@code message} {@code note}, {@code reportingComponent} {@code reportingController},
  * {@code firstTimestamp} {@code eventTime}, and a count of two or more a {@code series}.
- * Patches are strategic merge patches sent through {@link PatchUtils}: client-java's
- * generated {@code patchNamespacedEvent} sends {@code Content-Type: application/json},
- * which the API server rejects with 415. Every call is bounded by a call timeout, so a
- * hung API server cannot stall the recorder's thread for long.
+ * Patches are sent as strategic merge patches: client-java's generated
+ * {@code patchNamespacedEvent} sends another content type, which the API server rejects
+ * with 415. Answers are read by {@link ModelReading}'s Gson, which ignores the fields
+ * client-java's models lack. Every call is bounded by a call timeout, so a hung API
+ * server cannot stall the recorder's thread for long.
  */
 final class ApiEventSink implements EventSink {
 
@@ -61,6 +69,8 @@ final class ApiEventSink implements EventSink {
 	private static final Logger logger = LoggerFactory.getLogger(KubernetesEventRecorder.class);
 
 	private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final MediaType STRATEGIC_MERGE_PATCH = MediaType.get(V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH);
 
 	/**
 	 * How long a namespace whose RBAC forbids {@code events.k8s.io} Events gets
@@ -82,6 +92,9 @@ final class ApiEventSink implements EventSink {
 	private final EventsV1Api events;
 
 	private final KindResolver kinds;
+
+	/** Reads the answers, ignoring fields client-java's models lack. */
+	private final Gson answers;
 
 	private final Map<Class<?>, String> apiVersions = new ConcurrentHashMap<>();
 
@@ -123,6 +136,7 @@ final class ApiEventSink implements EventSink {
 		this.core = new CoreV1Api(this.client);
 		this.events = new EventsV1Api(this.client);
 		this.kinds = new KindResolver(this.client);
+		this.answers = ModelReading.gson(this.client.getJSON().getGson());
 		this.api = api;
 		this.nanoTime = nanoTime;
 		this.through = (api != EventApi.AUTO) ? api : null;
@@ -155,8 +169,10 @@ final class ApiEventSink implements EventSink {
 			return createCoreV1(namespace, event, this.coreOnly.containsKey(namespace));
 		}
 		try {
-			EventsV1Event created = this.events.createNamespacedEvent(namespace, eventsV1(event)).execute();
-			if (created.getMetadata() != null) {
+			EventsV1Event created = Answers.<EventsV1Event>execute("create events.k8s.io/v1 Events", this.answers,
+					this.events.createNamespacedEvent(namespace, eventsV1(event)).buildCall(null), EventsV1Event.class)
+				.data();
+			if (created != null && created.getMetadata() != null) {
 				event.getMetadata().setName(created.getMetadata().getName());
 			}
 			return event;
@@ -171,7 +187,12 @@ final class ApiEventSink implements EventSink {
 	}
 
 	private CoreV1Event createCoreV1(String namespace, CoreV1Event event, boolean fallback) throws ApiException {
-		CoreV1Event created = this.core.createNamespacedEvent(namespace, event).execute();
+		CoreV1Event answer = Answers
+			.<CoreV1Event>execute("create core/v1 Events", this.answers,
+					this.core.createNamespacedEvent(namespace, event).buildCall(null), CoreV1Event.class)
+			.data();
+		// the API server answers with the Event; an empty answer leaves the one sent
+		CoreV1Event created = (answer != null) ? answer : event;
 		if (fallback) {
 			String name = (created.getMetadata() != null) ? created.getMetadata().getName() : null;
 			synchronized (this.coreEvents) {
@@ -230,19 +251,30 @@ final class ApiEventSink implements EventSink {
 			// a core/v1 Event's times are whole seconds
 			patch.addProperty("lastTimestamp",
 					DateTimeFormatter.ISO_INSTANT.format(lastTimestamp.truncatedTo(ChronoUnit.SECONDS)));
-			V1Patch body = new V1Patch(patch.toString());
-			PatchUtils.patch(CoreV1Event.class,
-					() -> this.core.patchNamespacedEvent(name, namespace, body).buildCall(null),
-					V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, this.client);
+			String body = patch.toString();
+			strategicMerge("patch core/v1 Events",
+					this.core.patchNamespacedEvent(name, namespace, new V1Patch(body)).buildCall(null), body);
 			return;
 		}
 		JsonObject series = new JsonObject();
 		series.addProperty("count", count);
 		series.addProperty("lastObservedTime", microTime(lastTimestamp));
 		patch.add("series", series);
-		PatchUtils.patch(EventsV1Event.class,
-				() -> this.events.patchNamespacedEvent(name, namespace, new V1Patch(patch.toString())).buildCall(null),
-				V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, this.client);
+		String body = patch.toString();
+		strategicMerge("patch events.k8s.io/v1 Events",
+				this.events.patchNamespacedEvent(name, namespace, new V1Patch(body)).buildCall(null), body);
+	}
+
+	/**
+	 * Sends a patch call as a strategic merge patch (client-java builds it as a JSON
+	 * patch), its answer not read.
+	 */
+	private void strategicMerge(String what, Call call, String patch) throws ApiException {
+		Request request = call.request()
+			.newBuilder()
+			.patch(RequestBody.create(patch.getBytes(StandardCharsets.UTF_8), STRATEGIC_MERGE_PATCH))
+			.build();
+		Answers.execute(what, this.answers, this.client.getHttpClient().newCall(request), null);
 	}
 
 	/**
@@ -274,7 +306,8 @@ final class ApiEventSink implements EventSink {
 			return known;
 		}
 		try {
-			this.events.getAPIResources().execute();
+			Answers.execute("GET /apis/events.k8s.io/v1", this.answers, this.events.getAPIResources().buildCall(null),
+					null);
 			known = EventApi.EVENTS_V1;
 		}
 		catch (ApiException ex) {

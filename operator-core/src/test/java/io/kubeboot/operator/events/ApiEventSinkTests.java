@@ -56,6 +56,12 @@ class ApiEventSinkTests {
 	/** The body of the last request to each {@code METHOD path}. */
 	private final Map<String, JsonObject> bodies = new ConcurrentHashMap<>();
 
+	/** The content type of the last request to each {@code METHOD path}. */
+	private final Map<String, String> contentTypes = new ConcurrentHashMap<>();
+
+	/** Whether the created Events are answered with a field of a newer release. */
+	private volatile boolean newerField;
+
 	/** The status each {@code METHOD path} is answered with, 200 (or 201) if none. */
 	private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
 
@@ -118,6 +124,14 @@ class ApiEventSinkTests {
 		assertThat(this.requests).containsExactly(patch);
 		assertThat(this.bodies.get(patch))
 			.hasToString("{\"series\":{\"count\":4,\"lastObservedTime\":\"2026-01-02T03:04:14.000000Z\"}}");
+		assertThat(this.contentTypes.get(patch)).startsWith("application/strategic-merge-patch+json");
+	}
+
+	@Test
+	void createdEventsAnsweredWithFieldsOfANewerReleaseAreRead() throws Exception {
+		this.newerField = true;
+		assertThat(sink(EventApi.EVENTS_V1).create("ns", event(1)).getMetadata().getName()).isEqualTo("settings.1");
+		assertThat(sink(EventApi.CORE_V1).create("ns", event(1)).getMetadata().getName()).isEqualTo("settings.1");
 	}
 
 	@Test
@@ -135,6 +149,8 @@ class ApiEventSinkTests {
 		sink(EventApi.CORE_V1).patch("ns", "settings.1", 3, FIRST.plusSeconds(2).plusNanos(7_000));
 		assertThat(this.bodies.get("PATCH /api/v1/namespaces/ns/events/settings.1"))
 			.hasToString("{\"count\":3,\"lastTimestamp\":\"2026-01-02T03:04:07Z\"}");
+		assertThat(this.contentTypes.get("PATCH /api/v1/namespaces/ns/events/settings.1"))
+			.startsWith("application/strategic-merge-patch+json");
 	}
 
 	@Test
@@ -268,6 +284,7 @@ class ApiEventSinkTests {
 		String sent = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 		if (!sent.isEmpty()) {
 			this.bodies.put(request, JsonParser.parseString(sent).getAsJsonObject());
+			this.contentTypes.put(request, exchange.getRequestHeaders().getFirst("Content-Type"));
 		}
 		int status = this.statuses.getOrDefault(request, request.startsWith("POST") ? 201 : 200);
 		String body;
@@ -295,6 +312,11 @@ class ApiEventSinkTests {
 			String metadata = "{\"metadata\":{\"name\":\"settings.1\",\"namespace\":\"ns\"},";
 			body = metadata + (request.contains("events.k8s.io")
 					? "\"eventTime\":\"2026-01-02T03:04:05.000000Z\",\"regarding\":{}}" : "\"involvedObject\":{}}");
+		}
+		else if (this.newerField) {
+			JsonObject created = JsonParser.parseString(sent).getAsJsonObject();
+			created.addProperty("fieldOfANewerRelease", "x");
+			body = created.toString();
 		}
 		else {
 			body = sent;

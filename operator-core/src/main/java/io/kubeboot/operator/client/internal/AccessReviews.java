@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import com.google.gson.Gson;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -58,10 +59,11 @@ public final class AccessReviews {
 			.spec(new V1SelfSubjectAccessReviewSpec().resourceAttributes(attributes));
 		Call call = limited(new AuthorizationV1Api(client).createSelfSubjectAccessReview(review).buildCall(null),
 				timeout);
-		V1SubjectAccessReviewStatus status = client
-			.<V1SelfSubjectAccessReview>execute(call, V1SelfSubjectAccessReview.class)
-			.getData()
-			.getStatus();
+		V1SelfSubjectAccessReview answer = Answers
+			.<V1SelfSubjectAccessReview>execute("create selfsubjectaccessreviews", gson(client), call,
+					V1SelfSubjectAccessReview.class)
+			.data();
+		V1SubjectAccessReviewStatus status = (answer != null) ? answer.getStatus() : null;
 		return status != null && Boolean.TRUE.equals(status.getAllowed());
 	}
 
@@ -94,10 +96,11 @@ public final class AccessReviews {
 			.spec(new V1SelfSubjectRulesReviewSpec().namespace(namespace));
 		Call call = limited(new AuthorizationV1Api(client).createSelfSubjectRulesReview(review).buildCall(null),
 				timeout);
-		V1SubjectRulesReviewStatus status = client
-			.<V1SelfSubjectRulesReview>execute(call, V1SelfSubjectRulesReview.class)
-			.getData()
-			.getStatus();
+		V1SelfSubjectRulesReview answer = Answers
+			.<V1SelfSubjectRulesReview>execute("create selfsubjectrulesreviews", gson(client), call,
+					V1SelfSubjectRulesReview.class)
+			.data();
+		V1SubjectRulesReviewStatus status = (answer != null) ? answer.getStatus() : null;
 		if (status == null || !Boolean.FALSE.equals(status.getIncomplete()) || status.getResourceRules() == null) {
 			return null;
 		}
@@ -123,6 +126,10 @@ public final class AccessReviews {
 						|| (!subresource.isEmpty() && contains(rule.getResources(), "*/" + subresource)))
 				&& (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
 						|| (attributes.getName() != null && rule.getResourceNames().contains(attributes.getName())));
+	}
+
+	private static Gson gson(ApiClient client) {
+		return ModelReading.gson(client.getJSON().getGson());
 	}
 
 	private static Call limited(Call call, @Nullable Duration timeout) {

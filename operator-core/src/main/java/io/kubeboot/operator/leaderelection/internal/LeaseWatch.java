@@ -8,7 +8,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import com.google.gson.reflect.TypeToken;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -212,8 +211,7 @@ public class LeaseWatch {
 	 */
 	private @Nullable String follow(Call call, @Nullable String from) throws ApiException, IOException {
 		String resourceVersion = from;
-		try (Watch<V1Lease> opened = Watch.createWatch(this.client, call, new TypeToken<Watch.Response<V1Lease>>() {
-		}.getType())) {
+		try (Watch<V1Lease> opened = LeaseEvents.open(this.client, call)) {
 			for (Watch.Response<V1Lease> event : opened) {
 				if ("ERROR".equals(event.type)) {
 					if (event.status != null && event.status.getCode() != null

@@ -13,6 +13,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.function.LongSupplier;
 
+import com.google.gson.Gson;
+import io.kubeboot.operator.client.internal.Answers;
+import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthenticationV1Api;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -62,6 +65,9 @@ final class TokenAccessReviews {
 
 	private final AuthorizationV1Api authorization;
 
+	/** Reads the answers, ignoring fields client-java's models lack. */
+	private final Gson answers;
+
 	private final List<String> audiences;
 
 	private final long allowedTtlNanos;
@@ -101,6 +107,7 @@ final class TokenAccessReviews {
 			Duration allowedTtl, Duration deniedTtl, int cacheSize, LongSupplier nanoTime) {
 		this.authentication = authentication;
 		this.authorization = authorization;
+		this.answers = ModelReading.gson(authentication.getApiClient().getJSON().getGson());
 		this.audiences = List.copyOf(audiences);
 		this.allowedTtlNanos = allowedTtl.toNanos();
 		this.deniedTtlNanos = deniedTtl.toNanos();
@@ -245,9 +252,12 @@ final class TokenAccessReviews {
 		if (!this.audiences.isEmpty()) {
 			spec.audiences(this.audiences);
 		}
-		V1TokenReviewStatus status = this.authentication.createTokenReview(new V1TokenReview().spec(spec))
-			.execute()
-			.getStatus();
+		V1TokenReview answer = Answers
+			.<V1TokenReview>execute("create tokenreviews", this.answers,
+					this.authentication.createTokenReview(new V1TokenReview().spec(spec)).buildCall(null),
+					V1TokenReview.class)
+			.data();
+		V1TokenReviewStatus status = (answer != null) ? answer.getStatus() : null;
 		if (status == null || !Boolean.TRUE.equals(status.getAuthenticated()) || status.getUser() == null) {
 			return null;
 		}
@@ -265,10 +275,13 @@ final class TokenAccessReviews {
 			.groups(access.groups())
 			.extra(access.extra())
 			.nonResourceAttributes(new V1NonResourceAttributes().path(access.path()).verb(access.verb()));
-		V1SubjectAccessReviewStatus status = this.authorization
-			.createSubjectAccessReview(new V1SubjectAccessReview().spec(question))
-			.execute()
-			.getStatus();
+		V1SubjectAccessReview answer = Answers
+			.<V1SubjectAccessReview>execute("create subjectaccessreviews", this.answers,
+					this.authorization.createSubjectAccessReview(new V1SubjectAccessReview().spec(question))
+						.buildCall(null),
+					V1SubjectAccessReview.class)
+			.data();
+		V1SubjectAccessReviewStatus status = (answer != null) ? answer.getStatus() : null;
 		return status != null && Boolean.TRUE.equals(status.getAllowed());
 	}
 

@@ -64,6 +64,9 @@ class TokenAccessReviewsTests {
 
 	private volatile int failWith;
 
+	/** A field of a newer release added to each answer's status, if set. */
+	private volatile String newerField = "";
+
 	/**
 	 * Holds the TokenReviews after the first {@link #holdAfter} until released, if set.
 	 */
@@ -274,6 +277,12 @@ class TokenAccessReviewsTests {
 	}
 
 	@Test
+	void answersWithFieldsOfANewerReleaseAreRead() throws Exception {
+		this.newerField = "\"fieldOfANewerRelease\":\"x\",";
+		assertThat(reviews(List.of(), 16).review("good", "get", PATH).verdict()).isEqualTo(Verdict.ALLOWED);
+	}
+
+	@Test
 	void aFailedReviewIsThrownAndNotRemembered() throws Exception {
 		TokenAccessReviews reviews = reviews(List.of(), 16);
 		this.failWith = 503;
@@ -345,7 +354,8 @@ class TokenAccessReviewsTests {
 			answer = "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":" + spec
 					+ ",\"status\":"
 					+ ((user != null)
-							? "{\"authenticated\":true,\"user\":{\"username\":\"" + user + "\",\"uid\":\"uid-" + user
+							? "{" + this.newerField + "\"authenticated\":true,\"user\":{\"username\":\"" + user
+									+ "\",\"uid\":\"uid-" + user
 									+ "\",\"groups\":[\"system:authenticated\",\"monitoring\"]}" + audiences + "}"
 							: "{\"authenticated\":false,\"error\":\"invalid bearer token\"}")
 					+ "}";
@@ -357,7 +367,7 @@ class TokenAccessReviewsTests {
 					&& attributes.get("path").getAsString().equals(PATH)
 					&& attributes.get("verb").getAsString().equals("get");
 			answer = "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\",\"spec\":" + spec
-					+ ",\"status\":{\"allowed\":" + allowed + "}}";
+					+ ",\"status\":{" + this.newerField + "\"allowed\":" + allowed + "}}";
 		}
 		byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
 		exchange.getResponseHeaders().add("Content-Type", "application/json");
