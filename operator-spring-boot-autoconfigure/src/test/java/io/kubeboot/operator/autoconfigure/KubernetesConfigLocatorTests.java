@@ -1,5 +1,6 @@
 package io.kubeboot.operator.autoconfigure;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,6 +128,17 @@ class KubernetesConfigLocatorTests {
 		this.environment.put("KUBECONFIG", file.toString());
 		assertThat(catchThrowableOfType(KubernetesConfigurationException.class, locator()::locate))
 			.hasMessageStartingWith("Cannot read the kubeconfig KUBECONFIG=" + file + ": ");
+	}
+
+	@Test
+	void kubeconfigNamingSeveralFilesReadsTheFirstWithAWarning(CapturedOutput output) throws IOException {
+		Path first = kubeconfig(this.elsewhere.resolve("first.yaml"), "https://127.0.0.1:6443", "first");
+		Path second = kubeconfig(this.home.resolve("second.yaml"), "https://10.0.0.1:443", "second");
+		String variable = first + File.pathSeparator + second;
+		this.environment.put("KUBECONFIG", variable);
+		assertThat(locator().locate().describe()).isEqualTo("KUBECONFIG=" + first + ", context first");
+		assertThat(output).contains(
+				"KUBECONFIG names several files; only the first is read: KUBECONFIG=" + variable + " file=" + first);
 	}
 
 	private KubernetesConfigLocator locator() {
