@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.Objects;
 
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.Watch;
@@ -85,27 +86,7 @@ final class DecodingWatch<T extends KubernetesObject> implements Watchable<T> {
 	 * @throws ApiException if the request fails or the API server refuses it
 	 */
 	static <T extends KubernetesObject> DecodingWatch<T> open(Call call, ObjectDecoder<T> decoder) throws ApiException {
-		Response response;
-		try {
-			response = call.execute();
-		}
-		catch (IOException ex) {
-			throw new ApiException(ex);
-		}
-		ResponseBody body = response.body();
-		if (!response.isSuccessful() || body == null) {
-			String content = null;
-			if (body != null) {
-				try (body) {
-					content = body.string();
-				}
-				catch (IOException ex) {
-					throw new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
-				}
-			}
-			throw new ApiException(response.message(), response.code(), response.headers().toMultimap(), content);
-		}
-		return new DecodingWatch<>(call, body, decoder);
+		return of(call, Answers.open(call), decoder);
 	}
 
 	/**

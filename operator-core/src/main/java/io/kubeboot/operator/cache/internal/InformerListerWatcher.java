@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.google.gson.stream.JsonReader;
 import io.kubeboot.operator.cache.InformerKey;
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubeboot.operator.client.internal.StatusMessages;
 import io.kubeboot.operator.client.internal.TooManyRequestsRetry;
@@ -25,7 +27,6 @@ import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import okhttp3.Call;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -187,7 +188,7 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 					watchTimeoutSeconds(), (query) -> {
 						Call call = call(this.client, path(), query, this.watchAccept, IDENTITY);
 						handoff.call = call;
-						return open(call);
+						return Answers.open(call);
 					}, list, this.kind.kind(), this.progress::active, (response) -> handoff.response = response);
 		}
 		catch (ApiException | RuntimeException ex) {
@@ -375,37 +376,10 @@ final class InformerListerWatcher<T extends KubernetesObject> implements ListerW
 				new String[] { "BearerToken" }, null);
 	}
 
-	private static Response open(Call call) throws ApiException {
-		Response response;
-		try {
-			response = call.execute();
-		}
-		catch (IOException ex) {
-			throw new ApiException(ex);
-		}
-		if (!response.isSuccessful()) {
-			try (response) {
-				ResponseBody body = response.body();
-				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-						(body != null) ? body.string() : null);
-			}
-			catch (IOException ex) {
-				throw new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
-			}
-		}
-		return response;
-	}
-
 	private static V1ListMeta readPage(Call call, ObjectDecoder<?>.PagedList list) throws ApiException {
-		try (Response response = call.execute()) {
-			ResponseBody body = response.body();
-			if (!response.isSuccessful() || body == null) {
-				throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-						(body != null) ? body.string() : null);
-			}
-			try (JsonReader reader = new JsonReader(body.charStream())) {
-				return list.readPage(reader);
-			}
+		try (Response response = Answers.open(call);
+				JsonReader reader = new JsonReader(Objects.requireNonNull(response.body(), "body").charStream())) {
+			return list.readPage(reader);
 		}
 		catch (IOException ex) {
 			throw new ApiException(ex);

@@ -48,14 +48,7 @@ public final class Answers {
 			int code = response.code();
 			ResponseBody body = response.body();
 			if (!response.isSuccessful()) {
-				String text;
-				try {
-					text = (body != null) ? body.string() : null;
-				}
-				catch (IOException ex) {
-					throw new ApiException(response.message(), ex, code, response.headers().toMultimap());
-				}
-				throw new ApiException(response.message(), code, response.headers().toMultimap(), text);
+				throw failure(response);
 			}
 			if (type == null || code == 204 || body == null) {
 				return new Answer<>(code, null);
@@ -96,6 +89,47 @@ public final class Answers {
 			// unanswered, or cut off while answering: no status code, as client-java
 			// reports it
 			throw new ApiException(ex);
+		}
+	}
+
+	/**
+	 * Executes a call whose answer the caller reads itself, such as a watch or a page of
+	 * a list, and returns the answer once the API server accepted the call; the caller
+	 * closes it.
+	 * @param call the call, not yet executed
+	 * @return the 2xx answer, with a body
+	 * @throws ApiException as {@link #execute}: if the answer is not 2xx (or has no
+	 * body), with its status code, headers and body, or if none came
+	 */
+	public static Response open(Call call) throws ApiException {
+		Response response;
+		try {
+			response = call.execute();
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
+		}
+		if (!response.isSuccessful() || response.body() == null) {
+			throw failure(response);
+		}
+		return response;
+	}
+
+	/**
+	 * Returns the failure of an answer other than 2xx as client-java reports it, reading
+	 * and closing its body.
+	 */
+	private static ApiException failure(Response response) {
+		ResponseBody body = response.body();
+		if (body == null) {
+			return new ApiException(response.message(), response.code(), response.headers().toMultimap(), null);
+		}
+		try (body) {
+			return new ApiException(response.message(), response.code(), response.headers().toMultimap(),
+					body.string());
+		}
+		catch (IOException ex) {
+			return new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
 		}
 	}
 

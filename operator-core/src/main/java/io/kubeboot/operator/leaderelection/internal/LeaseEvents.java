@@ -2,6 +2,7 @@ package io.kubeboot.operator.leaderelection.internal;
 
 import java.io.IOException;
 import java.lang.reflect.Type;
+import java.util.Objects;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -9,6 +10,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.reflect.TypeToken;
+import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -45,28 +47,7 @@ final class LeaseEvents extends Watch<V1Lease> {
 	 * @throws ApiException if the request fails or the API server refuses it
 	 */
 	static LeaseEvents open(ApiClient client, Call call) throws ApiException {
-		// OkHttp's response, not the event type Watch.Response this class inherits
-		okhttp3.Response response;
-		try {
-			response = call.execute();
-		}
-		catch (IOException ex) {
-			throw new ApiException(ex);
-		}
-		ResponseBody body = response.body();
-		if (!response.isSuccessful() || body == null) {
-			String content = null;
-			if (body != null) {
-				try (body) {
-					content = body.string();
-				}
-				catch (IOException ex) {
-					throw new ApiException(response.message(), ex, response.code(), response.headers().toMultimap());
-				}
-			}
-			throw new ApiException(response.message(), response.code(), response.headers().toMultimap(), content);
-		}
-		return new LeaseEvents(client, body, call);
+		return new LeaseEvents(client, Objects.requireNonNull(Answers.open(call).body(), "body"), call);
 	}
 
 	@Override
