@@ -22,6 +22,8 @@ import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.ResourceKind;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests that objects that do not decode into the model class neither stall an informer's
- * list nor its watch: client-java's reflector reading from a scripted API server.
+ * list nor its watch, and that a built-in kind's fields client-java lacks are ignored:
+ * client-java's reflector reading from a scripted API server.
  */
 class ScopedInformerDecodingTests {
 
@@ -116,6 +119,51 @@ class ScopedInformerDecodingTests {
 		assertThat(events).containsExactly("add a@10=1", "add d@22=2", "add b@24=4", "delete a@25=1");
 		assertThat(this.informer.undecodableObjects()).isEqualTo(3);
 		assertThat(this.informer.lastError()).isNull();
+	}
+
+	@Test
+	void aBuiltInObjectWithFieldsClientJavaDoesNotKnowIsCached() throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.server.setExecutor(this.executor);
+		this.server.createContext("/api/v1/namespaces/ns/configmaps", this::serveConfigMaps);
+		this.server.start();
+		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort());
+		ScopedInformer<V1ConfigMap> configMaps = TestCostTrackers.informer(
+				new InformerKey(V1ConfigMap.class, "ns", null),
+				new ScopedInformer.Settings(ApiClients.forWatches(client, Duration.ofMinutes(1)), Duration.ZERO,
+						Duration.ofMinutes(1), ListPager.DEFAULT_PAGE_SIZE, false));
+		try {
+			configMaps.start(
+					new ResourceKind<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "ConfigMap", "configmaps",
+							true),
+					V1ConfigMap.class, new StoreTransform<>(configMaps.key(), V1ConfigMap.class, null, null, false,
+							null, new MetadataDeduplicator()));
+			await().atMost(WAIT).until(configMaps::hasSynced);
+			assertThat(configMaps.get("ns", "settings"))
+				.hasValueSatisfying((settings) -> assertThat(settings.getData()).containsEntry("mode", "fast"));
+			assertThat(configMaps.undecodableObjects()).isZero();
+		}
+		finally {
+			configMaps.stop();
+		}
+	}
+
+	private void serveConfigMaps(HttpExchange exchange) throws IOException {
+		exchange.getResponseHeaders().add("Content-Type", "application/json");
+		exchange.sendResponseHeaders(200, 0);
+		try (OutputStream out = exchange.getResponseBody()) {
+			if (exchange.getRequestURI().getQuery() == null
+					|| !exchange.getRequestURI().getQuery().contains("watch=true")) {
+				write(out, """
+						{"kind": "ConfigMapList", "apiVersion": "v1", "metadata": {"resourceVersion": "20"},
+						 "items": [{"metadata": {"name": "settings", "namespace": "ns", "uid": "u1",
+						 "resourceVersion": "10", "fieldOfANewerRelease": "x"}, "data": {"mode": "fast"},
+						 "fieldOfANewerRelease": {"a": 1}}]}""");
+				return;
+			}
+			// a watch without events, held open until the test ends
+			released(this.done);
+		}
 	}
 
 	private List<String> names() {
