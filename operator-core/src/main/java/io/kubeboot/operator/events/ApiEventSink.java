@@ -266,12 +266,13 @@ final class ApiEventSink implements EventSink {
 	}
 
 	/**
-	 * Sends a patch call as a strategic merge patch (client-java builds it as a JSON
-	 * patch), its answer not read.
+	 * Sends a patch call as a strategic merge patch (client-java sends it as
+	 * {@code application/json}), its answer not read.
 	 */
 	private void strategicMerge(String what, Call call, String patch) throws ApiException {
 		Request request = call.request()
 			.newBuilder()
+			.header("Content-Type", STRATEGIC_MERGE_PATCH.toString())
 			.patch(RequestBody.create(patch.getBytes(StandardCharsets.UTF_8), STRATEGIC_MERGE_PATCH))
 			.build();
 		Answers.execute(what, this.answers, this.client.getHttpClient().newCall(request), null);

@@ -34,9 +34,9 @@ final class LeaseEvents extends Watch<V1Lease> {
 
 	private final Gson gson;
 
-	private LeaseEvents(ApiClient client, ResponseBody body, Call call) {
+	private LeaseEvents(ApiClient client, Gson gson, ResponseBody body, Call call) {
 		super(client.getJSON(), body, EVENT, call);
-		this.gson = ModelReading.gson(client.getJSON().getGson());
+		this.gson = gson;
 	}
 
 	/**
@@ -47,7 +47,10 @@ final class LeaseEvents extends Watch<V1Lease> {
 	 * @throws ApiException if the request fails or the API server refuses it
 	 */
 	static LeaseEvents open(ApiClient client, Call call) throws ApiException {
-		return new LeaseEvents(client, Objects.requireNonNull(Answers.open(call).body(), "body"), call);
+		// derived before the call, so that nothing can fail between opening the answer
+		// and handing it to the watch, which closes it
+		Gson gson = ModelReading.gson(client.getJSON().getGson());
+		return new LeaseEvents(client, gson, Objects.requireNonNull(Answers.open(call).body(), "body"), call);
 	}
 
 	@Override
@@ -61,7 +64,7 @@ final class LeaseEvents extends Watch<V1Lease> {
 			}
 			return new Watch.Response<>(type, this.gson.fromJson(object, V1Lease.class));
 		}
-		catch (JsonParseException | IllegalStateException | NullPointerException ex) {
+		catch (JsonParseException | IllegalStateException | UnsupportedOperationException | NullPointerException ex) {
 			throw new IOException("Cannot read a Lease watch event: " + ex.getMessage(), ex);
 		}
 	}

@@ -8,6 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -66,6 +70,53 @@ class LeaseWatchTests {
 		finally {
 			watch.stop();
 			server.stop(0);
+		}
+	}
+
+	@Test
+	void aWatchErrorThatTheVersionIsGoneWatchesAgainFromNow() throws Exception {
+		String modified = """
+				{"type": "MODIFIED", "object": {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+				 "metadata": {"name": "leader", "namespace": "default", "resourceVersion": "7"},
+				 "spec": {"holderIdentity": "replica-2"}}}""".replace("\n", " ");
+		String gone = """
+				{"type": "ERROR", "object": {"apiVersion": "v1", "kind": "Status", "status": "Failure",
+				 "message": "too old resource version: 5 (7)", "reason": "Expired", "code": 410}}""".replace("\n", " ");
+		List<String> queries = new CopyOnWriteArrayList<>();
+		CountDownLatch done = new CountDownLatch(1);
+		HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		ExecutorService handlers = Executors.newCachedThreadPool();
+		server.setExecutor(handlers);
+		server.createContext("/", (exchange) -> {
+			queries.add(String.valueOf(exchange.getRequestURI().getQuery()));
+			if (queries.size() == 1) {
+				answer(exchange, modified + "\n" + gone);
+				return;
+			}
+			try {
+				// every later watch is held open until the test ends
+				done.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			answer(exchange, modified);
+		});
+		server.start();
+		ApiClient client = new ApiClient();
+		client.setBasePath("http://127.0.0.1:" + server.getAddress().getPort());
+		LeaseWatch watch = new LeaseWatch(client, "default", "leader", Duration.ofMinutes(1));
+		try {
+			watch.start();
+			await().atMost(WAIT).until(() -> queries.size() >= 2);
+			assertThat(queries.get(0)).doesNotContain("resourceVersion=");
+			assertThat(queries.get(1)).contains("watch=true").doesNotContain("resourceVersion=");
+		}
+		finally {
+			done.countDown();
+			watch.stop();
+			server.stop(0);
+			handlers.shutdownNow();
 		}
 	}
 
