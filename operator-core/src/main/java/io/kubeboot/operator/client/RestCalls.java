@@ -64,7 +64,7 @@ final class RestCalls {
 	RestCalls(ApiClient client, Duration timeout) {
 		this.client = client;
 		this.retry = TooManyRequestsRetry.withinTimeout(timeout);
-		this.answers = ModelReading.gson(client.getJSON().getGson());
+		this.answers = ModelReading.gson(client);
 	}
 
 	/**

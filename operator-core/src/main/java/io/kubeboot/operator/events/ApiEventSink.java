@@ -136,7 +136,7 @@ final class ApiEventSink implements EventSink {
 		this.core = new CoreV1Api(this.client);
 		this.events = new EventsV1Api(this.client);
 		this.kinds = new KindResolver(this.client);
-		this.answers = ModelReading.gson(this.client.getJSON().getGson());
+		this.answers = ModelReading.gson(this.client);
 		this.api = api;
 		this.nanoTime = nanoTime;
 		this.through = (api != EventApi.AUTO) ? api : null;

@@ -80,9 +80,8 @@ final class InformerRun<T extends KubernetesObject> {
 		this.storeTransform = storeTransform;
 		this.pager = new ListPager(this.settings.listPageSize());
 		this.streaming = new StreamingList(this.settings.streamingLists());
-		this.decoder = new ObjectDecoder<>(type, kind.kind(),
-				ModelReading.gson(this.settings.watchClient().getJSON().getGson()), owner::get,
-				owner::countUndecodable);
+		this.decoder = new ObjectDecoder<>(type, kind.kind(), ModelReading.gson(this.settings.watchClient()),
+				owner::get, owner::countUndecodable);
 		this.failures = new ListWatchFailures(owner.key(), kind, this.settings.watchClient());
 		ClientInformer<T> created = newInformer(generation);
 		owner.handlers().forEach((handler) -> created.registrations().register(created.informer(), handler, false));

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import com.google.gson.Gson;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -60,7 +59,7 @@ public final class AccessReviews {
 		Call call = limited(new AuthorizationV1Api(client).createSelfSubjectAccessReview(review).buildCall(null),
 				timeout);
 		V1SelfSubjectAccessReview answer = Answers
-			.<V1SelfSubjectAccessReview>execute("create selfsubjectaccessreviews", gson(client), call,
+			.<V1SelfSubjectAccessReview>execute("create selfsubjectaccessreviews", ModelReading.gson(client), call,
 					V1SelfSubjectAccessReview.class)
 			.data();
 		V1SubjectAccessReviewStatus status = (answer != null) ? answer.getStatus() : null;
@@ -97,7 +96,7 @@ public final class AccessReviews {
 		Call call = limited(new AuthorizationV1Api(client).createSelfSubjectRulesReview(review).buildCall(null),
 				timeout);
 		V1SelfSubjectRulesReview answer = Answers
-			.<V1SelfSubjectRulesReview>execute("create selfsubjectrulesreviews", gson(client), call,
+			.<V1SelfSubjectRulesReview>execute("create selfsubjectrulesreviews", ModelReading.gson(client), call,
 					V1SelfSubjectRulesReview.class)
 			.data();
 		V1SubjectRulesReviewStatus status = (answer != null) ? answer.getStatus() : null;
@@ -126,10 +125,6 @@ public final class AccessReviews {
 						|| (!subresource.isEmpty() && contains(rule.getResources(), "*/" + subresource)))
 				&& (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
 						|| (attributes.getName() != null && rule.getResourceNames().contains(attributes.getName())));
-	}
-
-	private static Gson gson(ApiClient client) {
-		return ModelReading.gson(client.getJSON().getGson());
 	}
 
 	private static Call limited(Call call, @Nullable Duration timeout) {

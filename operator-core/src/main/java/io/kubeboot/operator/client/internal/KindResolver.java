@@ -86,7 +86,7 @@ public final class KindResolver {
 	 */
 	public KindResolver(ApiClient client) {
 		this.client = client;
-		this.answers = ModelReading.gson(client.getJSON().getGson());
+		this.answers = ModelReading.gson(client);
 		this.server = client.getBasePath();
 		this.shared = new ConcurrentHashMap<>();
 		this.sharedGroupVersions = new AtomicReference<>();
@@ -101,7 +101,7 @@ public final class KindResolver {
 	 */
 	public KindResolver(ApiClient client, KindResolver answers) {
 		this.client = client;
-		this.answers = ModelReading.gson(client.getJSON().getGson());
+		this.answers = ModelReading.gson(client);
 		this.server = client.getBasePath();
 		this.shared = answers.shared;
 		this.sharedGroupVersions = answers.sharedGroupVersions;

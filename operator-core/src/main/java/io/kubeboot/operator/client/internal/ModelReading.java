@@ -13,6 +13,7 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.TypeAdapter;
 import com.google.gson.TypeAdapterFactory;
 import com.google.gson.reflect.TypeToken;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.JSON;
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +51,16 @@ public final class ModelReading {
 	 */
 	public static Gson gson(Gson clientGson) {
 		return derived.computeIfAbsent(clientGson, ModelReading::derive);
+	}
+
+	/**
+	 * Returns the Gson that reads answers for a client; callers derive it once, not per
+	 * call.
+	 * @param client the client
+	 * @return {@link #gson(Gson)} of the client's Gson
+	 */
+	public static Gson gson(ApiClient client) {
+		return gson(client.getJSON().getGson());
 	}
 
 	private static Gson derive(Gson clientGson) {

@@ -49,7 +49,7 @@ final class LeaseEvents extends Watch<V1Lease> {
 	static LeaseEvents open(ApiClient client, Call call) throws ApiException {
 		// derived before the call, so that nothing can fail between opening the answer
 		// and handing it to the watch, which closes it
-		Gson gson = ModelReading.gson(client.getJSON().getGson());
+		Gson gson = ModelReading.gson(client);
 		return new LeaseEvents(client, gson, Objects.requireNonNull(Answers.open(call).body(), "body"), call);
 	}
 

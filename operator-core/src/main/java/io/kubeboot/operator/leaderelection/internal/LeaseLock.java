@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.google.gson.Gson;
 import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.ModelReading;
 import io.kubeboot.operator.client.internal.StatusMessages;
@@ -38,6 +39,9 @@ import org.jspecify.annotations.Nullable;
 class LeaseLock {
 
 	private final ApiClient client;
+
+	/** Reads the answers, ignoring fields client-java's models lack. */
+	private final Gson answers;
 
 	private final CoordinationV1Api api;
 
@@ -79,6 +83,7 @@ class LeaseLock {
 	LeaseLock(ApiClient client, String namespace, String name, String identity, LeaseMetadata metadata) {
 		this.metadata = metadata;
 		this.client = client;
+		this.answers = ModelReading.gson(client);
 		this.api = new CoordinationV1Api(client);
 		this.namespace = namespace;
 		this.name = name;
@@ -164,8 +169,8 @@ class LeaseLock {
 		call.timeout().timeout(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		try {
 			return Answers
-				.<V1Lease>execute(call.request().method() + " Lease " + this.namespace + "/" + this.name,
-						ModelReading.gson(this.client.getJSON().getGson()), call, V1Lease.class)
+				.<V1Lease>execute(call.request().method() + " Lease " + this.namespace + "/" + this.name, this.answers,
+						call, V1Lease.class)
 				.data();
 		}
 		catch (ApiException ex) {

@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import com.google.gson.Gson;
 import io.kubeboot.operator.client.ApiClients;
 import io.kubeboot.operator.client.internal.Answers;
 import io.kubeboot.operator.client.internal.ModelReading;
@@ -85,6 +86,9 @@ public final class ShardMember implements ManagerRunnable {
 
 	private final ApiClient leaseClient;
 
+	/** Reads the Lease client's answers, ignoring fields client-java's models lack. */
+	private final Gson leaseAnswers;
+
 	private final ShardGate gate;
 
 	private final MemberTerm term;
@@ -123,6 +127,7 @@ public final class ShardMember implements ManagerRunnable {
 		this.elector = new LeaderElector(client, this.leaseConfig, new LeaderElectionListener() {
 		}, new Acknowledgement(), false, LeaderElector.Wording.shard(config.ringName()));
 		this.leaseClient = LeaderElector.leaseClient(client, this.leaseConfig);
+		this.leaseAnswers = ModelReading.gson(this.leaseClient);
 		this.gate = new ShardGate(config.identity(), this.elector.writeFence()::isOpen);
 		this.term = new MemberTerm(LeaderElector.recordedLeaseDuration(this.leaseConfig.leaseDuration()));
 		this.ringWatch = LeaseWatch.ofLabel(ApiClients.forWatches(client, WATCH_TIMEOUT.plusSeconds(30)),
@@ -506,8 +511,8 @@ public final class ShardMember implements ManagerRunnable {
 				.buildCall(null);
 			call.timeout().timeout(this.leaseConfig.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
 			leases = Answers
-				.<V1LeaseList>execute("list Leases of ring " + this.config.ringName(),
-						ModelReading.gson(this.leaseClient.getJSON().getGson()), call, V1LeaseList.class)
+				.<V1LeaseList>execute("list Leases of ring " + this.config.ringName(), this.leaseAnswers, call,
+						V1LeaseList.class)
 				.data();
 		}
 		catch (ApiException ex) {

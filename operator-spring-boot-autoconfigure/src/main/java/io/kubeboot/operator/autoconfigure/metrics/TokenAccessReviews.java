@@ -107,7 +107,7 @@ final class TokenAccessReviews {
 			Duration allowedTtl, Duration deniedTtl, int cacheSize, LongSupplier nanoTime) {
 		this.authentication = authentication;
 		this.authorization = authorization;
-		this.answers = ModelReading.gson(authentication.getApiClient().getJSON().getGson());
+		this.answers = ModelReading.gson(authentication.getApiClient());
 		this.audiences = List.copyOf(audiences);
 		this.allowedTtlNanos = allowedTtl.toNanos();
 		this.deniedTtlNanos = deniedTtl.toNanos();
